@@ -1,0 +1,95 @@
+"""Rich rendering of deals, positions and check results (presentation only)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from ..models import CheckResult, Deal, GameState, pile_name
+
+_COMMAND_MARK = {
+    "stop": "S",
+    "skull": "K",
+    "three": "3",
+    "no-trick": "N",
+    "one-pile": "1",
+    "draw-one": "D",
+    "no-talk": "T",
+}
+
+
+def card_text(deal: Deal, card: int) -> str:
+    """A card, with its Extreme command or fire mark."""
+    kind = deal.command(card)
+    if kind:
+        return f"{card}[{_COMMAND_MARK[kind]}]"
+    if card in deal.rules.fire_cards:
+        return f"{card}*"
+    return str(card)
+
+
+def cards_text(deal: Deal, cards: list[int]) -> str:
+    return " ".join(card_text(deal, c) for c in cards) or "-"
+
+
+def deal_table(deal: Deal, title: str) -> Table:
+    """Hands and draw pile(s) of a deal, as the start position shows them."""
+    state = GameState(deal)
+    table = Table(title=title, show_header=True, header_style="bold")
+    table.add_column("who")
+    table.add_column("cards")
+    players = range(2) if state.duel else range(deal.players)
+    for p in players:
+        table.add_row(f"player {p + 1} hand", cards_text(deal, state.hand(p)))
+    if state.duel:
+        for p in players:
+            table.add_row(f"player {p + 1} draw pile", cards_text(deal, state.draw_pile(p)))
+    else:
+        table.add_row("draw pile (top first)", cards_text(deal, state.draw_pile()))
+    return table
+
+
+def deal_title(deal: Deal, seed: int | None) -> str:
+    parts = [deal.rules.name, f"{deal.players} player" + ("s" if deal.players > 1 else "")]
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    parts.append(f"first: player {deal.first}" if deal.first else "first: free (rule C3)")
+    return ", ".join(parts)
+
+
+def legend(deal: Deal) -> str | None:
+    if deal.rules.commands:
+        return "commands: " + ", ".join(f"[{m}] {k}" for k, m in _COMMAND_MARK.items())
+    if deal.rules.fire_cards:
+        return "* fire card (rule F1)"
+    return None
+
+
+def piles_text(state: GameState) -> str:
+    rules = state.rules
+    return "  ".join(
+        f"{pile_name(rules, i)}:{card_text(state.deal, t)}" for i, t in enumerate(state.tops)
+    )
+
+
+def check_text(result: CheckResult, turns: int) -> Text:
+    """One line for a legal record, or the first illegal step."""
+    if result.legal:
+        line = Text(f"legal ({turns} turns): ", style="bold green")
+        if result.status == "won":
+            word = f"won by player {result.winner}" if result.winner else "won"
+        elif result.status == "lost":
+            word = f"lost, player {result.winner} wins" if result.winner else "lost"
+        else:
+            word = "in progress"
+        line.append(word)
+        if result.reason:
+            line.append(f" - {result.reason}")
+        line.append(f"; cards left: {result.cards_left}")
+        return line
+    assert result.error is not None
+    e = result.error
+    where = f"turn {e['turn']}" + (f", play {e['play']}" if e["play"] is not None else "")
+    line = Text("illegal: ", style="bold red")
+    line.append(f"{where} (counted from 0): rule {e['rule']}: {e['message']}")
+    return line

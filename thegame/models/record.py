@@ -1,0 +1,188 @@
+"""Game records (a deal and the turns played) and their replay through the engine."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .deal import Deal
+from .errors import IllegalMoveError, InvalidInputError
+from .state import GameState, Play, pile_index, pile_name
+
+
+@dataclass(frozen=True)
+class Turn:
+    player: int  # 1-based
+    plays: tuple[Play, ...]
+
+
+@dataclass(frozen=True)
+class Record:
+    deal: Deal
+    turns: tuple[Turn, ...] = ()
+
+    @property
+    def first(self) -> int:
+        """The starting player: fixed by the deal, else stated by the first
+        turn (rule C3: whoever records the game states it), else player 1."""
+        if self.deal.first is not None:
+            return self.deal.first
+        if self.turns:
+            return self.turns[0].player
+        return 1
+
+    def to_dict(self) -> dict[str, Any]:
+        rules = self.deal.rules
+        return {
+            "deal": self.deal.to_dict(),
+            "turns": [turn_to_dict(rules, t) for t in self.turns],
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "record") -> Record:
+        if not isinstance(data, dict):
+            raise InvalidInputError("a record must be a JSON object", where)
+        unknown = sorted(set(data) - {"deal", "turns"})
+        if unknown:
+            raise InvalidInputError(f"unknown key {unknown[0]!r}", where)
+        if "deal" not in data:
+            raise InvalidInputError('missing "deal"', where)
+        deal = Deal.from_dict(data["deal"], f"{where}.deal")
+        raw_turns = data.get("turns", [])
+        if not isinstance(raw_turns, list):
+            raise InvalidInputError("turns must be a list", f"{where}.turns")
+        turns = tuple(
+            _turn_from_dict(deal, t, f"{where}.turns[{i}]") for i, t in enumerate(raw_turns)
+        )
+        return cls(deal, turns)
+
+    @classmethod
+    def from_json(cls, text: str, where: str = "record") -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InvalidInputError(
+                f"malformed JSON: {err.msg} at line {err.lineno} column {err.colno}", where
+            ) from None
+        return cls.from_dict(data, where)
+
+
+def turn_to_dict(rules: Any, turn: Turn) -> dict[str, Any]:
+    return {
+        "player": turn.player,
+        "plays": [{"card": p.card, "pile": pile_name(rules, p.pile)} for p in turn.plays],
+    }
+
+
+def _turn_from_dict(deal: Deal, raw: Any, where: str) -> Turn:
+    if not isinstance(raw, dict):
+        raise InvalidInputError('a turn must be an object {"player": N, "plays": [...]}', where)
+    player = raw.get("player")
+    if not isinstance(player, int) or isinstance(player, bool):
+        raise InvalidInputError("player must be an integer", f"{where}.player")
+    if not 1 <= player <= deal.players:
+        raise InvalidInputError(
+            f"player {player} does not exist (players 1-{deal.players})", f"{where}.player"
+        )
+    plays_raw = raw.get("plays")
+    if not isinstance(plays_raw, list):
+        raise InvalidInputError("plays must be a list", f"{where}.plays")
+    plays = []
+    for j, p in enumerate(plays_raw):
+        at = f"{where}.plays[{j}]"
+        if not isinstance(p, dict) or set(p) != {"card", "pile"}:
+            raise InvalidInputError('a play must be {"card": N, "pile": "A1"}', at)
+        card, pile = p["card"], p["pile"]
+        if not isinstance(card, int) or isinstance(card, bool):
+            raise InvalidInputError("card must be an integer", f"{at}.card")
+        if not isinstance(pile, str):
+            raise InvalidInputError("pile must be a name like A1 or D2", f"{at}.pile")
+        try:
+            index = pile_index(deal.rules, pile)
+        except InvalidInputError as err:
+            raise InvalidInputError(err.message, f"{at}.pile") from None
+        plays.append(Play(card, index))
+    return Turn(player, tuple(plays))
+
+
+@dataclass
+class CheckResult:
+    """The outcome of replaying a record (``thegame check``)."""
+
+    legal: bool
+    status: str
+    cards_left: int
+    state: GameState
+    error: dict[str, Any] | None = None
+    reason: str | None = None
+    winner: int | None = None
+    turns_ok: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "legal": self.legal,
+            "status": self.status,
+            "cards_left": self.cards_left,
+            "error": self.error,
+        }
+        if self.state.duel:
+            out["winner"] = self.winner
+        return out
+
+
+def replay(record: Record) -> CheckResult:
+    """Replay every turn through the engine; stop at the first illegal step.
+
+    ``error`` counts turns and plays from 0; ``play`` is null when the turn as
+    a whole is wrong (the wrong player, or ending it is illegal).
+    """
+    state = GameState(record.deal, first=record.first)
+
+    def fail(i: int, j: int | None, err: IllegalMoveError) -> CheckResult:
+        return CheckResult(
+            legal=False,
+            status=state.status,
+            cards_left=state.cards_left(),
+            state=state,
+            error={"turn": i, "play": j, "rule": err.rule, "message": err.message},
+            reason=state.reason,
+            winner=state.winner,
+            turns_ok=i,
+        )
+
+    for i, turn in enumerate(record.turns):
+        if state.over:
+            return fail(i, None, IllegalMoveError("C8", f"the game is over ({state.reason})"))
+        if turn.player - 1 != state.current:
+            return fail(
+                i,
+                None,
+                IllegalMoveError(
+                    "C3", f"it is player {state.current + 1}'s turn, not player {turn.player}'s"
+                ),
+            )
+        for j, play in enumerate(turn.plays):
+            try:
+                state.play(play.card, play.pile)
+            except IllegalMoveError as err:
+                return fail(i, j, err)
+        if state.over:  # a duel won at once (D6)
+            continue
+        try:
+            state.end_turn()
+        except IllegalMoveError as err:
+            return fail(i, None, err)
+    return CheckResult(
+        legal=True,
+        status=state.status,
+        cards_left=state.cards_left(),
+        state=state,
+        reason=state.reason,
+        winner=state.winner,
+        turns_ok=len(record.turns),
+    )
