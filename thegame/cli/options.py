@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -140,3 +143,31 @@ def load_record(path: str) -> Record:
 
 def print_json(data: Any) -> None:
     click.echo(json.dumps(data))
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a whole file or nothing: a temporary file renamed into place."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def searching(enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A live 'nodes searched' line on stderr while a search runs."""
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    with err.status("searching...") as status:
+
+        def tick(nodes: int) -> None:
+            status.update(f"searching... {nodes:,} nodes")
+
+        yield tick

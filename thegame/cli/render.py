@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from ..models import CheckResult, Deal, GameState, pile_name
+from ..solver.api import Solution
 
 _COMMAND_MARK = {
     "stop": "S",
@@ -93,3 +95,32 @@ def check_text(result: CheckResult, turns: int) -> Text:
     line = Text("illegal: ", style="bold red")
     line.append(f"{where} (counted from 0): rule {e['rule']}: {e['message']}")
     return line
+
+
+def solution_view(sol: Solution) -> Group:
+    """Verdict, starting player, the line turn by turn, search statistics."""
+    deal = sol.deal
+    style = {"win": "bold green", "loss": "bold red"}.get(sol.verdict, "bold yellow")
+    head = Text(f"{sol.verdict.upper()}", style=style)
+    if sol.verdict == "win":
+        head.append(" - a perfect clear exists", style="")
+    elif sol.verdict == "loss":
+        head.append(f" - no perfect clear ({sol.proof})", style="")
+    else:
+        head.append(" - budget ran out before a proof; best line found below", style="")
+    lines: list[RenderableType] = [head]
+    lines.append(Text(f"{deal.rules.name}, {deal.players} player(s); first: player {sol.first}"))
+    table = Table(show_header=True, header_style="bold", box=None)
+    table.add_column("turn", justify="right")
+    table.add_column("player", justify="right")
+    table.add_column("plays")
+    for i, turn in enumerate(sol.turns):
+        plays = ", ".join(
+            f"{card_text(deal, p.card)}->{pile_name(deal.rules, p.pile)}" for p in turn.plays
+        )
+        table.add_row(str(i), str(turn.player), plays)
+    if sol.turns:
+        lines.append(table)
+    lines.append(Text(f"cards left: {sol.cards_left}"))
+    lines.append(Text(f"search: {sol.nodes:,} nodes in {sol.seconds:.2f} s", style="dim"))
+    return Group(*lines)

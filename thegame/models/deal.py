@@ -256,6 +256,12 @@ class Deal:
             raise InvalidInputError(
                 f"malformed JSON: {err.msg} at line {err.lineno} column {err.colno}", where
             ) from None
+        except (ValueError, RecursionError):
+            # A number too long for int() (Python's 4300-digit limit) or
+            # nesting too deep for the decoder: bad input, not a crash.
+            raise InvalidInputError(
+                "malformed JSON: number too long or nesting too deep", where
+            ) from None
         return cls.from_dict(data, where)
 
     # -- text line ---------------------------------------------------------------
@@ -294,7 +300,8 @@ class Deal:
         overrides: dict[str, Any] = {}
         for token in head[1:]:
             if token.endswith("p") and token[:-1].isdigit():
-                data["players"] = int(token[:-1])
+                # isdigit() accepts "²", which int() rejects: parse with a clear error.
+                data["players"] = _parse_int(token[:-1], f"{where}: players")
             elif token.startswith("first="):
                 data["first"] = _parse_int(token[6:], f"{where}: first")
             elif "=" in token:
@@ -406,9 +413,12 @@ def _check_permutation(deck: tuple[int, ...], rules: Rules, where: str) -> None:
             )
         seen[card] = pos
     if len(deck) != rules.n_cards:
-        missing = [c for c in rules.cards if c not in seen]
+        # Every card is in range and distinct here, so some card is missing;
+        # find the first without listing a (possibly huge) card range.
+        first_missing = next(c for c in rules.cards if c not in seen)
+        n_missing = rules.n_cards - len(seen)
         raise InvalidInputError(
-            f"{len(deck)} cards, expected {rules.n_cards} (missing {missing[0]}"
-            + (f" and {len(missing) - 1} more)" if len(missing) > 1 else ")"),
+            f"{len(deck)} cards, expected {rules.n_cards} (missing {first_missing}"
+            + (f" and {n_missing - 1} more)" if n_missing > 1 else ")"),
             where,
         )

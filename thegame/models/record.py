@@ -68,6 +68,12 @@ class Record:
             raise InvalidInputError(
                 f"malformed JSON: {err.msg} at line {err.lineno} column {err.colno}", where
             ) from None
+        except (ValueError, RecursionError):
+            # A number too long for int() (Python's 4300-digit limit) or
+            # nesting too deep for the decoder: bad input, not a crash.
+            raise InvalidInputError(
+                "malformed JSON: number too long or nesting too deep", where
+            ) from None
         return cls.from_dict(data, where)
 
 

@@ -1,0 +1,706 @@
+"""Memoized depth-first search over plays for the classic family.
+
+Covers ``classic`` (1-5 players), ``profi``, ``profi-hard``, ``on-fire`` and
+their generalised forms (rule C10). The kernel keeps its own compact state
+(hands as int bitmasks, pile tops as ints) for speed; every line it finds is
+replayed through the rules engine by ``thegame.solver.api`` before it is
+reported, and tests compare its move generation with the engine's.
+
+Each node is a position inside a turn: the tops, every hand, how many cards
+have been drawn, whose turn it is and how many cards were played this turn
+(capped at the minimum). Children are single plays and, once the minimum is
+met, ending the turn. The search is a limited-discrepancy DFS: the first
+child in heuristic order is free, every later child costs one discrepancy.
+Iterations raise the allowance; the last one is unlimited, which makes the
+search complete. Two memos: ``dead`` holds positions proven to have no
+perfect clear (sound for every later iteration), ``tried`` the largest
+allowance with which a position already failed (saves repeated work only).
+
+Sound shortcuts, each argued where it is applied:
+- pile symmetry in the memo key and in branching (``_key``, ``_moves``);
+- dominance between plays of the same card (``_moves``);
+- turn splitting in solo (``max_turn``);
+- single-play turns once the solo draw pile is empty (``_auto_end``);
+- the dead-card bound (``_dead_card``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..models import Deal, Rules
+
+
+class Budget(Exception):
+    """The node or time budget ran out."""
+
+
+WIN, DEAD, OPEN = 1, 0, -1  # OPEN: not proven either way (allowance cut)
+
+INF = 1 << 30
+# Weights of cards blocked by two and by three piles in ``Kernel.evaluate``.
+W2 = 1
+W3 = 8
+
+
+@dataclass
+class SearchStats:
+    nodes: int = 0
+    iterations: int = 0
+    dead_positions: int = 0
+    dead_card_cuts: int = 0
+
+
+# An action on the line: (card, pile) for a play, END for the end of a turn.
+END = (-1, -1)
+Action = tuple[int, int]
+
+
+@dataclass
+class SearchResult:
+    win: bool
+    proven: bool  # True: ``win`` is proven (a line, or an exhausted search)
+    actions: list[Action]  # the winning line, or the best line found
+    first: int  # 0-based starting player of ``actions``
+    best_left: int  # cards left at the end of ``actions``
+    stats: SearchStats = field(default_factory=SearchStats)
+
+
+class Kernel:
+    """The compact state of one game and the search over it."""
+
+    def __init__(self, deal: Deal, first: int) -> None:
+        rules: Rules = deal.rules
+        if rules.kind != "classic" or rules.commands:
+            raise ValueError(f"the search solver does not cover {rules.name}")
+        self.rules = rules
+        self.deck = list(deal.deck)
+        self.players = deal.players
+        self.hand_size = rules.hand_size(deal.players)
+        self.n_asc = rules.asc_piles
+        self.n_piles = rules.asc_piles + rules.desc_piles
+        self.step = rules.step
+        self.min_play = rules.min_play
+        self.min_empty = rules.min_play_empty
+        self.fire = 0
+        for c in rules.fire_cards:
+            self.fire |= 1 << c
+        self.total = len(self.deck)
+        self.tops = [rules.asc_start] * self.n_asc + [rules.desc_start] * rules.desc_piles
+        # Pending fire (rule F2): bit i set when pile i shows a fire card
+        # laid in an earlier turn, which must be covered before this turn ends.
+        self.pending = 0
+        self.hands = [0] * self.players
+        h = self.hand_size
+        for p in range(self.players):
+            for c in self.deck[p * h : (p + 1) * h]:
+                self.hands[p] |= 1 << c
+        self.pos = self.players * h
+        self.unplayed = 0
+        for c in self.deck:
+            self.unplayed |= 1 << c
+        self.cur = first
+        self.t = 0  # plays this turn
+        self.turn_min = self._minimum()
+        # Solo turn splitting (argued in the module notes of ``max_turn``).
+        self.max_turn = self._max_turn()
+        # Masks of cards strictly between a and b are built on demand.
+        self._between: dict[tuple[int, int], int] = {}
+
+    # -- rules ---------------------------------------------------------------
+
+    def _minimum(self) -> int:
+        return self.min_play if self.pos < self.total else self.min_empty
+
+    def _max_turn(self) -> int:
+        """Longest turn worth trying while the draw pile has cards.
+
+        Solo, minimum m: a turn of k >= 2m plays can be split into a turn of
+        m plays and a turn of k-m plays (>= m, so legal, and the draw pile
+        still has cards or the minimum dropped). Both end in the same tops
+        and the same hand, having seen more cards in between. So turns of
+        m..2m-1 plays suffice. Not with fire cards: a split moves a fire
+        deadline (rule F2), and not with several players, whose turns
+        interleave.
+        """
+        if self.players == 1 and not self.fire:
+            return 2 * self.min_play - 1
+        return INF
+
+    def _auto_end(self) -> bool:
+        """Solo, draw pile empty, no fire: a turn of k plays is k turns of
+        one play (nothing is drawn, the minimum is 1), so every play ends
+        its turn and the turn count drops out of the key."""
+        return self.players == 1 and self.pos >= self.total and not self.fire
+
+    def key(self) -> tuple[int, ...]:
+        """Canonical memo key: piles of one direction are interchangeable."""
+        tops = self.tops
+        pend = self.pending
+        # A pending fire top is a different state from the same plain top.
+        marked = [tops[i] + (1000 if pend >> i & 1 else 0) for i in range(self.n_piles)]
+        asc = sorted(marked[: self.n_asc])
+        desc = sorted(marked[self.n_asc :])
+        # The turn count matters only up to the minimum (the cards drawn
+        # follow from the hand), except under the solo turn cap, where a
+        # position after 3 plays has fewer options than after 2.
+        t = self.t
+        if t > self.turn_min and (self.max_turn == INF or self.pos >= self.total):
+            t = self.turn_min
+        return (*asc, *desc, *self.hands, self.pos, self.cur, t)
+
+    def between(self, a: int, b: int) -> int:
+        """Bitmask of card values strictly between a and b (a < b)."""
+        k = (a, b)
+        m = self._between.get(k)
+        if m is None:
+            m = ((1 << b) - 1) & ~((1 << (a + 1)) - 1) if b > a + 1 else 0
+            self._between[k] = m
+        return m
+
+    def dead_card(self) -> bool:
+        """True if some unplayed card can never be placed again (a sound loss).
+
+        An ascending pile with top t can go down only by backward tricks
+        with unplayed cards t-s, t-2s, ...; so the lowest card it can ever
+        take is the end of that chain (or t+1 with no chain). Likewise for
+        descending piles. A card below every ascending reach and above every
+        descending reach is dead: the perfect clear is impossible.
+        """
+        step = self.step
+        un = self.unplayed
+        lo = INF  # lowest card some ascending pile can ever take
+        for i in range(self.n_asc):
+            t = self.tops[i]
+            reach = t + 1
+            c = t - step
+            while c > 0 and un >> c & 1:
+                reach = c
+                c -= step
+            lo = min(lo, reach)
+        hi = -1  # highest card some descending pile can ever take
+        for i in range(self.n_asc, self.n_piles):
+            t = self.tops[i]
+            reach = t - 1
+            c = t + step
+            while un >> c & 1:
+                reach = c
+                c += step
+            hi = max(hi, reach)
+        if hi + 1 >= lo:
+            return False
+        return bool(un & self.between(hi, lo))
+
+    # -- moves ---------------------------------------------------------------
+
+    def moves(self) -> list[tuple[int, int, int]]:
+        """Legal plays as (cost, card, pile), best first.
+
+        Dominance between plays of the same card c on piles of one
+        direction (ascending shown; descending mirrors it):
+        - a backward trick c = a-s dominates any normal play of c on another
+          ascending pile with top b < c: afterwards the trick pile shows c
+          and the other keeps b, versus b replaced by c and a kept; b < a
+          and a-s = c is gone, so the kept pile accepts everything a would;
+        - two normal plays, tops b < a < c: playing on a (keeping b)
+          dominates playing on b (keeping a) when a-s is already played or
+          a-s > b, since then every card a accepts, b accepts too.
+        Either way the dominated child can only do worse with the same cards
+        drawn at the same times. Equal tops of one direction: branch once.
+        """
+        hand = self.hands[self.cur]
+        tops = self.tops
+        step = self.step
+        un = self.unplayed
+        n_asc = self.n_asc
+        out: list[tuple[int, int, int]] = []
+        h = hand
+        while h:
+            low = h & -h
+            c = low.bit_length() - 1
+            h ^= low
+            # ascending piles
+            trick = -1
+            best = -1  # pile with the highest top below c
+            for i in range(n_asc):
+                t = tops[i]
+                if t == c + step:
+                    trick = i
+                    break
+                if t < c and (best < 0 or t > tops[best]):
+                    best = i
+            if trick >= 0:
+                out.append((-step, c, trick))
+            elif best >= 0:
+                a = tops[best]
+                out.append((self._cost_up(a, c), c, best))
+                seen = {a}
+                for i in range(n_asc):
+                    b = tops[i]
+                    if b < c and b not in seen:
+                        seen.add(b)
+                        dominated = not (un >> (a - step) & 1) if a - step > 0 else True
+                        if not (dominated or a - step > b):
+                            out.append((self._cost_up(b, c), c, i))
+            # descending piles
+            trick = -1
+            best = -1
+            for i in range(n_asc, self.n_piles):
+                t = tops[i]
+                if t == c - step:
+                    trick = i
+                    break
+                if t > c and (best < 0 or t < tops[best]):
+                    best = i
+            if trick >= 0:
+                out.append((-step, c, trick))
+            elif best >= 0:
+                a = tops[best]
+                out.append((self._cost_down(a, c), c, best))
+                seen = {a}
+                for i in range(n_asc, self.n_piles):
+                    b = tops[i]
+                    if b > c and b not in seen:
+                        seen.add(b)
+                        dominated = not (un >> (a + step) & 1)
+                        if not (dominated or a + step < b):
+                            out.append((self._cost_down(b, c), c, i))
+        out.sort()
+        return out
+
+    def _cost_up(self, t: int, c: int) -> int:
+        """Unplayed cards jumped over (lost to this pile), a trick partner bonus."""
+        cost = (self.unplayed & self.between(t, c)).bit_count()
+        if self.hands[self.cur] >> (c - self.step) & 1 if c > self.step else False:
+            cost -= 1  # c-s in hand: a free backward trick follows
+        return cost
+
+    def _cost_down(self, t: int, c: int) -> int:
+        cost = (self.unplayed & self.between(c, t)).bit_count()
+        if self.hands[self.cur] >> (c + self.step) & 1:
+            cost -= 1
+        return cost
+
+    def evaluate(self) -> int:
+        """How endangered the unplayed cards are (lower is better).
+
+        For each pile, the unplayed cards it cannot take now (neither a
+        normal play nor a backward trick). A card blocked by several piles
+        costs more than one blocked by one: once every pile is blocked it is
+        dead. Used to rank beam positions only, never to prune.
+        """
+        un = self.unplayed
+        step = self.step
+        blocked = []
+        for i, t in enumerate(self.tops):
+            if i < self.n_asc:
+                b = un & ((1 << (t + 1)) - 1)
+                if t > step:
+                    b &= ~(1 << (t - step))
+            else:
+                b = un & ~((1 << t) - 1)
+                b &= ~(1 << (t + step))
+            blocked.append(b)
+        score = 0
+        n = len(blocked)
+        for i in range(n):
+            bi = blocked[i]
+            score += bi.bit_count()
+            for j in range(i + 1, n):
+                bij = bi & blocked[j]
+                score += W2 * bij.bit_count()
+                for m in range(j + 1, n):
+                    score += W3 * (bij & blocked[m]).bit_count()
+        return score
+
+    def score_delta(self, top: int, c: int, pile: int) -> int:
+        """Change in unplayed cards that piles can no longer take normally.
+
+        A normal play loses the unplayed cards it jumps over; a backward
+        trick wins back the ones between its card and the old top (and is
+        preferred on ties).
+        """
+        if pile < self.n_asc:
+            if c > top:
+                return (self.unplayed & self.between(top, c)).bit_count()
+            return -(self.unplayed & self.between(c, top)).bit_count() - 1
+        if c < top:
+            return (self.unplayed & self.between(c, top)).bit_count()
+        return -(self.unplayed & self.between(top, c)).bit_count() - 1
+
+    def play(self, c: int, pile: int) -> tuple[int, int]:
+        """Apply a play; returns what ``unplay`` needs."""
+        bit = 1 << c
+        saved = (self.tops[pile], self.pending)
+        self.hands[self.cur] ^= bit
+        self.unplayed ^= bit
+        self.tops[pile] = c
+        self.pending &= ~(1 << pile)  # covering clears the pile's deadline
+        self.t += 1
+        return saved
+
+    def unplay(self, c: int, pile: int, saved: tuple[int, int]) -> None:
+        bit = 1 << c
+        self.hands[self.cur] ^= bit
+        self.unplayed ^= bit
+        self.tops[pile], self.pending = saved
+        self.t -= 1
+
+    def can_end(self) -> bool:
+        # F2: a fire card laid in an earlier turn must be covered by now.
+        return self.t >= self.turn_min and not self.pending
+
+    def end_turn(self) -> tuple[int, int, int, int, int, int]:
+        """Draw back to H (rule C6), move to the next player (C7)."""
+        saved = (self.cur, self.t, self.pos, self.hands[self.cur], self.pending, self.turn_min)
+        hand = self.hands[self.cur]
+        need = self.hand_size - hand.bit_count()
+        pos = self.pos
+        end = min(self.total, pos + need)
+        for c in self.deck[pos:end]:
+            hand |= 1 << c
+        self.hands[self.cur] = hand
+        self.pos = end
+        # Every fire card showing now must be covered in the next turn.
+        pend = 0
+        if self.fire:
+            for i, t in enumerate(self.tops):
+                if self.fire >> t & 1:
+                    pend |= 1 << i
+        self.pending = pend
+        nxt = (self.cur + 1) % self.players
+        if end >= self.total:
+            for _ in range(self.players):
+                if self.hands[nxt]:
+                    break
+                nxt = (nxt + 1) % self.players
+        self.cur = nxt
+        self.t = 0
+        self.turn_min = self._minimum()
+        return saved
+
+    def unend_turn(self, saved: tuple[int, int, int, int, int, int]) -> None:
+        cur, t, pos, hand, pend, tmin = saved
+        self.cur, self.t, self.pos, self.pending, self.turn_min = cur, t, pos, pend, tmin
+        self.hands[cur] = hand
+
+    def snapshot(self) -> tuple[object, ...]:
+        return (
+            list(self.tops),
+            list(self.hands),
+            self.pos,
+            self.unplayed,
+            self.cur,
+            self.t,
+            self.pending,
+            self.turn_min,
+        )
+
+    def restore(self, snap: tuple[object, ...]) -> None:
+        tops, hands, pos, un, cur, t, pend, tmin = snap
+        self.tops = list(tops)  # type: ignore[call-overload]
+        self.hands = list(hands)  # type: ignore[call-overload]
+        self.pos, self.unplayed, self.cur, self.t = pos, un, cur, t  # type: ignore[assignment]
+        self.pending, self.turn_min = pend, tmin  # type: ignore[assignment]
+
+    def won(self) -> bool:
+        # F3 decision: a fire card showing after the last card does not lose.
+        return self.unplayed == 0
+
+
+class Searcher:
+    """Limited-discrepancy DFS with memo, node and time budgets."""
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        node_limit: int | None = None,
+        deadline: float | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        self.k = kernel
+        self.node_limit = node_limit if node_limit is not None else INF
+        self.deadline = deadline
+        self.stats = SearchStats()
+        self.dead: set[tuple[int, ...]] = set()
+        self.tried: dict[tuple[int, ...], int] = {}
+        self.path: list[Action] = []
+        self.best_left = INF
+        self.best_path: list[Action] = []
+        self.progress = progress
+        self.beam_widths: tuple[int, ...] = ()
+
+    def beam(self, width: int) -> bool:
+        """Incomplete search for a quick win; searchers over turns have one."""
+        raise NotImplementedError
+
+    def _tick(self) -> None:
+        self.stats.nodes += 1
+        if self.stats.nodes >= self.node_limit:
+            raise Budget
+        if self.stats.nodes & 255 == 0:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise Budget
+            if self.progress is not None:
+                self.progress(self.stats.nodes)
+
+    def _note_turn_end(self) -> None:
+        left = self.k.unplayed.bit_count()
+        if left < self.best_left:
+            self.best_left = left
+            self.best_path = list(self.path)
+
+    def run(self) -> SearchResult:
+        """Iterate the allowance 0, 1, 2, 4, ... then unlimited."""
+        k = self.k
+        self._note_turn_end()
+        allowance = 0
+        proven = False
+        win = False
+        try:
+            for width in self.beam_widths:
+                self.stats.iterations += 1
+                if self.beam(width):
+                    win = proven = True
+                    break
+            while not win:
+                self.stats.iterations += 1
+                r = self._dfs(allowance)
+                if r == WIN:
+                    win = proven = True
+                    break
+                if r == DEAD:
+                    proven = True
+                    break
+                allowance = allowance * 2 + 1 if allowance < 64 else INF
+                self.tried.clear()
+        except Budget:
+            pass
+        self.stats.dead_positions = len(self.dead)
+        if win:
+            return SearchResult(True, True, list(self.path), k.cur, 0, self.stats)
+        return SearchResult(False, proven, self.best_path, -1, self.best_left, self.stats)
+
+    def _dfs(self, allowance: int) -> int:
+        """WIN leaves the line in ``self.path``; DEAD is a proof; OPEN is neither."""
+        k = self.k
+        self._tick()
+        key = k.key()
+        if key in self.dead:
+            return DEAD
+        if self.tried.get(key, -1) >= allowance:
+            return OPEN
+        if k.dead_card():
+            self.stats.dead_card_cuts += 1
+            self.dead.add(key)
+            return DEAD
+        children: list[tuple[int, int, int]] = []
+        if k.t < k.max_turn or k.pos >= k.total:
+            children = k.moves()
+        end_ok = k.t > 0 and k.can_end()
+        # Ending the turn goes first unless some play costs nothing.
+        end_first = end_ok and (not children or children[0][0] > 0)
+        order: list[tuple[int, int, int]] = []
+        if end_first:
+            order.append((0, -1, -1))
+        order.extend(children)
+        if end_ok and not end_first:
+            order.append((0, -1, -1))
+        complete = True
+        auto = k._auto_end()
+        for rank, (_, c, pile) in enumerate(order):
+            cost = 0 if rank == 0 else 1
+            if cost > allowance:
+                complete = False
+                break
+            if c < 0:
+                r = self._child_end(allowance - cost)
+                if r == WIN:
+                    return WIN
+            else:
+                saved = k.play(c, pile)
+                self.path.append((c, pile))
+                if k.won():
+                    self.path.append(END)
+                    return WIN
+                r = self._child_end(allowance - cost) if auto else self._dfs(allowance - cost)
+                if r == WIN:
+                    return WIN
+                self.path.pop()
+                k.unplay(c, pile, saved)
+            if r == OPEN:
+                complete = False
+        if complete:
+            self.dead.add(key)
+            return DEAD
+        self.tried[key] = allowance
+        return OPEN
+
+    def _child_end(self, allowance: int) -> int:
+        k = self.k
+        saved = k.end_turn()
+        self.path.append(END)
+        self._note_turn_end()
+        r = self._dfs(allowance)
+        if r == WIN:
+            return WIN
+        self.path.pop()
+        k.unend_turn(saved)
+        return r
+
+
+class TurnSearcher(Searcher):
+    """Solo search over whole turns while the draw pile lasts.
+
+    Ordering single plays cannot see that a costly play enables a backward
+    trick right after it; ordering whole turns (all distinct results of
+    m..2m-1 plays, the solo turn cap) by their total cost can. Discrepancies
+    count per turn. Once the draw pile is empty the play-level search
+    finishes the hand exactly (complete, so the endgame needs no allowance).
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        k = self.k
+        if k.players != 1 or k.fire:
+            raise ValueError("turn-level search is for solo games without fire cards")
+        self.branch = 6
+        self.beam_widths = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+
+    def _dfs(self, allowance: int) -> int:
+        k = self.k
+        if k.pos >= k.total or k.t > 0:
+            return super()._dfs(INF)
+        self._tick()
+        key = k.key()
+        if key in self.dead:
+            return DEAD
+        if self.tried.get(key, -1) >= allowance:
+            return OPEN
+        if k.dead_card():
+            self.stats.dead_card_cuts += 1
+            self.dead.add(key)
+            return DEAD
+        complete = True
+        for rank, (_, plays) in enumerate(self._turns()):
+            cost = 0 if rank == 0 else 1
+            if cost > allowance:
+                complete = False
+                break
+            saved = [k.play(c, p) for c, p in plays]
+            self.path.extend(plays)
+            if k.won():
+                self.path.append(END)
+                return WIN
+            r = self._child_end(allowance - cost)
+            if r == WIN:
+                return WIN
+            del self.path[-len(plays) :]
+            for (c, p), s in zip(reversed(plays), reversed(saved), strict=True):
+                k.unplay(c, p, s)
+            if r == OPEN:
+                complete = False
+        if complete:
+            self.dead.add(key)
+            return DEAD
+        self.tried[key] = allowance
+        return OPEN
+
+    def _turns(self, branch: int = INF) -> list[tuple[int, list[tuple[int, int]]]]:
+        """Distinct turn results, cheapest first: (cost, plays).
+
+        ``branch`` keeps only that many of the best plays at each step: for
+        the beam, which is incomplete anyway; complete search passes none.
+        """
+        k = self.k
+        lo, hi = k.turn_min, k.max_turn
+        found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
+        plays: list[tuple[int, int]] = []
+        n_asc = k.n_asc
+
+        def rec(depth: int, cost: int) -> None:
+            if depth >= lo:
+                tops = k.tops
+                key = (*sorted(tops[:n_asc]), *sorted(tops[n_asc:]), k.hands[0])
+                old = found.get(key)
+                if old is None or cost < old[0]:
+                    found[key] = (cost, list(plays))
+            if depth >= hi:
+                return
+            for _, c, pile in k.moves()[:branch]:
+                top = k.tops[pile]
+                delta = k.score_delta(top, c, pile)
+                saved = k.play(c, pile)
+                plays.append((c, pile))
+                rec(depth + 1, cost + delta)
+                plays.pop()
+                k.unplay(c, pile, saved)
+
+        rec(0, 0)
+        out = sorted(found.values(), key=lambda x: x[0])
+        # A child whose every line is a dead card is pruned in the child.
+        return out
+
+    def beam(self, width: int) -> bool:
+        """Beam search over turns, keeping the ``width`` cheapest positions.
+
+        Incomplete by design: it finds wins that an early greedy mistake
+        hides from depth-first search. A win leaves the line in ``path``.
+        """
+        k = self.k
+        root = k.snapshot()
+        beam: list[tuple[int, list[Action], tuple[object, ...]]] = [(0, [], root)]
+        while beam:
+            cands: list[tuple[int, int, tuple[int, ...], int, list[tuple[int, int]]]] = []
+            seen: set[tuple[int, ...]] = set()
+            for idx, (_score, line, snap) in enumerate(beam):
+                k.restore(snap)
+                if k.pos >= k.total:
+                    # Endgame: the play-level search decides it exactly.
+                    self.path = list(line)
+                    if self._dfs_endgame():
+                        return True
+                    continue
+                # The global cut keeps at most ``width`` children of one
+                # parent, and they are its cheapest: look no further.
+                taken = 0
+                for n, (_cost, plays) in enumerate(self._turns(self.branch)):
+                    if taken >= width:
+                        break
+                    self._tick()
+                    saved = [k.play(c, p) for c, p in plays]
+                    if k.won():
+                        self.path = [*line, *plays, END]
+                        return True
+                    ended = k.end_turn()
+                    key = k.key()
+                    if key not in seen and key not in self.dead and not k.dead_card():
+                        seen.add(key)
+                        taken += 1
+                        cands.append((k.evaluate(), n, key, idx, plays))
+                    k.unend_turn(ended)
+                    for (c, p), s in zip(reversed(plays), reversed(saved), strict=True):
+                        k.unplay(c, p, s)
+            cands.sort(key=lambda x: (x[0], x[1]))
+            nxt = []
+            for score, _, _, idx, plays in cands[:width]:
+                _, line, snap = beam[idx]
+                k.restore(snap)
+                for c, p in plays:
+                    k.play(c, p)
+                k.end_turn()
+                new_line = [*line, *plays, END]
+                left = k.unplayed.bit_count()
+                if left < self.best_left:
+                    self.best_left, self.best_path = left, new_line
+                nxt.append((score, new_line, k.snapshot()))
+            beam = nxt
+        k.restore(root)
+        self.path = []
+        return False
+
+    def _dfs_endgame(self) -> bool:
+        r = Searcher._dfs(self, INF)
+        return r == WIN
