@@ -48,14 +48,8 @@ class Solution:
         }
 
 
-def actions_to_turns(
-    actions: list[Action],
-    first: int,
-    players: int,
-    hands_empty: Callable[[int], bool] | None = None,
-) -> list[Turn]:
-    """Split a kernel line at END marks into turns (players 1-based)."""
-    del hands_empty
+def actions_to_turns(actions: list[Action]) -> list[Turn]:
+    """Split a kernel line at END marks into turns (players filled in later)."""
     turns: list[Turn] = []
     plays: list[Play] = []
     for a in actions:
