@@ -106,8 +106,12 @@ class Kernel:
         self.turn_min = self._minimum()
         # Solo turn splitting (argued in the module notes of ``max_turn``).
         self.max_turn = self._max_turn()
-        # Masks of cards strictly between a and b are built on demand.
-        self._between: dict[tuple[int, int], int] = {}
+        # btw[a][b]: mask of card values strictly between a and b (a < b).
+        size = rules.high + 2
+        self.btw = [
+            [((1 << b) - 1) & ~((1 << (a + 1)) - 1) if b > a + 1 else 0 for b in range(size + 1)]
+            for a in range(size + 1)
+        ]
 
     # -- rules ---------------------------------------------------------------
 
@@ -153,12 +157,7 @@ class Kernel:
 
     def between(self, a: int, b: int) -> int:
         """Bitmask of card values strictly between a and b (a < b)."""
-        k = (a, b)
-        m = self._between.get(k)
-        if m is None:
-            m = ((1 << b) - 1) & ~((1 << (a + 1)) - 1) if b > a + 1 else 0
-            self._between[k] = m
-        return m
+        return self.btw[a][b]
 
     def dead_card(self) -> bool:
         """True if some unplayed card can never be placed again (a sound loss).
@@ -215,12 +214,17 @@ class Kernel:
         step = self.step
         un = self.unplayed
         n_asc = self.n_asc
+        n_piles = self.n_piles
+        btw = self.btw
         out: list[tuple[int, int, int]] = []
         h = hand
         while h:
             low = h & -h
             c = low.bit_length() - 1
             h ^= low
+            # Bonus: the card one step back is in hand, a free trick follows.
+            up_bonus = (hand >> (c - step) & 1) if c > step else 0
+            down_bonus = hand >> (c + step) & 1
             # ascending piles
             trick = -1
             best = -1  # pile with the highest top below c
@@ -235,19 +239,21 @@ class Kernel:
                 out.append((-step, c, trick))
             elif best >= 0:
                 a = tops[best]
-                out.append((self._cost_up(a, c), c, best))
-                seen = {a}
-                for i in range(n_asc):
-                    b = tops[i]
-                    if b < c and b not in seen:
-                        seen.add(b)
-                        dominated = not (un >> (a - step) & 1) if a - step > 0 else True
-                        if not (dominated or a - step > b):
-                            out.append((self._cost_up(b, c), c, i))
+                out.append(((un & btw[a][c]).bit_count() - up_bonus, c, best))
+                if n_asc > 1:
+                    # playing on b is dominated unless a-s is unplayed and
+                    # not above b (then only pile a could take it)
+                    keep_ok = a - step > 0 and un >> (a - step) & 1
+                    seen = a
+                    for i in range(n_asc):
+                        b = tops[i]
+                        if b < c and b != seen and keep_ok and a - step <= b:
+                            seen = b
+                            out.append(((un & btw[b][c]).bit_count() - up_bonus, c, i))
             # descending piles
             trick = -1
             best = -1
-            for i in range(n_asc, self.n_piles):
+            for i in range(n_asc, n_piles):
                 t = tops[i]
                 if t == c - step:
                     trick = i
@@ -258,30 +264,17 @@ class Kernel:
                 out.append((-step, c, trick))
             elif best >= 0:
                 a = tops[best]
-                out.append((self._cost_down(a, c), c, best))
-                seen = {a}
-                for i in range(n_asc, self.n_piles):
-                    b = tops[i]
-                    if b > c and b not in seen:
-                        seen.add(b)
-                        dominated = not (un >> (a + step) & 1)
-                        if not (dominated or a + step < b):
-                            out.append((self._cost_down(b, c), c, i))
+                out.append(((un & btw[c][a]).bit_count() - down_bonus, c, best))
+                if n_piles - n_asc > 1:
+                    keep_ok = un >> (a + step) & 1
+                    seen = a
+                    for i in range(n_asc, n_piles):
+                        b = tops[i]
+                        if b > c and b != seen and keep_ok and a + step >= b:
+                            seen = b
+                            out.append(((un & btw[c][b]).bit_count() - down_bonus, c, i))
         out.sort()
         return out
-
-    def _cost_up(self, t: int, c: int) -> int:
-        """Unplayed cards jumped over (lost to this pile), a trick partner bonus."""
-        cost = (self.unplayed & self.between(t, c)).bit_count()
-        if self.hands[self.cur] >> (c - self.step) & 1 if c > self.step else False:
-            cost -= 1  # c-s in hand: a free backward trick follows
-        return cost
-
-    def _cost_down(self, t: int, c: int) -> int:
-        cost = (self.unplayed & self.between(c, t)).bit_count()
-        if self.hands[self.cur] >> (c + self.step) & 1:
-            cost -= 1
-        return cost
 
     def evaluate(self) -> int:
         """How endangered the unplayed cards are (lower is better).
@@ -440,7 +433,7 @@ class Searcher:
         self.stats.nodes += 1
         if self.stats.nodes >= self.node_limit:
             raise Budget
-        if self.stats.nodes & 255 == 0:
+        if self.stats.nodes & 63 == 0:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise Budget
             if self.progress is not None:
@@ -567,6 +560,7 @@ class TurnSearcher(Searcher):
         if k.players != 1 or k.fire:
             raise ValueError("turn-level search is for solo games without fire cards")
         self.branch = 6
+        self.per_parent = 16
         self.beam_widths = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
     def _dfs(self, allowance: int) -> int:
@@ -608,35 +602,58 @@ class TurnSearcher(Searcher):
         self.tried[key] = allowance
         return OPEN
 
-    def _turns(self, branch: int = INF) -> list[tuple[int, list[tuple[int, int]]]]:
+    def _turns(
+        self, branch: int = INF, longest: int = INF
+    ) -> list[tuple[int, list[tuple[int, int]]]]:
         """Distinct turn results, cheapest first: (cost, plays).
 
-        ``branch`` keeps only that many of the best plays at each step: for
-        the beam, which is incomplete anyway; complete search passes none.
+        ``branch`` keeps only that many of the best plays at each step and
+        ``longest`` caps the turn length: for the beam, which is incomplete
+        anyway; complete search passes neither.
         """
         k = self.k
-        lo, hi = k.turn_min, k.max_turn
+        lo, hi = k.turn_min, min(k.max_turn, longest)
         found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
         plays: list[tuple[int, int]] = []
         n_asc = k.n_asc
+        tops = k.tops
+        btw = k.btw
+
+        # Solo without fire: a play changes only a top, the hand and the
+        # unplayed set, so it is applied inline here (the hot loop).
+        # Plays on different piles commute, so the same position recurs
+        # within a turn; it is expanded once, at its lowest cost (the hand
+        # in the key fixes the depth).
+        expanded: dict[tuple[int, ...], int] = {}
 
         def rec(depth: int, cost: int) -> None:
+            key = (*sorted(tops[:n_asc]), *sorted(tops[n_asc:]), k.hands[0])
+            seen = expanded.get(key)
+            if seen is not None and seen <= cost:
+                return
+            expanded[key] = cost
             if depth >= lo:
-                tops = k.tops
-                key = (*sorted(tops[:n_asc]), *sorted(tops[n_asc:]), k.hands[0])
-                old = found.get(key)
-                if old is None or cost < old[0]:
-                    found[key] = (cost, list(plays))
+                found[key] = (cost, plays[:])
             if depth >= hi:
                 return
             for _, c, pile in k.moves()[:branch]:
-                top = k.tops[pile]
-                delta = k.score_delta(top, c, pile)
-                saved = k.play(c, pile)
+                top = tops[pile]
+                un = k.unplayed
+                # score_delta, inlined
+                if (pile < n_asc) == (c > top):
+                    delta = (un & (btw[top][c] if c > top else btw[c][top])).bit_count()
+                else:
+                    delta = -(un & (btw[c][top] if c < top else btw[top][c])).bit_count() - 1
+                bit = 1 << c
+                k.hands[0] ^= bit
+                k.unplayed = un ^ bit
+                tops[pile] = c
                 plays.append((c, pile))
                 rec(depth + 1, cost + delta)
                 plays.pop()
-                k.unplay(c, pile, saved)
+                tops[pile] = top
+                k.unplayed = un
+                k.hands[0] ^= bit
 
         rec(0, 0)
         out = sorted(found.values(), key=lambda x: x[0])
@@ -666,8 +683,8 @@ class TurnSearcher(Searcher):
                 # The global cut keeps at most ``width`` children of one
                 # parent, and they are its cheapest: look no further.
                 taken = 0
-                for n, (_cost, plays) in enumerate(self._turns(self.branch)):
-                    if taken >= width:
+                for n, (_cost, plays) in enumerate(self._turns(self.branch, k.turn_min + 1)):
+                    if taken >= min(width, self.per_parent):
                         break
                     self._tick()
                     saved = [k.play(c, p) for c, p in plays]

@@ -1,0 +1,171 @@
+"""Benchmark the search solver on fixed deal sets and write benchmarks/RESULTS.md.
+
+Usage (from the repository root, after ``pip install -e .``):
+
+    python benchmarks/run.py                 # every set, 10 s per deal
+    python benchmarks/run.py --sets solo --time-limit 5 --jobs 2
+
+Sets (fixed forever, so figures stay comparable):
+- solo: classic, 1 player, seeds 1-1000
+- p2..p5: classic, 2..5 players, seeds 1-200 each
+- profi: profi, 1 player, seeds 1-200
+- hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
+
+Each deal runs in a worker process with the per-deal budget; the figures are
+decided fraction, wins, proven losses, unknowns, median / p95 / max seconds
+and the peak resident memory of any worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from thegame.models import Deal, get_rules
+from thegame.solver.api import solve
+
+ROOT = Path(__file__).resolve().parent
+HARD = ROOT.parent.parent / "shared" / "deals" / "hard-solo.json"
+
+SETS: dict[str, tuple[str, int, range]] = {
+    "solo": ("classic", 1, range(1, 1001)),
+    "p2": ("classic", 2, range(1, 201)),
+    "p3": ("classic", 3, range(1, 201)),
+    "p4": ("classic", 4, range(1, 201)),
+    "p5": ("classic", 5, range(1, 201)),
+    "profi": ("profi", 1, range(1, 201)),
+}
+
+
+def _deals(name: str) -> list[tuple[str, dict[str, Any]]]:
+    if name == "hard":
+        data = json.loads(HARD.read_text())
+        return [(f"hard-{i}", d) for i, d in enumerate(data["deals"])]
+    variant, players, seeds = SETS[name]
+    rules = get_rules(variant)
+    return [(f"seed-{s}", Deal.from_seed(s, rules, players).to_dict()) for s in seeds]
+
+
+def _work(job: tuple[str, dict[str, Any], float]) -> dict[str, Any]:
+    label, deal_json, limit = job
+    sol = solve(Deal.from_dict(deal_json), time_limit=limit)
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "deal": label,
+        "verdict": sol.verdict,
+        "cards_left": sol.cards_left,
+        "seconds": round(sol.seconds, 4),
+        "nodes": sol.nodes,
+        "peak_mib": round(peak_kib / 1024, 1),
+    }
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def run_set(name: str, limit: float, jobs: int) -> dict[str, Any]:
+    deals = _deals(name)
+    work = [(label, d, limit) for label, d in deals]
+    start = time.monotonic()
+    # Workers are renewed every 25 deals: start-up cost stays small, and a
+    # worker's peak memory covers few deals (each solve frees its memo).
+    with multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=25) as pool:
+        rows = list(pool.imap(_work, work))
+    wall = time.monotonic() - start
+    out_dir = ROOT / "results"
+    out_dir.mkdir(exist_ok=True)
+    with open(out_dir / f"{name}.jsonl", "w") as fh:
+        for r in rows:
+            fh.write(json.dumps(r) + "\n")
+    secs = [r["seconds"] for r in rows]
+    n = len(rows)
+    wins = sum(r["verdict"] == "win" for r in rows)
+    losses = sum(r["verdict"] == "loss" for r in rows)
+    return {
+        "set": name,
+        "deals": n,
+        "decided": (wins + losses) / n,
+        "wins": wins,
+        "losses": losses,
+        "unknown": n - wins - losses,
+        "median": statistics.median(secs),
+        "p95": _pct(secs, 0.95),
+        "max": max(secs),
+        "median_nodes": statistics.median(r["nodes"] for r in rows),
+        "peak_mib": max(r["peak_mib"] for r in rows),
+        "wall": wall,
+        "unknown_deals": [r["deal"] for r in rows if r["verdict"] == "unknown"],
+    }
+
+
+def write_results(summaries: list[dict[str, Any]], limit: float, jobs: int, cmd: str) -> None:
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Command: `{cmd}`",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, {platform.system()} {platform.release()}; "
+        f"{jobs} worker processes; budget {limit:g} s per deal (engine: dfs).",
+        "",
+        "Times are per deal, inside the worker; peak memory is the largest resident size "
+        "of any worker (workers renewed every 25 deals).",
+        "",
+        "| set | deals | decided | wins | proven losses | unknown | median s | p95 s | max s "
+        "| median nodes | peak MiB | wall s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in summaries:
+        lines.append(
+            f"| {s['set']} | {s['deals']} | {100 * s['decided']:.1f}% | {s['wins']} "
+            f"| {s['losses']} | {s['unknown']} | {s['median']:.3f} | {s['p95']:.2f} "
+            f"| {s['max']:.2f} | {s['median_nodes']:.0f} | {s['peak_mib']:.0f} | {s['wall']:.0f} |"
+        )
+    lines.append("")
+    for s in summaries:
+        if s["unknown_deals"]:
+            shown = ", ".join(s["unknown_deals"][:40])
+            more = len(s["unknown_deals"]) - 40
+            lines.append(
+                f"- {s['set']} undecided: {shown}" + (f" and {more} more" if more > 0 else "")
+            )
+    lines.append("")
+    lines.append("Per-deal rows: `benchmarks/results/<set>.jsonl`.")
+    (ROOT / "RESULTS.md").write_text("\n".join(lines) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default="solo,p2,p3,p4,p5,profi,hard")
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    names = [s for s in args.sets.split(",") if s]
+    for name in names:
+        if name not in SETS and name != "hard":
+            parser.error(f"unknown set {name!r}")
+    summaries = []
+    for name in names:
+        if name == "hard" and not HARD.exists():
+            print(f"skipping hard: {HARD} not found", file=sys.stderr)
+            continue
+        s = run_set(name, args.time_limit, args.jobs)
+        print(json.dumps({k: v for k, v in s.items() if k != "unknown_deals"}), flush=True)
+        summaries.append(s)
+    cmd = "python benchmarks/run.py " + " ".join(sys.argv[1:])
+    write_results(summaries, args.time_limit, args.jobs, cmd.strip())
+
+
+if __name__ == "__main__":
+    main()
