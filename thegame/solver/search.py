@@ -43,6 +43,8 @@ INF = 1 << 30
 # Weights of cards blocked by two and by three piles in ``Kernel.evaluate``.
 W2 = 1
 W3 = 8
+EXTRA = 0
+BRANCH = 4
 
 
 @dataclass
@@ -559,8 +561,9 @@ class TurnSearcher(Searcher):
         k = self.k
         if k.players != 1 or k.fire:
             raise ValueError("turn-level search is for solo games without fire cards")
-        self.branch = 6
+        self.branch = BRANCH
         self.per_parent = 16
+        self.extra_cost = EXTRA
         self.beam_widths = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
     def _dfs(self, allowance: int) -> int:
@@ -603,7 +606,7 @@ class TurnSearcher(Searcher):
         return OPEN
 
     def _turns(
-        self, branch: int = INF, longest: int = INF
+        self, branch: int = INF, longest: int = INF, extra_cost: int = INF
     ) -> list[tuple[int, list[tuple[int, int]]]]:
         """Distinct turn results, cheapest first: (cost, plays).
 
@@ -636,7 +639,9 @@ class TurnSearcher(Searcher):
                 found[key] = (cost, plays[:])
             if depth >= hi:
                 return
-            for _, c, pile in k.moves()[:branch]:
+            for cost_hint, c, pile in k.moves()[:branch]:
+                if depth >= lo and cost_hint > extra_cost:
+                    break
                 top = tops[pile]
                 un = k.unplayed
                 # score_delta, inlined
@@ -683,7 +688,9 @@ class TurnSearcher(Searcher):
                 # The global cut keeps at most ``width`` children of one
                 # parent, and they are its cheapest: look no further.
                 taken = 0
-                for n, (_cost, plays) in enumerate(self._turns(self.branch, k.turn_min + 1)):
+                for n, (_cost, plays) in enumerate(
+                    self._turns(self.branch, k.turn_min + 1, self.extra_cost)
+                ):
                     if taken >= min(width, self.per_parent):
                         break
                     self._tick()
