@@ -40,11 +40,17 @@ class Budget(Exception):
 WIN, DEAD, OPEN = 1, 0, -1  # OPEN: not proven either way (allowance cut)
 
 INF = 1 << 30
+# Beam settings, tuned on solo seeds 1-60 (wins per width, median time);
+# they only steer the incomplete beam, never what is proven.
 # Weights of cards blocked by two and by three piles in ``Kernel.evaluate``.
 W2 = 1
 W3 = 8
-EXTRA = 0
+# Plays tried at each step of a turn (best first by cost).
 BRANCH = 4
+# Plays beyond the minimum only when they cost at most this (free or a trick).
+EXTRA = 0
+# Children kept per parent position.
+PER_PARENT = 16
 
 
 @dataclass
@@ -562,7 +568,7 @@ class TurnSearcher(Searcher):
         if k.players != 1 or k.fire:
             raise ValueError("turn-level search is for solo games without fire cards")
         self.branch = BRANCH
-        self.per_parent = 16
+        self.per_parent = PER_PARENT
         self.extra_cost = EXTRA
         self.beam_widths = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
