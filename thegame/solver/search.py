@@ -170,32 +170,40 @@ class Kernel:
     def dead_card(self) -> bool:
         """True if some unplayed card can never be placed again (a sound loss).
 
-        An ascending pile with top t can go down only by backward tricks
-        with unplayed cards t-s, t-2s, ...; so the lowest card it can ever
-        take is the end of that chain (or t+1 with no chain). Likewise for
-        descending piles. A card below every ascending reach and above every
-        descending reach is dead: the perfect clear is impossible.
+        An ascending pile with top t takes any unplayed card above t, and
+        from its top or from any card it can take it may go back by a
+        backward trick onto an unplayed card exactly one step lower; after
+        that every unplayed card above the new low is takeable too. Repeat
+        until nothing changes: ``lo`` is the lowest card the pile can ever
+        take. (Descending piles mirror this.) This over-approximates what is
+        reachable (piles compete for cards, timing is ignored), so a card
+        below every ascending ``lo`` and above every descending ``hi`` can
+        never be played: the perfect clear is impossible.
         """
         step = self.step
         un = self.unplayed
         lo = INF  # lowest card some ascending pile can ever take
         for i in range(self.n_asc):
             t = self.tops[i]
-            reach = t + 1
-            c = t - step
-            while c > 0 and un >> c & 1:
-                reach = c
-                c -= step
-            lo = min(lo, reach)
+            low = t + 1
+            while True:
+                src = ((un >> low) << low) | (1 << t)
+                tgt = (src >> step) & un & ((1 << low) - 1)
+                if not tgt:
+                    break
+                low = (tgt & -tgt).bit_length() - 1
+            lo = min(lo, low)
         hi = -1  # highest card some descending pile can ever take
         for i in range(self.n_asc, self.n_piles):
             t = self.tops[i]
-            reach = t - 1
-            c = t + step
-            while un >> c & 1:
-                reach = c
-                c += step
-            hi = max(hi, reach)
+            high = t - 1
+            while True:
+                src = (un & ((1 << (high + 1)) - 1)) | (1 << t)
+                tgt = (src << step) & un & ~((1 << (high + 1)) - 1)
+                if not tgt:
+                    break
+                high = tgt.bit_length() - 1
+            hi = max(hi, high)
         if hi + 1 >= lo:
             return False
         return bool(un & self.between(hi, lo))
@@ -217,6 +225,8 @@ class Kernel:
         Either way the dominated child can only do worse with the same cards
         drawn at the same times. Equal tops of one direction: branch once.
         """
+        if self.fire:
+            return self._all_moves()
         hand = self.hands[self.cur]
         tops = self.tops
         step = self.step
@@ -281,6 +291,43 @@ class Kernel:
                         if b > c and b != seen and keep_ok and a + step >= b:
                             seen = b
                             out.append(((un & btw[c][b]).bit_count() - down_bonus, c, i))
+        out.sort()
+        return out
+
+    def _all_moves(self) -> list[tuple[int, int, int]]:
+        """Every legal play, without dominance, best first.
+
+        With fire cards the dominance arguments fail: the pile a dominated
+        play would cover may show a fire card that must be covered (rule
+        F2). Equal tops are still branched once (only start values repeat,
+        and they are never fire cards).
+        """
+        hand = self.hands[self.cur]
+        tops = self.tops
+        step = self.step
+        un = self.unplayed
+        btw = self.btw
+        out: list[tuple[int, int, int]] = []
+        h = hand
+        while h:
+            low = h & -h
+            c = low.bit_length() - 1
+            h ^= low
+            seen: set[tuple[bool, int]] = set()
+            for i, t in enumerate(tops):
+                asc = i < self.n_asc
+                if (asc, t) in seen:
+                    continue
+                seen.add((asc, t))
+                if asc:
+                    if c > t:
+                        out.append(((un & btw[t][c]).bit_count(), c, i))
+                    elif c == t - step:
+                        out.append((-step, c, i))
+                elif c < t:
+                    out.append(((un & btw[c][t]).bit_count(), c, i))
+                elif c == t + step:
+                    out.append((-step, c, i))
         out.sort()
         return out
 
