@@ -142,11 +142,6 @@ def test_check_legal_record(tmp_path: Path) -> None:
     assert result.stderr == ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli/main.py prints the legal line with out.print without soft_wrap, so rich "
-    "wraps it at 80 columns when stdout is not a terminal (render.check_text: one line)",
-)
 def test_check_legal_result_is_one_line(tmp_path: Path) -> None:
     result = invoke("check", write(tmp_path, WON.to_json()))
     assert len(result.stdout.splitlines()) == 1
@@ -328,11 +323,6 @@ def test_deal_file_contradicting_options(tmp_path: Path) -> None:
     assert_user_error(invoke("deal", "--deal", path, "--players", "3"), "contradicts")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli/options.py parse_deal_text catches only JSONDecodeError, so a number "
-    "beyond Python's 4300-digit limit escapes as ValueError (models' from_json is fixed)",
-)
 def test_deal_file_with_huge_number_is_a_user_error(tmp_path: Path) -> None:
     path = write(tmp_path, '{"deck": [' + "9" * 5000 + "]}")
     assert_user_error(invoke("deal", "--deal", path), "malformed JSON")

@@ -16,6 +16,7 @@ import click
 from rich.console import Console
 
 from ..models import Deal, InvalidInputError, Record, ThegameError, get_rules
+from ..models.deal import load_json
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -122,12 +123,7 @@ def parse_deal_text(text: str, where: str) -> Deal:
     if not stripped:
         raise InvalidInputError("the file is empty", where)
     if stripped.startswith("{"):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise InvalidInputError(
-                f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}", where
-            ) from None
+        data = load_json(stripped, where)
         if isinstance(data, dict) and "deal" in data:
             return Record.from_dict(data, where).deal
         return Deal.from_dict(data, where)

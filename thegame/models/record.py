@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .deal import Deal
+from .deal import Deal, load_json
 from .errors import IllegalMoveError, InvalidInputError
 from .state import GameState, Play, pile_index, pile_name
 
@@ -62,19 +62,7 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str, where: str = "record") -> Record:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InvalidInputError(
-                f"malformed JSON: {err.msg} at line {err.lineno} column {err.colno}", where
-            ) from None
-        except (ValueError, RecursionError):
-            # A number too long for int() (Python's 4300-digit limit) or
-            # nesting too deep for the decoder: bad input, not a crash.
-            raise InvalidInputError(
-                "malformed JSON: number too long or nesting too deep", where
-            ) from None
-        return cls.from_dict(data, where)
+        return cls.from_dict(load_json(text, where), where)
 
 
 def turn_to_dict(rules: Any, turn: Turn) -> dict[str, Any]:
