@@ -18,6 +18,9 @@ from .rules import (
     COMMAND_KINDS,
     COMMANDS_PER_KIND,
     DUEL,
+    MAX_CARD,
+    MAX_MIN_PLAY,
+    MAX_PILES,
     OVERRIDABLE,
     Rules,
     get_rules,
@@ -294,7 +297,7 @@ class Deal:
                 data["first"] = _parse_int(token[6:], f"{where}: first")
             elif "=" in token:
                 key, _, value = token.partition("=")
-                if key == "hand_sizes":
+                if key in ("hand_sizes", "fire_cards"):
                     overrides[key] = [_parse_int(v, f"{where}: {key}") for v in value.split(",")]
                 else:
                     overrides[key] = _parse_int(value, f"{where}: {key}")
@@ -390,17 +393,25 @@ def _apply_overrides(rules: Rules, raw: object, where: str) -> Rules:
                     f"hand_sizes needs {rules.max_players} positive numbers", where
                 )
             changes[key] = tuple(sizes)
+        elif key == "fire_cards":
+            changes[key] = frozenset(_int_list(value, f"{where}.{key}"))
         elif not _is_int(value) or value < 0:
             raise InvalidInputError(f"{key} must be a non-negative integer", where)
         else:
             changes[key] = value
     out = rules.with_changes(**changes)
-    if out.low < 1 or out.high < out.low:
-        raise InvalidInputError(f"card range {out.low}..{out.high} is empty or below 1", where)
-    if out.asc_piles + out.desc_piles < 1:
-        raise InvalidInputError("need at least one pile", where)
-    if out.min_play < 1 or out.min_play_empty < 1 or out.step < 1:
-        raise InvalidInputError("min_play, min_play_empty and step must be >= 1", where)
+    if out.low < 1 or out.high < out.low or out.high > MAX_CARD:
+        raise InvalidInputError(
+            f"card range {out.low}..{out.high} must lie within 1..{MAX_CARD}", where
+        )
+    if out.asc_piles + out.desc_piles < 1 or max(out.asc_piles, out.desc_piles) > MAX_PILES:
+        raise InvalidInputError(f"need 1 to {MAX_PILES} piles of each direction", where)
+    if not (1 <= out.min_play <= MAX_MIN_PLAY and 1 <= out.min_play_empty <= MAX_MIN_PLAY):
+        raise InvalidInputError(f"min_play and min_play_empty must be 1..{MAX_MIN_PLAY}", where)
+    if not 1 <= out.step <= MAX_CARD:
+        raise InvalidInputError(f"step must be 1..{MAX_CARD}", where)
+    if max(out.hand_sizes) > out.n_cards:
+        raise InvalidInputError("a hand cannot hold more cards than the game has", where)
     return out
 
 

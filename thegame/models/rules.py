@@ -137,7 +137,13 @@ OVERRIDABLE: tuple[str, ...] = (
     "hand_sizes",
     "min_play",
     "min_play_empty",
+    "fire_cards",
 )
+# Bounds on generalised parameters: beyond them a game is no longer a
+# variant of The Game but a way to make the engine allocate without end.
+MAX_CARD = 1000
+MAX_PILES = 8
+MAX_MIN_PLAY = 20
 
 
 def overrides_of(rules: Rules) -> dict[str, object]:
@@ -147,7 +153,12 @@ def overrides_of(rules: Rules) -> dict[str, object]:
     for key in OVERRIDABLE:
         value = getattr(rules, key)
         if value != getattr(base, key):
-            out[key] = list(value) if isinstance(value, tuple) else value
+            if isinstance(value, frozenset):
+                out[key] = sorted(value)
+            elif isinstance(value, tuple):
+                out[key] = list(value)
+            else:
+                out[key] = value
     return out
 
 

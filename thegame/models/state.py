@@ -269,9 +269,8 @@ class GameState:
             if self._played_command("stop"):
                 return  # X3a: a stop ends the turn legally, even as first card
         if n < self.turn_min:
-            rule = (
-                "D2" if self.duel else ("P1" if rules.min_play == 3 and self.stock_left() else "C4")
-            )
+            profi = rules.name.startswith("profi") and self.stock_left() > 0
+            rule = "D2" if self.duel else ("P1" if profi else "C4")
             raise IllegalMoveError(rule, f"a turn needs at least {self.turn_min} cards, played {n}")
 
     def can_end_turn(self) -> bool:
