@@ -167,8 +167,9 @@ class Kernel:
         """Bitmask of card values strictly between a and b (a < b)."""
         return self.btw[a][b]
 
-    def dead_card(self) -> bool:
-        """True if some unplayed card can never be placed again (a sound loss).
+    def reach(self) -> tuple[int, int]:
+        """(lowest card any ascending pile can ever take, highest card any
+        descending pile can ever take).
 
         An ascending pile with top t takes any unplayed card above t, and
         from its top or from any card it can take it may go back by a
@@ -204,9 +205,21 @@ class Kernel:
                     break
                 high = tgt.bit_length() - 1
             hi = max(hi, high)
+        return lo, hi
+
+    def dead_card(self) -> bool:
+        """True if some unplayed card can never be placed again (a sound loss):
+        one below every ascending reach and above every descending reach."""
+        return bool(self.dead_mask())
+
+    def dead_mask(self) -> int:
+        """The unplayed cards that no pile can ever take again."""
+        lo, hi = self.reach()
+        lo = min(lo, self.total + self.rules.low + 1)  # no ascending pile: no bound
         if hi + 1 >= lo:
-            return False
-        return bool(un & self.between(hi, lo))
+            return 0
+        # cards strictly between hi and lo (hi may be -1 without descending piles)
+        return self.unplayed & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)
 
     # -- moves ---------------------------------------------------------------
 
