@@ -74,7 +74,7 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def run_set(name: str, limit: float, jobs: int) -> dict[str, Any]:
+def run_set(name: str, limit: float, jobs: int, retry: float | None) -> dict[str, Any]:
     deals = _deals(name)
     work = [(label, d, limit) for label, d in deals]
     start = time.monotonic()
@@ -83,6 +83,17 @@ def run_set(name: str, limit: float, jobs: int) -> dict[str, Any]:
     with multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=25) as pool:
         rows = list(pool.imap(_work, work))
     wall = time.monotonic() - start
+    retried: list[dict[str, Any]] = []
+    if retry:
+        # Deals left undecided get one more run with the larger budget, so
+        # the table can say what the first budget missed and by how much.
+        again = [
+            (label, d, retry)
+            for (label, d), r in zip(deals, rows, strict=True)
+            if r["verdict"] == "unknown"
+        ]
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            retried = list(pool.imap(_work, again))
     out_dir = ROOT / "results"
     out_dir.mkdir(exist_ok=True)
     with open(out_dir / f"{name}.jsonl", "w") as fh:
@@ -106,10 +117,13 @@ def run_set(name: str, limit: float, jobs: int) -> dict[str, Any]:
         "peak_mib": max(r["peak_mib"] for r in rows),
         "wall": wall,
         "unknown_deals": [r["deal"] for r in rows if r["verdict"] == "unknown"],
+        "retried": retried,
     }
 
 
-def write_results(summaries: list[dict[str, Any]], limit: float, jobs: int, cmd: str) -> None:
+def write_results(
+    summaries: list[dict[str, Any]], limit: float, retry: float | None, jobs: int, cmd: str
+) -> None:
     lines = [
         "# Benchmark results",
         "",
@@ -140,6 +154,11 @@ def write_results(summaries: list[dict[str, Any]], limit: float, jobs: int, cmd:
             lines.append(
                 f"- {s['set']} undecided: {shown}" + (f" and {more} more" if more > 0 else "")
             )
+        for r in s["retried"]:
+            lines.append(
+                f"  - {r['deal']} with {retry:g} s: {r['verdict']} in {r['seconds']:.1f} s "
+                f"({r['nodes']} nodes)"
+            )
     lines.append("")
     lines.append("Per-deal rows: `benchmarks/results/<set>.jsonl`.")
     (ROOT / "RESULTS.md").write_text("\n".join(lines) + "\n")
@@ -150,6 +169,9 @@ def main() -> None:
     parser.add_argument("--sets", default="solo,p2,p3,p4,p5,profi,hard")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--retry-limit", type=float, default=None, help="re-run undecided deals with this budget"
+    )
     args = parser.parse_args()
     names = [s for s in args.sets.split(",") if s]
     for name in names:
@@ -160,11 +182,11 @@ def main() -> None:
         if name == "hard" and not HARD.exists():
             print(f"skipping hard: {HARD} not found", file=sys.stderr)
             continue
-        s = run_set(name, args.time_limit, args.jobs)
+        s = run_set(name, args.time_limit, args.jobs, args.retry_limit)
         print(json.dumps({k: v for k, v in s.items() if k != "unknown_deals"}), flush=True)
         summaries.append(s)
     cmd = "python benchmarks/run.py " + " ".join(sys.argv[1:])
-    write_results(summaries, args.time_limit, args.jobs, cmd.strip())
+    write_results(summaries, args.time_limit, args.retry_limit, args.jobs, cmd.strip())
 
 
 if __name__ == "__main__":

@@ -122,5 +122,6 @@ def solution_view(sol: Solution) -> Group:
     if sol.turns:
         lines.append(table)
     lines.append(Text(f"cards left: {sol.cards_left}"))
-    lines.append(Text(f"search: {sol.nodes:,} nodes in {sol.seconds:.2f} s", style="dim"))
+    stats = f"engine: {sol.engine}; {sol.nodes:,} nodes in {sol.seconds:.2f} s"
+    lines.append(Text(stats, style="dim"))
     return Group(*lines)
