@@ -10,6 +10,10 @@ Sets (fixed forever, so figures stay comparable):
 - p2..p5: classic, 2..5 players, seeds 1-200 each
 - profi: profi, 1 player, seeds 1-200
 - hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
+- small: 200 seeded solo deals of a small generalised game (cards 2..25, one
+  pile each way, hand 4, step 5), where every engine can finish
+
+``--engines dfs,cpsat,auto`` runs each set with each engine, side by side.
 
 Each deal runs in a worker process with the per-deal budget; the figures are
 decided fraction, wins, proven losses, unknowns, median / p95 / max seconds
@@ -31,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from thegame.models import Deal, get_rules
-from thegame.solver.api import solve
+from thegame.solver.portfolio import cpsat_covers, solve_with
 
 ROOT = Path(__file__).resolve().parent
 HARD = ROOT.parent.parent / "shared" / "deals" / "hard-solo.json"
@@ -44,20 +48,25 @@ SETS: dict[str, tuple[str, int, range]] = {
     "p5": ("classic", 5, range(1, 201)),
     "profi": ("profi", 1, range(1, 201)),
 }
+SMALL = {"high": 25, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [4] * 5, "step": 5}
 
 
 def _deals(name: str) -> list[tuple[str, dict[str, Any]]]:
     if name == "hard":
         data = json.loads(HARD.read_text())
         return [(f"hard-{i}", d) for i, d in enumerate(data["deals"])]
+    if name == "small":
+        rules = Deal.from_dict({"rules": SMALL, "deck": list(range(2, 26))}).rules
+        return [(f"seed-{s}", Deal.from_seed(s, rules).to_dict()) for s in range(1, 201)]
     variant, players, seeds = SETS[name]
     rules = get_rules(variant)
     return [(f"seed-{s}", Deal.from_seed(s, rules, players).to_dict()) for s in seeds]
 
 
-def _work(job: tuple[str, dict[str, Any], float]) -> dict[str, Any]:
-    label, deal_json, limit = job
-    sol = solve(Deal.from_dict(deal_json), time_limit=limit)
+def _work(job: tuple[str, dict[str, Any], float, str]) -> dict[str, Any]:
+    label, deal_json, limit, engine = job
+    # One CP-SAT worker per process: the pool already uses every core.
+    sol = solve_with(Deal.from_dict(deal_json), engine, time_limit=limit, workers=1)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "deal": label,
@@ -65,6 +74,7 @@ def _work(job: tuple[str, dict[str, Any], float]) -> dict[str, Any]:
         "cards_left": sol.cards_left,
         "seconds": round(sol.seconds, 4),
         "nodes": sol.nodes,
+        "engine": sol.engine,
         "peak_mib": round(peak_kib / 1024, 1),
     }
 
@@ -74,9 +84,9 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def run_set(name: str, limit: float, jobs: int, retry: float | None) -> dict[str, Any]:
+def run_set(name: str, engine: str, limit: float, jobs: int, retry: float | None) -> dict[str, Any]:
     deals = _deals(name)
-    work = [(label, d, limit) for label, d in deals]
+    work = [(label, d, limit, engine) for label, d in deals]
     start = time.monotonic()
     # Workers are renewed every 25 deals: start-up cost stays small, and a
     # worker's peak memory covers few deals (each solve frees its memo).
@@ -96,15 +106,18 @@ def run_set(name: str, limit: float, jobs: int, retry: float | None) -> dict[str
             retried = list(pool.imap(_work, again))
     out_dir = ROOT / "results"
     out_dir.mkdir(exist_ok=True)
-    with open(out_dir / f"{name}.jsonl", "w") as fh:
+    with open(out_dir / f"{name}-{engine}.jsonl", "w") as fh:
         for r in rows:
             fh.write(json.dumps(r) + "\n")
     secs = [r["seconds"] for r in rows]
     n = len(rows)
     wins = sum(r["verdict"] == "win" for r in rows)
     losses = sum(r["verdict"] == "loss" for r in rows)
+    by_cpsat = sum(r["engine"] == "cpsat" for r in rows if r["verdict"] != "unknown")
     return {
         "set": name,
+        "engine": engine,
+        "by_cpsat": by_cpsat,
         "deals": n,
         "decided": (wins + losses) / n,
         "wins": wins,
@@ -131,19 +144,20 @@ def write_results(
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, {platform.system()} {platform.release()}; "
-        f"{jobs} worker processes; budget {limit:g} s per deal (engine: dfs).",
+        f"{jobs} worker processes; budget {limit:g} s per deal.",
         "",
         "Times are per deal, inside the worker; peak memory is the largest resident size "
         "of any worker (workers renewed every 25 deals).",
         "",
-        "| set | deals | decided | wins | proven losses | unknown | median s | p95 s | max s "
-        "| median nodes | peak MiB | wall s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| set | engine | deals | decided | wins | proven losses | unknown | decided by CP-SAT "
+        "| median s | p95 s | max s | median nodes | peak MiB | wall s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         lines.append(
-            f"| {s['set']} | {s['deals']} | {100 * s['decided']:.1f}% | {s['wins']} "
-            f"| {s['losses']} | {s['unknown']} | {s['median']:.3f} | {s['p95']:.2f} "
+            f"| {s['set']} | {s['engine']} | {s['deals']} | {100 * s['decided']:.1f}% "
+            f"| {s['wins']} | {s['losses']} | {s['unknown']} | {s['by_cpsat']} "
+            f"| {s['median']:.3f} | {s['p95']:.2f} "
             f"| {s['max']:.2f} | {s['median_nodes']:.0f} | {s['peak_mib']:.0f} | {s['wall']:.0f} |"
         )
     lines.append("")
@@ -152,7 +166,8 @@ def write_results(
             shown = ", ".join(s["unknown_deals"][:40])
             more = len(s["unknown_deals"]) - 40
             lines.append(
-                f"- {s['set']} undecided: {shown}" + (f" and {more} more" if more > 0 else "")
+                f"- {s['set']} ({s['engine']}) undecided: {shown}"
+                + (f" and {more} more" if more > 0 else "")
             )
         for r in s["retried"]:
             lines.append(
@@ -167,6 +182,7 @@ def write_results(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="solo,p2,p3,p4,p5,profi,hard")
+    parser.add_argument("--engines", default="dfs", help="comma list of dfs, cpsat, auto")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
@@ -175,16 +191,22 @@ def main() -> None:
     args = parser.parse_args()
     names = [s for s in args.sets.split(",") if s]
     for name in names:
-        if name not in SETS and name != "hard":
+        if name not in SETS and name not in ("hard", "small"):
             parser.error(f"unknown set {name!r}")
+    engines = [e for e in args.engines.split(",") if e]
     summaries = []
     for name in names:
         if name == "hard" and not HARD.exists():
             print(f"skipping hard: {HARD} not found", file=sys.stderr)
             continue
-        s = run_set(name, args.time_limit, args.jobs, args.retry_limit)
-        print(json.dumps({k: v for k, v in s.items() if k != "unknown_deals"}), flush=True)
-        summaries.append(s)
+        for engine in engines:
+            if engine == "cpsat" and not cpsat_covers(Deal.from_dict(_deals(name)[0][1])):
+                print(f"skipping {name} for cpsat: not a solo game", file=sys.stderr)
+                continue
+            s = run_set(name, engine, args.time_limit, args.jobs, args.retry_limit)
+            shown = {k: v for k, v in s.items() if k not in ("unknown_deals", "retried")}
+            print(json.dumps(shown), flush=True)
+            summaries.append(s)
     cmd = "python benchmarks/run.py " + " ".join(sys.argv[1:])
     write_results(summaries, args.time_limit, args.retry_limit, args.jobs, cmd.strip())
 

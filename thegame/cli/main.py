@@ -93,6 +93,13 @@ def check(record_file: str, as_json: bool) -> None:
     help="Search nodes before the verdict is 'unknown'.",
 )
 @click.option(
+    "--engine",
+    type=click.Choice(["dfs", "cpsat", "auto"]),
+    default="auto",
+    show_default=True,
+    help="dfs: the search; cpsat: CP-SAT (solo, no fire); auto: both, as a portfolio.",
+)
+@click.option(
     "--record",
     "record_file",
     metavar="FILE",
@@ -109,16 +116,17 @@ def solve(
     first: int | None,
     time_limit: float,
     node_limit: int | None,
+    engine: str,
     record_file: str | None,
     as_json: bool,
 ) -> None:
     """Decide whether a perfect clear exists, and show the line."""
-    from ..solver.api import solve as run_solve
+    from ..solver.portfolio import solve_with
     from .render import solution_view
 
     d = load_deal(seed, deck, deal_file, variant, players, first)
     with searching(enabled=not as_json) as tick:
-        result = run_solve(d, time_limit=time_limit, node_limit=node_limit, progress=tick)
+        result = solve_with(d, engine, time_limit=time_limit, node_limit=node_limit, progress=tick)
     if record_file:
         write_atomic(record_file, result.record().to_json(indent=1) + "\n")
     if as_json:

@@ -44,6 +44,7 @@ class Solution:
             "cards_left": self.cards_left,
             "turns": [turn_to_dict(rules, t) for t in self.turns],
             "proof": self.proof,
+            "engine": self.engine,
             "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
         }
 

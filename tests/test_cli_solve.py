@@ -1,0 +1,95 @@
+"""``thegame solve`` and ``thegame solve-batch`` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from thegame.cli.main import cli
+from thegame.models import Deal, Record, replay, small_rules
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_solve_json_win_replays(tmp_path: Path) -> None:
+    record_path = tmp_path / "line.json"
+    result = invoke(
+        "solve", "--seed", "3", "--json", "--time-limit", "30", "--record", str(record_path)
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {"verdict", "first", "cards_left", "turns", "proof", "stats"}
+    assert data["verdict"] == "win" and data["cards_left"] == 0 and data["proof"] is None
+    assert data["first"] == 1
+    assert sum(len(t["plays"]) for t in data["turns"]) == 98
+    assert data["stats"]["nodes"] > 0
+    # The written record is what the JSON says, and check accepts it as won.
+    record = Record.from_json(record_path.read_text())
+    assert replay(record).status == "won"
+    assert Record.from_dict({"deal": record.deal.to_dict(), "turns": data["turns"]}) == record
+    checked = invoke("check", str(record_path), "--json")
+    assert checked.exit_code == 0
+    assert json.loads(checked.stdout)["status"] == "won"
+
+
+def test_solve_text_shows_verdict_and_line() -> None:
+    result = invoke("solve", "--seed", "3", "--time-limit", "30")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("WIN - a perfect clear exists")
+    assert "first: player 1" in result.stdout
+    assert "cards left: 0" in result.stdout
+
+
+def test_solve_loss_with_proof(tmp_path: Path) -> None:
+    # Cards 2..6, one pile each way, hand 2, minimum 2, no trick: the
+    # minimum forces 3 and 5, then 2 and 6, and 4 is left with no pile.
+    rules = small_rules(high=6, hand=2, min_play=2, step=10)
+    deal = Deal.create(rules, 1, [[3, 5, 2, 6, 4]])
+    path = tmp_path / "deal.json"
+    path.write_text(deal.to_json())
+    result = invoke("solve", "--deal", str(path), "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "loss"
+    assert data["proof"]
+    assert data["cards_left"] > 0
+
+
+def test_solve_node_limit_gives_unknown_with_best_line() -> None:
+    result = invoke("solve", "--seed", "1", "--node-limit", "5", "--json", "--engine", "dfs")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "unknown"
+    assert data["proof"] is None
+    assert 0 < data["cards_left"] <= 98
+
+
+def test_solve_bad_input_is_one_line() -> None:
+    result = invoke("solve", "--deck", "2 3 4")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
+
+
+def test_solve_batch_json_lines() -> None:
+    result = invoke("solve-batch", "--seeds", "2-3", "--players", "4", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["seed"] for line in lines] == [2, 3]
+    for line in lines:
+        assert line["verdict"] == "win"
+        deal = Deal.from_dict(line["deal"])
+        assert deal.players == 4
+        record = Record.from_dict(
+            {"deal": deal.with_first(line["first"]).to_dict(), "turns": line["turns"]}
+        )
+        assert replay(record).status == "won"
+
+
+def test_solve_batch_needs_one_source() -> None:
+    result = invoke("solve-batch")
+    assert result.exit_code == 2
+    assert "--seeds" in result.stderr

@@ -1,0 +1,299 @@
+"""The CP-SAT engine (thegame.solver.cpsat) checked against the search solver
+and an independent brute force.
+
+``BruteOptimum`` is the reference for the optimum: it uses nothing but the
+rules engine (``GameState``), tries every legal play and every legal turn
+end from every position, and returns the most cards played over all lines
+of complete turns (rule C8: the cards of a turn that cannot be completed do
+not count). Its memo key is the engine's position (tops, hand, cards drawn,
+plays this turn capped at the turn minimum). It has none of the model's
+shortcuts (turn splitting, pile symmetry, play order, horizons).
+
+On hypothesis-generated small solo deals (rule C10) the CP-SAT optimum must
+equal the brute force, its verdict must agree with ``solve`` (the search)
+whenever neither is 'unknown', and every winning line must replay as won.
+A failing example prints the deal as a text line.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from thegame.models import (
+    IN_PROGRESS,
+    WON,
+    Deal,
+    GameState,
+    Rules,
+    get_rules,
+    replay,
+    small_rules,
+)
+from thegame.solver.api import Solution, solve
+from thegame.solver.cpsat import Shape, build, canonical, normalise, solve_cpsat
+from thegame.solver.search import END, Action
+
+SCALE = 10 if os.environ.get("THEGAME_HYPOTHESIS") == "thorough" else 1
+NODE_LIMIT = 300_000
+# Small deals are decided in well under a second; this only guards a hang.
+CPSAT_LIMIT = 30.0
+
+
+def examples(n: int) -> int:
+    return n * SCALE
+
+
+# -- the reference -------------------------------------------------------------
+
+
+class BruteOptimum:
+    """The most cards a solo game can play, by exhaustive search."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.n = len(deal.deck)
+        self.memo: dict[tuple[object, ...], int] = {}
+
+    def best(self) -> int:
+        return self._at_turn_start(GameState(self.deal, first=1))
+
+    def _at_turn_start(self, s: GameState) -> int:
+        played = self.n - s.cards_left()
+        if s.status != IN_PROGRESS:
+            return played
+        # The game goes on: a legal turn exists, so a line can only add.
+        return max(played, self._in_turn(s))
+
+    def _in_turn(self, s: GameState) -> int:
+        """Most cards played by lines completing the current turn (-1: none)."""
+        key = (
+            tuple(s.tops),
+            frozenset(s.hands[0]),
+            s.stock_pos[0],
+            min(len(s.placed), s.turn_min),
+        )
+        if key in self.memo:
+            return self.memo[key]
+        best = -1
+        if s.placed and s.can_end_turn():
+            after = s.copy()
+            after.end_turn()
+            best = self._at_turn_start(after)
+        for play in s.legal_plays():
+            if best == self.n:
+                break
+            s.play(play.card, play.pile)
+            best = max(best, self._in_turn(s))
+            s.undo_play()
+        self.memo[key] = best
+        return best
+
+
+# -- strategies -------------------------------------------------------------------
+
+
+@st.composite
+def solo_deals(draw: st.DrawFn) -> Deal:
+    rules = small_rules(
+        high=draw(st.integers(10, 16)),
+        asc_piles=draw(st.integers(1, 2)),
+        desc_piles=draw(st.integers(1, 2)),
+        hand=draw(st.integers(2, 4)),
+        min_play=draw(st.integers(1, 3)),
+        step=draw(st.integers(3, 10)),
+    )
+    deck = draw(st.permutations(list(rules.cards)))
+    return Deal.create(rules, 1, [deck])
+
+
+def assert_replays_won(sol: Solution) -> None:
+    result = replay(sol.record())
+    assert result.legal, f"{sol.deal.to_text()}: {result.error}"
+    assert result.status == WON, sol.deal.to_text()
+    assert result.cards_left == 0
+
+
+def line_of(sol: Solution) -> list[Action]:
+    out: list[Action] = []
+    for turn in sol.turns:
+        out.extend((p.card, p.pile) for p in turn.plays)
+        out.append(END)
+    return out
+
+
+# -- agreement on random small deals ------------------------------------------------------
+
+
+@settings(max_examples=examples(200))
+@given(deal=solo_deals(), first_horizon=st.integers(2, 16))
+def test_cpsat_agrees_with_search_and_brute_force(deal: Deal, first_horizon: int) -> None:
+    text = deal.to_text()
+    n = len(deal.deck)
+    optimum = BruteOptimum(deal).best()
+    sol = solve_cpsat(deal, CPSAT_LIMIT, first_horizon=first_horizon)
+    assert sol.engine == "cpsat"
+    assert sol.verdict != "unknown", f"CP-SAT undecided on {text}"
+    assert sol.details["optimum_proven"], f"no proven optimum on {text}: {sol.details}"
+    assert n - sol.cards_left == optimum, (
+        f"CP-SAT plays {n - sol.cards_left}, brute force {optimum}: {text}"
+    )
+    assert sol.verdict == ("win" if optimum == n else "loss"), text
+    event(f"verdict {sol.verdict}, {len(sol.details['stages'])} stage(s)")
+    if sol.verdict == "win":
+        assert_replays_won(sol)
+    else:
+        assert sol.proof and "CP-SAT" in sol.proof, text
+        # The loss line replays legally and ends the game (nothing more fits).
+        result = replay(sol.record())
+        assert result.legal, f"{text}: {result.error}"
+        assert result.status == "lost", text
+        assert result.cards_left == n - optimum, text
+    search = solve(deal, node_limit=NODE_LIMIT)
+    if search.verdict != "unknown":
+        assert search.verdict == sol.verdict, (
+            f"search says {search.verdict}, CP-SAT {sol.verdict}: {text}"
+        )
+
+
+@settings(max_examples=examples(25))
+@given(deal=solo_deals())
+def test_perfect_clear_question_agrees(deal: Deal) -> None:
+    """``clear=True`` (every slot filled) decides the same win/loss."""
+    text = deal.to_text()
+    full = solve_cpsat(deal, CPSAT_LIMIT)
+    clear = solve_cpsat(deal, CPSAT_LIMIT, clear=True)
+    assert clear.verdict == full.verdict, f"clear {clear.verdict}, full {full.verdict}: {text}"
+    if clear.verdict == "win":
+        assert_replays_won(clear)
+    else:
+        assert clear.details["status"] == "INFEASIBLE", text
+
+
+@settings(max_examples=examples(25))
+@given(deal=solo_deals())
+def test_search_line_as_hint(deal: Deal) -> None:
+    """The search's line, split and reordered into the model's form, is a
+    legal complete hint: CP-SAT reaches at least as many cards."""
+    text = deal.to_text()
+    search = solve(deal, node_limit=NODE_LIMIT)
+    line = line_of(search)
+    shape = Shape.of(deal)
+    turns = normalise(shape, line)
+    n = len(deal.deck)
+    assert sum(len(t) for t in turns) == n - search.cards_left, text
+    sol = solve_cpsat(deal, CPSAT_LIMIT, hint=line)
+    assert sol.details["hinted_cards"] == n - search.cards_left
+    assert n - sol.cards_left >= n - search.cards_left, text
+    if search.verdict == "win":
+        assert sol.verdict == "win", text
+        assert_replays_won(sol)
+
+
+# -- pinned cases -------------------------------------------------------------------
+
+
+def small(**changes: int) -> Rules:
+    return small_rules(**changes)
+
+
+def test_shape_minimum_and_maximum() -> None:
+    deal = Deal.from_seed(1, get_rules("profi"))
+    shape = Shape.of(deal)
+    assert shape.n == 98 and shape.hand == 8 and shape.m == 3
+    assert shape.minimum(0) == 3 and shape.maximum(0) == 5  # turns of m..2m-1
+    assert shape.minimum(90) == 1 and shape.maximum(90) == 1  # draw pile empty
+    assert shape.longest() == 5
+    # Deck position 8 (the first drawn card) only after the first turn.
+    assert shape.earliest(7) == 0 and shape.earliest(8) == 3 and shape.earliest(20) == 13
+
+
+def test_normalise_splits_relabels_and_orders() -> None:
+    # One ascending, two descending piles; hand 4, minimum 1.
+    rules = small(high=11, asc_piles=1, desc_piles=2, hand=4, min_play=1, step=10)
+    deal = Deal.create(rules, 1, [[2, 3, 9, 8, 4, 5, 6, 7, 10, 11]])
+    shape = Shape.of(deal)
+    # Turn 1: 9 on D2 first, then 2 on A1, 3 on A1 (3 plays > 2m-1 = 1).
+    line: list[Action] = [(9, 2), (2, 0), (3, 0), END]
+    turns = normalise(shape, line)
+    # Split into single plays; D2 becomes D1 (first descending pile used).
+    assert turns == [[(9, 1)], [(2, 0)], [(3, 0)]]
+    # Within a turn plays go pile by pile, each pile's order kept.
+    assert canonical(shape, [[(9, 1), (2, 0), (3, 0)]]) == [[(2, 0), (3, 0), (9, 1)]]
+
+
+def test_bad_hint_is_cut_not_trusted() -> None:
+    rules = small(high=12, hand=3, min_play=2, step=5)
+    deal = Deal.from_seed(3, rules)
+    shape = Shape.of(deal)
+    assert normalise(shape, [(deal.deck[-1], 0), (deal.deck[-2], 1), END]) == []
+    sol = solve_cpsat(deal, CPSAT_LIMIT, hint=[(deal.deck[-1], 0), END])
+    assert sol.details["hinted_cards"] == 0
+    assert sol.details["optimum_proven"]
+    assert len(deal.deck) - sol.cards_left == BruteOptimum(deal).best()
+
+
+def test_loss_settled_on_a_short_horizon() -> None:
+    """A deal where few cards can be played is decided on a small model."""
+    deal = Deal.from_seed(1, small_rules(high=60))  # 1+1 piles, hand 3
+    sol = solve_cpsat(deal, CPSAT_LIMIT)
+    assert sol.verdict == "loss"
+    assert sol.details["optimum_proven"]
+    assert sol.details["stages"][-1]["horizon"] < len(deal.deck)
+    search = solve(deal, node_limit=NODE_LIMIT)
+    assert search.verdict == "loss"
+    # The search's loss line is no better than the proven optimum.
+    assert search.cards_left >= sol.cards_left
+    result = replay(sol.record())
+    assert result.legal and result.status == "lost"
+
+
+def test_classic_win_confirmed_from_search_hint() -> None:
+    deal = Deal.from_seed(2, get_rules("classic"))
+    search = solve(deal, time_limit=20)
+    assert search.verdict == "win"
+    start = time.monotonic()
+    sol = solve_cpsat(deal, 30, hint=line_of(search))
+    assert sol.verdict == "win", sol.details
+    assert sol.engine == "cpsat"
+    assert_replays_won(sol)
+    assert time.monotonic() - start < 30
+
+
+def test_build_sizes() -> None:
+    deal = Deal.from_seed(1, get_rules("classic"))
+    shape = Shape.of(deal)
+    short = build(shape, 24)
+    assert short.horizon == 24
+    # Only deck positions that can be played within 24 slots get variables.
+    assert {i for i, _ in short.x} == set(range(8 + 23))
+    with pytest.raises(ValueError, match="full horizon"):
+        build(shape, 24, clear=True)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "message"),
+    [
+        ("classic", 2, "solo"),
+        ("on-fire", 1, "fire"),
+        ("extreme", 1, "commands"),
+        ("face-to-face", 2, "classic family"),
+    ],
+)
+def test_unsupported_deals_raise(variant: str, players: int, message: str) -> None:
+    deal = Deal.from_seed(1, get_rules(variant), players)
+    with pytest.raises(ValueError, match=message):
+        solve_cpsat(deal, 1)
+
+
+def test_profi_hard_small_agrees_with_brute_force() -> None:
+    rules = get_rules("profi-hard").with_changes(high=14, hand_sizes=(4, 4, 4, 4, 4))
+    for seed in range(1, 6):
+        deal = Deal.from_seed(seed, rules)
+        sol = solve_cpsat(deal, CPSAT_LIMIT)
+        assert sol.details["optimum_proven"], deal.to_text()
+        assert len(deal.deck) - sol.cards_left == BruteOptimum(deal).best(), deal.to_text()

@@ -1,0 +1,70 @@
+"""Engine choice: the search, CP-SAT, or a portfolio that uses both."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..models import Deal, InvalidInputError
+from .api import UNKNOWN, Solution, solve
+from .search import END, Action
+
+ENGINES = ("dfs", "cpsat", "auto")
+
+
+def cpsat_covers(deal: Deal) -> bool:
+    """CP-SAT models solo games of the classic family without fire cards."""
+    r = deal.rules
+    return deal.players == 1 and r.kind == "classic" and not r.commands and not r.fire_cards
+
+
+def solve_with(
+    deal: Deal,
+    engine: str = "auto",
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    workers: int = 2,
+) -> Solution:
+    """Solve with one engine, or with the portfolio (``auto``).
+
+    ``auto`` runs the search first with most of the time (it finds almost
+    every win fast); if that ends undecided and CP-SAT covers the deal, CP-SAT
+    gets the rest of the time with the search's best line as a hint. The
+    result names the engine that proved the verdict.
+    """
+    if engine not in ENGINES:
+        raise InvalidInputError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    if engine == "dfs":
+        return solve(deal, time_limit=time_limit, node_limit=node_limit, progress=progress)
+    from .cpsat import solve_cpsat
+
+    if engine == "cpsat":
+        if not cpsat_covers(deal):
+            raise InvalidInputError(
+                "the CP-SAT engine covers solo games without fire cards; use --engine dfs"
+            )
+        return solve_cpsat(deal, time_limit=time_limit, workers=workers)
+    start = time.monotonic()
+    share = None if time_limit is None else 0.7 * time_limit
+    if not cpsat_covers(deal):
+        share = time_limit
+    first = solve(deal, time_limit=share, node_limit=node_limit, progress=progress)
+    if first.verdict != UNKNOWN or not cpsat_covers(deal):
+        return first
+    left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
+    second = solve_cpsat(deal, time_limit=left, workers=workers, hint=_actions(first))
+    second.nodes += first.nodes
+    if second.verdict == UNKNOWN and first.cards_left <= second.cards_left:
+        first.seconds = time.monotonic() - start
+        return first
+    return second
+
+
+def _actions(sol: Solution) -> list[Action]:
+    """A solution's turns as kernel actions (the CP-SAT hint format)."""
+    out: list[Action] = []
+    for turn in sol.turns:
+        out.extend((p.card, p.pile) for p in turn.plays)
+        out.append(END)
+    return out
