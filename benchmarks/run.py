@@ -135,10 +135,15 @@ def run_set(name: str, engine: str, limit: float, jobs: int, retry: float | None
 
 
 def write_results(
-    summaries: list[dict[str, Any]], limit: float, retry: float | None, jobs: int, cmd: str
+    summaries: list[dict[str, Any]],
+    limit: float,
+    retry: float | None,
+    jobs: int,
+    cmd: str,
+    append: bool,
 ) -> None:
     lines = [
-        "# Benchmark results",
+        "## " + ("Engines side by side" if append else "Search solver (dfs)"),
         "",
         f"Command: `{cmd}`",
         "",
@@ -176,13 +181,20 @@ def write_results(
             )
     lines.append("")
     lines.append("Per-deal rows: `benchmarks/results/<set>.jsonl`.")
-    (ROOT / "RESULTS.md").write_text("\n".join(lines) + "\n")
+    path = ROOT / "RESULTS.md"
+    text = "\n".join(lines) + "\n"
+    if append and path.exists():
+        text = path.read_text() + "\n" + text
+    else:
+        text = "# Benchmark results\n\n" + text
+    path.write_text(text)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="solo,p2,p3,p4,p5,profi,hard")
     parser.add_argument("--engines", default="dfs", help="comma list of dfs, cpsat, auto")
+    parser.add_argument("--append", action="store_true", help="add to RESULTS.md")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
@@ -208,7 +220,7 @@ def main() -> None:
             print(json.dumps(shown), flush=True)
             summaries.append(s)
     cmd = "python benchmarks/run.py " + " ".join(sys.argv[1:])
-    write_results(summaries, args.time_limit, args.retry_limit, args.jobs, cmd.strip())
+    write_results(summaries, args.time_limit, args.retry_limit, args.jobs, cmd.strip(), args.append)
 
 
 if __name__ == "__main__":
