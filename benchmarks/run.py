@@ -98,7 +98,7 @@ def run_set(name: str, engine: str, limit: float, jobs: int, retry: float | None
         # Deals left undecided get one more run with the larger budget, so
         # the table can say what the first budget missed and by how much.
         again = [
-            (label, d, retry)
+            (label, d, retry, engine)
             for (label, d), r in zip(deals, rows, strict=True)
             if r["verdict"] == "unknown"
         ]
