@@ -180,7 +180,7 @@ def write_results(
                 f"({r['nodes']} nodes)"
             )
     lines.append("")
-    lines.append("Per-deal rows: `benchmarks/results/<set>.jsonl`.")
+    lines.append("Per-deal rows: `benchmarks/results/<set>-<engine>.jsonl`.")
     path = ROOT / "RESULTS.md"
     text = "\n".join(lines) + "\n"
     if append and path.exists():
