@@ -93,3 +93,11 @@ def test_solve_batch_needs_one_source() -> None:
     result = invoke("solve-batch")
     assert result.exit_code == 2
     assert "--seeds" in result.stderr
+
+
+def test_solve_uncovered_variant_is_one_line() -> None:
+    for variant in ("extreme", "face-to-face"):
+        result = invoke("solve", "--seed", "1", "--variant", variant)
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: variant: the solver covers")
+        assert len(result.stderr.splitlines()) == 1

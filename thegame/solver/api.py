@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models import Deal, Play, Record, Turn, replay
+from ..models import Deal, InvalidInputError, Play, Record, Turn, replay
 from ..models.record import turn_to_dict
 from .search import END, Action, Kernel, Searcher, SearchStats, TurnSearcher
 
@@ -91,6 +91,12 @@ def solve(
     The starting player is the deal's, or else each player is tried (rule
     C3: the table agrees who starts) and the one that works is reported.
     """
+    rules = deal.rules
+    if rules.kind != "classic" or rules.commands:
+        raise InvalidInputError(
+            f"the solver covers classic, profi, profi-hard and on-fire, not {rules.name}",
+            "variant",
+        )
     start = time.monotonic()
     deadline = start + time_limit if time_limit is not None else None
     firsts = [deal.first] if deal.first is not None else list(range(1, deal.players + 1))
