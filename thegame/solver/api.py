@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models import Deal, InvalidInputError, Play, Record, Turn, replay
+from ..models import WON as WON_STATUS
+from ..models import Deal, GameState, IllegalMoveError, InvalidInputError, Play, Record, Turn
 from ..models.record import turn_to_dict
 from .search import END, Action, Kernel, Searcher, SearchStats, TurnSearcher
 
@@ -64,20 +65,26 @@ def actions_to_turns(actions: list[Action]) -> list[Turn]:
     return turns
 
 
-def _assign_players(deal: Deal, first: int, turns: list[Turn]) -> tuple[list[Turn], int]:
-    """Replay ``turns`` from ``first`` to fill in the player of each turn
-    (rule C7 skips empty hands) and return the cards left at the end."""
-    from ..models import GameState
+def starting_players(deal: Deal) -> list[int]:
+    """The deal's starting player, or every player when the start is free (C3)."""
+    return [deal.first] if deal.first is not None else list(range(1, deal.players + 1))
 
+
+def _replay_line(deal: Deal, first: int, turns: list[Turn]) -> tuple[list[Turn], GameState]:
+    """Replay ``turns`` from ``first`` through the rules engine, filling in
+    the player of each turn (rule C7 skips empty hands); the final state."""
     state = GameState(deal, first=first)
     out: list[Turn] = []
-    for turn in turns:
+    for i, turn in enumerate(turns):
         player = state.current + 1
-        for p in turn.plays:
-            state.play(p.card, p.pile)
-        state.end_turn()
+        try:
+            for p in turn.plays:
+                state.play(p.card, p.pile)
+            state.end_turn()
+        except IllegalMoveError as err:
+            raise SolverBug(f"the line does not replay at turn {i}: {err}") from None
         out.append(Turn(player, turn.plays))
-    return out, state.cards_left()
+    return out, state
 
 
 def solve(
@@ -99,7 +106,7 @@ def solve(
         )
     start = time.monotonic()
     deadline = start + time_limit if time_limit is not None else None
-    firsts = [deal.first] if deal.first is not None else list(range(1, deal.players + 1))
+    firsts = starting_players(deal)
     total = SearchStats()
     best: tuple[int, int, list[Action]] | None = None
     all_dead = True
@@ -145,17 +152,16 @@ def _verified(
     stats: SearchStats,
     start: float,
 ) -> Solution:
-    """Replay the line through the engine; a win must replay as won."""
+    """Replay the line through the engine; a win must end as won."""
     turns = actions_to_turns(actions)
     # The best line of a search that is not a win may stop inside a turn;
     # a record holds whole turns, so drop an unfinished last turn.
     if verdict != WIN and actions and actions[-1] != END:
         turns = turns[:-1]
-    turns, left = _assign_players(deal, first, turns)
-    if verdict == WIN:
-        result = replay(Record(deal.with_first(first), tuple(turns)))
-        if not result.legal or result.status != "won":
-            raise SolverBug(f"the winning line does not replay: {result.error or result.status}")
+    turns, final = _replay_line(deal, first, turns)
+    left = final.cards_left()
+    if verdict == WIN and final.status != WON_STATUS:
+        raise SolverBug(f"the winning line ends {final.status}, not won")
     return Solution(
         verdict=verdict,
         deal=deal,

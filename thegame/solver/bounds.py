@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from ..models import Deal, GameState, Play
+from .api import starting_players
 from .search import Kernel
 
 WON_NODE = ("won",)
@@ -108,7 +109,7 @@ class StateGraph:
     def solve(self) -> GraphResult:
         """Win if some start reaches the won position; else the longest path."""
         deal = self.deal
-        firsts = [deal.first] if deal.first is not None else list(range(1, deal.players + 1))
+        firsts = starting_players(deal)
         roots = [(f, self.build(f)) for f in firsts]
         g = self.graph
         best: GraphResult | None = None

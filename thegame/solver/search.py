@@ -71,7 +71,6 @@ class SearchResult:
     win: bool
     proven: bool  # True: ``win`` is proven (a line, or an exhausted search)
     actions: list[Action]  # the winning line, or the best line found
-    first: int  # 0-based starting player of ``actions``
     best_left: int  # cards left at the end of ``actions``
     stats: SearchStats = field(default_factory=SearchStats)
 
@@ -376,21 +375,6 @@ class Kernel:
                     score += W3 * (bij & blocked[m]).bit_count()
         return score
 
-    def score_delta(self, top: int, c: int, pile: int) -> int:
-        """Change in unplayed cards that piles can no longer take normally.
-
-        A normal play loses the unplayed cards it jumps over; a backward
-        trick wins back the ones between its card and the old top (and is
-        preferred on ties).
-        """
-        if pile < self.n_asc:
-            if c > top:
-                return (self.unplayed & self.between(top, c)).bit_count()
-            return -(self.unplayed & self.between(c, top)).bit_count() - 1
-        if c < top:
-            return (self.unplayed & self.between(c, top)).bit_count()
-        return -(self.unplayed & self.between(top, c)).bit_count() - 1
-
     def play(self, c: int, pile: int) -> tuple[int, int]:
         """Apply a play; returns what ``unplay`` needs."""
         bit = 1 << c
@@ -515,7 +499,6 @@ class Searcher:
 
     def run(self) -> SearchResult:
         """Iterate the allowance 0, 1, 2, 4, ... then unlimited."""
-        k = self.k
         self._note_turn_end()
         allowance = 0
         proven = False
@@ -541,8 +524,8 @@ class Searcher:
             pass
         self.stats.dead_positions = len(self.dead)
         if win:
-            return SearchResult(True, True, list(self.path), k.cur, 0, self.stats)
-        return SearchResult(False, proven, self.best_path, -1, self.best_left, self.stats)
+            return SearchResult(True, True, list(self.path), 0, self.stats)
+        return SearchResult(False, proven, self.best_path, self.best_left, self.stats)
 
     def _dfs(self, allowance: int) -> int:
         """WIN leaves the line in ``self.path``; DEAD is a proof; OPEN is neither."""
@@ -710,7 +693,9 @@ class TurnSearcher(Searcher):
                     break
                 top = tops[pile]
                 un = k.unplayed
-                # score_delta, inlined
+                # Score change: a normal play loses the unplayed cards it
+                # jumps over; a backward trick wins back the ones between
+                # its card and the old top (and is preferred on ties).
                 if (pile < n_asc) == (c > top):
                     delta = (un & (btw[top][c] if c > top else btw[c][top])).bit_count()
                 else:
