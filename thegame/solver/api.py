@@ -10,6 +10,7 @@ from typing import Any
 from ..models import WON as WON_STATUS
 from ..models import Deal, GameState, IllegalMoveError, InvalidInputError, Play, Record, Turn
 from ..models.record import turn_to_dict
+from .optimum import Optimizer, finish_greedily
 from .search import END, Action, Kernel, Searcher, SearchStats, TurnSearcher
 
 WIN = "win"
@@ -32,6 +33,9 @@ class Solution:
     nodes: int = 0
     seconds: float = 0.0
     engine: str = "dfs"
+    # ``cards_left`` is the fewest possible (always so for a win)
+    optimal: bool = True
+    lower_bound: int = 0  # proven: no line ends with fewer cards left
     details: dict[str, Any] = field(default_factory=dict)
 
     def record(self) -> Record:
@@ -43,6 +47,8 @@ class Solution:
             "verdict": self.verdict,
             "first": self.first,
             "cards_left": self.cards_left,
+            "cards_left_optimal": self.optimal,
+            "cards_left_lower_bound": self.lower_bound,
             "turns": [turn_to_dict(rules, t) for t in self.turns],
             "proof": self.proof,
             "engine": self.engine,
@@ -50,41 +56,133 @@ class Solution:
         }
 
 
-def actions_to_turns(actions: list[Action]) -> list[Turn]:
-    """Split a kernel line at END marks into turns (players filled in later)."""
-    turns: list[Turn] = []
-    plays: list[Play] = []
-    for a in actions:
-        if a == END:
-            turns.append(Turn(0, tuple(plays)))
-            plays = []
-        else:
-            plays.append(Play(a[0], a[1]))
-    if plays:
-        turns.append(Turn(0, tuple(plays)))
-    return turns
-
-
 def starting_players(deal: Deal) -> list[int]:
     """The deal's starting player, or every player when the start is free (C3)."""
     return [deal.first] if deal.first is not None else list(range(1, deal.players + 1))
 
 
-def _replay_line(deal: Deal, first: int, turns: list[Turn]) -> tuple[list[Turn], GameState]:
-    """Replay ``turns`` from ``first`` through the rules engine, filling in
-    the player of each turn (rule C7 skips empty hands); the final state."""
-    state = GameState(deal, first=first)
-    out: list[Turn] = []
-    for i, turn in enumerate(turns):
-        player = state.current + 1
+@dataclass
+class PositionResult:
+    """What the search found from one position (possibly mid-turn).
+
+    ``actions`` continue the game from the position to its end (END marks
+    the end of each turn; a first END may close the turn in progress).
+    """
+
+    verdict: str  # win: a perfect clear is possible; loss: proven not
+    actions: list[Action]
+    cards_left: int  # at the end of ``actions``
+    optimal: bool  # no game from the position ends with fewer cards left
+    lower_bound: int  # proven lower bound on the cards left
+    stats: SearchStats
+    opt_nodes: int = 0  # nodes of the branch and bound, 0 if it did not run
+
+
+def search_position(
+    state: GameState,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    optimize: bool = True,
+) -> PositionResult:
+    """Search on from ``state``: a perfect clear, or else (``optimize``) the
+    fewest cards left, proven when the budget allows.
+
+    The decision search gets most of the budget; when it proves there is
+    no perfect clear, or runs out, the branch and bound gets the rest and
+    starts from the best line found, finished greedily to a whole game.
+    """
+    _check_covered(state.deal)
+    stats = SearchStats()
+    if state.over:
+        left = state.cards_left()
+        verdict = WIN if state.status == WON_STATUS else LOSS
+        return PositionResult(verdict, [], left, True, left, stats)
+    start = time.monotonic()
+    deadline = start + time_limit if time_limit is not None else None
+    kernel = Kernel.from_state(state)
+    if kernel.unplayed == 0:
+        # Every card is down inside this turn: ending it clears (rule C7).
+        return PositionResult(WIN, [END], 0, True, 0, stats)
+    kind = TurnSearcher if kernel.players == 1 and not kernel.fire else Searcher
+    share = 0.7 if optimize else 1.0
+    search_deadline = start + share * time_limit if time_limit is not None else None
+    search_nodes = int(share * node_limit) if node_limit is not None else None
+    searcher = kind(kernel, search_nodes, search_deadline, progress)
+    snap = kernel.snapshot()
+    res = searcher.run()
+    stats = res.stats
+    if res.win:
+        return PositionResult(WIN, res.actions, 0, True, 0, stats)
+    # A search cut by its budget leaves the kernel anywhere: back to the
+    # position, then finish the best line greedily.
+    kernel.restore(snap)
+    prefix = list(res.actions)
+    if prefix and prefix[-1] != END and kernel.t == 0:
+        # A line that stops inside a turn: drop the unfinished turn.
+        while prefix and prefix[-1] != END:
+            prefix.pop()
+    for a in prefix:
+        if a == END:
+            kernel.end_turn()
+        else:
+            kernel.play(*a)
+    line = prefix + finish_greedily(kernel)
+    left = kernel.unplayed.bit_count()
+    kernel.restore(snap)
+    lower = 1 if res.proven else 0
+    if not optimize:
+        verdict = LOSS if res.proven else UNKNOWN
+        return PositionResult(verdict, line, left, left <= lower, lower, stats)
+    rest_nodes = node_limit - stats.nodes if node_limit is not None else None
+    opt = Optimizer(kernel, rest_nodes, deadline, progress, searcher.dead)
+    out = opt.run((line, left))
+    if out.best_left == 0:
+        return PositionResult(WIN, out.actions, 0, True, 0, stats, out.nodes)
+    lower = max(lower, out.lower_bound)
+    verdict = LOSS if lower > 0 else UNKNOWN
+    return PositionResult(
+        verdict, out.actions, out.best_left, out.best_left <= lower, lower, stats, out.nodes
+    )
+
+
+def _check_covered(deal: Deal) -> None:
+    rules = deal.rules
+    if rules.kind != "classic" or rules.commands:
+        raise InvalidInputError(
+            f"the solver covers classic, profi, profi-hard and on-fire, not {rules.name}",
+            "variant",
+        )
+
+
+def replay_actions(state: GameState, actions: list[Action]) -> tuple[list[Turn], GameState]:
+    """Play ``actions`` on a copy of ``state`` through the rules engine.
+
+    Returns the turns (the first may finish the turn in progress; players
+    filled in) and the final state; a line that does not replay is a
+    ``SolverBug``, never a verdict.
+    """
+    state = state.copy()
+    turns: list[Turn] = []
+    plays: list[Play] = []
+    player = state.current + 1
+    for i, a in enumerate(actions):
         try:
-            for p in turn.plays:
-                state.play(p.card, p.pile)
-            state.end_turn()
+            if a == END:
+                if state.over:
+                    break  # the last card ends the game (rule C7)
+                state.end_turn()
+                turns.append(Turn(player, tuple(plays)))
+                plays = []
+                player = state.current + 1
+            else:
+                state.play(a[0], a[1])
+                plays.append(Play(a[0], a[1]))
         except IllegalMoveError as err:
-            raise SolverBug(f"the line does not replay at turn {i}: {err}") from None
-        out.append(Turn(player, turn.plays))
-    return out, state
+            raise SolverBug(f"the line does not replay at action {i}: {err}") from None
+    if plays:
+        raise SolverBug("the line stops inside a turn")
+    return turns, state
 
 
 def solve(
@@ -92,88 +190,94 @@ def solve(
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: Callable[[int], None] | None = None,
+    optimize: bool = True,
 ) -> Solution:
-    """Decide whether ``deal`` has a perfect clear.
+    """Decide whether ``deal`` has a perfect clear; if not, find the fewest
+    cards left (``optimize``), proven when the budget allows.
 
     The starting player is the deal's, or else each player is tried (rule
     C3: the table agrees who starts) and the one that works is reported.
     """
-    rules = deal.rules
-    if rules.kind != "classic" or rules.commands:
-        raise InvalidInputError(
-            f"the solver covers classic, profi, profi-hard and on-fire, not {rules.name}",
-            "variant",
-        )
+    _check_covered(deal)
     start = time.monotonic()
     deadline = start + time_limit if time_limit is not None else None
     firsts = starting_players(deal)
     total = SearchStats()
-    best: tuple[int, int, list[Action]] | None = None
-    all_dead = True
+    opt_nodes = 0
+    results: list[tuple[int, PositionResult]] = []
     for n, first in enumerate(firsts):
         # Share what is left of the budget between the starts still to try.
         share_nodes = None
         if node_limit is not None:
-            share_nodes = max(1, (node_limit - total.nodes) // (len(firsts) - n))
-        share_deadline = deadline
+            used = total.nodes + opt_nodes
+            share_nodes = max(1, (node_limit - used) // (len(firsts) - n))
+        share_time = None
         if deadline is not None:
-            share_deadline = time.monotonic() + (deadline - time.monotonic()) / (len(firsts) - n)
-        kernel = Kernel(deal, first - 1)
-        kind = TurnSearcher if kernel.players == 1 and not kernel.fire else Searcher
-        searcher = kind(kernel, share_nodes, share_deadline, progress)
-        res = searcher.run()
+            share_time = max(0.0, (deadline - time.monotonic()) / (len(firsts) - n))
+        state = GameState(deal, first=first)
+        res = search_position(state, share_time, share_nodes, progress, optimize)
         total.nodes += res.stats.nodes
         total.iterations += res.stats.iterations
         total.dead_positions += res.stats.dead_positions
         total.dead_card_cuts += res.stats.dead_card_cuts
-        if res.win:
-            return _verified(deal, first, res.actions, WIN, None, total, start)
-        if not res.proven:
-            all_dead = False
-        if best is None or res.best_left < best[0]:
-            best = (res.best_left, first, res.actions)
-    assert best is not None
-    if all_dead:
-        starts = "any starting player" if len(firsts) > 1 else "this start"
-        proof = (
-            f"exhaustive search from {starts}: {total.dead_positions} positions proven dead "
-            f"({total.dead_card_cuts} by the dead-card bound)"
-        )
-        return _verified(deal, best[1], best[2], LOSS, proof, total, start)
-    return _verified(deal, best[1], best[2], UNKNOWN, None, total, start)
+        opt_nodes += res.opt_nodes
+        if res.verdict == WIN:
+            return _verified(deal, first, res, None, total, opt_nodes, start)
+        results.append((first, res))
+    first, best = min(results, key=lambda fr: fr[1].cards_left)
+    lower = min(r.lower_bound for _, r in results)
+    optimal = best.cards_left <= lower
+    if any(r.verdict == UNKNOWN for _, r in results):
+        return _verified(deal, first, best, None, total, opt_nodes, start, optimal, lower)
+    starts = "any starting player" if len(firsts) > 1 else "this start"
+    proof = (
+        f"no perfect clear: exhaustive search from {starts}, {total.dead_positions} "
+        f"positions proven dead ({total.dead_card_cuts} by the dead-card bound)"
+    )
+    if optimal:
+        proof += f"; {best.cards_left} left is the fewest possible: branch and bound on cards left"
+        proof += f" ({opt_nodes} nodes)"
+    else:
+        proof += f"; fewest cards left not proven: at least {lower}, best found {best.cards_left}"
+    return _verified(deal, first, best, proof, total, opt_nodes, start, optimal, lower)
 
 
 def _verified(
     deal: Deal,
     first: int,
-    actions: list[Action],
-    verdict: str,
+    res: PositionResult,
     proof: str | None,
     stats: SearchStats,
+    opt_nodes: int,
     start: float,
+    optimal: bool = True,
+    lower: int = 0,
 ) -> Solution:
     """Replay the line through the engine; a win must end as won."""
-    turns = actions_to_turns(actions)
-    # The best line of a search that is not a win may stop inside a turn;
-    # a record holds whole turns, so drop an unfinished last turn.
-    if verdict != WIN and actions and actions[-1] != END:
-        turns = turns[:-1]
-    turns, final = _replay_line(deal, first, turns)
+    state = GameState(deal, first=first)
+    turns, final = replay_actions(state, res.actions)
     left = final.cards_left()
-    if verdict == WIN and final.status != WON_STATUS:
+    if res.verdict == WIN and final.status != WON_STATUS:
         raise SolverBug(f"the winning line ends {final.status}, not won")
+    if left != res.cards_left:
+        raise SolverBug(f"the line leaves {left} cards, the search said {res.cards_left}")
+    if res.verdict != WIN and not final.over:
+        raise SolverBug("the best line does not reach the end of the game")
     return Solution(
-        verdict=verdict,
+        verdict=res.verdict,
         deal=deal,
         first=first,
         turns=turns,
         cards_left=left,
         proof=proof,
-        nodes=stats.nodes,
+        nodes=stats.nodes + opt_nodes,
         seconds=time.monotonic() - start,
+        optimal=optimal,
+        lower_bound=lower if res.verdict != WIN else 0,
         details={
             "iterations": stats.iterations,
             "dead_positions": stats.dead_positions,
             "dead_card_cuts": stats.dead_card_cuts,
+            "optimizer_nodes": opt_nodes,
         },
     )

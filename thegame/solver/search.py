@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..models import Deal, Rules
+from ..models import Deal, GameState, Rules
 
 
 class Budget(Exception):
@@ -113,12 +113,46 @@ class Kernel:
         self.turn_min = self._minimum()
         # Solo turn splitting (argued in the module notes of ``max_turn``).
         self.max_turn = self._max_turn()
+        self.base_max_turn = self.max_turn  # ``max_turn`` may be larger in a first, mid turn
         # btw[a][b]: mask of card values strictly between a and b (a < b).
         size = rules.high + 2
         self.btw = [
             [((1 << b) - 1) & ~((1 << (a + 1)) - 1) if b > a + 1 else 0 for b in range(size + 1)]
             for a in range(size + 1)
         ]
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Kernel:
+        """The kernel of a position reached in a game, possibly mid-turn."""
+        if state.over:
+            raise ValueError("the game is over")
+        k = cls(state.deal, state.current)
+        rules = k.rules
+        k.tops = list(state.tops)
+        # F2: a fire card laid in an earlier turn must be covered this turn;
+        # one laid this turn has the next turn as its deadline.
+        k.pending = 0
+        for i, top in enumerate(state.tops):
+            if top in rules.fire_cards and state.top_turn[i] < state.turn:
+                k.pending |= 1 << i
+        k.hands = [0] * k.players
+        for p, hand in enumerate(state.hands):
+            for c in hand:
+                k.hands[p] |= 1 << c
+        k.pos = state.stock_pos[0]
+        k.unplayed = 0
+        for h in k.hands:
+            k.unplayed |= h
+        for c in k.deck[k.pos :]:
+            k.unplayed |= 1 << c
+        k.t = len(state.placed)
+        k.turn_min = state.turn_min
+        # Mid-turn, with t plays fixed: a turn of k >= max(2m, t+m) plays
+        # still splits into k-m and m plays (the first part keeps the fixed
+        # plays and meets the minimum), so this turn may need t+m-1 plays.
+        if k.max_turn != INF:
+            k.max_turn = max(k.base_max_turn, k.t + k.min_play - 1)
+        return k
 
     # -- rules ---------------------------------------------------------------
 
@@ -397,9 +431,18 @@ class Kernel:
         # F2: a fire card laid in an earlier turn must be covered by now.
         return self.t >= self.turn_min and not self.pending
 
-    def end_turn(self) -> tuple[int, int, int, int, int, int]:
+    def end_turn(self) -> tuple[int, int, int, int, int, int, int]:
         """Draw back to H (rule C6), move to the next player (C7)."""
-        saved = (self.cur, self.t, self.pos, self.hands[self.cur], self.pending, self.turn_min)
+        saved = (
+            self.cur,
+            self.t,
+            self.pos,
+            self.hands[self.cur],
+            self.pending,
+            self.turn_min,
+            self.max_turn,
+        )
+        self.max_turn = self.base_max_turn
         hand = self.hands[self.cur]
         need = self.hand_size - hand.bit_count()
         pos = self.pos
@@ -426,9 +469,10 @@ class Kernel:
         self.turn_min = self._minimum()
         return saved
 
-    def unend_turn(self, saved: tuple[int, int, int, int, int, int]) -> None:
-        cur, t, pos, hand, pend, tmin = saved
+    def unend_turn(self, saved: tuple[int, int, int, int, int, int, int]) -> None:
+        cur, t, pos, hand, pend, tmin, cap = saved
         self.cur, self.t, self.pos, self.pending, self.turn_min = cur, t, pos, pend, tmin
+        self.max_turn = cap
         self.hands[cur] = hand
 
     def snapshot(self) -> tuple[object, ...]:
@@ -441,14 +485,15 @@ class Kernel:
             self.t,
             self.pending,
             self.turn_min,
+            self.max_turn,
         )
 
     def restore(self, snap: tuple[object, ...]) -> None:
-        tops, hands, pos, un, cur, t, pend, tmin = snap
+        tops, hands, pos, un, cur, t, pend, tmin, cap = snap
         self.tops = list(tops)  # type: ignore[call-overload]
         self.hands = list(hands)  # type: ignore[call-overload]
         self.pos, self.unplayed, self.cur, self.t = pos, un, cur, t  # type: ignore[assignment]
-        self.pending, self.turn_min = pend, tmin  # type: ignore[assignment]
+        self.pending, self.turn_min, self.max_turn = pend, tmin, cap  # type: ignore[assignment]
 
     def won(self) -> bool:
         # F3 decision: a fire card showing after the last card does not lose.
@@ -617,7 +662,7 @@ class TurnSearcher(Searcher):
 
     def _dfs(self, allowance: int) -> int:
         k = self.k
-        if k.pos >= k.total or k.t > 0:
+        if k.pos >= k.total:
             return super()._dfs(INF)
         self._tick()
         key = k.key()
@@ -643,7 +688,8 @@ class TurnSearcher(Searcher):
             r = self._child_end(allowance - cost)
             if r == WIN:
                 return WIN
-            del self.path[-len(plays) :]
+            if plays:
+                del self.path[-len(plays) :]
             for (c, p), s in zip(reversed(plays), reversed(saved), strict=True):
                 k.unplay(c, p, s)
             if r == OPEN:
@@ -664,7 +710,10 @@ class TurnSearcher(Searcher):
         anyway; complete search passes neither.
         """
         k = self.k
-        lo, hi = k.turn_min, min(k.max_turn, longest)
+        # From a position inside a turn (an analysed game), count the plays
+        # still to make; ending at once is a candidate when the minimum is met.
+        lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
+        hi = min(k.max_turn - k.t, longest)
         found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
         plays: list[tuple[int, int]] = []
         n_asc = k.n_asc
