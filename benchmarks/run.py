@@ -12,6 +12,10 @@ Sets (fixed forever, so figures stay comparable):
 - hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
 - small: 200 seeded solo deals of a small generalised game (cards 2..25, one
   pile each way, hand 4, step 5), where every engine can finish
+- small-mp: 40 seeded multiplayer deals of a tight generalised game (cards
+  2..30, one pile each way, hand 3, step 7): seeds 1-20 with 2 players, and
+  seeds 1-20 with 3 players and fire cards 9, 18, 27 (rules F1-F4); chosen
+  to contain losses, where the search needs exhaustive proofs
 
 ``--engines dfs,cpsat,auto`` runs each set with each engine, side by side.
 
@@ -49,6 +53,8 @@ SETS: dict[str, tuple[str, int, range]] = {
     "profi": ("profi", 1, range(1, 201)),
 }
 SMALL = {"high": 25, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [4] * 5, "step": 5}
+SMALL_MP = {"high": 30, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [3] * 5, "step": 7}
+EXTRA = ("hard", "small", "small-mp")
 
 
 def _deals(name: str) -> list[tuple[str, dict[str, Any]]]:
@@ -58,6 +64,12 @@ def _deals(name: str) -> list[tuple[str, dict[str, Any]]]:
     if name == "small":
         rules = Deal.from_dict({"rules": SMALL, "deck": list(range(2, 26))}).rules
         return [(f"seed-{s}", Deal.from_seed(s, rules).to_dict()) for s in range(1, 201)]
+    if name == "small-mp":
+        rules = Deal.from_dict({"rules": SMALL_MP, "deck": list(range(2, 31))}).rules
+        fire = rules.with_changes(fire_cards=frozenset({9, 18, 27}))
+        two = [(f"2p-seed-{s}", Deal.from_seed(s, rules, 2).to_dict()) for s in range(1, 21)]
+        three = [(f"3p-fire-seed-{s}", Deal.from_seed(s, fire, 3).to_dict()) for s in range(1, 21)]
+        return two + three
     variant, players, seeds = SETS[name]
     rules = get_rules(variant)
     return [(f"seed-{s}", Deal.from_seed(s, rules, players).to_dict()) for s in seeds]
@@ -203,7 +215,7 @@ def main() -> None:
     args = parser.parse_args()
     names = [s for s in args.sets.split(",") if s]
     for name in names:
-        if name not in SETS and name not in ("hard", "small"):
+        if name not in SETS and name not in EXTRA:
             parser.error(f"unknown set {name!r}")
     engines = [e for e in args.engines.split(",") if e]
     summaries = []
@@ -213,7 +225,7 @@ def main() -> None:
             continue
         for engine in engines:
             if engine == "cpsat" and not cpsat_covers(Deal.from_dict(_deals(name)[0][1])):
-                print(f"skipping {name} for cpsat: not a solo game", file=sys.stderr)
+                print(f"skipping {name} for cpsat: not covered", file=sys.stderr)
                 continue
             s = run_set(name, engine, args.time_limit, args.jobs, args.retry_limit)
             shown = {k: v for k, v in s.items() if k not in ("unknown_deals", "retried")}

@@ -2,17 +2,22 @@
 and an independent brute force.
 
 ``BruteOptimum`` is the reference for the optimum: it uses nothing but the
-rules engine (``GameState``), tries every legal play and every legal turn
-end from every position, and returns the most cards played over all lines
-of complete turns (rule C8: the cards of a turn that cannot be completed do
-not count). Its memo key is the engine's position (tops, hand, cards drawn,
-plays this turn capped at the turn minimum). It has none of the model's
-shortcuts (turn splitting, pile symmetry, play order, horizons).
+rules engine (``GameState``), tries every starting player the deal allows,
+every legal play and every legal turn end from every position, and returns
+the most cards played over all lines of complete turns (rule C8: the cards
+of a turn that cannot be completed do not count; a turn that ends and
+loses by a fire deadline, rule F2, does count, as in the engine). Its memo
+key is the engine's position (tops, every hand, cards drawn, the player to
+move, plays this turn capped at the turn minimum, which tops are fire cards
+laid this turn). It has none of the model's shortcuts (turn splitting, pile
+symmetry, play order, horizons).
 
-On hypothesis-generated small solo deals (rule C10) the CP-SAT optimum must
-equal the brute force, its verdict must agree with ``solve`` (the search)
-whenever neither is 'unknown', and every winning line must replay as won.
-A failing example prints the deal as a text line.
+On hypothesis-generated small deals (rule C10; solo, and 2-3 players with
+and without fire cards) the CP-SAT optimum must equal the brute force, its
+verdict must agree with ``solve`` (the search) whenever neither is
+'unknown', and so must the optimum where the search proves one; every line
+must replay through the engine. A failing example prints the deal as a text
+line.
 """
 
 from __future__ import annotations
@@ -60,7 +65,9 @@ class BruteOptimum:
         self.memo: dict[tuple[object, ...], int] = {}
 
     def best(self) -> int:
-        return self._at_turn_start(GameState(self.deal, first=1))
+        deal = self.deal
+        firsts = [deal.first] if deal.first is not None else range(1, deal.players + 1)
+        return max(self._at_turn_start(GameState(deal, first=f)) for f in firsts)
 
     def _at_turn_start(self, s: GameState) -> int:
         played = self.n - s.cards_left()
@@ -71,11 +78,15 @@ class BruteOptimum:
 
     def _in_turn(self, s: GameState) -> int:
         """Most cards played by lines completing the current turn (-1: none)."""
+        fire = s.rules.fire_cards
         key = (
             tuple(s.tops),
-            frozenset(s.hands[0]),
+            tuple(frozenset(h) for h in s.hands),
             s.stock_pos[0],
+            s.current,
             min(len(s.placed), s.turn_min),
+            # Rule F2: a fire top laid this turn is due a turn later.
+            tuple(t in fire and laid == s.turn for t, laid in zip(s.tops, s.top_turn, strict=True)),
         )
         if key in self.memo:
             return self.memo[key]
@@ -109,6 +120,27 @@ def solo_deals(draw: st.DrawFn) -> Deal:
     )
     deck = draw(st.permutations(list(rules.cards)))
     return Deal.create(rules, 1, [deck])
+
+
+@st.composite
+def multi_deals(draw: st.DrawFn) -> Deal:
+    """2-3 players (rules C6, C7), some with fire cards (F1-F4) or a fixed
+    start; small enough for the brute force, tight enough to lose often."""
+    players = draw(st.integers(2, 3))
+    hand = draw(st.integers(2, 3))
+    rules = small_rules(
+        high=draw(st.integers(max(9, 1 + players * hand), 13)),
+        asc_piles=1,
+        desc_piles=draw(st.sampled_from([1, 1, 2])),
+        hand=hand,
+        min_play=draw(st.integers(1, hand)),
+        step=draw(st.integers(5, 11)),
+    )
+    fire = draw(st.sets(st.sampled_from(list(rules.cards)), max_size=2))
+    rules = rules.with_changes(fire_cards=frozenset(fire))
+    deck = draw(st.permutations(list(rules.cards)))
+    first = draw(st.none() | st.integers(1, players))
+    return Deal.create(rules, players, [deck]).with_first(first)
 
 
 def assert_replays_won(sol: Solution) -> None:
@@ -158,6 +190,55 @@ def test_cpsat_agrees_with_search_and_brute_force(deal: Deal, first_horizon: int
         assert search.verdict == sol.verdict, (
             f"search says {search.verdict}, CP-SAT {sol.verdict}: {text}"
         )
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(deal=multi_deals(), first_horizon=st.integers(2, 16))
+def test_cpsat_multiplayer_agrees_with_search_and_brute_force(
+    deal: Deal, first_horizon: int
+) -> None:
+    """Several players, fire cards: the same optimum as the brute force and
+    the same verdict (and proven optimum) as the search."""
+    text = deal.to_text()
+    n = len(deal.deck)
+    optimum = BruteOptimum(deal).best()
+    sol = solve_cpsat(deal, CPSAT_LIMIT, workers=1, first_horizon=first_horizon)
+    assert sol.details["optimum_proven"], f"no proven optimum on {text}: {sol.details}"
+    assert n - sol.cards_left == optimum, (
+        f"CP-SAT plays {n - sol.cards_left}, brute force {optimum}: {text}"
+    )
+    assert sol.verdict == ("win" if optimum == n else "loss"), text
+    event(f"{deal.players} players, fire {bool(deal.rules.fire_cards)}: {sol.verdict}")
+    # Every line replays through the engine from the reported start.
+    result = replay(sol.record())
+    assert result.legal, f"{text}: {result.error}"
+    assert result.cards_left == n - optimum, text
+    assert result.status == ("won" if optimum == n else "lost"), text
+    if deal.first is not None:
+        assert sol.first == deal.first, text
+    search = solve(deal, node_limit=NODE_LIMIT)
+    if search.verdict != "unknown":
+        assert search.verdict == sol.verdict, (
+            f"search says {search.verdict}, CP-SAT {sol.verdict}: {text}"
+        )
+    if search.optimal:
+        assert search.cards_left == sol.cards_left, (
+            f"search optimum {search.cards_left} left, CP-SAT {sol.cards_left}: {text}"
+        )
+
+
+@settings(max_examples=examples(10), deadline=None)
+@given(deal=multi_deals())
+def test_multiplayer_search_line_as_hint(deal: Deal) -> None:
+    """The search's line from its starting player is a legal hint."""
+    text = deal.to_text()
+    n = len(deal.deck)
+    search = solve(deal, node_limit=NODE_LIMIT)
+    turns = normalise(Shape.of(deal), line_of(search), search.first - 1)
+    assert sum(len(t) for t in turns) == n - search.cards_left, text
+    sol = solve_cpsat(deal, CPSAT_LIMIT, workers=1, hint=line_of(search), hint_first=search.first)
+    assert sol.details["hinted_cards"] == n - search.cards_left, text
+    assert sol.cards_left <= search.cards_left, text
 
 
 @settings(max_examples=examples(25))
@@ -278,8 +359,6 @@ def test_build_sizes() -> None:
 @pytest.mark.parametrize(
     ("variant", "players", "message"),
     [
-        ("classic", 2, "solo"),
-        ("on-fire", 1, "fire"),
         ("extreme", 1, "commands"),
         ("face-to-face", 2, "classic family"),
     ],
@@ -297,3 +376,65 @@ def test_profi_hard_small_agrees_with_brute_force() -> None:
         sol = solve_cpsat(deal, CPSAT_LIMIT)
         assert sol.details["optimum_proven"], deal.to_text()
         assert len(deal.deck) - sol.cards_left == BruteOptimum(deal).best(), deal.to_text()
+
+
+# Multiplayer losses found by a seeded random search against the brute force
+# (the hypothesis deals above are mostly wins): (deal, fewest cards left).
+MULTI_LOSSES = [
+    (
+        "classic 2p high=12 asc_piles=1 desc_piles=1 step=9 hand_sizes=2,2,2,2,2"
+        " : 7 8 4 11 5 12 10 2 9 6 3",
+        5,
+    ),
+    (
+        "classic 2p first=1 high=9 asc_piles=1 desc_piles=1 step=7 hand_sizes=2,2,2,2,2"
+        " fire_cards=3,7 : 8 7 3 9 4 5 2 6",
+        4,
+    ),
+    (
+        "classic 2p first=1 high=13 asc_piles=1 desc_piles=1 step=6 hand_sizes=2,2,2,2,2"
+        " : 9 11 8 12 4 3 7 13 5 2 10 6",
+        2,
+    ),
+    (
+        "classic 2p high=12 asc_piles=1 desc_piles=1 step=11 hand_sizes=2,2,2,2,2 min_play=1"
+        " fire_cards=2,3 : 7 11 6 5 10 2 12 3 4 9 8",
+        1,
+    ),
+    ("classic 3p high=11 asc_piles=1 desc_piles=1 hand_sizes=2,2,2,2,2 : 4 6 5 11 3 7 10 9 2 8", 1),
+    (
+        "classic 2p high=13 asc_piles=1 desc_piles=1 step=6 hand_sizes=2,2,2,2,2"
+        " fire_cards=12,13 : 5 8 6 10 2 11 13 4 3 12 9 7",
+        3,
+    ),
+    (
+        "classic 3p high=10 asc_piles=1 desc_piles=1 step=9 hand_sizes=2,2,2,2,2"
+        " fire_cards=5,8 : 4 8 10 7 5 9 2 3 6",
+        1,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "left"), MULTI_LOSSES)
+def test_multiplayer_losses_pinned(text: str, left: int) -> None:
+    deal = Deal.from_text(text)
+    assert len(deal.deck) - BruteOptimum(deal).best() == left
+    sol = solve_cpsat(deal, CPSAT_LIMIT, workers=1)
+    assert sol.verdict == "loss" and sol.details["optimum_proven"], sol.details
+    assert sol.cards_left == left
+    result = replay(sol.record())
+    assert result.legal and result.status == "lost" and result.cards_left == left
+    search = solve(deal, node_limit=NODE_LIMIT)
+    assert search.verdict == "loss"
+    if search.optimal:
+        assert search.cards_left == left
+
+
+def test_no_solution_in_time_proves_nothing() -> None:
+    """A stage stopped before its first solution (status UNKNOWN) reports an
+    objective bound of 0; that must not become a loss. This deal is a win."""
+    rules = small_rules(high=30, asc_piles=1, desc_piles=1, hand=3, min_play=2, step=7)
+    deal = Deal.from_seed(8, rules, 3)
+    sol = solve_cpsat(deal, 0.05, workers=1, first_horizon=len(deal.deck))
+    assert sol.verdict == "unknown", sol.details
+    assert sol.details["bound"] == len(deal.deck)

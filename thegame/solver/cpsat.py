@@ -54,9 +54,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..models import Deal, replay
-from .api import LOSS, UNKNOWN, WIN, Solution, SolverBug, _verified
-from .search import END, Action, SearchStats
+from ..models import WON, Deal, GameState, IllegalMoveError, Play, Turn
+from .api import LOSS, UNKNOWN, WIN, Solution, SolverBug
+from .search import END, Action
 
 ENGINE = "cpsat"
 
@@ -68,17 +68,17 @@ def check_supported(deal: Deal) -> None:
         raise ValueError(f"the CP-SAT model does not cover {rules.name} (only the classic family)")
     if rules.commands:
         raise ValueError(f"the CP-SAT model does not cover {rules.name}: commands (rule X)")
-    if rules.fire_cards:
-        raise ValueError(f"the CP-SAT model does not cover {rules.name}: fire cards (rule F)")
-    if deal.players != 1:
-        raise ValueError(f"the CP-SAT model covers solo games only, not {deal.players} players")
-    if deal.first not in (None, 1):
-        raise ValueError(f"a solo deal has no player {deal.first}")
+    if rules.fire_cards and not rules.fire_safe_at_clear:
+        # The model lets the last turn of a line leave any fire card showing
+        # (rule F3 as decided); the other setting is not modelled.
+        raise ValueError("the CP-SAT model needs fire cards to be safe at a perfect clear (F3)")
+    if len(deal.deck) < deal.players * rules.hand_size(deal.players):
+        raise ValueError("the CP-SAT model needs a full hand for every player")
 
 
 @dataclass(frozen=True)
 class Shape:
-    """The parameters of a solo deal the model needs."""
+    """The parameters of a deal the model needs."""
 
     deck: tuple[int, ...]
     n: int  # cards
@@ -90,6 +90,9 @@ class Shape:
     step: int
     low: int
     high: int
+    players: int = 1
+    fire: frozenset[int] = frozenset()  # rule F1
+    first: int | None = None  # 0-based starting player; None: free (rule C3)
 
     @classmethod
     def of(cls, deal: Deal) -> Shape:
@@ -98,7 +101,7 @@ class Shape:
         return cls(
             deck=deal.deck,
             n=len(deal.deck),
-            hand=r.hand_size(1),
+            hand=r.hand_size(deal.players),
             m=r.min_play,
             m_empty=r.min_play_empty,
             n_asc=r.asc_piles,
@@ -106,7 +109,27 @@ class Shape:
             step=r.step,
             low=r.low,
             high=r.high,
+            players=deal.players,
+            fire=r.fire_cards,
+            first=None if deal.first is None else deal.first - 1,
         )
+
+    @property
+    def simple(self) -> bool:
+        """Solo without fire cards: turns split and plays commute after the
+        draw pile is empty (``maximum``, ``build``). Several players
+        interleave their turns and fire deadlines count turns, so neither
+        shortcut holds for them."""
+        return self.players == 1 and not self.fire
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt before the first turn (rule C2)."""
+        return self.players * self.hand
+
+    def owner(self, i: int) -> int | None:
+        """The player dealt deck position i, or None for a drawn card."""
+        return i // self.hand if i < self.dealt else None
 
     def asc(self, p: int) -> bool:
         return p < self.n_asc
@@ -116,7 +139,7 @@ class Shape:
 
     def minimum(self, b: int) -> int:
         """The minimum of a turn starting with b cards played (rule C4)."""
-        return self.m if self.hand + b < self.n else self.m_empty
+        return self.m if self.dealt + b < self.n else self.m_empty
 
     def maximum(self, b: int) -> int:
         """The longest turn starting at slot b the model allows.
@@ -130,9 +153,12 @@ class Shape:
         so the split is legal when ``min_play_empty <= m`` (always in the
         presets). After the draw pile is empty nothing is drawn and the
         minimum stays ``min_play_empty``. So turns of q..2q-1 plays lose
-        nothing. With ``min_play_empty > m`` only the hand size caps a turn.
+        nothing. With ``min_play_empty > m`` only the hand size caps a turn,
+        and so it does with several players or fire cards (``simple``).
         """
         q = self.minimum(b)
+        if not self.simple:
+            return self.hand
         if self.hand + b >= self.n or self.m_empty <= self.m:
             return min(2 * q - 1, self.hand)
         return self.hand
@@ -144,7 +170,7 @@ class Shape:
     def earliest(self, i: int) -> int:
         """The first slot in which deck position i can be played: after
         ``need(i)`` plays, and for a drawn card after the first turn."""
-        if i < self.hand:
+        if i < self.dealt:
             return 0
         return max(self.need(i), self.minimum(0))
 
@@ -162,9 +188,10 @@ class Shape:
 
     def need(self, i: int) -> int:
         """Cards that must be played before the turn in which deck position
-        i can be played: it is in hand at a turn start after b plays iff
-        i < H + b."""
-        return max(0, i - self.hand + 1)
+        i can be played: it has been drawn at a turn start after b plays iff
+        i < P*H + b (rules C2, C6: every turn's plays are drawn back from the
+        one shared draw pile, in order)."""
+        return max(0, i - self.dealt + 1)
 
     def legal(self, top: int, card: int, p: int) -> tuple[bool, bool]:
         """(legal, trick) for ``card`` on pile p showing ``top`` (rule C5)."""
@@ -189,6 +216,10 @@ class Model:
     trick: list[list[cp_model.IntVar]]  # [slot][pile]
     top: list[list[cp_model.IntVar]]  # [pile][slot]: top after the slot
     empty: dict[int, cp_model.IntVar]  # slot -> its turn started with no draw pile
+    who: list[list[cp_model.IntVar]]  # [slot][player] (several players only)
+    cnt: list[list[cp_model.IntVar]]  # [player][slot]: cards played so far
+    f1: list[list[cp_model.IntVar]]  # [pile][slot]: fire laid this turn showing
+    f2: list[list[cp_model.IntVar]]  # [pile][slot]: fire due by this turn's end
 
 
 def build(shape: Shape, horizon: int | None = None, clear: bool = False) -> Model:
@@ -332,29 +363,156 @@ def build(shape: Shape, horizon: int | None = None, clear: bool = False) -> Mode
     empty: dict[int, cp_model.IntVar] = {}
     for s in range(n - 1):
         mdl.add(pile[s] <= pile[s + 1]).only_enforce_if([end[s].Not(), filled[s + 1]])
-        if sh.hand + s >= sh.n:
+        if sh.simple and sh.hand + s >= sh.n:
             # ``empty[s]``: the turn of slot s started with the draw pile empty.
             e = empty[s] = mdl.new_bool_var(f"empty{s}")
             mdl.add(tb[s] >= sh.n - sh.hand).only_enforce_if(e)
             mdl.add(tb[s] <= sh.n - sh.hand - 1).only_enforce_if(e.Not())
             mdl.add(pile[s] <= pile[s + 1]).only_enforce_if([e, filled[s + 1]])
 
+    who, cnt = _players(sh, mdl, n, x, filled, end)
+    f1, f2 = _fire(sh, mdl, n, x, filled, end, on)
+
     mdl.maximize(sum(filled))
-    return Model(sh, n, mdl, filled, end, tb, card, x, on, trick, top, empty)
+    return Model(sh, n, mdl, filled, end, tb, card, x, on, trick, top, empty, who, cnt, f1, f2)
+
+
+def _players(
+    sh: Shape,
+    mdl: cp_model.CpModel,
+    n: int,
+    x: dict[tuple[int, int], cp_model.IntVar],
+    filled: list[cp_model.IntVar],
+    end: list[cp_model.IntVar],
+) -> tuple[list[list[cp_model.IntVar]], list[list[cp_model.IntVar]]]:
+    """Whose turn each slot is in (several players; solo: empty lists).
+
+    ``who[s][j]``: slot s is filled and belongs to a turn of player j.
+
+    - Turns rotate in seat order (rule C3): the player only changes at a
+      turn end, to the next player.
+    - Ownership (rules C2, C6): player j was dealt positions jH..jH+H-1.
+      Every turn draws back what it played from the one draw pile, so deck
+      position P*H + k is drawn by the player of the turn that contains slot
+      k: a card at such a position is played by that same player (the hand
+      rule ``need`` already puts the play in a later turn).
+    - Skipping (rule C7): once the draw pile is empty (after the turn
+      ending at slot s, P*H + s + 1 >= N, known per slot) a player with no
+      cards is skipped. A player passed over at a turn end must have played
+      every card they hold; the player who follows is not out, since they
+      play a card of their own. Before that every hand is full (refilled
+      to H after each turn), so nobody is skipped.
+    """
+    if sh.players == 1:
+        return [], []
+    pl = sh.players
+    who = [[mdl.new_bool_var(f"who{s}_{j}") for j in range(pl)] for s in range(n)]
+    for s in range(n):
+        mdl.add(sum(who[s]) == filled[s])
+    if sh.first is not None:
+        mdl.add(who[0][sh.first] == 1).only_enforce_if(filled[0])
+    for (i, s), v in x.items():
+        j = sh.owner(i)
+        if j is not None:
+            mdl.add_implication(v, who[s][j])
+        else:
+            k = i - sh.dealt
+            for j in range(pl):
+                mdl.add_bool_or([v.Not(), who[s][j].Not(), who[k][j]])
+    # cnt[j][s]: cards player j played in slots 0..s.
+    cnt = [[mdl.new_int_var(0, s + 1, f"cnt{j}_{s}") for s in range(n)] for j in range(pl)]
+    for j in range(pl):
+        for s in range(n):
+            mdl.add(cnt[j][s] == (cnt[j][s - 1] if s else 0) + who[s][j])
+    last_draw = sh.n - sh.dealt  # slots whose turn draws a card
+    holds = []  # cards player j gets in the whole game (valid once all are drawn)
+    for j in range(pl):
+        dealt = sum(1 for i in range(sh.dealt) if sh.owner(i) == j)
+        drawn = [who[k][j] for k in range(min(n, last_draw))]
+        holds.append(dealt + sum(drawn))
+    for s in range(n - 1):
+        for a in range(pl):
+            if sh.dealt + s + 1 < sh.n:
+                # The draw pile still has cards: the next player follows.
+                nxt = who[s + 1][(a + 1) % pl]
+                mdl.add_bool_or([end[s].Not(), who[s][a].Not(), filled[s + 1].Not(), nxt])
+            # Within a turn the player stays.
+            mdl.add_bool_or([end[s], who[s][a].Not(), filled[s + 1].Not(), who[s + 1][a]])
+            if sh.dealt + s + 1 < sh.n:
+                continue
+            # Here every card has been drawn, by turns in slots < last_draw
+            # <= s + 1: ``holds`` is exact.
+            for b in range(pl):
+                passed = [(a + d) % pl for d in range(1, (b - a) % pl or pl)]
+                for c in passed:
+                    mdl.add(cnt[c][s] >= holds[c]).only_enforce_if(
+                        [end[s], who[s][a], who[s + 1][b]]
+                    )
+    return who, cnt
+
+
+def _fire(
+    sh: Shape,
+    mdl: cp_model.CpModel,
+    n: int,
+    x: dict[tuple[int, int], cp_model.IntVar],
+    filled: list[cp_model.IntVar],
+    end: list[cp_model.IntVar],
+    on: list[list[cp_model.IntVar]],
+) -> tuple[list[list[cp_model.IntVar]], list[list[cp_model.IntVar]]]:
+    """Fire deadlines (rules F2-F4); without fire cards: empty lists.
+
+    After slot s, ``f1[p][s]``: pile p shows a fire card laid in the
+    current turn; ``f2[p][s]``: one laid in the turn before, which must be
+    covered before this turn ends. A play on p resets both (F4: a new fire
+    card has its own deadline); a turn start moves f1 to f2. A turn that
+    ends with f2 still set loses the game at once (F2), so it can only be
+    the last turn of a line: its cards count (the engine counts them), and
+    a perfect clear ends safely whatever shows (F3 as decided). Cards only
+    ever count in whole turns, so lines stay closed under cutting after a
+    turn (the growing horizon relies on it).
+    """
+    if not sh.fire:
+        return [], []
+    hot = [sum(v for (i, t), v in x.items() if t == s and sh.deck[i] in sh.fire) for s in range(n)]
+    f1 = [[mdl.new_bool_var(f"fa{p}_{s}") for s in range(n)] for p in range(sh.n_piles)]
+    f2 = [[mdl.new_bool_var(f"fb{p}_{s}") for s in range(n)] for p in range(sh.n_piles)]
+    for p in range(sh.n_piles):
+        for s in range(n):
+            o = on[s][p]
+            # On a play: f1 is whether the card is a fire card, f2 clears.
+            mdl.add(f1[p][s] == hot[s]).only_enforce_if(o)
+            mdl.add_implication(o, f2[p][s].Not())
+            if s == 0:
+                mdl.add(f1[p][s] == 0).only_enforce_if(o.Not())
+                mdl.add(f2[p][s] == 0)
+                continue
+            new = end[s - 1]
+            mdl.add(f1[p][s] == 0).only_enforce_if([o.Not(), new])
+            mdl.add(f2[p][s] == f1[p][s - 1]).only_enforce_if([o.Not(), new])
+            mdl.add(f1[p][s] == f1[p][s - 1]).only_enforce_if([o.Not(), new.Not()])
+            mdl.add(f2[p][s] == f2[p][s - 1]).only_enforce_if([o.Not(), new.Not()])
+            # F2: a turn that ends with an old fire card showing ends the game.
+            mdl.add_bool_or([end[s - 1].Not(), f2[p][s - 1].Not(), filled[s].Not()])
+    return f1, f2
 
 
 # -- hints ---------------------------------------------------------------------
 
 
-def normalise(shape: Shape, actions: list[Action]) -> list[list[tuple[int, int]]]:
+def normalise(
+    shape: Shape, actions: list[Action], first: int | None = None
+) -> list[list[tuple[int, int]]]:
     """The legal complete turns of a kernel line, in the model's form.
 
     Piles of one direction are relabelled in order of first use (pile
-    symmetry) and turns longer than ``Shape.maximum`` are split (argued
-    there), so the result satisfies the model's shortcuts. The line is
-    checked against the rules (hand, placement, minimum) as it goes and cut
-    before the first turn that breaks one; an unfinished last turn is
-    dropped. A hint is only a hint: a bad one costs nothing but its use.
+    symmetry) and, solo without fire, turns longer than ``Shape.maximum``
+    are split (argued there), so the result satisfies the model's
+    shortcuts. The line (0-based ``first`` player, default the deal's or
+    0) is checked against the rules (hands, placement, minimum, fire
+    deadlines) as it goes and cut before the first turn that breaks one;
+    an unfinished last turn is dropped. A hint is only a hint: a bad one
+    costs nothing but its use.
     """
     turns = line_turns(actions)
     # Relabel piles by first use within each direction.
@@ -372,52 +530,92 @@ def normalise(shape: Shape, actions: list[Action]) -> list[list[tuple[int, int]]
                 next_free[d] += 1
             out.append((c, mapping[p]))
         relabelled.append(out)
-    # Split long turns, checking legality as we go (model-level rules).
-    tops = [shape.start_top(p) for p in range(shape.n_piles)]
-    hand = set(shape.deck[: shape.hand])
-    drawn = shape.hand
-    played = 0
+    walk = _Walk(shape, _start(shape, first))
     result: list[list[tuple[int, int]]] = []
     for t in relabelled:
         queue = list(t)
-        ok = True
         while queue:
-            lo, hi = shape.minimum(played), shape.maximum(played)
+            lo, hi = shape.minimum(walk.played), shape.maximum(walk.played)
             take = len(queue) if len(queue) <= hi else lo
             chunk = queue[:take]
-            if len(chunk) < lo:
-                ok = False
-                break
-            for c, p in chunk:
-                legal, _ = shape.legal(tops[p], c, p)
-                if c not in hand or not legal:
-                    ok = False
-                    break
-                hand.discard(c)
-                tops[p] = c
-            if not ok:
-                break
-            played += len(chunk)
-            now = min(shape.n, shape.hand + played)
-            hand |= set(shape.deck[drawn:now])
-            drawn = now
+            if len(chunk) < lo or not walk.turn(chunk):
+                return canonical(shape, result)
             result.append(chunk)
             queue = queue[take:]
-        if not ok:
-            break
     return canonical(shape, result)
+
+
+def _start(shape: Shape, first: int | None) -> int:
+    if shape.first is not None:
+        return shape.first
+    return first if first is not None and 0 <= first < shape.players else 0
+
+
+class _Walk:
+    """A line of turns checked at the model's level (hands, placement,
+    fire deadlines, seat order with rule C7): the hint's own referee."""
+
+    def __init__(self, shape: Shape, first: int) -> None:
+        self.sh = shape
+        h = shape.hand
+        self.hands = [set(shape.deck[j * h : (j + 1) * h]) for j in range(shape.players)]
+        self.tops = [shape.start_top(p) for p in range(shape.n_piles)]
+        self.drawn = shape.dealt
+        self.played = 0
+        self.cur = first
+        self.due: set[int] = set()  # piles showing a fire card laid last turn
+        self.players: list[int] = []  # the player of each turn so far
+        self.over = False  # a fire deadline was missed: the game is lost
+
+    def turn(self, plays: list[tuple[int, int]]) -> bool:
+        """Take a turn if it is legal (else change nothing and say False)."""
+        sh = self.sh
+        hand = self.hands[self.cur]
+        tops = list(self.tops)
+        if self.over or len(plays) > len(hand):
+            return False
+        fresh: set[int] = set()
+        due = set(self.due)
+        for c, p in plays:
+            legal, _ = sh.legal(tops[p], c, p)
+            if c not in hand or not legal:
+                return False
+            tops[p] = c
+            due.discard(p)
+            fresh.discard(p)
+            if c in sh.fire:
+                fresh.add(p)
+        self.players.append(self.cur)
+        for c, _ in plays:
+            hand.discard(c)
+        self.tops = tops
+        self.played += len(plays)
+        take = min(sh.hand - len(hand), sh.n - self.drawn)
+        hand |= set(sh.deck[self.drawn : self.drawn + take])
+        self.drawn += take
+        # F2: an old fire card still showing loses (F3: not at a clear).
+        self.over = bool(due) and self.played < sh.n
+        self.due = fresh
+        nxt = (self.cur + 1) % sh.players
+        for _ in range(sh.players):  # rule C7, as the engine skips
+            if self.hands[nxt] or self.drawn < sh.n:
+                break
+            nxt = (nxt + 1) % sh.players
+        self.cur = nxt
+        return True
 
 
 def canonical(shape: Shape, turns: list[list[tuple[int, int]]]) -> list[list[tuple[int, int]]]:
     """The model's play order (argued in ``build``): each turn pile by pile,
-    and every play after the draw pile is empty pile by pile; the sorts are
-    stable, so each pile keeps its own order, and turn lengths are kept."""
+    and, solo without fire, every play after the draw pile is empty pile by
+    pile; the sorts are stable, so each pile keeps its own order, and turn
+    lengths are kept."""
     out: list[list[tuple[int, int]]] = []
     played = 0
     tail: list[tuple[int, int]] = []
     sizes: list[int] = []
     for t in turns:
-        if shape.hand + played >= shape.n:
+        if shape.simple and shape.hand + played >= shape.n:
             tail.extend(t)
             sizes.append(len(t))
         else:
@@ -430,31 +628,40 @@ def canonical(shape: Shape, turns: list[list[tuple[int, int]]]) -> list[list[tup
     return out
 
 
-def hint_values(m: Model, turns: list[list[tuple[int, int]]]) -> int:
-    """Add a complete hint (every variable) for the line ``turns``, cut to
-    the turns that fit in the model's horizon; return the cards hinted."""
+def hint_values(m: Model, turns: list[list[tuple[int, int]]], first: int = 0) -> int:
+    """Add a complete hint (every variable) for the line ``turns`` (from
+    0-based player ``first``), cut to the turns that fit in the model's
+    horizon; return the cards hinted."""
     sh = m.shape
     pos = {c: i for i, c in enumerate(sh.deck)}
-    slots: list[tuple[int, int, bool]] = []  # card, pile, ends its turn
+    walk = _Walk(sh, _start(sh, first))
+    slots: list[tuple[int, int, bool, int]] = []  # card, pile, ends its turn, player
     for t in turns:
-        if len(slots) + len(t) > m.horizon:
+        if len(slots) + len(t) > m.horizon or not walk.turn(t):
             break
         for j, (c, p) in enumerate(t):
-            slots.append((c, p, j == len(t) - 1))
+            slots.append((c, p, j == len(t) - 1, walk.players[-1]))
     tops = [sh.start_top(p) for p in range(sh.n_piles)]
+    age = [0] * sh.n_piles  # 0 no fire showing, 1 laid this turn, 2 due this turn
+    counts = [0] * sh.players
     mdl = m.model
     tb = 0
     for s in range(m.horizon):
         if s < len(slots):
-            c, p, e = slots[s]
+            c, p, e, who = slots[s]
             _, is_trick = sh.legal(tops[p], c, p)
             tops[p] = c
         else:
-            c, p, e, is_trick = 0, -1, False, False
+            c, p, e, who, is_trick = 0, -1, False, -1, False
         # tb: the start of the turn containing the slot; after the line it
         # stays at the slot after the line's last card.
         if 0 < s <= len(slots) and slots[s - 1][2]:
             tb = s
+            age = [2 if a == 1 else a for a in age]
+        if p >= 0:
+            age[p] = 1 if c in sh.fire else 0
+        if who >= 0:
+            counts[who] += 1
         mdl.add_hint(m.tb[s], tb)
         if s in m.empty:
             mdl.add_hint(m.empty[s], sh.hand + tb >= sh.n)
@@ -465,6 +672,12 @@ def hint_values(m: Model, turns: list[list[tuple[int, int]]]) -> int:
             mdl.add_hint(m.on[s][q], q == p)
             mdl.add_hint(m.trick[s][q], q == p and is_trick)
             mdl.add_hint(m.top[q][s], tops[q])
+            if m.f1:
+                mdl.add_hint(m.f1[q][s], age[q] == 1)
+                mdl.add_hint(m.f2[q][s], age[q] == 2)
+        for j in range(len(m.who[s]) if m.who else 0):
+            mdl.add_hint(m.who[s][j], j == who)
+            mdl.add_hint(m.cnt[j][s], counts[j])
         for i in range(sh.n):
             if (i, s) in m.x:
                 mdl.add_hint(m.x[i, s], s < len(slots) and pos[c] == i)
@@ -509,6 +722,7 @@ class Stage:
     conflicts: int
     variables: int
     constraints: int
+    first: int = 0  # 0-based starting player of ``turns``
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -552,8 +766,11 @@ def run(
     sh = m.shape
     turns: list[list[tuple[int, int]]] = []
     played = -1
+    first = _start(sh, None)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         played = 0
+        if m.who and solver.boolean_value(m.filled[0]):
+            first = next(j for j in range(sh.players) if solver.boolean_value(m.who[0][j]))
         cur: list[tuple[int, int]] = []
         for s in range(m.horizon):
             if not solver.boolean_value(m.filled[s]):
@@ -572,8 +789,12 @@ def run(
     elif status == cp_model.INFEASIBLE:
         # Only the perfect-clear model (every slot filled) can be infeasible.
         bound = m.horizon - 1
-    else:
+    elif status == cp_model.FEASIBLE:
         bound = min(m.horizon, int(solver.best_objective_bound + 1e-6))
+    else:
+        # UNKNOWN (stopped before any solution) reports an objective bound
+        # of 0, which proves nothing: keep the trivial bound.
+        bound = m.horizon
     proto = m.model.proto
     return Stage(
         horizon=m.horizon,
@@ -586,6 +807,7 @@ def run(
         conflicts=int(solver.num_conflicts),
         variables=len(proto.variables),
         constraints=len(proto.constraints),
+        first=first,
     )
 
 
@@ -606,8 +828,9 @@ def solve_cpsat(
     clear: bool = False,
     seed: int = 0,
     first_horizon: int = FIRST_HORIZON,
+    hint_first: int | None = None,
 ) -> Solution:
-    """Decide ``deal`` (solo, classic family) with CP-SAT.
+    """Decide ``deal`` (classic family, 1-5 players, fire cards) with CP-SAT.
 
     The model maximises the cards played. It is solved over a growing
     horizon (``first_horizon`` slots, doubled up to all N): a horizon-K
@@ -618,8 +841,10 @@ def solve_cpsat(
 
     ``clear=True`` asks only whether a perfect clear exists (every slot
     filled, full horizon): INFEASIBLE proves a loss without an optimum.
-    ``hint`` is a kernel line (e.g. the search's best line); its legal
-    complete turns become a complete hint for every variable.
+    ``hint`` is a kernel line (e.g. the search's best line) from the
+    1-based player ``hint_first`` (default: the deal's, else player 1); its
+    legal complete turns become a complete hint for every variable. With a
+    free start (rule C3) the model chooses the starting player.
 
     Verdicts: ``win`` with a line of N cards that replays as won; ``loss``
     when CP-SAT proved that fewer than N cards can be played (OPTIMAL below
@@ -632,8 +857,9 @@ def solve_cpsat(
     deadline = begin + time_limit if time_limit is not None else None
     shape = Shape.of(deal)
     n = shape.n
-    hinted = normalise(shape, hint) if hint else []
-    best = hinted
+    start = _start(shape, None if hint_first is None else hint_first - 1)
+    hinted = normalise(shape, hint, start) if hint else []
+    best, best_first = hinted, start
     stages: list[Stage] = []
     horizon = n if clear else min(n, max(1, first_horizon))
     # A horizon that the hint already overfills cannot settle: skip it.
@@ -642,14 +868,14 @@ def solve_cpsat(
     while True:
         m = build(shape, horizon, clear=clear)
         if best:
-            hint_values(m, best)
+            hint_values(m, best, best_first)
         left = deadline - time.monotonic() if deadline is not None else None
         final = horizon >= n
         target = horizon - shape.longest()
         stage = run(m, left, workers, seed, stop_above=None if final else target)
         stages.append(stage)
         if stage.played > sum(len(t) for t in best):
-            best = stage.turns
+            best, best_first = stage.turns, stage.first
         if final or stage.played <= target:
             # Decided (a win, or an optimum or bound that settles the
             # game), or out of time within this horizon.
@@ -658,19 +884,39 @@ def solve_cpsat(
         if deadline is not None and time.monotonic() >= deadline:
             break
         horizon = grow(horizon, n)
-    return _report(deal, shape, stages, best, hinted, workers, begin)
+    return _report(deal, shape, stages, (best_first, best), hinted, workers, begin)
+
+
+def _replay(
+    deal: Deal, first: int, line: list[list[tuple[int, int]]]
+) -> tuple[list[Turn], GameState]:
+    """Replay a CP-SAT line through the rules engine (players filled in);
+    a line that does not replay is a ``SolverBug``, never a verdict."""
+    state = GameState(deal, first=first)
+    turns: list[Turn] = []
+    for i, t in enumerate(line):
+        player = state.current + 1
+        try:
+            for c, p in t:
+                state.play(c, p)
+            state.end_turn()
+        except IllegalMoveError as err:
+            raise SolverBug(f"the CP-SAT line does not replay at turn {i}: {err}") from None
+        turns.append(Turn(player, tuple(Play(c, p) for c, p in t)))
+    return turns, state
 
 
 def _report(
     deal: Deal,
     shape: Shape,
     stages: list[Stage],
-    best: list[list[tuple[int, int]]],
+    line: tuple[int, list[list[tuple[int, int]]]],
     hinted: list[list[tuple[int, int]]],
     workers: int,
     begin: float,
 ) -> Solution:
     n = shape.n
+    first, best = line
     last = stages[-1]
     played = sum(len(t) for t in best)
     settled = shape.settled(last.horizon, last.bound)
@@ -689,16 +935,26 @@ def _report(
         proof = f"CP-SAT bound: at most {last.bound} cards can be played (no perfect clear)"
     else:
         verdict, proof = UNKNOWN, None
-    stats = SearchStats(nodes=sum(s.branches for s in stages))
-    sol = _verified(deal, 1, turns_actions(best), verdict, proof, stats, begin)
-    if best:
-        result = replay(sol.record())
-        if not result.legal:
-            raise SolverBug(f"the CP-SAT line does not replay: {result.error}")
-        if result.cards_left != n - played:
-            raise SolverBug(
-                f"the CP-SAT line leaves {result.cards_left} cards, the model says {n - played}"
-            )
+    turns, final = _replay(deal, first + 1, best)
+    if final.cards_left() != n - played:
+        raise SolverBug(
+            f"the CP-SAT line leaves {final.cards_left()} cards, the model says {n - played}"
+        )
+    if verdict == WIN and final.status != WON:
+        raise SolverBug(f"the CP-SAT winning line ends {final.status}, not won")
+    lower = n - last.bound if settled and verdict == LOSS else 0
+    sol = Solution(
+        verdict=verdict,
+        deal=deal,
+        first=first + 1,
+        turns=turns,
+        cards_left=n - played,
+        proof=proof,
+        nodes=sum(s.branches for s in stages),
+        seconds=time.monotonic() - begin,
+        optimal=optimum,
+        lower_bound=max(lower, 1 if verdict == LOSS else 0),
+    )
     sol.engine = ENGINE
     sol.details = {
         "status": last.status,

@@ -13,9 +13,15 @@ ENGINES = ("dfs", "cpsat", "auto")
 
 
 def cpsat_covers(deal: Deal) -> bool:
-    """CP-SAT models solo games of the classic family without fire cards."""
-    r = deal.rules
-    return deal.players == 1 and r.kind == "classic" and not r.commands and not r.fire_cards
+    """CP-SAT models the classic family (1-5 players, fire cards), not
+    Extreme or Face to Face (``cpsat.check_supported``)."""
+    from .cpsat import check_supported
+
+    try:
+        check_supported(deal)
+    except ValueError:
+        return False
+    return True
 
 
 def solve_with(
@@ -42,7 +48,7 @@ def solve_with(
     if engine == "cpsat":
         if not cpsat_covers(deal):
             raise InvalidInputError(
-                "the CP-SAT engine covers solo games without fire cards; use --engine dfs"
+                "the CP-SAT engine covers the classic family only; use --engine dfs"
             )
         return solve_cpsat(deal, time_limit=time_limit, workers=workers)
     start = time.monotonic()
@@ -53,7 +59,9 @@ def solve_with(
     if first.verdict != UNKNOWN or not cpsat_covers(deal):
         return first
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
-    second = solve_cpsat(deal, time_limit=left, workers=workers, hint=_actions(first))
+    second = solve_cpsat(
+        deal, time_limit=left, workers=workers, hint=_actions(first), hint_first=first.first
+    )
     second.nodes += first.nodes
     if second.verdict == UNKNOWN and first.cards_left <= second.cards_left:
         first.seconds = time.monotonic() - start
