@@ -97,7 +97,7 @@ def check(record_file: str, as_json: bool) -> None:
     type=click.Choice(["dfs", "cpsat", "auto"]),
     default="auto",
     show_default=True,
-    help="dfs: the search; cpsat: CP-SAT (solo, no fire); auto: both, as a portfolio.",
+    help="dfs: the search; cpsat: CP-SAT; auto: both, as a portfolio.",
 )
 @click.option(
     "--record",
@@ -175,6 +175,11 @@ def solve_batch(
     items = batch_items(seeds, deals_file, variant, players)
     for line in run_batch(items, time_limit, node_limit, jobs, show_progress=True):
         print_json(line)
+
+
+from .explain import explain  # noqa: E402
+
+cli.add_command(explain)
 
 
 def main() -> None:

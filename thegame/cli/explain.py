@@ -1,0 +1,263 @@
+"""``thegame explain``: a line walked turn by turn, each play with its reasons.
+
+The reasons come from ``thegame.solver.explain``; this module only chooses a
+source (solve a deal, or replay a record), renders with rich and prints JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import click
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.text import Text
+
+from ..models import Deal, InvalidInputError, Record, replay
+from ..solver.explain import Reason, Snapshot, TurnExplanation, explain_record
+from .options import deal_options, load_deal, load_record, print_json, searching, user_errors
+from .render import card_text, cards_text, deal_title, legend
+
+# How a reason looks on a terminal (plain text elsewhere: rich detects it).
+_REASON_STYLE = {
+    "clear": "bold green",
+    "forced": "magenta",
+    "fire": "red",
+    "fire-deadline": "bold red",
+    "fire-cover": "red",
+    "trick": "green",
+    "setup": "cyan",
+    "extra": "green",
+    "opponent": "blue",
+    "command": "blue",
+}
+_LABEL_WIDTH = 8  # "before" and two spaces
+_PLAY_WIDTH = 16  # "99 on D2 (100)" and a little air, so reasons line up
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The verdict above the turns: from the solver or from a record's replay."""
+
+    source: str  # "solve" or "record"
+    verdict: str  # solve: win|loss|unknown; record: won|lost|in_progress
+    cards_left: int
+    status: str  # the engine's status at the end of the line
+    reason: str | None  # why the line ended (engine text with rule id)
+    proof: str | None
+    deal: Deal  # with the starting player fixed
+    seed: int | None = None
+    # The solver's word that cards_left is the fewest possible (records: None).
+    optimal: bool | None = None
+
+    def to_dict(self, turns: list[TurnExplanation]) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "verdict": self.verdict,
+            "cards_left": self.cards_left,
+            "status": self.status,
+            "reason": self.reason,
+            "proof": self.proof,
+            "optimal": self.optimal,
+            "first": self.deal.first,
+            "deal": self.deal.to_dict(),
+            "turns": [t.to_dict() for t in turns],
+        }
+
+
+def _headline(s: Summary) -> Text:
+    if s.source == "record":
+        style = {"won": "bold green", "lost": "bold red"}.get(s.status, "bold yellow")
+        word = {"won": "won", "lost": "lost"}.get(s.status, "in progress")
+        line = Text("RECORD", style=style)
+        line.append(f" - {word}" + (f": {s.reason}" if s.reason else ""))
+        line.append(f"; cards left: {s.cards_left}")
+        return line
+    if s.verdict == "win":
+        return Text("WIN", style="bold green") + Text(" - perfect clear")
+    if s.verdict == "loss":
+        head = Text("LOSS", style="bold red")
+        best = "best possible" if s.optimal is not False else "best found"
+        return head + Text(f" - {best}: {_cards(s.cards_left)} left")
+    head = Text("UNKNOWN", style="bold yellow")
+    return head + Text(f" - best found: {_cards(s.cards_left)} left (no proof within the time)")
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+def _table_text(deal: Deal, snap: Snapshot) -> Text:
+    piles = "  ".join(f"{name} {card_text(deal, top)}" for name, top in snap.piles)
+    return Text(f"{piles}   hand {cards_text(deal, list(snap.hand))}")
+
+
+def _reasons_text(reasons: tuple[Reason, ...], gap: int) -> Text:
+    text = Text()
+    for i, r in enumerate(reasons):
+        if i:
+            text.append("; ")
+        style = _REASON_STYLE.get(r.kind, "")
+        if r.kind == "gap" and gap:
+            style = "yellow"
+        text.append(r.text, style=style)
+    return text
+
+
+class _Rows:
+    """Labelled rows whose long text wraps with a hanging indent.
+
+    A rich table would do the layout too, but pads every line to the full
+    width with spaces; these rows end where their text ends.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, Text, Text]] = []
+
+    def add(self, label: str, body: Text | str, lead: Text | None = None) -> None:
+        body_text = body if isinstance(body, Text) else Text(body)
+        self.rows.append((label, lead or Text(), body_text))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for label, lead, body in self.rows:
+            indent = _LABEL_WIDTH + len(lead)
+            width = max(20, options.max_width - indent)
+            lines = body.wrap(console, width, justify="default", overflow="fold")
+            for i, line in enumerate(lines):
+                line.rstrip()
+                if i == 0:
+                    head = Text(label.ljust(_LABEL_WIDTH), style="dim") + lead
+                else:
+                    head = Text(" " * indent)
+                yield head + line
+
+
+def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
+    """One turn: piles and hand before, each play with why, the draw, after."""
+    head = Text(f"turn {t.turn} - player {t.player}", style="bold")
+    head.append(f" - needs {_cards(t.minimum)} - draw pile {t.draw_before}")
+    rows = _Rows()
+    rows.add("before", _table_text(deal, t.before))
+    for p in t.plays:
+        play = f"{card_text(deal, p.card)} on {p.pile} ({card_text(deal, p.before)})"
+        rows.add("play", _reasons_text(p.reasons, p.gap), Text(play.ljust(_PLAY_WIDTH), "bold"))
+    if t.drew:
+        drew = cards_text(deal, list(t.drew))
+    elif t.draw_before == 0:
+        drew = "nothing (the draw pile is empty)"
+    else:
+        drew = "nothing"
+    rows.add("drew", drew)
+    rows.add("after", _table_text(deal, t.after))
+    rows.add("left", f"{_cards(t.cards_left)}, draw pile {t.draw_left}")
+    for note in t.notes:
+        rows.add("note", Text(note.text, style="bold" if note.kind == "end" else ""))
+    return Group(head, rows)
+
+
+def explain_view(summary: Summary, turns: list[TurnExplanation]) -> Group:
+    """The whole explanation: verdict, the deal, every turn, the end."""
+    deal = summary.deal
+    parts: list[RenderableType] = [_headline(summary)]
+    if summary.proof:
+        parts.append(Text(f"proof: {summary.proof}"))
+    parts.append(Text(deal_title(deal, summary.seed)))
+    note = legend(deal)
+    if note:
+        parts.append(Text(note))
+    for t in turns:
+        parts.append(Text())
+        parts.append(turn_view(deal, t))
+    if not turns:
+        why = f": {summary.reason}" if summary.reason else ""
+        parts.append(Text(f"no turns to explain{why}"))
+    return Group(*parts)
+
+
+def summary_of_record(record: Record, where: str) -> tuple[Summary, list[TurnExplanation]]:
+    turns = explain_record(record, where)
+    result = replay(record)  # legal here: explain_record would have raised
+    summary = Summary(
+        source="record",
+        verdict=result.status,
+        cards_left=result.cards_left,
+        status=result.status,
+        reason=result.reason,
+        proof=None,
+        deal=record.deal.with_first(record.first),
+    )
+    return summary, turns
+
+
+@click.command()
+@deal_options
+@click.option(
+    "--record",
+    "record_file",
+    metavar="FILE",
+    help="Explain this game record (as 'thegame check' reads it) instead of solving.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="Seconds the solver may take before the verdict is 'unknown'.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+@user_errors
+def explain(
+    seed: int | None,
+    deck: str | None,
+    deal_file: str | None,
+    variant: str | None,
+    players: int | None,
+    first: int | None,
+    record_file: str | None,
+    time_limit: float,
+    as_json: bool,
+) -> None:
+    """Walk a line turn by turn and say why each card was played.
+
+    With a deal (--seed, --deck or --deal) the deal is solved first and the
+    solver's line is explained; with --record FILE that record's turns are.
+    """
+    if record_file is not None:
+        deal_given = seed is not None or deck or deal_file or variant or players or first
+        if deal_given:
+            raise InvalidInputError(
+                "--record takes its deal from the file; drop the deal options", "options"
+            )
+        record = load_record(record_file)
+        summary, turns = summary_of_record(record, record_file)
+    else:
+        if seed is None and not deck and not deal_file:
+            raise InvalidInputError(
+                "no deal given: use --seed N, --deck '...', --deal FILE or --record FILE",
+                "options",
+            )
+        from ..solver import portfolio  # late: the solver imports OR-Tools lazily
+
+        deal = load_deal(seed, deck, deal_file, variant, players, first)
+        with searching(enabled=not as_json) as tick:
+            sol = portfolio.solve_with(deal, "auto", time_limit=time_limit, progress=tick)
+        record = sol.record()
+        turns = explain_record(record, "solution")
+        final = replay(record)
+        summary = Summary(
+            source="solve",
+            verdict=sol.verdict,
+            cards_left=sol.cards_left,
+            status=final.status,
+            reason=final.reason,
+            proof=sol.proof,
+            deal=record.deal,
+            seed=seed,
+            # A loss may come with a line that is not proven the best one.
+            optimal=bool(getattr(sol, "optimal", True)),
+        )
+    if as_json:
+        print_json(summary.to_dict(turns))
+        return
+    # A console per run: it detects the terminal (and COLUMNS) as it is now.
+    Console(highlight=False).print(explain_view(summary, turns))

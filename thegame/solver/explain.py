@@ -1,0 +1,402 @@
+"""Why each play of a line was made, in words a player understands.
+
+``explain_record`` replays a record through the rules engine (the only
+source of truth) and classifies every play: a backward trick, the gap it
+leaves (the unplayed cards the pile can no longer take), a trick it sets up,
+whether it was forced, an extra card beyond the minimum, fire cards laid and
+covered, Extreme commands, the last card. Each play keeps the one or two most
+relevant reasons, chosen by a fixed priority so the output is deterministic.
+Pure logic: no rendering here (``thegame.cli.explain`` presents it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from ..models import (
+    LOST,
+    WON,
+    GameState,
+    IllegalMoveError,
+    InvalidInputError,
+    Record,
+    is_ascending,
+    pile_name,
+)
+from ..models.state import pile_owner
+
+# A gap names its cards when there are at most this many (more would be noise).
+NAMED_GAP = 4
+
+# Priorities of the reasons: higher first. The "cost" of a play (trick, gap
+# or a free extra card) is always kept; the best other reason joins it.
+_PRIORITY = {
+    "clear": 100,
+    "forced": 90,
+    "fire-deadline": 85,
+    "trick": 80,
+    "opponent": 80,
+    "fire": 70,
+    "setup": 60,
+    "gap": 50,
+    "extra": 50,
+    "fire-cover": 45,
+    "command": 40,
+    "out": 35,
+    "cheapest": 30,
+    "extra-card": 20,
+    "minimum": 10,
+}
+_COST_KINDS = frozenset({"trick", "gap", "extra", "opponent"})
+
+_COMMAND_TEXT = {
+    "stop": "stop card: the turn ends with it",
+    "skull": "skull card: it must be covered this turn",
+    "three": "three card: this turn has exactly 3 cards",
+    "no-trick": "no-trick card: no backward trick anywhere while it shows",
+    "one-pile": "one-pile card: a turn's cards go onto one pile while it shows",
+    "draw-one": "draw-one card: one card is drawn per turn while it shows",
+    "no-talk": "no-talk card: no talking while it shows",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One reason for a play (or a note on a turn): a stable kind and a sentence."""
+
+    kind: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the table shows: the piles' top cards and the active player's hand."""
+
+    piles: tuple[tuple[str, int], ...]  # (pile name, top card)
+    hand: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"piles": dict(self.piles), "hand": list(self.hand)}
+
+
+@dataclass(frozen=True)
+class PlayExplanation:
+    card: int
+    pile: str
+    before: int  # the pile's top card before this play
+    gap: int  # unplayed cards jumped over (0 for a trick or an opponent's pile)
+    trick: bool
+    reasons: tuple[Reason, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "pile": self.pile,
+            "from": self.before,
+            "reasons": [r.to_dict() for r in self.reasons],
+        }
+
+
+@dataclass(frozen=True)
+class TurnExplanation:
+    turn: int  # counted from 0, as in records and ``thegame check``
+    player: int  # 1-based
+    minimum: int  # cards this turn needs (rules C4, P1, D2)
+    draw_before: int  # cards in the active player's draw pile at the start
+    before: Snapshot
+    plays: tuple[PlayExplanation, ...]
+    drew: tuple[int, ...]
+    after: Snapshot
+    draw_left: int
+    cards_left: int
+    status: str  # the engine's status after the turn
+    notes: tuple[Reason, ...]  # turn-level: the draw pile ran out, fire deadlines, the end
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "player": self.player,
+            "minimum": self.minimum,
+            "before": self.before.to_dict(),
+            "plays": [p.to_dict() for p in self.plays],
+            "drew": list(self.drew),
+            "after": self.after.to_dict(),
+            "draw_left": self.draw_left,
+            "cards_left": self.cards_left,
+            "status": self.status,
+            "notes": [n.to_dict() for n in self.notes],
+        }
+
+
+def explain_record(record: Record, where: str = "record") -> list[TurnExplanation]:
+    """Replay ``record`` and explain every turn.
+
+    An illegal record raises ``InvalidInputError`` naming the first illegal
+    step (turns and plays counted from 0, as ``thegame check`` does).
+    """
+    state = GameState(record.deal, first=record.first)
+    out: list[TurnExplanation] = []
+    turns = record.turns
+    for i, turn in enumerate(turns):
+        if state.over:
+            _illegal(where, i, None, IllegalMoveError("C8", f"the game is over ({state.reason})"))
+        if turn.player - 1 != state.current:
+            _illegal(
+                where,
+                i,
+                None,
+                IllegalMoveError(
+                    "C3", f"it is player {state.current + 1}'s turn, not player {turn.player}'s"
+                ),
+            )
+        player = state.current
+        minimum = state.turn_min
+        draw_before = state.stock_left()
+        before = _snapshot(state, player)
+        plays: list[PlayExplanation] = []
+        for j, play in enumerate(turn.plays):
+            try:
+                state.check_play(play.card, play.pile)
+            except IllegalMoveError as err:
+                _illegal(where, i, j, err)
+            # A fire card covered again later this turn is no threat (rule F2).
+            covered = any(q.pile == play.pile for q in turn.plays[j + 1 :])
+            plays.append(_explain_play(state, play.card, play.pile, j, covered))
+        hand_before_draw = set(state.hands[player])
+        if not state.over:  # a duel may be won at once (rule D6)
+            try:
+                state.end_turn()
+            except IllegalMoveError as err:
+                _illegal(where, i, None, err)
+        drew = tuple(sorted(set(state.hands[player]) - hand_before_draw))
+        draw_left = state.stock_left(player)
+        notes = _turn_notes(state, player, draw_before, draw_left)
+        out.append(
+            TurnExplanation(
+                turn=i,
+                player=player + 1,
+                minimum=minimum,
+                draw_before=draw_before,
+                before=before,
+                plays=tuple(plays),
+                drew=drew,
+                after=_snapshot(state, player),
+                draw_left=draw_left,
+                cards_left=state.cards_left(),
+                status=state.status,
+                notes=tuple(notes),
+            )
+        )
+    return out
+
+
+def _illegal(where: str, turn: int, play: int | None, err: IllegalMoveError) -> NoReturn:
+    at = f"turn {turn}" + (f", play {play}" if play is not None else "")
+    raise InvalidInputError(
+        f"illegal record: {at} (counted from 0): rule {err.rule}: {err.message}", where
+    )
+
+
+def _snapshot(state: GameState, player: int) -> Snapshot:
+    rules = state.rules
+    piles = tuple((pile_name(rules, i), top) for i, top in enumerate(state.tops))
+    return Snapshot(piles, tuple(state.hand(player)))
+
+
+def unplayed_cards(state: GameState, owner: int | None = None) -> set[int]:
+    """Cards not yet on a pile: every hand and the draw pile. Face to Face:
+    only ``owner``'s cards, the only ones that can go onto their own piles."""
+    if owner is not None:
+        return set(state.hands[owner]) | set(state.draw_pile(owner))
+    out: set[int] = set(state.draw_pile())
+    for hand in state.hands:
+        out |= hand
+    return out
+
+
+def jumped_over(state: GameState, card: int, pile: int) -> list[int]:
+    """The unplayed cards a normal play of ``card`` on ``pile`` jumps over:
+    the pile can no longer take them (short of a backward trick)."""
+    top = state.tops[pile]
+    low, high = (top, card) if is_ascending(state.rules, pile) else (card, top)
+    pool = unplayed_cards(state, pile_owner(state.rules, pile))
+    return sorted(c for c in pool if low < c < high and c != card)
+
+
+def is_trick(state: GameState, card: int, pile: int) -> bool:
+    """Whether playing ``card`` on ``pile`` is a backward trick (rule C5)."""
+    if _on_opponent(state, pile):
+        return False  # rule D4: no backward trick on the opponent's piles
+    top, step = state.tops[pile], state.rules.step
+    return card == top - step if is_ascending(state.rules, pile) else card == top + step
+
+
+def _on_opponent(state: GameState, pile: int) -> bool:
+    owner = pile_owner(state.rules, pile)
+    return owner is not None and owner != state.current
+
+
+def _cost(state: GameState, card: int, pile: int) -> int:
+    """Cards given up by a play (for comparing plays): 0 for a trick."""
+    if is_trick(state, card, pile) or _on_opponent(state, pile):
+        return 0
+    return len(jumped_over(state, card, pile))
+
+
+def _gap_text(gap: list[int]) -> str:
+    if not gap:
+        return "no gap"
+    if len(gap) <= NAMED_GAP:
+        return f"gap of {len(gap)}: skips {', '.join(map(str, gap))}"
+    return f"gap of {len(gap)}: skips {len(gap)} cards from {gap[0]} to {gap[-1]}"
+
+
+def _explain_play(
+    state: GameState, card: int, pile: int, index: int, covered_later: bool = False
+) -> PlayExplanation:
+    """Classify one play (the state is just before it), then make it."""
+    rules = state.rules
+    name = pile_name(rules, pile)
+    top = state.tops[pile]
+    asc = is_ascending(rules, pile)
+    step = rules.step
+    player = state.current
+    extra = index >= state.turn_min
+    legal = state.legal_plays()
+    trick = is_trick(state, card, pile)
+    opponent = _on_opponent(state, pile)
+    gap = [] if trick or opponent else jumped_over(state, card, pile)
+    fire = rules.fire_cards
+    laid_earlier = top in fire and state.top_turn[pile] < state.turn
+
+    # The cost: every play has exactly one.
+    cost: Reason
+    if opponent:
+        owner = pile_owner(rules, pile)
+        assert owner is not None
+        cost = Reason(
+            "opponent",
+            f"onto player {owner + 1}'s pile: it gives them room ({top} to {card}) "
+            "and lets you refill your hand (rule D5)",
+        )
+    elif trick:
+        word, way = ("below", "down") if asc else ("above", "up")
+        lo, hi = (card, top) if asc else (top, card)
+        regained = [c for c in unplayed_cards(state, pile_owner(rules, pile)) if lo < c < hi]
+        text = f"backward trick: {card} is exactly {step} {word} {top}, the pile goes back {way}"
+        if regained:
+            text += f" (room again for {_count(len(regained), 'card')})"
+        cost = Reason("trick", text)
+    elif extra and not gap:
+        cost = Reason("extra", "extra card, free: no gap")
+    else:
+        cost = Reason("gap", _gap_text(gap))
+
+    whys: list[Reason] = []
+    hand_after = state.hands[player] - {card}
+    if _ends_game_won(state, card, pile):
+        if state.duel:
+            whys.append(Reason("clear", f"last card: player {player + 1} has played every card"))
+        else:
+            whys.append(Reason("clear", "last card: a perfect clear"))
+    elif not hand_after and not state.duel and state.stock_left() == 0:
+        whys.append(Reason("out", f"last card in hand: player {player + 1} is out"))
+    if not extra and len(legal) == 1:
+        whys.append(Reason("forced", "only legal play"))
+    if laid_earlier:
+        whys.append(
+            Reason("fire-deadline", f"covers fire card {top}, which had to be covered this turn")
+        )
+    elif top in fire and state.top_turn[pile] == state.turn:
+        whys.append(Reason("fire-cover", f"covers fire card {top}, laid this turn"))
+    if card in fire:
+        if covered_later:
+            whys.append(Reason("fire", "fire card, covered again later this turn"))
+        else:
+            whys.append(Reason("fire", "fire card: must be covered by the end of the next turn"))
+    if not opponent:
+        partner = card - step if asc else card + step
+        if partner in hand_after:
+            whys.append(
+                Reason(
+                    "setup",
+                    f"prepares a backward trick: {partner} in hand can later go back onto it",
+                )
+            )
+    command = state.deal.command(card)
+    if command:
+        whys.append(Reason("command", _COMMAND_TEXT.get(command, f"{command} card")))
+    # A gap is the price of progress; say so when no other play was cheaper.
+    if gap and len(legal) > 1 and len(gap) <= min(_cost(state, p.card, p.pile) for p in legal):
+        whys.append(Reason("cheapest", "the smallest gap available"))
+    if extra and cost.kind != "extra":
+        whys.append(Reason("extra-card", f"extra card beyond the minimum of {state.turn_min}"))
+    elif not extra:
+        need = _count(state.turn_min, "card")
+        whys.append(Reason("minimum", f"required: the minimum is {need} this turn"))
+
+    reasons = [cost]
+    if whys:
+        reasons.append(max(whys, key=lambda r: _PRIORITY[r.kind]))  # first of equals wins
+    reasons.sort(key=lambda r: -_PRIORITY[r.kind])
+    state.play(card, pile)
+    return PlayExplanation(card, name, top, len(gap), trick, tuple(reasons))
+
+
+def _ends_game_won(state: GameState, card: int, pile: int) -> bool:
+    """Whether this play is the last card of a win (the state is before it)."""
+    if state.duel:
+        after = state.copy()
+        after.play(card, pile)
+        return after.status == WON
+    return state.cards_left() == 1
+
+
+def _turn_notes(state: GameState, player: int, draw_before: int, draw_left: int) -> list[Reason]:
+    """Turn-level notes after the draw: the draw pile ran out, fire cards
+    left burning, a player skipped, the end of the game."""
+    rules = state.rules
+    notes: list[Reason] = []
+    if draw_before > 0 and draw_left == 0 and not state.over:
+        if state.duel:
+            notes.append(Reason("draw-empty", f"player {player + 1}'s draw pile is now empty"))
+        else:
+            need = _count(rules.min_play_empty, "card")
+            notes.append(
+                Reason("draw-empty", f"the draw pile is now empty: from now on a turn needs {need}")
+            )
+    if rules.fire_cards and not state.over:
+        # F2: fire cards still on top after this turn burn until the next one.
+        for i, top in enumerate(state.tops):
+            if top in rules.fire_cards and state.top_turn[i] == state.turn - 1:
+                who = (
+                    "the end of the next turn"
+                    if state.players == 1
+                    else f"the end of player {state.current + 1}'s turn"
+                )
+                notes.append(
+                    Reason(
+                        "fire",
+                        f"fire card {top} on {pile_name(rules, i)} must be covered by {who}",
+                    )
+                )
+    if not state.over and state.players > 1:
+        expected = (player + 1) % state.players
+        while expected != state.current:
+            notes.append(
+                Reason("skip", f"player {expected + 1} has no cards left and is skipped (rule C7)")
+            )
+            expected = (expected + 1) % state.players
+    if state.status == WON:
+        notes.append(Reason("end", f"won: {state.reason}"))
+    elif state.status == LOST:
+        notes.append(Reason("end", f"game over: {state.reason}"))
+    return notes
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
