@@ -181,6 +181,11 @@ from .explain import explain  # noqa: E402
 
 cli.add_command(explain)
 
+from .analyze import analyze, hint  # noqa: E402
+
+cli.add_command(analyze)
+cli.add_command(hint)
+
 
 def main() -> None:
     cli(prog_name="thegame")

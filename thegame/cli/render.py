@@ -105,9 +105,18 @@ def solution_view(sol: Solution) -> Group:
     if sol.verdict == "win":
         head.append(" - a perfect clear exists", style="")
     elif sol.verdict == "loss":
-        head.append(f" - no perfect clear ({sol.proof})", style="")
+        if sol.optimal:
+            head.append(f", best possible: {sol.cards_left} cards left", style="")
+        else:
+            head.append(
+                f", best found: {sol.cards_left} cards left (at least {sol.lower_bound})", style=""
+            )
+        head.append(f"\nproof: {sol.proof}", style="")
     else:
-        head.append(" - budget ran out before a proof; best line found below", style="")
+        head.append(
+            f" - budget ran out before a proof; best line found below ({sol.cards_left} left)",
+            style="",
+        )
     lines: list[RenderableType] = [head]
     lines.append(Text(f"{deal.rules.name}, {deal.players} player(s); first: player {sol.first}"))
     table = Table(show_header=True, header_style="bold", box=None)

@@ -180,3 +180,16 @@ def replay(record: Record) -> CheckResult:
         winner=state.winner,
         turns_ok=len(record.turns),
     )
+
+
+def replayed(record: Record, where: str = "record") -> GameState:
+    """The engine position where a legal ``record`` ends; an illegal one
+    raises ``InvalidInputError`` naming the first illegal step."""
+    result = replay(record)
+    if result.error is not None:
+        e = result.error
+        at = f"turn {e['turn']}" + (f", play {e['play']}" if e.get("play") is not None else "")
+        raise InvalidInputError(
+            f"illegal record: {at} (counted from 0): rule {e['rule']}: {e['message']}", where
+        )
+    return result.state

@@ -1,0 +1,164 @@
+"""``thegame analyze`` and ``thegame hint``: hindsight judgement of a record."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Group, RenderableType
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..models import InvalidInputError, Play
+from ..models.state import pile_name
+from ..solver.analysis import Analysis, analyze_record, hint_for
+from .options import err, load_record, out, print_json, searching, user_errors
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def _play_text(analysis: Analysis, play: Play | None) -> str:
+    if play is None:
+        return "end the turn"
+    return f"{play.card} on {pile_name(analysis.record.deal.rules, play.pile)}"
+
+
+def best_chart(analysis: Analysis, height: int = 6) -> RenderableType:
+    """The best reachable result after each turn, as columns of blocks
+    (one column per turn; taller is worse)."""
+    per_turn: list[int] = [analysis.curve[0]]
+    for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
+        if i + 1 < len(per_turn):
+            per_turn[i + 1] = value
+        else:
+            per_turn.append(value)
+    top = max(per_turn) or 1
+    rows = []
+    for level in range(height, 0, -1):
+        row = ""
+        for v in per_turn:
+            fill = v * height / top - (level - 1)
+            row += BLOCKS[max(0, min(8, round(fill * 8)))]
+        label = f"{round(top * level / height):>3} |" if level in (height, 1) else "    |"
+        rows.append(Text(label + row))
+    rows.append(Text("    +" + "-" * len(per_turn)))
+    rows.append(Text(f"     turn 0 .. {len(per_turn) - 1}: best reachable cards left", style="dim"))
+    return Group(*rows)
+
+
+def analysis_view(analysis: Analysis) -> RenderableType:
+    """Summary, the mistakes with the better play, and the chart."""
+    parts: list[RenderableType] = []
+    parts.append(
+        Text(
+            "Hindsight analysis: judged with the whole deck known, the order of the "
+            "draw pile included.",
+            style="dim",
+        )
+    )
+    start = "" if analysis.start_proven else " (best found, not proven)"
+    parts.append(Text(f"best possible at the start: {analysis.best_at_start} cards left{start}"))
+    parts.append(Text(f"result: {analysis.result} cards left ({analysis.status})"))
+    ms = analysis.mistakes
+    if not ms:
+        parts.append(Text("no mistakes: every action kept the best result reachable", "green"))
+    else:
+        first = ms[0]
+        parts.append(
+            Text(
+                f"{len(ms)} mistake(s), {analysis.cards_lost} card(s) lost to them; "
+                f"first at turn {first.turn}, play {first.play} (counted from 0)",
+                style="bold red",
+            )
+        )
+        table = Table(box=None, header_style="bold")
+        for col in ("turn", "play", "played", "best before", "best after", "better", "sure"):
+            table.add_column(col)
+        for m in ms:
+            table.add_row(
+                str(m.turn),
+                str(m.play),
+                _play_text(analysis, m.played),
+                str(m.best_before),
+                str(m.best_after),
+                _play_text(analysis, m.better),
+                "proven" if m.proven else "best found",
+            )
+        parts.append(table)
+    parts.append(best_chart(analysis))
+    return Group(*parts)
+
+
+@click.command()
+@click.argument("record_file", metavar="RECORD")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=2.0,
+    show_default=True,
+    help="Seconds of search per position that needs one.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@user_errors
+def analyze(record_file: str, time_limit: float, as_json: bool) -> None:
+    """Replay a played game and find every mistake, with hindsight."""
+    record = load_record(record_file)
+    if as_json or not err.is_terminal:
+        analysis = analyze_record(record, time_limit)
+    else:
+        columns = (
+            TextColumn("analysing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, console=err, transient=True) as bar:
+            task = bar.add_task("analyse", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            analysis = analyze_record(record, time_limit, progress)
+    if as_json:
+        print_json(analysis.to_dict())
+    else:
+        out.print(analysis_view(analysis))
+
+
+@click.command()
+@click.argument("record_file", metavar="RECORD")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds of search.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
+@user_errors
+def hint(record_file: str, time_limit: float, as_json: bool) -> None:
+    """The best next play from where the record ends, with hindsight."""
+    from ..models.record import replayed, turn_to_dict
+
+    record = load_record(record_file)
+    state = replayed(record, record_file)
+    if state.over:
+        raise InvalidInputError(f"the game is over ({state.reason}): no next play", record_file)
+    with searching(enabled=not as_json):
+        h = hint_for(state, time_limit)
+    rules = record.deal.rules
+    if as_json:
+        print_json(
+            {
+                "play": None
+                if h.play is None
+                else {"card": h.play.card, "pile": pile_name(rules, h.play.pile)},
+                "end_turn": h.play is None,
+                "verdict": h.verdict,
+                "cards_left": h.cards_left,
+                "cards_left_optimal": h.optimal,
+                "line": [turn_to_dict(rules, t) for t in h.line],
+                "text": h.text,
+            }
+        )
+        return
+    out.print(Text(f"player {state.current + 1}: {h.text}"))

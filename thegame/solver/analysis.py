@@ -1,0 +1,246 @@
+"""Hindsight analysis of a played game, and hints.
+
+The analysis knows the whole deck (the order of the draw pile included), so
+it judges with hindsight: "best reachable" is the fewest cards left that any
+continuation from a position can reach, as ``search_position`` finds it.
+
+A game is a sequence of actions: plays, and the end of each turn. After each
+action the best reachable result can only stay or get worse (the action
+taken is one of the options); when it gets worse, that action is a mistake.
+Most actions follow a best line already known, and then nothing needs
+solving: the line the search returned from the position before is still a
+best line after its own first action. Only a deviation is searched.
+
+Each position gets a time budget; a search cut by it gives a best line found
+(an upper bound) and a proven lower bound, so a mistake is ``proven`` only
+when the lower bound after the action exceeds a result known reachable
+before it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models import GameState, InvalidInputError, Play, Record, Turn
+from ..models.record import replayed, turn_to_dict
+from ..models.state import pile_name
+from .api import PositionResult, replay_actions, search_position
+from .search import END, Action
+
+
+@dataclass
+class Mistake:
+    turn: int  # 0-based turn of the record
+    play: int  # 0-based play in the turn; for an end of turn, the plays before it
+    played: Play | None  # None: ending the turn was the mistake
+    best_before: int
+    best_after: int
+    better: Play | None  # None: ending the turn was better
+    line: list[Turn]  # a best line from the position before the mistake
+    proven: bool  # best_after is a proven lower bound above a reachable best_before
+
+
+@dataclass
+class Analysis:
+    record: Record
+    best_at_start: int
+    start_proven: bool  # best_at_start is the proven optimum
+    result: int  # cards left where the record ends
+    mistakes: list[Mistake]
+    # Best reachable result before the first action and after each action,
+    # with the (turn, play) index of each action.
+    curve: list[int] = field(default_factory=list)
+    steps: list[tuple[int, int]] = field(default_factory=list)
+    status: str = ""
+    seconds: float = 0.0
+
+    @property
+    def cards_lost(self) -> int:
+        return sum(m.best_after - m.best_before for m in self.mistakes)
+
+    def to_dict(self) -> dict[str, Any]:
+        rules = self.record.deal.rules
+
+        def play_dict(p: Play | None) -> dict[str, Any]:
+            if p is None:
+                return {"end_turn": True}
+            return {"card": p.card, "pile": pile_name(rules, p.pile)}
+
+        return {
+            "best_at_start": self.best_at_start,
+            "best_at_start_proven": self.start_proven,
+            "result": self.result,
+            "status": self.status,
+            "cards_lost": self.cards_lost,
+            "hindsight": True,
+            "mistakes": [
+                {
+                    "turn": m.turn,
+                    "play": m.play,
+                    "played": play_dict(m.played),
+                    "best_before": m.best_before,
+                    "best_after": m.best_after,
+                    "better": play_dict(m.better),
+                    "proven": m.proven,
+                    "line": [turn_to_dict(rules, t) for t in m.line],
+                }
+                for m in self.mistakes
+            ],
+            "curve": self.curve,
+        }
+
+
+def _line_turns(state: GameState, actions: list[Action]) -> list[Turn]:
+    turns, _ = replay_actions(state, actions)
+    return turns
+
+
+def _first_play(actions: list[Action]) -> Play | None:
+    a = actions[0]
+    return None if a == END else Play(a[0], a[1])
+
+
+def analyze_record(
+    record: Record,
+    time_limit: float = 2.0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
+    """Find every mistake of ``record`` (see the module notes).
+
+    ``time_limit`` is per searched position; ``progress(done, total)`` is
+    called after each action.
+    """
+    start = time.monotonic()
+    replayed(record)  # one line naming the first illegal step, if any
+    state = GameState(record.deal, first=record.first)
+    actions: list[tuple[int, int, Play | None]] = []
+    for i, turn in enumerate(record.turns):
+        for j, p in enumerate(turn.plays):
+            actions.append((i, j, p))
+        actions.append((i, len(turn.plays), None))
+
+    def search(s: GameState) -> PositionResult:
+        return search_position(s, time_limit=time_limit)
+
+    res = search(state)
+    best, ref = res.cards_left, list(res.actions)
+    best_at_start, start_proven = best, res.optimal
+    curve = [best]
+    steps: list[tuple[int, int]] = []
+    mistakes: list[Mistake] = []
+    for n, (i, j, play) in enumerate(actions):
+        if state.over:
+            break  # the last card ended the game inside its turn
+        action: Action = END if play is None else (play.card, play.pile)
+        before = state.copy()
+        if play is None:
+            state.end_turn()
+        else:
+            state.play(play.card, play.pile)
+        if ref and _same(before, ref[0], action):
+            ref = _follow(ref, action)
+        else:
+            after = search(state)
+            if after.cards_left < best:
+                # The line known before was not the best: no mistake here,
+                # and the earlier figure was an upper bound only.
+                best = after.cards_left
+            elif after.cards_left > best:
+                mistakes.append(
+                    Mistake(
+                        turn=i,
+                        play=j,
+                        played=play,
+                        best_before=best,
+                        best_after=after.cards_left,
+                        better=_first_play(ref) if ref else None,
+                        line=_line_turns(before, ref) if ref else [],
+                        proven=after.lower_bound > best,
+                    )
+                )
+                best = after.cards_left
+            ref = list(after.actions)
+        curve.append(best)
+        steps.append((i, j))
+        if progress is not None:
+            progress(n + 1, len(actions))
+    return Analysis(
+        record=record,
+        best_at_start=best_at_start,
+        start_proven=start_proven,
+        result=state.cards_left(),
+        mistakes=mistakes,
+        curve=curve,
+        steps=steps,
+        status=state.status,
+        seconds=time.monotonic() - start,
+    )
+
+
+def _same(state: GameState, planned: Action, taken: Action) -> bool:
+    """Whether the action taken is the planned one, up to piles of one
+    direction showing the same top (interchangeable)."""
+    if planned == taken:
+        return True
+    if planned == END or taken == END or planned[0] != taken[0]:
+        return False
+    rules = state.rules
+    a, b = planned[1], taken[1]
+    same_direction = (a < rules.asc_piles) == (b < rules.asc_piles)
+    return same_direction and state.tops[a] == state.tops[b] and rules.kind == "classic"
+
+
+def _follow(ref: list[Action], taken: Action) -> list[Action]:
+    """The rest of the best line once ``taken`` (its first action, maybe
+    on the twin pile) is made: later plays on either twin swap piles."""
+    planned = ref[0]
+    rest = ref[1:]
+    if planned == taken:
+        return rest
+    a, b = planned[1], taken[1]
+    swap = {a: b, b: a}
+    return [x if x == END else (x[0], swap.get(x[1], x[1])) for x in rest]
+
+
+@dataclass
+class Hint:
+    play: Play | None  # None: end the turn
+    verdict: str  # from the position: win | loss | unknown
+    cards_left: int  # what the best line reaches
+    optimal: bool
+    line: list[Turn]
+    text: str
+
+
+def hint_for(state: GameState, time_limit: float = 5.0) -> Hint:
+    """The best next action from ``state`` and what it keeps possible."""
+    if state.over:
+        raise InvalidInputError(f"the game is over ({state.reason})", "record")
+    res = search_position(state, time_limit=time_limit)
+    if not res.actions:
+        raise InvalidInputError("no legal way to finish this turn", "record")
+    play = _first_play(res.actions)
+    rules = state.rules
+    what = "end the turn" if play is None else f"play {play.card} on {pile_name(rules, play.pile)}"
+    if res.verdict == "win":
+        keeps = "keeps a perfect clear possible"
+    elif res.optimal:
+        keeps = f"no perfect clear is possible any more; best possible: {res.cards_left} left"
+    elif res.verdict == "loss":
+        keeps = (
+            f"no perfect clear is possible any more; best found: {res.cards_left} left "
+            f"(at least {res.lower_bound})"
+        )
+    else:
+        keeps = f"best found: {res.cards_left} left (no proof within {time_limit:g} s)"
+    return Hint(
+        play=play,
+        verdict=res.verdict,
+        cards_left=res.cards_left,
+        optimal=res.optimal,
+        line=_line_turns(state, res.actions),
+        text=f"{what}: {keeps}",
+    )
