@@ -60,7 +60,7 @@ def blunder_record(deal: Deal, rng: random.Random) -> tuple[Record, int, int, in
         res = search_position(state)
         if res.verdict != LOSS or not res.optimal:
             continue
-        turns, final = replay_actions(state, res.actions)
+        turns, _final = replay_actions(state, res.actions)
         if not turns:
             continue
         current = Turn(sol.turns[i].player, (*prefix, alt, *turns[0].plays))
