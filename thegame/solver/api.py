@@ -88,9 +88,10 @@ def search_position(
     """Search on from ``state``: a perfect clear, or else (``optimize``) the
     fewest cards left, proven when the budget allows.
 
-    The decision search gets most of the budget; when it proves there is
-    no perfect clear, or runs out, the branch and bound gets the rest and
-    starts from the best line found, finished greedily to a whole game.
+    The decision search may use the whole budget; when it proves there is
+    no perfect clear, the branch and bound gets what is left and starts
+    from the best line found, finished greedily to a whole game. A search
+    that runs out reports that greedy whole game as its best line.
     """
     _check_covered(state.deal)
     stats = SearchStats()
@@ -105,10 +106,7 @@ def search_position(
         # Every card is down inside this turn: ending it clears (rule C7).
         return PositionResult(WIN, [END], 0, True, 0, stats)
     kind = TurnSearcher if kernel.players == 1 and not kernel.fire else Searcher
-    share = 0.7 if optimize else 1.0
-    search_deadline = start + share * time_limit if time_limit is not None else None
-    search_nodes = int(share * node_limit) if node_limit is not None else None
-    searcher = kind(kernel, search_nodes, search_deadline, progress)
+    searcher = kind(kernel, node_limit, deadline, progress)
     snap = kernel.snapshot()
     res = searcher.run()
     stats = res.stats
@@ -118,10 +116,8 @@ def search_position(
     # position, then finish the best line greedily.
     kernel.restore(snap)
     prefix = list(res.actions)
-    if prefix and prefix[-1] != END and kernel.t == 0:
-        # A line that stops inside a turn: drop the unfinished turn.
-        while prefix and prefix[-1] != END:
-            prefix.pop()
+    while prefix and prefix[-1] != END:
+        prefix.pop()  # a line stopped inside a turn: drop the unfinished turn
     for a in prefix:
         if a == END:
             kernel.end_turn()
@@ -131,7 +127,8 @@ def search_position(
     left = kernel.unplayed.bit_count()
     kernel.restore(snap)
     lower = 1 if res.proven else 0
-    if not optimize:
+    if not optimize or not res.proven:
+        # Undecided: the whole budget went to the decision search.
         verdict = LOSS if res.proven else UNKNOWN
         return PositionResult(verdict, line, left, left <= lower, lower, stats)
     rest_nodes = node_limit - stats.nodes if node_limit is not None else None
