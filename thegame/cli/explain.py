@@ -254,7 +254,7 @@ def explain(
             deal=record.deal,
             seed=seed,
             # A loss may come with a line that is not proven the best one.
-            optimal=bool(getattr(sol, "optimal", True)),
+            optimal=sol.optimal,
         )
     if as_json:
         print_json(summary.to_dict(turns))
