@@ -190,3 +190,30 @@ def test_cli_errors_are_one_line(tmp_path: pytest.TempPathFactory) -> None:
         r = runner.invoke(cli, [cmd, str(path)])
         assert r.exit_code == 2
         assert r.output.count("\n") == 1 and r.output.startswith("error:")
+
+
+def test_fair_rating_of_the_mistake(tmp_path: pytest.TempPathFactory) -> None:
+    """--fair rates the mistake with the blind policy: every alternative at
+    that position, the played one among them, with the sample size."""
+    made = blunder_record(small_deal(1), random.Random(1))
+    assert made is not None
+    record, turn, play, _ = made
+    path = tmp_path / "game.json"  # type: ignore[operator]
+    path.write_text(record.to_json())
+    runner = CliRunner()
+    result = runner.invoke(cli, ["analyze", str(path), "--json", "--fair", "8"])
+    assert result.exit_code == 0, result.output
+    fair = json.loads(result.output)["fair"]
+    assert [(f["turn"], f["play"]) for f in fair] == [(turn, play)]
+    p = record.turns[turn].plays[play]
+    alts = fair[0]["alternatives"]
+    assert fair[0]["samples"] == 8
+    assert {"card": p.card, "pile": "A1" if p.pile == 0 else "D1"} in [
+        {k: a[k] for k in ("card", "pile")} for a in alts if "card" in a
+    ]
+    assert all(0 <= a["win_rate"] <= 1 for a in alts)
+    # Deterministic for a fixed sample seed.
+    again = runner.invoke(cli, ["analyze", str(path), "--json", "--fair", "8"])
+    assert json.loads(again.output)["fair"] == fair
+    text = runner.invoke(cli, ["analyze", str(path), "--fair", "8"])
+    assert "Fair rating" in text.output and "8 sampled" in text.output

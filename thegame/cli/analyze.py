@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
+
 import click
 from rich.console import Group, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -10,7 +13,7 @@ from rich.text import Text
 
 from ..models import InvalidInputError, Play
 from ..models.state import pile_name
-from ..solver.analysis import Analysis, analyze_record, hint_for
+from ..solver.analysis import Analysis, analyze_record, fair_ratings, hint_for
 from .options import err, load_record, out, print_json, searching, user_errors
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -84,8 +87,53 @@ def analysis_view(analysis: Analysis) -> RenderableType:
                 "proven" if m.proven else "best found",
             )
         parts.append(table)
+    if analysis.fair:
+        parts.append(fair_view(analysis))
     parts.append(best_chart(analysis))
     return Group(*parts)
+
+
+def fair_view(analysis: Analysis) -> RenderableType:
+    """The fair rating: estimates from what the player could know."""
+    n = analysis.fair[0].best.samples
+    table = Table(
+        title=f"Fair rating: the blind policy over {n} sampled orders of the unseen cards "
+        "(estimates)",
+        title_justify="left",
+        box=None,
+        header_style="bold",
+    )
+    for col in ("turn", "play", "played", "win", "left", "best blind choice", "win", "left"):
+        table.add_column(col)
+    for f in analysis.fair:
+        mine, best = f.of(f.played), f.best
+        table.add_row(
+            str(f.turn),
+            str(f.play),
+            _play_text(analysis, f.played),
+            f"{100 * mine.win_rate:.0f}%",
+            f"{mine.expected_left:.1f}",
+            _play_text(analysis, best.play),
+            f"{100 * best.win_rate:.0f}%",
+            f"{best.expected_left:.1f}",
+        )
+    return table
+
+
+@contextlib.contextmanager
+def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr (terminals only) fed by (done, total)."""
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield progress
 
 
 @click.command()
@@ -97,27 +145,43 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     show_default=True,
     help="Seconds of search per position that needs one.",
 )
+@click.option(
+    "--fair",
+    "samples",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Also rate each mistake fairly: the blind policy over this many sampled "
+    "orders of the unseen cards (0: off).",
+)
+@click.option(
+    "--fair-all", is_flag=True, help="With --fair, rate every action, not only the mistakes."
+)
+@click.option("--seed", "sample_seed", type=int, default=0, help="Seed of the --fair samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @user_errors
-def analyze(record_file: str, time_limit: float, as_json: bool) -> None:
-    """Replay a played game and find every mistake, with hindsight."""
+def analyze(
+    record_file: str,
+    time_limit: float,
+    samples: int,
+    fair_all: bool,
+    sample_seed: int,
+    as_json: bool,
+) -> None:
+    """Replay a played game and find every mistake, with hindsight.
+
+    With --fair, each mistake (or every action) is also judged with only what
+    the player could know: the win chance and expected cards left of every
+    alternative, estimated by the blind policy over sampled orders of the
+    cards the player could not see.
+    """
     record = load_record(record_file)
-    if as_json or not err.is_terminal:
-        analysis = analyze_record(record, time_limit)
-    else:
-        columns = (
-            TextColumn("analysing"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-        )
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task("analyse", total=None)
-
-            def progress(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
-            analysis = analyze_record(record, time_limit, progress)
+    with _bar(enabled=not as_json, label="analysing") as progress:
+        analysis = analyze_record(record, time_limit, progress)
+    if samples:
+        at = analysis.steps if fair_all else [(m.turn, m.play) for m in analysis.mistakes]
+        with _bar(enabled=not as_json, label="rating fairly") as progress:
+            analysis.fair = fair_ratings(record, at, samples, sample_seed, progress)
     if as_json:
         print_json(analysis.to_dict())
     else:

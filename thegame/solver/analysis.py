@@ -28,6 +28,7 @@ from ..models import GameState, InvalidInputError, Play, Record, Turn
 from ..models.record import replayed, turn_to_dict
 from ..models.state import pile_name
 from .api import PositionResult, replay_actions, search_position
+from .blind import PlayRating, rate_plays
 from .search import END, Action
 
 
@@ -56,6 +57,7 @@ class Analysis:
     steps: list[tuple[int, int]] = field(default_factory=list)
     status: str = ""
     seconds: float = 0.0
+    fair: list[FairRating] = field(default_factory=list)
 
     @property
     def cards_lost(self) -> int:
@@ -90,6 +92,24 @@ class Analysis:
                 for m in self.mistakes
             ],
             "curve": self.curve,
+            "fair": [
+                {
+                    "turn": f.turn,
+                    "play": f.play,
+                    "played": play_dict(f.played),
+                    "samples": f.best.samples,
+                    "alternatives": [
+                        {
+                            **play_dict(r.play),
+                            "win_rate": round(r.win_rate, 4),
+                            "expected_left": round(r.expected_left, 3),
+                        }
+                        for r in f.ratings
+                    ],
+                    "best": play_dict(f.best.play),
+                }
+                for f in self.fair
+            ],
         }
 
 
@@ -191,6 +211,52 @@ def _same(state: GameState, planned: Action, taken: Action) -> bool:
     a, b = planned[1], taken[1]
     same_direction = (a < rules.asc_piles) == (b < rules.asc_piles)
     return same_direction and state.tops[a] == state.tops[b] and rules.kind == "classic"
+
+
+@dataclass
+class FairRating:
+    """What the player could know at one action: the blind policy's
+    estimates for every alternative over sampled orders of the unseen cards
+    (``thegame.solver.blind.rate_plays``)."""
+
+    turn: int
+    play: int
+    played: Play | None
+    ratings: list[PlayRating]
+
+    def of(self, play: Play | None) -> PlayRating:
+        return next(r for r in self.ratings if r.play == play)
+
+    @property
+    def best(self) -> PlayRating:
+        # Most wins, then fewest cards left; ties keep the engine's order.
+        return min(self.ratings, key=lambda r: (-r.win_rate, r.expected_left))
+
+
+def fair_ratings(
+    record: Record,
+    at: list[tuple[int, int]],
+    samples: int,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[FairRating]:
+    """Rate the actions at ``at`` ((turn, play) pairs as in ``Mistake``)
+    with only what the player could see then."""
+    wanted = set(at)
+    out: list[FairRating] = []
+    state = GameState(record.deal, first=record.first)
+    for i, turn in enumerate(record.turns):
+        for j, p in enumerate((*turn.plays, None)):
+            if (i, j) in wanted and not state.over:
+                ratings = rate_plays(state, samples, seed)
+                out.append(FairRating(i, j, p, ratings))
+                if progress is not None:
+                    progress(len(out), len(wanted))
+            if p is not None:
+                state.play(p.card, p.pile)
+            elif not state.over:
+                state.end_turn()
+    return out
 
 
 def _follow(ref: list[Action], taken: Action) -> list[Action]:
