@@ -12,9 +12,12 @@ solving: the line the search returned from the position before is still a
 best line after its own first action. Only a deviation is searched.
 
 Each position gets a time budget; a search cut by it gives a best line found
-(an upper bound) and a proven lower bound, so a mistake is ``proven`` only
-when the lower bound after the action exceeds a result known reachable
-before it.
+(an upper bound) and a proven lower bound. Since the true best result never
+improves along the game, a line found later also bounds every earlier
+position, and a bound proven earlier holds later: the figures reported are
+these tightened ones, so a search that ran out early cannot invent a
+mistake that a later line disproves. A mistake is ``proven`` only when the
+lower bound after the action exceeds a result known reachable before it.
 """
 
 from __future__ import annotations
@@ -145,55 +148,75 @@ def analyze_record(
     def search(s: GameState) -> PositionResult:
         return search_position(s, time_limit=time_limit)
 
+    # Per position n (before action n): the cards left of the best line
+    # known from there, that line, and a proven lower bound.
     res = search(state)
-    best, ref = res.cards_left, list(res.actions)
-    best_at_start, start_proven = best, res.optimal
-    curve = [best]
+    ref = list(res.actions)
+    found, lines, lower = [res.cards_left], [ref], [res.lower_bound]
+    positions = [state.copy()]
     steps: list[tuple[int, int]] = []
-    mistakes: list[Mistake] = []
+    taken: list[Play | None] = []
     for n, (i, j, play) in enumerate(actions):
         if state.over:
             break  # the last card ended the game inside its turn
         action: Action = END if play is None else (play.card, play.pile)
-        before = state.copy()
+        before = state
+        state = state.copy()
         if play is None:
             state.end_turn()
         else:
             state.play(play.card, play.pile)
         if ref and _same(before, ref[0], action):
             ref = _follow(ref, action)
+            found.append(found[-1])
+            lower.append(lower[-1])
         else:
             after = search(state)
-            if after.cards_left < best:
-                # The line known before was not the best: no mistake here,
-                # and the earlier figure was an upper bound only.
-                best = after.cards_left
-            elif after.cards_left > best:
-                mistakes.append(
-                    Mistake(
-                        turn=i,
-                        play=j,
-                        played=play,
-                        best_before=best,
-                        best_after=after.cards_left,
-                        better=_first_play(ref) if ref else None,
-                        line=_line_turns(before, ref) if ref else [],
-                        proven=after.lower_bound > best,
-                    )
-                )
-                best = after.cards_left
             ref = list(after.actions)
-        curve.append(best)
+            found.append(after.cards_left)
+            lower.append(after.lower_bound)
+        lines.append(ref)
+        positions.append(state)
         steps.append((i, j))
+        taken.append(play)
         if progress is not None:
             progress(n + 1, len(actions))
+    # The true best reachable result never improves along a game (each
+    # action is one of the options), so a line found later bounds every
+    # earlier position from above (the record's actions lead to it), and a
+    # lower bound proven earlier holds later too.
+    best = list(found)
+    for n in range(len(best) - 2, -1, -1):
+        best[n] = min(best[n], best[n + 1])
+    proven_low = list(lower)
+    for n in range(1, len(proven_low)):
+        proven_low[n] = max(proven_low[n], proven_low[n - 1])
+    mistakes: list[Mistake] = []
+    for n, (i, j) in enumerate(steps):
+        if best[n + 1] <= best[n]:
+            continue
+        # best[n] < best[n + 1] <= every later line: it is the line found
+        # at position n itself, and it does not start with the action taken.
+        line = lines[n]
+        mistakes.append(
+            Mistake(
+                turn=i,
+                play=j,
+                played=taken[n],
+                best_before=best[n],
+                best_after=best[n + 1],
+                better=_first_play(line) if line else None,
+                line=_line_turns(positions[n], line) if line else [],
+                proven=proven_low[n + 1] > best[n],
+            )
+        )
     return Analysis(
         record=record,
-        best_at_start=best_at_start,
-        start_proven=start_proven,
+        best_at_start=best[0],
+        start_proven=best[0] <= proven_low[0],
         result=state.cards_left(),
         mistakes=mistakes,
-        curve=curve,
+        curve=best,
         steps=steps,
         status=state.status,
         seconds=time.monotonic() - start,
