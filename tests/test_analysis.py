@@ -9,6 +9,7 @@ force); a record that follows a winning line has no mistakes.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -217,3 +218,63 @@ def test_fair_rating_of_the_mistake(tmp_path: pytest.TempPathFactory) -> None:
     assert json.loads(again.output)["fair"] == fair
     text = runner.invoke(cli, ["analyze", str(path), "--fair", "8"])
     assert "Fair rating" in text.output and "8 sampled" in text.output
+
+
+def blind_record(deal: Deal) -> Record:
+    """A whole game played by the blind policy (a plausible human game)."""
+    from thegame.solver.blind import choose_turn
+
+    state = GameState(deal, first=1)
+    turns = []
+    while not state.over:
+        plays = choose_turn(state)
+        if not plays:
+            break
+        player = state.current + 1
+        for p in plays:
+            state.play(p.card, p.pile)
+        state.end_turn()
+        turns.append(Turn(player, tuple(plays)))
+    return Record(deal.with_first(1), tuple(turns))
+
+
+def tight_deal(seed: int) -> Deal:
+    """Cards 2..30, minimum 2: the blind policy loses most of these."""
+    rng = random.Random(seed)
+    rules = small_rules(high=30, asc_piles=1, desc_piles=1, hand=4, min_play=2, step=5)
+    deck = list(rules.cards)
+    rng.shuffle(deck)
+    return Deal.create(rules, 1, [deck], 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 4])
+def test_analysis_of_a_played_game_is_consistent(seed: int) -> None:
+    """The best reachable result never improves along a game; the cards lost
+    to mistakes add up to the result minus the best possible; each mistake's
+    better line replays from the position before it and reaches its figure."""
+    record = blind_record(tight_deal(seed))
+    analysis = analyze_record(record)
+    assert analysis.mistakes, "the blind policy loses these deals"
+    curve = analysis.curve
+    assert all(a <= b for a, b in itertools.pairwise(curve))
+    final = replay(record)
+    if final.state.over:
+        assert curve[-1] == analysis.result == final.cards_left
+        assert analysis.cards_lost == analysis.result - analysis.best_at_start
+    assert analysis.best_at_start == optimum_from(GameState(record.deal, first=1))
+    for m in analysis.mistakes:
+        state = GameState(record.deal, first=1)
+        for t in record.turns[: m.turn]:
+            for p in t.plays:
+                state.play(p.card, p.pile)
+            state.end_turn()
+        for p in record.turns[m.turn].plays[: m.play]:
+            state.play(p.card, p.pile)
+        # The mistake's own action leads to a worse proven optimum.
+        after = state.copy()
+        if m.played is None:
+            after.end_turn()
+        else:
+            after.play(m.played.card, m.played.pile)
+        assert optimum_from(after) == m.best_after
+        assert optimum_from(state) == m.best_before
