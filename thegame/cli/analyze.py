@@ -28,12 +28,13 @@ def _play_text(analysis: Analysis, play: Play | None) -> str:
 def best_chart(analysis: Analysis, height: int = 6) -> RenderableType:
     """The best reachable result after each turn, as columns of blocks
     (one column per turn; taller is worse)."""
-    per_turn: list[int] = [analysis.curve[0]]
+    # The first column is the position where judging starts; then one
+    # column per turn, the value after its last action.
+    after_turn: dict[int, int] = {}
     for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
-        if i + 1 < len(per_turn):
-            per_turn[i + 1] = value
-        else:
-            per_turn.append(value)
+        after_turn[i] = value
+    per_turn = [analysis.curve[0], *after_turn.values()]
+    first = analysis.steps[0][0] if analysis.steps else 0
     top = max(per_turn) or 1
     rows = []
     for level in range(height, 0, -1):
@@ -44,7 +45,10 @@ def best_chart(analysis: Analysis, height: int = 6) -> RenderableType:
         label = f"{round(top * level / height):>3} |" if level in (height, 1) else "    |"
         rows.append(Text(label + row))
     rows.append(Text("    +" + "-" * len(per_turn)))
-    rows.append(Text(f"     turn 0 .. {len(per_turn) - 1}: best reachable cards left", style="dim"))
+    last = first + len(after_turn) - 1
+    rows.append(
+        Text(f"     start, then turns {first} .. {last}: best reachable cards left", style="dim")
+    )
     return Group(*rows)
 
 

@@ -187,5 +187,16 @@ cli.add_command(analyze)
 cli.add_command(hint)
 
 
+from .puzzles import daily, generate, play  # noqa: E402
+
+cli.add_command(daily)
+cli.add_command(generate)
+cli.add_command(play)
+
+
 def main() -> None:
     cli(prog_name="thegame")
+
+
+if __name__ == "__main__":
+    main()

@@ -130,17 +130,27 @@ def analyze_record(
     record: Record,
     time_limit: float = 2.0,
     progress: Callable[[int, int], None] | None = None,
+    start_turn: int = 0,
 ) -> Analysis:
     """Find every mistake of ``record`` (see the module notes).
 
     ``time_limit`` is per searched position; ``progress(done, total)`` is
-    called after each action.
+    called after each action. The first ``start_turn`` turns are replayed
+    without judging (a puzzle's given position); turn numbers stay the
+    record's.
     """
     start = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
     state = GameState(record.deal, first=record.first)
+    for turn in record.turns[:start_turn]:
+        for p in turn.plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
     actions: list[tuple[int, int, Play | None]] = []
     for i, turn in enumerate(record.turns):
+        if i < start_turn:
+            continue
         for j, p in enumerate(turn.plays):
             actions.append((i, j, p))
         actions.append((i, len(turn.plays), None))

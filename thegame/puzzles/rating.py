@@ -1,0 +1,333 @@
+"""Difficulty of a puzzle position, measured by the solver.
+
+A puzzle is a position from which a perfect clear is possible. Its rating
+walks the *canonical solution*: from the position, at every step (a play, or
+the end of a turn), each distinct option is decided: is a perfect clear
+still possible after it? The canonical line takes, among the options that
+keep it possible, ending the turn if that does, else the play of lowest
+opening cost (unplayed cards jumped over, ``thegame.puzzles.opening``), then
+lowest card, then lowest pile. Options that reach the same position (the
+same card on two piles with equal tops) count once. Every decision is a
+fact about the position (a win is a line replayed by the engine, a loss an
+exhausted search), so the line and the first two measures do not depend on
+the solver version; only the effort term does.
+
+Measures:
+
+- **choices** (``bits``): the sum over the steps of ``log2(options /
+  winning options)``: how much a player must get right. A step where every
+  option wins adds 0; a step where 1 of 8 wins adds 3. ``only_moves``
+  counts the steps where exactly one of several options wins.
+- **traps**: options that look good and lose. A play looks good when it
+  costs nothing (a backward trick, or a card that jumps over no unplayed
+  card); ending the turn looks good once the minimum is met (the habit of
+  playing no more than required). A trap offered again at later steps
+  counts once. Its *depth* is how many more cards the frozen opening policy
+  plays after it before it is stuck: a deep trap is found out late. This is
+  frozen too.
+- **effort** (``nodes``): the nodes the solver's own search
+  (``search_position``, ``optimize=False``) needs to find a perfect clear
+  from the position; capped at ``EFFORT_NODES``. This term depends on the
+  solver version, so a label can move by a few points between versions; the
+  puzzle itself never does.
+
+Score (0..100, rounded)::
+
+    raw   = 1.0 * bits + 2 * traps + 0.2 * sum of trap depths + 4 * log10(1 + nodes)
+    score = 100 * (1 - exp(-raw / 100))
+
+Labels: ``easy`` below 25, ``medium`` 25-44, ``hard`` 45-64, ``expert`` from
+65. Roughly: a 12-card endgame with few losing options is easy, a 36-card
+position before a fatal turn of the opening policy is expert. The weights
+were set by hand on a small sample of generated classic puzzles.
+
+Deciding thousands of options is made cheap by an ``Oracle``: a cache of
+decisions, every position on a winning line marked as winning, and a memo
+of positions proven dead shared by all searches of the deal.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models import WON, GameState, Play
+from ..solver.api import LOSS, WIN, search_position
+from ..solver.search import END, Action, Kernel, Searcher
+from .opening import play_cost, policy_depth, unplayed_cards
+
+LABELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+# Lowest score of each label after ``easy``.
+THRESHOLDS: tuple[int, ...] = (25, 45, 65)
+W_BITS = 1.0
+W_TRAP = 2.0
+W_DEPTH = 0.2
+W_EFFORT = 4.0
+SCALE = 100.0
+TRAP_COST = 0  # a play of at most this cost looks good
+
+DECIDE_NODES = 200_000  # per decision; undecided options are counted apart
+QUICK_NODES = 2_000  # the solver's own search first
+EFFORT_NODES = 1_000_000  # the effort term's search (capped there)
+
+
+def label_for(score: float) -> str:
+    for name, low in zip(LABELS[1:][::-1], THRESHOLDS[::-1], strict=True):
+        if score >= low:
+            return name
+    return LABELS[0]
+
+
+def score_for(bits: float, traps: int, depth_sum: int, nodes: int) -> int:
+    raw = W_BITS * bits + W_TRAP * traps + W_DEPTH * depth_sum + W_EFFORT * math.log10(1 + nodes)
+    return round(100 * (1 - math.exp(-raw / SCALE)))
+
+
+@dataclass
+class Trap:
+    step: int  # index of the step on the canonical line
+    action: Action  # END or (card, pile)
+    depth: int
+
+
+@dataclass
+class Rating:
+    score: int
+    label: str
+    line: list[Action]  # the canonical solution (END after every turn)
+    steps: int
+    bits: float
+    only_moves: int
+    options: list[tuple[int, int]]  # (options, winning options) per step
+    traps: list[Trap] = field(default_factory=list)
+    nodes: int = 0
+    undecided: int = 0  # options the budget left open (counted as winning)
+
+    @property
+    def trap_depth(self) -> int:
+        return max((t.depth for t in self.traps), default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "score": self.score,
+            "steps": self.steps,
+            "bits": round(self.bits, 2),
+            "only_moves": self.only_moves,
+            "traps": len(self.traps),
+            "trap_depth": self.trap_depth,
+            "trap_depth_sum": sum(t.depth for t in self.traps),
+            "nodes": self.nodes,
+        }
+
+
+def position_key(state: GameState) -> tuple[object, ...]:
+    """The position up to what cannot matter for a perfect clear.
+
+    Piles of one direction are interchangeable (with their fire deadlines),
+    and the plays of the current turn matter only up to its minimum.
+    """
+    rules = state.rules
+    marked = []
+    for i, top in enumerate(state.tops):
+        pending = top in rules.fire_cards and state.top_turn[i] < state.turn
+        marked.append((top, pending))
+    n = rules.asc_piles
+    return (
+        tuple(sorted(marked[:n])),
+        tuple(sorted(marked[n:])),
+        tuple(tuple(sorted(h)) for h in state.hands),
+        tuple(state.stock_pos),
+        state.current,
+        min(len(state.placed), state.turn_min),
+        state.status,
+    )
+
+
+class _Memo(set[tuple[int, ...]]):
+    """The dead-position memo of one search, backed by a shared one.
+
+    A kernel key with no play made in the turn (last field 0) proven dead
+    is a fact about the position: every search of the deal may reuse it.
+    Keys inside a turn are proven under the search's solo turn cap (rule
+    C4 turn splitting, argued in ``Kernel._max_turn``), which depends on
+    where that search started, so they stay local.
+    """
+
+    def __init__(self, shared: set[tuple[int, ...]]) -> None:
+        super().__init__()
+        self.shared = shared
+
+    def add(self, key: tuple[int, ...]) -> None:
+        if key[-1] == 0:
+            self.shared.add(key)
+        else:
+            super().add(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.shared or super().__contains__(key)
+
+
+class Oracle:
+    """Cached decisions "a perfect clear is still possible" for positions of
+    one deal; searches share the positions proven dead at a turn start."""
+
+    def __init__(self, node_limit: int = DECIDE_NODES) -> None:
+        self.node_limit = node_limit
+        self.cache: dict[tuple[object, ...], bool | None] = {}
+        self.dead: set[tuple[int, ...]] = set()
+        self.nodes = 0
+
+    def wins(self, state: GameState, node_limit: int | None = None) -> bool | None:
+        """True / False when decided, None when the budget ran out.
+
+        First the solver's own search with a small budget (its beam finds
+        most wins at once), then, for the rest, a limited-discrepancy DFS
+        without the beam (cheaper on losses) that shares the dead memo.
+        """
+        if state.over:
+            return state.status == WON
+        key = position_key(state)
+        if key in self.cache:
+            return self.cache[key]
+        kernel = Kernel.from_state(state)
+        if kernel.unplayed == 0:
+            return True
+        quick = search_position(state, node_limit=QUICK_NODES, optimize=False)
+        self.nodes += quick.stats.nodes
+        if quick.verdict == WIN:
+            self.mark_line(state, quick.actions)
+            return True
+        if quick.verdict == LOSS:
+            self.cache[key] = False
+            return False
+        searcher = Searcher(kernel, node_limit or self.node_limit)
+        searcher.dead = _Memo(self.dead)
+        res = searcher.run()
+        self.nodes += res.stats.nodes
+        if res.win:
+            self.mark_line(state, res.actions)
+            return True
+        verdict = False if res.proven else None
+        self.cache[key] = verdict
+        return verdict
+
+    def mark_line(self, state: GameState, actions: list[Action]) -> None:
+        """Every position on a winning line is winning (replayed by the engine)."""
+        s = state.copy()
+        self.cache[position_key(s)] = True
+        for a in actions:
+            if a == END:
+                if s.over:
+                    break
+                s.end_turn()
+            else:
+                s.play(*a)
+            self.cache[position_key(s)] = True
+
+
+def child(state: GameState, action: Action) -> GameState:
+    s = state.copy()
+    if action == END:
+        s.end_turn()
+    else:
+        s.play(*action)
+    return s
+
+
+def options(state: GameState) -> list[tuple[Action, GameState]]:
+    """Distinct options from ``state`` in canonical order: END, then plays by
+    (cost, card, pile). Options reaching the same position count once."""
+    out: list[tuple[Action, GameState]] = []
+    seen: set[tuple[object, ...]] = set()
+    if state.can_end_turn():
+        s = child(state, END)
+        seen.add(position_key(s))
+        out.append((END, s))
+    unplayed = unplayed_cards(state)
+    plays = sorted(
+        state.legal_plays(), key=lambda p: (play_cost(state, p, unplayed), p.card, p.pile)
+    )
+    for p in plays:
+        s = child(state, (p.card, p.pile))
+        key = position_key(s)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(((p.card, p.pile), s))
+    return out
+
+
+def looks_good(state: GameState, action: Action) -> bool:
+    if action == END:
+        return True
+    return play_cost(state, Play(*action), unplayed_cards(state)) <= TRAP_COST
+
+
+def rate(state: GameState, oracle: Oracle | None = None) -> Rating | None:
+    """Rate the position ``state`` (start of a turn or mid-turn).
+
+    None when the position has no perfect clear (or the budget could not
+    find one). The canonical line in the result replays to a win.
+    """
+    oracle = oracle or Oracle()
+    state = state.copy()
+    # Effort: the solver's own search (its node count is the effort term).
+    first = search_position(state, node_limit=EFFORT_NODES, optimize=False)
+    oracle.nodes += first.stats.nodes
+    if first.verdict == WIN:
+        oracle.mark_line(state, first.actions)
+    elif not oracle.wins(state):
+        return None
+    line: list[Action] = []
+    counts: list[tuple[int, int]] = []
+    traps: list[Trap] = []
+    seen_traps: set[object] = set()
+    undecided = 0
+    while not state.over:
+        opts = options(state)
+        winning: list[tuple[Action, GameState]] = []
+        losing: list[tuple[Action, GameState]] = []
+        for action, s in opts:
+            verdict = oracle.wins(s)
+            if verdict is None:
+                undecided += 1
+            if verdict is False:
+                losing.append((action, s))
+            else:
+                winning.append((action, s))
+        # The oracle's first answer says a clear exists, so some option wins
+        # unless every winning option was undecided.
+        step = len(line)
+        counts.append((len(opts), len(winning)))
+        for action, s in losing:
+            # A trap counts once: the same losing play offered again at a
+            # later step (or ending the same turn later) is not a new trap.
+            trap_key = (END, state.turn) if action == END else action
+            if trap_key not in seen_traps and looks_good(state, action):
+                seen_traps.add(trap_key)
+                traps.append(Trap(step, action, policy_depth(s)))
+        if not winning:
+            return None  # an undecided option taken earlier was lost
+        decided = [w for w in winning if oracle.cache.get(position_key(w[1]), True) is True]
+        action, state = (decided or winning)[0]
+        line.append(action)
+    if state.status != WON:
+        return None
+    bits = sum(math.log2(n / w) for n, w in counts if w)
+    only = sum(1 for n, w in counts if w == 1 and n > 1)
+    depth_sum = sum(t.depth for t in traps)
+    score = score_for(bits, len(traps), depth_sum, first.stats.nodes)
+    return Rating(
+        score=score,
+        label=label_for(score),
+        line=line,
+        steps=len(counts),
+        bits=bits,
+        only_moves=only,
+        options=counts,
+        traps=traps,
+        nodes=first.stats.nodes,
+        undecided=undecided,
+    )
