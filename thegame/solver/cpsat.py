@@ -1,11 +1,13 @@
-"""A second, independent exact engine: a CP-SAT model of a known-order solo deal.
+"""A second, independent exact engine: a CP-SAT model of a known-order deal.
 
-Covers one player in the classic family without fire cards or commands:
-``classic``, ``profi``, ``profi-hard`` and their generalised forms (rule C10).
-It shares nothing with the search (``thegame.solver.search``) but the
-conversion of its line into turns and the replay through the rules engine
-(``thegame.solver.api._verified``), so a verdict confirmed by both engines is
-confirmed twice.
+Covers the classic family with 1-5 players, with or without fire cards
+(rules F1-F4, when fire is safe at a perfect clear), but not commands:
+``classic``, ``profi``, ``profi-hard``, ``on-fire`` and their generalised
+forms (rule C10). It shares nothing with the search (``thegame.solver.search``)
+but the form of its line, and every line it reports is replayed through the
+rules engine, so a verdict confirmed by both engines is confirmed twice.
+Several players add whose turn each slot is in, card ownership and the C7
+skip (``_players``); fire cards add deadline flags per pile (``_fire``).
 
 The model is time-indexed over play slots. With N cards, slot s = 0..N-1 is
 the s-th card played; ``filled[s]`` says it is played at all (a prefix is).
@@ -15,7 +17,7 @@ the s-th card played; ``filled[s]`` says it is played at all (a prefix is).
 - Turns: ``end[s]`` is true when a turn ends after slot s; slot b starts a
   turn when b = 0 or ``end[b-1]``. ``tb[s]`` is the slot at which the turn
   containing s started, i.e. the number of cards played before that turn.
-- Hand (rules C2, C6): solo, the player refills to H after every turn, so at
+- Hand (rules C2, C6), solo: the player refills to H after every turn, so at
   the start of a turn with b cards played before, deck positions < H + b have
   been seen. The card at position i can be played in slot s only if
   i < H + tb[s] (one linear constraint per slot).
