@@ -131,6 +131,18 @@ def random_position(deal: Deal, rng: random.Random) -> GameState:
 @settings(max_examples=examples(300), deadline=None)
 @given(small_deals(), st.integers(0, 2**32))
 def test_positions_agree_with_brute_force(deal: Deal, seed: int) -> None:
+    check_position(deal, seed)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(small_deals(fire=True), st.integers(0, 2**32))
+def test_positions_agree_with_brute_force_on_fire(deal: Deal, seed: int) -> None:
+    """With fire cards the graph bounds (fire covers, a fire card due now)
+    may decide a position before any search."""
+    check_position(deal, seed)
+
+
+def check_position(deal: Deal, seed: int) -> None:
     state = random_position(deal, random.Random(seed))
     expected = optimum_from(state)
     text = describe(deal) + f"  after {state.key()}"
@@ -148,6 +160,8 @@ def test_positions_agree_with_brute_force(deal: Deal, seed: int) -> None:
     assert final.cards_left() == res.cards_left, text
     assert final.status != IN_PROGRESS, text
     event(f"{res.verdict}, {'mid-turn' if state.placed else 'turn start'}")
+    if res.floor:
+        event("decided by the graph bounds")
 
 
 def test_hand_made_loss_with_known_optimum() -> None:

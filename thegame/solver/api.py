@@ -11,7 +11,7 @@ from ..models import WON as WON_STATUS
 from ..models import Deal, GameState, IllegalMoveError, InvalidInputError, Play, Record, Turn
 from ..models.record import turn_to_dict
 from .optimum import Optimizer, finish_greedily
-from .search import END, Action, Kernel, Searcher, SearchStats, TurnSearcher
+from .search import END, INF, Action, Kernel, Searcher, SearchResult, SearchStats, TurnSearcher
 
 WIN = "win"
 LOSS = "loss"
@@ -76,6 +76,7 @@ class PositionResult:
     lower_bound: int  # proven lower bound on the cards left
     stats: SearchStats
     opt_nodes: int = 0  # nodes of the branch and bound, 0 if it did not run
+    floor: int = 0  # the graph bounds' lower bound at the position
 
 
 def search_position(
@@ -108,7 +109,12 @@ def search_position(
     kind = TurnSearcher if kernel.players == 1 and not kernel.fire else Searcher
     searcher = kind(kernel, node_limit, deadline, progress)
     snap = kernel.snapshot()
-    res = searcher.run()
+    # The graph bounds (dead cards, fire covers as a matching, a fire card
+    # due now) may prove the loss at once; they hold at turn starts.
+    from .bounds import state_lower_bound  # bounds imports this module
+
+    floor = 0 if state.placed else state_lower_bound(state)
+    res = SearchResult(False, True, [], INF, SearchStats()) if floor > 0 else searcher.run()
     stats = res.stats
     if res.win:
         return PositionResult(WIN, res.actions, 0, True, 0, stats)
@@ -126,20 +132,21 @@ def search_position(
     line = prefix + finish_greedily(kernel)
     left = kernel.unplayed.bit_count()
     kernel.restore(snap)
-    lower = 1 if res.proven else 0
+    lower = max(floor, 1 if res.proven else 0)
     if not optimize or not res.proven:
         # Undecided: the whole budget went to the decision search.
         verdict = LOSS if res.proven else UNKNOWN
-        return PositionResult(verdict, line, left, left <= lower, lower, stats)
+        return PositionResult(verdict, line, left, left <= lower, lower, stats, 0, floor)
     rest_nodes = node_limit - stats.nodes if node_limit is not None else None
     opt = Optimizer(kernel, rest_nodes, deadline, progress, searcher.dead)
-    out = opt.run((line, left))
+    out = opt.run((line, left), floor)
     if out.best_left == 0:
         return PositionResult(WIN, out.actions, 0, True, 0, stats, out.nodes)
     lower = max(lower, out.lower_bound)
     verdict = LOSS if lower > 0 else UNKNOWN
+    optimal = out.best_left <= lower
     return PositionResult(
-        verdict, out.actions, out.best_left, out.best_left <= lower, lower, stats, out.nodes
+        verdict, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor
     )
 
 
@@ -227,10 +234,17 @@ def solve(
     if any(r.verdict == UNKNOWN for _, r in results):
         return _verified(deal, first, best, None, total, opt_nodes, start, optimal, lower)
     starts = "any starting player" if len(firsts) > 1 else "this start"
-    proof = (
-        f"no perfect clear: exhaustive search from {starts}, {total.dead_positions} "
-        f"positions proven dead ({total.dead_card_cuts} by the dead-card bound)"
-    )
+    if all(r.floor > 0 for _, r in results):
+        floor = min(r.floor for _, r in results)
+        proof = (
+            f"no perfect clear: the graph bounds (dead cards, fire covers) leave at least "
+            f"{floor} card(s) from {starts}"
+        )
+    else:
+        proof = (
+            f"no perfect clear: exhaustive search from {starts}, {total.dead_positions} "
+            f"positions proven dead ({total.dead_card_cuts} by the dead-card bound)"
+        )
     if optimal:
         proof += f"; {best.cards_left} left is the fewest possible: branch and bound on cards left"
         proof += f" ({opt_nodes} nodes)"

@@ -57,7 +57,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ..models import WON, Deal, GameState, IllegalMoveError, Play, Turn
-from .api import LOSS, UNKNOWN, WIN, Solution, SolverBug
+from .api import LOSS, UNKNOWN, WIN, Solution, SolverBug, starting_players
 from .search import END, Action
 
 ENGINE = "cpsat"
@@ -867,8 +867,15 @@ def solve_cpsat(
     # A horizon that the hint already overfills cannot settle: skip it.
     while horizon < n and sum(len(t) for t in hinted) > horizon - shape.longest():
         horizon = grow(horizon, n)
+    # The graph bounds on cards left at the start (``bounds``), for the
+    # objective: sound for every starting player the model may choose.
+    from .bounds import state_lower_bound
+
+    floor = min(state_lower_bound(GameState(deal, first=f)) for f in starting_players(deal))
     while True:
         m = build(shape, horizon, clear=clear)
+        if floor:
+            m.model.add(sum(m.filled) <= n - floor)
         if best:
             hint_values(m, best, best_first)
         left = deadline - time.monotonic() if deadline is not None else None

@@ -61,10 +61,13 @@ class Optimizer:
         self.best_line: list[Action] = []
         self.path: list[Action] = []
 
-    def run(self, incumbent: tuple[list[Action], int] | None = None) -> OptimumResult:
+    def run(
+        self, incumbent: tuple[list[Action], int] | None = None, floor: int = 0
+    ) -> OptimumResult:
         """Search from the kernel's position; ``incumbent`` is a known whole
-        game from it and its cards left (say, a greedy one) to beat."""
-        root_bound = self._bound()
+        game from it and its cards left (say, a greedy one) to beat;
+        ``floor`` a lower bound proven elsewhere (the graph bounds)."""
+        root_bound = max(self._bound(), floor)
         if incumbent is not None:
             self.best_line, self.best = list(incumbent[0]), incumbent[1]
         proven = False
