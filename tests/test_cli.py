@@ -5,6 +5,8 @@ that starts with ``error:`` - never a traceback."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -326,3 +328,18 @@ def test_deal_file_contradicting_options(tmp_path: Path) -> None:
 def test_deal_file_with_huge_number_is_a_user_error(tmp_path: Path) -> None:
     path = write(tmp_path, '{"deck": [' + "9" * 5000 + "]}")
     assert_user_error(invoke("deal", "--deal", path), "malformed JSON")
+
+
+def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:
+    """write_atomic goes through a private temporary file; the result must
+    still be readable by others under the usual umask."""
+    from thegame.cli.options import write_atomic
+
+    old = os.umask(0o022)
+    try:
+        target = tmp_path / "out.json"
+        write_atomic(str(target), "{}\n")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert target.read_text() == "{}\n"
