@@ -630,3 +630,13 @@ def test_regression_fire_dominance_kernel() -> None:
 
 def test_regression_fire_dominance_solve() -> None:
     assert solve(fire_dominance_deal(), node_limit=NODE_LIMIT).verdict == "win"
+
+
+def test_on_fire_solo_full_deal_is_won_by_the_turn_beam() -> None:
+    """On-fire seed 1 (solo) was undecided after 60 s of play-level search;
+    the beam over whole turns that keeps fire deadlines finds the win. The
+    line must replay as won, every fire card covered in time (rule F2)."""
+    deal = Deal.from_seed(1, get_rules("on-fire"), 1)
+    sol = solve(deal, node_limit=200_000)
+    assert sol.verdict == "win"
+    check_solution(sol, deal)

@@ -11,7 +11,17 @@ from ..models import WON as WON_STATUS
 from ..models import Deal, GameState, IllegalMoveError, InvalidInputError, Play, Record, Turn
 from ..models.record import turn_to_dict
 from .optimum import Optimizer, finish_greedily
-from .search import END, INF, Action, Kernel, Searcher, SearchResult, SearchStats, TurnSearcher
+from .search import (
+    END,
+    INF,
+    Action,
+    FireBeamSearcher,
+    Kernel,
+    Searcher,
+    SearchResult,
+    SearchStats,
+    TurnSearcher,
+)
 
 WIN = "win"
 LOSS = "loss"
@@ -106,7 +116,9 @@ def search_position(
     if kernel.unplayed == 0:
         # Every card is down inside this turn: ending it clears (rule C7).
         return PositionResult(WIN, [END], 0, True, 0, stats)
-    kind = TurnSearcher if kernel.players == 1 and not kernel.fire else Searcher
+    kind: type[Searcher] = Searcher
+    if kernel.players == 1:
+        kind = FireBeamSearcher if kernel.fire else TurnSearcher
     searcher = kind(kernel, node_limit, deadline, progress)
     snap = kernel.snapshot()
     # The graph bounds (dead cards, fire covers as a matching, a fire card

@@ -650,10 +650,12 @@ class TurnSearcher(Searcher):
     finishes the hand exactly (complete, so the endgame needs no allowance).
     """
 
+    fire_ok = False  # see ``FireBeamSearcher``
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         k = self.k
-        if k.players != 1 or k.fire:
+        if k.players != 1 or (k.fire and not self.fire_ok):
             raise ValueError("turn-level search is for solo games without fire cards")
         self.branch = BRANCH
         self.per_parent = PER_PARENT
@@ -828,3 +830,55 @@ class TurnSearcher(Searcher):
     def _dfs_endgame(self) -> bool:
         r = Searcher._dfs(self, INF)
         return r == WIN
+
+
+class FireBeamSearcher(TurnSearcher):
+    """Solo with fire cards: the beam over whole turns, then the play-level
+    limited-discrepancy search (complete).
+
+    The solo turn cap and the inline turn enumeration assume no fire (a
+    split would move a fire deadline, rule F2), so here turns are listed
+    through ``Kernel.play``, which keeps the deadlines, and a turn may end
+    only with every due fire card covered. The beam is incomplete anyway;
+    what it proves nothing about, the play-level search decides.
+    """
+
+    fire_ok = True
+
+    def _dfs(self, allowance: int) -> int:
+        return Searcher._dfs(self, allowance)
+
+    def _turns(
+        self, branch: int = INF, longest: int = INF, extra_cost: int = INF
+    ) -> list[tuple[int, list[tuple[int, int]]]]:
+        k = self.k
+        lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
+        hi = min(k.max_turn - k.t, longest)
+        found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
+        expanded: dict[tuple[int, ...], int] = {}
+        plays: list[tuple[int, int]] = []
+
+        def rec(depth: int, cost: int) -> None:
+            # Fire deadlines are per pile: no pile symmetry in this key.
+            key = (*k.tops, k.pending, k.hands[0])
+            seen = expanded.get(key)
+            if seen is not None and seen <= cost:
+                return
+            expanded[key] = cost
+            if k.unplayed == 0 or (depth >= lo and k.t > 0 and not k.pending):
+                found[key] = (cost, plays[:])
+            if depth >= hi or k.unplayed == 0:
+                return
+            for cost_hint, c, pile in k.moves()[:branch]:
+                # Beyond the minimum only cheap plays, unless a fire card
+                # still has to be covered.
+                if depth >= lo and cost_hint > extra_cost and not k.pending:
+                    break
+                saved = k.play(c, pile)
+                plays.append((c, pile))
+                rec(depth + 1, cost + cost_hint)
+                plays.pop()
+                k.unplay(c, pile, saved)
+
+        rec(0, 0)
+        return sorted(found.values(), key=lambda x: x[0])
