@@ -9,6 +9,7 @@ Sets (fixed forever, so figures stay comparable):
 - solo: classic, 1 player, seeds 1-1000
 - p2..p5: classic, 2..5 players, seeds 1-200 each
 - profi: profi, 1 player, seeds 1-200
+- fire: on-fire, 1 player, seeds 1-200
 - hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
 - small: 200 seeded solo deals of a small generalised game (cards 2..25, one
   pile each way, hand 4, step 5), where every engine can finish
@@ -51,6 +52,7 @@ SETS: dict[str, tuple[str, int, range]] = {
     "p4": ("classic", 4, range(1, 201)),
     "p5": ("classic", 5, range(1, 201)),
     "profi": ("profi", 1, range(1, 201)),
+    "fire": ("on-fire", 1, range(1, 201)),
 }
 SMALL = {"high": 25, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [4] * 5, "step": 5}
 SMALL_MP = {"high": 30, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [3] * 5, "step": 7}
@@ -158,7 +160,7 @@ def write_results(
     append: bool,
 ) -> None:
     lines = [
-        "## " + ("Engines side by side" if append else "Search solver (dfs)"),
+        "## " + ("More runs" if append else "Search solver (dfs)"),
         "",
         f"Command: `{cmd}`",
         "",
