@@ -26,6 +26,7 @@ Sound shortcuts, each argued where it is applied:
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +52,8 @@ BRANCH = 4
 EXTRA = 0
 # Children kept per parent position.
 PER_PARENT = 16
+# Draw pile sizes up to this get only narrow beams (``TurnSearcher``).
+SHORT_DRAW = 24
 
 
 @dataclass
@@ -73,6 +76,17 @@ class SearchResult:
     actions: list[Action]  # the winning line, or the best line found
     best_left: int  # cards left at the end of ``actions``
     stats: SearchStats = field(default_factory=SearchStats)
+
+
+@functools.cache
+def _between_table(size: int) -> list[list[int]]:
+    """btw[a][b]: mask of card values strictly between a and b (a < b).
+    Shared by every kernel of a card range (analysis and puzzles build
+    hundreds); never mutated."""
+    return [
+        [((1 << b) - 1) & ~((1 << (a + 1)) - 1) if b > a + 1 else 0 for b in range(size + 1)]
+        for a in range(size + 1)
+    ]
 
 
 class Kernel:
@@ -114,12 +128,7 @@ class Kernel:
         # Solo turn splitting (argued in the module notes of ``max_turn``).
         self.max_turn = self._max_turn()
         self.base_max_turn = self.max_turn  # ``max_turn`` may be larger in a first, mid turn
-        # btw[a][b]: mask of card values strictly between a and b (a < b).
-        size = rules.high + 2
-        self.btw = [
-            [((1 << b) - 1) & ~((1 << (a + 1)) - 1) if b > a + 1 else 0 for b in range(size + 1)]
-            for a in range(size + 1)
-        ]
+        self.btw = _between_table(rules.high + 2)
 
     @classmethod
     def from_state(cls, state: GameState) -> Kernel:
@@ -661,6 +670,11 @@ class TurnSearcher(Searcher):
         self.per_parent = PER_PARENT
         self.extra_cost = EXTRA
         self.beam_widths = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+        if k.total - k.pos <= SHORT_DRAW:
+            # Few turns to go (an endgame, a puzzle): the complete search
+            # is cheap there, and wide beams only repeat its work, which
+            # is all waste on a position without a perfect clear.
+            self.beam_widths = (1, 8)
 
     def _dfs(self, allowance: int) -> int:
         k = self.k
