@@ -31,6 +31,19 @@ def small_deal(seed: int) -> Deal:
     return Deal.create(rules, 1, [deck], 1)
 
 
+def position_at(record: Record, turn: int, plays: int) -> GameState:
+    """The position after the record's first ``turn`` turns and ``plays``
+    plays of the next one."""
+    state = GameState(record.deal, first=record.first)
+    for t in record.turns[:turn]:
+        for p in t.plays:
+            state.play(p.card, p.pile)
+        state.end_turn()
+    for p in record.turns[turn].plays[:plays]:
+        state.play(p.card, p.pile)
+    return state
+
+
 def blunder_record(deal: Deal, rng: random.Random) -> tuple[Record, int, int, int] | None:
     """A won line with one play replaced by a losing one: the record, the
     (turn, play) of the blunder and the optimum after it; None if the line
@@ -80,14 +93,7 @@ def test_the_deliberate_losing_play_is_the_mistake(seed: int) -> None:
     record, turn, play, after = made
     # The brute force agrees that the position after the blunder is a loss
     # with this optimum.
-    state = GameState(record.deal, first=record.first)
-    for t in record.turns[:turn]:
-        for p in t.plays:
-            state.play(p.card, p.pile)
-        state.end_turn()
-    for p in record.turns[turn].plays[: play + 1]:
-        state.play(p.card, p.pile)
-    assert optimum_from(state) == after
+    assert optimum_from(position_at(record, turn, play + 1)) == after
     analysis = analyze_record(record)
     assert analysis.best_at_start == 0
     assert analysis.result == after
@@ -99,14 +105,7 @@ def test_the_deliberate_losing_play_is_the_mistake(seed: int) -> None:
     assert m.proven
     assert m.better is not None and m.better != m.played
     # The better play's line starts at the position before the mistake and wins.
-    before = GameState(record.deal, first=record.first)
-    for t in record.turns[:turn]:
-        for p in t.plays:
-            before.play(p.card, p.pile)
-        before.end_turn()
-    for p in record.turns[turn].plays[:play]:
-        before.play(p.card, p.pile)
-    replayed_line = before.copy()
+    replayed_line = position_at(record, turn, play)
     for k, t in enumerate(m.line):
         for p in t.plays:
             replayed_line.play(p.card, p.pile)
@@ -263,13 +262,7 @@ def test_analysis_of_a_played_game_is_consistent(seed: int) -> None:
         assert analysis.cards_lost == analysis.result - analysis.best_at_start
     assert analysis.best_at_start == optimum_from(GameState(record.deal, first=1))
     for m in analysis.mistakes:
-        state = GameState(record.deal, first=1)
-        for t in record.turns[: m.turn]:
-            for p in t.plays:
-                state.play(p.card, p.pile)
-            state.end_turn()
-        for p in record.turns[m.turn].plays[: m.play]:
-            state.play(p.card, p.pile)
+        state = position_at(record, m.turn, m.play)
         # The mistake's own action leads to a worse proven optimum.
         after = state.copy()
         if m.played is None:
