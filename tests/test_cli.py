@@ -343,3 +343,27 @@ def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:
         os.umask(old)
     assert stat.S_IMODE(target.stat().st_mode) == 0o644
     assert target.read_text() == "{}\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "--seed", "-1"], "--seed"),
+        (["solve", "--seed", "2", "--bogus"], "--bogus"),
+        (["nosuch"], "nosuch"),
+    ],
+)
+def test_console_script_usage_errors_are_one_line(argv: list[str], message: str) -> None:
+    """The installed command turns click's usage errors into one line on
+    stderr with exit code 2 (CliRunner would show click's own format)."""
+    import subprocess
+    import sys
+
+    code = "from thegame.cli.main import main; main()"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
+    assert message in proc.stderr
+    assert proc.stdout == ""

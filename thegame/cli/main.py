@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from .. import __version__
@@ -195,7 +197,19 @@ cli.add_command(play)
 
 
 def main() -> None:
-    cli(prog_name="thegame")
+    """The console script: click's usage errors become one line, exit 2."""
+    try:
+        code = cli.main(prog_name="thegame", standalone_mode=False)
+    except click.ClickException as e:
+        if type(e).__name__ == "NoArgsIsHelpError":
+            click.echo(e.format_message())  # bare ``thegame``: the help
+            sys.exit(0)
+        err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)
+        sys.exit(e.exit_code)
+    except click.Abort:
+        err.print("aborted", markup=False)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
