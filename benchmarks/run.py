@@ -10,6 +10,7 @@ Sets (fixed forever, so figures stay comparable):
 - p2..p5: classic, 2..5 players, seeds 1-200 each
 - profi: profi, 1 player, seeds 1-200
 - fire: on-fire, 1 player, seeds 1-200
+- profi-hard: profi-hard, 1 player, seeds 1-100
 - hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
 - small: 200 seeded solo deals of a small generalised game (cards 2..25, one
   pile each way, hand 4, step 5), where every engine can finish
@@ -53,6 +54,7 @@ SETS: dict[str, tuple[str, int, range]] = {
     "p5": ("classic", 5, range(1, 201)),
     "profi": ("profi", 1, range(1, 201)),
     "fire": ("on-fire", 1, range(1, 201)),
+    "profi-hard": ("profi-hard", 1, range(1, 101)),
 }
 SMALL = {"high": 25, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [4] * 5, "step": 5}
 SMALL_MP = {"high": 30, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [3] * 5, "step": 7}
