@@ -502,3 +502,16 @@ def replay_matches(pl: Playout) -> None:
     assert result.cards_left == s.cards_left()
     assert result.winner == s.winner
     assert result.state.key() == s.key()
+
+
+def position_at(record: Record, turn: int, plays: int) -> GameState:
+    """The position after the record's first ``turn`` turns and ``plays``
+    plays of the next one."""
+    state = GameState(record.deal, first=record.first)
+    for t in record.turns[:turn]:
+        for p in t.plays:
+            state.play(p.card, p.pile)
+        state.end_turn()
+    for p in record.turns[turn].plays[:plays]:
+        state.play(p.card, p.pile)
+    return state

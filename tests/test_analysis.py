@@ -15,6 +15,7 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from support import position_at
 from test_optimum import optimum_from
 
 from thegame.cli.main import cli
@@ -29,19 +30,6 @@ def small_deal(seed: int) -> Deal:
     deck = list(rules.cards)
     rng.shuffle(deck)
     return Deal.create(rules, 1, [deck], 1)
-
-
-def position_at(record: Record, turn: int, plays: int) -> GameState:
-    """The position after the record's first ``turn`` turns and ``plays``
-    plays of the next one."""
-    state = GameState(record.deal, first=record.first)
-    for t in record.turns[:turn]:
-        for p in t.plays:
-            state.play(p.card, p.pile)
-        state.end_turn()
-    for p in record.turns[turn].plays[:plays]:
-        state.play(p.card, p.pile)
-    return state
 
 
 def blunder_record(deal: Deal, rng: random.Random) -> tuple[Record, int, int, int] | None:
@@ -62,14 +50,8 @@ def blunder_record(deal: Deal, rng: random.Random) -> tuple[Record, int, int, in
         state.end_turn()
     rng.shuffle(spots)
     for i, j, alt in spots:
-        state = GameState(deal, first=sol.first)
-        for turn in sol.turns[:i]:
-            for p in turn.plays:
-                state.play(p.card, p.pile)
-            state.end_turn()
+        state = position_at(sol.record(), i, j)
         prefix = sol.turns[i].plays[:j]
-        for p in prefix:
-            state.play(p.card, p.pile)
         state.play(alt.card, alt.pile)
         res = search_position(state)
         if res.verdict != LOSS or not res.optimal:

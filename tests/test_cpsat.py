@@ -150,14 +150,6 @@ def assert_replays_won(sol: Solution) -> None:
     assert result.cards_left == 0
 
 
-def line_of(sol: Solution) -> list[Action]:
-    out: list[Action] = []
-    for turn in sol.turns:
-        out.extend((p.card, p.pile) for p in turn.plays)
-        out.append(END)
-    return out
-
-
 # -- agreement on random small deals ------------------------------------------------------
 
 
@@ -234,9 +226,9 @@ def test_multiplayer_search_line_as_hint(deal: Deal) -> None:
     text = deal.to_text()
     n = len(deal.deck)
     search = solve(deal, node_limit=NODE_LIMIT)
-    turns = normalise(Shape.of(deal), line_of(search), search.first - 1)
+    turns = normalise(Shape.of(deal), search.actions(), search.first - 1)
     assert sum(len(t) for t in turns) == n - search.cards_left, text
-    sol = solve_cpsat(deal, CPSAT_LIMIT, workers=1, hint=line_of(search), hint_first=search.first)
+    sol = solve_cpsat(deal, CPSAT_LIMIT, workers=1, hint=search.actions(), hint_first=search.first)
     assert sol.details["hinted_cards"] == n - search.cards_left, text
     assert sol.cards_left <= search.cards_left, text
 
@@ -262,7 +254,7 @@ def test_search_line_as_hint(deal: Deal) -> None:
     legal complete hint: CP-SAT reaches at least as many cards."""
     text = deal.to_text()
     search = solve(deal, node_limit=NODE_LIMIT)
-    line = line_of(search)
+    line = search.actions()
     shape = Shape.of(deal)
     turns = normalise(shape, line)
     n = len(deal.deck)
@@ -338,7 +330,7 @@ def test_classic_win_confirmed_from_search_hint() -> None:
     search = solve(deal, time_limit=20)
     assert search.verdict == "win"
     start = time.monotonic()
-    sol = solve_cpsat(deal, 30, hint=line_of(search))
+    sol = solve_cpsat(deal, 30, hint=search.actions())
     assert sol.verdict == "win", sol.details
     assert sol.engine == "cpsat"
     assert_replays_won(sol)

@@ -14,6 +14,7 @@ import random
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from support import position_at
 from test_solver import NODE_LIMIT, Brute, describe, examples, small_deals, starts
 
 from thegame.models import (
@@ -188,13 +189,8 @@ def test_mid_turn_position_of_a_full_deal() -> None:
     deal = Deal.from_seed(1, CLASSIC)
     sol = solve(deal, time_limit=30)
     assert sol.verdict == WIN
-    state = GameState(deal, first=sol.first)
-    for turn in sol.turns[:2]:
-        for p in turn.plays:
-            state.play(p.card, p.pile)
-        state.end_turn()
+    state = position_at(sol.record(), 2, 1)
     first_play = sol.turns[2].plays[0]
-    state.play(first_play.card, first_play.pile)
     res = search_position(state, time_limit=30)
     assert res.verdict == WIN
     turns, final = replay_actions(state, res.actions)

@@ -51,6 +51,14 @@ class Solution:
     def record(self) -> Record:
         return Record(self.deal.with_first(self.first), tuple(self.turns))
 
+    def actions(self) -> list[Action]:
+        """The line as kernel actions (END after each turn), e.g. a hint."""
+        out: list[Action] = []
+        for turn in self.turns:
+            out.extend((p.card, p.pile) for p in turn.plays)
+            out.append(END)
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         rules = self.deal.rules
         return {

@@ -7,7 +7,6 @@ from collections.abc import Callable
 
 from ..models import Deal, InvalidInputError
 from .api import UNKNOWN, Solution, solve
-from .search import END, Action
 
 ENGINES = ("dfs", "cpsat", "auto")
 
@@ -60,19 +59,10 @@ def solve_with(
         return first
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
     second = solve_cpsat(
-        deal, time_limit=left, workers=workers, hint=_actions(first), hint_first=first.first
+        deal, time_limit=left, workers=workers, hint=first.actions(), hint_first=first.first
     )
     second.nodes += first.nodes
     if second.verdict == UNKNOWN and first.cards_left <= second.cards_left:
         first.seconds = time.monotonic() - start
         return first
     return second
-
-
-def _actions(sol: Solution) -> list[Action]:
-    """A solution's turns as kernel actions (the CP-SAT hint format)."""
-    out: list[Action] = []
-    for turn in sol.turns:
-        out.extend((p.card, p.pile) for p in turn.plays)
-        out.append(END)
-    return out
