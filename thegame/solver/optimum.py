@@ -22,11 +22,10 @@ turns after the solo draw pile is empty, pile symmetry).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .search import END, INF, Action, Budget, Kernel
+from .search import END, INF, Action, Budget, Budgeted, Kernel
 
 
 @dataclass
@@ -38,7 +37,7 @@ class OptimumResult:
     nodes: int
 
 
-class Optimizer:
+class Optimizer(Budgeted):
     """Depth-first branch and bound on cards left."""
 
     def __init__(
@@ -49,14 +48,10 @@ class Optimizer:
         progress: Callable[[int], None] | None = None,
         no_clear: set[tuple[int, ...]] | None = None,
     ) -> None:
-        self.k = kernel
-        self.node_limit = node_limit if node_limit is not None else INF
-        self.deadline = deadline
-        self.progress = progress
+        super().__init__(kernel, node_limit, deadline, progress)
         # Positions the decision search proved to have no perfect clear.
         self.no_clear = no_clear if no_clear is not None else set()
         self.memo: dict[tuple[int, ...], int] = {}
-        self.nodes = 0
         self.best = INF
         self.best_line: list[Action] = []
         self.path: list[Action] = []
@@ -80,7 +75,9 @@ class Optimizer:
             pass
         if proven:
             bound = self.best
-        return OptimumResult(self.best, self.best_line, proven, min(bound, self.best), self.nodes)
+        return OptimumResult(
+            self.best, self.best_line, proven, min(bound, self.best), self.stats.nodes
+        )
 
     def _bound(self) -> int:
         k = self.k
@@ -88,16 +85,6 @@ class Optimizer:
         if lb == 0 and k.unplayed and k.key() in self.no_clear:
             lb = 1
         return lb
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes >= self.node_limit:
-            raise Budget
-        if self.nodes & 63 == 0:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise Budget
-            if self.progress is not None:
-                self.progress(self.nodes)
 
     def _finished(self, left: int) -> int:
         """The game ends here with ``left`` cards unplayed."""

@@ -509,8 +509,9 @@ class Kernel:
         return self.unplayed == 0
 
 
-class Searcher:
-    """Limited-discrepancy DFS with memo, node and time budgets."""
+class Budgeted:
+    """A search over a kernel with a node and a time budget (``Budget`` is
+    raised when either runs out) and a progress callback."""
 
     def __init__(
         self,
@@ -522,18 +523,8 @@ class Searcher:
         self.k = kernel
         self.node_limit = node_limit if node_limit is not None else INF
         self.deadline = deadline
-        self.stats = SearchStats()
-        self.dead: set[tuple[int, ...]] = set()
-        self.tried: dict[tuple[int, ...], int] = {}
-        self.path: list[Action] = []
-        self.best_left = INF
-        self.best_path: list[Action] = []
         self.progress = progress
-        self.beam_widths: tuple[int, ...] = ()
-
-    def beam(self, width: int) -> bool:
-        """Incomplete search for a quick win; searchers over turns have one."""
-        raise NotImplementedError
+        self.stats = SearchStats()
 
     def _tick(self) -> None:
         self.stats.nodes += 1
@@ -544,6 +535,29 @@ class Searcher:
                 raise Budget
             if self.progress is not None:
                 self.progress(self.stats.nodes)
+
+
+class Searcher(Budgeted):
+    """Limited-discrepancy DFS with memo, node and time budgets."""
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        node_limit: int | None = None,
+        deadline: float | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        super().__init__(kernel, node_limit, deadline, progress)
+        self.dead: set[tuple[int, ...]] = set()
+        self.tried: dict[tuple[int, ...], int] = {}
+        self.path: list[Action] = []
+        self.best_left = INF
+        self.best_path: list[Action] = []
+        self.beam_widths: tuple[int, ...] = ()
+
+    def beam(self, width: int) -> bool:
+        """Incomplete search for a quick win; searchers over turns have one."""
+        raise NotImplementedError
 
     def _note_turn_end(self) -> None:
         left = self.k.unplayed.bit_count()
