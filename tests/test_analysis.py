@@ -24,9 +24,10 @@ from thegame.solver.analysis import analyze_record, hint_for
 from thegame.solver.api import LOSS, WIN, replay_actions, search_position, solve
 
 
-def small_deal(seed: int) -> Deal:
+def small_deal(seed: int, high: int = 24, min_play: int = 1) -> Deal:
+    """A seeded solo deal of cards 2..high, one pile each way, hand 4, step 5."""
     rng = random.Random(seed)
-    rules = small_rules(high=24, asc_piles=1, desc_piles=1, hand=4, min_play=1, step=5)
+    rules = small_rules(high=high, asc_piles=1, desc_piles=1, hand=4, min_play=min_play, step=5)
     deck = list(rules.cards)
     rng.shuffle(deck)
     return Deal.create(rules, 1, [deck], 1)
@@ -221,11 +222,7 @@ def blind_record(deal: Deal) -> Record:
 
 def tight_deal(seed: int) -> Deal:
     """Cards 2..30, minimum 2: the blind policy loses most of these."""
-    rng = random.Random(seed)
-    rules = small_rules(high=30, asc_piles=1, desc_piles=1, hand=4, min_play=2, step=5)
-    deck = list(rules.cards)
-    rng.shuffle(deck)
-    return Deal.create(rules, 1, [deck], 1)
+    return small_deal(seed, high=30, min_play=2)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 3, 4])
