@@ -161,13 +161,10 @@ def search_position(
     opt = Optimizer(kernel, rest_nodes, deadline, progress, searcher.dead)
     out = opt.run((line, left), floor)
     if out.best_left == 0:
-        return PositionResult(WIN, out.actions, 0, True, 0, stats, out.nodes)
+        raise SolverBug("the branch and bound cleared a position proven to have no clear")
     lower = max(lower, out.lower_bound)
-    verdict = LOSS if lower > 0 else UNKNOWN
     optimal = out.best_left <= lower
-    return PositionResult(
-        verdict, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor
-    )
+    return PositionResult(LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor)
 
 
 def _check_covered(deal: Deal) -> None:
