@@ -333,7 +333,7 @@ def test_deal_file_with_huge_number_is_a_user_error(tmp_path: Path) -> None:
 def test_written_files_get_the_usual_permissions(tmp_path: Path) -> None:
     """write_atomic goes through a private temporary file; the result must
     still be readable by others under the usual umask."""
-    from thegame.cli.options import write_atomic
+    from thegame.cli.common import write_atomic
 
     old = os.umask(0o022)
     try:

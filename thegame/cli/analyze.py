@@ -14,7 +14,8 @@ from rich.text import Text
 from ..models import InvalidInputError, Play
 from ..models.state import pile_name
 from ..solver.analysis import Analysis, analyze_record, fair_ratings, hint_for
-from .options import err, load_record, out, print_json, searching, user_errors
+from .common import err, out, print_json, searching, user_errors
+from .options import load_record
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 

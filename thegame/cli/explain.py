@@ -15,7 +15,8 @@ from rich.text import Text
 
 from ..models import Deal, InvalidInputError, Record, replay
 from ..solver.explain import Reason, Snapshot, TurnExplanation, explain_record
-from .options import deal_options, load_deal, load_record, print_json, searching, user_errors
+from .common import print_json, searching, user_errors
+from .options import deal_options, load_deal, load_record
 from .render import card_text, cards_text, deal_title, legend
 
 # How a reason looks on a terminal (plain text elsewhere: rich detects it).

@@ -7,17 +7,8 @@ import sys
 import click
 
 from .. import __version__
-from .options import (
-    deal_options,
-    err,
-    load_deal,
-    load_record,
-    out,
-    print_json,
-    searching,
-    user_errors,
-    write_atomic,
-)
+from .common import err, out, print_json, searching, user_errors, write_atomic
+from .options import deal_options, load_deal, load_record
 from .render import check_text, deal_table, deal_title, legend
 
 

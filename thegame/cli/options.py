@@ -1,57 +1,17 @@
-"""Shared CLI plumbing: the deal options, file reading, one-line errors."""
+"""The Game's deal options: ``--seed`` / ``--deck`` / ``--deal`` and friends."""
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import json
-import os
-import sys
-import tempfile
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
 
-from ..models import Deal, InvalidInputError, Record, ThegameError, get_rules
+from ..models import Deal, InvalidInputError, Record, get_rules
 from ..models.deal import load_json
-
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+from .common import read_text
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def fail(message: str) -> None:
-    """Print one line to stderr and exit 2 (bad input, illegal move)."""
-    err.print(f"error: {message}", markup=False, soft_wrap=True)
-    sys.exit(2)
-
-
-def user_errors(func: F) -> F:
-    """Turn package errors into one line on stderr and exit code 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except ThegameError as e:
-            fail(str(e))
-        except OSError as e:
-            fail(f"{e.filename or ''}: {e.strerror or e}")
-
-    return wrapper  # type: ignore[return-value]
-
-
-def read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInputError("not a UTF-8 text file", path) from None
 
 
 def deal_options(func: F) -> F:
@@ -137,37 +97,3 @@ def load_record(path: str) -> Record:
     return Record.from_json(read_text(path), path)
 
 
-def print_json(data: Any) -> None:
-    click.echo(json.dumps(data))
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write a whole file or nothing: a temporary file renamed into place."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        # mkstemp makes the file private; give it the usual permissions.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-@contextlib.contextmanager
-def searching(enabled: bool) -> Iterator[Callable[[int], None] | None]:
-    """A live 'nodes searched' line on stderr while a search runs."""
-    if not enabled or not err.is_terminal:
-        yield None
-        return
-    with err.status("searching...") as status:
-
-        def tick(nodes: int) -> None:
-            status.update(f"searching... {nodes:,} nodes")
-
-        yield tick

@@ -50,7 +50,7 @@ from ..puzzles.puzzle import (
 from ..puzzles.puzzle import generate as generate_puzzles
 from ..puzzles.rating import LABELS
 from ..solver.search import END, Action
-from .options import err, out, print_json, read_text, user_errors, write_atomic
+from .common import err, out, print_json, read_text, user_errors, write_atomic
 from .render import card_text, cards_text
 
 LABEL_STYLE = {"easy": "green", "medium": "yellow", "hard": "red", "expert": "bold magenta"}

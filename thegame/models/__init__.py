@@ -1,9 +1,10 @@
 """The rules of The Game family: cards, rules presets, deals, states, moves, records."""
 
-from .deal import Deal, SplitMix64
+from .deal import Deal
 from .errors import IllegalMoveError, InvalidInputError, ThegameError
 from .record import CheckResult, Record, Turn, replay
 from .rules import COMMAND_KINDS, PRESETS, Rules, get_rules, small_rules
+from .seeds import SplitMix64
 from .state import IN_PROGRESS, LOST, WON, GameState, Play, is_ascending, pile_index, pile_name
 
 __all__ = [

@@ -1,0 +1,1 @@
+"""Analyses of played games: explanations, mistakes, blind play, fair ratings."""
