@@ -25,8 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from thegame.models import Deal, GameState, get_rules
-from thegame.solver.blind import play_out
+from thegame.analysis.the_game.blind import play_out
+from thegame.models.the_game import Deal, GameState, get_rules
 
 ROOT = Path(__file__).resolve().parent
 HEADER = "## Blind policy"

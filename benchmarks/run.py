@@ -40,8 +40,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from thegame.models import Deal, get_rules
-from thegame.solver.portfolio import cpsat_covers, solve_with
+from thegame.models import Limit
+from thegame.models.the_game import Deal, get_rules
+from thegame.solver.the_game.portfolio import cpsat_covers, solve_with
 
 ROOT = Path(__file__).resolve().parent
 HARD = ROOT.parent.parent / "shared" / "deals" / "hard-solo.json"
@@ -82,7 +83,7 @@ def _deals(name: str) -> list[tuple[str, dict[str, Any]]]:
 def _work(job: tuple[str, dict[str, Any], float, str]) -> dict[str, Any]:
     label, deal_json, limit, engine = job
     # One CP-SAT worker per process: the pool already uses every core.
-    sol = solve_with(Deal.from_dict(deal_json), engine, time_limit=limit, workers=1)
+    sol = solve_with(Deal.from_dict(deal_json), engine, Limit(limit), workers=1)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "deal": label,

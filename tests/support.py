@@ -15,10 +15,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from thegame.models import (
+from thegame.models.outcome import Status
+from thegame.models.the_game import (
     COMMAND_KINDS,
-    LOST,
-    WON,
     Deal,
     GameState,
     Play,
@@ -275,7 +274,7 @@ def check_conservation(pl: Playout) -> None:
     s = pl.state
     n_stocks = len(s.deal.decks)
     for k in range(n_stocks):
-        holders = [k] if s.duel else range(s.players)
+        holders = [k] if s.rules.is_duel else range(s.players)
         places: list[int] = []
         for p in holders:
             places.extend(s.hand(p))
@@ -310,12 +309,12 @@ def do_play(pl: Playout, card: int, pile: int) -> None:
     assert pile_rule_holds(v, before, card, pile), (before, card, pile)
     assert card not in s.hand(v.current)
     assert [p.card for p in s.plays_this_turn][-1] == card
-    pl.played[v.current if s.duel else 0].append(card)
+    pl.played[v.current if s.rules.is_duel else 0].append(card)
     pl.undo_stack.append((pile, pl.top_turn[pile]))
     pl.top_turn[pile] = pl.turn_no
     if s.over:
         # D6: a duel is won at once when the last card is played.
-        assert s.duel and s.status == WON, s.reason
+        assert s.rules.is_duel and s.status == Status.WON, s.reason
         pl.turns.append(Turn(v.current + 1, tuple(s.plays_this_turn)))
 
 
@@ -323,7 +322,7 @@ def do_undo(pl: Playout) -> Play:
     s = pl.state
     tops_before = list(s.tops)
     last = s.undo_play()
-    pl.played[s.current if s.duel else 0].pop()
+    pl.played[s.current if s.rules.is_duel else 0].pop()
     pile, old = pl.undo_stack.pop()
     assert pile == last.pile and tops_before[pile] == last.card
     pl.top_turn[pile] = old
@@ -347,7 +346,7 @@ def do_end(pl: Playout) -> None:
     pl.undo_stack.clear()
     # Drawing: D5 (duel), X4c (draw-one showing), else back to H (C6).
     h = rules.hand_size(s.players)
-    if s.duel:
+    if s.rules.is_duel:
         on_opponent = any(not v.own(p.pile) for p in plays)
         want = h - len(hand_before) if on_opponent else 2
     elif rules.commands and v.showing("draw-one"):
@@ -365,17 +364,17 @@ def do_end(pl: Playout) -> None:
         if top in rules.fire_cards and pl.top_turn[pile] < pl.turn_no
     ]
     pl.turn_no += 1
-    clear = s.cards_left() == 0 and not s.duel
+    clear = s.cards_left() == 0 and not s.rules.is_duel
     if late and not (clear and rules.fire_safe_at_clear):
-        assert s.status == LOST and "F2" in (s.reason or ""), (late, s.reason)
+        assert s.status == Status.LOST and "F2" in (s.reason or ""), (late, s.reason)
         return
     if clear:
-        assert s.status == WON and "C7" in (s.reason or "")
+        assert s.status == Status.WON and "C7" in (s.reason or "")
         return
     assert s.turn == pl.turn_no
     # C3 / C7: the next player in seat order who still has cards.
     nxt = (cur + 1) % s.players
-    if not s.duel:
+    if not s.rules.is_duel:
         for _ in range(s.players):
             if s.hand(nxt):
                 break
@@ -467,8 +466,8 @@ def _check_final(pl: Playout) -> None:
     reason = s.reason or ""
     assert s.legal_plays() == []
     assert not s.can_end_turn()
-    if s.status == WON:
-        if s.duel:
+    if s.status == Status.WON:
+        if s.rules.is_duel:
             assert "D6" in reason
             assert s.winner == s.current + 1
             assert not s.hand() and not s.draw_pile()
@@ -476,13 +475,13 @@ def _check_final(pl: Playout) -> None:
             assert "C7" in reason
             assert s.cards_left() == 0
         return
-    assert s.status == LOST
+    assert s.status == Status.LOST
     if "F2" in reason:
         return
     # C8 / D6 / X5: the active player has no legal turn at all.
     assert not s.plays_this_turn
     assert not oracle_has_turn(View.of(s))
-    if s.duel:
+    if s.rules.is_duel:
         assert "D6" in reason
         assert s.winner == 2 - s.current
     else:

@@ -18,10 +18,21 @@ from click.testing import CliRunner
 from support import position_at
 from test_optimum import optimum_from
 
+from thegame.analysis.the_game.review import analyze_record, hint_for
 from thegame.cli.main import cli
-from thegame.models import Deal, GameState, Play, Record, Turn, get_rules, replay, small_rules
-from thegame.solver.analysis import analyze_record, hint_for
-from thegame.solver.api import LOSS, WIN, replay_actions, search_position, solve
+from thegame.models import Limit
+from thegame.models.outcome import Verdict
+from thegame.models.the_game import (
+    Deal,
+    GameState,
+    Play,
+    Record,
+    Turn,
+    get_rules,
+    replay,
+    small_rules,
+)
+from thegame.solver.the_game.api import replay_actions, search_position, solve
 
 
 def small_deal(seed: int, high: int = 24, min_play: int = 1) -> Deal:
@@ -38,7 +49,7 @@ def blunder_record(deal: Deal, rng: random.Random) -> tuple[Record, int, int, in
     (turn, play) of the blunder and the optimum after it; None if the line
     offers no losing alternative."""
     sol = solve(deal)
-    if sol.verdict != WIN:
+    if sol.verdict != Verdict.WIN:
         return None
     spots = []
     state = GameState(deal, first=sol.first)
@@ -55,7 +66,7 @@ def blunder_record(deal: Deal, rng: random.Random) -> tuple[Record, int, int, in
         prefix = sol.turns[i].plays[:j]
         state.play(alt.card, alt.pile)
         res = search_position(state)
-        if res.verdict != LOSS or not res.optimal:
+        if res.verdict != Verdict.LOSS or not res.optimal:
             continue
         turns, _final = replay_actions(state, res.actions)
         if not turns:
@@ -108,8 +119,8 @@ def test_enough_deals_have_a_blunder() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_winning_record_has_no_mistakes(seed: int) -> None:
     deal = Deal.from_seed(seed, get_rules("classic"), 1)
-    sol = solve(deal, time_limit=20)
-    assert sol.verdict == WIN
+    sol = solve(deal, Limit(20))
+    assert sol.verdict == Verdict.WIN
     analysis = analyze_record(sol.record())
     assert analysis.mistakes == []
     assert analysis.best_at_start == 0 and analysis.result == 0
@@ -119,17 +130,17 @@ def test_a_winning_record_has_no_mistakes(seed: int) -> None:
 def test_hint_keeps_the_win_and_is_legal() -> None:
     deal = small_deal(3)
     sol = solve(deal)
-    assert sol.verdict == WIN
+    assert sol.verdict == Verdict.WIN
     state = GameState(deal, first=sol.first)
     for turn in sol.turns[:2]:
         for p in turn.plays:
             state.play(p.card, p.pile)
         state.end_turn()
     h = hint_for(state)
-    assert h.verdict == WIN
+    assert h.verdict == Verdict.WIN
     assert h.play is not None and h.play in state.legal_plays()
     state.play(h.play.card, h.play.pile)
-    assert search_position(state).verdict == WIN
+    assert search_position(state).verdict == Verdict.WIN
     assert "perfect clear" in h.text
 
 
@@ -204,7 +215,7 @@ def test_fair_rating_of_the_mistake(tmp_path: pytest.TempPathFactory) -> None:
 
 def blind_record(deal: Deal) -> Record:
     """A whole game played by the blind policy (a plausible human game)."""
-    from thegame.solver.blind import choose_turn
+    from thegame.analysis.the_game.blind import choose_turn
 
     state = GameState(deal, first=1)
     turns = []

@@ -8,8 +8,15 @@ import random
 
 import pytest
 
-from thegame.models import LOST, WON, Deal, GameState, Play, get_rules, small_rules
-from thegame.solver.blind import BlindPolicy, PlayRating, choose_turn, play_out, rate_plays
+from thegame.analysis.the_game.blind import (
+    BlindPolicy,
+    PlayRating,
+    choose_turn,
+    play_out,
+    rate_plays,
+)
+from thegame.models.outcome import Status
+from thegame.models.the_game import Deal, GameState, Play, get_rules, small_rules
 
 
 def _start(seed: int, variant: str = "classic", players: int = 1) -> GameState:
@@ -56,13 +63,13 @@ def _play_game(state: GameState) -> GameState:
 def test_every_turn_is_legal(variant: str, players: int, seeds: range) -> None:
     for seed in seeds:
         final = _play_game(_start(seed, variant, players))
-        assert final.status in (WON, LOST)
-        assert (final.status == WON) == (final.cards_left() == 0)
+        assert final.status in (Status.WON, Status.LOST)
+        assert (final.status == Status.WON) == (final.cards_left() == 0)
 
 
 def test_wins_some_solo_games() -> None:
     # A sanity floor far below the benchmark figure (about 1 in 5 are won).
-    wins = sum(_play_game(_start(seed)).status == WON for seed in range(200, 210))
+    wins = sum(_play_game(_start(seed)).status == Status.WON for seed in range(200, 210))
     assert wins >= 1
 
 
@@ -182,16 +189,16 @@ def test_play_out_tiny_deals() -> None:
         final = play_out(state)
         assert state.turn == 0  # play_out works on a copy
         assert final.over
-        assert (final.status == WON) == (final.cards_left() == 0)
+        assert (final.status == Status.WON) == (final.cards_left() == 0)
         outcomes.add(final.status)
-    assert outcomes == {WON, LOST}
+    assert outcomes == {Status.WON, Status.LOST}
 
 
 def test_play_out_mid_turn_dead_end_is_lost() -> None:
     state = _blunder_position()
     state.play(9, 0)
     final = play_out(state)
-    assert final.status == LOST
+    assert final.status == Status.LOST
     assert final.cards_left() > 0
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from thegame.models import Deal, GameState, Record, Turn, replay, small_rules
-from thegame.solver.api import solve
-from thegame.solver.bounds import (
+from thegame.models import Limit
+from thegame.models.the_game import Deal, GameState, Record, Turn, replay, small_rules
+from thegame.solver.the_game.api import solve
+from thegame.solver.the_game.bounds import (
     StateGraph,
     cards_left_lower_bound,
     dead_cards,
@@ -17,8 +18,8 @@ from thegame.solver.bounds import (
     reach_dead,
     state_lower_bound,
 )
-from thegame.solver.cpsat import solve_cpsat
-from thegame.solver.search import Kernel
+from thegame.solver.the_game.cpsat import solve_cpsat
+from thegame.solver.the_game.kernel import Kernel
 
 
 @st.composite
@@ -45,7 +46,7 @@ def graph_record(deal: Deal, first: int, line: list[tuple[int, list]]) -> Record
 @given(tiny_deals(players=1) | tiny_deals(players=2))
 def test_graph_agrees_with_search(deal: Deal) -> None:
     graph = StateGraph(deal).solve()
-    sol = solve(deal, node_limit=200_000)
+    sol = solve(deal, Limit(nodes=200_000))
     assert sol.verdict != "unknown", deal.to_text()
     assert graph.win == (sol.verdict == "win"), deal.to_text()
     result = replay(graph_record(deal, graph.first, graph.line))
@@ -60,7 +61,7 @@ def test_graph_agrees_with_search(deal: Deal) -> None:
 def test_graph_optimum_equals_cpsat_optimum(deal: Deal) -> None:
     """Two independent exact engines agree on the fewest cards left."""
     graph = StateGraph(deal).solve()
-    sol = solve_cpsat(deal, time_limit=20, workers=1)
+    sol = solve_cpsat(deal, Limit(20), workers=1)
     assert sol.verdict != "unknown", deal.to_text()
     if sol.verdict == "win":
         assert graph.win, deal.to_text()

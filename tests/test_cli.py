@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from support import EXTREME
 
 from thegame.cli.main import cli
-from thegame.models import Deal, Play, Record, Turn, get_rules, small_rules
+from thegame.models.the_game import Deal, Play, Record, Turn, get_rules, small_rules
 
 SEED_1_HAND = "4 7 19 35 40 49 52 94"  # sorted first 8 cards of seed 1 (rule C2)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from thegame.cli.main import cli
-from thegame.models import Deal, Record, replay, small_rules
+from thegame.models.the_game import Deal, Record, replay, small_rules
 
 
 def invoke(*args: str) -> Result:

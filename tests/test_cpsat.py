@@ -29,24 +29,17 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from thegame.models import (
-    IN_PROGRESS,
-    WON,
-    Deal,
-    GameState,
-    Rules,
-    get_rules,
-    replay,
-    small_rules,
-)
-from thegame.solver.api import Solution, solve
-from thegame.solver.cpsat import Shape, build, canonical, normalise, solve_cpsat
-from thegame.solver.search import END, Action
+from thegame.models import Limit
+from thegame.models.outcome import Status
+from thegame.models.the_game import Deal, GameState, Rules, get_rules, replay, small_rules
+from thegame.solver.the_game.api import Solution, solve
+from thegame.solver.the_game.cpsat import Shape, build, canonical, normalise, solve_cpsat
+from thegame.solver.the_game.kernel import END, Action
 
 SCALE = 10 if os.environ.get("THEGAME_HYPOTHESIS") == "thorough" else 1
 NODE_LIMIT = 300_000
 # Small deals are decided in well under a second; this only guards a hang.
-CPSAT_LIMIT = 30.0
+CPSAT_LIMIT = Limit(30.0)
 
 
 def examples(n: int) -> int:
@@ -71,7 +64,7 @@ class BruteOptimum:
 
     def _at_turn_start(self, s: GameState) -> int:
         played = self.n - s.cards_left()
-        if s.status != IN_PROGRESS:
+        if s.status != Status.IN_PROGRESS:
             return played
         # The game goes on: a legal turn exists, so a line can only add.
         return max(played, self._in_turn(s))
@@ -146,7 +139,7 @@ def multi_deals(draw: st.DrawFn) -> Deal:
 def assert_replays_won(sol: Solution) -> None:
     result = replay(sol.record())
     assert result.legal, f"{sol.deal.to_text()}: {result.error}"
-    assert result.status == WON, sol.deal.to_text()
+    assert result.status == Status.WON, sol.deal.to_text()
     assert result.cards_left == 0
 
 
@@ -177,7 +170,7 @@ def test_cpsat_agrees_with_search_and_brute_force(deal: Deal, first_horizon: int
         assert result.legal, f"{text}: {result.error}"
         assert result.status == "lost", text
         assert result.cards_left == n - optimum, text
-    search = solve(deal, node_limit=NODE_LIMIT)
+    search = solve(deal, Limit(nodes=NODE_LIMIT))
     if search.verdict != "unknown":
         assert search.verdict == sol.verdict, (
             f"search says {search.verdict}, CP-SAT {sol.verdict}: {text}"
@@ -208,7 +201,7 @@ def test_cpsat_multiplayer_agrees_with_search_and_brute_force(
     assert result.status == ("won" if optimum == n else "lost"), text
     if deal.first is not None:
         assert sol.first == deal.first, text
-    search = solve(deal, node_limit=NODE_LIMIT)
+    search = solve(deal, Limit(nodes=NODE_LIMIT))
     if search.verdict != "unknown":
         assert search.verdict == sol.verdict, (
             f"search says {search.verdict}, CP-SAT {sol.verdict}: {text}"
@@ -225,7 +218,7 @@ def test_multiplayer_search_line_as_hint(deal: Deal) -> None:
     """The search's line from its starting player is a legal hint."""
     text = deal.to_text()
     n = len(deal.deck)
-    search = solve(deal, node_limit=NODE_LIMIT)
+    search = solve(deal, Limit(nodes=NODE_LIMIT))
     turns = normalise(Shape.of(deal), search.actions(), search.first - 1)
     assert sum(len(t) for t in turns) == n - search.cards_left, text
     sol = solve_cpsat(deal, CPSAT_LIMIT, workers=1, hint=search.actions(), hint_first=search.first)
@@ -253,7 +246,7 @@ def test_search_line_as_hint(deal: Deal) -> None:
     """The search's line, split and reordered into the model's form, is a
     legal complete hint: CP-SAT reaches at least as many cards."""
     text = deal.to_text()
-    search = solve(deal, node_limit=NODE_LIMIT)
+    search = solve(deal, Limit(nodes=NODE_LIMIT))
     line = search.actions()
     shape = Shape.of(deal)
     turns = normalise(shape, line)
@@ -317,7 +310,7 @@ def test_loss_settled_on_a_short_horizon() -> None:
     assert sol.verdict == "loss"
     assert sol.details["optimum_proven"]
     assert sol.details["stages"][-1]["horizon"] < len(deal.deck)
-    search = solve(deal, node_limit=NODE_LIMIT)
+    search = solve(deal, Limit(nodes=NODE_LIMIT))
     assert search.verdict == "loss"
     # The search's loss line is no better than the proven optimum.
     assert search.cards_left >= sol.cards_left
@@ -327,10 +320,10 @@ def test_loss_settled_on_a_short_horizon() -> None:
 
 def test_classic_win_confirmed_from_search_hint() -> None:
     deal = Deal.from_seed(2, get_rules("classic"))
-    search = solve(deal, time_limit=20)
+    search = solve(deal, Limit(20))
     assert search.verdict == "win"
     start = time.monotonic()
-    sol = solve_cpsat(deal, 30, hint=search.actions())
+    sol = solve_cpsat(deal, Limit(30), hint=search.actions())
     assert sol.verdict == "win", sol.details
     assert sol.engine == "cpsat"
     assert_replays_won(sol)
@@ -358,7 +351,7 @@ def test_build_sizes() -> None:
 def test_unsupported_deals_raise(variant: str, players: int, message: str) -> None:
     deal = Deal.from_seed(1, get_rules(variant), players)
     with pytest.raises(ValueError, match=message):
-        solve_cpsat(deal, 1)
+        solve_cpsat(deal, Limit(1))
 
 
 def test_profi_hard_small_agrees_with_brute_force() -> None:
@@ -416,7 +409,7 @@ def test_multiplayer_losses_pinned(text: str, left: int) -> None:
     assert sol.cards_left == left
     result = replay(sol.record())
     assert result.legal and result.status == "lost" and result.cards_left == left
-    search = solve(deal, node_limit=NODE_LIMIT)
+    search = solve(deal, Limit(nodes=NODE_LIMIT))
     assert search.verdict == "loss"
     if search.optimal:
         assert search.cards_left == left
@@ -427,6 +420,6 @@ def test_no_solution_in_time_proves_nothing() -> None:
     objective bound of 0; that must not become a loss. This deal is a win."""
     rules = small_rules(high=30, asc_piles=1, desc_piles=1, hand=3, min_play=2, step=7)
     deal = Deal.from_seed(8, rules, 3)
-    sol = solve_cpsat(deal, 0.05, workers=1, first_horizon=len(deal.deck))
+    sol = solve_cpsat(deal, Limit(0.05), workers=1, first_horizon=len(deal.deck))
     assert sol.verdict == "unknown", sol.details
     assert sol.details["bound"] == len(deal.deck)

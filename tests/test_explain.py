@@ -20,13 +20,20 @@ from click.testing import CliRunner, Result
 from rich.console import Console
 from support import EXTREME, extreme_deal
 
-from thegame.cli import explain as explain_cli
+from thegame.analysis.the_game.explain import (
+    NAMED_GAP,
+    PlayExplanation,
+    TurnExplanation,
+    explain_record,
+    jumped_over,
+)
 from thegame.cli.main import cli
-from thegame.models import (
-    WON,
+from thegame.cli.the_game import explain as explain_cli
+from thegame.models import InvalidInputError
+from thegame.models.outcome import Status
+from thegame.models.the_game import (
     Deal,
     GameState,
-    InvalidInputError,
     Play,
     Record,
     Turn,
@@ -34,15 +41,8 @@ from thegame.models import (
     pile_index,
     small_rules,
 )
-from thegame.solver import portfolio
-from thegame.solver.api import Solution
-from thegame.solver.explain import (
-    NAMED_GAP,
-    PlayExplanation,
-    TurnExplanation,
-    explain_record,
-    jumped_over,
-)
+from thegame.solver.the_game import portfolio
+from thegame.solver.the_game.api import Solution
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 UPDATE = os.environ.get("THEGAME_UPDATE_GOLDEN") == "1"
@@ -101,7 +101,7 @@ def small_deal(front: list[int], high: int = 30, hand: int = 4, players: int = 1
 
 
 def fake_solver(sol: Solution) -> Any:
-    def solve_with(deal: Deal, engine: str = "auto", **_: Any) -> Solution:
+    def solve_with(deal: Deal, engine: str = "auto", *_: Any, **__: Any) -> Solution:
         assert engine == "auto"
         return sol
 
@@ -211,7 +211,7 @@ def test_the_last_card_is_a_perfect_clear() -> None:
     turns = explain_record(load(SEED_RECORD))
     last = turns[-1]
     assert last.plays[-1].reasons[0].text == "last card: a perfect clear"
-    assert last.status == WON and last.cards_left == 0
+    assert last.status == Status.WON and last.cards_left == 0
     assert last.notes[-1].text == "won: all cards played: a perfect clear (rule C7)"
 
 
@@ -234,7 +234,7 @@ def test_a_player_without_cards_is_skipped() -> None:
     assert [n.text for n in turns[3].notes] == [
         "player 1 has no cards left and is skipped (rule C7)"
     ]
-    assert turns[4].player == 2 and turns[4].status == WON
+    assert turns[4].player == 2 and turns[4].status == Status.WON
 
 
 def test_face_to_face_names_the_opponent_play_and_the_win() -> None:
@@ -250,7 +250,7 @@ def test_face_to_face_names_the_opponent_play_and_the_win() -> None:
     assert onto.reasons[0].kind == "opponent"
     assert onto.reasons[0].text.startswith("onto player 1's pile: it gives them room (2 to 7)")
     assert turns[1].plays[-1].reasons[0].text == "last card: player 2 has played every card"
-    assert turns[1].drew == () and turns[1].status == WON
+    assert turns[1].drew == () and turns[1].status == Status.WON
 
 
 def test_extreme_commands_are_named() -> None:
@@ -407,7 +407,7 @@ def test_json_replays_to_the_record() -> None:
     assert set(data["turns"][0]) >= {"turn", "player", "before", "plays", "drew", "after"}
     turns, state = replay_json(data)
     assert tuple(turns) == record.turns
-    assert state.status == WON
+    assert state.status == Status.WON
 
 
 def test_json_of_a_solved_seed_is_a_replayable_win() -> None:
@@ -417,7 +417,7 @@ def test_json_of_a_solved_seed_is_a_replayable_win() -> None:
     data = json.loads(result.stdout)
     assert (data["source"], data["verdict"], data["cards_left"]) == ("solve", "win", 0)
     _, state = replay_json(data)
-    assert state.status == WON
+    assert state.status == Status.WON
 
 
 # -- errors --------------------------------------------------------------------

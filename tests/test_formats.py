@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import EXTREME, examples, random_playout
 
-from thegame.models import (
+from thegame.models import InvalidInputError
+from thegame.models.the_game import (
     COMMAND_KINDS,
     PRESETS,
     Deal,
-    InvalidInputError,
     Play,
     Record,
     Rules,

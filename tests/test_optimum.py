@@ -17,20 +17,11 @@ from hypothesis import strategies as st
 from support import position_at
 from test_solver import NODE_LIMIT, Brute, describe, examples, small_deals, starts
 
-from thegame.models import (
-    IN_PROGRESS,
-    LOST,
-    WON,
-    Deal,
-    GameState,
-    Record,
-    Turn,
-    get_rules,
-    replay,
-    small_rules,
-)
-from thegame.solver.api import LOSS, UNKNOWN, WIN, replay_actions, search_position, solve
-from thegame.solver.search import END
+from thegame.models import Limit
+from thegame.models.outcome import Status, Verdict
+from thegame.models.the_game import Deal, GameState, Record, Turn, get_rules, replay, small_rules
+from thegame.solver.the_game.api import replay_actions, search_position, solve
+from thegame.solver.the_game.kernel import END
 
 CLASSIC = get_rules("classic")
 
@@ -47,9 +38,9 @@ class BruteOptimum:
         return self._search(state.copy())
 
     def _search(self, s: GameState) -> int:
-        if s.status == WON:
+        if s.status == Status.WON:
             return 0
-        if s.status == LOST:
+        if s.status == Status.LOST:
             return s.cards_left()
         key = s.key()
         known = self.memo.get(key)
@@ -81,21 +72,21 @@ def brute_optimum(deal: Deal) -> int:
 
 
 def check_optimum(deal: Deal) -> None:
-    sol = solve(deal, node_limit=NODE_LIMIT)
+    sol = solve(deal, Limit(nodes=NODE_LIMIT))
     text = describe(deal)
-    assert sol.verdict != UNKNOWN, f"unknown on a small deal: {text}"
+    assert sol.verdict != Verdict.UNKNOWN, f"unknown on a small deal: {text}"
     assert sol.optimal, f"optimum not proven on a small deal: {text}"
     expected = brute_optimum(deal)
     assert sol.cards_left == expected, (
         f"solver: {sol.cards_left} left, brute force: {expected}\ndeal: {text}"
     )
-    assert sol.lower_bound == (0 if sol.verdict == WIN else expected)
+    assert sol.lower_bound == (0 if sol.verdict == Verdict.WIN else expected)
     result = replay(sol.record())
     assert result.legal, f"line does not replay ({result.error}): {text}"
     assert result.cards_left == sol.cards_left
     # A loss line is a whole game: it ends where the engine ends it.
-    assert result.status == (WON if sol.verdict == WIN else LOST), text
-    if sol.verdict == LOSS:
+    assert result.status == (Status.WON if sol.verdict == Verdict.WIN else Status.LOST), text
+    if sol.verdict == Verdict.LOSS:
         assert sol.proof and "fewest possible" in sol.proof
     event(f"{sol.verdict}, {deal.players}p, {expected} left")
 
@@ -150,16 +141,16 @@ def check_position(deal: Deal, seed: int) -> None:
     if expected == INF:
         # Stuck inside a turn: nothing legal finishes it; the search must
         # not invent a line.
-        res = search_position(state, node_limit=NODE_LIMIT)
-        assert res.verdict != WIN, text
+        res = search_position(state, Limit(nodes=NODE_LIMIT))
+        assert res.verdict != Verdict.WIN, text
         return
-    res = search_position(state, node_limit=NODE_LIMIT)
+    res = search_position(state, Limit(nodes=NODE_LIMIT))
     assert res.optimal, text
     assert res.cards_left == expected, f"search {res.cards_left}, brute {expected}: {text}"
-    assert (res.verdict == WIN) == (expected == 0), text
+    assert (res.verdict == Verdict.WIN) == (expected == 0), text
     _turns, final = replay_actions(state, res.actions)
     assert final.cards_left() == res.cards_left, text
-    assert final.status != IN_PROGRESS, text
+    assert final.status != Status.IN_PROGRESS, text
     event(f"{res.verdict}, {'mid-turn' if state.placed else 'turn start'}")
     if res.floor:
         event("decided by the graph bounds")
@@ -177,29 +168,29 @@ def test_hand_made_loss_with_known_optimum() -> None:
     rules = small_rules(high=7, asc_piles=1, desc_piles=1, hand=1, min_play=1, step=10)
     deal = Deal.create(rules, 1, [[5, 6, 7, 2, 3, 4]])
     sol = solve(deal)
-    assert sol.verdict == LOSS
+    assert sol.verdict == Verdict.LOSS
     assert sol.optimal
     assert sol.cards_left == 2 == brute_optimum(deal)
-    assert replay(sol.record()).status == LOST
+    assert replay(sol.record()).status == Status.LOST
 
 
 def test_mid_turn_position_of_a_full_deal() -> None:
     """Seed 1, solved; then from inside its third turn (one play made) the
     search finishes the turn and clears the rest, and the line replays."""
     deal = Deal.from_seed(1, CLASSIC)
-    sol = solve(deal, time_limit=30)
-    assert sol.verdict == WIN
+    sol = solve(deal, Limit(30))
+    assert sol.verdict == Verdict.WIN
     state = position_at(sol.record(), 2, 1)
     first_play = sol.turns[2].plays[0]
-    res = search_position(state, time_limit=30)
-    assert res.verdict == WIN
+    res = search_position(state, Limit(30))
+    assert res.verdict == Verdict.WIN
     turns, final = replay_actions(state, res.actions)
-    assert final.status == WON
+    assert final.status == Status.WON
     # The first turn of the continuation finishes the turn in progress.
     assert len(turns[0].plays) + 1 >= deal.rules.min_play
     third = Turn(turns[0].player, (first_play, *turns[0].plays))
     record = Record(deal.with_first(sol.first), (*sol.turns[:2], third, *turns[1:]))
-    assert replay(record).status == WON
+    assert replay(record).status == Status.WON
 
 
 def test_over_position_is_reported_as_is() -> None:
@@ -210,18 +201,18 @@ def test_over_position_is_reported_as_is() -> None:
         state.play(c, 0)
         state.end_turn()
     res = search_position(state)
-    assert (res.verdict, res.cards_left, res.actions) == (WIN, 0, [])
+    assert (res.verdict, res.cards_left, res.actions) == (Verdict.WIN, 0, [])
 
 
 @pytest.mark.parametrize("limit", [1, 50])
 def test_budget_cut_still_gives_a_whole_game(limit: int) -> None:
     """Out of budget, the best line is finished greedily to a real end."""
     deal = Deal.from_seed(7, CLASSIC)
-    res = search_position(GameState(deal), node_limit=limit)
+    res = search_position(GameState(deal), Limit(nodes=limit))
     _turns, final = replay_actions(GameState(deal), res.actions)
     assert final.cards_left() == res.cards_left
-    assert res.verdict in (WIN, UNKNOWN)
-    if res.verdict == UNKNOWN:
+    assert res.verdict in (Verdict.WIN, Verdict.UNKNOWN)
+    if res.verdict == Verdict.UNKNOWN:
         assert final.over
         assert res.lower_bound <= res.cards_left
     assert res.actions[-1] == END or final.over

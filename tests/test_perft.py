@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from thegame.models import Deal
+from thegame.models.the_game import Deal
 
 
 def _load_generator() -> ModuleType:

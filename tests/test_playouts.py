@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import examples, random_playout, replay_matches
 
-from thegame.models import Deal, Rules, get_rules, small_rules
+from thegame.models.the_game import Deal, Rules, get_rules, small_rules
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 greed = st.sampled_from([0.0, 0.5, 0.9, 1.0])

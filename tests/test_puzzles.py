@@ -13,9 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from thegame.cli.main import cli
-from thegame.models import WON, Deal, GameState, Record, get_rules, pile_name, replay
-from thegame.puzzles.opening import opening, policy_depth
-from thegame.puzzles.puzzle import (
+from thegame.models.outcome import Status
+from thegame.models.the_game import Deal, GameState, Record, get_rules, pile_name, replay
+from thegame.puzzles.the_game.opening import opening, policy_depth
+from thegame.puzzles.the_game.puzzle import (
     Puzzle,
     PuzzleError,
     candidates,
@@ -25,7 +26,7 @@ from thegame.puzzles.puzzle import (
     parse_date,
     puzzle_deal,
 )
-from thegame.puzzles.rating import Oracle, label_for, options, rate, score_for
+from thegame.puzzles.the_game.rating import Oracle, label_for, options, rate, score_for
 
 DATA = Path(__file__).parent / "data" / "puzzles"
 PUZZLE = DATA / "classic-12.json"  # seed 12, 22 cards left
@@ -169,7 +170,7 @@ def test_make_puzzle_is_deterministic_and_verified() -> None:
     # The stored file was made by an earlier solver: everything but the
     # effort term is a fact about the deal and must not move.
     assert without_effort(a) == without_effort(Puzzle.from_json(PUZZLE.read_text()))
-    assert replay(a.record()).status == WON
+    assert replay(a.record()).status == Status.WON
 
 
 def test_candidates_are_policy_positions() -> None:
@@ -279,7 +280,7 @@ def test_rating_line_wins_and_counts_are_consistent() -> None:
             s.end_turn()
         else:
             s.play(*action)
-    assert s.status == WON
+    assert s.status == Status.WON
 
 
 def test_score_and_labels() -> None:

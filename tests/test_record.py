@@ -8,18 +8,9 @@ from typing import Any
 import pytest
 from support import deck_with, small_duel
 
-from thegame.models import (
-    IN_PROGRESS,
-    LOST,
-    WON,
-    Deal,
-    InvalidInputError,
-    Play,
-    Record,
-    Turn,
-    replay,
-    small_rules,
-)
+from thegame.models import InvalidInputError
+from thegame.models.outcome import Status
+from thegame.models.the_game import Deal, Play, Record, Turn, replay, small_rules
 
 SMALL = small_rules(high=11, hand=3)  # cards 2..11, hand 3, A1 and D1
 SMALL_DEAL = Deal.create(SMALL, 1, [list(range(2, 12))])
@@ -41,7 +32,7 @@ WON_TURNS = (
 def test_replay_a_won_record() -> None:
     result = replay(Record(SMALL_DEAL, WON_TURNS))
     assert result.legal
-    assert result.status == WON
+    assert result.status == Status.WON
     assert result.cards_left == 0
     assert result.error is None
     assert result.turns_ok == 4
@@ -50,7 +41,7 @@ def test_replay_a_won_record() -> None:
 
 def test_replay_an_in_progress_record() -> None:
     result = replay(Record(SMALL_DEAL, WON_TURNS[:2]))
-    assert result.legal and result.status == IN_PROGRESS
+    assert result.legal and result.status == Status.IN_PROGRESS
     assert result.cards_left == 4
     assert result.state.hand() == [8, 9, 10]
 
@@ -64,7 +55,7 @@ def _lost_deal() -> Deal:
 def test_replay_a_lost_record() -> None:
     result = replay(Record(_lost_deal(), (t(1, (19, A1), (3, D1)),)))
     assert result.legal
-    assert result.status == LOST
+    assert result.status == Status.LOST
     assert result.cards_left == 17
     assert result.reason == "player 1 cannot play 2 cards (rule C8)"
     assert result.to_dict() == {"legal": True, "status": "lost", "cards_left": 17, "error": None}
@@ -84,7 +75,7 @@ def test_replay_an_illegal_play_reports_turn_play_and_rule() -> None:
     record = Record(SMALL_DEAL, (WON_TURNS[0], t(1, (6, A1), (5, A1), (7, A1))))
     result = replay(record)
     assert not result.legal
-    assert result.status == IN_PROGRESS
+    assert result.status == Status.IN_PROGRESS
     assert result.error == {
         "turn": 1,
         "play": 1,
@@ -147,7 +138,7 @@ def test_replay_a_won_duel_reports_the_winner() -> None:
     deal = Deal.create(small_duel(), 2, [list(range(2, 8))] * 2)
     record = Record(deal, (t(1, *[(c, 0) for c in range(2, 8)]),))
     result = replay(record)
-    assert result.legal and result.status == WON and result.winner == 1
+    assert result.legal and result.status == Status.WON and result.winner == 1
     assert result.to_dict() == {
         "legal": True,
         "status": "won",

@@ -7,14 +7,11 @@ from __future__ import annotations
 import pytest
 from support import CLASSIC, PROFI, PROFI_HARD, classic_deal, deck_with, play, turn
 
-from thegame.models import (
-    IN_PROGRESS,
-    LOST,
-    WON,
+from thegame.models import IllegalMoveError, InvalidInputError
+from thegame.models.outcome import Status
+from thegame.models.the_game import (
     Deal,
     GameState,
-    IllegalMoveError,
-    InvalidInputError,
     Play,
     is_ascending,
     pile_index,
@@ -147,7 +144,7 @@ def test_C4_at_least_two_cards_while_the_draw_pile_has_cards() -> None:
     play(state, (3, "A1"))
     assert state.can_end_turn()
     state.end_turn()
-    assert state.status == IN_PROGRESS and state.turn == 1
+    assert state.status == Status.IN_PROGRESS and state.turn == 1
 
 
 def test_C4_may_play_the_whole_hand() -> None:
@@ -192,9 +189,9 @@ def test_C4_minimum_is_fixed_at_turn_start_and_one_once_the_draw_pile_is_empty()
     assert state.draw_pile() == []
     assert state.turn_min == 1
     turn(state, (10, "A1"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
     turn(state, (11, "A1"))
-    assert state.status == WON
+    assert state.status == Status.WON
 
 
 # -- C5 placement and the backward trick ---------------------------------------------
@@ -290,9 +287,9 @@ def test_C7_player_without_cards_is_skipped_and_all_played_wins() -> None:
     assert state.current == 1
     turn(state, (5, "A1"))
     assert state.current == 1  # player 1 has no cards: skipped
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
     turn(state, (6, "A1"), (7, "A1"))
-    assert state.status == WON
+    assert state.status == Status.WON
     assert state.cards_left() == 0
     assert "rule C7" in (state.reason or "")
 
@@ -321,7 +318,7 @@ def test_C8_game_ends_at_once_when_m_cards_cannot_be_played() -> None:
     state = GameState(_c8_deal(min_play=2))
     turn(state, (19, "A1"), (3, "D1"))
     assert state.hand() == [2, 11, 14]
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert state.reason == "player 1 cannot play 2 cards (rule C8)"
     # The score: cards not played (hand and draw pile).
     assert state.cards_left() == 17
@@ -338,7 +335,7 @@ def test_C8_the_same_position_goes_on_when_one_card_is_enough() -> None:
     # rule C8 (contrast): with m = 1 the single playable card is a turn.
     state = GameState(_c8_deal(min_play=1))
     turn(state, (19, "A1"), (3, "D1"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
     assert state.legal_plays() == [Play(2, 1)]
 
 
@@ -346,7 +343,7 @@ def test_C8_a_lost_start_position() -> None:
     # rule C8: m larger than the hand: no legal turn from the start.
     rules = small_rules(high=20, hand=3, min_play=4)
     state = GameState(Deal.create(rules, 1, [list(range(2, 21))]))
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert state.cards_left() == 19
     assert "rule C8" in (state.reason or "")
 
@@ -410,7 +407,7 @@ def test_P1_profi_needs_three_cards_while_the_draw_pile_has_cards() -> None:
     # P1: 1 once the draw pile is empty.
     assert state.turn_min == 1
     turn(state, (5, "A1"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
 
 
 def test_P1_profi_preset_full_game() -> None:

@@ -7,17 +7,9 @@ from __future__ import annotations
 import pytest
 from support import DUEL, deck_with, duel_deal, play, small_duel, turn
 
-from thegame.models import (
-    IN_PROGRESS,
-    LOST,
-    WON,
-    Deal,
-    GameState,
-    IllegalMoveError,
-    InvalidInputError,
-    Play,
-    pile_name,
-)
+from thegame.models import IllegalMoveError, InvalidInputError
+from thegame.models.outcome import Status
+from thegame.models.the_game import Deal, GameState, Play, pile_name
 
 
 def rejected(state: GameState, card: int, pile: str, rule: str) -> None:
@@ -89,7 +81,7 @@ def test_D2_exactly_one_card_onto_the_opponents_piles() -> None:
         state.end_turn()
     assert exc.value.rule == "D2"
     turn(state, (21, "A2"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
     assert state.tops == [31, 55, 21, 60]
 
 
@@ -181,9 +173,9 @@ def test_D6_whoever_plays_all_their_cards_wins_at_once() -> None:
     # rule D6: cards 2..7 (C10), all six in the hand; no end of turn needed.
     state = GameState(Deal.create(small_duel(), 2, [list(range(2, 8))] * 2))
     play(state, *[(c, "A1") for c in range(2, 7)])
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
     play(state, (7, "A1"))
-    assert state.status == WON
+    assert state.status == Status.WON
     assert state.winner == 1
     assert "rule D6" in (state.reason or "")
     assert state.legal_plays() == []
@@ -195,7 +187,7 @@ def test_D6_a_player_who_cannot_play_two_cards_loses() -> None:
     turn(state, *[(c, "A1") for c in range(2, 7)])
     turn(state, (2, "A2"), (3, "A2"))
     assert state.hand(0) == [7]
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert state.winner == 2
     assert state.reason == "player 1 cannot play 2 cards (rule D6)"
 
@@ -212,6 +204,6 @@ def test_D6_the_loser_can_be_player_two() -> None:
     turn(state, (4, "A1"), (5, "A1"))
     assert state.current == 1
     assert state.hand(1) == [3, 4, 5]
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert state.winner == 1
     assert state.reason == "player 2 cannot play 2 cards (rule D6)"

@@ -11,18 +11,9 @@ from collections import Counter
 import pytest
 from support import CLASSIC, EXTREME, extreme_deal, play, turn
 
-from thegame.models import (
-    COMMAND_KINDS,
-    IN_PROGRESS,
-    LOST,
-    WON,
-    Deal,
-    GameState,
-    IllegalMoveError,
-    InvalidInputError,
-    Play,
-    Rules,
-)
+from thegame.models import IllegalMoveError, InvalidInputError
+from thegame.models.outcome import Status
+from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, Play, Rules
 
 
 def small_extreme(high: int, hand: int) -> Rules:
@@ -134,7 +125,7 @@ def test_X3a_stop_as_a_later_card() -> None:
     play(state, (20, "A1"), (30, "A1"), (40, "A1"))
     assert_rejected(state, 50, 0, "X3a")
     state.end_turn()
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
 
 
 def test_X3b_skull_must_be_covered_in_the_same_turn() -> None:
@@ -147,7 +138,7 @@ def test_X3b_skull_must_be_covered_in_the_same_turn() -> None:
     assert exc.value.rule == "X3b"
     play(state, (55, "A1"))  # covered
     state.end_turn()
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
 
 
 def test_X3b_a_skull_and_a_stop_leave_no_way_out() -> None:
@@ -173,7 +164,7 @@ def test_X3b_skull_on_top_loses_also_after_the_last_card() -> None:
     # The same cards with the skull covered win.
     state = GameState(deal)
     turn(state, (9, "D1"), (8, "D1"), *[(c, "A1") for c in range(2, 8)])
-    assert state.status == WON
+    assert state.status == Status.WON
 
 
 def test_X3c_three_means_exactly_three_cards() -> None:
@@ -186,7 +177,7 @@ def test_X3c_three_means_exactly_three_cards() -> None:
     play(state, (32, "A1"))
     assert_rejected(state, 33, 0, "X3c")
     state.end_turn()
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
 
 
 def test_X3c_three_card_cannot_be_the_fourth_card() -> None:
@@ -216,10 +207,10 @@ def test_X3c_a_player_who_cannot_reach_three_loses() -> None:
     # rule X3c: both cards carry "three"; two cards can never make 3.
     rules = small_extreme(3, 2)
     lost = GameState(Deal.create(rules, 1, [[2, 3]], None, {2: "three", 3: "three"}))
-    assert lost.status == LOST
+    assert lost.status == Status.LOST
     assert lost.cards_left() == 2
     fine = GameState(Deal.create(rules, 1, [[2, 3]], None, {2: "three"}))
-    assert fine.status == IN_PROGRESS
+    assert fine.status == Status.IN_PROGRESS
 
 
 # -- X4 infinity commands ---------------------------------------------------------------
@@ -342,7 +333,7 @@ def test_X5_cannot_meet_m_after_draw_one_shrank_the_hand_loses() -> None:
     turn(state, (2, "A1"), (3, "A1"), (4, "A1"))
     assert state.hand() == [5]
     assert state.stock_left() > 0
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert state.reason == "player 1 cannot play 2 cards (rule X5)"
     assert state.cards_left() == 16
 
@@ -354,7 +345,7 @@ def test_X5_unless_a_stop_played_first_ends_the_turn_legally() -> None:
     state = GameState(deal)
     turn(state, (2, "A1"), (3, "A1"), (4, "A1"))
     assert state.hand() == [5]
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
     assert state.legal_plays() == [Play(5, 0), Play(5, 1)]
     turn(state, (5, "A1"))
     assert state.hand() == [6, 7, 8]  # draw-one covered: refill to H

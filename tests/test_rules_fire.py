@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from support import CLASSIC, ON_FIRE, classic_deal, play, turn
 
-from thegame.models import IN_PROGRESS, LOST, WON, Deal, GameState, IllegalMoveError, Rules
+from thegame.models import IllegalMoveError
+from thegame.models.outcome import Status
+from thegame.models.the_game import Deal, GameState, Rules
 
 
 def test_F1_fire_cards_are_22_33_44_55_66_77() -> None:
@@ -37,11 +39,11 @@ def test_F2_uncovered_fire_card_loses_at_the_end_of_the_next_turn() -> None:
     # rule F2 (solo: the player's own next turn)
     state = _fire_solo()
     turn(state, (22, "D1"), (10, "A1"))
-    assert state.status == IN_PROGRESS  # the deadline is the next turn
+    assert state.status == Status.IN_PROGRESS  # the deadline is the next turn
     play(state, (11, "A1"), (12, "A1"))
-    assert state.status == IN_PROGRESS  # still time to cover it this turn
+    assert state.status == Status.IN_PROGRESS  # still time to cover it this turn
     state.end_turn()
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert state.reason == "fire card 22 on D1 was not covered in time (rule F2)"
     assert state.cards_left() == 98 - 4
 
@@ -51,9 +53,9 @@ def test_F2_covering_in_the_next_turn_saves_the_game() -> None:
     state = _fire_solo()
     turn(state, (22, "D1"), (10, "A1"))
     turn(state, (16, "D1"), (11, "A1"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
     turn(state, (12, "A1"), (13, "A1"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
 
 
 def test_F2_the_player_who_laid_it_may_cover_it_in_the_same_turn() -> None:
@@ -61,7 +63,7 @@ def test_F2_the_player_who_laid_it_may_cover_it_in_the_same_turn() -> None:
     state = _fire_solo()
     turn(state, (22, "D1"), (16, "D1"))
     turn(state, (10, "A1"), (11, "A1"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
 
 
 def test_F2_deadline_is_the_next_players_turn() -> None:
@@ -71,7 +73,7 @@ def test_F2_deadline_is_the_next_players_turn() -> None:
     turn(state, (22, "D1"), (10, "A1"))
     assert state.current == 1
     turn(state, (2, "A2"), (3, "A2"))
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert "rule F2" in (state.reason or "")
 
 
@@ -85,16 +87,16 @@ def test_F2_deadline_is_the_next_turn_actually_taken() -> None:
         s = GameState(Deal.create(rules, 2, [list(range(2, 28))]))
         turn(s, *[(c, "A1") for c in range(2, 15)])
         turn(s, (22, "D1"))
-        assert s.current == 1 and s.status == IN_PROGRESS
+        assert s.current == 1 and s.status == Status.IN_PROGRESS
         return s
 
     state = start()
     turn(state, (15, "A1"))
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert "fire card 22" in (state.reason or "")
     state = start()
     turn(state, (21, "D1"))
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS
 
 
 def _clear_rules(safe: bool = True) -> Rules:
@@ -111,7 +113,7 @@ def test_F3_fire_card_on_top_after_the_last_card_of_a_clear_does_not_lose() -> N
     others = [c for c in range(2, 26) if c != 22]
     turn(state, *[(c, "A1") for c in others], (22, "D1"))
     assert state.tops == [25, 22]
-    assert state.status == WON
+    assert state.status == Status.WON
     assert state.cards_left() == 0
 
 
@@ -122,7 +124,7 @@ def test_F3_clear_wins_even_when_an_older_fire_card_is_still_on_top() -> None:
     state = GameState(Deal.create(rules, 1, [list(range(2, 26))]))
     turn(state, (22, "D1"))
     turn(state, *[(c, "A1") for c in range(2, 26) if c != 22])
-    assert state.status == WON
+    assert state.status == Status.WON
 
 
 def test_F3_is_configurable() -> None:
@@ -131,7 +133,7 @@ def test_F3_is_configurable() -> None:
     state = GameState(Deal.create(rules, 1, [list(range(2, 26))]))
     turn(state, (22, "D1"))
     turn(state, *[(c, "A1") for c in range(2, 26) if c != 22])
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert "rule F2" in (state.reason or "")
 
 
@@ -145,9 +147,9 @@ def test_F4_fire_card_covered_by_fire_card_has_its_own_deadline() -> None:
     state = _f4_state()
     turn(state, (22, "A1"), (10, "A2"))
     turn(state, (33, "A1"), (11, "A2"))
-    assert state.status == IN_PROGRESS  # 22 is covered; 33 is new
+    assert state.status == Status.IN_PROGRESS  # 22 is covered; 33 is new
     turn(state, (12, "A2"), (13, "A2"))
-    assert state.status == LOST
+    assert state.status == Status.LOST
     assert state.reason == "fire card 33 on A1 was not covered in time (rule F2)"
 
 
@@ -157,4 +159,4 @@ def test_F4_covering_the_new_fire_card_in_time() -> None:
     turn(state, (22, "A1"), (10, "A2"))
     turn(state, (33, "A1"), (11, "A2"))
     turn(state, (23, "A1"), (12, "A2"))  # backward trick onto the fire card
-    assert state.status == IN_PROGRESS
+    assert state.status == Status.IN_PROGRESS

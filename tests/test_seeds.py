@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from thegame.models import COMMAND_KINDS, Deal, InvalidInputError, SplitMix64, get_rules
+from thegame.models import InvalidInputError, SplitMix64
+from thegame.models.the_game import COMMAND_KINDS, Deal, get_rules
 
 
 def test_splitmix64_matches_the_published_reference_for_seed_0() -> None:

@@ -26,10 +26,9 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from thegame.models import (
-    IN_PROGRESS,
-    LOST,
-    WON,
+from thegame.models import Limit
+from thegame.models.outcome import Status
+from thegame.models.the_game import (
     Deal,
     GameState,
     Play,
@@ -41,8 +40,8 @@ from thegame.models import (
     replay,
     small_rules,
 )
-from thegame.solver.api import Solution, solve
-from thegame.solver.search import Kernel
+from thegame.solver.the_game.api import Solution, solve
+from thegame.solver.the_game.kernel import Kernel
 
 SCALE = 10 if os.environ.get("THEGAME_HYPOTHESIS") == "thorough" else 1
 # Small deals take at most a few thousand nodes; a limit this generous means
@@ -74,9 +73,9 @@ class Brute:
         return self._search(state.copy())
 
     def _search(self, s: GameState) -> bool:
-        if s.status == WON:
+        if s.status == Status.WON:
             return True
-        if s.status != IN_PROGRESS:
+        if s.status != Status.IN_PROGRESS:
             return False
         key = s.key()
         known = self.memo.get(key)
@@ -103,7 +102,7 @@ class Brute:
             return None
         turns: list[Turn] = []
         plays: list[Play] = []
-        while s.status != WON:
+        while s.status != Status.WON:
             for play in s.legal_plays():
                 s.play(play.card, play.pile)
                 if self._search(s):
@@ -167,7 +166,7 @@ def check_solution(sol: Solution, deal: Deal) -> None:
     assert result.legal, f"line does not replay ({result.error}): {text}"
     json.dumps(sol.to_dict())  # serialisable
     if sol.verdict == "win":
-        assert result.status == WON, f"win line ends {result.status}: {text}"
+        assert result.status == Status.WON, f"win line ends {result.status}: {text}"
         assert sol.cards_left == 0
         assert result.cards_left == 0
         assert deal.first is None or sol.first == deal.first
@@ -176,16 +175,16 @@ def check_solution(sol: Solution, deal: Deal) -> None:
         assert parsed.to_dict() == record.to_dict()
         if fire_set_in_formats(deal):
             assert parsed == record
-            assert replay(parsed).status == WON
+            assert replay(parsed).status == Status.WON
     elif sol.verdict == "loss":
         assert sol.proof, f"a loss without proof: {text}"
         assert sol.cards_left > 0
-        assert result.status != WON
+        assert result.status != Status.WON
         assert result.cards_left == sol.cards_left
 
 
 def check_against_brute(deal: Deal) -> None:
-    sol = solve(deal, node_limit=NODE_LIMIT)
+    sol = solve(deal, Limit(nodes=NODE_LIMIT))
     text = describe(deal)
     assert sol.verdict != "unknown", f"unknown after {sol.nodes} nodes on a small deal: {text}"
     expected = any(Brute().wins_from(GameState(deal, first=f)) for f in starts(deal))
@@ -262,7 +261,7 @@ def test_brute_force_itself() -> None:
     assert not Brute().wins_from(GameState(lost))
     record = brute_line(won)
     assert record is not None
-    assert replay(record).status == WON
+    assert replay(record).status == Status.WON
     assert brute_line(lost) is None
 
 
@@ -275,7 +274,7 @@ PINNED = [(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (1, 2)]
 @pytest.mark.parametrize(("seed", "players"), PINNED)
 def test_classic_seed_wins(seed: int, players: int) -> None:
     deal = Deal.from_seed(seed, get_rules("classic"), players)
-    sol = solve(deal, time_limit=8.0)
+    sol = solve(deal, Limit(8.0))
     assert sol.verdict == "win", f"seed {seed}, {players}p: {sol.verdict} after {sol.nodes} nodes"
     check_solution(sol, deal)
     assert sum(len(t.plays) for t in sol.turns) == 98
@@ -301,7 +300,7 @@ def test_hand_made_loss() -> None:
     rules = small_rules(high=6, asc_piles=1, desc_piles=1, hand=2, min_play=2, step=10)
     deal = Deal.create(rules, 1, [[3, 5, 2, 6, 4]])
     assert not Brute().wins_from(GameState(deal))
-    sol = solve(deal, node_limit=NODE_LIMIT)
+    sol = solve(deal, Limit(nodes=NODE_LIMIT))
     assert sol.verdict == "loss"
     assert sol.proof
     assert sol.cards_left > 0
@@ -309,7 +308,7 @@ def test_hand_made_loss() -> None:
     # The same cards in a dealing order that lets 4 through win.
     fine = Deal.create(rules, 1, [[3, 5, 4, 6, 2]])
     assert Brute().wins_from(GameState(fine))
-    assert solve(fine, node_limit=NODE_LIMIT).verdict == "win"
+    assert solve(fine, Limit(nodes=NODE_LIMIT)).verdict == "win"
 
 
 # -- kernel move generation against the engine ------------------------------------------------
@@ -387,7 +386,7 @@ def walk(deal: Deal, rng: random.Random, visit: Visit, greed: float = 0.7) -> No
         can_end = bool(state.placed) and state.can_end_turn()
         if can_end and (not plays or rng.random() < 0.4):
             state.end_turn()
-            if state.status == LOST and "F2" in (state.reason or ""):
+            if state.status == Status.LOST and "F2" in (state.reason or ""):
                 break  # the kernel refused this end (checked in the visit)
             kernel.end_turn()
             continue
@@ -399,14 +398,14 @@ def walk(deal: Deal, rng: random.Random, visit: Visit, greed: float = 0.7) -> No
             choice = rng.choice(plays)
         state.play(choice.card, choice.pile)
         kernel.play(choice.card, choice.pile)
-    if state.status == WON:
+    if state.status == Status.WON:
         assert kernel.won()
 
 
 def ending_loses_by_fire(state: GameState) -> bool:
     after = state.copy()
     after.end_turn()
-    return after.status == LOST and "F2" in (after.reason or "")
+    return after.status == Status.LOST and "F2" in (after.reason or "")
 
 
 def check_moves(state: GameState, kernel: Kernel) -> int:
@@ -572,7 +571,7 @@ def test_dead_chain_deal_is_a_win() -> None:
     """The engine and the brute force agree: the bug 1 (fixed) deal is won,
     also from the position where the kernel calls card 6 dead."""
     deal = Deal.from_text(DEAD_CHAIN_DEAL)
-    assert replay(one_play_turns(deal, DEAD_CHAIN_WIN)).status == WON
+    assert replay(one_play_turns(deal, DEAD_CHAIN_WIN)).status == Status.WON
     assert Brute().wins_from(GameState(deal))
     state, kernel = dead_chain_position()
     assert kernel.tops == state.tops == [7, 5]
@@ -586,7 +585,7 @@ def test_regression_dead_chain_kernel() -> None:
 
 
 def test_regression_dead_chain_solve() -> None:
-    assert solve(Deal.from_text(DEAD_CHAIN_DEAL), node_limit=NODE_LIMIT).verdict == "win"
+    assert solve(Deal.from_text(DEAD_CHAIN_DEAL), Limit(nodes=NODE_LIMIT)).verdict == "win"
 
 
 # bug 2 (fixed), the smallest deal found: two ascending piles, no descending
@@ -614,7 +613,7 @@ def fire_dominance_kernel() -> Kernel:
 
 def test_fire_dominance_deal_is_a_win() -> None:
     deal = fire_dominance_deal()
-    assert replay(one_play_turns(deal, FIRE_DOMINANCE_WIN)).status == WON
+    assert replay(one_play_turns(deal, FIRE_DOMINANCE_WIN)).status == Status.WON
     assert Brute().wins_from(GameState(deal))
     kernel = fire_dominance_kernel()
     assert kernel.tops == [3, 2]
@@ -629,7 +628,7 @@ def test_regression_fire_dominance_kernel() -> None:
 
 
 def test_regression_fire_dominance_solve() -> None:
-    assert solve(fire_dominance_deal(), node_limit=NODE_LIMIT).verdict == "win"
+    assert solve(fire_dominance_deal(), Limit(nodes=NODE_LIMIT)).verdict == "win"
 
 
 def test_on_fire_solo_full_deal_is_won_by_the_turn_beam() -> None:
@@ -637,6 +636,6 @@ def test_on_fire_solo_full_deal_is_won_by_the_turn_beam() -> None:
     the beam over whole turns that keeps fire deadlines finds the win. The
     line must replay as won, every fire card covered in time (rule F2)."""
     deal = Deal.from_seed(1, get_rules("on-fire"), 1)
-    sol = solve(deal, node_limit=200_000)
+    sol = solve(deal, Limit(nodes=200_000))
     assert sol.verdict == "win"
     check_solution(sol, deal)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from thegame.models import Deal, GameState, get_rules, small_rules
+from thegame.models.the_game import Deal, GameState, get_rules, small_rules
 
 HERE = Path(__file__).resolve().parent
 PERFT_FILE = HERE / "perft.txt"

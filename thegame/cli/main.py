@@ -8,8 +8,8 @@ import click
 
 from .. import __version__
 from .common import err, out, print_json, searching, user_errors, write_atomic
-from .options import deal_options, load_deal, load_record
-from .render import check_text, deal_table, deal_title, legend
+from .the_game.options import deal_options, load_deal, load_record
+from .the_game.render import check_text, deal_table, deal_title, legend
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -56,7 +56,7 @@ def check(record_file: str, as_json: bool) -> None:
 
     Exit code 0 when legal, 2 when a play is illegal or the file is malformed.
     """
-    from ..models import replay
+    from ..models.the_game import replay
 
     record = load_record(record_file)
     result = replay(record)
@@ -114,12 +114,13 @@ def solve(
     as_json: bool,
 ) -> None:
     """Decide whether a perfect clear exists, and show the line."""
-    from ..solver.portfolio import solve_with
-    from .render import solution_view
+    from ..models.outcome import Limit
+    from ..solver.the_game.portfolio import solve_with
+    from .the_game.render import solution_view
 
     d = load_deal(seed, deck, deal_file, variant, players, first)
     with searching(enabled=not as_json) as tick:
-        result = solve_with(d, engine, time_limit=time_limit, node_limit=node_limit, progress=tick)
+        result = solve_with(d, engine, Limit(time_limit, node_limit, tick))
     if record_file:
         write_atomic(record_file, result.record().to_json(indent=1) + "\n")
     if as_json:
@@ -163,24 +164,24 @@ def solve_batch(
     jobs: int | None,
 ) -> None:
     """Solve many deals on all cores; one JSON line per deal on stdout."""
-    from ..solver.batch import batch_items, run_batch
+    from ..solver.the_game.batch import batch_items, run_batch
 
     items = batch_items(seeds, deals_file, variant, players)
     for line in run_batch(items, time_limit, node_limit, jobs, show_progress=True):
         print_json(line)
 
 
-from .explain import explain  # noqa: E402
+from .the_game.explain import explain  # noqa: E402
 
 cli.add_command(explain)
 
-from .analyze import analyze, hint  # noqa: E402
+from .the_game.analyze import analyze, hint  # noqa: E402
 
 cli.add_command(analyze)
 cli.add_command(hint)
 
 
-from .puzzles import daily, generate, play  # noqa: E402
+from .the_game.puzzles import daily, generate, play  # noqa: E402
 
 cli.add_command(daily)
 cli.add_command(generate)

@@ -1,33 +1,21 @@
-"""The rules of The Game family: cards, rules presets, deals, states, moves, records."""
+"""The rules of every game, one room per game, and what the games share.
 
-from .deal import Deal
+Shared here: errors (``errors``), the frozen seed generator (``seeds``), named
+outcomes and the budget every engine takes (``outcome``). The games' rooms:
+``the_game`` (The Game family), then ``mind``, ``nimmt``, ``cento``.
+"""
+
 from .errors import IllegalMoveError, InvalidInputError, ThegameError
-from .record import CheckResult, Record, Turn, replay
-from .rules import COMMAND_KINDS, PRESETS, Rules, get_rules, small_rules
+from .outcome import NO_LIMIT, Limit, Status, Verdict
 from .seeds import SplitMix64
-from .state import IN_PROGRESS, LOST, WON, GameState, Play, is_ascending, pile_index, pile_name
 
 __all__ = [
-    "COMMAND_KINDS",
-    "IN_PROGRESS",
-    "LOST",
-    "PRESETS",
-    "WON",
-    "CheckResult",
-    "Deal",
-    "GameState",
+    "NO_LIMIT",
     "IllegalMoveError",
     "InvalidInputError",
-    "Play",
-    "Record",
-    "Rules",
+    "Limit",
     "SplitMix64",
+    "Status",
     "ThegameError",
-    "Turn",
-    "get_rules",
-    "is_ascending",
-    "pile_index",
-    "pile_name",
-    "replay",
-    "small_rules",
+    "Verdict",
 ]

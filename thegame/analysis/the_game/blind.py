@@ -26,8 +26,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..models import LOST, GameState, Play, Rules, is_ascending
-from ..models.rules import DUEL
+from ...models.outcome import Status
+from ...models.the_game import GameState, Play, Rules, is_ascending
+from ...models.the_game.rules import DUEL
 
 # A policy maps the state at (or inside) a turn to the plays that finish it.
 TurnChooser = Callable[[GameState], Sequence[Play]]
@@ -398,7 +399,7 @@ def play_out(state: GameState, policy: TurnChooser | None = None) -> GameState:
         if st.can_end_turn():
             st.end_turn()
         else:
-            st.status = LOST
+            st.status = Status.LOST
             st.reason = f"player {st.current + 1} cannot play {st.turn_min} cards (rule C8)"
     return st
 

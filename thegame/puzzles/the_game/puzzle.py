@@ -43,22 +43,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models import (
-    WON,
-    Deal,
-    GameState,
-    InvalidInputError,
-    Record,
-    Rules,
-    SplitMix64,
-    Turn,
-    get_rules,
-    replay,
-)
-from ..models.deal import load_json
-from ..models.record import turn_to_dict
-from ..solver.api import replay_actions
-from ..solver.search import Action
+from ...models import InvalidInputError, SplitMix64
+from ...models.outcome import Status
+from ...models.the_game import Deal, GameState, Record, Rules, Turn, get_rules, replay
+from ...models.the_game.deal import load_json
+from ...models.the_game.record import turn_to_dict
+from ...solver.the_game.api import replay_actions
+from ...solver.the_game.kernel import Action
 from .opening import policy_turn
 from .rating import LABELS, Oracle, Rating, rate
 
@@ -135,7 +126,7 @@ class Puzzle:
             assert result.error is not None
             message = result.error["message"]
             raise PuzzleError(f"the solution does not replay: {message}", "solution")
-        if result.status != WON:
+        if result.status != Status.WON:
             raise PuzzleError(f"the solution ends {result.status}, not won", "solution")
 
     def to_dict(self) -> dict[str, Any]:
@@ -295,7 +286,7 @@ def finish(
 ) -> Puzzle:
     """Build the puzzle and verify that its solution replays to a win."""
     solution, final = replay_actions(state, line)
-    if final.status != WON:
+    if final.status != Status.WON:
         raise PuzzleError("the canonical line does not win", "solution")
     puzzle = Puzzle(
         deal, tuple(opening_turns), tuple(solution), rating.to_dict(), seed, date, rating

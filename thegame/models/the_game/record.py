@@ -6,8 +6,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import IllegalMoveError, InvalidInputError
 from .deal import Deal, load_json
-from .errors import IllegalMoveError, InvalidInputError
 from .state import GameState, Play, pile_index, pile_name
 
 
@@ -124,7 +124,7 @@ class CheckResult:
             "cards_left": self.cards_left,
             "error": self.error,
         }
-        if self.state.duel:
+        if self.state.rules.is_duel:
             out["winner"] = self.winner
         return out
 

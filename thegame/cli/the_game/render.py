@@ -6,8 +6,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..models import CheckResult, Deal, GameState, pile_name
-from ..solver.api import Solution
+from ...models.the_game import CheckResult, Deal, GameState, pile_name
+from ...solver.the_game.api import Solution
 
 _COMMAND_MARK = {
     "stop": "S",
@@ -40,10 +40,10 @@ def deal_table(deal: Deal, title: str) -> Table:
     table = Table(title=title, show_header=True, header_style="bold")
     table.add_column("who")
     table.add_column("cards")
-    players = range(2) if state.duel else range(deal.players)
+    players = range(2) if state.rules.is_duel else range(deal.players)
     for p in players:
         table.add_row(f"player {p + 1} hand", cards_text(deal, state.hand(p)))
-    if state.duel:
+    if state.rules.is_duel:
         for p in players:
             table.add_row(f"player {p + 1} draw pile", cards_text(deal, state.draw_pile(p)))
     else:

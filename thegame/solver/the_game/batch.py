@@ -9,7 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..models import Deal, InvalidInputError, get_rules
+from ...models import InvalidInputError
+from ...models.outcome import Limit
+from ...models.the_game import Deal, get_rules
 from .api import solve
 
 # (label, deal JSON) pairs travel to the workers as plain data.
@@ -66,7 +68,7 @@ def batch_items(
 def _work(job: tuple[Item, float, int | None]) -> dict[str, Any]:
     (label, deal_json), time_limit, node_limit = job
     deal = Deal.from_dict(deal_json)
-    sol = solve(deal, time_limit=time_limit, node_limit=node_limit)
+    sol = solve(deal, Limit(time_limit, node_limit))
     out = dict(label)
     out.update(sol.to_dict())
     out["deal"] = deal_json

@@ -14,16 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import (
-    LOST,
-    WON,
-    GameState,
-    Record,
-    is_ascending,
-    pile_name,
-)
-from ..models.record import replayed
-from ..models.state import pile_owner
+from ...models.outcome import Status
+from ...models.the_game import GameState, Record, is_ascending, pile_name
+from ...models.the_game.record import replayed
+from ...models.the_game.state import pile_owner
 
 # A gap names its cards when there are at most this many (more would be noise).
 NAMED_GAP = 4
@@ -274,11 +268,11 @@ def _explain_play(
     whys: list[Reason] = []
     hand_after = state.hands[player] - {card}
     if _ends_game_won(state, card, pile):
-        if state.duel:
+        if state.rules.is_duel:
             whys.append(Reason("clear", f"last card: player {player + 1} has played every card"))
         else:
             whys.append(Reason("clear", "last card: a perfect clear"))
-    elif not hand_after and not state.duel and state.stock_left() == 0:
+    elif not hand_after and not state.rules.is_duel and state.stock_left() == 0:
         whys.append(Reason("out", f"last card in hand: player {player + 1} is out"))
     if not extra and len(legal) == 1:
         whys.append(Reason("forced", "only legal play"))
@@ -324,10 +318,10 @@ def _explain_play(
 
 def _ends_game_won(state: GameState, card: int, pile: int) -> bool:
     """Whether this play is the last card of a win (the state is before it)."""
-    if state.duel:
+    if state.rules.is_duel:
         after = state.copy()
         after.play(card, pile)
-        return after.status == WON
+        return after.status == Status.WON
     return state.cards_left() == 1
 
 
@@ -337,7 +331,7 @@ def _turn_notes(state: GameState, player: int, draw_before: int, draw_left: int)
     rules = state.rules
     notes: list[Reason] = []
     if draw_before > 0 and draw_left == 0 and not state.over:
-        if state.duel:
+        if state.rules.is_duel:
             notes.append(Reason("draw-empty", f"player {player + 1}'s draw pile is now empty"))
         else:
             need = _count(rules.min_play_empty, "card")
@@ -366,9 +360,9 @@ def _turn_notes(state: GameState, player: int, draw_before: int, draw_left: int)
                 Reason("skip", f"player {expected + 1} has no cards left and is skipped (rule C7)")
             )
             expected = (expected + 1) % state.players
-    if state.status == WON:
+    if state.status == Status.WON:
         notes.append(Reason("end", f"won: {state.reason}"))
-    elif state.status == LOST:
+    elif state.status == Status.LOST:
         notes.append(Reason("end", f"game over: {state.reason}"))
     return notes
 

@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..models import WON as WON_STATUS
-from ..models import Deal, GameState, IllegalMoveError, InvalidInputError, Play, Record, Turn
-from ..models.record import turn_to_dict
+from ...models import NO_LIMIT, IllegalMoveError, InvalidInputError, Limit, Status, Verdict
+from ...models.the_game import Deal, GameState, Play, Record, Turn
+from ...models.the_game.record import turn_to_dict
+from .beam import FireBeamSearcher, TurnSearcher
+from .bounds import state_lower_bound
+from .budget import SearchStats
+from .dfs import Searcher, SearchResult
+from .kernel import END, INF, Action, Kernel
 from .optimum import Optimizer, finish_greedily
-from .search import (
-    END,
-    INF,
-    Action,
-    FireBeamSearcher,
-    Kernel,
-    Searcher,
-    SearchResult,
-    SearchStats,
-    TurnSearcher,
-)
-
-WIN = "win"
-LOSS = "loss"
-UNKNOWN = "unknown"
 
 
 class SolverBug(RuntimeError):
@@ -34,7 +23,7 @@ class SolverBug(RuntimeError):
 
 @dataclass
 class Solution:
-    verdict: str
+    verdict: Verdict
     deal: Deal
     first: int  # 1-based starting player of ``turns``
     turns: list[Turn]
@@ -74,11 +63,6 @@ class Solution:
         }
 
 
-def starting_players(deal: Deal) -> list[int]:
-    """The deal's starting player, or every player when the start is free (C3)."""
-    return [deal.first] if deal.first is not None else list(range(1, deal.players + 1))
-
-
 @dataclass
 class PositionResult:
     """What the search found from one position (possibly mid-turn).
@@ -87,7 +71,7 @@ class PositionResult:
     the end of each turn; a first END may close the turn in progress).
     """
 
-    verdict: str  # win: a perfect clear is possible; loss: proven not
+    verdict: Verdict  # win: a perfect clear is possible; loss: proven not
     actions: list[Action]
     cards_left: int  # at the end of ``actions``
     optimal: bool  # no game from the position ends with fewer cards left
@@ -98,11 +82,7 @@ class PositionResult:
 
 
 def search_position(
-    state: GameState,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    optimize: bool = True,
+    state: GameState, limit: Limit = NO_LIMIT, optimize: bool = True
 ) -> PositionResult:
     """Search on from ``state``: a perfect clear, or else (``optimize``) the
     fewest cards left, proven when the budget allows.
@@ -116,28 +96,25 @@ def search_position(
     stats = SearchStats()
     if state.over:
         left = state.cards_left()
-        verdict = WIN if state.status == WON_STATUS else LOSS
+        verdict = Verdict.WIN if state.status == Status.WON else Verdict.LOSS
         return PositionResult(verdict, [], left, True, left, stats)
-    start = time.monotonic()
-    deadline = start + time_limit if time_limit is not None else None
+    deadline = limit.deadline()
     kernel = Kernel.from_state(state)
     if kernel.unplayed == 0:
         # Every card is down inside this turn: ending it clears (rule C7).
-        return PositionResult(WIN, [END], 0, True, 0, stats)
+        return PositionResult(Verdict.WIN, [END], 0, True, 0, stats)
     kind: type[Searcher] = Searcher
     if kernel.players == 1:
         kind = FireBeamSearcher if kernel.fire else TurnSearcher
-    searcher = kind(kernel, node_limit, deadline, progress)
+    searcher = kind(kernel, limit, deadline)
     snap = kernel.snapshot()
     # The graph bounds (dead cards, fire covers as a matching, a fire card
     # due now) may prove the loss at once; they hold at turn starts.
-    from .bounds import state_lower_bound  # bounds imports this module
-
     floor = 0 if state.placed else state_lower_bound(state)
     res = SearchResult(False, True, [], INF, SearchStats()) if floor > 0 else searcher.run()
     stats = res.stats
     if res.win:
-        return PositionResult(WIN, res.actions, 0, True, 0, stats)
+        return PositionResult(Verdict.WIN, res.actions, 0, True, 0, stats)
     # A search cut by its budget leaves the kernel anywhere: back to the
     # position, then finish the best line greedily.
     kernel.restore(snap)
@@ -155,16 +132,18 @@ def search_position(
     lower = max(floor, 1 if res.proven else 0)
     if not optimize or not res.proven:
         # Undecided: the whole budget went to the decision search.
-        verdict = LOSS if res.proven else UNKNOWN
+        verdict = Verdict.LOSS if res.proven else Verdict.UNKNOWN
         return PositionResult(verdict, line, left, left <= lower, lower, stats, 0, floor)
-    rest_nodes = node_limit - stats.nodes if node_limit is not None else None
-    opt = Optimizer(kernel, rest_nodes, deadline, progress, searcher.dead)
+    rest_nodes = limit.nodes - stats.nodes if limit.nodes is not None else None
+    opt = Optimizer(kernel, replace(limit, nodes=rest_nodes), deadline, searcher.dead)
     out = opt.run((line, left), floor)
     if out.best_left == 0:
         raise SolverBug("the branch and bound cleared a position proven to have no clear")
     lower = max(lower, out.lower_bound)
     optimal = out.best_left <= lower
-    return PositionResult(LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor)
+    return PositionResult(
+        Verdict.LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor
+    )
 
 
 def _check_covered(deal: Deal) -> None:
@@ -206,13 +185,7 @@ def replay_actions(state: GameState, actions: list[Action]) -> tuple[list[Turn],
     return turns, state
 
 
-def solve(
-    deal: Deal,
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    optimize: bool = True,
-) -> Solution:
+def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solution:
     """Decide whether ``deal`` has a perfect clear; if not, find the fewest
     cards left (``optimize``), proven when the budget allows.
 
@@ -221,34 +194,35 @@ def solve(
     """
     _check_covered(deal)
     start = time.monotonic()
-    deadline = start + time_limit if time_limit is not None else None
-    firsts = starting_players(deal)
+    deadline = limit.deadline(start)
+    firsts = deal.starting_players()
     total = SearchStats()
     opt_nodes = 0
     results: list[tuple[int, PositionResult]] = []
     for n, first in enumerate(firsts):
         # Share what is left of the budget between the starts still to try.
         share_nodes = None
-        if node_limit is not None:
+        if limit.nodes is not None:
             used = total.nodes + opt_nodes
-            share_nodes = max(1, (node_limit - used) // (len(firsts) - n))
+            share_nodes = max(1, (limit.nodes - used) // (len(firsts) - n))
         share_time = None
         if deadline is not None:
             share_time = max(0.0, (deadline - time.monotonic()) / (len(firsts) - n))
         state = GameState(deal, first=first)
-        res = search_position(state, share_time, share_nodes, progress, optimize)
+        share = Limit(share_time, share_nodes, limit.progress)
+        res = search_position(state, share, optimize)
         total.nodes += res.stats.nodes
         total.iterations += res.stats.iterations
         total.dead_positions += res.stats.dead_positions
         total.dead_card_cuts += res.stats.dead_card_cuts
         opt_nodes += res.opt_nodes
-        if res.verdict == WIN:
+        if res.verdict == Verdict.WIN:
             return _verified(deal, first, res, None, total, opt_nodes, start)
         results.append((first, res))
     first, best = min(results, key=lambda fr: fr[1].cards_left)
     lower = min(r.lower_bound for _, r in results)
     optimal = best.cards_left <= lower
-    if any(r.verdict == UNKNOWN for _, r in results):
+    if any(r.verdict == Verdict.UNKNOWN for _, r in results):
         return _verified(deal, first, best, None, total, opt_nodes, start, optimal, lower)
     starts = "any starting player" if len(firsts) > 1 else "this start"
     if all(r.floor > 0 for _, r in results):
@@ -285,11 +259,11 @@ def _verified(
     state = GameState(deal, first=first)
     turns, final = replay_actions(state, res.actions)
     left = final.cards_left()
-    if res.verdict == WIN and final.status != WON_STATUS:
+    if res.verdict == Verdict.WIN and final.status != Status.WON:
         raise SolverBug(f"the winning line ends {final.status}, not won")
     if left != res.cards_left:
         raise SolverBug(f"the line leaves {left} cards, the search said {res.cards_left}")
-    if res.verdict != WIN and not final.over:
+    if res.verdict != Verdict.WIN and not final.over:
         raise SolverBug("the best line does not reach the end of the game")
     return Solution(
         verdict=res.verdict,
@@ -301,7 +275,7 @@ def _verified(
         nodes=stats.nodes + opt_nodes,
         seconds=time.monotonic() - start,
         optimal=optimal,
-        lower_bound=lower if res.verdict != WIN else 0,
+        lower_bound=lower if res.verdict != Verdict.WIN else 0,
         details={
             "iterations": stats.iterations,
             "dead_positions": stats.dead_positions,

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InvalidInputError
+from ..errors import InvalidInputError
+from ..seeds import SplitMix64
 from .rules import (
     COMMAND_KINDS,
     COMMANDS_PER_KIND,
@@ -26,7 +27,6 @@ from .rules import (
     get_rules,
     overrides_of,
 )
-from .seeds import SplitMix64
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,10 @@ class Deal:
         return Deal(self.rules, self.players, self.decks, first, self.commands)
 
     # -- validation ----------------------------------------------------------
+
+    def starting_players(self) -> list[int]:
+        """The deal's starting player, or every player when the start is free (C3)."""
+        return [self.first] if self.first is not None else list(range(1, self.players + 1))
 
     def validate(self) -> None:
         rules = self.rules

@@ -56,9 +56,12 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..models import WON, Deal, GameState, IllegalMoveError, Play, Turn
-from .api import LOSS, UNKNOWN, WIN, Solution, SolverBug, starting_players
-from .search import END, Action
+from ...models import IllegalMoveError
+from ...models.outcome import NO_LIMIT, Limit, Status, Verdict
+from ...models.the_game import Deal, GameState, Play, Turn
+from .api import Solution, SolverBug
+from .bounds import state_lower_bound
+from .kernel import END, Action
 
 ENGINE = "cpsat"
 
@@ -794,7 +797,7 @@ def run(
     elif status == cp_model.FEASIBLE:
         bound = min(m.horizon, int(solver.best_objective_bound + 1e-6))
     else:
-        # UNKNOWN (stopped before any solution) reports an objective bound
+        # Verdict.UNKNOWN (stopped before any solution) reports an objective bound
         # of 0, which proves nothing: keep the trivial bound.
         bound = m.horizon
     proto = m.model.proto
@@ -824,7 +827,7 @@ def grow(horizon: int, n: int) -> int:
 
 def solve_cpsat(
     deal: Deal,
-    time_limit: float | None = None,
+    limit: Limit = NO_LIMIT,
     workers: int = 2,
     hint: list[Action] | None = None,
     clear: bool = False,
@@ -856,7 +859,7 @@ def solve_cpsat(
     proven optimum of cards left).
     """
     begin = time.monotonic()
-    deadline = begin + time_limit if time_limit is not None else None
+    deadline = limit.deadline(begin)
     shape = Shape.of(deal)
     n = shape.n
     start = _start(shape, None if hint_first is None else hint_first - 1)
@@ -869,9 +872,7 @@ def solve_cpsat(
         horizon = grow(horizon, n)
     # The graph bounds on cards left at the start (``bounds``), for the
     # objective: sound for every starting player the model may choose.
-    from .bounds import state_lower_bound
-
-    floor = min(state_lower_bound(GameState(deal, first=f)) for f in starting_players(deal))
+    floor = min(state_lower_bound(GameState(deal, first=f)) for f in deal.starting_players())
     while True:
         m = build(shape, horizon, clear=clear)
         if floor:
@@ -932,26 +933,26 @@ def _report(
     optimum = False
     proof: str | None
     if played == n:
-        verdict, proof, optimum = WIN, None, True
+        verdict, proof, optimum = Verdict.WIN, None, True
     elif last.status == "OPTIMAL" and settled:
-        verdict, optimum = LOSS, True
+        verdict, optimum = Verdict.LOSS, True
         where = "" if last.horizon >= n else f" (settled on the first {last.horizon} slots)"
         proof = f"CP-SAT optimal: at most {played} cards can be played, {n - played} left{where}"
     elif last.status == "INFEASIBLE" and last.horizon >= n:
-        verdict, proof = LOSS, "CP-SAT: the perfect clear is infeasible"
+        verdict, proof = Verdict.LOSS, "CP-SAT: the perfect clear is infeasible"
     elif last.bound < n and settled:
-        verdict = LOSS
+        verdict = Verdict.LOSS
         proof = f"CP-SAT bound: at most {last.bound} cards can be played (no perfect clear)"
     else:
-        verdict, proof = UNKNOWN, None
+        verdict, proof = Verdict.UNKNOWN, None
     turns, final = _replay(deal, first + 1, best)
     if final.cards_left() != n - played:
         raise SolverBug(
             f"the CP-SAT line leaves {final.cards_left()} cards, the model says {n - played}"
         )
-    if verdict == WIN and final.status != WON:
+    if verdict == Verdict.WIN and final.status != Status.WON:
         raise SolverBug(f"the CP-SAT winning line ends {final.status}, not won")
-    lower = n - last.bound if settled and verdict == LOSS else 0
+    lower = n - last.bound if settled and verdict == Verdict.LOSS else 0
     sol = Solution(
         verdict=verdict,
         deal=deal,
@@ -962,7 +963,7 @@ def _report(
         nodes=sum(s.branches for s in stages),
         seconds=time.monotonic() - begin,
         optimal=optimum,
-        lower_bound=max(lower, 1 if verdict == LOSS else 0),
+        lower_bound=max(lower, 1 if verdict == Verdict.LOSS else 0),
     )
     sol.engine = ENGINE
     sol.details = {

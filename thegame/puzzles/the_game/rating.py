@@ -52,9 +52,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models import WON, GameState, Play
-from ..solver.api import LOSS, WIN, search_position
-from ..solver.search import END, Action, Kernel, Searcher
+from ...models.outcome import Limit, Status, Verdict
+from ...models.the_game import GameState, Play
+from ...solver.the_game.api import search_position
+from ...solver.the_game.dfs import Searcher
+from ...solver.the_game.kernel import END, Action, Kernel
 from .opening import play_cost, policy_depth, unplayed_cards
 
 LABELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
@@ -187,22 +189,22 @@ class Oracle:
         without the beam (cheaper on losses) that shares the dead memo.
         """
         if state.over:
-            return state.status == WON
+            return state.status == Status.WON
         key = position_key(state)
         if key in self.cache:
             return self.cache[key]
         kernel = Kernel.from_state(state)
         if kernel.unplayed == 0:
             return True
-        quick = search_position(state, node_limit=QUICK_NODES, optimize=False)
+        quick = search_position(state, Limit(nodes=QUICK_NODES), optimize=False)
         self.nodes += quick.stats.nodes
-        if quick.verdict == WIN:
+        if quick.verdict == Verdict.WIN:
             self.mark_line(state, quick.actions)
             return True
-        if quick.verdict == LOSS:
+        if quick.verdict == Verdict.LOSS:
             self.cache[key] = False
             return False
-        searcher = Searcher(kernel, node_limit or self.node_limit)
+        searcher = Searcher(kernel, Limit(nodes=node_limit or self.node_limit), None)
         searcher.dead = _Memo(self.dead)
         res = searcher.run()
         self.nodes += res.stats.nodes
@@ -274,9 +276,9 @@ def rate(state: GameState, oracle: Oracle | None = None) -> Rating | None:
     oracle = oracle or Oracle()
     state = state.copy()
     # Effort: the solver's own search (its node count is the effort term).
-    first = search_position(state, node_limit=EFFORT_NODES, optimize=False)
+    first = search_position(state, Limit(nodes=EFFORT_NODES), optimize=False)
     oracle.nodes += first.stats.nodes
-    if first.verdict == WIN:
+    if first.verdict == Verdict.WIN:
         oracle.mark_line(state, first.actions)
     elif not oracle.wins(state):
         return None
@@ -313,7 +315,7 @@ def rate(state: GameState, oracle: Oracle | None = None) -> Rating | None:
         decided = [w for w in winning if oracle.cache.get(position_key(w[1]), True) is True]
         action, state = (decided or winning)[0]
         line.append(action)
-    if state.status != WON:
+    if state.status != Status.WON:
         return None
     bits = sum(math.log2(n / w) for n, w in counts if w)
     only = sum(1 for n, w in counts if w == 1 and n > 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .errors import InvalidInputError
+from ..errors import InvalidInputError
 
 # Extreme command kinds (rule X1), in a fixed order used everywhere.
 COMMAND_KINDS: tuple[str, ...] = (
@@ -44,11 +44,16 @@ class Rules:
     hand_sizes: tuple[int, ...] = (8, 7, 6, 6, 6)
     min_play: int = 2  # C4 / P1: minimum while the draw pile has cards
     min_play_empty: int = 1  # C4: minimum once the draw pile is empty
+    min_play_rule: str = "C4"  # the rule id a too-short turn breaks (P1 in Profi)
     fire_cards: frozenset[int] = field(default_factory=frozenset)  # F1
     fire_safe_at_clear: bool = True  # F3 decision
     commands: bool = False  # X1: cards may carry commands
     min_players: int = 1
     max_players: int = 5
+
+    @property
+    def is_duel(self) -> bool:
+        return self.kind == DUEL
 
     @property
     def cards(self) -> range:
@@ -103,6 +108,7 @@ def _duel() -> Rules:
         hand_sizes=(6, 6),
         min_play=2,
         min_play_empty=2,
+        min_play_rule="D2",
         min_players=2,
         max_players=2,
     )
@@ -110,8 +116,10 @@ def _duel() -> Rules:
 
 PRESETS: dict[str, Rules] = {
     "classic": Rules(name="classic"),
-    "profi": Rules(name="profi", min_play=3),  # P1
-    "profi-hard": Rules(name="profi-hard", min_play=3, hand_sizes=(7, 6, 5, 5, 5)),  # P2
+    "profi": Rules(name="profi", min_play=3, min_play_rule="P1"),
+    "profi-hard": Rules(
+        name="profi-hard", min_play=3, min_play_rule="P1", hand_sizes=(7, 6, 5, 5, 5)
+    ),  # P2
     "on-fire": Rules(name="on-fire", fire_cards=frozenset({22, 33, 44, 55, 66, 77})),  # F1
     "extreme": Rules(name="extreme", commands=True),  # X1
     "face-to-face": _duel(),

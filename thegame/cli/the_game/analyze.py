@@ -11,10 +11,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ..models import InvalidInputError, Play
-from ..models.state import pile_name
-from ..solver.analysis import Analysis, analyze_record, fair_ratings, hint_for
-from .common import err, out, print_json, searching, user_errors
+from ...analysis.the_game.review import Analysis, analyze_record, fair_ratings, hint_for
+from ...models import InvalidInputError
+from ...models.the_game import Play
+from ...models.the_game.state import pile_name
+from ..common import err, out, print_json, searching, user_errors
 from .options import load_record
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -206,7 +207,7 @@ def analyze(
 @user_errors
 def hint(record_file: str, time_limit: float, as_json: bool) -> None:
     """The best next play from where the record ends, with hindsight."""
-    from ..models.record import replayed, turn_to_dict
+    from ...models.the_game.record import replayed, turn_to_dict
 
     record = load_record(record_file)
     state = replayed(record, record_file)

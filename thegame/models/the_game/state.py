@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import IllegalMoveError, InvalidInputError
+from ..outcome import Status
+from . import placement
 from .deal import Deal
-from .errors import IllegalMoveError, InvalidInputError
 from .rules import DUEL, Rules
-
-IN_PROGRESS = "in_progress"
-WON = "won"
-LOST = "lost"
 
 
 @dataclass(frozen=True, order=True)
 class Play:
+    """A card onto a pile (pile indices as in ``pile_name``)."""
+
     card: int
     pile: int
 
@@ -55,15 +55,29 @@ def pile_owner(rules: Rules, pile: int) -> int | None:
     return pile // 2 if rules.kind == DUEL else None
 
 
-@dataclass
-class _Placed:
+@dataclass(frozen=True)
+class PlayUndo:
+    """What ``undo_play`` restores: the play and the pile's top and its turn."""
+
     play: Play
     previous_top: int
     previous_turn: int
 
 
 class GameState:
-    """One position of a game, from the deal to the end."""
+    """One position of a game, from the deal to the end.
+
+    This class is the classic family (rules C, P, F). The variants that
+    change what a turn is have their own classes, chosen from the deal's
+    rules when a ``GameState`` is made: ``ExtremeState`` (rules X,
+    ``extreme.py``) and ``DuelState`` (rules D, ``duel.py``). They change
+    the game only through the hooks marked below.
+    """
+
+    def __new__(cls, deal: Deal, first: int | None = None) -> GameState:
+        if cls is GameState:
+            cls = _state_class(deal.rules)
+        return super().__new__(cls)
 
     def __init__(self, deal: Deal, first: int | None = None) -> None:
         rules = deal.rules
@@ -76,25 +90,11 @@ class GameState:
         if not 1 <= start <= self.players:
             raise InvalidInputError(f"player {start} does not exist", "first")
         self.first = start
-        self.duel = rules.kind == DUEL
-        # Stocks: the draw pile(s), dealt from the front. Classic has one
-        # shared stock (C2); Face to Face one per player (D1).
+        # Stocks: the draw pile(s), dealt from the front.
         self.hands: list[set[int]] = []
         self.stocks: list[list[int]] = []
         self.stock_pos: list[int] = []
-        if self.duel:
-            for deck in deal.decks:
-                size = rules.hand_size(2)
-                self.hands.append(set(deck[:size]))
-                self.stocks.append(list(deck))
-                self.stock_pos.append(size)
-        else:
-            size = rules.hand_size(self.players)
-            deck = deal.deck
-            for p in range(self.players):
-                self.hands.append(set(deck[p * size : (p + 1) * size]))
-            self.stocks.append(list(deck))
-            self.stock_pos.append(self.players * size)
+        self._deal_hands()
         self.tops: list[int] = [
             rules.asc_start if is_ascending(rules, i) else rules.desc_start
             for i in range(rules.n_piles)
@@ -104,17 +104,98 @@ class GameState:
         self.top_turn: list[int] = [-1] * rules.n_piles
         self.current = start - 1
         self.turn = 0  # turns actually taken so far (rule F2 counts these)
-        self.placed: list[_Placed] = []  # plays of the current turn
-        self.status = IN_PROGRESS
+        self.placed: list[PlayUndo] = []  # plays of the current turn
+        self.status = Status.IN_PROGRESS
         self.reason: str | None = None  # why the game ended, with rule id
         self.winner: int | None = None  # duel only, 1-based
         self.turn_min = self._minimum()
         self._check_can_move()
 
+    # -- hooks of the variants -------------------------------------------------
+
+    def _deal_hands(self) -> None:
+        """C2: one shared stock; player p gets the p-th H cards of the deck."""
+        size = self.rules.hand_size(self.players)
+        deck = self.deal.deck
+        for p in range(self.players):
+            self.hands.append(set(deck[p * size : (p + 1) * size]))
+        self.stocks.append(list(deck))
+        self.stock_pos.append(self.players * size)
+
+    def stock_of(self, player: int) -> int:
+        """The index of ``player``'s draw pile (one shared pile, C2)."""
+        return 0
+
+    def _check_turn_rules(self, card: int, pile: int) -> None:
+        """Rules on the turn as a whole, before the placement (Extreme: X3, X4b)."""
+
+    def _check_placement(self, card: int, pile: int) -> None:
+        """C5 (D3): the card must go beyond the top or be a backward trick."""
+        rules = self.rules
+        asc = is_ascending(rules, pile)
+        top = self.tops[pile]
+        if placement.is_trick(asc, top, card, rules.step):
+            self._check_trick(card, pile)
+            return
+        if not placement.beyond(asc, top, card):
+            word = "higher than" if asc else "lower than"
+            back = placement.trick_card(asc, top, rules.step)
+            name = pile_name(rules, pile)
+            raise IllegalMoveError(
+                "C5", f"{card} on {name} (top {top}) must be {word} {top} or exactly {back}"
+            )
+
+    def _check_trick(self, card: int, pile: int) -> None:
+        """Whether a backward trick is allowed now (always, but in Extreme, X4a)."""
+
+    def _check_turn_end(self) -> bool:
+        """Rules on ending the turn before the minimum; True: the turn may end
+        whatever the minimum (Extreme: a stop card, X3a)."""
+        return False
+
+    def _minimum_rule(self) -> str:
+        # P1 while the draw pile lasts in Profi; C4 otherwise.
+        if self.rules.min_play_rule != "C4" and self.stock_left() > 0:
+            return self.rules.min_play_rule
+        return "C4"
+
+    def _after_play(self) -> None:
+        """What a play may end at once (Face to Face: a win, D6)."""
+
+    def _undo_after_play(self) -> None:
+        """Take back what ``_after_play`` did."""
+
+    def _draw_count(self, hand: set[int]) -> int:
+        """C6: back to the hand size."""
+        return self.rules.hand_size(self.players) - len(hand)
+
+    def _clears(self, all_played: bool) -> bool:
+        """C7: all cards played is the team's win."""
+        return all_played
+
+    def _next_player(self) -> int:
+        nxt = (self.current + 1) % self.players
+        # C7: once the draw pile is empty, a player with no cards is skipped.
+        for _ in range(self.players):
+            if self.hands[nxt]:
+                break
+            nxt = (nxt + 1) % self.players
+        return nxt
+
+    def _no_turn(self) -> None:
+        """C8: the game ends at once when the player to move cannot meet m."""
+        who = self.current + 1
+        self._finish(Status.LOST, "C8", f"player {who} cannot play {self.turn_min} cards")
+
+    def _turn_shape(self) -> tuple[object, ...]:
+        """What of this turn's plays matters to the rest of the turn beyond
+        the tops and the hand (Extreme, Face to Face: which piles, which commands)."""
+        return (len(self.placed),)
+
     # -- basic queries -------------------------------------------------------
 
     def copy(self) -> GameState:
-        new = GameState.__new__(GameState)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.hands = [set(h) for h in self.hands]
         new.stocks = self.stocks  # never mutated
@@ -123,9 +204,6 @@ class GameState:
         new.top_turn = list(self.top_turn)
         new.placed = list(self.placed)
         return new
-
-    def stock_of(self, player: int) -> int:
-        return player if self.duel else 0
 
     def stock_left(self, player: int | None = None) -> int:
         s = self.stock_of(self.current if player is None else player)
@@ -150,7 +228,7 @@ class GameState:
 
     @property
     def over(self) -> bool:
-        return self.status != IN_PROGRESS
+        return self.status != Status.IN_PROGRESS
 
     def key(self) -> tuple[object, ...]:
         """An exact identity of the position (for perft counts and memo)."""
@@ -161,7 +239,7 @@ class GameState:
             self.current,
             tuple(self.plays_this_turn),
             tuple(self.top_turn) if self.rules.fire_cards else (),
-            self.status,
+            str(self.status),
         )
 
     def _minimum(self) -> int:
@@ -170,69 +248,18 @@ class GameState:
             return self.rules.min_play
         return self.rules.min_play_empty
 
-    # -- commands (rule X) -----------------------------------------------------
-
-    def _showing(self, kind: str) -> bool:
-        """Rule X4: an infinity command holds while its card is on top."""
-        return any(self.deal.command(t) == kind for t in self.tops)
-
-    def _played_command(self, kind: str) -> bool:
-        """Rule X3: a lightning command binds for the rest of the turn."""
-        return any(self.deal.command(p.play.card) == kind for p in self.placed)
-
     # -- legality ----------------------------------------------------------------
 
     def check_play(self, card: int, pile: int) -> None:
         """Raise ``IllegalMoveError`` (with the rule id) unless the play is legal."""
-        rules = self.rules
         if self.over:
             raise IllegalMoveError("C8", f"the game is over ({self.reason})")
         if card not in self.hands[self.current]:
             raise IllegalMoveError("C4", f"card {card} is not in player {self.current + 1}'s hand")
-        if not 0 <= pile < rules.n_piles:
+        if not 0 <= pile < self.rules.n_piles:
             raise IllegalMoveError("C1", f"there is no pile {pile}")
-        name = pile_name(rules, pile)
-        top = self.tops[pile]
-        n_played = len(self.placed)
-        if rules.commands:
-            if self._played_command("stop"):
-                raise IllegalMoveError("X3a", "a stop card ended this turn")
-            three = self._played_command("three") or self.deal.command(card) == "three"
-            if three and n_played >= 3:
-                raise IllegalMoveError("X3c", "a three card allows exactly 3 cards this turn")
-            if self.deal.command(card) == "stop" and three and n_played != 2:
-                raise IllegalMoveError("X3c", "with a three card, stop may only be the third card")
-            if self._showing("one-pile") and any(p.play.pile != pile for p in self.placed):
-                raise IllegalMoveError(
-                    "X4b", "a one-pile card is showing: this turn's cards go onto one pile"
-                )
-        asc = is_ascending(rules, pile)
-        owner = pile_owner(rules, pile)
-        if owner is not None and owner != self.current:
-            # Face to Face: the opponent's piles (rules D2, D4).
-            if any(pile_owner(rules, p.play.pile) != self.current for p in self.placed):
-                raise IllegalMoveError(
-                    "D2", "only one card per turn may go onto the opponent's piles"
-                )
-            ok = card < top if asc else card > top
-            if not ok:
-                word = "lower" if asc else "higher"
-                raise IllegalMoveError(
-                    "D4", f"{card} on the opponent's {name} (top {top}) must be {word}"
-                )
-            return
-        trick = card == top - rules.step if asc else card == top + rules.step
-        normal = card > top if asc else card < top
-        if trick and not normal and rules.commands and self._showing("no-trick"):
-            raise IllegalMoveError(
-                "X4a", f"{card} on {name} would be a backward trick; no-trick is showing"
-            )
-        if not (normal or trick):
-            word = "higher than" if asc else "lower than"
-            back = top - rules.step if asc else top + rules.step
-            raise IllegalMoveError(
-                "C5", f"{card} on {name} (top {top}) must be {word} {top} or exactly {back}"
-            )
+        self._check_turn_rules(card, pile)
+        self._check_placement(card, pile)
 
     def is_legal(self, card: int, pile: int) -> bool:
         try:
@@ -256,22 +283,13 @@ class GameState:
         """Raise ``IllegalMoveError`` unless the current turn may end now."""
         if self.over:
             raise IllegalMoveError("C8", f"the game is over ({self.reason})")
+        if self._check_turn_end():
+            return
         n = len(self.placed)
-        rules = self.rules
-        if rules.commands:
-            if self._played_command("three") and n != 3:
-                raise IllegalMoveError("X3c", f"a three card needs exactly 3 cards, played {n}")
-            for top in self.tops:
-                if self.deal.command(top) == "skull" and any(
-                    p.play.card == top for p in self.placed
-                ):
-                    raise IllegalMoveError("X3b", f"the skull card {top} must be covered this turn")
-            if self._played_command("stop"):
-                return  # X3a: a stop ends the turn legally, even as first card
         if n < self.turn_min:
-            profi = rules.name.startswith("profi") and self.stock_left() > 0
-            rule = "D2" if self.duel else ("P1" if profi else "C4")
-            raise IllegalMoveError(rule, f"a turn needs at least {self.turn_min} cards, played {n}")
+            raise IllegalMoveError(
+                self._minimum_rule(), f"a turn needs at least {self.turn_min} cards, played {n}"
+            )
 
     def can_end_turn(self) -> bool:
         try:
@@ -284,21 +302,11 @@ class GameState:
 
     def play(self, card: int, pile: int) -> None:
         self.check_play(card, pile)
-        self.placed.append(_Placed(Play(card, pile), self.tops[pile], self.top_turn[pile]))
+        self.placed.append(PlayUndo(Play(card, pile), self.tops[pile], self.top_turn[pile]))
         self.hands[self.current].discard(card)
         self.tops[pile] = card
         self.top_turn[pile] = self.turn
-        if (
-            self.duel
-            and not self.hands[self.current]
-            and self.stock_left() == 0
-            and len(self.placed) >= self.turn_min
-        ):
-            # D6: whoever has played all their cards wins at once; a lone
-            # last card cannot meet the minimum (D6 decision), so a win
-            # needs a turn of at least the minimum.
-            self._finish(WON, "D6", f"player {self.current + 1} played all their cards")
-            self.winner = self.current + 1
+        self._after_play()
 
     def undo_play(self) -> Play:
         """Take back the last play of the current turn."""
@@ -308,23 +316,14 @@ class GameState:
         self.tops[last.play.pile] = last.previous_top
         self.top_turn[last.play.pile] = last.previous_turn
         self.hands[self.current].add(last.play.card)
-        if self.status == WON and self.duel:
-            self.status, self.reason, self.winner = IN_PROGRESS, None, None
+        self._undo_after_play()
         return last.play
 
     def end_turn(self) -> None:
         self.check_end_turn()
         rules = self.rules
-        # Draw: D5 (duel), X4c (draw-one showing), else back to H (C6).
-        target = rules.hand_size(self.players)
         hand = self.hands[self.current]
-        if self.duel:
-            on_opponent = any(pile_owner(rules, p.play.pile) != self.current for p in self.placed)
-            want = target - len(hand) if on_opponent else 2
-        elif rules.commands and self._showing("draw-one"):
-            want = 1
-        else:
-            want = target - len(hand)
+        want = self._draw_count(hand)
         s = self.stock_of(self.current)
         take = max(0, min(want, len(self.stocks[s]) - self.stock_pos[s]))
         hand.update(self.stocks[s][self.stock_pos[s] : self.stock_pos[s] + take])
@@ -339,7 +338,7 @@ class GameState:
                     self.placed = []
                     self.turn += 1
                     self._finish(
-                        LOST,
+                        Status.LOST,
                         "F2",
                         f"fire card {top} on {pile_name(rules, pile)} was not covered in time",
                     )
@@ -348,55 +347,32 @@ class GameState:
         self.turn += 1
         if self.over:
             return
-        if all_played and not self.duel:
-            self._finish(WON, "C7", "all cards played: a perfect clear")
+        if self._clears(all_played):
+            self._finish(Status.WON, "C7", "all cards played: a perfect clear")
             return
-        self._advance()
-
-    def _advance(self) -> None:
-        nxt = (self.current + 1) % self.players
-        if not self.duel:
-            # C7: once the draw pile is empty, a player with no cards is skipped.
-            for _ in range(self.players):
-                if self.hands[nxt]:
-                    break
-                nxt = (nxt + 1) % self.players
-        self.current = nxt
+        self.current = self._next_player()
         self.turn_min = self._minimum()
         self._check_can_move()
 
-    def _finish(self, status: str, rule: str, message: str) -> None:
+    def _finish(self, status: Status, rule: str, message: str) -> None:
         self.status = status
         self.reason = f"{message} (rule {rule})"
 
     def _check_can_move(self) -> None:
         """C8 / D6 / X5: the game ends at once if no legal turn exists."""
-        if self.has_legal_turn():
-            return
-        who = self.current + 1
-        if self.duel:
-            self._finish(LOST, "D6", f"player {who} cannot play {self.turn_min} cards")
-            self.winner = 2 - self.current
-        else:
-            rule = "X5" if self.rules.commands else "C8"
-            self._finish(LOST, rule, f"player {who} cannot play {self.turn_min} cards")
+        if not self.has_legal_turn():
+            self._no_turn()
 
     def has_legal_turn(self) -> bool:
         """Whether some sequence of plays lets the current turn end legally."""
         seen: set[tuple[object, ...]] = set()
 
         def search() -> bool:
-            if self.placed and (self.status == WON or self.can_end_turn()):
+            if self.placed and (self.status == Status.WON or self.can_end_turn()):
                 return True
             # What the rest of the turn may do depends on the tops, the hand,
-            # and (Extreme, duel) how many cards went onto which piles.
-            key = (
-                tuple(self.tops),
-                frozenset(self.hands[self.current]),
-                len(self.placed),
-                frozenset(p.play.pile for p in self.placed),
-                frozenset(self.deal.command(p.play.card) for p in self.placed),
-            )
+            # and what ``_turn_shape`` says of the plays made.
+            key = (tuple(self.tops), frozenset(self.hands[self.current]), self._turn_shape())
             if key in seen:
                 return False
             seen.add(key)
@@ -413,3 +389,17 @@ class GameState:
         if self.placed:
             raise RuntimeError("has_legal_turn is asked at the start of a turn")
         return search()
+
+
+def _state_class(rules: Rules) -> type[GameState]:
+    """The state class of a variant. Imported here, not at the top, because
+    the variants' modules build on this one."""
+    if rules.kind == DUEL:
+        from .duel import DuelState
+
+        return DuelState
+    if rules.commands:
+        from .extreme import ExtremeState
+
+        return ExtremeState
+    return GameState

@@ -27,12 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..models import GameState, InvalidInputError, Play, Record, Turn
-from ..models.record import replayed, turn_to_dict
-from ..models.state import pile_name
-from .api import PositionResult, replay_actions, search_position
+from ...models import InvalidInputError
+from ...models.outcome import Limit
+from ...models.the_game import GameState, Play, Record, Turn
+from ...models.the_game.record import replayed, turn_to_dict
+from ...models.the_game.state import pile_name
+from ...solver.the_game.api import PositionResult, replay_actions, search_position
+from ...solver.the_game.kernel import END, Action
 from .blind import PlayRating, rate_plays
-from .search import END, Action
 
 
 @dataclass
@@ -156,7 +158,7 @@ def analyze_record(
         actions.append((i, len(turn.plays), None))
 
     def search(s: GameState) -> PositionResult:
-        return search_position(s, time_limit=time_limit)
+        return search_position(s, Limit(time_limit))
 
     # Per position n (before action n): the cards left of the best line
     # known from there, that line, and a proven lower bound.
@@ -318,7 +320,7 @@ def hint_for(state: GameState, time_limit: float = 5.0) -> Hint:
     """The best next action from ``state`` and what it keeps possible."""
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason})", "record")
-    res = search_position(state, time_limit=time_limit)
+    res = search_position(state, Limit(time_limit))
     if not res.actions:
         raise InvalidInputError("no legal way to finish this turn", "record")
     play = _first_play(res.actions)

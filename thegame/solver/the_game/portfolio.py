@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
-from ..models import Deal, InvalidInputError
-from .api import UNKNOWN, Solution, solve
+from ...models import InvalidInputError
+from ...models.outcome import NO_LIMIT, Limit, Verdict
+from ...models.the_game import Deal
+from .api import Solution, solve
 
 ENGINES = ("dfs", "cpsat", "auto")
 
@@ -24,12 +25,7 @@ def cpsat_covers(deal: Deal) -> bool:
 
 
 def solve_with(
-    deal: Deal,
-    engine: str = "auto",
-    time_limit: float | None = None,
-    node_limit: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    workers: int = 2,
+    deal: Deal, engine: str = "auto", limit: Limit = NO_LIMIT, workers: int = 2
 ) -> Solution:
     """Solve with one engine, or with the portfolio (``auto``).
 
@@ -41,7 +37,7 @@ def solve_with(
     if engine not in ENGINES:
         raise InvalidInputError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     if engine == "dfs":
-        return solve(deal, time_limit=time_limit, node_limit=node_limit, progress=progress)
+        return solve(deal, limit)
     from .cpsat import solve_cpsat
 
     if engine == "cpsat":
@@ -49,20 +45,21 @@ def solve_with(
             raise InvalidInputError(
                 "the CP-SAT engine covers the classic family only; use --engine dfs"
             )
-        return solve_cpsat(deal, time_limit=time_limit, workers=workers)
+        return solve_cpsat(deal, limit, workers=workers)
     start = time.monotonic()
+    time_limit = limit.time
     share = None if time_limit is None else 0.7 * time_limit
     if not cpsat_covers(deal):
         share = time_limit
-    first = solve(deal, time_limit=share, node_limit=node_limit, progress=progress)
-    if first.verdict != UNKNOWN or not cpsat_covers(deal):
+    first = solve(deal, limit.with_time(share))
+    if first.verdict != Verdict.UNKNOWN or not cpsat_covers(deal):
         return first
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
     second = solve_cpsat(
-        deal, time_limit=left, workers=workers, hint=first.actions(), hint_first=first.first
+        deal, limit.with_time(left), workers=workers, hint=first.actions(), hint_first=first.first
     )
     second.nodes += first.nodes
-    if second.verdict == UNKNOWN and first.cards_left <= second.cards_left:
+    if second.verdict == Verdict.UNKNOWN and first.cards_left <= second.cards_left:
         first.seconds = time.monotonic() - start
         return first
     return second

@@ -1,81 +1,84 @@
-"""Memoized depth-first search over plays for the classic family.
+"""The search kernel of the classic family: the compact state every engine
+searches over, and the one place that enumerates plays and turns.
 
 Covers ``classic`` (1-5 players), ``profi``, ``profi-hard``, ``on-fire`` and
-their generalised forms (rule C10). The kernel keeps its own compact state
-(hands as int bitmasks, pile tops as ints) for speed; every line it finds is
-replayed through the rules engine by ``thegame.solver.api`` before it is
-reported, and tests compare its move generation with the engine's.
+their generalised forms (rule C10). It is the boundary a compiled kernel will
+implement: ``tests/test_kernel_conformance.py`` holds what any implementation
+must pass (perft counts, move and turn lists, memo keys, verdicts).
 
-Each node is a position inside a turn: the tops, every hand, how many cards
-have been drawn, whose turn it is and how many cards were played this turn
-(capped at the minimum). Children are single plays and, once the minimum is
-met, ending the turn. The search is a limited-discrepancy DFS: the first
-child in heuristic order is free, every later child costs one discrepancy.
-Iterations raise the allowance; the last one is unlimited, which makes the
-search complete. Two memos: ``dead`` holds positions proven to have no
-perfect clear (sound for every later iteration), ``tried`` the largest
-allowance with which a position already failed (saves repeated work only).
+Glossary (the hot code uses short names):
+- a card ``c`` is an int; a set of cards is an int bitmask (bit c = card c):
+  ``hands[p]``, ``unplayed`` (hands and draw pile), ``fire`` (fire cards, F1);
+- ``tops[i]``: pile i's top; piles ``0..n_asc-1`` ascend, the rest descend;
+- ``pos``: cards dealt so far from ``deck`` (the draw pile is ``deck[pos:]``);
+- ``cur``: the player to move (0-based); ``t``: plays made this turn;
+- ``turn_min``: the turn's minimum m (C4/P1), fixed at the turn's start;
+- ``pending``: bit i set when pile i shows a fire card laid in an earlier
+  turn, which must be covered before this turn ends (F2);
+- ``max_turn``: the longest turn worth trying (solo turn splitting);
+- an action is ``(card, pile)`` for a play or ``END`` for a turn end;
+- ``btw[a][b]``: the cards strictly between a and b, as a mask.
 
-Sound shortcuts, each argued where it is applied:
-- pile symmetry in the memo key and in branching (``_key``, ``_moves``);
-- dominance between plays of the same card (``_moves``);
-- turn splitting in solo (``max_turn``);
-- single-play turns once the solo draw pile is empty (``_auto_end``);
-- the dead-card bound (``_dead_card``).
+Placement (rule C5) comes from ``models.the_game.placement``; sound
+shortcuts are argued where they are applied: pile symmetry in the memo key
+and in branching (``key``, ``moves``), dominance between plays of the same
+card (``moves``), turn splitting in solo (``_max_turn``), single-play turns
+once the solo draw pile is empty (``auto_end``), the dead-card bound
+(``dead_mask``).
 """
 
 from __future__ import annotations
 
 import functools
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from ..models import Deal, GameState, Rules
-
-
-class Budget(Exception):
-    """The node or time budget ran out."""
-
-
-WIN, DEAD, OPEN = 1, 0, -1  # OPEN: not proven either way (allowance cut)
+from ...models.the_game import Deal, GameState, Rules
+from ...models.the_game.placement import accepted_mask, beyond, is_trick
 
 INF = 1 << 30
-# Beam settings, tuned on solo seeds 1-60 (wins per width, median time);
-# they only steer the incomplete beam, never what is proven.
-# Weights of cards blocked by two and by three piles in ``Kernel.evaluate``.
+# Weights of cards blocked by two and by three piles in ``Kernel.evaluate``
+# (tuned on solo seeds 1-60; they steer the incomplete beam, never a proof).
 W2 = 1
 W3 = 8
-# Plays tried at each step of a turn (best first by cost).
-BRANCH = 4
-# Plays beyond the minimum only when they cost at most this (free or a trick).
-EXTRA = 0
-# Children kept per parent position.
-PER_PARENT = 16
-# Draw pile sizes up to this get only narrow beams (``TurnSearcher``).
-SHORT_DRAW = 24
-
-
-@dataclass
-class SearchStats:
-    nodes: int = 0
-    iterations: int = 0
-    dead_positions: int = 0
-    dead_card_cuts: int = 0
-
 
 # An action on the line: (card, pile) for a play, END for the end of a turn.
 END = (-1, -1)
 Action = tuple[int, int]
+# A turn: its cost (the beam's ordering) and its plays.
+TurnOption = tuple[int, list[tuple[int, int]]]
 
 
-@dataclass
-class SearchResult:
-    win: bool
-    proven: bool  # True: ``win`` is proven (a line, or an exhausted search)
-    actions: list[Action]  # the winning line, or the best line found
-    best_left: int  # cards left at the end of ``actions``
-    stats: SearchStats = field(default_factory=SearchStats)
+class PlayUndo(NamedTuple):
+    """What ``Kernel.unplay`` restores after ``Kernel.play``."""
+
+    top: int
+    pending: int
+
+
+class TurnUndo(NamedTuple):
+    """What ``Kernel.unend_turn`` restores after ``Kernel.end_turn``."""
+
+    player: int
+    plays: int
+    pos: int
+    hand: int
+    pending: int
+    turn_min: int
+    max_turn: int
+
+
+class Snapshot(NamedTuple):
+    """A whole kernel position, for searches that jump between positions."""
+
+    tops: tuple[int, ...]
+    hands: tuple[int, ...]
+    pos: int
+    unplayed: int
+    player: int
+    plays: int
+    pending: int
+    turn_min: int
+    max_turn: int
 
 
 @functools.cache
@@ -90,7 +93,7 @@ def _between_table(size: int) -> list[list[int]]:
 
 
 class Kernel:
-    """The compact state of one game and the search over it."""
+    """The compact state of one game of the classic family."""
 
     def __init__(self, deal: Deal, first: int) -> None:
         rules: Rules = deal.rules
@@ -129,6 +132,7 @@ class Kernel:
         self.max_turn = self._max_turn()
         self.base_max_turn = self.max_turn  # ``max_turn`` may be larger in a first, mid turn
         self.btw = _between_table(rules.high + 2)
+        self.size = rules.high + 2  # card values and start tops lie below this
 
     @classmethod
     def from_state(cls, state: GameState) -> Kernel:
@@ -183,7 +187,7 @@ class Kernel:
             return 2 * self.min_play - 1
         return INF
 
-    def _auto_end(self) -> bool:
+    def auto_end(self) -> bool:
         """Solo, draw pile empty, no fire: a turn of k plays is k turns of
         one play (nothing is drawn, the minimum is 1), so every play ends
         its turn and the turn count drops out of the key."""
@@ -303,10 +307,10 @@ class Kernel:
             best = -1  # pile with the highest top below c
             for i in range(n_asc):
                 t = tops[i]
-                if t == c + step:
+                if is_trick(True, t, c, step):
                     trick = i
                     break
-                if t < c and (best < 0 or t > tops[best]):
+                if beyond(True, t, c) and (best < 0 or t > tops[best]):
                     best = i
             if trick >= 0:
                 out.append((-step, c, trick))
@@ -320,7 +324,7 @@ class Kernel:
                     seen = a
                     for i in range(n_asc):
                         b = tops[i]
-                        if b < c and b != seen and keep_ok and a - step <= b:
+                        if beyond(True, b, c) and b != seen and keep_ok and a - step <= b:
                             seen = b
                             out.append(((un & btw[b][c]).bit_count() - up_bonus, c, i))
             # descending piles
@@ -328,10 +332,10 @@ class Kernel:
             best = -1
             for i in range(n_asc, n_piles):
                 t = tops[i]
-                if t == c - step:
+                if is_trick(False, t, c, step):
                     trick = i
                     break
-                if t > c and (best < 0 or t < tops[best]):
+                if beyond(False, t, c) and (best < 0 or t < tops[best]):
                     best = i
             if trick >= 0:
                 out.append((-step, c, trick))
@@ -343,7 +347,7 @@ class Kernel:
                     seen = a
                     for i in range(n_asc, n_piles):
                         b = tops[i]
-                        if b > c and b != seen and keep_ok and a + step >= b:
+                        if beyond(False, b, c) and b != seen and keep_ok and a + step >= b:
                             seen = b
                             out.append(((un & btw[c][b]).bit_count() - down_bonus, c, i))
         out.sort()
@@ -374,14 +378,10 @@ class Kernel:
                 if (asc, t) in seen:
                     continue
                 seen.add((asc, t))
-                if asc:
-                    if c > t:
-                        out.append(((un & btw[t][c]).bit_count(), c, i))
-                    elif c == t - step:
-                        out.append((-step, c, i))
-                elif c < t:
-                    out.append(((un & btw[c][t]).bit_count(), c, i))
-                elif c == t + step:
+                if beyond(asc, t, c):
+                    between = btw[t][c] if asc else btw[c][t]
+                    out.append(((un & between).bit_count(), c, i))
+                elif is_trick(asc, t, c, step):
                     out.append((-step, c, i))
         out.sort()
         return out
@@ -397,15 +397,9 @@ class Kernel:
         un = self.unplayed
         step = self.step
         blocked = []
+        size = self.size
         for i, t in enumerate(self.tops):
-            if i < self.n_asc:
-                b = un & ((1 << (t + 1)) - 1)
-                if t > step:
-                    b &= ~(1 << (t - step))
-            else:
-                b = un & ~((1 << t) - 1)
-                b &= ~(1 << (t + step))
-            blocked.append(b)
+            blocked.append(un & ~accepted_mask(i < self.n_asc, t, step, size))
         score = 0
         n = len(blocked)
         for i in range(n):
@@ -418,10 +412,10 @@ class Kernel:
                     score += W3 * (bij & blocked[m]).bit_count()
         return score
 
-    def play(self, c: int, pile: int) -> tuple[int, int]:
+    def play(self, c: int, pile: int) -> PlayUndo:
         """Apply a play; returns what ``unplay`` needs."""
         bit = 1 << c
-        saved = (self.tops[pile], self.pending)
+        saved = PlayUndo(self.tops[pile], self.pending)
         self.hands[self.cur] ^= bit
         self.unplayed ^= bit
         self.tops[pile] = c
@@ -429,7 +423,7 @@ class Kernel:
         self.t += 1
         return saved
 
-    def unplay(self, c: int, pile: int, saved: tuple[int, int]) -> None:
+    def unplay(self, c: int, pile: int, saved: PlayUndo) -> None:
         bit = 1 << c
         self.hands[self.cur] ^= bit
         self.unplayed ^= bit
@@ -440,9 +434,9 @@ class Kernel:
         # F2: a fire card laid in an earlier turn must be covered by now.
         return self.t >= self.turn_min and not self.pending
 
-    def end_turn(self) -> tuple[int, int, int, int, int, int, int]:
+    def end_turn(self) -> TurnUndo:
         """Draw back to H (rule C6), move to the next player (C7)."""
-        saved = (
+        saved = TurnUndo(
             self.cur,
             self.t,
             self.pos,
@@ -478,16 +472,15 @@ class Kernel:
         self.turn_min = self._minimum()
         return saved
 
-    def unend_turn(self, saved: tuple[int, int, int, int, int, int, int]) -> None:
-        cur, t, pos, hand, pend, tmin, cap = saved
-        self.cur, self.t, self.pos, self.pending, self.turn_min = cur, t, pos, pend, tmin
-        self.max_turn = cap
-        self.hands[cur] = hand
+    def unend_turn(self, saved: TurnUndo) -> None:
+        self.cur, self.t, self.pos = saved.player, saved.plays, saved.pos
+        self.pending, self.turn_min, self.max_turn = saved.pending, saved.turn_min, saved.max_turn
+        self.hands[saved.player] = saved.hand
 
-    def snapshot(self) -> tuple[object, ...]:
-        return (
-            list(self.tops),
-            list(self.hands),
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            tuple(self.tops),
+            tuple(self.hands),
             self.pos,
             self.unplayed,
             self.cur,
@@ -497,249 +490,28 @@ class Kernel:
             self.max_turn,
         )
 
-    def restore(self, snap: tuple[object, ...]) -> None:
-        tops, hands, pos, un, cur, t, pend, tmin, cap = snap
-        self.tops = list(tops)  # type: ignore[call-overload]
-        self.hands = list(hands)  # type: ignore[call-overload]
-        self.pos, self.unplayed, self.cur, self.t = pos, un, cur, t  # type: ignore[assignment]
-        self.pending, self.turn_min, self.max_turn = pend, tmin, cap  # type: ignore[assignment]
+    def restore(self, snap: Snapshot) -> None:
+        self.tops = list(snap.tops)
+        self.hands = list(snap.hands)
+        self.pos, self.unplayed, self.cur, self.t = snap.pos, snap.unplayed, snap.player, snap.plays
+        self.pending, self.turn_min, self.max_turn = snap.pending, snap.turn_min, snap.max_turn
 
     def won(self) -> bool:
         # F3 decision: a fire card showing after the last card does not lose.
         return self.unplayed == 0
 
+    # -- turns (the beam over whole turns) -------------------------------------
 
-class Budgeted:
-    """A search over a kernel with a node and a time budget (``Budget`` is
-    raised when either runs out) and a progress callback."""
-
-    def __init__(
-        self,
-        kernel: Kernel,
-        node_limit: int | None = None,
-        deadline: float | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> None:
-        self.k = kernel
-        self.node_limit = node_limit if node_limit is not None else INF
-        self.deadline = deadline
-        self.progress = progress
-        self.stats = SearchStats()
-
-    def _tick(self) -> None:
-        self.stats.nodes += 1
-        if self.stats.nodes >= self.node_limit:
-            raise Budget
-        if self.stats.nodes & 63 == 0:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise Budget
-            if self.progress is not None:
-                self.progress(self.stats.nodes)
-
-
-class Searcher(Budgeted):
-    """Limited-discrepancy DFS with memo, node and time budgets."""
-
-    def __init__(
-        self,
-        kernel: Kernel,
-        node_limit: int | None = None,
-        deadline: float | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> None:
-        super().__init__(kernel, node_limit, deadline, progress)
-        self.dead: set[tuple[int, ...]] = set()
-        self.tried: dict[tuple[int, ...], int] = {}
-        self.path: list[Action] = []
-        self.best_left = INF
-        self.best_path: list[Action] = []
-        self.beam_widths: tuple[int, ...] = ()
-
-    def beam(self, width: int) -> bool:
-        """Incomplete search for a quick win; searchers over turns have one."""
-        raise NotImplementedError
-
-    def _note_turn_end(self) -> None:
-        left = self.k.unplayed.bit_count()
-        if left < self.best_left:
-            self.best_left = left
-            self.best_path = list(self.path)
-
-    def run(self) -> SearchResult:
-        """Iterate the allowance 0, 1, 2, 4, ... then unlimited."""
-        self._note_turn_end()
-        allowance = 0
-        proven = False
-        win = False
-        try:
-            for width in self.beam_widths:
-                self.stats.iterations += 1
-                if self.beam(width):
-                    win = proven = True
-                    break
-            while not win:
-                self.stats.iterations += 1
-                r = self._dfs(allowance)
-                if r == WIN:
-                    win = proven = True
-                    break
-                if r == DEAD:
-                    proven = True
-                    break
-                allowance = allowance * 2 + 1 if allowance < 64 else INF
-                self.tried.clear()
-        except Budget:
-            pass
-        self.stats.dead_positions = len(self.dead)
-        if win:
-            return SearchResult(True, True, list(self.path), 0, self.stats)
-        return SearchResult(False, proven, self.best_path, self.best_left, self.stats)
-
-    def _dfs(self, allowance: int) -> int:
-        """WIN leaves the line in ``self.path``; DEAD is a proof; OPEN is neither."""
-        k = self.k
-        self._tick()
-        key = k.key()
-        if key in self.dead:
-            return DEAD
-        if self.tried.get(key, -1) >= allowance:
-            return OPEN
-        if k.dead_card():
-            self.stats.dead_card_cuts += 1
-            self.dead.add(key)
-            return DEAD
-        children: list[tuple[int, int, int]] = []
-        if k.t < k.max_turn or k.pos >= k.total:
-            children = k.moves()
-        end_ok = k.t > 0 and k.can_end()
-        # Ending the turn goes first unless some play costs nothing.
-        end_first = end_ok and (not children or children[0][0] > 0)
-        order: list[tuple[int, int, int]] = []
-        if end_first:
-            order.append((0, -1, -1))
-        order.extend(children)
-        if end_ok and not end_first:
-            order.append((0, -1, -1))
-        complete = True
-        auto = k._auto_end()
-        for rank, (_, c, pile) in enumerate(order):
-            cost = 0 if rank == 0 else 1
-            if cost > allowance:
-                complete = False
-                break
-            if c < 0:
-                r = self._child_end(allowance - cost)
-                if r == WIN:
-                    return WIN
-            else:
-                saved = k.play(c, pile)
-                self.path.append((c, pile))
-                if k.won():
-                    self.path.append(END)
-                    return WIN
-                r = self._child_end(allowance - cost) if auto else self._dfs(allowance - cost)
-                if r == WIN:
-                    return WIN
-                self.path.pop()
-                k.unplay(c, pile, saved)
-            if r == OPEN:
-                complete = False
-        if complete:
-            self.dead.add(key)
-            return DEAD
-        self.tried[key] = allowance
-        return OPEN
-
-    def _child_end(self, allowance: int) -> int:
-        k = self.k
-        saved = k.end_turn()
-        self.path.append(END)
-        self._note_turn_end()
-        r = self._dfs(allowance)
-        if r == WIN:
-            return WIN
-        self.path.pop()
-        k.unend_turn(saved)
-        return r
-
-
-class TurnSearcher(Searcher):
-    """Solo search over whole turns while the draw pile lasts.
-
-    Ordering single plays cannot see that a costly play enables a backward
-    trick right after it; ordering whole turns (all distinct results of
-    m..2m-1 plays, the solo turn cap) by their total cost can. Discrepancies
-    count per turn. Once the draw pile is empty the play-level search
-    finishes the hand exactly (complete, so the endgame needs no allowance).
-    """
-
-    fire_ok = False  # see ``FireBeamSearcher``
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        k = self.k
-        if k.players != 1 or (k.fire and not self.fire_ok):
-            raise ValueError("turn-level search is for solo games without fire cards")
-        self.branch = BRANCH
-        self.per_parent = PER_PARENT
-        self.extra_cost = EXTRA
-        self.beam_widths = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-        if k.total - k.pos <= SHORT_DRAW:
-            # Few turns to go (an endgame, a puzzle): the complete search
-            # is cheap there, and wide beams only repeat its work, which
-            # is all waste on a position without a perfect clear.
-            self.beam_widths = (1, 8)
-
-    def _dfs(self, allowance: int) -> int:
-        k = self.k
-        if k.pos >= k.total:
-            return super()._dfs(INF)
-        self._tick()
-        key = k.key()
-        if key in self.dead:
-            return DEAD
-        if self.tried.get(key, -1) >= allowance:
-            return OPEN
-        if k.dead_card():
-            self.stats.dead_card_cuts += 1
-            self.dead.add(key)
-            return DEAD
-        complete = True
-        for rank, (_, plays) in enumerate(self._turns()):
-            cost = 0 if rank == 0 else 1
-            if cost > allowance:
-                complete = False
-                break
-            saved = [k.play(c, p) for c, p in plays]
-            self.path.extend(plays)
-            if k.won():
-                self.path.append(END)
-                return WIN
-            r = self._child_end(allowance - cost)
-            if r == WIN:
-                return WIN
-            if plays:
-                del self.path[-len(plays) :]
-            for (c, p), s in zip(reversed(plays), reversed(saved), strict=True):
-                k.unplay(c, p, s)
-            if r == OPEN:
-                complete = False
-        if complete:
-            self.dead.add(key)
-            return DEAD
-        self.tried[key] = allowance
-        return OPEN
-
-    def _turns(
+    def solo_turns(
         self, branch: int = INF, longest: int = INF, extra_cost: int = INF
-    ) -> list[tuple[int, list[tuple[int, int]]]]:
+    ) -> list[TurnOption]:
         """Distinct turn results, cheapest first: (cost, plays).
 
         ``branch`` keeps only that many of the best plays at each step and
         ``longest`` caps the turn length: for the beam, which is incomplete
         anyway; complete search passes neither.
         """
-        k = self.k
+        k = self
         # From a position inside a turn (an analysed game), count the plays
         # still to make; ending at once is a candidate when the minimum is met.
         lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
@@ -775,7 +547,7 @@ class TurnSearcher(Searcher):
                 # Score change: a normal play loses the unplayed cards it
                 # jumps over; a backward trick wins back the ones between
                 # its card and the old top (and is preferred on ties).
-                if (pile < n_asc) == (c > top):
+                if beyond(pile < n_asc, top, c):
                     delta = (un & (btw[top][c] if c > top else btw[c][top])).bit_count()
                 else:
                     delta = -(un & (btw[c][top] if c < top else btw[top][c])).bit_count() - 1
@@ -795,91 +567,13 @@ class TurnSearcher(Searcher):
         # A child whose every line is a dead card is pruned in the child.
         return out
 
-    def beam(self, width: int) -> bool:
-        """Beam search over turns, keeping the ``width`` cheapest positions.
-
-        Incomplete by design: it finds wins that an early greedy mistake
-        hides from depth-first search. A win leaves the line in ``path``.
-        """
-        k = self.k
-        root = k.snapshot()
-        beam: list[tuple[int, list[Action], tuple[object, ...]]] = [(0, [], root)]
-        while beam:
-            cands: list[tuple[int, int, tuple[int, ...], int, list[tuple[int, int]]]] = []
-            seen: set[tuple[int, ...]] = set()
-            for idx, (_score, line, snap) in enumerate(beam):
-                k.restore(snap)
-                if k.pos >= k.total:
-                    # Endgame: the play-level search decides it exactly.
-                    self.path = list(line)
-                    if self._dfs_endgame():
-                        return True
-                    continue
-                # The global cut keeps at most ``width`` children of one
-                # parent, and they are its cheapest: look no further.
-                taken = 0
-                for n, (_cost, plays) in enumerate(
-                    self._turns(self.branch, k.turn_min + 1, self.extra_cost)
-                ):
-                    if taken >= min(width, self.per_parent):
-                        break
-                    self._tick()
-                    saved = [k.play(c, p) for c, p in plays]
-                    if k.won():
-                        self.path = [*line, *plays, END]
-                        return True
-                    ended = k.end_turn()
-                    key = k.key()
-                    if key not in seen and key not in self.dead and not k.dead_card():
-                        seen.add(key)
-                        taken += 1
-                        cands.append((k.evaluate(), n, key, idx, plays))
-                    k.unend_turn(ended)
-                    for (c, p), s in zip(reversed(plays), reversed(saved), strict=True):
-                        k.unplay(c, p, s)
-            cands.sort(key=lambda x: (x[0], x[1]))
-            nxt = []
-            for score, _, _, idx, plays in cands[:width]:
-                _, line, snap = beam[idx]
-                k.restore(snap)
-                for c, p in plays:
-                    k.play(c, p)
-                k.end_turn()
-                new_line = [*line, *plays, END]
-                left = k.unplayed.bit_count()
-                if left < self.best_left:
-                    self.best_left, self.best_path = left, new_line
-                nxt.append((score, new_line, k.snapshot()))
-            beam = nxt
-        k.restore(root)
-        self.path = []
-        return False
-
-    def _dfs_endgame(self) -> bool:
-        r = Searcher._dfs(self, INF)
-        return r == WIN
-
-
-class FireBeamSearcher(TurnSearcher):
-    """Solo with fire cards: the beam over whole turns, then the play-level
-    limited-discrepancy search (complete).
-
-    The solo turn cap and the inline turn enumeration assume no fire (a
-    split would move a fire deadline, rule F2), so here turns are listed
-    through ``Kernel.play``, which keeps the deadlines, and a turn may end
-    only with every due fire card covered. The beam is incomplete anyway;
-    what it proves nothing about, the play-level search decides.
-    """
-
-    fire_ok = True
-
-    def _dfs(self, allowance: int) -> int:
-        return Searcher._dfs(self, allowance)
-
-    def _turns(
+    def fire_turns(
         self, branch: int = INF, longest: int = INF, extra_cost: int = INF
-    ) -> list[tuple[int, list[tuple[int, int]]]]:
-        k = self.k
+    ) -> list[TurnOption]:
+        """Solo turns with fire cards, listed through ``play``, which keeps the
+        deadlines: a turn ends only with every due fire card covered (F2).
+        Arguments as in ``solo_turns``."""
+        k = self
         lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
         hi = min(k.max_turn - k.t, longest)
         found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}

@@ -13,9 +13,10 @@ import click
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from ..models import Deal, InvalidInputError, Record, replay
-from ..solver.explain import Reason, Snapshot, TurnExplanation, explain_record
-from .common import print_json, searching, user_errors
+from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, explain_record
+from ...models import InvalidInputError
+from ...models.the_game import Deal, Record, replay
+from ..common import print_json, searching, user_errors
 from .options import deal_options, load_deal, load_record
 from .render import card_text, cards_text, deal_title, legend
 
@@ -237,11 +238,12 @@ def explain(
                 "no deal given: use --seed N, --deck '...', --deal FILE or --record FILE",
                 "options",
             )
-        from ..solver import portfolio  # late: the solver imports OR-Tools lazily
+        from ...models.outcome import Limit
+        from ...solver.the_game import portfolio  # late: the solver imports OR-Tools lazily
 
         deal = load_deal(seed, deck, deal_file, variant, players, first)
         with searching(enabled=not as_json) as tick:
-            sol = portfolio.solve_with(deal, "auto", time_limit=time_limit, progress=tick)
+            sol = portfolio.solve_with(deal, "auto", Limit(time_limit, None, tick))
         record = sol.record()
         turns = explain_record(record, "solution")
         final = replay(record)

@@ -27,19 +27,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..models import (
-    WON,
-    GameState,
-    IllegalMoveError,
-    InvalidInputError,
-    Play,
-    Record,
-    Turn,
-    is_ascending,
-    pile_index,
-    pile_name,
-)
-from ..puzzles.puzzle import (
+from ...models import IllegalMoveError, InvalidInputError
+from ...models.outcome import Status
+from ...models.the_game import GameState, Play, Record, Turn, is_ascending, pile_index, pile_name
+from ...puzzles.the_game.puzzle import (
     CARDS_HIGH,
     CARDS_LOW,
     VARIANTS,
@@ -47,10 +38,10 @@ from ..puzzles.puzzle import (
     parse_date,
     today_utc,
 )
-from ..puzzles.puzzle import generate as generate_puzzles
-from ..puzzles.rating import LABELS
-from ..solver.search import END, Action
-from .common import err, out, print_json, read_text, user_errors, write_atomic
+from ...puzzles.the_game.puzzle import generate as generate_puzzles
+from ...puzzles.the_game.rating import LABELS
+from ...solver.the_game.kernel import END, Action
+from ..common import err, out, print_json, read_text, user_errors, write_atomic
 from .render import card_text, cards_text
 
 LABEL_STYLE = {"easy": "green", "medium": "yellow", "hard": "red", "expert": "bold magenta"}
@@ -152,7 +143,7 @@ def _status(enabled: bool, text: str) -> Iterator[Callable[[str], None]]:
 
 def load_daily(date: str | None, show: bool) -> Puzzle:
     day = parse_date(date) if date is not None else today_utc()
-    from ..puzzles.puzzle import daily
+    from ...puzzles.the_game.puzzle import daily
 
     with _status(show, f"making the puzzle of {day.isoformat()}...") as update:
         return daily(day, lambda n: update(f"making the puzzle of {day}... seed {n + 1}"))
@@ -431,7 +422,7 @@ def run_session(session: Session, hint_time: float, solve_time: float) -> str:
 
 
 def _hint(session: Session, time_limit: float) -> None:
-    from ..solver.analysis import hint_for
+    from ...analysis.the_game.review import hint_for
 
     session.hints += 1
     hint = hint_for(session.state, time_limit=time_limit)
@@ -439,13 +430,14 @@ def _hint(session: Session, time_limit: float) -> None:
 
 
 def _solve(state: GameState, time_limit: float) -> None:
-    from ..solver.api import LOSS, WIN, replay_actions, search_position
+    from ...models.outcome import Limit, Verdict
+    from ...solver.the_game.api import replay_actions, search_position
 
-    res = search_position(state, time_limit=time_limit)
+    res = search_position(state, Limit(time_limit))
     turns, final = replay_actions(state, res.actions)
-    if res.verdict == WIN and final.status == WON:
+    if res.verdict == Verdict.WIN and final.status == Status.WON:
         _say("a perfect clear from here: " + _turns_text(state, turns), "green")
-    elif res.verdict == LOSS:
+    elif res.verdict == Verdict.LOSS:
         _say(
             f"no perfect clear from here; best: {final.cards_left()} left: "
             + _turns_text(state, turns),
@@ -462,7 +454,7 @@ def _solve(state: GameState, time_limit: float) -> None:
 def end_analysis(session: Session, ending: str, time_limit: float) -> dict[str, Any]:
     """Print how the game ended and the hindsight analysis of the player's part."""
     state = session.state
-    if ending == WON:
+    if ending == Status.WON:
         _say("won: a perfect clear!", "bold green")
     elif ending == "quit":
         _say(f"quit with {state.cards_left()} cards left", "bold yellow")
@@ -473,7 +465,7 @@ def end_analysis(session: Session, ending: str, time_limit: float) -> dict[str, 
     if len(record.turns) == opening:
         _say("no turn completed: nothing to analyse", "dim")
         return {"result": state.cards_left(), "mistakes": []}
-    from ..solver.analysis import analyze_record
+    from ...analysis.the_game.review import analyze_record
     from .analyze import analysis_view
 
     with _status(True, "analysing your game...") as update:

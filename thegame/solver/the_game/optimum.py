@@ -22,10 +22,11 @@ turns after the solo draw pile is empty, pile symmetry).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from .search import END, INF, Action, Budget, Budgeted, Kernel
+from ...models.outcome import NO_LIMIT, Limit
+from .budget import Budget, Budgeted
+from .kernel import END, INF, Action, Kernel
 
 
 @dataclass
@@ -43,12 +44,11 @@ class Optimizer(Budgeted):
     def __init__(
         self,
         kernel: Kernel,
-        node_limit: int | None = None,
+        limit: Limit = NO_LIMIT,
         deadline: float | None = None,
-        progress: Callable[[int], None] | None = None,
         no_clear: set[tuple[int, ...]] | None = None,
     ) -> None:
-        super().__init__(kernel, node_limit, deadline, progress)
+        super().__init__(kernel, limit, deadline)
         # Positions the decision search proved to have no perfect clear.
         self.no_clear = no_clear if no_clear is not None else set()
         self.memo: dict[tuple[int, ...], int] = {}
@@ -122,7 +122,7 @@ class Optimizer(Budgeted):
             can_end = False
         if can_end and (not children or children[0][0] > 0):
             value = min(value, self._end_child())
-        auto = k._auto_end()
+        auto = k.auto_end()
         for _, c, pile in children:
             if value <= lb or lb >= self.best:
                 break

@@ -7,9 +7,10 @@ from typing import Any, TypeVar
 
 import click
 
-from ..models import Deal, InvalidInputError, Record, get_rules
-from ..models.deal import load_json
-from .common import read_text
+from ...models import InvalidInputError
+from ...models.the_game import Deal, Record, get_rules
+from ...models.the_game.deal import load_json
+from ..common import read_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -26,7 +26,9 @@ The policy, turn by turn:
 
 from __future__ import annotations
 
-from ..models import LOST, GameState, IllegalMoveError, Play, Turn, is_ascending
+from ...models import IllegalMoveError
+from ...models.outcome import Status
+from ...models.the_game import GameState, Play, Turn, is_ascending
 
 
 def unplayed_cards(state: GameState) -> set[int]:
@@ -96,7 +98,7 @@ def policy_turn(state: GameState) -> Turn | None:
         except IllegalMoveError:
             ok = False
         else:
-            ok = probe.status != LOST
+            ok = probe.status != Status.LOST
     if not ok:
         for _ in plays:
             state.undo_play()

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from ..models import Deal, GameState, Play, is_ascending
-from .api import starting_players
-from .search import Kernel
+from ...models.the_game import Deal, GameState, Play, is_ascending
+from .kernel import Kernel
 
 WON_NODE = ("won",)
 
@@ -236,7 +235,7 @@ class StateGraph:
     def solve(self) -> GraphResult:
         """Win if some start reaches the won position; else the longest path."""
         deal = self.deal
-        firsts = starting_players(deal)
+        firsts = deal.starting_players()
         roots = [(f, self.build(f)) for f in firsts]
         g = self.graph
         best: GraphResult | None = None

@@ -1,0 +1,1 @@
+"""Analyses of games of The Game family: explanations, mistakes, the blind policy, fair ratings."""

@@ -1,0 +1,1 @@
+"""The commands of The Game family (thegame deal, check, solve, explain, analyze, daily, ...)."""

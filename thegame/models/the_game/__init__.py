@@ -1,0 +1,25 @@
+"""The Game family (classic, Profi, On Fire, Extreme, Face to Face): rules,
+deals, placement (C5/D3/D4), the engine and records."""
+
+from .deal import Deal
+from .record import CheckResult, Record, Turn, replay
+from .rules import COMMAND_KINDS, PRESETS, Rules, get_rules, small_rules
+from .state import GameState, Play, is_ascending, pile_index, pile_name
+
+__all__ = [
+    "COMMAND_KINDS",
+    "PRESETS",
+    "CheckResult",
+    "Deal",
+    "GameState",
+    "Play",
+    "Record",
+    "Rules",
+    "Turn",
+    "get_rules",
+    "is_ascending",
+    "pile_index",
+    "pile_name",
+    "replay",
+    "small_rules",
+]

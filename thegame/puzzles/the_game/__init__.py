@@ -1,0 +1,1 @@
+"""Puzzles of The Game family: the opening policy, the rating, puzzle files, the daily puzzle."""

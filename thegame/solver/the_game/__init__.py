@@ -1,0 +1,1 @@
+"""Engines for The Game family: the kernel, searches, bounds, CP-SAT, the portfolio."""

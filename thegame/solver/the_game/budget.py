@@ -1,0 +1,44 @@
+"""The node and time budget of a search over a kernel."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ...models.outcome import Limit
+from .kernel import INF, Kernel
+
+
+class Budget(Exception):
+    """The node or time budget ran out."""
+
+
+@dataclass
+class SearchStats:
+    nodes: int = 0
+    iterations: int = 0
+    dead_positions: int = 0
+    dead_card_cuts: int = 0
+
+
+class Budgeted:
+    """A search over a kernel within a ``Limit``: ``Budget`` is raised when
+    the nodes run out or the clock passes ``deadline`` (the caller owns the
+    clock, so several searches can share one time budget)."""
+
+    def __init__(self, kernel: Kernel, limit: Limit, deadline: float | None) -> None:
+        self.k = kernel
+        self.node_limit = limit.nodes if limit.nodes is not None else INF
+        self.deadline = deadline
+        self.progress = limit.progress
+        self.stats = SearchStats()
+
+    def _tick(self) -> None:
+        self.stats.nodes += 1
+        if self.stats.nodes >= self.node_limit:
+            raise Budget
+        if self.stats.nodes & 63 == 0:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise Budget
+            if self.progress is not None:
+                self.progress(self.stats.nodes)
