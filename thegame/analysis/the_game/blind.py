@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...models.outcome import Status
-from ...models.the_game import GameState, Play, Rules, is_ascending
+from ...models.the_game import GameState, Play, Rules, is_ascending, placement
 from ...models.the_game.rules import DUEL
 
 # A policy maps the state at (or inside) a turn to the plays that finish it.
@@ -187,7 +187,7 @@ class BlindPolicy:
         for i, t in enumerate(tops):
             if asc[i]:
                 cover = above[t] if t <= high else 0
-                partner = t - step
+                partner = placement.trick_card(True, t, step)
                 if partner >= low:
                     bit = 1 << partner
                     cover |= bit
@@ -197,7 +197,7 @@ class BlindPolicy:
                         credit += w * window.bit_count()
             else:
                 cover = below[t] if t >= low else 0
-                partner = t + step
+                partner = placement.trick_card(False, t, step)
                 if partner <= high:
                     bit = 1 << partner
                     cover |= bit
@@ -285,16 +285,15 @@ class _TurnSearch:
                 continue
             tried: set[tuple[bool, int]] = set()
             for i, t in enumerate(tops):
-                if asc[i]:
-                    trick = c == t - step
-                    if not (c > t or trick):
-                        continue
-                    gap = -1 if trick else (above[t] & below[c] & out).bit_count()
+                trick = placement.is_trick(asc[i], t, c, step)
+                if not (trick or placement.beyond(asc[i], t, c)):
+                    continue
+                if trick:
+                    gap = -1
+                elif asc[i]:
+                    gap = (above[t] & below[c] & out).bit_count()
                 else:
-                    trick = c == t + step
-                    if not (c < t or trick):
-                        continue
-                    gap = -1 if trick else (above[c] & below[t] & out).bit_count()
+                    gap = (above[c] & below[t] & out).bit_count()
                 # Piles of one direction with the same top are interchangeable
                 # (only the untouched start values can coincide).
                 if (asc[i], t) in tried:
@@ -357,8 +356,7 @@ def _clear_line(
             if not left & (1 << c):
                 continue
             for i, t in enumerate(tops):
-                ok = (c > t or c == t - step) if asc[i] else (c < t or c == t + step)
-                if not ok:
+                if not placement.accepts(asc[i], t, c, step):
                     continue
                 tops[i] = c
                 path.append(Play(c, i))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models.outcome import Status
-from ...models.the_game import GameState, Record, is_ascending, pile_name
+from ...models.the_game import GameState, Record, is_ascending, pile_name, placement
 from ...models.the_game.record import replayed
 from ...models.the_game.state import pile_owner
 
@@ -200,8 +200,8 @@ def is_trick(state: GameState, card: int, pile: int) -> bool:
     """Whether playing ``card`` on ``pile`` is a backward trick (rule C5)."""
     if _on_opponent(state, pile):
         return False  # rule D4: no backward trick on the opponent's piles
-    top, step = state.tops[pile], state.rules.step
-    return card == top - step if is_ascending(state.rules, pile) else card == top + step
+    asc = is_ascending(state.rules, pile)
+    return placement.is_trick(asc, state.tops[pile], card, state.rules.step)
 
 
 def _on_opponent(state: GameState, pile: int) -> bool:
@@ -288,7 +288,8 @@ def _explain_play(
         else:
             whys.append(Reason("fire", "fire card: must be covered by the end of the next turn"))
     if not opponent:
-        partner = card - step if asc else card + step
+        # The card that can later go back onto this one (rule C5).
+        partner = placement.trick_card(asc, card, step)
         if partner in hand_after:
             whys.append(
                 Reason(

@@ -1,6 +1,7 @@
 """The Game family (classic, Profi, On Fire, Extreme, Face to Face): rules,
 deals, placement (C5/D3/D4), the engine and records."""
 
+from . import placement
 from .deal import Deal
 from .record import CheckResult, Record, Turn, replay
 from .rules import COMMAND_KINDS, PRESETS, Rules, get_rules, small_rules
@@ -20,6 +21,7 @@ __all__ = [
     "is_ascending",
     "pile_index",
     "pile_name",
+    "placement",
     "replay",
     "small_rules",
 ]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ...models import IllegalMoveError
 from ...models.outcome import Status
-from ...models.the_game import GameState, Play, Turn, is_ascending
+from ...models.the_game import GameState, Play, Turn, is_ascending, placement
 
 
 def unplayed_cards(state: GameState) -> set[int]:
@@ -44,14 +44,10 @@ def unplayed_cards(state: GameState) -> set[int]:
 def play_cost(state: GameState, play: Play, unplayed: set[int]) -> int:
     """Unplayed cards that ``play`` jumps over; a backward trick is ``-1``."""
     top = state.tops[play.pile]
-    if is_ascending(state.rules, play.pile):
-        if play.card < top:
-            return -1
-        low, high = top, play.card
-    else:
-        if play.card > top:
-            return -1
-        low, high = play.card, top
+    asc = is_ascending(state.rules, play.pile)
+    if not placement.beyond(asc, top, play.card):
+        return -1  # a legal play that does not go beyond the top is a trick (C5)
+    low, high = (top, play.card) if asc else (play.card, top)
     return sum(1 for c in unplayed if low < c < high)
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from ...models.the_game import Deal, GameState, Play, is_ascending
+from ...models.the_game import Deal, GameState, Play, is_ascending, placement
 from .kernel import Kernel
 
 WON_NODE = ("won",)
@@ -49,8 +49,7 @@ def unplayed(state: GameState) -> set[int]:
 
 def follows(state: GameState, asc: bool, top: int, card: int) -> bool:
     """Rule C5: ``card`` may go on a pile of that direction showing ``top``."""
-    step = state.rules.step
-    return card > top or card == top - step if asc else card < top or card == top + step
+    return placement.accepts(asc, top, card, state.rules.step)
 
 
 def follow_graph(state: GameState, asc: bool) -> tuple[nx.DiGraph, list[tuple[str, int]]]:
@@ -64,13 +63,13 @@ def follow_graph(state: GameState, asc: bool) -> tuple[nx.DiGraph, list[tuple[st
     cards = sorted(unplayed(state), reverse=not asc)
     g: nx.DiGraph = nx.DiGraph()
     g.add_nodes_from(cards)
-    step = rules.step if asc else -rules.step
     present = set(cards)
     for a, b in itertools.pairwise(cards):
         g.add_edge(a, b)  # the next card onwards
     for c in cards:
-        if c - step in present:
-            g.add_edge(c, c - step)  # the backward trick
+        back = placement.trick_card(asc, c, rules.step)
+        if back in present:
+            g.add_edge(c, back)  # the backward trick
     sources: list[tuple[str, int]] = []
     for pile, top in enumerate(state.tops):
         if is_ascending(rules, pile) != asc:
@@ -78,11 +77,12 @@ def follow_graph(state: GameState, asc: bool) -> tuple[nx.DiGraph, list[tuple[st
         node = ("top", pile)
         sources.append(node)
         g.add_node(node)
-        nxt = next((c for c in cards if (c > top if asc else c < top)), None)
+        nxt = next((c for c in cards if placement.beyond(asc, top, c)), None)
         if nxt is not None:
             g.add_edge(node, nxt)
-        if top - step in present:
-            g.add_edge(node, top - step)
+        back = placement.trick_card(asc, top, rules.step)
+        if back in present:
+            g.add_edge(node, back)
     return g, sources
 
 
