@@ -193,6 +193,8 @@ def test_m6_campaign_values_match_a_forward_pass(players: int, high: int, d: int
     assert forward_value(rules, d, sol, True) == sol.p_win
     assert forward_value(rules, d, sol, False) == sol.p_win_without_stars
     assert sol.p_win >= sol.p_win_without_stars
+    assert sol.completed[-1] == sol.p_win
+    assert all(a >= b for a, b in zip(sol.completed, sol.completed[1:], strict=False))
     for e in sol.policy:  # the policy picks the better option in every state
         assert e.use_star == (e.p_win_star > e.p_win_keep)
 

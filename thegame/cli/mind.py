@@ -223,7 +223,8 @@ def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json:
     out.print(_odds_table(levels, star=True))
     out.print(
         f"chance to win the campaign: {float(sol.p_win):.6g} with the best star policy, "
-        f"{float(sol.p_win_without_stars):.6g} without stars (exact, {seconds:.1f} s)"
+        f"{float(sol.p_win_without_stars):.6g} without stars (exact, {seconds:.1f} s); "
+        f"half the games complete {sol.median_levels} of {rules.levels} levels or more"
     )
     out.print(_policy_table(rules, sol))
 

@@ -51,12 +51,19 @@ class CampaignSolution:
     p_win: Fraction
     p_win_without_stars: Fraction
     policy: tuple[PolicyEntry, ...]
+    completed: tuple[Fraction, ...]  # P(level n is completed) with the best policy
+
+    @property
+    def median_levels(self) -> int:
+        """The most levels a team completes in at least half of its games."""
+        return sum(1 for p in self.completed if p >= Fraction(1, 2))
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "p_win": float(self.p_win),
             "p_win_without_stars": float(self.p_win_without_stars),
             "star_policy": [e.to_dict() for e in self.policy],
+            "p_complete_level": [float(p) for p in self.completed],
         }
 
 
@@ -99,7 +106,7 @@ def solve_campaign(rules: MindRules, odds: Odds) -> CampaignSolution:
         return star > keep, star, keep
 
     start = (1, rules.start_lives, START_STARS)
-    reachable = _reachable(rules, odds, start, lambda *s: decide(*s)[0])
+    reachable, completed = _forward(rules, odds, start, lambda *s: decide(*s)[0])
     policy = []
     for level in range(1, last + 1):
         for lives in range(1, MAX_LIVES + 1):
@@ -107,30 +114,32 @@ def solve_campaign(rules: MindRules, odds: Odds) -> CampaignSolution:
                 use, star, keep = decide(level, lives, stars)
                 policy.append(PolicyEntry(level, lives, stars, use, star, keep,
                                           (level, lives, stars) in reachable))
-    return CampaignSolution(best(*start), never(*start), tuple(policy))
+    return CampaignSolution(best(*start), never(*start), tuple(policy), tuple(completed))
 
 
-def _reachable(
+def _forward(
     rules: MindRules,
     odds: Odds,
     start: tuple[int, int, int],
     use_star: Callable[[int, int, int], bool],
-) -> set[tuple[int, int, int]]:
-    """States met with positive probability when the team follows the policy."""
+) -> tuple[set[tuple[int, int, int]], list[Fraction]]:
+    """Follow the policy forward: the states met with positive probability, and
+    the chance to complete each level."""
     seen = {start}
-    todo = [start]
-    while todo:
-        level, lives, stars = todo.pop()
-        if level == rules.levels:
-            continue
-        use = use_star(level, lives, stars)
-        dist = odds[level][1] if use else odds[level][0]
-        left_stars = stars - 1 if use else stars
-        for k, p in enumerate(dist[:lives]):
-            if p:
-                nl, ns = with_reward(level, lives - k, left_stars)
-                state = (level + 1, nl, ns)
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-    return seen
+    dist = {start[1:]: Fraction(1)}
+    completed = []
+    for level in range(1, rules.levels + 1):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (lives, stars), p in dist.items():
+            seen.add((level, lives, stars))
+            use = stars > 0 and use_star(level, lives, stars)
+            probs = odds[level][1] if use else odds[level][0]
+            for k, q in enumerate(probs[:lives]):
+                if q:
+                    state = with_reward(level, lives - k, stars - use)
+                    if level == rules.levels:
+                        state = (0, 0)  # won: the rewards no longer matter
+                    nxt[state] = nxt.get(state, Fraction(0)) + p * q
+        dist = nxt
+        completed.append(sum(dist.values(), Fraction(0)))
+    return seen, completed
