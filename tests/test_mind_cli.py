@@ -210,3 +210,42 @@ def test_analyze_names_the_early_player_and_the_star_what_if(tmp_path: Path) -> 
     text = invoke("analyze", write(tmp_path, record))
     assert "player 2 played 15 too early" in text.stdout
     assert_user_error(invoke("analyze", write(tmp_path, "[]")), "record")
+
+
+def test_play_a_whole_campaign_at_one_keyboard() -> None:
+    """Rules M1, M2, M5 through the terminal: every level played in order wins."""
+    from thegame.models.mind import Campaign, MindRules
+
+    game = Campaign(MindRules(4), seed=4)
+    lines = ["hand 1", "9 9", "bogus"]
+    while game.status == "in_progress":
+        hands = game.current.hands
+        card = min(c for h in hands for c in h)
+        player = next(i for i, h in enumerate(hands, 1) if card in h)
+        lines.append(f"{player} {card}")
+        game.play(player, card)
+    result = invoke("play", "--players", "4", "--seed", "4", stdin="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "game won at level 8" in result.stdout
+    assert "not possible: play: no player 9" in result.stdout
+    assert "commands:" in result.stdout
+
+
+def test_play_early_cards_lose_lives_then_the_game() -> None:
+    """Rule M3 and the Decision: the last life gone mid-level loses at once."""
+    from thegame.models.mind import Campaign, MindRules
+
+    game = Campaign(MindRules(2), seed=3)
+    lines = []
+    for rank in (-1, -2):  # level 1: the higher card; level 2: the second highest
+        hands = game.current.hands
+        card = sorted(c for h in hands for c in h)[rank]
+        player = next(i for i, h in enumerate(hands, 1) if card in h)
+        lines.append(f"{player} {card}")
+        game.play(player, card)
+    result = invoke("play", "--players", "2", "--seed", "3", stdin="\n".join(lines) + "\n")
+    assert result.exit_code == 0
+    assert result.stdout.count("too early! a life is lost") == 2
+    assert "game lost at level 2" in result.stdout
+    quit_ = invoke("play", "--players", "2", "--seed", "3", stdin="quit\n")
+    assert quit_.exit_code == 0 and "game" not in quit_.stdout.splitlines()[-1]

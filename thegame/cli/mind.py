@@ -13,8 +13,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..analysis.mind.analyze import LevelAnalysis, analyze_level
-from ..models.errors import InvalidInputError
-from ..models.mind import HIGH, MAX_LIVES, MAX_STARS, LevelDeal, LevelRecord, MindRules, check
+from ..models.errors import IllegalMoveError, InvalidInputError
+from ..models.mind import (
+    HIGH,
+    MAX_LIVES,
+    MAX_STARS,
+    Campaign,
+    LevelDeal,
+    LevelRecord,
+    MindRules,
+    check,
+)
+from ..models.outcome import Status
 from ..solver.mind.campaign import CampaignSolution, solve_campaign
 from ..solver.mind.gap import GapResult, check_tolerance, play_gap
 from ..solver.mind.odds import LevelOdds, campaign_odds
@@ -260,3 +270,70 @@ def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) ->
         print_json(a.to_dict())
     else:
         out.print(_analysis_text(a), markup=False)
+
+
+PLAY_HELP = ("commands: 'P CARD' player P plays CARD, 'star' throw a star, "
+             "'hand P' show player P's hand (the others look away), 'quit'")
+
+
+def _status_line(game: Campaign) -> str:
+    counts = ", ".join(f"player {i}: {len(h)}" for i, h in enumerate(game.current.hands, 1))
+    top = game.current.pile[-1] if game.current.pile else "-"
+    return (f"level {game.level}/{game.rules.levels}, lives {game.lives}, stars {game.stars}; "
+            f"pile top {top}; cards in hand: {counts}")
+
+
+def _play_step(game: Campaign, line: str) -> str | None:
+    """Apply one typed command; the message to show, or None to quit."""
+    words = line.split()
+    if words == ["quit"]:
+        return None
+    if words == ["star"]:
+        thrown = game.star()
+        return "star: " + ", ".join(f"player {p} throws {c}" for p, c in thrown)
+    if len(words) == 2 and words[0] == "hand" and words[1].isdigit():
+        p = int(words[1])
+        if not 1 <= p <= game.rules.players:
+            raise InvalidInputError(f"no player {p}", "hand")
+        return f"player {p}: " + " ".join(map(str, game.current.hands[p - 1]))
+    if len(words) == 2 and all(w.isdigit() for w in words):
+        p, card = int(words[0]), int(words[1])
+        if not 1 <= p <= game.rules.players:
+            raise InvalidInputError(f"no player {p}", "play")
+        level = game.level
+        collision = game.play(p, card)
+        msg = f"player {p} plays {card}"
+        if collision is not None:
+            lower = " ".join(str(c) for _, c in collision.discarded)
+            msg += f": too early! a life is lost, discarded {lower} (rule M3)"
+        if game.level != level and game.status is Status.IN_PROGRESS:
+            msg += f"; level {level} cleared"
+        return msg
+    return PLAY_HELP
+
+
+@mind.command("play")
+@click.option("--players", type=PLAYERS, required=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the whole campaign (default: from the clock).")
+@user_errors
+def play_cmd(players: int, seed: int | None) -> None:
+    """Play a campaign at one keyboard (rules M1-M5)."""
+    if seed is None:
+        seed = time.time_ns() & 0xFFFFFFFF
+    game = Campaign(MindRules(players), seed)
+    out.print(f"The Mind, {players} players, campaign seed {seed}. {PLAY_HELP}", markup=False)
+    while game.status is Status.IN_PROGRESS:
+        out.print(_status_line(game), markup=False)
+        try:
+            line = click.prompt(">", prompt_suffix=" ", default="", show_default=False)
+        except click.Abort:
+            return
+        try:
+            message = _play_step(game, line)
+        except (IllegalMoveError, InvalidInputError) as e:
+            message = f"not possible: {e}"
+        if message is None:
+            return
+        out.print(message, markup=False)
+    out.print(f"game {game.status.value} at level {game.level}", markup=False)
