@@ -173,7 +173,7 @@ def main() -> None:
         (ROOT / "RESULTS.mind.md").write_text(text, encoding="utf-8")
         (ROOT / "results").mkdir(exist_ok=True)
         (ROOT / "results" / "mind-odds.json").write_text(
-            json.dumps({"runs": rows, "cross_checks": checks}, indent=1) + "\n", encoding="utf-8"
+            json.dumps({"runs": rows, "cross_checks": checks}) + "\n", encoding="utf-8"
         )
 
 
