@@ -34,6 +34,10 @@ from .common import err, out, print_json, read_text, user_errors
 PLAYERS = click.IntRange(2, 4)
 
 
+def _lives(n: int) -> str:
+    return f"{n} {'life' if n == 1 else 'lives'}"
+
+
 @click.group()
 def mind() -> None:
     """The Mind (rules M1-M6): deals, records, the gap model, exact odds."""
@@ -92,7 +96,7 @@ def check_cmd(record_file: str, as_json: bool) -> None:
         s = result.state
         line = (
             f"{'legal' if result.legal else 'illegal'}, {s.status.value.replace('_', ' ')}: "
-            f"{s.lives_lost} lives lost, {s.stars_used} stars used, "
+            f"{_lives(s.lives_lost)} lost, {s.stars_used} stars used, "
             f"discarded {' '.join(map(str, s.discarded)) or 'nothing'}"
         )
         if result.error:
@@ -106,7 +110,7 @@ def check_cmd(record_file: str, as_json: bool) -> None:
 
 def _gap_text(result: GapResult) -> str:
     lines = [f"tolerance d = {result.tolerance}{', star at the start' if result.star else ''}: "
-             f"{result.lives_lost} lives lost"]
+             f"{_lives(result.lives_lost)} lost"]
     for c in result.collisions:
         lower = ", ".join(f"{card} (player {p})" for p, card in c.discarded)
         lines.append(f"  player {c.player} plays {c.played} too early: discards {lower}")
@@ -241,7 +245,7 @@ def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json:
 
 def _analysis_text(a: LevelAnalysis) -> str:
     lines = [f"{'legal' if a.legal else 'illegal'}, {a.status.value.replace('_', ' ')}: "
-             f"{a.lives_lost} lives lost, {a.stars_used} stars used"]
+             f"{_lives(a.lives_lost)} lost, {a.stars_used} stars used"]
     if a.error:
         lines.append(f"  stops at event {a.error['event']}: {a.error['message']}")
     for life in a.lives:
@@ -251,7 +255,7 @@ def _analysis_text(a: LevelAnalysis) -> str:
     for w in a.what_if:
         verdict = (f"a star at the start saves {w.without.lives_lost - w.with_star.lives_lost}"
                    if w.changes else "a star at the start changes nothing")
-        lines.append(f"  rule M6, d = {w.tolerance}: {w.without.lives_lost} lives lost, "
+        lines.append(f"  rule M6, d = {w.tolerance}: {_lives(w.without.lives_lost)} lost, "
                      f"{w.with_star.lives_lost} with a star: {verdict}")
     return "\n".join(lines)
 
