@@ -22,6 +22,7 @@ from ..models.mind import (
     LevelDeal,
     LevelRecord,
     MindRules,
+    Star,
     check,
 )
 from ..models.outcome import Status
@@ -114,7 +115,7 @@ def _gap_text(result: GapResult) -> str:
     for c in result.collisions:
         lower = ", ".join(f"{card} (player {p})" for p, card in c.discarded)
         lines.append(f"  player {c.player} plays {c.played} too early: discards {lower}")
-    order = " ".join("star" if not hasattr(e, "card") else str(e.card) for e in result.events)
+    order = " ".join("star" if isinstance(e, Star) else str(e.card) for e in result.events)
     lines.append(f"  order: {order}")
     return "\n".join(lines)
 
