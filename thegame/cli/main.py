@@ -187,6 +187,10 @@ cli.add_command(daily)
 cli.add_command(generate)
 cli.add_command(play)
 
+from .mind import mind as mind_group  # noqa: E402
+
+cli.add_command(mind_group)
+
 
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2."""

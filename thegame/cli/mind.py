@@ -1,0 +1,344 @@
+"""``thegame mind ...``: deals, records, the gap model and the exact odds of The Mind."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..analysis.mind.analyze import LevelAnalysis, analyze_level
+from ..models.errors import IllegalMoveError, InvalidInputError
+from ..models.mind import (
+    HIGH,
+    MAX_LIVES,
+    MAX_STARS,
+    Campaign,
+    LevelDeal,
+    LevelRecord,
+    MindRules,
+    Star,
+    check,
+)
+from ..models.outcome import Status
+from ..solver.mind.campaign import CampaignSolution, solve_campaign
+from ..solver.mind.gap import GapResult, check_tolerance, play_gap
+from ..solver.mind.odds import LevelOdds, campaign_odds
+from ..solver.mind.sample import sample_level
+from .common import err, out, print_json, read_text, user_errors
+
+PLAYERS = click.IntRange(2, 4)
+
+
+def _lives(n: int) -> str:
+    return f"{n} {'life' if n == 1 else 'lives'}"
+
+
+@click.group()
+def mind() -> None:
+    """The Mind (rules M1-M6): deals, records, the gap model, exact odds."""
+
+
+def _json(path: str) -> Any:
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as e:
+        raise InvalidInputError(f"malformed JSON: {e.msg} at line {e.lineno}", path) from None
+
+
+def _load_deal(path: str) -> LevelDeal:
+    """A deal JSON, or a record JSON whose deal is taken."""
+    data = _json(path)
+    if isinstance(data, dict) and "deal" in data:
+        return LevelRecord.from_dict(data, path).deal
+    return LevelDeal.from_dict(data, path)
+
+
+def _hands_text(deal: LevelDeal) -> str:
+    return "\n".join(
+        f"player {i}: {' '.join(map(str, hand))}" for i, hand in enumerate(deal.hands, 1)
+    )
+
+
+@mind.command()
+@click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed of the shuffle.")
+@click.option("--players", type=PLAYERS, required=True)
+@click.option("--level", type=click.IntRange(min=1), required=True)
+@click.option("--high", type=click.IntRange(2, 1000), default=HIGH, show_default=True,
+              help="Highest card (a smaller deck for tests).")
+@click.option("--json", "as_json", is_flag=True, help="Print the deal JSON.")
+@user_errors
+def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
+    """Deal one level from a seed (rule M2: level n, n cards each)."""
+    d = LevelDeal.from_seed(seed, players, level, high)
+    if as_json:
+        print_json(d.to_dict())
+        return
+    out.print(f"The Mind, {players} players, level {level}, seed {seed}")
+    out.print(_hands_text(d), markup=False)
+
+
+@mind.command("check")
+@click.argument("record_file", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@user_errors
+def check_cmd(record_file: str, as_json: bool) -> None:
+    """Replay a level record. Exit code 2 when an event is illegal."""
+    record = LevelRecord.from_dict(_json(record_file), record_file)
+    result = check(record)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        s = result.state
+        line = (
+            f"{'legal' if result.legal else 'illegal'}, {s.status.value.replace('_', ' ')}: "
+            f"{_lives(s.lives_lost)} lost, {s.stars_used} stars used, "
+            f"discarded {' '.join(map(str, s.discarded)) or 'nothing'}"
+        )
+        if result.error:
+            err.print(f"{line}; event {result.error['event']}: {result.error['message']}",
+                      markup=False, soft_wrap=True)
+        else:
+            out.print(line, markup=False, soft_wrap=True)
+    if not result.legal:
+        raise SystemExit(2)
+
+
+def _gap_text(result: GapResult) -> str:
+    lines = [f"tolerance d = {result.tolerance}{', star at the start' if result.star else ''}: "
+             f"{_lives(result.lives_lost)} lost"]
+    for c in result.collisions:
+        lower = ", ".join(f"{card} (player {p})" for p, card in c.discarded)
+        lines.append(f"  player {c.player} plays {c.played} too early: discards {lower}")
+    order = " ".join("star" if isinstance(e, Star) else str(e.card) for e in result.events)
+    lines.append(f"  order: {order}")
+    return "\n".join(lines)
+
+
+@mind.command()
+@click.option("--deal", "deal_file", metavar="FILE", help="A deal or record JSON ('-': stdin).")
+@click.option("--seed", type=click.IntRange(min=0), help="Or deal from a seed ...")
+@click.option("--players", type=PLAYERS, help="... for this many players ...")
+@click.option("--level", type=click.IntRange(min=1), help="... at this level.")
+@click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
+              help="Rule M6: cards closer than d collide.")
+@click.option("--star", is_flag=True, help="Throw a star at the start (rule M4).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@user_errors
+def solve(deal_file: str | None, seed: int | None, players: int | None, level: int | None,
+          tolerance: int, star: bool, as_json: bool) -> None:
+    """Play a level under the gap model (rule M6)."""
+    if deal_file is not None:
+        if seed is not None:
+            raise InvalidInputError("give --deal or --seed, not both", "--seed")
+        d = _load_deal(deal_file)
+    elif seed is None or players is None or level is None:
+        raise InvalidInputError("give --deal FILE, or --seed, --players and --level", "solve")
+    else:
+        d = LevelDeal.from_seed(seed, players, level)
+    result = play_gap(d, tolerance, star)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        out.print(_gap_text(result), markup=False)
+
+
+@contextlib.contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr, only when stderr is a terminal."""
+    if not err.is_terminal:
+        yield None
+        return
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda _v: bar.advance(task)
+
+
+def _odds_table(levels: dict[int, tuple[LevelOdds, LevelOdds]], star: bool) -> Table:
+    width = MAX_LIVES + 1
+    when = "with a star at the start" if star else "without a star"
+    table = Table(title=f"P(level costs k lives), rule M6, {when}")
+    table.add_column("level", justify="right")
+    for k in range(width):
+        table.add_column(f"k={k}{'+' if k == width - 1 else ''}", justify="right")
+    for level, pair in levels.items():
+        p = pair[star].floats() + [0.0] * width
+        cells = [*p[: width - 1], sum(p[width - 1 :])]
+        table.add_row(str(level), *(f"{x:.4f}" for x in cells))
+    return table
+
+
+def _policy_table(rules: MindRules, sol: CampaignSolution) -> Table:
+    table = Table(title="Best star policy at the start of a level")
+    table.add_column("level", justify="right")
+    for lives in range(1, MAX_LIVES + 1):
+        table.add_column(f"{lives} li{'ves' if lives > 1 else 'fe'}", justify="center")
+    by = {(e.level, e.lives, e.stars): e for e in sol.policy}
+    for level in range(1, rules.levels + 1):
+        row = []
+        for lives in range(1, MAX_LIVES + 1):
+            marks = ""
+            for stars in range(1, MAX_STARS + 1):
+                e = by[(level, lives, stars)]
+                mark = "S" if e.use_star else "-"
+                marks += mark if e.reachable else mark.lower().replace("-", ".")
+            row.append(marks)
+        table.add_row(str(level), *row)
+    table.caption = ("one mark per 1, 2, 3 stars held: S throw one, - keep them; "
+                     "s and . the same in states the best policy never reaches")
+    return table
+
+
+@mind.command()
+@click.option("--players", type=PLAYERS, required=True)
+@click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
+              help="Rule M6: cards closer than d collide.")
+@click.option("--high", type=click.IntRange(2, 1000), default=HIGH, show_default=True,
+              help="Highest card (a smaller deck for tests).")
+@click.option("--simulate", type=click.IntRange(min=1), default=None,
+              help="Also estimate every level from this many random deals (a cross-check).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@user_errors
+def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json: bool) -> None:
+    """Exact odds of every level and the best star policy (rule M6)."""
+    check_tolerance(tolerance)
+    rules = MindRules(players, high)
+    start = time.monotonic()
+    with _progress(2 * rules.levels * high, "counting deals") as tick:
+        levels = campaign_odds(rules, tolerance, tick)
+    sol = solve_campaign(
+        rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
+    )
+    seconds = time.monotonic() - start
+    rows = []
+    for n, (plain, starred) in levels.items():
+        row: dict[str, Any] = {"level": n, **plain.to_dict(),
+                               "lives_lost_with_star": starred.floats()}
+        if simulate:
+            row["simulated"] = sample_level(players, n, tolerance, simulate, high=high,
+                                            seed=n).to_dict()
+        rows.append(row)
+    data = {
+        "players": players,
+        "tolerance": tolerance,
+        "high": high,
+        "levels": rows,
+        "campaign": sol.to_dict(),
+    }
+    if as_json:
+        print_json(data)
+        return
+    out.print(_odds_table(levels, star=False))
+    out.print(_odds_table(levels, star=True))
+    out.print(
+        f"chance to win the campaign: {float(sol.p_win):.6g} with the best star policy, "
+        f"{float(sol.p_win_without_stars):.6g} without stars (exact, {seconds:.1f} s); "
+        f"half the games complete {sol.median_levels} of {rules.levels} levels or more"
+    )
+    out.print(_policy_table(rules, sol))
+
+
+def _analysis_text(a: LevelAnalysis) -> str:
+    lines = [f"{'legal' if a.legal else 'illegal'}, {a.status.value.replace('_', ' ')}: "
+             f"{_lives(a.lives_lost)} lost, {a.stars_used} stars used"]
+    if a.error:
+        lines.append(f"  stops at event {a.error['event']}: {a.error['message']}")
+    for life in a.lives:
+        lower = ", ".join(f"{c} (player {p})" for p, c in life.lower)
+        lines.append(f"  event {life.event}: player {life.player} played {life.played} too "
+                     f"early; lower cards discarded: {lower}")
+    for w in a.what_if:
+        verdict = (f"a star at the start saves {w.without.lives_lost - w.with_star.lives_lost}"
+                   if w.changes else "a star at the start changes nothing")
+        lines.append(f"  rule M6, d = {w.tolerance}: {_lives(w.without.lives_lost)} lost, "
+                     f"{w.with_star.lives_lost} with a star: {verdict}")
+    return "\n".join(lines)
+
+
+@mind.command("analyze")
+@click.argument("record_file", metavar="FILE")
+@click.option("--tolerance", "-d", "tolerances", type=click.IntRange(min=1), multiple=True,
+              help="Tolerances for the star what-if (repeatable; default 2, 3, 5).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@user_errors
+def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) -> None:
+    """Each life lost in a played level, and what a star at the start would change."""
+    record = LevelRecord.from_dict(_json(record_file), record_file)
+    a = analyze_level(record, tolerances or (2, 3, 5))
+    if as_json:
+        print_json(a.to_dict())
+    else:
+        out.print(_analysis_text(a), markup=False)
+
+
+PLAY_HELP = ("commands: 'P CARD' player P plays CARD, 'star' throw a star, "
+             "'hand P' show player P's hand (the others look away), 'quit'")
+
+
+def _status_line(game: Campaign) -> str:
+    counts = ", ".join(f"player {i}: {len(h)}" for i, h in enumerate(game.current.hands, 1))
+    top = game.current.pile[-1] if game.current.pile else "-"
+    return (f"level {game.level}/{game.rules.levels}, lives {game.lives}, stars {game.stars}; "
+            f"pile top {top}; cards in hand: {counts}")
+
+
+def _play_step(game: Campaign, line: str) -> str | None:
+    """Apply one typed command; the message to show, or None to quit."""
+    words = line.split()
+    if words == ["quit"]:
+        return None
+    if words == ["star"]:
+        thrown = game.star()
+        return "star: " + ", ".join(f"player {p} throws {c}" for p, c in thrown)
+    if len(words) == 2 and words[0] == "hand" and words[1].isdigit():
+        p = int(words[1])
+        if not 1 <= p <= game.rules.players:
+            raise InvalidInputError(f"no player {p}", "hand")
+        return f"player {p}: " + " ".join(map(str, game.current.hands[p - 1]))
+    if len(words) == 2 and all(w.isdigit() for w in words):
+        p, card = int(words[0]), int(words[1])
+        if not 1 <= p <= game.rules.players:
+            raise InvalidInputError(f"no player {p}", "play")
+        level = game.level
+        collision = game.play(p, card)
+        msg = f"player {p} plays {card}"
+        if collision is not None:
+            lower = " ".join(str(c) for _, c in collision.discarded)
+            msg += f": too early! a life is lost, discarded {lower} (rule M3)"
+        if game.level != level and game.status is Status.IN_PROGRESS:
+            msg += f"; level {level} cleared"
+        return msg
+    return PLAY_HELP
+
+
+@mind.command("play")
+@click.option("--players", type=PLAYERS, required=True)
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the whole campaign (default: from the clock).")
+@user_errors
+def play_cmd(players: int, seed: int | None) -> None:
+    """Play a campaign at one keyboard (rules M1-M5)."""
+    if seed is None:
+        seed = time.time_ns() & 0xFFFFFFFF
+    game = Campaign(MindRules(players), seed)
+    out.print(f"The Mind, {players} players, campaign seed {seed}. {PLAY_HELP}", markup=False)
+    while game.status is Status.IN_PROGRESS:
+        out.print(_status_line(game), markup=False)
+        try:
+            line = click.prompt(">", prompt_suffix=" ", default="", show_default=False)
+        except click.Abort:
+            return
+        try:
+            message = _play_step(game, line)
+        except (IllegalMoveError, InvalidInputError) as e:
+            message = f"not possible: {e}"
+        if message is None:
+            return
+        out.print(message, markup=False)
+    out.print(f"game {game.status.value} at level {game.level}", markup=False)
