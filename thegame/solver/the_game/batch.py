@@ -65,7 +65,7 @@ def batch_items(
     return items
 
 
-def _work(job: tuple[Item, float, int | None]) -> dict[str, Any]:
+def _work(job: tuple[Item, float | None, int | None]) -> dict[str, Any]:
     (label, deal_json), time_limit, node_limit = job
     deal = Deal.from_dict(deal_json)
     sol = solve(deal, Limit(time_limit, node_limit))
@@ -76,28 +76,13 @@ def _work(job: tuple[Item, float, int | None]) -> dict[str, Any]:
 
 
 def run_batch(
-    items: list[Item],
-    time_limit: float,
-    node_limit: int | None,
-    jobs: int | None,
-    show_progress: bool = False,
+    items: list[Item], limit: Limit, jobs: int | None
 ) -> Iterator[dict[str, Any]]:
-    """Solve every item in a process pool; yield results in input order."""
-    from rich.progress import Progress
+    """Solve every item in a process pool; yield results in input order.
 
+    Each deal gets ``limit``'s time and nodes (its progress callback is not
+    sent to the workers: a caller counts the results as they come)."""
     jobs = jobs or os.cpu_count() or 1
-    work = [(item, time_limit, node_limit) for item in items]
-    with (
-        multiprocessing.get_context("spawn").Pool(jobs) as pool,
-        Progress(transient=True, disable=not show_progress, console=_stderr()) as progress,
-    ):
-        task = progress.add_task("solving", total=len(work))
-        for result in pool.imap(_work, work):
-            progress.advance(task)
-            yield result
-
-
-def _stderr() -> Any:
-    from rich.console import Console
-
-    return Console(stderr=True)
+    work = [(item, limit.time, limit.nodes) for item in items]
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(_work, work)

@@ -1,0 +1,119 @@
+"""``thegame generate``: verified, rated puzzle files, with a progress bar."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from ...models import InvalidInputError
+from ...puzzles.the_game.puzzle import (
+    CARDS_HIGH,
+    CARDS_LOW,
+    VARIANTS,
+)
+from ...puzzles.the_game.puzzle import generate as generate_puzzles
+from ...puzzles.the_game.rating import LABELS
+from ..common import err, print_json, user_errors, write_atomic
+
+
+def _cards_range(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    if not m or not 0 < int(m.group(1)) <= int(m.group(2)):
+        raise InvalidInputError(f"{text!r} is not a range LOW-HIGH of cards left", "--cards")
+    return int(m.group(1)), int(m.group(2))
+
+
+@click.command()
+@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--difficulty",
+    type=click.Choice(["any", *LABELS]),
+    default="any",
+    show_default=True,
+    help="Keep only puzzles of this label.",
+)
+@click.option("--variant", type=click.Choice(VARIANTS), default="classic", show_default=True)
+@click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the files.")
+@click.option(
+    "--seed-start", type=click.IntRange(min=0), default=1, show_default=True, help="First seed."
+)
+@click.option(
+    "--cards",
+    default=f"{CARDS_LOW}-{CARDS_HIGH}",
+    show_default=True,
+    help="Cards left at the puzzle position, LOW-HIGH.",
+)
+@click.option(
+    "--max-seeds",
+    type=click.IntRange(min=1),
+    default=100_000,
+    show_default=True,
+    help="Give up after this many seeds.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Also print each puzzle as a JSON line.")
+@user_errors
+def generate(
+    count: int,
+    difficulty: str,
+    variant: str,
+    out_dir: str,
+    seed_start: int,
+    cards: str,
+    max_seeds: int,
+    as_json: bool,
+) -> None:
+    """Generate verified puzzles into DIR (one JSON file each)."""
+    low, high = _cards_range(cards)
+    target = Path(out_dir)
+    target.mkdir(parents=True, exist_ok=True)
+    written = 0
+    tried = 0
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    want = "" if difficulty == "any" else f" {difficulty}"
+    try:
+        with Progress(*columns, console=err, transient=False) as progress:
+            task = progress.add_task(f"{variant}{want} puzzles", total=count)
+            for seed, puzzle in generate_puzzles(variant, seed_start, low, high):
+                tried += 1
+                progress.update(
+                    task, description=f"{variant}{want} puzzles (seed {seed}, {tried} tried)"
+                )
+                if puzzle is not None and difficulty in ("any", puzzle.label):
+                    puzzle.verify()  # the solution replays to a win
+                    name = f"{variant}-{seed}-{puzzle.label}.json"
+                    write_atomic(str(target / name), puzzle.to_json() + "\n")
+                    if as_json:
+                        print_json(puzzle.to_dict())
+                    written += 1
+                    progress.advance(task)
+                if written >= count or tried >= max_seeds:
+                    break
+    except KeyboardInterrupt:
+        err.print(f"interrupted: {written} puzzle(s) written to {target}", markup=False)
+        raise SystemExit(130) from None
+    if written < count:
+        err.print(
+            f"only {written} of {count} puzzle(s) in {tried} seeds; raise --max-seeds",
+            markup=False,
+        )
+    else:
+        err.print(f"{written} puzzle(s) written to {target} ({tried} seeds tried)", markup=False)
+
+
+# -- play --------------------------------------------------------------------------

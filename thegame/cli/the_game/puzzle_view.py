@@ -1,0 +1,123 @@
+"""How puzzles look in the terminal: the title, the difficulty, the position, the solution."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ...models.the_game import GameState, Turn, is_ascending, pile_name
+from ...puzzles.the_game.puzzle import (
+    Puzzle,
+    parse_date,
+    today_utc,
+)
+from ..common import err
+from .render import card_text, cards_text
+
+LABEL_STYLE = {"easy": "green", "medium": "yellow", "hard": "red", "expert": "bold magenta"}
+
+
+# -- rendering -----------------------------------------------------------------
+
+
+def difficulty_text(puzzle: Puzzle) -> Text:
+    label = puzzle.label
+    text = Text("difficulty: ")
+    text.append(label, style=LABEL_STYLE.get(label, "bold"))
+    text.append(f" ({puzzle.score:g}/100)")
+    d = puzzle.difficulty
+    if "bits" in d:
+        text.append(
+            f" - {d.get('steps', 0)} steps, {d.get('bits', 0)} bits of choice, "
+            f"{d.get('only_moves', 0)} only moves, {d.get('traps', 0)} traps "
+            f"(deepest {d.get('trap_depth', 0)}), {d.get('nodes', 0):,} nodes",
+            style="dim",
+        )
+    return text
+
+
+def puzzle_title(puzzle: Puzzle) -> Text:
+    state = puzzle.start()
+    where = f"daily puzzle {puzzle.date}" if puzzle.date else "puzzle"
+    if puzzle.seed is not None:
+        where += f" (seed {puzzle.seed})"
+    title = Text(where, style="bold")
+    title.append(
+        f" - {puzzle.variant}, clear the last {state.cards_left()} cards"
+        f" ({len(puzzle.position)} turns already played)"
+    )
+    return title
+
+
+def position_view(state: GameState) -> RenderableType:
+    """The piles, the hand and the draw pile of the player to move."""
+    deal, rules = state.deal, state.rules
+    piles = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
+    for i in range(rules.n_piles):
+        arrow = "up" if is_ascending(rules, i) else "down"
+        piles.add_column(f"{pile_name(rules, i)} {arrow}", justify="center")
+    tops = []
+    for i, top in enumerate(state.tops):
+        start = rules.asc_start if is_ascending(rules, i) else rules.desc_start
+        text = Text(card_text(deal, top), style="bold" if top != start else "dim")
+        if top in rules.fire_cards:
+            text.stylize("red")
+        tops.append(text)
+    piles.add_row(*tops)
+    hand = Text("hand  ", style="bold")
+    for c in state.hand():
+        hand.append(f" {card_text(deal, c)} ", style="reverse" if c in rules.fire_cards else "")
+    draw = state.draw_pile()
+    pile = Text(f"draw pile: {len(draw)} cards", style="dim")
+    if draw:
+        pile.append(f" (top first: {cards_text(deal, draw)})", style="dim")
+    n = len(state.placed)
+    turn = Text(f"turn {state.turn}: played {n}, minimum {state.turn_min}", style="dim")
+    if state.placed:
+        turn.append(
+            " - "
+            + ", ".join(f"{p.card} on {pile_name(rules, p.pile)}" for p in state.plays_this_turn),
+            style="dim",
+        )
+    return Group(piles, hand, pile, turn, Text(f"cards left: {state.cards_left()}", style="dim"))
+
+
+def solution_lines(puzzle: Puzzle) -> Text:
+    rules = puzzle.deal.rules
+    text = Text("solution: ", style="bold")
+    parts = []
+    for t in puzzle.solution:
+        parts.append(" ".join(f"{p.card}{pile_name(rules, p.pile)}" for p in t.plays))
+    text.append(" | ".join(parts))
+    return text
+
+
+def turns_text(state: GameState, turns: list[Turn]) -> str:
+    rules = state.rules
+    return " | ".join(
+        " ".join(f"{p.card} {pile_name(rules, p.pile)}" for p in t.plays) for t in turns
+    )
+
+
+# -- daily -----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def live_status(enabled: bool, text: str) -> Iterator[Callable[[str], None]]:
+    if not enabled or not err.is_terminal:
+        yield lambda _: None
+        return
+    with err.status(text) as status:
+        yield lambda message: status.update(message)
+
+
+def load_daily(date: str | None, show: bool) -> Puzzle:
+    day = parse_date(date) if date is not None else today_utc()
+    from ...puzzles.the_game.puzzle import daily
+
+    with live_status(show, f"making the puzzle of {day.isoformat()}...") as update:
+        return daily(day, lambda n: update(f"making the puzzle of {day}... seed {n + 1}"))
