@@ -34,6 +34,10 @@ from thegame.models.the_game import (
 )
 from thegame.solver.the_game.api import replay_actions, search_position, solve
 
+# A node budget, not a time budget: the analyses these tests check must not
+# depend on how busy the machine is.
+EXACT = Limit(nodes=2_000_000)
+
 
 def small_deal(seed: int, high: int = 24, min_play: int = 1) -> Deal:
     """A seeded solo deal of cards 2..high, one pile each way, hand 4, step 5."""
@@ -88,7 +92,7 @@ def test_the_deliberate_losing_play_is_the_mistake(seed: int) -> None:
     # The brute force agrees that the position after the blunder is a loss
     # with this optimum.
     assert optimum_from(position_at(record, turn, play + 1)) == after
-    analysis = analyze_record(record)
+    analysis = analyze_record(record, EXACT)
     assert analysis.best_at_start == 0
     assert analysis.result == after
     assert len(analysis.mistakes) == 1, analysis.to_dict()
@@ -242,7 +246,7 @@ def test_analysis_of_a_played_game_is_consistent(seed: int) -> None:
     to mistakes add up to the result minus the best possible; each mistake's
     better line replays from the position before it and reaches its figure."""
     record = blind_record(tight_deal(seed))
-    analysis = analyze_record(record)
+    analysis = analyze_record(record, EXACT)
     assert analysis.mistakes, "the blind policy loses these deals"
     curve = analysis.curve
     assert all(a <= b for a, b in itertools.pairwise(curve))

@@ -51,6 +51,15 @@ class Limit:
             return None
         return (time.monotonic() if start is None else start) + self.time
 
+    def describe(self) -> str:
+        """The budget in words, e.g. ``5 s`` or ``100,000 nodes``."""
+        parts = []
+        if self.time is not None:
+            parts.append(f"{self.time:g} s")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes:,} nodes")
+        return " and ".join(parts) or "no limit"
+
     def with_time(self, seconds: float | None) -> Limit:
         return replace(self, time=seconds)
 

@@ -36,6 +36,10 @@ from ...solver.the_game.api import PositionResult, replay_actions, search_positi
 from ...solver.the_game.kernel import END, Action
 from .blind import PlayRating, rate_plays
 
+# The default budgets: per position of an analysis, and for a hint.
+POSITION_LIMIT = Limit(2.0)
+HINT_LIMIT = Limit(5.0)
+
 
 @dataclass
 class Mistake:
@@ -130,13 +134,13 @@ def _first_play(actions: list[Action]) -> Play | None:
 
 def analyze_record(
     record: Record,
-    time_limit: float = 2.0,
+    limit: Limit = POSITION_LIMIT,
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
 ) -> Analysis:
     """Find every mistake of ``record`` (see the module notes).
 
-    ``time_limit`` is per searched position; ``progress(done, total)`` is
+    ``limit`` is per searched position; ``progress(done, total)`` is
     called after each action. The first ``start_turn`` turns are replayed
     without judging (a puzzle's given position); turn numbers stay the
     record's.
@@ -158,7 +162,7 @@ def analyze_record(
         actions.append((i, len(turn.plays), None))
 
     def search(s: GameState) -> PositionResult:
-        return search_position(s, Limit(time_limit))
+        return search_position(s, limit)
 
     # Per position n (before action n): the cards left of the best line
     # known from there, that line, and a proven lower bound.
@@ -316,11 +320,11 @@ class Hint:
     text: str
 
 
-def hint_for(state: GameState, time_limit: float = 5.0) -> Hint:
+def hint_for(state: GameState, limit: Limit = HINT_LIMIT) -> Hint:
     """The best next action from ``state`` and what it keeps possible."""
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason})", "record")
-    res = search_position(state, Limit(time_limit))
+    res = search_position(state, limit)
     if not res.actions:
         raise InvalidInputError("no legal way to finish this turn", "record")
     play = _first_play(res.actions)
@@ -336,7 +340,7 @@ def hint_for(state: GameState, time_limit: float = 5.0) -> Hint:
             f"(at least {res.lower_bound})"
         )
     else:
-        keeps = f"best found: {res.cards_left} left (no proof within {time_limit:g} s)"
+        keeps = f"best found: {res.cards_left} left (no proof within {limit.describe()})"
     return Hint(
         play=play,
         verdict=res.verdict,

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...analysis.the_game.review import Analysis, analyze_record, fair_ratings, hint_for
-from ...models import InvalidInputError
+from ...models import InvalidInputError, Limit
 from ...models.the_game import Play
 from ...models.the_game.state import pile_name
 from ..common import err, out, print_json, searching, user_errors
@@ -183,7 +183,7 @@ def analyze(
     """
     record = load_record(record_file)
     with _bar(enabled=not as_json, label="analysing") as progress:
-        analysis = analyze_record(record, time_limit, progress)
+        analysis = analyze_record(record, Limit(time_limit), progress)
     if samples:
         at = analysis.steps if fair_all else [(m.turn, m.play) for m in analysis.mistakes]
         with _bar(enabled=not as_json, label="rating fairly") as progress:
@@ -214,7 +214,7 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason}): no next play", record_file)
     with searching(enabled=not as_json):
-        h = hint_for(state, time_limit)
+        h = hint_for(state, Limit(time_limit))
     rules = record.deal.rules
     if as_json:
         print_json(

@@ -10,7 +10,7 @@ import click
 from rich.text import Text
 
 from ...models import IllegalMoveError, InvalidInputError
-from ...models.outcome import Status
+from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play, Record, Turn, pile_index, pile_name
 from ...puzzles.the_game.puzzle import (
     Puzzle,
@@ -187,12 +187,12 @@ def _hint(session: Session, time_limit: float) -> None:
     from ...analysis.the_game.review import hint_for
 
     session.hints += 1
-    hint = hint_for(session.state, time_limit=time_limit)
+    hint = hint_for(session.state, Limit(time_limit))
     _say(f"hint: {hint.text}", "cyan")
 
 
 def _solve(state: GameState, time_limit: float) -> None:
-    from ...models.outcome import Limit, Verdict
+    from ...models.outcome import Verdict
     from ...solver.the_game.api import replay_actions, search_position
 
     res = search_position(state, Limit(time_limit))
@@ -234,7 +234,7 @@ def end_analysis(session: Session, ending: str, time_limit: float) -> dict[str, 
         # The opening is the puzzle's, not the player's: judge from the position.
         analysis = analyze_record(
             record,
-            time_limit=time_limit,
+            Limit(time_limit),
             progress=lambda d, t: update(f"analysing {d}/{t}"),
             start_turn=opening,
         )
