@@ -3,6 +3,10 @@ deals, placement (C5/D3/D4), the engine and records."""
 
 from . import placement
 from .deal import Deal
+
+# The variants' state classes register themselves with ``GameState``.
+from .duel import DuelState
+from .extreme import ExtremeState
 from .record import CheckResult, Record, Turn, replay
 from .rules import COMMAND_KINDS, PRESETS, Rules, get_rules, small_rules
 from .state import GameState, Play, is_ascending, pile_index, pile_name
@@ -12,6 +16,8 @@ __all__ = [
     "PRESETS",
     "CheckResult",
     "Deal",
+    "DuelState",
+    "ExtremeState",
     "GameState",
     "Play",
     "Record",

@@ -17,6 +17,8 @@ from .state import GameState, is_ascending, pile_name, pile_owner
 class DuelState(GameState):
     """A position of a Face to Face duel."""
 
+    turn_kind = "duel"
+
     def _deal_hands(self) -> None:
         # D1: each player has their own deck and draw pile and draws 6.
         size = self.rules.hand_size(2)

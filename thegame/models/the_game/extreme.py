@@ -14,6 +14,8 @@ from .state import GameState, pile_name
 class ExtremeState(GameState):
     """A position of an Extreme game."""
 
+    turn_kind = "extreme"
+
     def _showing(self, kind: str) -> bool:
         """Rule X4: an infinity command holds while its card is on top."""
         return any(self.deal.command(t) == kind for t in self.tops)

@@ -52,6 +52,14 @@ class Rules:
     max_players: int = 5
 
     @property
+    def turn_kind(self) -> str:
+        """Which rules shape a turn: ``classic`` (C, P, F), ``extreme`` (X)
+        or ``duel`` (D); each has its own state class."""
+        if self.kind == DUEL:
+            return "duel"
+        return "extreme" if self.commands else "classic"
+
+    @property
     def is_duel(self) -> bool:
         return self.kind == DUEL
 

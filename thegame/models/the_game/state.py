@@ -10,6 +10,7 @@ to the names of the record format.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ..errors import IllegalMoveError, InvalidInputError
 from ..outcome import Status
@@ -70,13 +71,23 @@ class GameState:
     This class is the classic family (rules C, P, F). The variants that
     change what a turn is have their own classes, chosen from the deal's
     rules when a ``GameState`` is made: ``ExtremeState`` (rules X,
-    ``extreme.py``) and ``DuelState`` (rules D, ``duel.py``). They change
-    the game only through the hooks marked below.
+    ``extreme.py``) and ``DuelState`` (rules D, ``duel.py``), registered
+    when the package is imported. They change the game only through the
+    hooks marked below.
     """
+
+    # The state class of each kind of turn (``Rules.turn_kind``); a variant's
+    # class registers itself by naming its kind (``ExtremeState``, ``DuelState``).
+    _classes: ClassVar[dict[str, type[GameState]]] = {}
+    turn_kind: ClassVar[str] = "classic"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        GameState._classes[cls.turn_kind] = cls
 
     def __new__(cls, deal: Deal, first: int | None = None) -> GameState:
         if cls is GameState:
-            cls = _state_class(deal.rules)
+            cls = GameState._classes.get(deal.rules.turn_kind, GameState)
         return super().__new__(cls)
 
     def __init__(self, deal: Deal, first: int | None = None) -> None:
@@ -390,16 +401,3 @@ class GameState:
             raise RuntimeError("has_legal_turn is asked at the start of a turn")
         return search()
 
-
-def _state_class(rules: Rules) -> type[GameState]:
-    """The state class of a variant. Imported here, not at the top, because
-    the variants' modules build on this one."""
-    if rules.kind == DUEL:
-        from .duel import DuelState
-
-        return DuelState
-    if rules.commands:
-        from .extreme import ExtremeState
-
-        return ExtremeState
-    return GameState

@@ -33,7 +33,7 @@ import functools
 from typing import NamedTuple
 
 from ...models.the_game import Deal, GameState, Rules
-from ...models.the_game.placement import accepted_mask, beyond, is_trick
+from ...models.the_game.placement import accepted_mask, accepts, beyond, is_trick
 
 INF = 1 << 30
 # Weights of cards blocked by two and by three piles in ``Kernel.evaluate``
@@ -352,6 +352,19 @@ class Kernel:
                             out.append(((un & btw[c][b]).bit_count() - down_bonus, c, i))
         out.sort()
         return out
+
+    def legal_plays(self) -> list[tuple[int, int]]:
+        """Every legal play (card, pile) of the player to move, sorted: the
+        rules' view, with no dominance and no pile symmetry (``moves`` is the
+        searches' view). For conformance tests and analyses, not the hot path."""
+        hand = self.hands[self.cur]
+        return [
+            (c, i)
+            for c in range(hand.bit_length())
+            if hand >> c & 1
+            for i, t in enumerate(self.tops)
+            if accepts(i < self.n_asc, t, c, self.step)
+        ]
 
     def _all_moves(self) -> list[tuple[int, int, int]]:
         """Every legal play, without dominance, best first.
