@@ -1,0 +1,123 @@
+"""One CP-SAT run of a model: its status, its line and what it proves.
+
+A stage's ``bound`` is proven only by the status: OPTIMAL (the line's own
+count), INFEASIBLE (only the perfect-clear model can be: fewer than all
+slots), or FEASIBLE with CP-SAT's objective bound. A run stopped before
+any solution (UNKNOWN) proves nothing and keeps the trivial bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ortools.sat.python import cp_model
+
+from ..api import SolverBug
+from .shape import start_player
+
+if TYPE_CHECKING:
+    from .model import Model
+
+
+@dataclass
+class Stage:
+    """What one CP-SAT run established."""
+
+    horizon: int
+    status: str
+    played: int  # cards played on the line found (-1: no line)
+    bound: int  # proven upper bound on the cards within the horizon
+    turns: list[list[tuple[int, int]]]
+    wall: float
+    branches: int
+    conflicts: int
+    variables: int
+    constraints: int
+    first: int = 0  # 0-based starting player of ``turns``
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "horizon": self.horizon,
+            "status": self.status,
+            "played": self.played,
+            "bound": self.bound,
+            "wall": round(self.wall, 3),
+            "variables": self.variables,
+            "constraints": self.constraints,
+        }
+
+
+class _StopAbove(cp_model.CpSolverSolutionCallback):
+    """Stop as soon as a solution plays more than ``target`` cards."""
+
+    def __init__(self, target: int) -> None:
+        super().__init__()
+        self.target = target
+
+    def on_solution_callback(self) -> None:
+        if self.objective_value > self.target:
+            self.stop_search()
+
+
+def run(
+    m: Model,
+    time_limit: float | None,
+    workers: int,
+    seed: int = 0,
+    stop_above: int | None = None,
+) -> Stage:
+    """Solve ``m``; with ``stop_above``, stop at the first line playing more."""
+    solver = cp_model.CpSolver()
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    callback = _StopAbove(stop_above) if stop_above is not None else None
+    status = solver.solve(m.model, callback)
+    sh = m.shape
+    turns: list[list[tuple[int, int]]] = []
+    played = -1
+    first = start_player(sh, None)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        played = 0
+        if m.who and solver.boolean_value(m.filled[0]):
+            first = next(j for j in range(sh.players) if solver.boolean_value(m.who[0][j]))
+        cur: list[tuple[int, int]] = []
+        for s in range(m.horizon):
+            if not solver.boolean_value(m.filled[s]):
+                break
+            played += 1
+            c = int(solver.value(m.card[s]))
+            p = next(q for q in range(sh.n_piles) if solver.boolean_value(m.on[s][q]))
+            cur.append((c, p))
+            if solver.boolean_value(m.end[s]):
+                turns.append(cur)
+                cur = []
+        if cur:
+            raise SolverBug("the CP-SAT line ends inside a turn")
+    if status == cp_model.OPTIMAL:
+        bound = played
+    elif status == cp_model.INFEASIBLE:
+        # Only the perfect-clear model (every slot filled) can be infeasible.
+        bound = m.horizon - 1
+    elif status == cp_model.FEASIBLE:
+        bound = min(m.horizon, int(solver.best_objective_bound + 1e-6))
+    else:
+        # Status UNKNOWN (stopped before any solution) reports an objective bound
+        # of 0, which proves nothing: keep the trivial bound.
+        bound = m.horizon
+    proto = m.model.proto
+    return Stage(
+        horizon=m.horizon,
+        status=solver.status_name(status),
+        played=played,
+        bound=bound,
+        turns=turns,
+        wall=solver.wall_time,
+        branches=int(solver.num_branches),
+        conflicts=int(solver.num_conflicts),
+        variables=len(proto.variables),
+        constraints=len(proto.constraints),
+        first=first,
+    )
