@@ -30,8 +30,9 @@ form; ``stage`` runs CP-SAT once; ``solve`` grows the horizon, decides and
 checks the verdict. Only proven statuses count as proofs.
 """
 
+from .build import build
 from .hint import canonical, hint_values, line_turns, normalise, turns_actions
-from .model import Model, build
+from .model import Model
 from .shape import ENGINE, Shape, check_supported
 from .solve import FIRST_HORIZON, grow, solve_cpsat
 from .stage import Stage, run

@@ -14,12 +14,10 @@ is for the modules after it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add(m: Model, per_slot: Callable[[Model, int], None] | None = None) -> None:

@@ -14,10 +14,7 @@ horizon relies on it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add(m: Model) -> None:

@@ -10,12 +10,8 @@ Who holds the card is the players module's concern.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cards import in_slot
-
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add_at(m: Model, s: int) -> None:

@@ -10,14 +10,10 @@ model has. A hint is only a hint: a bad one costs nothing but its use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ....models.the_game.placement import accepts, is_trick
 from ..kernel import END, Action
+from .model import Model
 from .shape import Shape, start_player
-
-if TYPE_CHECKING:
-    from .model import Model
 
 
 def normalise(

@@ -1,5 +1,5 @@
-"""The model's record of variables, and ``build``, which composes the
-constraint modules in a fixed order.
+"""The model's record of variables (``build.py`` composes the constraint
+modules over it in a fixed order).
 
 The model is time-indexed over play slots: over a horizon of K <= N slots,
 slot s is the s-th card played. Four variables per slot are shared by every
@@ -15,7 +15,7 @@ module, so ``new`` makes them before any constraint:
 Every constraint module has one contract, ``add(m)``: it adds its own
 variables and constraints to ``m`` and reads only what earlier modules
 made. So a test can build a model up to any module and ask CP-SAT what it
-admits. ``build`` keeps the order the engine has always used, so the
+admits. ``build.build`` keeps the order the engine has always used, so the
 CP-SAT model it produces is the same, variable for variable and
 constraint for constraint.
 """
@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from . import cards, fire, hand, objective, order, piles, players, turns
 from .shape import Shape
 
 
@@ -79,24 +78,3 @@ def new(shape: Shape, horizon: int | None = None, clear: bool = False) -> Model:
         for s in range(n)
     ]
     return Model(sh, n, mdl, filled, end, tb, card, clear=clear, playable=playable)
-
-
-def build(shape: Shape, horizon: int | None = None, clear: bool = False) -> Model:
-    """The whole model over the first ``horizon`` slots (default: all N).
-
-    With a horizon K < N the model plays at most K cards: its optimum is
-    the most cards a line of complete turns within K slots plays (see
-    ``Shape.settled``). ``clear`` fixes every slot filled (the
-    perfect-clear question; only with the full horizon).
-    """
-    m = new(shape, horizon, clear)
-    # The hand rule is added slot by slot inside the cards module's loop:
-    # that is where it has always been, and it keeps the model identical.
-    cards.add(m, per_slot=hand.add_at)
-    turns.add(m)
-    piles.add(m)
-    order.add(m)
-    players.add(m)
-    fire.add(m)
-    objective.add(m)
-    return m

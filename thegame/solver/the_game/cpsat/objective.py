@@ -3,10 +3,7 @@ perfect clear is an objective of N."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add(m: Model) -> None:

@@ -12,12 +12,9 @@ brings a line into this order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ortools.sat.python import cp_model
 
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add(m: Model) -> None:

@@ -11,12 +11,9 @@ same rule), so they are used in index order (pile symmetry).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ortools.sat.python import cp_model
 
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add(m: Model) -> None:

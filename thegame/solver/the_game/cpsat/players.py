@@ -21,10 +21,7 @@ adds nothing (both stay empty).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add(m: Model) -> None:

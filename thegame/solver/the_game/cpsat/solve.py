@@ -23,8 +23,8 @@ from ..api import Solution, SolverBug
 from ..bounds import state_lower_bound
 from ..kernel import Action
 from . import objective
+from .build import build
 from .hint import hint_values, normalise
-from .model import build
 from .shape import ENGINE, Shape, start_player
 from .stage import Stage, run
 

@@ -9,15 +9,13 @@ any solution (UNKNOWN) proves nothing and keeps the trivial bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ..api import SolverBug
+from .model import Model
 from .shape import start_player
-
-if TYPE_CHECKING:
-    from .model import Model
 
 
 @dataclass

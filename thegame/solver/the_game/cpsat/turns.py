@@ -13,10 +13,7 @@ most ``Shape.maximum(b)`` (turn splitting, argued there).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .model import Model
+from .model import Model
 
 
 def add(m: Model) -> None:
