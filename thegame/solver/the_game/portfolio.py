@@ -7,7 +7,8 @@ import time
 from ...models import InvalidInputError
 from ...models.outcome import NO_LIMIT, Limit, Verdict
 from ...models.the_game import Deal
-from .api import Solution, solve
+from .api import Solution
+from .engine import CpSatEngine, SearchEngine
 
 ENGINES = ("dfs", "cpsat", "auto")
 
@@ -15,13 +16,7 @@ ENGINES = ("dfs", "cpsat", "auto")
 def cpsat_covers(deal: Deal) -> bool:
     """CP-SAT models the classic family (1-5 players, fire cards), not
     Extreme or Face to Face (``cpsat.check_supported``)."""
-    from .cpsat import check_supported
-
-    try:
-        check_supported(deal)
-    except ValueError:
-        return False
-    return True
+    return CpSatEngine().covers(deal)
 
 
 def solve_with(
@@ -36,25 +31,26 @@ def solve_with(
     """
     if engine not in ENGINES:
         raise InvalidInputError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    search, cpsat = SearchEngine(), CpSatEngine(workers)
     if engine == "dfs":
-        return solve(deal, limit)
-    from .cpsat import solve_cpsat
-
+        return search.solve(deal, limit)
     if engine == "cpsat":
-        if not cpsat_covers(deal):
+        if not cpsat.covers(deal):
             raise InvalidInputError(
                 "the CP-SAT engine covers the classic family only; use --engine dfs"
             )
-        return solve_cpsat(deal, limit, workers=workers)
+        return cpsat.solve(deal, limit)
+    from .cpsat import solve_cpsat
+
     start = time.monotonic()
     time_limit = limit.time
-    share = None if time_limit is None else 0.7 * time_limit
-    if not cpsat_covers(deal):
-        share = time_limit
-    first = solve(deal, limit.with_time(share))
-    if first.verdict != Verdict.UNKNOWN or not cpsat_covers(deal):
+    covered = cpsat.covers(deal)
+    share = 0.7 * time_limit if time_limit is not None and covered else time_limit
+    first = search.solve(deal, limit.with_time(share))
+    if first.verdict != Verdict.UNKNOWN or not covered:
         return first
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
+    # The search's best line is CP-SAT's hint: more than the protocol says.
     second = solve_cpsat(
         deal, limit.with_time(left), workers=workers, hint=first.actions(), hint_first=first.first
     )
