@@ -1,4 +1,4 @@
-"""The CP-SAT engine (thegame.solver.cpsat) checked against the search solver
+"""The CP-SAT engine (thegame.solver.the_game.cpsat) checked against the search solver
 and an independent brute force.
 
 ``BruteOptimum`` is the reference for the optimum: it uses nothing but the
