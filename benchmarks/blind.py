@@ -1,4 +1,4 @@
-"""Benchmark the blind policy (thegame.solver.blind) and record it in RESULTS.md.
+"""Benchmark the blind policy (thegame.analysis.the_game.blind) and record it in RESULTS.md.
 
 Usage (from the repository root, after ``pip install -e .``):
 
@@ -85,7 +85,7 @@ def section(
         f"Python {platform.python_version()}, {platform.system()} {platform.release()}; "
         f"{jobs} worker processes.",
         "",
-        f"The blind policy (`thegame.solver.blind`, default weights, tuned on seeds "
+        f"The blind policy (`thegame.analysis.the_game.blind`, default weights, tuned on seeds "
         f"100001-102000) plays {variant}, {players} player(s), seeds "
         f"{seeds.start}-{seeds.stop - 1}, player 1 first. It sees only its hand, the tops, "
         "the cards played and the size of the draw pile.",

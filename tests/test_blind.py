@@ -1,4 +1,4 @@
-"""The blind policy and the fair rating (thegame.solver.blind): every turn it
+"""The blind policy and the fair rating (thegame.analysis.the_game.blind): every turn it
 picks is legal through the engine, it reads no hidden information, and the
 rating is deterministic, complete and sees an obvious blunder."""
 

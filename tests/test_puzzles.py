@@ -15,17 +15,10 @@ from click.testing import CliRunner
 from thegame.cli.main import cli
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Record, get_rules, pile_name, replay
+from thegame.puzzles.the_game.daily import daily_plan, daily_variant, parse_date
+from thegame.puzzles.the_game.files import Puzzle, PuzzleError
+from thegame.puzzles.the_game.make import candidates, make_puzzle, puzzle_deal
 from thegame.puzzles.the_game.opening import opening, policy_depth
-from thegame.puzzles.the_game.puzzle import (
-    Puzzle,
-    PuzzleError,
-    candidates,
-    daily_plan,
-    daily_variant,
-    make_puzzle,
-    parse_date,
-    puzzle_deal,
-)
 from thegame.puzzles.the_game.rating import Oracle, label_for, options, rate, score_for
 
 DATA = Path(__file__).parent / "data" / "puzzles"

@@ -256,7 +256,7 @@ def _same(state: GameState, planned: Action, taken: Action) -> bool:
 class FairRating:
     """What the player could know at one action: the blind policy's
     estimates for every alternative over sampled orders of the unseen cards
-    (``thegame.solver.blind.rate_plays``)."""
+    (``thegame.analysis.the_game.blind.rate_plays``)."""
 
     turn: int
     play: int

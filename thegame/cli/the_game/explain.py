@@ -1,6 +1,6 @@
 """``thegame explain``: a line walked turn by turn, each play with its reasons.
 
-The reasons come from ``thegame.solver.explain``; this module only chooses a
+The reasons come from ``thegame.analysis.the_game.explain``; this module only chooses a
 source (solve a deal, or replay a record), renders with rich and prints JSON.
 """
 

@@ -16,12 +16,8 @@ from rich.progress import (
 )
 
 from ...models import InvalidInputError
-from ...puzzles.the_game.puzzle import (
-    CARDS_HIGH,
-    CARDS_LOW,
-    VARIANTS,
-)
-from ...puzzles.the_game.puzzle import generate as generate_puzzles
+from ...puzzles.the_game.make import CARDS_HIGH, CARDS_LOW, VARIANTS
+from ...puzzles.the_game.make import generate as generate_puzzles
 from ...puzzles.the_game.rating import LABELS
 from ..common import err, print_json, user_errors, write_atomic
 

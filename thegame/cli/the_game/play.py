@@ -12,9 +12,7 @@ from rich.text import Text
 from ...models import IllegalMoveError, InvalidInputError
 from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play, Record, Turn, pile_index, pile_name
-from ...puzzles.the_game.puzzle import (
-    Puzzle,
-)
+from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
 from ..common import out, read_text, user_errors
 from .puzzle_view import (

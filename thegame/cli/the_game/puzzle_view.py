@@ -10,11 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ...models.the_game import GameState, Turn, is_ascending, pile_name
-from ...puzzles.the_game.puzzle import (
-    Puzzle,
-    parse_date,
-    today_utc,
-)
+from ...puzzles.the_game.daily import parse_date, today_utc
+from ...puzzles.the_game.files import Puzzle
 from ..common import err
 from .render import card_text, cards_text
 
@@ -117,7 +114,7 @@ def live_status(enabled: bool, text: str) -> Iterator[Callable[[str], None]]:
 
 def load_daily(date: str | None, show: bool) -> Puzzle:
     day = parse_date(date) if date is not None else today_utc()
-    from ...puzzles.the_game.puzzle import daily
+    from ...puzzles.the_game.daily import daily
 
     with live_status(show, f"making the puzzle of {day.isoformat()}...") as update:
         return daily(day, lambda n: update(f"making the puzzle of {day}... seed {n + 1}"))

@@ -5,7 +5,7 @@ walks the *canonical solution*: from the position, at every step (a play, or
 the end of a turn), each distinct option is decided: is a perfect clear
 still possible after it? The canonical line takes, among the options that
 keep it possible, ending the turn if that does, else the play of lowest
-opening cost (unplayed cards jumped over, ``thegame.puzzles.opening``), then
+opening cost (unplayed cards jumped over, ``thegame.puzzles.the_game.opening``), then
 lowest card, then lowest pile. Options that reach the same position (the
 same card on two piles with equal tops) count once. Every decision is a
 fact about the position (a win is a line replayed by the engine, a loss an

@@ -1,0 +1,68 @@
+"""The daily puzzle of a date (``daily``): ``d`` = days from 2000-01-01 to the
+date (negative before). A SplitMix64 generator (the one behind ``--seed``)
+with state ``d`` (mod 2^64) gives the seeds, each its next output shifted
+right by 11 bits (53-bit numbers, exact in any JSON reader), tried in order
+until one makes a puzzle. The variant is ``profi`` on Saturdays,
+``on-fire`` on Sundays and ``classic`` on the other days.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterator
+
+from ...models import InvalidInputError, SplitMix64
+from ...models.the_game import get_rules
+from .files import Puzzle, PuzzleError
+from .make import make_puzzle
+
+EPOCH = dt.date(2000, 1, 1)
+MAX_ATTEMPTS = 10_000
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_date(text: str) -> dt.date:
+    """A ``YYYY-MM-DD`` date; anything else is an ``InvalidInputError``."""
+    if not _DATE.fullmatch(text.strip()):
+        raise InvalidInputError(f"{text!r} is not a date YYYY-MM-DD", "--date")
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError as e:
+        raise InvalidInputError(f"{text!r} is not a valid date ({e})", "--date") from None
+
+
+def today_utc() -> dt.date:
+    return dt.datetime.now(dt.UTC).date()
+
+
+def daily_variant(day: dt.date) -> str:
+    """``profi`` on Saturdays, ``on-fire`` on Sundays, else ``classic``."""
+    return {6: "profi", 7: "on-fire"}.get(day.isoweekday(), "classic")
+
+
+def daily_plan(day: dt.date) -> tuple[str, Iterator[int]]:
+    """The variant and the seeds to try for ``day``."""
+    rng = SplitMix64((day - EPOCH).days)
+
+    def seeds() -> Iterator[int]:
+        while True:
+            yield rng.next() >> 11
+
+    return daily_variant(day), seeds()
+
+
+def daily(day: dt.date, progress: Callable[[int], None] | None = None) -> Puzzle:
+    """The puzzle of ``day`` (see the module notes)."""
+    variant, seeds = daily_plan(day)
+    rules = get_rules(variant)
+    for attempt, seed in enumerate(seeds):
+        if attempt >= MAX_ATTEMPTS:
+            break
+        if progress is not None:
+            progress(attempt)
+        puzzle = make_puzzle(seed, rules)
+        if puzzle is not None:
+            puzzle.date = day.isoformat()
+            return puzzle
+    raise PuzzleError(f"no puzzle found in {MAX_ATTEMPTS} seeds", day.isoformat())

@@ -1,0 +1,147 @@
+"""Puzzle files: a deal, the opening already played, a verified solution and
+the rating, as JSON (the format is in the README)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...models import InvalidInputError
+from ...models.outcome import Status
+from ...models.the_game import Deal, GameState, Record, Turn, replay
+from ...models.the_game.deal import load_json
+from ...models.the_game.record import turn_to_dict
+from .rating import LABELS, Rating
+
+
+class PuzzleError(InvalidInputError):
+    """A puzzle file that is malformed or whose solution does not win."""
+
+
+
+@dataclass
+class Puzzle:
+    deal: Deal
+    position: tuple[Turn, ...]  # the opening, already played
+    solution: tuple[Turn, ...]  # from the position to a perfect clear
+    difficulty: dict[str, Any]  # label, score and the measures (``Rating.to_dict``)
+    seed: int | None = None
+    date: str | None = None
+    rating: Rating | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def variant(self) -> str:
+        return self.deal.rules.name
+
+    @property
+    def label(self) -> str:
+        return str(self.difficulty.get("label", "?"))
+
+    @property
+    def score(self) -> float:
+        return float(self.difficulty.get("score", 0))
+
+    def start(self) -> GameState:
+        """The puzzle position (the opening replayed through the engine)."""
+        result = replay(Record(self.deal, self.position))
+        if not result.legal or result.state.over:
+            raise PuzzleError("the position turns do not replay to a game in progress", "position")
+        return result.state
+
+    def record(self) -> Record:
+        """The whole game: opening and solution; ``thegame check`` says won."""
+        return Record(self.deal, self.position + self.solution)
+
+    def verify(self) -> None:
+        """Raise ``PuzzleError`` unless the solution replays to a win."""
+        result = replay(self.record())
+        if not result.legal:
+            assert result.error is not None
+            message = result.error["message"]
+            raise PuzzleError(f"the solution does not replay: {message}", "solution")
+        if result.status != Status.WON:
+            raise PuzzleError(f"the solution ends {result.status}, not won", "solution")
+
+    def to_dict(self) -> dict[str, Any]:
+        rules = self.deal.rules
+        return {
+            "date": self.date,
+            "variant": self.variant,
+            "seed": self.seed,
+            "cards_left": self.start().cards_left(),
+            "deal": self.deal.to_dict(),
+            "position": [turn_to_dict(rules, t) for t in self.position],
+            "difficulty": dict(self.difficulty),
+            "solution": [turn_to_dict(rules, t) for t in self.solution],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "puzzle") -> Puzzle:
+        """A puzzle JSON (or a game record: its turns are the position)."""
+        if not isinstance(data, dict):
+            raise PuzzleError("a puzzle must be a JSON object", where)
+        if "deal" not in data:
+            raise PuzzleError('missing "deal"', where)
+        if "position" not in data and "turns" in data:
+            record = Record.from_dict(data, where)
+            puzzle = cls(record.deal, record.turns, (), {})
+            puzzle.start()
+            return puzzle
+        known = {
+            "date", "variant", "seed", "cards_left", "deal", "position", "difficulty", "solution"
+        }  # fmt: skip
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise PuzzleError(f"unknown key {unknown[0]!r}", where)
+        deal = Deal.from_dict(data["deal"], f"{where}.deal")
+        variant = data.get("variant", deal.rules.name)
+        if variant != deal.rules.name:
+            raise PuzzleError(
+                f"variant {variant!r} contradicts the deal's {deal.rules.name}", where
+            )
+        position = _turns(deal, data.get("position", []), f"{where}.position")
+        solution = _turns(deal, data.get("solution", []), f"{where}.solution")
+        difficulty = data.get("difficulty", {})
+        if not isinstance(difficulty, dict):
+            raise PuzzleError("difficulty must be an object", f"{where}.difficulty")
+        label = difficulty.get("label")
+        if label is not None and label not in LABELS:
+            raise PuzzleError(f"unknown label {label!r}", f"{where}.difficulty")
+        score = difficulty.get("score", 0)
+        if not isinstance(score, int | float) or isinstance(score, bool):
+            raise PuzzleError("score must be a number", f"{where}.difficulty")
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise PuzzleError("seed must be an integer", f"{where}.seed")
+        date = data.get("date")
+        if date is not None and not isinstance(date, str):
+            raise PuzzleError("date must be a string", f"{where}.date")
+        puzzle = cls(deal, position, solution, difficulty, seed, date)
+        result = replay(Record(deal, position))
+        if not result.legal:
+            assert result.error is not None
+            raise PuzzleError(
+                f"turn {result.error['turn']}: {result.error['message']}", f"{where}.position"
+            )
+        if result.state.over:
+            raise PuzzleError(f"the position is already over ({result.status})", where)
+        if solution:
+            puzzle.verify()
+        return puzzle
+
+    @classmethod
+    def from_json(cls, text: str, where: str = "puzzle") -> Puzzle:
+        return cls.from_dict(load_json(text, where), where)
+
+
+def _turns(deal: Deal, raw: Any, where: str) -> tuple[Turn, ...]:
+    if not isinstance(raw, list):
+        raise PuzzleError("must be a list of turns", where)
+    try:
+        return Record.from_dict({"deal": deal.to_dict(), "turns": raw}, where).turns
+    except InvalidInputError as e:
+        raise PuzzleError(e.message, e.where) from None

@@ -1,0 +1,137 @@
+"""Puzzles: a seeded deal, played by the frozen opening to a position that is
+proven to have a perfect clear, with a rating and a verified solution.
+
+How a puzzle is made from a seed (``make_puzzle``); every step is stable
+across machines and versions except the rating's effort term:
+
+1. The deal is ``Deal.from_seed(seed, rules, players=1, first=1)``.
+2. The frozen opening policy (``thegame.puzzles.the_game.opening``) plays it turn by
+   turn. The *candidates* are the positions at the start of a turn on that
+   path with ``low..high`` cards left (hand and draw pile; default 12..36).
+3. The puzzle is the last candidate from which a perfect clear is still
+   possible: the position just before the policy's fatal turn (or the last
+   candidate, when the policy survives them all). Positions on the path
+   only lose options, so once one is lost every later one is: a binary
+   search finds it with a few decisions (``Oracle.wins``: the solver's
+   search with a small budget, then a complete depth-first search with up
+   to ``SELECT_NODES`` nodes). If the first candidate
+   is already lost, or the policy stops before reaching one, the seed has
+   no puzzle. Each decision is a fact: a win comes with a line replayed
+   through the engine, a loss with an exhausted search. A decision left
+   open by the budget skips the seed; with at most 36 cards and this budget
+   that has not happened in any test run (were it to happen, a later,
+   stronger solver could pick another puzzle for that seed).
+4. ``rate`` computes the rating and the canonical solution line, which is
+   replayed through the engine (``Puzzle.verify``).
+
+Generated puzzles (``generate``) use the seeds ``start, start + 1, ...``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...models.outcome import Status
+from ...models.the_game import Deal, GameState, Rules, Turn, get_rules
+from ...solver.the_game.api import replay_actions
+from ...solver.the_game.kernel import Action
+from .files import Puzzle, PuzzleError
+from .opening import policy_turn
+from .rating import Oracle, Rating, rate
+
+CARDS_LOW = 12  # candidates: positions with 12..36 cards left
+CARDS_HIGH = 36
+SELECT_NODES = 2_000_000
+# The solver covers these; each makes solo puzzles.
+VARIANTS: tuple[str, ...] = ("classic", "profi", "on-fire")
+
+
+def puzzle_deal(seed: int, rules: Rules) -> Deal:
+    return Deal.from_seed(seed, rules, players=1, first=1)
+
+
+def candidates(deal: Deal, low: int, high: int) -> list[tuple[GameState, list[Turn]]]:
+    """The policy's turn-start positions with ``low..high`` cards left, in
+    order, each with the opening turns that lead to it."""
+    state = GameState(deal)
+    turns: list[Turn] = []
+    out: list[tuple[GameState, list[Turn]]] = []
+    while state.cards_left() >= low:
+        if state.cards_left() <= high:
+            out.append((state.copy(), list(turns)))
+        turn = policy_turn(state)
+        if turn is None:
+            break
+        turns.append(turn)
+    return out
+
+
+def make_puzzle(
+    seed: int,
+    rules: Rules,
+    low: int = CARDS_LOW,
+    high: int = CARDS_HIGH,
+    select_nodes: int = SELECT_NODES,
+    oracle: Oracle | None = None,
+) -> Puzzle | None:
+    """The puzzle of ``seed``, or None (see the module notes)."""
+    deal = puzzle_deal(seed, rules)
+    path = candidates(deal, low, high)
+    if not path:
+        return None
+
+    oracle = oracle or Oracle()
+
+    def wins(i: int) -> bool | None:
+        return oracle.wins(path[i][0], select_nodes)
+
+    first = wins(0)
+    if not first:
+        return None
+    lo, hi = 0, len(path)  # path[lo] wins; path[hi] (if any) does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        verdict = wins(mid)
+        if verdict is None:
+            return None
+        if verdict:
+            lo = mid
+        else:
+            hi = mid
+    state, opening_turns = path[lo]
+    rating = rate(state, oracle)
+    if rating is None:
+        return None
+    return finish(deal, opening_turns, state, rating.line, rating, seed)
+
+
+def finish(
+    deal: Deal,
+    opening_turns: list[Turn],
+    state: GameState,
+    line: list[Action],
+    rating: Rating,
+    seed: int | None,
+    date: str | None = None,
+) -> Puzzle:
+    """Build the puzzle and verify that its solution replays to a win."""
+    solution, final = replay_actions(state, line)
+    if final.status != Status.WON:
+        raise PuzzleError("the canonical line does not win", "solution")
+    puzzle = Puzzle(
+        deal, tuple(opening_turns), tuple(solution), rating.to_dict(), seed, date, rating
+    )
+    puzzle.verify()
+    return puzzle
+
+
+def generate(
+    variant: str, seed_start: int = 1, low: int = CARDS_LOW, high: int = CARDS_HIGH
+) -> Iterator[tuple[int, Puzzle | None]]:
+    """Candidates from seeds ``seed_start, seed_start + 1, ...`` without end:
+    ``(seed, puzzle or None)``."""
+    rules = get_rules(variant)
+    seed = seed_start
+    while True:
+        yield seed, make_puzzle(seed, rules, low, high)
+        seed += 1
