@@ -92,6 +92,49 @@ def _between_table(size: int) -> list[list[int]]:
     ]
 
 
+class PlacementTable(NamedTuple):
+    """Rule C5 in the form the hot loops use, built from ``placement``.
+
+    ``trick_top[d][c]``: the top on which card c is a backward trick on a
+    pile of direction d (0 ascending, 1 descending), -1 if none;
+    ``first_beyond[t]``: the lowest card that goes beyond an ascending top t;
+    ``last_beyond[t]``: the highest card that goes beyond a descending top t;
+    ``accepted[d][t]``: the mask of cards a pile of direction d with top t takes.
+    """
+
+    trick_top: tuple[tuple[int, ...], tuple[int, ...]]
+    first_beyond: tuple[int, ...]
+    last_beyond: tuple[int, ...]
+    accepted: tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@functools.cache
+def _placement_table(step: int, size: int) -> PlacementTable:
+    """Ask the placement predicates once per (top, card) of a card range;
+    shared by every kernel of that range, never mutated."""
+    trick_top = [[-1] * (size + 1), [-1] * (size + 1)]
+    for d, asc in enumerate((True, False)):
+        for t in range(size + 1):
+            for c in range(size + 1):
+                if is_trick(asc, t, c, step):
+                    trick_top[d][c] = t
+    first = [
+        next((c for c in range(size + 1) if beyond(True, t, c)), size + 1) for t in range(size + 1)
+    ]
+    last = [
+        next((c for c in range(size, -1, -1) if beyond(False, t, c)), -1) for t in range(size + 1)
+    ]
+    accepted = tuple(
+        tuple(accepted_mask(asc, t, step, size) for t in range(size + 1)) for asc in (True, False)
+    )
+    return PlacementTable(
+        (tuple(trick_top[0]), tuple(trick_top[1])),
+        tuple(first),
+        tuple(last),
+        (accepted[0], accepted[1]),
+    )
+
+
 class Kernel:
     """The compact state of one game of the classic family."""
 
@@ -133,6 +176,7 @@ class Kernel:
         self.base_max_turn = self.max_turn  # ``max_turn`` may be larger in a first, mid turn
         self.btw = _between_table(rules.high + 2)
         self.size = rules.high + 2  # card values and start tops lie below this
+        self.place = _placement_table(self.step, self.size)
 
     @classmethod
     def from_state(cls, state: GameState) -> Kernel:
@@ -293,6 +337,8 @@ class Kernel:
         n_asc = self.n_asc
         n_piles = self.n_piles
         btw = self.btw
+        trick_up, trick_down = self.place.trick_top
+        first_beyond, last_beyond = self.place.first_beyond, self.place.last_beyond
         out: list[tuple[int, int, int]] = []
         h = hand
         while h:
@@ -302,15 +348,16 @@ class Kernel:
             # Bonus: the card one step back is in hand, a free trick follows.
             up_bonus = (hand >> (c - step) & 1) if c > step else 0
             down_bonus = hand >> (c + step) & 1
-            # ascending piles
+            # ascending piles (rule C5 through the placement table)
+            back = trick_up[c]
             trick = -1
             best = -1  # pile with the highest top below c
             for i in range(n_asc):
                 t = tops[i]
-                if is_trick(True, t, c, step):
+                if t == back:
                     trick = i
                     break
-                if beyond(True, t, c) and (best < 0 or t > tops[best]):
+                if c >= first_beyond[t] and (best < 0 or t > tops[best]):
                     best = i
             if trick >= 0:
                 out.append((-step, c, trick))
@@ -324,18 +371,19 @@ class Kernel:
                     seen = a
                     for i in range(n_asc):
                         b = tops[i]
-                        if beyond(True, b, c) and b != seen and keep_ok and a - step <= b:
+                        if c >= first_beyond[b] and b != seen and keep_ok and a - step <= b:
                             seen = b
                             out.append(((un & btw[b][c]).bit_count() - up_bonus, c, i))
             # descending piles
+            back = trick_down[c]
             trick = -1
             best = -1
             for i in range(n_asc, n_piles):
                 t = tops[i]
-                if is_trick(False, t, c, step):
+                if t == back:
                     trick = i
                     break
-                if beyond(False, t, c) and (best < 0 or t < tops[best]):
+                if c <= last_beyond[t] and (best < 0 or t < tops[best]):
                     best = i
             if trick >= 0:
                 out.append((-step, c, trick))
@@ -347,7 +395,7 @@ class Kernel:
                     seen = a
                     for i in range(n_asc, n_piles):
                         b = tops[i]
-                        if beyond(False, b, c) and b != seen and keep_ok and a + step >= b:
+                        if c <= last_beyond[b] and b != seen and keep_ok and a + step >= b:
                             seen = b
                             out.append(((un & btw[c][b]).bit_count() - down_bonus, c, i))
         out.sort()
@@ -379,6 +427,7 @@ class Kernel:
         step = self.step
         un = self.unplayed
         btw = self.btw
+        accepted, trick_top = self.place.accepted, self.place.trick_top
         out: list[tuple[int, int, int]] = []
         h = hand
         while h:
@@ -391,11 +440,14 @@ class Kernel:
                 if (asc, t) in seen:
                     continue
                 seen.add((asc, t))
-                if beyond(asc, t, c):
+                d = 0 if asc else 1
+                if not accepted[d][t] >> c & 1:
+                    continue
+                if t == trick_top[d][c]:
+                    out.append((-step, c, i))
+                else:
                     between = btw[t][c] if asc else btw[c][t]
                     out.append(((un & between).bit_count(), c, i))
-                elif is_trick(asc, t, c, step):
-                    out.append((-step, c, i))
         out.sort()
         return out
 
@@ -408,11 +460,11 @@ class Kernel:
         dead. Used to rank beam positions only, never to prune.
         """
         un = self.unplayed
-        step = self.step
         blocked = []
-        size = self.size
+        up, down = self.place.accepted
+        n_asc = self.n_asc
         for i, t in enumerate(self.tops):
-            blocked.append(un & ~accepted_mask(i < self.n_asc, t, step, size))
+            blocked.append(un & ~(up[t] if i < n_asc else down[t]))
         score = 0
         n = len(blocked)
         for i in range(n):
@@ -534,6 +586,7 @@ class Kernel:
         n_asc = k.n_asc
         tops = k.tops
         btw = k.btw
+        trick_up, trick_down = k.place.trick_top
 
         # Solo without fire: a play changes only a top, the hand and the
         # unplayed set, so it is applied inline here (the hot loop).
@@ -560,7 +613,7 @@ class Kernel:
                 # Score change: a normal play loses the unplayed cards it
                 # jumps over; a backward trick wins back the ones between
                 # its card and the old top (and is preferred on ties).
-                if beyond(pile < n_asc, top, c):
+                if top != (trick_up if pile < n_asc else trick_down)[c]:  # not a trick
                     delta = (un & (btw[top][c] if c > top else btw[c][top])).bit_count()
                 else:
                     delta = -(un & (btw[c][top] if c < top else btw[top][c])).bit_count() - 1
