@@ -305,7 +305,24 @@ def legal_turns(deal: CentoDeal, state: CentoState) -> list[tuple[CentoTurn, Cen
     if state.over:
         return found
 
+    visited: set[tuple[object, ...]] = set()
+
     def explore(b: TurnBuilder) -> None:
+        # Two step orders that reach the same partial turn continue alike.
+        sig = (
+            tuple(_sorted(h) for h in b.hands),
+            b.open,
+            b.pos,
+            b.phase,
+            b.chain,
+            bool(b.plays),
+            tuple(b.immune),
+            b.drawn,
+            b.trick_shown,
+        )
+        if sig in visited:
+            return
+        visited.add(sig)
         with contextlib.suppress(IllegalMoveError):
             found.append((b.turn(), b.copy().finish()))
         steps: list[tuple[str, int, int | None]] = [
