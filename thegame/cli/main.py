@@ -186,6 +186,10 @@ cli.add_command(daily)
 cli.add_command(generate)
 cli.add_command(play)
 
+from .cento import cento as cento_group  # noqa: E402
+
+cli.add_command(cento_group)
+
 
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2."""

@@ -48,5 +48,9 @@ def brute_duel_value(deal: CentoDeal) -> int:
         vals = [value(nxt) for _, nxt in legal_turns(deal, state)]
         return max(vals) if state.to_move == 0 else min(vals)
 
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
-    return value(initial_state(deal))
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10000))
+    try:
+        return value(initial_state(deal))
+    finally:
+        sys.setrecursionlimit(old)
