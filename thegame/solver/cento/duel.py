@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models.cento.deal import CentoDeal
+from ...models.cento.engine import CentoState, initial_state
 from ...models.cento.record import CentoTurn
 from ...models.outcome import NO_LIMIT, Limit
 from .budget import Budget, OutOfBudget
@@ -74,12 +75,23 @@ class DuelSolver:
         self.budget = Budget(limit)
         self.tt: dict[Key, tuple[int, int]] = {}
 
-    def root(self) -> Key:
-        hands = []
-        for hand in self.deal.hands:
-            hands.append(add_cards(0, 0, hand))
-        (m0, f0), (m1, f1) = hands
-        return (m0, f0, m1, f1, self.tab.canon[self.deal.open], 0, False, False, False, 0)
+    def key_of(self, state: CentoState) -> Key:
+        """The solver's key of an engine position, from the mover's side."""
+        me, op = state.to_move, 1 - state.to_move
+        me_m, me_f = add_cards(0, 0, state.hands[me])
+        op_m, op_f = add_cards(0, 0, state.hands[op])
+        return (
+            me_m,
+            me_f,
+            op_m,
+            op_f,
+            self.tab.canon[state.open],
+            state.draw_pos,
+            state.obliged,
+            state.immune[me],
+            state.immune[op],
+            state.passes,
+        )
 
     def children(self, key: Key) -> list[tuple[Outcome, Key | None, int | None]]:
         """Each distinct outcome with the child key, or None and the value for
@@ -134,10 +146,9 @@ class DuelSolver:
         self.tt[key] = (best, flag)
         return best
 
-    def line(self, key: Key, value: int) -> tuple[list[CentoTurn], bool]:
+    def line(self, key: Key, value: int, seat: int) -> tuple[list[CentoTurn], bool]:
         """A principal line: at each turn a move that keeps the proven value."""
         turns: list[CentoTurn] = []
-        seat = 0
         try:
             while True:
                 for o, child, terminal in self.children(key):
@@ -153,21 +164,30 @@ class DuelSolver:
         except OutOfBudget:
             return turns, False
 
-    def solve(self) -> DuelResult:
+    def solve(self, state: CentoState | None = None) -> DuelResult:
+        """From the deal, or from a position of it; the value is for player 1."""
+        state = initial_state(self.deal) if state is None else state
+        if state.over:
+            raise ValueError("the game is over")
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20000))
         try:
-            root = self.root()
+            root = self.key_of(state)
             try:
                 value = self.negamax(root, -1, 1)
             except OutOfBudget:
                 return DuelResult(None, (), False, self.budget.nodes, self.budget.seconds)
-            turns, complete = self.line(root, value)
-            return DuelResult(value, tuple(turns), complete, self.budget.nodes, self.budget.seconds)
+            turns, complete = self.line(root, value, state.to_move)
+            sign = 1 if state.to_move == 0 else -1
+            return DuelResult(
+                sign * value, tuple(turns), complete, self.budget.nodes, self.budget.seconds
+            )
         finally:
             sys.setrecursionlimit(old)
 
 
-def solve_duel(deal: CentoDeal, limit: Limit = NO_LIMIT) -> DuelResult:
+def solve_duel(
+    deal: CentoDeal, limit: Limit = NO_LIMIT, state: CentoState | None = None
+) -> DuelResult:
     """Who wins the two-player deal with best play from both sides."""
-    return DuelSolver(deal, limit).solve()
+    return DuelSolver(deal, limit).solve(state)

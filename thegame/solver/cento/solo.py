@@ -19,10 +19,11 @@ from itertools import combinations
 from typing import Any
 
 from ...models.cento.deal import CentoDeal
+from ...models.cento.engine import CentoState, initial_state
 from ...models.cento.record import CentoPlay, CentoTurn
 from ...models.outcome import NO_LIMIT, Limit, Verdict
 from .budget import Budget, OutOfBudget
-from .moves import Outcome, TurnGen
+from .moves import Outcome, TurnGen, add_cards
 from .tables import BIT100, Tables, bits, tables
 
 INF = 1 << 30
@@ -97,14 +98,19 @@ class SoloSolver:
         self.failed: dict[Key, int] = {}  # state -> turns proven not enough (INF: never)
 
     def root(self) -> Key:
-        mask = 0
-        free = 0
-        for c in self.deal.hands[0]:
-            if c == 0:
-                free += 1
-            else:
-                mask |= 1 << c
-        return (mask, free, self.tab.canon[self.deal.open], 0, False, False)
+        return self.key_of(initial_state(self.deal))
+
+    def key_of(self, state: CentoState) -> Key:
+        """The solver's key of an engine position (player 1 to move)."""
+        mask, free = add_cards(0, 0, state.hands[0])
+        return (
+            mask,
+            free,
+            self.tab.canon[state.open],
+            state.draw_pos,
+            state.obliged,
+            state.immune[0],
+        )
 
     def children(self, key: Key) -> list[tuple[Key, Outcome]]:
         mask, free, open_c, pos, obliged, immune = key
@@ -137,8 +143,9 @@ class SoloSolver:
         self.failed[key] = budget if cut else INF
         return None, cut
 
-    def solve(self) -> SoloResult:
-        root = self.root()
+    def solve(self, state: CentoState | None = None) -> SoloResult:
+        """From the deal, or from a position of it (a record replayed so far)."""
+        root = self.root() if state is None else self.key_of(state)
         bound = lower_bound(self.tab, root[0], root[1])
         try:
             while True:
@@ -165,6 +172,8 @@ class SoloSolver:
         )
 
 
-def solve_solo(deal: CentoDeal, limit: Limit = NO_LIMIT) -> SoloResult:
+def solve_solo(
+    deal: CentoDeal, limit: Limit = NO_LIMIT, state: CentoState | None = None
+) -> SoloResult:
     """The fewest turns to empty the single player's hand, proven."""
-    return SoloSolver(deal, limit).solve()
+    return SoloSolver(deal, limit).solve(state)
