@@ -269,3 +269,46 @@ def _turn_text(t: dict[str, Any]) -> str:
     elif not t.get("treat") and not (t.get("trick") and not t["draw"]):
         parts.append(f"draws {t['draw']}" if t["draw"] else "passes (draws nothing)")
     return f"player {t['player']}: " + "; ".join(parts)
+
+
+@cento.command()
+@click.argument("record_file", metavar="FILE")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds before the answer is 'unknown'.",
+)
+@click.option(
+    "--node-limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Search nodes before the answer is 'unknown'.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@user_errors
+def hint(record_file: str, time_limit: float, node_limit: int | None, as_json: bool) -> None:
+    """The best next turn of a record (1 or 2 players), from the exact solvers."""
+    from ..analysis.cento.hint import hint_for
+
+    record = CentoRecord.from_dict(_load_json(record_file))
+    with searching(enabled=not as_json) as tick:
+        h = hint_for(record, Limit(time=time_limit, nodes=node_limit, progress=tick))
+    if as_json:
+        print_json(h.to_dict())
+        return
+    data = h.to_dict()
+    if h.hint is None:
+        out.print(
+            f"turn {h.turn_number}, player {h.player}: no proven best turn "
+            f"({data.get('verdict', 'unknown')})"
+        )
+        return
+    out.print(f"turn {h.turn_number}: " + _turn_text(h.hint.to_dict()), markup=False)
+    if record.deal.players == 1:
+        out.print(f"{data['turns_needed']} turns left with best play (proven)")
+    elif data["tie"]:
+        out.print("with best play from here: a shared win (proven)")
+    else:
+        out.print(f"with best play from here: player {data['winner']} wins (proven)")

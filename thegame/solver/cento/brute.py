@@ -14,10 +14,10 @@ from ...models.cento.rules import CentoStatus
 INF = 1 << 30
 
 
-def brute_solo_turns(deal: CentoDeal) -> int | None:
+def brute_solo_turns(deal: CentoDeal, start: CentoState | None = None) -> int | None:
     """The fewest turns to empty the single hand, None if it cannot be done:
     breadth-first over exact engine states, one level per turn."""
-    level = {initial_state(deal)}
+    level = {initial_state(deal) if start is None else start}
     seen = set(level)
     turns = 0
     while level:
@@ -36,7 +36,7 @@ def brute_solo_turns(deal: CentoDeal) -> int | None:
     return None
 
 
-def brute_duel_value(deal: CentoDeal) -> int:
+def brute_duel_value(deal: CentoDeal, start: CentoState | None = None) -> int:
     """+1 if player 1 wins with best play, -1 if player 2 does, 0 for a shared win."""
 
     @cache
@@ -51,6 +51,6 @@ def brute_duel_value(deal: CentoDeal) -> int:
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 10000))
     try:
-        return value(initial_state(deal))
+        return value(initial_state(deal) if start is None else start)
     finally:
         sys.setrecursionlimit(old)
