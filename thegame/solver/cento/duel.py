@@ -1,11 +1,19 @@
 """Two-player Cento with everything known: who wins with best play.
 
-Negamax with alpha-beta over whole turns, values +1 (the player to move
-wins), 0 (a shared win after every player passed, rule Z1), -1, and a
-transposition table keyed from the mover's side (so both seats share
-entries). The game is finite (every turn plays or draws a card, or is a
-pass; two passes in a row end it), so the search is complete; with a
-``Limit`` it stops and says ``unknown``.
+An AND-OR search over whole turns with values +1 (the player to move wins),
+0 (a shared win after both players passed, rule Z1) and -1, in two phases:
+
+1. iterative deepening on the number of turns (half the budget): a position
+   is decided within a depth or left open; decided positions go to a table
+   keyed from the mover's side (both seats share entries). A win found for
+   the mover stops the search of a position (the OR cut); a loss or a shared
+   win needs every outcome decided. This finds short forced wins early.
+2. negamax with alpha-beta to the end of the game, with a transposition
+   table of bounds, reusing every position decided in phase 1.
+
+The game is finite (every turn plays or draws a card or passes; two passes
+in a row end it), so phase 2 always ends with the exact value: the search is
+complete. With a ``Limit`` it stops and says ``unknown``.
 """
 
 from __future__ import annotations
@@ -73,7 +81,9 @@ class DuelSolver:
         self.tab = tables(deal.rules)
         self.gen = TurnGen(self.tab, deal.draw)
         self.budget = Budget(limit)
-        self.tt: dict[Key, tuple[int, int]] = {}
+        self.tt: dict[Key, tuple[int, int]] = {}  # alpha-beta bounds
+        self.exact: dict[Key, int] = {}  # proven values (iterative deepening)
+        self.shallow: dict[Key, int] = {}  # depth searched without a decision
 
     def key_of(self, state: CentoState) -> Key:
         """The solver's key of an engine position, from the mover's side."""
@@ -120,6 +130,9 @@ class DuelSolver:
 
     def negamax(self, key: Key, alpha: int, beta: int) -> int:
         self.budget.tick()
+        known = self.exact.get(key)
+        if known is not None:
+            return known
         entry = self.tt.get(key)
         if entry is not None:
             value, flag = entry
@@ -146,21 +159,108 @@ class DuelSolver:
         self.tt[key] = (best, flag)
         return best
 
+    def portfolio(self, root: Key) -> int:
+        """Half the budget (or 200,000 nodes without one) for iterative
+        deepening, which finds short forced wins; then alpha-beta to the end
+        of the game, which reuses every decided position."""
+        full = self.budget.phase(0.5, 200_000)
+        try:
+            return self.deepen(root)
+        except OutOfBudget:
+            pass
+        finally:
+            self.budget.restore(full)
+        value = self.negamax(root, -1, 1)
+        self.exact[root] = value
+        return value
+
+    def deepen(self, root: Key) -> int:
+        """Iterative deepening on turns: short forced wins are found before the
+        search dives into long lines. Complete: the game is finite, so some
+        depth decides every position (rule Z1's end by passes included)."""
+        depth = 0
+        while True:
+            depth += 1
+            value = self.bounded(root, depth)
+            if value is not None:
+                return value
+
+    def bounded(self, key: Key, depth: int) -> int | None:
+        """The value for the mover if it is decided within ``depth`` more
+        turns, else None. Decided values are exact and kept for good."""
+        known = self.exact.get(key)
+        if known is not None:
+            return known
+        if depth <= 0 or self.shallow.get(key, 0) >= depth:
+            return None
+        self.budget.tick()
+        best = -2
+        open_end = False
+        for _, child, terminal in self.children(key):
+            v = terminal if child is None else self.bounded(child, depth - 1)
+            if v is None:
+                open_end = True
+                continue
+            if child is not None:
+                v = -v
+            if v == 1:  # a win for the mover ends the search here
+                self.exact[key] = 1
+                return 1
+            best = max(best, v)
+        if open_end:
+            self.shallow[key] = depth
+            return None
+        self.exact[key] = best
+        return best
+
+    def known(self, key: Key) -> int | None:
+        """The exact value of a position if the tables hold it."""
+        known = self.exact.get(key)
+        if known is not None:
+            return known
+        entry = self.tt.get(key)
+        if entry is not None:
+            value, flag = entry
+            # A bound at the end of the scale is exact.
+            if flag == EXACT or (flag == LOWER and value == 1) or (flag == UPPER and value == -1):
+                return value
+        return None
+
+    def value_of(self, key: Key) -> int:
+        """The exact value of a position, from the tables or by a search."""
+        value = self.known(key)
+        if value is None:
+            value = self.negamax(key, -1, 1)
+            self.exact[key] = value
+        return value
+
     def line(self, key: Key, value: int, seat: int) -> tuple[list[CentoTurn], bool]:
-        """A principal line: at each turn a move that keeps the proven value."""
+        """A principal line: at each turn a move that keeps the proven value
+        (one whose value the tables hold first, else one found by a search).
+        False when the budget ran out before the line reached the end."""
         turns: list[CentoTurn] = []
         try:
             while True:
-                for o, child, terminal in self.children(key):
-                    v = terminal if child is None else -self.negamax(child, -1, 1)
-                    if v == value:
-                        turns.append(to_turn(seat + 1, o))
+                options = self.children(key)
+                pick = None
+                for o, child, terminal in options:
+                    v = terminal if child is None else self.known(child)
+                    if v is not None and (v if child is None else -v) == value:
+                        pick = (o, child)
                         break
-                else:  # cannot happen after a completed proof
+                if pick is None:
+                    for o, child, terminal in options:
+                        v = terminal if child is None else -self.value_of(child)
+                        if v == value:
+                            pick = (o, child)
+                            break
+                if pick is None:  # cannot happen after a completed proof
                     return turns, False
-                if child is None:
+                o, nxt = pick
+                turns.append(to_turn(seat + 1, o))
+                if nxt is None:
                     return turns, True
-                key, value, seat = child, -value, 1 - seat
+                key, value, seat = nxt, -value, 1 - seat
         except OutOfBudget:
             return turns, False
 
@@ -174,7 +274,7 @@ class DuelSolver:
         try:
             root = self.key_of(state)
             try:
-                value = self.negamax(root, -1, 1)
+                value = self.portfolio(root)
             except OutOfBudget:
                 return DuelResult(None, (), False, self.budget.nodes, self.budget.seconds)
             turns, complete = self.line(root, value, state.to_move)
