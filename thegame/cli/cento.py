@@ -312,3 +312,102 @@ def hint(record_file: str, time_limit: float, node_limit: int | None, as_json: b
         out.print("with best play from here: a shared win (proven)")
     else:
         out.print(f"with best play from here: player {data['winner']} wins (proven)")
+
+
+@cento.command()
+@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed-start", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option(
+    "--min-turns",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Keep puzzles whose fewest turns are at least this.",
+)
+@click.option("--max-turns", type=click.IntRange(min=1), default=1000, show_default=True)
+@rule_options
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds per seed; unproven seeds are skipped.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    metavar="DIR",
+    default=None,
+    help="Write each puzzle to DIR/cento-seed-N.json.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per puzzle on stdout.")
+@user_errors
+def generate(
+    count: int,
+    seed_start: int,
+    min_turns: int,
+    max_turns: int,
+    time_limit: float,
+    out_dir: str | None,
+    as_json: bool,
+    **kw: Any,
+) -> None:
+    """Solo puzzles from consecutive seeds, each with a proven fewest-turns answer."""
+    from pathlib import Path
+
+    from ..analysis.cento.puzzles import generate as generate_puzzles
+
+    rules = make_rules(kw)
+    target = Path(out_dir) if out_dir else None
+    if target is not None:
+        target.mkdir(parents=True, exist_ok=True)
+    found = 0
+    try:
+        with searching(enabled=True) as tick:
+            for seed, puzzle in generate_puzzles(
+                seed_start, rules, Limit(time=time_limit), min_turns, max_turns
+            ):
+                if tick is not None:
+                    tick(seed)
+                if puzzle is None:
+                    continue
+                found += 1
+                if target is not None:
+                    path = target / f"cento-seed-{seed}.json"
+                    write_atomic(str(path), json.dumps(puzzle.to_dict(), indent=1) + "\n")
+                if as_json:
+                    print_json(puzzle.to_dict())
+                else:
+                    out.print(f"seed {seed}: {puzzle.turns_needed} turns (proven)")
+                if found >= count:
+                    break
+    except KeyboardInterrupt:
+        err.print(f"interrupted after {found} puzzles")
+        raise SystemExit(130) from None
+
+
+@cento.command()
+@click.option("--date", default=None, help="YYYY-MM-DD (default: today, UTC).")
+@click.option("--solution", "show_solution", is_flag=True, help="Show the proven solution.")
+@click.option("--json", "as_json", is_flag=True, help="Print the puzzle as JSON.")
+@user_errors
+def daily(date: str | None, show_solution: bool, as_json: bool) -> None:
+    """The solo puzzle of the day: the same on every machine."""
+    from ..analysis.cento.puzzles import daily as daily_puzzle
+    from ..analysis.cento.puzzles import parse_date
+
+    puzzle = daily_puzzle(parse_date(date), Limit(time=60.0))
+    if as_json:
+        print_json(puzzle.to_dict())
+        return
+    d = puzzle.deal
+    out.print(
+        f"Cento solo puzzle of {puzzle.date} (seed {puzzle.seed}): "
+        f"empty your hand in {puzzle.turns_needed} turns"
+    )
+    out.print(f"hand: {_hand_text(d.hands[0])}")
+    out.print(f"open card: {d.open}")
+    out.print(f"draw pile (top first): {_hand_text(d.draw)}")
+    if show_solution:
+        for t in puzzle.solution:
+            out.print(_turn_text(t.to_dict()), markup=False)
