@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -362,13 +363,14 @@ def generate(
     if target is not None:
         target.mkdir(parents=True, exist_ok=True)
     found = 0
+    status = err.status("generating...") if err.is_terminal else contextlib.nullcontext()
     try:
-        with searching(enabled=True) as tick:
+        with status as live:
             for seed, puzzle in generate_puzzles(
                 seed_start, rules, Limit(time=time_limit), min_turns, max_turns
             ):
-                if tick is not None:
-                    tick(seed)
+                if live is not None:
+                    live.update(f"generating... seed {seed}, {found}/{count} puzzles")
                 if puzzle is None:
                     continue
                 found += 1
