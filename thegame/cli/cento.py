@@ -398,7 +398,13 @@ def daily(date: str | None, show_solution: bool, as_json: bool) -> None:
     from ..analysis.cento.puzzles import daily as daily_puzzle
     from ..analysis.cento.puzzles import parse_date
 
-    puzzle = daily_puzzle(parse_date(date), Limit(time=60.0))
+    status = (
+        err.status("solving the puzzle of the day...")
+        if err.is_terminal and not as_json
+        else contextlib.nullcontext()
+    )
+    with status:
+        puzzle = daily_puzzle(parse_date(date), Limit(time=60.0))
     if as_json:
         print_json(puzzle.to_dict())
         return
