@@ -8,10 +8,21 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from thegame.models.cento import CentoDeal, CentoRecord, CentoRules, CentoStatus, HundredMode, check
+from thegame.models.cento import (
+    CentoDeal,
+    CentoRecord,
+    CentoRules,
+    CentoState,
+    CentoStatus,
+    HundredMode,
+    check,
+    initial_state,
+    legal_turns,
+)
 from thegame.models.outcome import Limit, Verdict
 from thegame.solver.cento.brute import brute_duel_value, brute_solo_turns
 from thegame.solver.cento.duel import solve_duel
+from thegame.solver.cento.moves import TurnGen, add_cards
 from thegame.solver.cento.solo import lower_bound, solve_solo
 from thegame.solver.cento.tables import tables
 
@@ -94,3 +105,51 @@ def test_printed_game_solo_seed_3_line_replays() -> None:
     assert result.optimal and result.turns_needed == len(result.turns) == 7
     replay = check(CentoRecord(deal, result.turns))
     assert replay.legal and replay.status == CentoStatus.WON and replay.turns_played == 7
+
+
+def _engine_outcomes(deal: CentoDeal, state: CentoState) -> set[tuple[object, ...]]:
+    tab = tables(deal.rules)
+    out: set[tuple[object, ...]] = set()
+    for _, s in legal_turns(deal, state):
+        if s.status == CentoStatus.WON:
+            out.add(("won",))
+        elif s.status == CentoStatus.BLOCKED:
+            out.add(("passed",))
+        else:
+            mask, free = add_cards(0, 0, s.hands[0])
+            out.add((mask, free, tab.canon[s.open], s.draw_pos, s.obliged, s.immune[0]))
+    return out
+
+
+def _solver_outcomes(deal: CentoDeal, state: CentoState) -> set[tuple[object, ...]]:
+    tab = tables(deal.rules)
+    gen = TurnGen(tab, deal.draw)
+    mask, free = add_cards(0, 0, state.hands[0])
+    bound = state.obliged and not state.immune[0]
+    out: set[tuple[object, ...]] = set()
+    for o in gen.outcomes(
+        mask, free, tab.canon[state.open], state.draw_pos, bound, state.immune[0], 0
+    ):
+        if o.won:
+            out.add(("won",))
+        elif o.passed:
+            out.add(("passed",))
+        else:
+            out.add((o.mask, o.free, o.open, o.pos, o.obliged, o.immune))
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([20, 40, 100]), st.integers(2, 5))
+def test_move_generator_matches_the_engine_turn_by_turn(seed: int, high: int, hand: int) -> None:
+    """Along a random game, the fast generator's outcomes of each turn are
+    exactly the engine's legal turns, up to the open card's class."""
+    deal = small_deal(seed, 1, high, hand, random.Random(seed).randint(0, 2))
+    state = initial_state(deal)
+    rnd = random.Random(seed)
+    for _ in range(6):
+        assert _solver_outcomes(deal, state) == _engine_outcomes(deal, state)
+        options = [(t, s) for t, s in legal_turns(deal, state) if not s.over]
+        if not options:
+            break
+        state = rnd.choice(options)[1]
