@@ -34,6 +34,10 @@ for command in (deal, check, solve, solve_batch, explain, analyze, hint, daily, 
 for group in (mind,):
     cli.add_command(group)
 
+from .cento import cento as cento_group  # noqa: E402
+
+cli.add_command(cento_group)
+
 
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2."""

@@ -1,0 +1,156 @@
+"""``thegame cento deal|check|solve`` through click's CliRunner: the JSON
+fields the issue names, exit codes, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from thegame.cli.main import cli
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, ["cento", *args], input=stdin)
+
+
+def write(tmp_path: Path, content: str | dict[str, Any], name: str = "in.json") -> str:
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return str(path)
+
+
+def assert_user_error(result: Result, *fragments: str) -> None:
+    assert result.exit_code == 2, (result.output, result.exception)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+    assert result.stdout == ""
+
+
+def deal_json(*args: str) -> dict[str, Any]:
+    result = invoke("deal", *args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_deal_json_fields() -> None:
+    data = deal_json("--seed", "1", "--players", "2")
+    assert data["game"] == "cento" and data["players"] == 2 and data["free"] == 4
+    assert data["hands"] == [[8, 11, 20, 32, 52, 85, 97], [5, 6, 26, 37, 60, 61, 88]]
+    assert data["open"] == 27
+    assert data["draw"][6:8] == [100, "free"]
+    assert data["rules"]["hand_size"] == 7
+
+
+def test_deal_text_and_rule_options() -> None:
+    result = invoke("deal", "--seed", "4", "--players", "3", "--cards", "1-30", "--hand-size", "4")
+    assert result.exit_code == 0
+    assert "player 3:" in result.stdout and "open card:" in result.stdout
+    data = deal_json("--seed", "4", "--players", "1", "--cards", "1-30", "--free", "0")
+    assert max(data["draw"]) <= 30 and "free" not in data["draw"]
+
+
+def test_solve_solo_json_and_record_replays(tmp_path: Path) -> None:
+    deal = write(tmp_path, deal_json("--seed", "3", "--players", "1"))
+    record = str(tmp_path / "line.json")
+    result = invoke("solve", "--deal", deal, "--json", "--record", record)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["turns_needed"] == 7 and data["optimal"] is True
+    assert len(data["turns"]) == 7
+    checked = invoke("check", record, "--json")
+    assert checked.exit_code == 0
+    verdict = json.loads(checked.stdout)
+    assert verdict["legal"] and verdict["status"] == "won" and verdict["winner"] == 1
+    assert verdict["cards"] == [0]
+
+
+def test_solve_duel_json_small_deck() -> None:
+    args = ["--seed", "2", "--players", "2", "--cards", "1-14", "--hand-size", "3", "--free", "1"]
+    result = invoke("solve", *args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["proven"] is True and data["winner"] in (1, 2, None)
+    assert set(data) >= {"winner", "proven", "turns"}
+
+
+def test_solve_duel_budget_gives_unknown() -> None:
+    result = invoke("solve", "--seed", "1", "--players", "2", "--node-limit", "100", "--json")
+    data = json.loads(result.stdout)
+    assert data["proven"] is False and data["winner"] is None and data["verdict"] == "unknown"
+
+
+def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:
+    deal = deal_json("--seed", "1", "--players", "2")
+    record = {"deal": deal, "turns": [{"player": 1, "plays": [{"card": 8}], "draw": 0}]}
+    result = invoke("check", write(tmp_path, record), "--json")
+    assert result.exit_code == 2
+    data = json.loads(result.stdout)
+    assert data["legal"] is False and data["turn"] == 1 and data["play"] == 1
+    assert data["rule"] == "Z1" and data["cards"] == [7, 7]
+    text = invoke("check", write(tmp_path, record))
+    assert text.exit_code == 2 and "rule Z1" in text.stderr
+
+
+def test_check_free_card_as(tmp_path: Path) -> None:
+    deal = deal_json("--seed", "2", "--players", "1")  # holds a free card; open 68
+    ok = {"deal": deal, "turns": [{"player": 1, "plays": [{"card": "free", "as": 86}]}]}
+    assert invoke("check", write(tmp_path, ok)).exit_code == 0
+    bad = {"deal": deal, "turns": [{"player": 1, "plays": [{"card": "free", "as": 12}]}]}
+    data = json.loads(invoke("check", write(tmp_path, bad), "--json").stdout)
+    assert data["rule"] == "Z4"
+
+
+@pytest.mark.parametrize(
+    ("content", "fragments"),
+    [
+        ("{not json", ("not valid JSON",)),
+        ({"turns": []}, ("deal",)),
+        ({"deal": {"hands": [[1, 1, 2, 3, 4, 5, 6]], "open": 9, "draw": []}}, ("twice",)),
+        ({"deal": {"hands": [[1, 2, 3]], "open": 9, "draw": [], "free": 0}}, ("holds 3 cards",)),
+        ({"deal": {"hands": [[1, 2, 3, 4, 5, 6, 7]], "open": 9, "draw": []}}, ("free cards",)),
+        (
+            {
+                "deal": {"hands": [[1, 2, 3, 4, 5, 6, 7]], "open": 9, "draw": [], "free": 0},
+                "turns": [{"player": 1, "plays": [{"card": "free"}]}],
+            },
+            ("as",),
+        ),
+    ],
+)
+def test_bad_records_are_one_line(
+    tmp_path: Path, content: str | dict[str, Any], fragments: tuple[str, ...]
+) -> None:
+    assert_user_error(invoke("check", write(tmp_path, content)), *fragments)
+
+
+def test_bad_options_are_one_line(tmp_path: Path) -> None:
+    assert_user_error(invoke("deal", "--seed", "1", "--cards", "5-x"), "--cards")
+    assert_user_error(invoke("deal", "--seed", "1", "--cards", "0-30"), "card range")
+    assert_user_error(invoke("deal", "--seed", "1", "--players", "6", "--hand-size", "20"), "deck")
+    assert_user_error(invoke("solve"), "--deal")
+    three = write(tmp_path, deal_json("--seed", "1", "--players", "3"))
+    assert_user_error(invoke("solve", "--deal", three), "1 or 2 players")
+    assert_user_error(invoke("check", str(tmp_path / "missing.json")), "missing.json")
+
+
+def test_console_script_out_of_range_players_is_one_line() -> None:
+    code = "from thegame.cli.main import main; main()"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "cento", "deal", "--seed", "1", "--players", "7"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
+    assert "--players" in proc.stderr

@@ -1,0 +1,56 @@
+"""Engine-only brute force for small decks: every legal turn from the rules
+engine (``legal_turns``), a plain memo on the exact engine state, no bounds,
+no canonical classes. The reference the fast solvers are tested against."""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+
+from ...models.cento.deal import CentoDeal
+from ...models.cento.engine import CentoState, initial_state, legal_turns
+from ...models.cento.rules import CentoStatus
+
+INF = 1 << 30
+
+
+def brute_solo_turns(deal: CentoDeal, start: CentoState | None = None) -> int | None:
+    """The fewest turns to empty the single hand, None if it cannot be done:
+    breadth-first over exact engine states, one level per turn."""
+    level = {initial_state(deal) if start is None else start}
+    seen = set(level)
+    turns = 0
+    while level:
+        if any(s.status == CentoStatus.WON for s in level):
+            return turns
+        nxt: set[CentoState] = set()
+        for state in level:
+            if state.over:
+                continue
+            for _, child in legal_turns(deal, state):
+                if child not in seen:
+                    seen.add(child)
+                    nxt.add(child)
+        level = nxt
+        turns += 1
+    return None
+
+
+def brute_duel_value(deal: CentoDeal, start: CentoState | None = None) -> int:
+    """+1 if player 1 wins with best play, -1 if player 2 does, 0 for a shared win."""
+
+    @cache
+    def value(state: CentoState) -> int:
+        if state.over:
+            if len(state.winners) != 1:
+                return 0
+            return 1 if state.winners[0] == 0 else -1
+        vals = [value(nxt) for _, nxt in legal_turns(deal, state)]
+        return max(vals) if state.to_move == 0 else min(vals)
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10000))
+    try:
+        return value(initial_state(deal) if start is None else start)
+    finally:
+        sys.setrecursionlimit(old)
