@@ -356,7 +356,7 @@ def generate(
     """Solo puzzles from consecutive seeds, each with a proven fewest-turns answer."""
     from pathlib import Path
 
-    from ..analysis.cento.puzzles import generate as generate_puzzles
+    from ..puzzles.cento.puzzles import generate as generate_puzzles
 
     rules = make_rules(kw)
     target = Path(out_dir) if out_dir else None
@@ -395,8 +395,8 @@ def generate(
 @user_errors
 def daily(date: str | None, show_solution: bool, as_json: bool) -> None:
     """The solo puzzle of the day: the same on every machine."""
-    from ..analysis.cento.puzzles import daily as daily_puzzle
-    from ..analysis.cento.puzzles import parse_date
+    from ..puzzles.cento.puzzles import daily as daily_puzzle
+    from ..puzzles.cento.puzzles import parse_date
 
     status = (
         err.status("solving the puzzle of the day...")

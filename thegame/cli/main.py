@@ -1,7 +1,7 @@
 """The ``thegame`` command: one group; each command lives in its game's room.
 
 The Game family's commands are top level (``thegame solve``); every other
-game is a group of its own (``thegame mind ...``).
+game is a group of its own (``thegame mind ...``, ``thegame cento ...``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import sys
 import click
 
 from .. import __version__
+from .cento import cento
 from .common import err
 from .mind import mind
 from .the_game.analyze import analyze, hint
@@ -28,16 +29,10 @@ from .the_game.solve import solve, solve_batch
 def cli() -> None:
     """Exact solver and puzzle analyzer for The Game and its family."""
 
-
 for command in (deal, check, solve, solve_batch, explain, analyze, hint, daily, generate, play):
     cli.add_command(command)
-for group in (mind,):
+for group in (mind, cento):
     cli.add_command(group)
-
-from .cento import cento as cento_group  # noqa: E402
-
-cli.add_command(cento_group)
-
 
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2."""
@@ -53,7 +48,6 @@ def main() -> None:
         err.print("aborted", markup=False)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
-
 
 if __name__ == "__main__":
     main()
