@@ -101,7 +101,13 @@ def test_kernel_lists_the_engines_plays_along_a_game() -> None:
         k = ExtremeKernel.from_state(state)
         engine = sorted((p.card, p.pile) for p in state.legal_plays())
         assert sorted(k.legal_plays()) == engine
-        assert {(c, p) for _, c, p in k.moves()} <= set(engine)
+        moves = {(c, p) for _, c, p in k.moves()}
+        assert moves <= set(engine)
+        # Every legal play, up to a pile of the same direction and top.
+        for c, p in engine:
+            assert any(
+                c == c2 and (p < 1) == (p2 < 1) and k.tops[p] == k.tops[p2] for c2, p2 in moves
+            )
         assert k.can_end() == (bool(state.placed) and state.can_end_turn())
         plays = state.legal_plays()
         if state.can_end_turn() and (not plays or steps % 3 == 0):

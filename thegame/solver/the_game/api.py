@@ -13,6 +13,7 @@ from .beam import FireBeamSearcher, TurnSearcher
 from .bounds import state_lower_bound
 from .budget import SearchStats
 from .dfs import Searcher, SearchResult
+from .extreme_beam import ExtremeBeamSearcher
 from .extreme_kernel import ExtremeKernel
 from .extreme_kernel import covers as extreme_covers
 from .kernel import END, INF, Action, Kernel
@@ -106,9 +107,10 @@ def search_position(
         # Every card is down inside this turn: ending it clears (rule C7).
         return PositionResult(Verdict.WIN, [END], 0, True, 0, stats)
     kind: type[Searcher] = Searcher
-    if kernel.players == 1 and not isinstance(kernel, ExtremeKernel):
-        # The beam over whole turns lists turns without the commands (X):
-        # Extreme is searched play by play (the complete search).
+    if isinstance(kernel, ExtremeKernel):
+        # The classic turn beams list turns without the commands (X).
+        kind = ExtremeBeamSearcher
+    elif kernel.players == 1:
         kind = FireBeamSearcher if kernel.fire else TurnSearcher
     searcher = kind(kernel, limit, deadline)
     snap = kernel.snapshot()

@@ -33,7 +33,7 @@ The classic shortcuts, one by one (see ``Kernel``):
 from __future__ import annotations
 
 from ...models.the_game import Deal, GameState, Rules
-from ...models.the_game.placement import accepts, beyond, is_trick
+from ...models.the_game.placement import accepts, is_trick
 from .kernel import INF, Kernel, PlayUndo, TurnUndo
 
 # Flags of the packed turn state (above any pile bit: at most 16 piles).
@@ -101,7 +101,10 @@ class ExtremeKernel(Kernel):
 
     def _showing(self, mask: int) -> bool:
         """X4: an infinity command holds while one of its cards is on top."""
-        return any(mask >> t & 1 for t in self.tops)
+        shown = 0
+        for t in self.tops:
+            shown |= 1 << t
+        return bool(shown & mask)
 
     def _turn_bits(self, c: int, pile: int) -> int:
         bits = 1 << pile
@@ -234,41 +237,62 @@ class ExtremeKernel(Kernel):
         pile only), and a pile still at its start value took no card this
         turn, so the two piles are alike in every respect (``key``).
         Covering a skull played this turn comes first, then backward
-        tricks, then the smallest jumps."""
+        tricks, then the smallest jumps. (The bit-parallel form of
+        ``_keeps`` and C5; ``legal_plays`` is the plain one.)"""
         hand = self.hands[self.cur]
-        if not hand or self.pending & STOP:
-            return []
+        st = self.pending
+        if not hand or st & STOP:
+            return []  # X3a
+        t = self.t
+        if st & THREE:
+            if t >= 3:
+                return []  # X3c: exactly 3 cards
+            cards = hand if t == 2 else hand & ~self.stop  # X3c: stop only third
+        else:
+            # X3c: a three card needs the turn to end at 3 cards in total,
+            # and a stop in that turn only as the third card.
+            cards = hand if t < 3 else hand & ~self.three
         tops = self.tops
+        showing = 0
+        for top in tops:
+            showing |= 1 << top
+        no_trick = showing & self.no_trick
+        piles_played = st & ~(STOP | THREE)
+        only = -1
+        if showing & self.one_pile and piles_played:
+            if piles_played & (piles_played - 1):
+                return []  # X4b: cards already on two piles
+            only = piles_played.bit_length() - 1
         step = self.step
         un = self.unplayed
         btw = self.btw
-        no_trick = self._showing(self.no_trick)
-        one_pile = self._showing(self.one_pile)
         skull = self.skull
+        n_asc = self.n_asc
         out: list[tuple[int, int, int]] = []
-        h = hand
-        while h:
-            low = h & -h
-            c = low.bit_length() - 1
-            h ^= low
-            seen: set[tuple[bool, int]] = set()
-            for i, t in enumerate(tops):
-                asc = i < self.n_asc
-                if (asc, t) in seen:
-                    continue
-                seen.add((asc, t))
-                if beyond(asc, t, c):
-                    between = btw[t][c] if asc else btw[c][t]
-                    cost = (un & between).bit_count()
-                elif is_trick(asc, t, c, step):
-                    cost = -step
-                else:
-                    continue
-                if not self._keeps(c, i, no_trick, one_pile):
-                    continue
-                if skull >> t & 1:
-                    cost -= 100  # X3b: a skull on top must be covered
-                out.append((cost, c, i))
+        seen: set[tuple[bool, int]] = set()
+        for i, top in enumerate(tops):
+            if only >= 0 and i != only:
+                continue
+            asc = i < n_asc
+            if (asc, top) in seen:
+                continue
+            seen.add((asc, top))
+            bonus = -100 if skull >> top & 1 else 0  # X3b: cover the skull
+            if asc:
+                normal = cards >> (top + 1) << (top + 1)
+                back = top - step
+            else:
+                normal = cards & ((1 << max(top, 0)) - 1)
+                back = top + step
+            h = normal
+            while h:
+                low = h & -h
+                c = low.bit_length() - 1
+                h ^= low
+                between = btw[top][c] if asc else btw[c][top]
+                out.append(((un & between).bit_count() + bonus, c, i))
+            if not no_trick and back > 0 and cards >> back & 1:
+                out.append((bonus - step, back, i))
         out.sort()
         return out
 
@@ -326,3 +350,42 @@ class ExtremeKernel(Kernel):
         self.t = 0
         self.turn_min = self._minimum()
         return saved
+
+    # -- turns (the beam over whole turns) -------------------------------------
+
+    def extreme_turns(
+        self, branch: int = INF, longest: int = INF, extra_cost: int = INF
+    ) -> list[tuple[int, list[tuple[int, int]]]]:
+        """Distinct results of whole turns that keep every command, cheapest
+        first, listed through ``play`` (for the beam, which is incomplete:
+        ``branch`` plays per step, turns of about ``longest`` plays, beyond
+        what the turn needs only plays costing at most ``extra_cost``). A
+        turn that cannot end yet (a skull to cover, a three to complete)
+        may run up to 3 plays past ``longest``."""
+        k = self
+        found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
+        expanded: dict[tuple[int, ...], int] = {}
+        plays: list[tuple[int, int]] = []
+
+        def rec(depth: int, cost: int) -> None:
+            key = (*k.tops, k.pending, k.t, k.hands[k.cur])
+            seen = expanded.get(key)
+            if seen is not None and seen <= cost:
+                return
+            expanded[key] = cost
+            ends = k.t > 0 and k.can_end()
+            if ends or k.won():
+                found[key] = (cost, plays[:])
+            if k.unplayed == 0 or depth >= longest + 3 or (depth >= longest and ends):
+                return
+            for cost_hint, c, pile in k.moves()[:branch]:
+                if ends and cost_hint > extra_cost:
+                    break
+                saved = k.play(c, pile)
+                plays.append((c, pile))
+                rec(depth + 1, cost + cost_hint)
+                plays.pop()
+                k.unplay(c, pile, saved)
+
+        rec(0, 0)
+        return sorted(found.values(), key=lambda x: x[0])
