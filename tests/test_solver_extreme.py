@@ -13,14 +13,17 @@ the engine.
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from support import random_playout
 from test_optimum import optimum_from
 from test_solver import Brute, check_solution, describe, examples, starts
 
 from thegame.models import InvalidInputError, Limit
 from thegame.models.outcome import Status, Verdict
-from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, get_rules, replay
+from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, Play, get_rules, replay
 from thegame.solver.the_game.api import solve
 from thegame.solver.the_game.extreme_kernel import ExtremeKernel
 
@@ -127,3 +130,19 @@ def test_solve_refuses_extreme_with_fire_cards() -> None:
         assert "extreme" in err.message
     else:
         raise AssertionError("an Extreme deal with fire cards is not covered")
+
+
+def test_analyze_and_hint_work_on_an_extreme_game() -> None:
+    # analyze and hint use search_position, which covers Extreme now.
+    from thegame.analysis.the_game.review import analyze_record, hint_for
+    rules = EXTREME.with_changes(high=30, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
+    deal = Deal.from_seed(2, rules)
+    pl = random_playout(deal, random.Random(3), greed=0.3)
+    record, state = pl.record, pl.state
+    assert state.over and replay(record).status == state.status
+    analysis = analyze_record(record, Limit(nodes=100_000))
+    assert analysis.best_at_start == 0 and analysis.result == state.cards_left()
+    assert bool(analysis.mistakes) == (state.status == Status.LOST)
+    hint = hint_for(GameState(deal), Limit(nodes=100_000))
+    assert hint.verdict == "win" and hint.play is not None
+    assert Play(hint.play.card, hint.play.pile) in GameState(deal).legal_plays()
