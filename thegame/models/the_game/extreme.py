@@ -33,27 +33,34 @@ class ExtremeState(GameState):
         """Rule X3: a lightning command binds for the rest of the turn."""
         return any(self.deal.command(p.play.card) == kind for p in self.placed)
 
+    def _context(self) -> tuple[set[str | None], set[str | None]]:
+        """(commands showing on the tops, X4; commands played this turn, X3)."""
+        command = self.deal.command
+        return {command(t) for t in self.tops}, {command(p.play.card) for p in self.placed}
+
     def _breaks(self, card: int, pile: int) -> tuple[str, str] | None:
         # Called after C5 accepted the play: which command would it break?
+        showing, played = self._context()
         n_played = len(self.placed)
-        if self._played_command("stop"):
+        kind = self.deal.command(card)
+        if "stop" in played:
             return ("X3a", f"{card} played after a stop card had ended the turn")
-        three = self._played_command("three") or self.deal.command(card) == "three"
+        three = "three" in played or kind == "three"
         if three and n_played >= 3:
             return ("X3c", f"{card} would be card {n_played + 1} of a three turn (exactly 3)")
-        if self.deal.command(card) == "stop" and three and n_played != 2:
+        if kind == "stop" and three and n_played != 2:
             return ("X3c", f"stop card {card} as card {n_played + 1} of a three turn (only 3rd)")
-        if self._showing("one-pile") and any(p.play.pile != pile for p in self.placed):
+        if "one-pile" in showing and any(p.play.pile != pile for p in self.placed):
             return (
                 "X4b",
                 f"{card} on {pile_name(self.rules, pile)}: a one-pile card is showing "
                 "and this turn's cards went onto another pile",
             )
-        asc = is_ascending(self.rules, pile)
-        top = self.tops[pile]
-        if placement.is_trick(asc, top, card, self.rules.step) and self._showing("no-trick"):
-            name = pile_name(self.rules, pile)
-            return ("X4a", f"{card} on {name} is a backward trick while no-trick is showing")
+        if "no-trick" in showing:
+            asc = is_ascending(self.rules, pile)
+            if placement.is_trick(asc, self.tops[pile], card, self.rules.step):
+                name = pile_name(self.rules, pile)
+                return ("X4a", f"{card} on {name} is a backward trick while no-trick is showing")
         return None
 
     def _undo_after_play(self) -> None:
@@ -79,6 +86,23 @@ class ExtremeState(GameState):
                 name = pile_name(self.rules, pile)
                 return ("X3b", f"the skull card {top} on {name} was left uncovered this turn")
         return None
+
+    def _turn_blocked(self) -> bool:
+        # X3b: a skull on top, laid this turn, that no card in hand is
+        # accepted on (C5) stays on top: the pile changes only by a card
+        # played onto it, and the hand only shrinks. X3c: a three turn
+        # without enough cards in hand to reach 3.
+        hand = self.hands[self.current]
+        step = self.rules.step
+        mine = {p.play.card for p in self.placed}
+        for pile, top in enumerate(self.tops):
+            if top in mine and self.deal.command(top) == "skull":
+                asc = is_ascending(self.rules, pile)
+                if not any(placement.accepts(asc, top, c, step) for c in hand):
+                    return True
+        if any(self.deal.command(c) == "three" for c in mine):
+            return len(self.placed) + len(hand) < 3
+        return False
 
     def _draw_count(self, hand: set[int]) -> int:
         # X4c: draw one card while a draw-one card shows, else refill (C6).

@@ -211,6 +211,12 @@ class GameState:
         who = self.current + 1
         self._finish(Status.LOST, "C8", f"player {who} cannot play {self.turn_min} cards")
 
+    def _turn_blocked(self) -> bool:
+        """True when no continuation of this turn can end it legally, for a
+        reason seen at once (Extreme: a skull no card in hand can cover);
+        only prunes ``has_legal_turn``, never changes its answer."""
+        return False
+
     def _turn_shape(self) -> tuple[object, ...]:
         """What of this turn's plays matters to the rest of the turn beyond
         the tops and the hand (Extreme, Face to Face: which piles, which commands)."""
@@ -446,7 +452,7 @@ class GameState:
             # What the rest of the turn may do depends on the tops, the hand,
             # and what ``_turn_shape`` says of the plays made.
             key = (tuple(self.tops), frozenset(self.hands[self.current]), self._turn_shape())
-            if key in seen:
+            if key in seen or self._turn_blocked():
                 return False
             seen.add(key)
             for play in self.legal_plays():
