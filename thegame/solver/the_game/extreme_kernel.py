@@ -200,31 +200,35 @@ class ExtremeKernel(Kernel):
     def dead_mask(self) -> int:
         """Unplayed cards no line that keeps the commands can ever play.
 
-        - ``Kernel.dead_mask`` over ``reach``: commands only forbid plays
-          (X3, X4a, X4b) and change when cards are drawn (X4c), never add a
-          placement, so the classic over-approximation of what a pile can
-          reach still holds; with a no-trick card showing that nothing can
-          cover, without backward tricks (``reach``).
-        - a skull that no other unplayed card can follow on any pile (C5):
-          once played it cannot be covered in its turn (X3b), so it is never
-          played by a line that keeps the commands.
+        - the classic bound (``Kernel.dead_mask``) over ``reach``: commands
+          only forbid plays (X3, X4a, X4b) and change when cards are drawn
+          (X4c), never add a placement, so the classic over-approximation of
+          what a pile can reach still holds; with a no-trick card showing
+          that nothing can cover, without backward tricks (``reach``);
+        - a skull s (X3b) must be covered on its pile in its own turn, so it
+          needs a direction where some pile can still take it (s at or
+          above the ascending reach, at or below the descending reach) and
+          another unplayed card that can follow it on that direction (above
+          it or exactly ``step`` below on an ascending pile; the mirror on a
+          descending one). A skull with neither is never played by a line
+          that keeps the commands: dead. (Dead cards cover nothing.)
         """
-        dead = super().dead_mask()
-        sk = self.unplayed & self.skull & ~dead
+        lo, hi = self.reach()
+        lo = min(lo, self.total + self.rules.low + 1)  # no ascending pile: no bound
+        un = self.unplayed
+        dead = 0
+        if hi + 1 < lo:
+            dead = un & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)
+        sk = un & self.skull & ~dead
+        step = self.step
         while sk:
             low = sk & -sk
             s = low.bit_length() - 1
             sk ^= low
-            others = self.unplayed & ~low & ~dead
-            # A cover of s: beyond it on a pile of either direction, or a
-            # backward trick onto it.
-            higher = others >> (s + 1)
-            lower = others & ((1 << s) - 1)
-            trick = others >> (s - self.step) & 1 if s > self.step else 0
-            trick |= others >> (s + self.step) & 1
-            up = higher and self.n_asc
-            down = lower and self.n_piles > self.n_asc
-            if not up and not down and not trick:
+            others = un & ~low & ~dead
+            up = s >= lo and (others >> (s + 1) or (s > step and others >> (s - step) & 1))
+            down = s <= hi and (others & ((1 << s) - 1) or others >> (s + step) & 1)
+            if not up and not down:
                 dead |= low
         return dead
 
