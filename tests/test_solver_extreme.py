@@ -146,3 +146,16 @@ def test_analyze_and_hint_work_on_an_extreme_game() -> None:
     hint = hint_for(GameState(deal), Limit(nodes=100_000))
     assert hint.verdict == "win" and hint.play is not None
     assert Play(hint.play.card, hint.play.pile) in GameState(deal).legal_plays()
+
+
+def test_extreme_kernel_perft_matches_the_engine() -> None:
+    # As test_kernel_conformance's perft: play sequences of each length (a
+    # legal turn end may come between plays) through the kernel and the engine.
+    from test_kernel_conformance import engine_paths, kernel_paths
+
+    rules = EXTREME.with_changes(high=40, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
+    for deal in (Deal.from_seed(2, rules), Deal.from_seed(5, rules, 2)):
+        state = GameState(deal)
+        k = ExtremeKernel(deal, state.first - 1)
+        for d in range(7):
+            assert kernel_paths(k, d) == engine_paths(state, d), f"perft {d}"
