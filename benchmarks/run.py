@@ -11,6 +11,8 @@ Sets (fixed forever, so figures stay comparable):
 - profi: profi, 1 player, seeds 1-200
 - fire: on-fire, 1 player, seeds 1-200
 - profi-hard: profi-hard, 1 player, seeds 1-100
+- x-solo: extreme (rules X), 1 player, seeds 1-200
+- x-p2..x-p5: extreme, 2..5 players, seeds 1-100 each
 - hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
 - small: 200 seeded solo deals of a small generalised game (cards 2..25, one
   pile each way, hand 4, step 5), where every engine can finish
@@ -56,6 +58,11 @@ SETS: dict[str, tuple[str, int, range]] = {
     "profi": ("profi", 1, range(1, 201)),
     "fire": ("on-fire", 1, range(1, 201)),
     "profi-hard": ("profi-hard", 1, range(1, 101)),
+    "x-solo": ("extreme", 1, range(1, 201)),
+    "x-p2": ("extreme", 2, range(1, 101)),
+    "x-p3": ("extreme", 3, range(1, 101)),
+    "x-p4": ("extreme", 4, range(1, 101)),
+    "x-p5": ("extreme", 5, range(1, 101)),
 }
 SMALL = {"high": 25, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [4] * 5, "step": 5}
 SMALL_MP = {"high": 30, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [3] * 5, "step": 7}
@@ -102,8 +109,10 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def run_set(name: str, engine: str, limit: float, jobs: int, retry: float | None) -> dict[str, Any]:
-    deals = _deals(name)
+def run_set(
+    name: str, engine: str, limit: float, jobs: int, retry: float | None, first: int | None = None
+) -> dict[str, Any]:
+    deals = _deals(name)[:first]
     work = [(label, d, limit, engine) for label, d in deals]
     start = time.monotonic()
     # Workers are renewed every 25 deals: start-up cost stays small, and a
@@ -161,6 +170,7 @@ def write_results(
     jobs: int,
     cmd: str,
     append: bool,
+    path: Path = ROOT / "RESULTS.md",
 ) -> None:
     lines = [
         "## " + ("More runs" if append else "Search solver (dfs)"),
@@ -202,7 +212,6 @@ def write_results(
             )
     lines.append("")
     lines.append("Per-deal rows: `benchmarks/results/<set>-<engine>.jsonl`.")
-    path = ROOT / "RESULTS.md"
     text = "\n".join(lines) + "\n"
     if append and path.exists():
         text = path.read_text() + "\n" + text
@@ -221,6 +230,12 @@ def main() -> None:
     parser.add_argument(
         "--retry-limit", type=float, default=None, help="re-run undecided deals with this budget"
     )
+    parser.add_argument(
+        "--first", type=int, default=None, help="only the first N deals of each set (a subset)"
+    )
+    parser.add_argument(
+        "--results", default="RESULTS.md", help="results file under benchmarks/"
+    )
     args = parser.parse_args()
     names = [s for s in args.sets.split(",") if s]
     for name in names:
@@ -236,12 +251,20 @@ def main() -> None:
             if engine == "cpsat" and not cpsat_covers(Deal.from_dict(_deals(name)[0][1])):
                 print(f"skipping {name} for cpsat: not covered", file=sys.stderr)
                 continue
-            s = run_set(name, engine, args.time_limit, args.jobs, args.retry_limit)
+            s = run_set(name, engine, args.time_limit, args.jobs, args.retry_limit, args.first)
             shown = {k: v for k, v in s.items() if k not in ("unknown_deals", "retried")}
             print(json.dumps(shown), flush=True)
             summaries.append(s)
     cmd = "python benchmarks/run.py " + " ".join(sys.argv[1:])
-    write_results(summaries, args.time_limit, args.retry_limit, args.jobs, cmd.strip(), args.append)
+    write_results(
+        summaries,
+        args.time_limit,
+        args.retry_limit,
+        args.jobs,
+        cmd.strip(),
+        args.append,
+        ROOT / args.results,
+    )
 
 
 if __name__ == "__main__":

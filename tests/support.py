@@ -168,21 +168,11 @@ class View:
         return self.rules.min_play if self.stock > 0 else self.rules.min_play_empty
 
 
-def oracle_can_play(v: View, card: int, pile: int) -> bool:
+def oracle_placeable(v: View, card: int, pile: int) -> bool:
+    """The play is accepted at all: in hand, onto a pile, placement (C5, D2-D4)."""
     rules = v.rules
     if card not in v.hand or not 0 <= pile < len(v.tops):
         return False
-    n = len(v.plays)
-    if rules.commands:
-        if v.played("stop"):  # X3a
-            return False
-        three = v.played("three") or v.cmd(card) == "three"
-        if three and n >= 3:  # X3c: exactly 3 cards
-            return False
-        if three and v.cmd(card) == "stop" and n != 2:  # X3c: stop only as third
-            return False
-        if v.showing("one-pile") and any(p != pile for _, p in v.plays):  # X4b
-            return False
     top = v.tops[pile]
     if not v.own(pile):
         # D2: at most one card onto the opponent's piles; D4: improve, no trick.
@@ -191,29 +181,69 @@ def oracle_can_play(v: View, card: int, pile: int) -> bool:
         return card < top if v.asc(pile) else card > top
     step = rules.step
     if v.asc(pile):
-        normal, trick = card > top, card == top - step
-    else:
-        normal, trick = card < top, card == top + step
-    if trick and rules.commands and v.showing("no-trick"):  # X4a
+        return card > top or card == top - step  # C5
+    return card < top or card == top + step  # C5
+
+
+def oracle_breaks(v: View, card: int, pile: int) -> str | None:
+    """X2: the command an accepted play breaks (it loses at once), else None."""
+    if not v.rules.commands or not oracle_placeable(v, card, pile):
+        return None
+    n = len(v.plays)
+    if v.played("stop"):  # X3a
+        return "X3a"
+    three = v.played("three") or v.cmd(card) == "three"
+    if three and n >= 3:  # X3c: exactly 3 cards
+        return "X3c"
+    if three and v.cmd(card) == "stop" and n != 2:  # X3c: stop only as third
+        return "X3c"
+    if v.showing("one-pile") and any(p != pile for _, p in v.plays):  # X4b
+        return "X4b"
+    top, step = v.tops[pile], v.rules.step
+    trick = card == (top - step if v.asc(pile) else top + step)
+    if trick and v.showing("no-trick"):  # X4a
+        return "X4a"
+    return None
+
+
+def oracle_can_play(v: View, card: int, pile: int) -> bool:
+    """A play that keeps the game going (what ``legal_plays`` lists)."""
+    return oracle_placeable(v, card, pile) and oracle_breaks(v, card, pile) is None
+
+
+def oracle_end_accepted(v: View) -> bool:
+    """Ending the turn is accepted (perhaps losing): C4/P1/D2, waived by a
+    stop (X3a) or replaced by a three's exactly 3 (X3c)."""
+    if not v.plays:
         return False
-    return normal or trick  # C5
+    if v.rules.commands and (v.played("stop") or v.played("three")):
+        return True
+    return len(v.plays) >= v.minimum()
+
+
+def oracle_end_breaks(v: View) -> str | None:
+    """X2: the command an accepted turn end breaks, else None."""
+    if not v.rules.commands or not oracle_end_accepted(v):
+        return None
+    if v.played("three") and len(v.plays) != 3:  # X3c
+        return "X3c"
+    for card, _ in v.plays:  # X3b: a skull played this turn must be covered
+        if v.cmd(card) == "skull" and card in v.tops:
+            return "X3b"
+    return None
 
 
 def oracle_can_end(v: View) -> bool:
-    n = len(v.plays)
-    if v.rules.commands:
-        if v.played("three") and n != 3:  # X3c
-            return False
-        for card, _ in v.plays:  # X3b: a skull played this turn must be covered
-            if v.cmd(card) == "skull" and card in v.tops:
-                return False
-        if v.played("stop"):  # X3a: the turn ends with the stop, even as first card
-            return True
-    return n >= v.minimum()
+    return oracle_end_accepted(v) and oracle_end_breaks(v) is None
 
 
 def oracle_legal_set(v: View) -> set[tuple[int, int]]:
     return {(c, p) for c in v.hand for p in range(len(v.tops)) if oracle_can_play(v, c, p)}
+
+
+def oracle_losing_set(v: View) -> set[tuple[int, int]]:
+    """X2: the accepted plays that break a command."""
+    return {(c, p) for c in v.hand for p in range(len(v.tops)) if oracle_breaks(v, c, p)}
 
 
 def oracle_has_turn(v: View, budget: int = 200_000) -> bool:
@@ -263,6 +293,7 @@ class Playout:
     turn_no: int = 0  # turns taken, counted here independently of the engine
     top_turn: list[int] = field(default_factory=list)  # turn each top was laid (F2)
     undo_stack: list[tuple[int, int]] = field(default_factory=list)  # (pile, old top_turn)
+    broke: str | None = None  # the command a losing move broke (X2)
 
     @property
     def record(self) -> Record:
@@ -401,13 +432,16 @@ def random_playout(
     end_cost: int = 4,
     max_steps: int = 2500,
     check_oracle: bool = True,
+    lose: float = 0.0,
 ) -> Playout:
     """Play a random legal game: each step either a legal play or a legal turn
     end; when stuck mid-turn, undo (and never retry) the last play.
 
     ``greed`` is the chance to take the cheapest option (the smallest jump,
     a backward trick first, ending the turn when nothing costs less than
-    ``end_cost``) instead of a uniform one, so games reach their end game."""
+    ``end_cost``) instead of a uniform one, so games reach their end game.
+    ``lose`` is the chance at each step to make a move that breaks a command
+    (Extreme, X2), when there is one: the game must end lost at once."""
     state = GameState(deal)
     pl = Playout(deal, state, played=[[] for _ in deal.decks], top_turn=[-1] * len(state.tops))
     banned: set[tuple[int, tuple[Play, ...], Play]] = set()
@@ -426,6 +460,13 @@ def random_playout(
         can_end = state.can_end_turn()
         if check_oracle:
             assert can_end == (bool(prefix) and oracle_can_end(v))
+            losing = state.losing_plays()
+            assert {(p.card, p.pile) for p in losing} == oracle_losing_set(v)
+            end_rule = state.end_loses()
+            assert end_rule == oracle_end_breaks(v)
+            if (losing or end_rule) and rnd.random() < lose:
+                do_lose(pl, rnd.choice([*losing, *([None] if end_rule else [])]))
+                break
         if not options and not can_end:
             # Stuck mid-turn; the turn as a whole was possible, so undo.
             assert prefix, "stuck at the start of a turn but the game goes on"
@@ -453,6 +494,33 @@ def random_playout(
     return pl
 
 
+def do_lose(pl: Playout, choice: Play | None) -> None:
+    """Make a move that breaks a command (X2): a losing play, or the losing
+    end of the turn (None). The game is lost at once, naming the rule; the
+    record stays legal and replays to the same loss."""
+    s = pl.state
+    v = View.of(s)
+    left = s.cards_left()
+    if choice is None:
+        rule = oracle_end_breaks(v)
+        plays = tuple(s.plays_this_turn)
+        s.end_turn()
+        assert s.cards_left() == left
+    else:
+        rule = oracle_breaks(v, choice.card, choice.pile)
+        s.play(choice.card, choice.pile)
+        assert s.tops[choice.pile] == choice.card and s.cards_left() == left - 1
+        pl.played[0].append(choice.card)
+        plays = tuple(s.plays_this_turn)
+    assert rule is not None
+    assert s.status == Status.LOST and (s.reason or "").endswith(f"(rule {rule})")
+    pl.broke = rule
+    pl.turns.append(Turn(v.current + 1, plays))
+    result = replay(pl.record)
+    assert result.legal and result.status == Status.LOST and result.reason == s.reason
+    assert result.cards_left == s.cards_left()
+
+
 def _check_start(pl: Playout) -> None:
     """At the start of a turn that goes on, a legal turn exists (C8 / D6 / X5)."""
     s = pl.state
@@ -476,7 +544,7 @@ def _check_final(pl: Playout) -> None:
             assert s.cards_left() == 0
         return
     assert s.status == Status.LOST
-    if "F2" in reason:
+    if "F2" in reason or pl.broke is not None:
         return
     # C8 / D6 / X5: the active player has no legal turn at all.
     assert not s.plays_this_turn

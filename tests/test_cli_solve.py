@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from thegame.cli.main import cli
-from thegame.models.the_game import Deal, Record, replay, small_rules
+from thegame.models.the_game import Deal, Record, get_rules, replay, small_rules
 
 
 def invoke(*args: str) -> Result:
@@ -96,8 +96,38 @@ def test_solve_batch_needs_one_source() -> None:
 
 
 def test_solve_uncovered_variant_is_one_line() -> None:
-    for variant in ("extreme", "face-to-face"):
+    for variant in ("face-to-face",):
         result = invoke("solve", "--seed", "1", "--variant", variant)
         assert result.exit_code == 2
         assert result.stderr.startswith("error: variant: the solver covers")
         assert len(result.stderr.splitlines()) == 1
+
+
+def test_solve_extreme_json_replays(tmp_path: Path) -> None:
+    # Extreme is covered (rules X): the same JSON as classic, a line that
+    # 'check' accepts; a generalised deal small enough to be decided.
+    deal = Deal.from_seed(
+        2,
+        get_rules("extreme").with_changes(high=30, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5),
+    )
+    deal_path = tmp_path / "deal.json"
+    deal_path.write_text(deal.to_json())
+    record_path = tmp_path / "line.json"
+    result = invoke(
+        "solve",
+        "--deal",
+        str(deal_path),
+        "--json",
+        "--record",
+        str(record_path),
+        "--node-limit",
+        "300000",
+    )
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["verdict"] in ("win", "loss")
+    assert {"verdict", "cards_left", "cards_left_optimal", "turns", "proof", "stats"} <= set(data)
+    checked = json.loads(invoke("check", str(record_path), "--json").stdout)
+    assert checked["legal"] is True
+    assert checked["cards_left"] == data["cards_left"]
+    assert checked["status"] == ("won" if data["verdict"] == "win" else "lost")

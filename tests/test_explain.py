@@ -256,7 +256,18 @@ def test_face_to_face_names_the_opponent_play_and_the_win() -> None:
 def test_extreme_commands_are_named() -> None:
     deal = extreme_deal([50, 3, 4, 5, 6, 7, 8, 9], {50: "stop"}, rules=EXTREME)
     t = explained(deal, [(1, [(50, "A1")])])[0]
-    assert "stop card: the turn ends with it" in [r.text for r in t.plays[0].reasons]
+    assert "Stop: ends the turn after this card (rule X3a)" in [r.text for r in t.plays[0].reasons]
+
+
+def test_extreme_skull_names_its_cover_and_a_broken_command_loses() -> None:
+    # rule X3b: the skull's cover is named; rule X2: a play that breaks a
+    # command is explained as the move that lost the game.
+    deal = extreme_deal([50, 60, 55, 70, 80, 90, 91, 92], {50: "skull", 60: "no-trick"})
+    t = explained(deal, [(1, [(50, "A1"), (55, "A1")])])[0]
+    texts = [r.text for p in t.plays for r in p.reasons]
+    assert "skull: covered by 55 this turn (rule X3b)" in texts
+    lost = explained(deal, [(1, [(60, "A1"), (50, "A1")])])[0]
+    assert lost.plays[1].reasons[0].text == "breaks a command (rule X4a): the game is lost"
 
 
 def test_each_play_has_one_cost_and_at_most_two_reasons() -> None:
@@ -453,7 +464,7 @@ def test_an_illegal_record_is_one_line_and_exit_2(tmp_path: Path) -> None:
         (["--record", "{malformed}"], "malformed.json"),
         (["--record", "{malformed}", "--seed", "1"], "--record takes its deal from the file"),
         ([], "--record FILE"),
-        (["--seed", "1", "--variant", "extreme"], "the solver covers"),
+        (["--seed", "1", "--variant", "face-to-face"], "the solver covers"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], fragment: str) -> None:

@@ -74,9 +74,14 @@ def deals(draw: st.DrawFn) -> Deal:
             order = rnd.sample(list(rules.cards), 28)
             commands = {c: COMMAND_KINDS[i // 4] for i, c in enumerate(order)}
         else:
-            commands = draw(
+            drawn = draw(
                 st.dictionaries(st.sampled_from(list(rules.cards)), st.sampled_from(COMMAND_KINDS))
             )
+            # X6: a generalised deal carries 0 to 4 cards of each kind.
+            commands = {}
+            for card, kind in sorted(drawn.items()):
+                if sum(k == kind for k in commands.values()) < 4:
+                    commands[card] = kind
     return Deal.create(rules, players, decks, first, commands)
 
 

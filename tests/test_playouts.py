@@ -131,3 +131,22 @@ def small_games(draw: st.DrawFn) -> Deal:
 )
 def test_playout_small_games(deal: Deal, rnd: random.Random, g: float, cost: int) -> None:
     run(deal, rnd, g, cost)
+
+
+@settings(max_examples=examples(30))
+@given(
+    seed=seeds,
+    players=st.integers(1, 5),
+    rnd=st.randoms(use_true_random=False),
+    g=greed,
+    cost=end_cost,
+)
+def test_playout_extreme_breaking_a_command_loses_at_once(
+    seed: int, players: int, rnd: random.Random, g: float, cost: int
+) -> None:
+    # rule X2: now and then a move that breaks a command; the engine plays
+    # it, the game is lost at once with the oracle's rule, the record replays.
+    pl = random_playout(
+        Deal.from_seed(seed, get_rules("extreme"), players), rnd, greed=g, end_cost=cost, lose=0.2
+    )
+    replay_matches(pl)

@@ -13,7 +13,16 @@ from support import CLASSIC, EXTREME, extreme_deal, play, turn
 
 from thegame.models import IllegalMoveError, InvalidInputError
 from thegame.models.outcome import Status
-from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, Play, Rules
+from thegame.models.the_game import (
+    COMMAND_KINDS,
+    Deal,
+    GameState,
+    Play,
+    Record,
+    Rules,
+    Turn,
+    replay,
+)
 
 
 def small_extreme(high: int, hand: int) -> Rules:
@@ -22,15 +31,40 @@ def small_extreme(high: int, hand: int) -> Rules:
 
 
 def assert_rejected(state: GameState, card: int, pile: int, rule: str) -> None:
-    """X2: the engine rejects the move with the rule id and changes nothing."""
+    """X2: a move that breaks a command is a move the player can make: it is
+    not among ``legal_plays`` (a solver never makes it) but in
+    ``losing_plays``; made on a copy, it is played and the game is lost at
+    once, naming the rule; taking it back restores the position."""
     key = state.key()
     assert Play(card, pile) not in state.legal_plays()
+    assert Play(card, pile) in state.losing_plays()
     assert not state.is_legal(card, pile)
+    assert state.loses(card, pile) == rule
+    lost = state.copy()
+    lost.play(card, pile)
+    assert lost.status == Status.LOST
+    assert lost.reason is not None and lost.reason.endswith(f"(rule {rule})")
+    assert lost.tops[pile] == card and card not in lost.hand()
+    assert lost.legal_plays() == [] and lost.losing_plays() == []
     with pytest.raises(IllegalMoveError) as exc:
-        state.play(card, pile)
-    assert exc.value.rule == rule
-    assert exc.value.message
+        lost.end_turn()
+    assert exc.value.rule == "C8"
+    lost.undo_play()
+    assert lost.key() == key
     assert state.key() == key
+
+
+def assert_end_loses(state: GameState, rule: str) -> None:
+    """X2: ending the turn now breaks a command: ``can_end_turn`` says no,
+    ``end_turn`` (on a copy) ends the game as lost, naming the rule."""
+    assert not state.can_end_turn()
+    assert state.end_loses() == rule
+    lost = state.copy()
+    left = lost.cards_left()
+    lost.end_turn()
+    assert lost.status == Status.LOST
+    assert lost.reason is not None and lost.reason.endswith(f"(rule {rule})")
+    assert lost.cards_left() == left
 
 
 # -- X1 setup ------------------------------------------------------------------
@@ -78,25 +112,61 @@ def test_X1_a_deal_needs_exactly_4_of_each_kind() -> None:
         Deal.create(CLASSIC, 1, [deck], None, {50: "stop"})
 
 
-def test_X1_generalised_extreme_may_carry_any_number_of_commands() -> None:
-    # rule X1 counts apply to the preset; C10 games are free.
+def test_X6_generalised_extreme_carries_0_to_4_of_each_command() -> None:
+    # rule X6: the printed game's 4 of each apply to the preset; C10 games
+    # carry 0 to 4 of each kind.
     rules = small_extreme(20, 3)
     deal = Deal.create(rules, 1, [list(range(2, 21))], None, {5: "stop"})
     assert deal.command(5) == "stop" and deal.command(6) is None
+    four = {c: "skull" for c in (2, 3, 4, 5)}
+    assert Counter(Deal.create(rules, 1, [list(range(2, 21))], None, four).commands)
+    with pytest.raises(InvalidInputError, match=r"at most 4 .* \(rule X6\); got skull: 5"):
+        Deal.create(rules, 1, [list(range(2, 21))], None, {**four, 6: "skull"})
 
 
 # -- X2 obeying commands ---------------------------------------------------------
 
 
-def test_X2_a_move_breaking_a_command_is_rejected_with_a_reason() -> None:
-    # rule X2: the engine rejects, names the rule, and the state is unchanged;
+def test_X2_a_move_breaking_a_command_is_legal_and_loses_at_once() -> None:
+    # rule X2: the play is made, the game is lost, the reason names the rule;
     # legal_plays (what a solver uses) never offers it.
     state = GameState(extreme_deal([10, 20, 30, 40, 50, 60, 70, 80], {10: "stop"}))
     play(state, (10, "A1"))
     assert state.legal_plays() == []
     assert_rejected(state, 20, 0, "X3a")
-    with pytest.raises(IllegalMoveError, match="rule X3a: a stop card ended this turn"):
-        state.play(20, 0)
+    left = state.cards_left()
+    state.play(20, 0)
+    assert state.status == Status.LOST
+    assert state.reason == "20 played after a stop card had ended the turn (rule X3a)"
+    assert state.cards_left() == left - 1  # the losing card was played
+
+
+def test_X2_a_play_C5_refuses_is_still_illegal() -> None:
+    # rule X2 makes command breaks legal moves, not placement errors (C5).
+    state = GameState(extreme_deal([30, 10, 20, 40, 50, 60, 70, 80], {30: "stop"}))
+    play(state, (30, "A1"))
+    key = state.key()
+    with pytest.raises(IllegalMoveError) as exc:
+        state.play(10, 0)  # below 30 and no trick: C5, whatever the stop says
+    assert exc.value.rule == "C5"
+    assert state.loses(10, 0) is None and state.key() == key
+    assert state.loses(20, 0) == "X3a"  # a trick, placeable: the stop is broken
+
+
+def test_X2_check_reports_a_broken_command_as_a_legal_loss() -> None:
+    # rule X2 in a record: legal, lost, the reason names the rule (X3b here).
+    deal = extreme_deal([50, 60, 55, 70, 80, 90, 91, 92], {50: "skull"})
+    record = Record(deal, (Turn(1, (Play(50, 0), Play(60, 2))),))
+    result = replay(record)
+    assert result.legal and result.error is None
+    assert result.status == Status.LOST
+    out = result.to_dict()
+    assert out["legal"] is True and out["status"] == "lost"
+    assert out["reason"] == "the skull card 50 on A1 was left uncovered this turn (rule X3b)"
+    # A play after the losing one is illegal (the game is over, C8).
+    more = Record(deal, (Turn(1, (Play(50, 0), Play(60, 2))), Turn(1, (Play(55, 0),))))
+    bad = replay(more)
+    assert not bad.legal and bad.error is not None and bad.error["rule"] == "C8"
 
 
 # -- X3 lightning commands ---------------------------------------------------------
@@ -132,10 +202,7 @@ def test_X3b_skull_must_be_covered_in_the_same_turn() -> None:
     # rule X3b
     state = GameState(extreme_deal([50, 60, 55, 70, 80, 90, 91, 92], {50: "skull"}))
     play(state, (50, "A1"), (60, "D1"))
-    assert not state.can_end_turn()
-    with pytest.raises(IllegalMoveError, match="skull card 50 must be covered") as exc:
-        state.end_turn()
-    assert exc.value.rule == "X3b"
+    assert_end_loses(state, "X3b")
     play(state, (55, "A1"))  # covered
     state.end_turn()
     assert state.status == Status.IN_PROGRESS
@@ -146,9 +213,7 @@ def test_X3b_a_skull_and_a_stop_leave_no_way_out() -> None:
     state = GameState(extreme_deal([50, 30, 60, 70, 80, 90, 91, 92], {50: "skull", 30: "stop"}))
     play(state, (50, "A1"), (30, "D1"))
     assert state.legal_plays() == []
-    with pytest.raises(IllegalMoveError) as exc:
-        state.end_turn()
-    assert exc.value.rule == "X3b"
+    assert_end_loses(state, "X3b")
 
 
 def test_X3b_skull_on_top_loses_also_after_the_last_card() -> None:
@@ -158,9 +223,18 @@ def test_X3b_skull_on_top_loses_also_after_the_last_card() -> None:
     state = GameState(deal)
     play(state, *[(c, "A1") for c in range(2, 10)])
     assert state.cards_left() == 0
-    with pytest.raises(IllegalMoveError) as exc:
-        state.end_turn()
-    assert exc.value.rule == "X3b"
+    # X2: a loss, not a won game and not an illegal end (was in_progress).
+    assert_end_loses(state, "X3b")
+    state.end_turn()
+    assert state.status == Status.LOST and state.cards_left() == 0
+    record = Record(deal, (Turn(1, tuple(Play(c, 0) for c in range(2, 10))),))
+    assert replay(record).to_dict() == {
+        "legal": True,
+        "status": "lost",
+        "cards_left": 0,
+        "error": None,
+        "reason": "the skull card 9 on A1 was left uncovered this turn (rule X3b)",
+    }
     # The same cards with the skull covered win.
     state = GameState(deal)
     turn(state, (9, "D1"), (8, "D1"), *[(c, "A1") for c in range(2, 8)])
@@ -170,10 +244,10 @@ def test_X3b_skull_on_top_loses_also_after_the_last_card() -> None:
 def test_X3c_three_means_exactly_three_cards() -> None:
     # rule X3c
     state = GameState(extreme_deal([30, 31, 32, 33, 40, 50, 60, 70], {30: "three"}))
-    play(state, (30, "A1"), (31, "A1"))
-    with pytest.raises(IllegalMoveError, match="three card needs exactly 3 cards, played 2") as e:
-        state.end_turn()
-    assert e.value.rule == "X3c"
+    play(state, (30, "A1"))
+    assert_end_loses(state, "X3c")  # one card: X3c replaces the minimum
+    play(state, (31, "A1"))
+    assert_end_loses(state, "X3c")
     play(state, (32, "A1"))
     assert_rejected(state, 33, 0, "X3c")
     state.end_turn()

@@ -26,6 +26,7 @@ NAMED_GAP = 4
 # or a free extra card) is always kept; the best other reason joins it.
 _PRIORITY = {
     "clear": 100,
+    "broken": 95,
     "forced": 90,
     "fire-deadline": 85,
     "trick": 80,
@@ -143,8 +144,12 @@ def explain_record(record: Record, where: str = "record") -> list[TurnExplanatio
         plays: list[PlayExplanation] = []
         for j, play in enumerate(turn.plays):
             # A fire card covered again later this turn is no threat (rule F2).
-            covered = any(q.pile == play.pile for q in turn.plays[j + 1 :])
-            plays.append(_explain_play(state, play.card, play.pile, j, covered))
+            later = [q.card for q in turn.plays[j + 1 :] if q.pile == play.pile]
+            plays.append(
+                _explain_play(
+                    state, play.card, play.pile, j, bool(later), later[0] if later else None
+                )
+            )
         hand_before_draw = set(state.hands[player])
         if not state.over:  # a duel may be won at once (rule D6)
             state.end_turn()
@@ -225,7 +230,12 @@ def _gap_text(gap: list[int]) -> str:
 
 
 def _explain_play(
-    state: GameState, card: int, pile: int, index: int, covered_later: bool = False
+    state: GameState,
+    card: int,
+    pile: int,
+    index: int,
+    covered_later: bool = False,
+    cover: int | None = None,
 ) -> PlayExplanation:
     """Classify one play (the state is just before it), then make it."""
     rules = state.rules
@@ -298,8 +308,18 @@ def _explain_play(
                 )
             )
     command = state.deal.command(card)
-    if command:
+    broken = state.loses(card, pile)
+    if broken:
+        # Rule X2: a play that breaks a command is made and loses at once.
+        whys.append(Reason("broken", f"breaks a command (rule {broken}): the game is lost"))
+    elif command == "skull" and cover is not None:
+        whys.append(Reason("command", f"skull: covered by {cover} this turn (rule X3b)"))
+    elif command == "stop":
+        whys.append(Reason("command", "Stop: ends the turn after this card (rule X3a)"))
+    elif command:
         whys.append(Reason("command", _COMMAND_TEXT.get(command, f"{command} card")))
+    if state.deal.command(top) == "skull" and state.top_turn[pile] == state.turn:
+        whys.append(Reason("command", f"covers the skull {top}, laid this turn (rule X3b)"))
     # A gap is the price of progress; say so when no other play was cheaper.
     if gap and len(legal) > 1 and len(gap) <= min(_cost(state, p.card, p.pile) for p in legal):
         whys.append(Reason("cheapest", "the smallest gap available"))

@@ -153,8 +153,15 @@ class Deal:
                     f"card {card} is out of range {rules.low}..{rules.high}", "commands"
                 )
             counts[kind] += 1
-        # Rule X1 fixes 4 cards of each kind; generalised small games may
-        # carry any number, so the count is checked for the preset only.
+        # Rule X1 fixes 4 cards of each kind for the printed game; X6:
+        # generalised games (C10) may carry 0 to 4 of each kind.
+        too_many = [f"{k}: {n}" for k, n in counts.items() if n > COMMANDS_PER_KIND]
+        if too_many:
+            raise InvalidInputError(
+                f"at most {COMMANDS_PER_KIND} cards of each command kind (rule X6); "
+                f"got {', '.join(too_many)}",
+                "commands",
+            )
         if not overrides_of(rules):
             wrong = [f"{k}: {n}" for k, n in counts.items() if n != COMMANDS_PER_KIND]
             if wrong:

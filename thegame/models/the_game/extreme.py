@@ -1,14 +1,23 @@
-"""The Game: Extreme (rules X1-X5): command cards bind the turn or the table.
+"""The Game: Extreme (rules X1-X6): command cards bind the turn or the table.
 
 ``ExtremeState`` is the classic engine with the command rules added through
 its hooks; a deal says which card carries which command (``Deal.command``).
+
+Rule X2: breaking a command is a move a player can make, and it loses at
+once. So a play that C5 accepts but that breaks a command is played and
+ends the game as lost (``_breaks``), and so does ending a turn that breaks
+one (``_end_breaks``): the record stays legal, its status is ``lost`` and
+the reason names the command's rule id, as for an uncovered fire card (F2).
+``legal_plays`` and ``can_end_turn`` list only the moves that keep the game
+going (what a solver makes); ``losing_plays`` and ``end_loses`` name the
+others. A player with no turn that keeps every command loses at once (X5).
 """
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError
 from ..outcome import Status
-from .state import GameState, pile_name
+from . import placement
+from .state import GameState, is_ascending, pile_name
 
 
 class ExtremeState(GameState):
@@ -24,36 +33,76 @@ class ExtremeState(GameState):
         """Rule X3: a lightning command binds for the rest of the turn."""
         return any(self.deal.command(p.play.card) == kind for p in self.placed)
 
-    def _check_turn_rules(self, card: int, pile: int) -> None:
-        n_played = len(self.placed)
-        if self._played_command("stop"):
-            raise IllegalMoveError("X3a", "a stop card ended this turn")
-        three = self._played_command("three") or self.deal.command(card) == "three"
-        if three and n_played >= 3:
-            raise IllegalMoveError("X3c", "a three card allows exactly 3 cards this turn")
-        if self.deal.command(card) == "stop" and three and n_played != 2:
-            raise IllegalMoveError("X3c", "with a three card, stop may only be the third card")
-        if self._showing("one-pile") and any(p.play.pile != pile for p in self.placed):
-            raise IllegalMoveError(
-                "X4b", "a one-pile card is showing: this turn's cards go onto one pile"
-            )
+    def _context(self) -> tuple[set[str | None], set[str | None]]:
+        """(commands showing on the tops, X4; commands played this turn, X3)."""
+        command = self.deal.command
+        return {command(t) for t in self.tops}, {command(p.play.card) for p in self.placed}
 
-    def _check_trick(self, card: int, pile: int) -> None:
-        if self._showing("no-trick"):
-            name = pile_name(self.rules, pile)
-            raise IllegalMoveError(
-                "X4a", f"{card} on {name} would be a backward trick; no-trick is showing"
+    def _breaks(self, card: int, pile: int) -> tuple[str, str] | None:
+        # Called after C5 accepted the play: which command would it break?
+        showing, played = self._context()
+        n_played = len(self.placed)
+        kind = self.deal.command(card)
+        if "stop" in played:
+            return ("X3a", f"{card} played after a stop card had ended the turn")
+        three = "three" in played or kind == "three"
+        if three and n_played >= 3:
+            return ("X3c", f"{card} would be card {n_played + 1} of a three turn (exactly 3)")
+        if kind == "stop" and three and n_played != 2:
+            return ("X3c", f"stop card {card} as card {n_played + 1} of a three turn (only 3rd)")
+        if "one-pile" in showing and any(p.play.pile != pile for p in self.placed):
+            return (
+                "X4b",
+                f"{card} on {pile_name(self.rules, pile)}: a one-pile card is showing "
+                "and this turn's cards went onto another pile",
             )
+        if "no-trick" in showing:
+            asc = is_ascending(self.rules, pile)
+            if placement.is_trick(asc, self.tops[pile], card, self.rules.step):
+                name = pile_name(self.rules, pile)
+                return ("X4a", f"{card} on {name} is a backward trick while no-trick is showing")
+        return None
+
+    def _undo_after_play(self) -> None:
+        # In Extreme a play ends the game only by breaking a command (the
+        # win comes with the end of the turn): taking it back resumes.
+        if self.status == Status.LOST:
+            self.status, self.reason = Status.IN_PROGRESS, None
 
     def _check_turn_end(self) -> bool:
+        # X3a: a stop ends the turn legally, even as the first card. X3c: a
+        # three card fixes the turn at exactly 3 cards in place of the
+        # minimum, so a shorter three turn is not a C4 error but the X3c
+        # loss (``_end_breaks``).
+        return self._played_command("stop") or self._played_command("three")
+
+    def _end_breaks(self) -> tuple[str, str] | None:
         n = len(self.placed)
         if self._played_command("three") and n != 3:
-            raise IllegalMoveError("X3c", f"a three card needs exactly 3 cards, played {n}")
-        for top in self.tops:
+            return ("X3c", f"a three card needs exactly 3 cards, the turn ended with {n}")
+        for pile, top in enumerate(self.tops):
             if self.deal.command(top) == "skull" and any(p.play.card == top for p in self.placed):
-                raise IllegalMoveError("X3b", f"the skull card {top} must be covered this turn")
-        # X3a: a stop ends the turn legally, even as the first card.
-        return self._played_command("stop")
+                # X3b: also after the last card of the game.
+                name = pile_name(self.rules, pile)
+                return ("X3b", f"the skull card {top} on {name} was left uncovered this turn")
+        return None
+
+    def _turn_blocked(self) -> bool:
+        # X3b: a skull on top, laid this turn, that no card in hand is
+        # accepted on (C5) stays on top: the pile changes only by a card
+        # played onto it, and the hand only shrinks. X3c: a three turn
+        # without enough cards in hand to reach 3.
+        hand = self.hands[self.current]
+        step = self.rules.step
+        mine = {p.play.card for p in self.placed}
+        for pile, top in enumerate(self.tops):
+            if top in mine and self.deal.command(top) == "skull":
+                asc = is_ascending(self.rules, pile)
+                if not any(placement.accepts(asc, top, c, step) for c in hand):
+                    return True
+        if any(self.deal.command(c) == "three" for c in mine):
+            return len(self.placed) + len(hand) < 3
+        return False
 
     def _draw_count(self, hand: set[int]) -> int:
         # X4c: draw one card while a draw-one card shows, else refill (C6).
@@ -62,7 +111,8 @@ class ExtremeState(GameState):
         return super()._draw_count(hand)
 
     def _no_turn(self) -> None:
-        # X5: a hand shrunk by draw-one that cannot meet m loses.
+        # X5: no turn that keeps every command (a hand shrunk by draw-one,
+        # a three that cannot reach 3, ...): the game is lost.
         who = self.current + 1
         self._finish(Status.LOST, "X5", f"player {who} cannot play {self.turn_min} cards")
 
@@ -73,4 +123,3 @@ class ExtremeState(GameState):
             frozenset(p.play.pile for p in self.placed),
             frozenset(self.deal.command(p.play.card) for p in self.placed),
         )
-

@@ -126,6 +126,10 @@ class CheckResult:
         }
         if self.state.rules.is_duel:
             out["winner"] = self.winner
+        if self.state.rules.commands:
+            # Extreme: why the game ended, with the rule id (a broken
+            # command, X2, is a legal move that loses).
+            out["reason"] = self.reason
         return out
 
 
@@ -165,7 +169,7 @@ def replay(record: Record) -> CheckResult:
                 state.play(play.card, play.pile)
             except IllegalMoveError as err:
                 return fail(i, j, err)
-        if state.over:  # a duel won at once (D6)
+        if state.over:  # a duel won at once (D6), a command broken (X2)
             continue
         try:
             state.end_turn()

@@ -157,7 +157,20 @@ class GameState:
             )
 
     def _check_trick(self, card: int, pile: int) -> None:
-        """Whether a backward trick is allowed now (always, but in Extreme, X4a)."""
+        """Whether a backward trick is allowed now (always, in every variant:
+        Extreme's no-trick is a command a play may break, ``_breaks``)."""
+
+    def _breaks(self, card: int, pile: int) -> tuple[str, str] | None:
+        """The command (rule id, message) an accepted play breaks, if any.
+
+        Extreme (X2): breaking a command is a move a player can make; it is
+        played and the game is lost at once. None in the other variants."""
+        return None
+
+    def _end_breaks(self) -> tuple[str, str] | None:
+        """The command (rule id, message) ending the turn now breaks, if any
+        (Extreme: a skull left on top, X3b; a Three turn without 3 cards, X3c)."""
+        return None
 
     def _check_turn_end(self) -> bool:
         """Rules on ending the turn before the minimum; True: the turn may end
@@ -197,6 +210,12 @@ class GameState:
         """C8: the game ends at once when the player to move cannot meet m."""
         who = self.current + 1
         self._finish(Status.LOST, "C8", f"player {who} cannot play {self.turn_min} cards")
+
+    def _turn_blocked(self) -> bool:
+        """True when no continuation of this turn can end it legally, for a
+        reason seen at once (Extreme: a skull no card in hand can cover);
+        only prunes ``has_legal_turn``, never changes its answer."""
+        return False
 
     def _turn_shape(self) -> tuple[object, ...]:
         """What of this turn's plays matters to the rest of the turn beyond
@@ -273,14 +292,28 @@ class GameState:
         self._check_placement(card, pile)
 
     def is_legal(self, card: int, pile: int) -> bool:
+        """Whether the play is accepted and keeps the game going (one of
+        ``legal_plays``); a play that breaks a command is not (``loses``)."""
         try:
             self.check_play(card, pile)
         except IllegalMoveError:
             return False
-        return True
+        return self._breaks(card, pile) is None
+
+    def loses(self, card: int, pile: int) -> str | None:
+        """The rule id of the command this accepted play breaks (Extreme, X2:
+        ``play`` makes it and the game is lost at once); None when the play
+        breaks none or is not accepted at all."""
+        try:
+            self.check_play(card, pile)
+        except IllegalMoveError:
+            return None
+        broken = self._breaks(card, pile)
+        return broken[0] if broken else None
 
     def legal_plays(self) -> list[Play]:
-        """Every legal next play of the current turn, sorted."""
+        """Every legal next play of the current turn that breaks no command,
+        sorted: the moves a solver makes (X2: never a losing one)."""
         if self.over:
             return []
         return [
@@ -288,6 +321,18 @@ class GameState:
             for c in sorted(self.hands[self.current])
             for p in range(self.rules.n_piles)
             if self.is_legal(c, p)
+        ]
+
+    def losing_plays(self) -> list[Play]:
+        """Plays a record may make that break a command and lose at once
+        (Extreme, X2), sorted; empty in the other variants."""
+        if self.over:
+            return []
+        return [
+            Play(c, p)
+            for c in sorted(self.hands[self.current])
+            for p in range(self.rules.n_piles)
+            if self.loses(c, p) is not None
         ]
 
     def check_end_turn(self) -> None:
@@ -303,21 +348,37 @@ class GameState:
             )
 
     def can_end_turn(self) -> bool:
+        """Whether the turn may end now and the game go on; an end that
+        breaks a command (``end_loses``) is accepted by ``end_turn`` but loses."""
         try:
             self.check_end_turn()
         except IllegalMoveError:
             return False
-        return True
+        return self._end_breaks() is None
+
+    def end_loses(self) -> str | None:
+        """The rule id of the command an accepted turn end breaks now
+        (Extreme, X3b/X3c: ``end_turn`` ends the game as lost), else None."""
+        try:
+            self.check_end_turn()
+        except IllegalMoveError:
+            return None
+        broken = self._end_breaks()
+        return broken[0] if broken else None
 
     # -- changing the position -------------------------------------------------
 
     def play(self, card: int, pile: int) -> None:
         self.check_play(card, pile)
+        broken = self._breaks(card, pile)
         self.placed.append(PlayUndo(Play(card, pile), self.tops[pile], self.top_turn[pile]))
         self.hands[self.current].discard(card)
         self.tops[pile] = card
         self.top_turn[pile] = self.turn
         self._after_play()
+        if broken is not None:
+            # X2: the command is broken; the game is lost at once.
+            self._finish(Status.LOST, *broken)
 
     def undo_play(self) -> Play:
         """Take back the last play of the current turn."""
@@ -332,6 +393,13 @@ class GameState:
 
     def end_turn(self) -> None:
         self.check_end_turn()
+        broken = self._end_breaks()
+        if broken is not None:
+            # X2: ending the turn breaks a command (X3b, X3c): lost at once.
+            self.placed = []
+            self.turn += 1
+            self._finish(Status.LOST, *broken)
+            return
         rules = self.rules
         hand = self.hands[self.current]
         want = self._draw_count(hand)
@@ -384,7 +452,7 @@ class GameState:
             # What the rest of the turn may do depends on the tops, the hand,
             # and what ``_turn_shape`` says of the plays made.
             key = (tuple(self.tops), frozenset(self.hands[self.current]), self._turn_shape())
-            if key in seen:
+            if key in seen or self._turn_blocked():
                 return False
             seen.add(key)
             for play in self.legal_plays():

@@ -13,6 +13,9 @@ from .beam import FireBeamSearcher, TurnSearcher
 from .bounds import state_lower_bound
 from .budget import SearchStats
 from .dfs import Searcher, SearchResult
+from .extreme_beam import ExtremeBeamSearcher
+from .extreme_kernel import ExtremeKernel
+from .extreme_kernel import covers as extreme_covers
 from .kernel import END, INF, Action, Kernel
 from .optimum import Optimizer, finish_greedily
 
@@ -99,12 +102,15 @@ def search_position(
         verdict = Verdict.WIN if state.status == Status.WON else Verdict.LOSS
         return PositionResult(verdict, [], left, True, left, stats)
     deadline = limit.deadline()
-    kernel = Kernel.from_state(state)
-    if kernel.unplayed == 0:
+    kernel = kernel_of(state)
+    if kernel.won():
         # Every card is down inside this turn: ending it clears (rule C7).
         return PositionResult(Verdict.WIN, [END], 0, True, 0, stats)
     kind: type[Searcher] = Searcher
-    if kernel.players == 1:
+    if isinstance(kernel, ExtremeKernel):
+        # The classic turn beams list turns without the commands (X).
+        kind = ExtremeBeamSearcher
+    elif kernel.players == 1:
         kind = FireBeamSearcher if kernel.fire else TurnSearcher
     searcher = kind(kernel, limit, deadline)
     snap = kernel.snapshot()
@@ -146,11 +152,21 @@ def search_position(
     )
 
 
+def kernel_of(state: GameState) -> Kernel:
+    """The search kernel of a position: Extreme's knows the commands (X)."""
+    if state.rules.commands:
+        return ExtremeKernel.from_state(state)
+    return Kernel.from_state(state)
+
+
 def _check_covered(deal: Deal) -> None:
     rules = deal.rules
+    if extreme_covers(rules):
+        return
     if rules.kind != "classic" or rules.commands:
         raise InvalidInputError(
-            f"the solver covers classic, profi, profi-hard and on-fire, not {rules.name}",
+            f"the solver covers classic, profi, profi-hard, on-fire and extreme, "
+            f"not {rules.name}",
             "variant",
         )
 

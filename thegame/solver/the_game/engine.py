@@ -32,7 +32,9 @@ class SearchEngine:
 
     def covers(self, deal: Deal) -> bool:
         rules = deal.rules
-        return rules.turn_kind == "classic"
+        return rules.turn_kind == "classic" or (
+            rules.turn_kind == "extreme" and not rules.fire_cards
+        )
 
     def solve(self, deal: Deal, limit: Limit) -> Solution:
         return solve(deal, limit)

@@ -499,6 +499,16 @@ class Kernel:
         # F2: a fire card laid in an earlier turn must be covered by now.
         return self.t >= self.turn_min and not self.pending
 
+    def min_met(self) -> bool:
+        """The turn has its cards (C4/P1): ending it is allowed, though with
+        a fire card due it loses (``end_loses``). For the branch and bound,
+        whose lines may end with that loss (F2)."""
+        return self.t >= self.turn_min
+
+    def end_loses(self) -> bool:
+        """Ending the turn now loses at once (F2: a due fire card uncovered)."""
+        return bool(self.pending)
+
     def end_turn(self) -> TurnUndo:
         """Draw back to H (rule C6), move to the next player (C7)."""
         saved = TurnUndo(

@@ -99,7 +99,7 @@ class Optimizer(Budgeted):
         child was cut."""
         k = self.k
         self._tick()
-        if k.unplayed == 0:
+        if k.won():
             return self._finished(0)
         key = k.key()
         known = self.memo.get(key, -1)
@@ -113,9 +113,9 @@ class Optimizer(Budgeted):
         children: list[tuple[int, int, int]] = []
         if k.t < k.max_turn or k.pos >= k.total:
             children = k.moves()
-        can_end = k.t > 0 and k.t >= k.turn_min
+        can_end = k.t > 0 and k.min_met()
         # Ending a turn with a fire card uncovered loses at once (rule F2).
-        if can_end and k.pending:
+        if can_end and k.end_loses():
             self.path.append(END)
             value = self._finished(k.unplayed.bit_count())
             self.path.pop()
@@ -128,7 +128,7 @@ class Optimizer(Budgeted):
                 break
             saved = k.play(c, pile)
             self.path.append((c, pile))
-            if k.unplayed == 0:
+            if k.won():
                 self.path.append(END)
                 v = self._finished(0)
                 self.path.pop()
@@ -187,9 +187,9 @@ def _first_turn(k: Kernel, allow_fire_loss: bool) -> list[tuple[int, int]] | Non
     failed: set[tuple[int, ...]] = set()  # plays commute: positions recur
 
     def rec() -> bool:
-        if k.unplayed == 0:
+        if k.won():
             return True
-        if k.t > 0 and k.t >= k.turn_min and (allow_fire_loss or not k.pending):
+        if k.t > 0 and k.min_met() and (allow_fire_loss or not k.end_loses()):
             return True
         if k.t >= k.max_turn and k.pos < k.total:
             return False

@@ -1,0 +1,161 @@
+"""The solver on The Game: Extreme (rules X1-X6), checked against the
+engine-only brute forces of ``test_solver`` (``Brute``: is there a perfect
+clear) and ``test_optimum`` (``optimum_from``: the fewest cards left).
+
+Both references use nothing but the rules engine's ``legal_plays`` and
+``can_end_turn``, the moves that keep every command (rule X2: a solver never
+breaks one), so they know none of the Extreme kernel's shortcuts (pile
+symmetry, the play-count cap in the key, the dead-card and skull bounds).
+Small generalised Extreme deals (rule X6: 0 to 2 of each command here),
+solo and with 2-3 players; every line the solver reports replays through
+the engine.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from support import random_playout
+from test_optimum import optimum_from
+from test_solver import Brute, check_solution, describe, examples, starts
+
+from thegame.models import InvalidInputError, Limit
+from thegame.models.outcome import Status, Verdict
+from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, Play, get_rules, replay
+from thegame.solver.the_game.api import solve
+from thegame.solver.the_game.extreme_kernel import ExtremeKernel
+
+EXTREME = get_rules("extreme")
+NODE_LIMIT = 300_000
+
+
+@st.composite
+def small_extreme_deals(draw: st.DrawFn, players: tuple[int, int] = (1, 1)) -> Deal:
+    """Cards 2..high, one pile each way, hand 3-4, 0-2 of each command (X6)."""
+    n = draw(st.integers(*players))
+    hand = draw(st.integers(3, 4))
+    high = draw(st.integers(max(12, 1 + n * hand + 2), 22 if n == 1 else 18))
+    step = draw(st.sampled_from([3, 5, 10]))
+    min_play = draw(st.sampled_from([2, 2, 3]))  # C10: a Profi-like minimum too
+    rules = EXTREME.with_changes(
+        high=high,
+        asc_piles=1,
+        desc_piles=1,
+        hand_sizes=(hand,) * 5,
+        step=step,
+        min_play=min_play,
+    )
+    deck = draw(st.permutations(list(rules.cards)))
+    cards = draw(st.permutations(list(rules.cards)))
+    commands: dict[int, str] = {}
+    i = 0
+    for kind in COMMAND_KINDS:
+        # More of the commands that make losses (X3b, X3c, X4a-c) than not.
+        most = 1 if kind in ("stop", "no-talk") else 2
+        for _ in range(draw(st.integers(0, most))):
+            commands[cards[i]] = kind
+            i += 1
+    first = draw(st.none() | st.integers(1, n))
+    return Deal.create(rules, n, [deck], first, commands)
+
+
+def check(deal: Deal) -> None:
+    sol = solve(deal, Limit(nodes=NODE_LIMIT))
+    text = describe(deal)
+    assert sol.verdict != Verdict.UNKNOWN, f"unknown on a small deal: {text}"
+    expected = min(optimum_from(GameState(deal, first=f)) for f in starts(deal))
+    wins = any(Brute().wins_from(GameState(deal, first=f)) for f in starts(deal))
+    assert (expected == 0) == wins
+    assert (sol.verdict == Verdict.WIN) == wins, f"solver {sol.verdict}, brute {wins}: {text}"
+    assert sol.optimal, f"optimum not proven on a small deal: {text}"
+    assert sol.cards_left == expected, f"solver {sol.cards_left} left, brute {expected}: {text}"
+    check_solution(sol, deal)
+    result = replay(sol.record())
+    assert result.legal and result.cards_left == sol.cards_left
+    # A line never breaks a command: it ends won, or where no turn keeps them (X5).
+    expected_status = Status.WON if wins else Status.LOST
+    assert result.status == expected_status, text
+    if not wins:
+        assert "X5" in (result.reason or ""), (result.reason, text)
+    event(f"{sol.verdict}, {deal.players}p")
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(small_extreme_deals())
+def test_extreme_solo_agrees_with_brute_force(deal: Deal) -> None:
+    check(deal)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(small_extreme_deals(players=(2, 3)))
+def test_extreme_players_agree_with_brute_force(deal: Deal) -> None:
+    check(deal)
+
+
+def test_kernel_lists_the_engines_plays_along_a_game() -> None:
+    # The kernel's legal plays and turn ends are the engine's (commands kept).
+    deal = Deal.from_seed(3, EXTREME.with_changes(high=40, asc_piles=1, desc_piles=1))
+    state = GameState(deal)
+    steps = 0
+    while not state.over and steps < 200:
+        steps += 1
+        k = ExtremeKernel.from_state(state)
+        engine = sorted((p.card, p.pile) for p in state.legal_plays())
+        assert sorted(k.legal_plays()) == engine
+        moves = {(c, p) for _, c, p in k.moves()}
+        assert moves <= set(engine)
+        # Every legal play, up to a pile of the same direction and top.
+        for c, p in engine:
+            assert any(
+                c == c2 and (p < 1) == (p2 < 1) and k.tops[p] == k.tops[p2] for c2, p2 in moves
+            )
+        assert k.can_end() == (bool(state.placed) and state.can_end_turn())
+        plays = state.legal_plays()
+        if state.can_end_turn() and (not plays or steps % 3 == 0):
+            state.end_turn()
+        elif plays:
+            state.play(plays[steps % len(plays)].card, plays[steps % len(plays)].pile)
+        else:
+            break
+
+
+def test_solve_refuses_extreme_with_fire_cards() -> None:
+    rules = EXTREME.with_changes(high=20, asc_piles=1, desc_piles=1, fire_cards=frozenset({5}))
+    deal = Deal.create(rules, 1, [list(range(2, 21))])
+    try:
+        solve(deal, Limit(nodes=10))
+    except InvalidInputError as err:
+        assert "extreme" in err.message
+    else:
+        raise AssertionError("an Extreme deal with fire cards is not covered")
+
+
+def test_analyze_and_hint_work_on_an_extreme_game() -> None:
+    # analyze and hint use search_position, which covers Extreme now.
+    from thegame.analysis.the_game.review import analyze_record, hint_for
+    rules = EXTREME.with_changes(high=30, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
+    deal = Deal.from_seed(2, rules)
+    pl = random_playout(deal, random.Random(3), greed=0.3)
+    record, state = pl.record, pl.state
+    assert state.over and replay(record).status == state.status
+    analysis = analyze_record(record, Limit(nodes=100_000))
+    assert analysis.best_at_start == 0 and analysis.result == state.cards_left()
+    assert bool(analysis.mistakes) == (state.status == Status.LOST)
+    hint = hint_for(GameState(deal), Limit(nodes=100_000))
+    assert hint.verdict == "win" and hint.play is not None
+    assert Play(hint.play.card, hint.play.pile) in GameState(deal).legal_plays()
+
+
+def test_extreme_kernel_perft_matches_the_engine() -> None:
+    # As test_kernel_conformance's perft: play sequences of each length (a
+    # legal turn end may come between plays) through the kernel and the engine.
+    from test_kernel_conformance import engine_paths, kernel_paths
+
+    rules = EXTREME.with_changes(high=40, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
+    for deal in (Deal.from_seed(2, rules), Deal.from_seed(5, rules, 2)):
+        state = GameState(deal)
+        k = ExtremeKernel(deal, state.first - 1)
+        for d in range(7):
+            assert kernel_paths(k, d) == engine_paths(state, d), f"perft {d}"
