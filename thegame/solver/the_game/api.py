@@ -95,7 +95,7 @@ def search_position(
     from the best line found, finished greedily to a whole game. A search
     that runs out reports that greedy whole game as its best line.
     """
-    _check_covered(state.deal)
+    covered(state.deal)
     stats = SearchStats()
     if state.over:
         left = state.cards_left()
@@ -159,7 +159,8 @@ def kernel_of(state: GameState) -> Kernel:
     return Kernel.from_state(state)
 
 
-def _check_covered(deal: Deal) -> None:
+def covered(deal: Deal) -> None:
+    """Raise ``InvalidInputError`` unless the search covers the deal's variant."""
     rules = deal.rules
     if extreme_covers(rules):
         return
@@ -208,7 +209,7 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
     The starting player is the deal's, or else each player is tried (rule
     C3: the table agrees who starts) and the one that works is reported.
     """
-    _check_covered(deal)
+    covered(deal)
     start = time.monotonic()
     deadline = limit.deadline(start)
     firsts = deal.starting_players()

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ...models.errors import InvalidInputError
 from ...models.outcome import Limit
 from ...models.the_game import Deal
-from .api import Solution, solve
+from .api import Solution, covered, solve
 
 
 class Engine(Protocol):
@@ -31,10 +32,11 @@ class SearchEngine:
     name = "dfs"
 
     def covers(self, deal: Deal) -> bool:
-        rules = deal.rules
-        return rules.turn_kind == "classic" or (
-            rules.turn_kind == "extreme" and not rules.fire_cards
-        )
+        try:
+            covered(deal)
+        except InvalidInputError:
+            return False
+        return True
 
     def solve(self, deal: Deal, limit: Limit) -> Solution:
         return solve(deal, limit)
