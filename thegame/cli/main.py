@@ -186,6 +186,10 @@ cli.add_command(daily)
 cli.add_command(generate)
 cli.add_command(play)
 
+from .nimmt import nimmt as nimmt_group  # noqa: E402
+
+cli.add_command(nimmt_group)
+
 
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2."""
