@@ -122,3 +122,20 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
     short = Record(unfinished.deal, unfinished.turns[:5]).to_json()
     assert_user_error(invoke("solve", write(tmp_path, short), "--player", "1"), "5 of 10 turns")
     assert_user_error(invoke("check", str(tmp_path / "missing.json")), "missing.json")
+
+
+def test_analyze_json(tmp_path: Path) -> None:
+    record = random_record(17, 3)
+    path = write(tmp_path, record.to_json())
+    result = invoke("analyze", path, "--player", "3", "--samples", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["player"] == 3 and data["samples"] == 2
+    assert data["played_heads"] == replay(record).heads[2]
+    assert data["lost"] == data["played_heads"] - data["optimal_heads"]
+    assert [t["turn"] for t in data["turns"]] == list(range(1, 11))
+    assert [t["card"] for t in data["turns"]] == [t.cards[2] for t in record.turns]
+    assert sum(t["lost"] for t in data["turns"]) == data["lost"]
+    fields = {"card", "row", "heads", "best_card", "best_row", "best_heads", "blind_card"}
+    assert fields <= set(data["turns"][0])
+    assert_user_error(invoke("analyze", path, "--player", "0"), "--player")

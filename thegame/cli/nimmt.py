@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
+
 import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..models.errors import InvalidInputError
 from ..models.nimmt.deal import Deal
@@ -106,3 +110,57 @@ def solve(record_file: str, player: int, as_json: bool) -> None:
     for t, m in enumerate(solution.line, 1):
         choice = "" if m.row is None else f", takes row {m.row + 1}"
         out.print(f"  turn {t:>2}: {m.card}{choice}")
+
+
+@nimmt.command()
+@click.argument("record_file", metavar="FILE")
+@click.option("--player", type=int, required=True, help="The player (from 1) to review.")
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Samples per turn for the best card by what the player knew.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@user_errors
+def analyze(record_file: str, player: int, samples: int, seed: int, as_json: bool) -> None:
+    """Per turn: the card played, the best card with hindsight and the best
+    card by what the player knew (sampled), each priced in heads with the best
+    play afterwards (hindsight); and the heads lost in the round."""
+    from ..analysis.nimmt.review import review
+
+    record = _load(record_file)
+    p = _player(record, player)
+    problem_from_record(record, p)  # a legal finished record, before any work
+    with _turn_bar(not as_json) as step:
+        result = review(record, p, samples, seed, step)
+    if as_json:
+        print_json(result.to_json())
+        return
+    out.print(
+        f"player {player}: took {result.played_heads} heads, {result.optimal_heads} at best "
+        f"with hindsight: {result.lost} lost (blind choice: {samples} samples, seed {seed})",
+        soft_wrap=True,
+    )
+    for t in result.turns:
+        played = f"{t.played.card}" + ("" if t.played.row is None else f" (row {t.played.row + 1})")
+        best = f"{t.best.card}" + ("" if t.best.row is None else f" (row {t.best.row + 1})")
+        mark = f"  lost {t.lost}" if t.lost else ""
+        out.print(
+            f"  turn {t.turn:>2}: played {played} = {t.played_heads}; "
+            f"hindsight {best} = {t.best_heads}; blind {t.blind_card} = {t.blind_heads}{mark}",
+            soft_wrap=True,
+        )
+
+
+@contextlib.contextmanager
+def _turn_bar(enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar over the ten turns, on stderr when it is a terminal."""
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), console=err) as bar:
+        task = bar.add_task("turns", total=10)
+        yield lambda _t: bar.advance(task)

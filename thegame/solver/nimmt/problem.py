@@ -46,9 +46,13 @@ class Problem:
 
     @property
     def slots(self) -> Slots:
-        s = tuple((r[-1], len(r), row_heads(r)) for r in self.rows)
-        assert len(s) == 4
-        return s  # type: ignore[return-value]
+        return to_slots(self.rows)
+
+
+def to_slots(rows: Rows) -> Slots:
+    """The rows as the search sees them: (last card, count, heads) each."""
+    s = [(r[-1], len(r), row_heads(r)) for r in rows]
+    return (s[0], s[1], s[2], s[3])
 
 
 def problem_from_record(record: Record, player: int, start: int = 0) -> Problem:

@@ -156,6 +156,10 @@ class Searcher:
             if self.limit.progress is not None:
                 self.limit.progress(self.nodes)
 
+    def best(self) -> int:
+        """The fewest heads the player can still take (exact)."""
+        return self.deepen(self.full, self.problem.slots)
+
     def root_values(self) -> list[tuple[Move, int]]:
         """Every first move with the exact heads it costs in the whole line
         (its own heads plus the best continuation)."""
