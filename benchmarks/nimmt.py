@@ -151,10 +151,11 @@ def main() -> None:
                 lines += [json.loads(x) for x in fh]
         print(summary(lines))
         return
+    # Game-major order: a run stopped early still has every table size.
     jobs = [
         (p, g, args.base, args.samples, args.playouts)
-        for p in args.players
         for g in range(args.games)
+        for p in args.players
     ]
     results = []
     sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
