@@ -133,6 +133,40 @@ def summary(lines: Iterable[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def solve_timing(rounds: int) -> str:
+    """CPU seconds of ``solve`` for every player of ``rounds`` seeded rounds
+    (seed s, 2 + s % 9 players, every player playing uniformly random cards
+    and rows, seeded by ``s``)."""
+    from thegame.models.nimmt.deal import Deal
+    from thegame.models.nimmt.game import play_round
+    from thegame.solver.nimmt.problem import problem_from_record
+    from thegame.solver.nimmt.search import Searcher
+
+    class AnyRow(RandomPlayer):
+        def choose_row(self, view: View) -> int:
+            return self.rng.below(4)
+
+    times: list[float] = []
+    nodes: list[int] = []
+    for seed in range(rounds):
+        n = 2 + seed % 9
+        record = play_round(Deal.from_seed(seed, n), [AnyRow(seed * 16 + p) for p in range(n)])
+        for p in range(n):
+            start = time.process_time()
+            searcher = Searcher(problem_from_record(record, p))
+            searcher.solve()
+            times.append(time.process_time() - start)
+            nodes.append(searcher.nodes)
+    times.sort()
+    mean = sum(times) / len(times)
+    return (
+        f"{len(times)} solves ({rounds} rounds, 2-10 players): mean {1000 * mean:.1f} ms, "
+        f"median {1000 * times[len(times) // 2]:.1f} ms, "
+        f"99th percentile {1000 * times[int(0.99 * len(times))]:.1f} ms, "
+        f"max {1000 * times[-1]:.1f} ms CPU; max {max(nodes):,} nodes"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
@@ -143,7 +177,11 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game here")
     ap.add_argument("--summarize", nargs="*", help="only print the summary of these JSONL files")
+    ap.add_argument("--solve-timing", type=int, metavar="ROUNDS", help="time solve instead")
     args = ap.parse_args()
+    if args.solve_timing:
+        print(solve_timing(args.solve_timing))
+        return
     if args.summarize is not None:
         lines = []
         for name in args.summarize:
