@@ -58,9 +58,13 @@ def table(players: int, game: int) -> list[str]:
     raise SystemExit("--players must be 3, 4 or 5")
 
 
+BLIND_PLAYOUTS = 2  # random playouts per candidate in each of the blind player's samples
+EXACT_CARDS = 6  # the blind player uses the exact best response with at most this many cards
+
+
 def make(kind: str, seed: int, samples: int, playouts: int) -> Player:
     if kind == "blind":
-        return BlindPlayer(seed, samples)
+        return BlindPlayer(seed, samples, BLIND_PLAYOUTS, 1.0, EXACT_CARDS)
     if kind == "flat-mc":
         return FlatMonteCarlo(seed, playouts)
     if kind == "random":
@@ -172,7 +176,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--base", type=int, default=1_000_000, help="deal seed of game 0")
-    ap.add_argument("--samples", type=int, default=6, help="blind player's samples per decision")
+    ap.add_argument("--samples", type=int, default=16, help="blind player's samples per decision")
     ap.add_argument("--playouts", type=int, default=120, help="flat MC playouts per decision")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game here")

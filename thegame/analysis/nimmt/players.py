@@ -144,12 +144,18 @@ class BlindPlayer:
     """
 
     def __init__(
-        self, seed: int, samples: int = 10, playouts: int = 2, weight: float = 1.0
+        self,
+        seed: int,
+        samples: int = 10,
+        playouts: int = 2,
+        weight: float = 1.0,
+        exact_cards: int = 10,
     ) -> None:
         self.rng = SplitMix64(seed)
         self.samples = samples
         self.playouts = playouts
         self.weight = weight
+        self.exact_cards = exact_cards
 
     def _playouts(self, slots: Slots, first: list[int], rest: list[int], seqs: Sequences) -> float:
         """``weight`` times the mean heads of playing ``first`` then ``rest``
@@ -171,9 +177,11 @@ class BlindPlayer:
         for _ in range(self.samples):
             seqs = sample_sequences(self.rng, view, len(view.hand), pool)
             problem = Problem(view.rows, view.hand, seqs, tuple({} for _ in seqs), view.player)
-            best: dict[int, int] = {}
-            for move, value in Searcher(problem).root_values():
-                best[move.card] = min(value, best.get(move.card, value))
+            best = dict.fromkeys(view.hand, 0)
+            if len(view.hand) <= self.exact_cards:
+                best = {}
+                for move, value in Searcher(problem).root_values():
+                    best[move.card] = min(value, best.get(move.card, value))
             for card, value in best.items():
                 rest = [c for c in view.hand if c != card]
                 totals[card] += value + self._playouts(slots, [card], rest, seqs)
@@ -200,5 +208,6 @@ class BlindPlayer:
             for r, (rows, h) in enumerate(afters):
                 problem = Problem(rows, rest, seqs, tuple({} for _ in seqs), view.player)
                 later = self._playouts(to_slots(rows), [], list(rest), seqs)
-                totals[r] += h + Searcher(problem).best() + later
+                exact = Searcher(problem).best() if len(rest) <= self.exact_cards else 0
+                totals[r] += h + exact + later
         return min(range(4), key=lambda r: (totals[r], r))
