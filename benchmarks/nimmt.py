@@ -177,7 +177,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--base", type=int, default=1_000_000, help="deal seed of game 0")
     ap.add_argument("--samples", type=int, default=16, help="blind player's samples per decision")
-    ap.add_argument("--playouts", type=int, default=120, help="flat MC playouts per decision")
+    ap.add_argument("--playouts", type=int, default=160, help="flat MC playouts per decision")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game here")
     ap.add_argument("--summarize", nargs="*", help="only print the summary of these JSONL files")

@@ -141,6 +141,9 @@ class BlindPlayer:
     and play the card with the lowest mean score (ties: the lower card).
     The clairvoyant value alone ties most cards at 0 heads in mid-round,
     and the playouts rank those ties by how awkward the rest of the hand is.
+    The exact term is used only while at most ``exact_cards`` cards are in
+    hand: it is cheap there and the clairvoyance costs least, and the time
+    saved early buys more samples.
     """
 
     def __init__(

@@ -28,7 +28,7 @@ class TurnReview:
     best_heads: int
     blind_card: int
     blind_heads: int
-    blind_estimate: float  # the sampled mean the blind choice was made on
+    blind_score: float  # the sampled mean score the blind choice was made on (not heads)
 
     @property
     def lost(self) -> int:
@@ -48,7 +48,7 @@ class TurnReview:
             "best_heads": self.best_heads,
             "blind_card": self.blind_card,
             "blind_heads": self.blind_heads,
-            "blind_estimate": round(self.blind_estimate, 3),
+            "blind_score": round(self.blind_score, 3),
             "lost": self.lost,
         }
 

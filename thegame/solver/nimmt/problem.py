@@ -205,9 +205,3 @@ class Trick:
             place(table, c, 0)  # above a row's end: never a choice
         done = self.done[(card, row)] = (table[0], table[1], table[2], table[3])
         return done
-
-
-def must_choose(slots: Sequence[Slot], others: Sequence[tuple[int, int]], card: int) -> bool:
-    """Whether ``card`` is lower than every row's end when placed (S3): only
-    the lowest card of a trick can be."""
-    return all(card < c for _, c in others) and all(card < s[0] for s in slots)
