@@ -99,6 +99,25 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def paired(games: list[dict[str, Any]]) -> str:
+    """Blind against flat MC in the same games: the difference in heads per
+    round and how often the blind player ends with fewer points (ties 1/2)."""
+    diffs: list[float] = []
+    ahead: list[float] = []
+    for g in games:
+        b, m = g["seats"].index("blind"), g["seats"].index("flat-mc")
+        diffs.append((g["scores"][b] - g["scores"][m]) / g["rounds"])
+        sb, sm = g["scores"][b], g["scores"][m]
+        ahead.append(1.0 if sb < sm else 0.5 if sb == sm else 0.0)
+    d, dh = interval(diffs)
+    a, ah = interval(ahead)
+    return (
+        f"Paired, same games: blind minus flat MC = {d:+.2f} ± {dh:.2f} heads per round; "
+        f"blind has fewer points than flat MC in {100 * a:.1f}% ± {100 * ah:.1f} of games "
+        "(ties count 1/2)."
+    )
+
+
 def summary(lines: Iterable[dict[str, Any]]) -> str:
     """A markdown table per table size: each seat kind's win share and heads per round."""
     by_size: dict[int, list[dict[str, Any]]] = {}
@@ -134,6 +153,8 @@ def summary(lines: Iterable[dict[str, Any]]) -> str:
                 f"| {kind} | {len(wins)} | {100 * w:.1f}% ± {100 * wh:.1f} | "
                 f"{h:.2f} ± {hh:.2f} | {ms:.1f} |"
             )
+        out.append("")
+        out.append(paired(games))
     return "\n".join(out)
 
 

@@ -15,8 +15,9 @@ from nimmt_support import random_record
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.record import Record, Turn, replay
 from thegame.models.nimmt.rules import Rows, fewest_heads_row, place_trick, row_heads
+from thegame.models.outcome import Limit
 from thegame.solver.nimmt.problem import Problem, problem_from_record
-from thegame.solver.nimmt.search import Move, Searcher, line_heads, solve
+from thegame.solver.nimmt.search import BudgetExceeded, Move, Searcher, line_heads, solve
 
 
 def engine_trick(
@@ -160,3 +161,14 @@ def test_solve_needs_a_finished_legal_record() -> None:
         problem_from_record(Record(record.deal, (bad, *record.turns[1:])), 0)
     with pytest.raises(InvalidInputError, match=r"not in 1\.\.3"):
         problem_from_record(record, 3)
+
+
+def test_node_budget_stops_the_search() -> None:
+    """A ``Limit`` on nodes ends the search with BudgetExceeded, never a wrong answer."""
+    problem = problem_from_record(random_record(14, 7), 3)
+    full = Searcher(problem)
+    heads = full.solve().heads
+    assert full.nodes > 3000  # the budget below is really too small
+    with pytest.raises(BudgetExceeded):
+        Searcher(problem, Limit(nodes=2000)).solve()
+    assert Searcher(problem, Limit(nodes=full.nodes + 2048)).solve().heads == heads
