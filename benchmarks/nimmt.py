@@ -158,10 +158,11 @@ def summary(lines: Iterable[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def solve_timing(rounds: int) -> str:
+def solve_timing(rounds: int, kind: str) -> str:
     """CPU seconds of ``solve`` for every player of ``rounds`` seeded rounds
-    (seed s, 2 + s % 9 players, every player playing uniformly random cards
-    and rows, seeded by ``s``)."""
+    (seed s, 2 + s % 9 players). ``kind`` "random": everyone plays uniformly
+    random cards and rows; "mixed": even seats flat MC (40 playouts), odd
+    seats lowest card first, so the records avoid heads like real players."""
     from thegame.models.nimmt.deal import Deal
     from thegame.models.nimmt.game import play_round
     from thegame.solver.nimmt.problem import problem_from_record
@@ -171,11 +172,16 @@ def solve_timing(rounds: int) -> str:
         def choose_row(self, view: View) -> int:
             return self.rng.below(4)
 
+    def seat(seed: int, p: int) -> Player:
+        if kind == "random":
+            return AnyRow(seed * 16 + p)
+        return FlatMonteCarlo(seed * 16 + p, 40) if p % 2 == 0 else LowestPlayer()
+
     times: list[float] = []
     nodes: list[int] = []
     for seed in range(rounds):
         n = 2 + seed % 9
-        record = play_round(Deal.from_seed(seed, n), [AnyRow(seed * 16 + p) for p in range(n)])
+        record = play_round(Deal.from_seed(seed, n), [seat(seed, p) for p in range(n)])
         for p in range(n):
             start = time.process_time()
             searcher = Searcher(problem_from_record(record, p))
@@ -185,8 +191,8 @@ def solve_timing(rounds: int) -> str:
     times.sort()
     mean = sum(times) / len(times)
     return (
-        f"{len(times)} solves ({rounds} rounds, 2-10 players): mean {1000 * mean:.1f} ms, "
-        f"median {1000 * times[len(times) // 2]:.1f} ms, "
+        f"{kind} play: {len(times)} solves ({rounds} rounds, 2-10 players): "
+        f"mean {1000 * mean:.1f} ms, median {1000 * times[len(times) // 2]:.1f} ms, "
         f"99th percentile {1000 * times[int(0.99 * len(times))]:.1f} ms, "
         f"max {1000 * times[-1]:.1f} ms CPU; max {max(nodes):,} nodes"
     )
@@ -205,7 +211,8 @@ def main() -> None:
     ap.add_argument("--solve-timing", type=int, metavar="ROUNDS", help="time solve instead")
     args = ap.parse_args()
     if args.solve_timing:
-        print(solve_timing(args.solve_timing))
+        print(solve_timing(args.solve_timing, "random"))
+        print(solve_timing(args.solve_timing // 3, "mixed"))
         return
     if args.summarize is not None:
         lines = []
