@@ -1,7 +1,7 @@
 """The ``thegame`` command: one group; each command lives in its game's room.
 
 The Game family's commands are top level (``thegame solve``); every other
-game is a group of its own (``thegame mind ...``, ``thegame cento ...``).
+game is a group of its own (``thegame mind ...``, ``thegame nimmt ...``, ``thegame cento ...``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .. import __version__
 from .cento import cento
 from .common import err
 from .mind import mind
+from .nimmt import nimmt
 from .the_game.analyze import analyze, hint
 from .the_game.check import check
 from .the_game.daily import daily
@@ -29,10 +30,12 @@ from .the_game.solve import solve, solve_batch
 def cli() -> None:
     """Exact solver and puzzle analyzer for The Game and its family."""
 
+
 for command in (deal, check, solve, solve_batch, explain, analyze, hint, daily, generate, play):
     cli.add_command(command)
-for group in (mind, cento):
+for group in (mind, nimmt, cento):
     cli.add_command(group)
+
 
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2."""

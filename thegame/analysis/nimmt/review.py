@@ -1,0 +1,132 @@
+"""The review of one player's round: per turn the card played, the best card
+with hindsight (the others' cards known) and the best card by what the player
+knew (sampled by :class:`BlindPlayer`), each priced in heads with hindsight."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...models.nimmt.game import View
+from ...models.nimmt.record import Record, replay
+from ...models.nimmt.rules import row_heads
+from ...solver.nimmt.problem import problem_from_record
+from ...solver.nimmt.search import Move, Searcher
+from .players import BlindPlayer
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    """One turn. Every ``*_heads`` is exact with hindsight: the card's own
+    heads on this turn plus the fewest heads possible on the later turns."""
+
+    turn: int  # from 1
+    played: Move
+    played_heads: int
+    best: Move
+    best_heads: int
+    blind_card: int
+    blind_heads: int
+    blind_score: float  # the sampled mean score the blind choice was made on (not heads)
+
+    @property
+    def lost(self) -> int:
+        return self.played_heads - self.best_heads
+
+    def to_json(self) -> dict[str, Any]:
+        def row(m: Move) -> int | None:
+            return None if m.row is None else m.row + 1
+
+        return {
+            "turn": self.turn,
+            "card": self.played.card,
+            "row": row(self.played),
+            "heads": self.played_heads,
+            "best_card": self.best.card,
+            "best_row": row(self.best),
+            "best_heads": self.best_heads,
+            "blind_card": self.blind_card,
+            "blind_heads": self.blind_heads,
+            "blind_score": round(self.blind_score, 3),
+            "lost": self.lost,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    player: int  # 0-based
+    turns: tuple[TurnReview, ...]
+    played_heads: int
+    optimal_heads: int
+    samples: int
+    seed: int
+
+    @property
+    def lost(self) -> int:
+        """Heads lost to hindsight in the whole round; equals the sum of the
+        per-turn losses (each turn is priced with best play afterwards)."""
+        return self.played_heads - self.optimal_heads
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player + 1,
+            "played_heads": self.played_heads,
+            "optimal_heads": self.optimal_heads,
+            "lost": self.lost,
+            "samples": self.samples,
+            "seed": self.seed,
+            "turns": [t.to_json() for t in self.turns],
+        }
+
+
+def view_at(record: Record, player: int, turn: int) -> View:
+    """What ``player`` (0-based) saw before ``turn`` (0-based) of the record."""
+    result = replay(record)
+    played = record.turns[:turn]
+    seen = set(record.deal.rows) | {c for t in played for c in t.cards}
+    hand = tuple(sorted(set(record.deal.hands[player]) - seen))
+    heads = [0] * record.deal.players
+    for placed in result.placements[:turn]:
+        for pl in placed:
+            heads[pl.player] += row_heads(pl.taken)
+    n = record.deal.players
+    return View(player, n, turn, hand, result.rows[turn], frozenset(seen), (0,) * n, tuple(heads))
+
+
+def review(
+    record: Record,
+    player: int,
+    samples: int = 20,
+    seed: int = 0,
+    step: Callable[[int], None] | None = None,
+) -> Review:
+    """Review ``player`` (0-based); ``step(t)`` is called after each turn."""
+    problem = problem_from_record(record, player)  # checks: legal and finished
+    optimal = Searcher(problem).best()
+    actual = replay(record).heads[player]
+    turns = []
+    for t, turn in enumerate(record.turns):
+        values = Searcher(problem_from_record(record, player, start=t)).root_values()
+        played = Move(turn.cards[player], turn.choices.get(player))
+        by_move = dict(values)
+        best_move, best = min(values, key=lambda mv: (mv[1], mv[0].card, mv[0].row or 0))
+        blind = BlindPlayer(seed * 1000 + t, samples)
+        means = blind.card_means(view_at(record, player, t))
+        blind_card = min(means, key=lambda c: (means[c], c))
+        blind_heads = min(v for m, v in values if m.card == blind_card)
+        turns.append(
+            TurnReview(
+                t + 1,
+                played,
+                by_move[played],
+                best_move,
+                best,
+                blind_card,
+                blind_heads,
+                means[blind_card],
+            )
+        )
+        if step is not None:
+            step(t)
+    return Review(player, tuple(turns), actual, optimal, samples, seed)

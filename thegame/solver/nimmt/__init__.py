@@ -1,0 +1,1 @@
+"""6 nimmt!: the exact best response of one player to the others' recorded cards."""
