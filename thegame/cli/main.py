@@ -13,6 +13,7 @@ import click
 from .. import __version__
 from .common import err
 from .mind import mind
+from .survey import survey
 from .the_game.analyze import analyze, hint
 from .the_game.check import check
 from .the_game.daily import daily
@@ -31,7 +32,7 @@ def cli() -> None:
 
 for command in (deal, check, solve, solve_batch, explain, analyze, hint, daily, generate, play):
     cli.add_command(command)
-for group in (mind,):
+for group in (mind, survey):
     cli.add_command(group)
 
 
