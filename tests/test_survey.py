@@ -23,7 +23,7 @@ from thegame.models.the_game import Deal, get_rules, replay
 from thegame.models.the_game.record import Record, Turn
 from thegame.models.the_game.state import Play, pile_index
 from thegame.survey import report
-from thegame.survey.runner import plan, run
+from thegame.survey.runner import Plan, plan, run
 from thegame.survey.store import DEAL_COLUMNS, SCHEMA_VERSION, Store
 from thegame.survey.work import decide
 
@@ -108,11 +108,23 @@ def test_local_and_ray_backends_write_identical_rows(tmp_path: Path) -> None:
                  "--jobs", "2")
     assert res.exit_code == 0, res.output
     assert len(rows(local)) == 6
-    pytest.importorskip("ray")
-    res = invoke("survey", "run", "--players", "5", "--seeds", seeds, "--db", str(ray_db),
-                 "--backend", "ray", "--jobs", "2", "--chunk", "2")
-    assert res.exit_code == 0, (res.output, res.exception)
-    assert stable(rows(ray_db)) == stable(rows(local))
+    ray = pytest.importorskip("ray")
+    # One local Ray with 2 CPUs for both runs below (the runner leaves an
+    # instance it did not start running).
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        res = invoke("survey", "run", "--players", "5", "--seeds", seeds, "--db", str(ray_db),
+                     "--backend", "ray", "--jobs", "2", "--chunk", "2")
+        assert res.exit_code == 0, (res.output, res.exception)
+        assert stable(rows(ray_db)) == stable(rows(local))
+        # A chunk that fails for good is reported, not stored, not fatal:
+        # here a variant the solver does not cover fails in the worker.
+        bad = Plan("deal", "extreme", 1, (1, 2, 3), 0, 1.0)
+        stored: list[dict[str, Any]] = []
+        assert run(bad, stored.extend, "ray", chunk=2) == [1, 2, 3]
+        assert stored == []
+    finally:
+        ray.shutdown()
 
 
 def test_ray_backend_without_ray_is_one_line(

@@ -125,7 +125,7 @@ def _execute(
             advance(len(rows))
 
         try:
-            run(p, on_rows, backend, jobs, chunk, address)
+            failed = run(p, on_rows, backend, jobs, chunk, address)
         except KeyboardInterrupt:
             err.print(f"interrupted: {done} {what} stored this run; run the same command "
                       "again to do the rest", markup=False)
@@ -134,6 +134,10 @@ def _execute(
     wall = time.monotonic() - start
     store.close()
     err.print(f"{label}: {done} {what} in {wall:.1f} s", markup=False)
+    if failed:
+        err.print(f"{len(failed)} {what} failed on lost workers (seeds {failed[0]}-{failed[-1]} "
+                  "among them): run the same command again to do them", markup=False)
+        sys.exit(1)
 
 
 @contextlib.contextmanager

@@ -67,23 +67,25 @@ def run(
     jobs: int | None = None,
     chunk: int | None = None,
     address: str | None = None,
-) -> None:
+) -> list[int]:
     """Do every chunk of ``p``; ``on_rows`` gets each chunk's rows as it ends.
+    Returns the seeds whose chunk failed for good (Ray: a worker lost more
+    often than Ray retries); a rerun does them.
 
     ``KeyboardInterrupt`` stops the workers and propagates: what ``on_rows``
     stored stays stored."""
     if not p.seeds:
-        return
+        return []
     if backend == "local":
         size = chunk or 1  # one seed per task: each row is written at once
         _local(p.chunks(size), on_rows, jobs or os.cpu_count() or 1)
-    elif backend == "ray":
+        return []
+    if backend == "ray":
         # Ray's guidance: batch tasks much shorter than ~10 ms; a deal takes
         # 20 ms to seconds, so a few seeds per task already amortise the
         # scheduling while keeping the rows flowing.
-        _ray(p.chunks(chunk or 4), on_rows, jobs, address)
-    else:
-        raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
+        return _ray(p.chunks(chunk or 4), on_rows, jobs, address)
+    raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
 
 
 def _quiet_worker() -> None:
@@ -119,7 +121,9 @@ def ray_module() -> Any:
     return ray
 
 
-def _ray(chunks: list[Chunk], on_rows: OnRows, jobs: int | None, address: str | None) -> None:
+def _ray(
+    chunks: list[Chunk], on_rows: OnRows, jobs: int | None, address: str | None
+) -> list[int]:
     ray = ray_module()
     started = not ray.is_initialized()
     if started:
@@ -133,17 +137,33 @@ def _ray(chunks: list[Chunk], on_rows: OnRows, jobs: int | None, address: str | 
     window = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
     queue: Iterator[Chunk] = iter(chunks)
     pending: list[Any] = []
+    seeds_of: dict[Any, tuple[int, ...]] = {}
+    failed: list[int] = []
+
+    def submit(c: Chunk) -> None:
+        ref = task.remote(c)
+        seeds_of[ref] = c[3]
+        pending.append(ref)
+
     try:
         for c in queue:
-            pending.append(task.remote(c))
+            submit(c)
             if len(pending) >= window:
                 break
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
-            on_rows(ray.get(ready[0]))
+            try:
+                rows = ray.get(ready[0])
+            except ray.exceptions.RayError:
+                # Retries used up (a worker or node lost again and again):
+                # the chunk's seeds stay missing, and a rerun does them.
+                failed.extend(seeds_of[ready[0]])
+            else:
+                on_rows(rows)
             for c in queue:  # keep the cluster busy: one new chunk per one done
-                pending.append(task.remote(c))
+                submit(c)
                 break
+        return sorted(failed)
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
