@@ -120,14 +120,19 @@ def markdown(groups: list[Group], db_name: str, svg_name: str | None) -> str:
         "is a line replayed through the rules engine, a loss a completed proof; *unknown* "
         "means the budget ran out. A table is called **exact** only when nothing in it is "
         "unknown; otherwise the true share lies between the clears found and the clears "
-        "plus the unknowns.",
+        "plus the unknowns, and its interval runs from the lower end for the first to the "
+        "upper end for the second.",
         "",
         "| variant | players | seeds | deals | perfect clears | share | 95% interval (Wilson) "
         "| proven losses | unknown | median s | max s | budget per deal | table |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for g in groups:
-        lo, hi = wilson(g.wins, g.n)
+        # Not exact: the unknowns may go either way, so the interval runs
+        # from the lower end for the clears found to the upper end for the
+        # clears plus the unknowns.
+        lo = wilson(g.wins, g.n)[0]
+        hi = wilson(g.wins + len(g.unknown), g.n)[1]
         share = _pct(g.wins / g.n) if g.exact else (
             f"{_pct(g.wins / g.n)}-{_pct((g.wins + len(g.unknown)) / g.n)}"
         )
@@ -198,7 +203,12 @@ def _counts(c: Counter[int]) -> str:
 
 def histogram_svg(groups: list[Group]) -> str:
     panels = [
-        Panel(f"{g.variant}, {g.players} player(s): {g.n} deals", g.fewest_left, g.blind_left)
+        Panel(
+            f"{g.variant}, {g.players} player(s): {g.n - len(g.unknown)} decided deals"
+            + (f" ({len(g.unknown)} unknown, not shown)" if g.unknown else ""),
+            g.fewest_left,
+            g.blind_left,
+        )
         for g in groups
     ]
     return histogram(panels)

@@ -50,21 +50,23 @@ def histogram(panels: list[Panel]) -> str:
 def _panel(p: Panel, y0: int) -> str:
     exact, blind = _binned(p.exact), _binned(p.blind)
     top = max([1, *exact, *blind])
-    decades = max(1, math.ceil(math.log10(top + 1)))
+    decades = max(1, math.ceil(math.log10(top)))
     plot_h = H - TOP - BOTTOM
     plot_w = W - LEFT - 10
     base = y0 + TOP + plot_h
     slot = plot_w / BINS
 
     def height(v: int) -> float:
-        return 0.0 if v == 0 else plot_h * math.log10(v + 1) / decades
+        # Log scale with a floor: a count of 1 is one step high, 10**decades
+        # is the full height, 0 draws nothing.
+        return 0.0 if v == 0 else plot_h * (1 + math.log10(v)) / (1 + decades)
 
     out = [f'<text x="{LEFT}" y="{y0 + 16}" font-weight="bold">{escape(p.title)}</text>']
-    for d in range(decades + 1):  # grid lines at 0, 9, 99, ... (log10(v+1) = d)
-        y = base - plot_h * d / decades
+    for d in range(decades + 1):  # grid lines at 1, 10, 100, ...
+        y = base - height(10**d)
         out.append(f'<line x1="{LEFT}" x2="{W - 10}" y1="{y:.1f}" y2="{y:.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">'
-                   f"{10 ** d - 1 if d else 0}</text>")
+        out.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{10**d}</text>')
+    out.append(f'<line x1="{LEFT}" x2="{W - 10}" y1="{base}" y2="{base}" stroke="#888"/>')
     for b in range(BINS):
         x = LEFT + b * slot
         for j, (vals, colour) in enumerate(((exact, EXACT), (blind, BLIND))):
