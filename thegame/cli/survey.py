@@ -116,7 +116,7 @@ def _execute(
               markup=False, highlight=False)
     start = time.monotonic()
     done = 0
-    with _progress(len(p.seeds), label) as advance:
+    with _progress(len(p.seeds), label, what.split()[-1]) as advance:
         def on_rows(rows: list[Row]) -> None:
             nonlocal done
             for row in rows:
@@ -141,15 +141,15 @@ def _execute(
 
 
 @contextlib.contextmanager
-def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A bar with deals per second and the ETA, on stderr when it is a terminal."""
+def _progress(total: int, label: str, unit: str) -> Iterator[Callable[[int], None]]:
+    """A bar with ``unit`` per second and the ETA, on stderr when it is a terminal."""
     if not err.is_terminal or total == 0:
         yield lambda n: None
         return
     start = time.monotonic()
     columns = (
         TextColumn(label), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} deals/s"), TimeElapsedColumn(),
+        TextColumn(f"{{task.fields[rate]}} {unit}/s"), TimeElapsedColumn(),
         TextColumn("ETA"), TimeRemainingColumn(),
     )
     with Progress(*columns, console=err, transient=False) as bar:
