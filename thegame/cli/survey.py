@@ -91,7 +91,7 @@ def blind_cmd(
     comparison of what a player who cannot see the draw pile achieves."""
     if backend == "ray":
         ray_module()
-    store = Store(db)
+    store = Store(db, create=False)  # nothing to play in a new file
     groups = [
         g for g in store.groups()
         if (variant is None or g[0] == variant) and (players is None or g[1] == players)
