@@ -269,10 +269,12 @@ def test_report_on_a_fixed_database(tmp_path: Path) -> None:
     assert counts == [1, 1, 2, 4, 7, 7]
 
 
-def test_report_of_a_missing_database_is_one_line(tmp_path: Path) -> None:
-    res = invoke("survey", "report", "--db", str(tmp_path / "none.sqlite"))
-    assert res.exit_code == 2 and res.stderr.startswith("error: ")
-    assert not (tmp_path / "none.sqlite").exists()
+def test_report_or_blind_of_a_missing_database_is_one_line(tmp_path: Path) -> None:
+    for cmd in ("report", "blind"):
+        res = invoke("survey", cmd, "--db", str(tmp_path / "none.sqlite"))
+        assert res.exit_code == 2
+        assert res.stderr == f"error: {tmp_path / 'none.sqlite'}: no such database\n"
+        assert not (tmp_path / "none.sqlite").exists()
 
 
 def test_bad_seed_range_is_one_line(tmp_path: Path) -> None:
