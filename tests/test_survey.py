@@ -280,3 +280,20 @@ def test_report_or_blind_of_a_missing_database_is_one_line(tmp_path: Path) -> No
 def test_bad_seed_range_is_one_line(tmp_path: Path) -> None:
     res = invoke("survey", "run", "--seeds", "9-1", "--db", str(tmp_path / "b.sqlite"))
     assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1
+
+
+def test_blind_plays_every_stored_group_once(tmp_path: Path) -> None:
+    db = tmp_path / "b.sqlite"
+    store = Store(db)
+    for players, seed in ((5, 1), (5, 2), (4, 1)):
+        store.put_deal(decide("classic", players, seed, 10.0))
+    store.close()
+    for _ in range(2):
+        res = invoke("survey", "blind", "--db", str(db), "--jobs", "1")
+        assert res.exit_code == 0, (res.output, res.exception)
+    assert "classic 4p: 0 blind games to do, 1 already stored" in res.stderr
+    assert "classic 5p: 0 blind games to do, 2 already stored" in res.stderr
+    store = Store(db)
+    assert [b["seed"] for b in store.blinds("classic", 5)] == [1, 2]
+    assert [b["seed"] for b in store.blinds("classic", 4)] == [1]
+    assert all(b["version"] == __version__ for b in store.blinds("classic", 5))

@@ -73,6 +73,7 @@ def run_cmd(
     store = Store(db)
     p = plan(store, "deal", variant, players, rng, time_limit, retry_unknown)
     _execute(store, p, backend, jobs, chunk, address, store.put_deal)
+    store.close()
 
 
 @survey.command("blind")
@@ -100,10 +101,16 @@ def blind_cmd(
         if variant is None or players is None:
             raise click.UsageError("--seeds needs --variant and --players")
         groups = [(variant, players)]
-    for v, n in groups:
-        rng = parse_range(seeds) if seeds else [r["seed"] for r in store.deals(v, n)]
-        p = plan(store, "blind", v, n, rng)
+    plans = [
+        plan(store, "blind", v, n, parse_range(seeds) if seeds else
+             [r["seed"] for r in store.deals(v, n)])
+        for v, n in groups
+    ]
+    # The smallest tables first: each gets its comparison early, and a run
+    # stopped in the largest one leaves the others complete.
+    for p in sorted(plans, key=lambda p: len(p.seeds)):
         _execute(store, p, backend, jobs, chunk, address, store.put_blind)
+    store.close()
 
 
 def _execute(
@@ -132,7 +139,6 @@ def _execute(
             store.close()
             sys.exit(130)
     wall = time.monotonic() - start
-    store.close()
     err.print(f"{label}: {done} {what} in {wall:.1f} s", markup=False)
     if failed:
         err.print(f"{len(failed)} {what} failed on lost workers (seeds {failed[0]}-{failed[-1]} "
