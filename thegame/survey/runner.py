@@ -131,8 +131,8 @@ def _ray(
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
-    # A task lost with its worker is run again by Ray (max_retries); the
-    # writer ignores nothing twice: rows are keyed by seed.
+    # A task lost with its worker is run again by Ray (max_retries); its
+    # rows reach the writer once, and the key on seed would refuse a second.
     task = ray.remote(max_retries=3)(run_chunk)
     window = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
     queue: Iterator[Chunk] = iter(chunks)
