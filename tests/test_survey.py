@@ -240,7 +240,9 @@ def test_report_on_a_fixed_database(tmp_path: Path) -> None:
         store.put_deal(_row(s, "win", variant="profi", seconds=0.5))
     store.close()
     out = tmp_path / "FINDINGS.md"
-    res = invoke("survey", "report", "--db", str(db), "--out", str(out))
+    notes = tmp_path / "notes.md"
+    notes.write_text("## How this was made\n\nBy hand.\n")
+    res = invoke("survey", "report", "--db", str(db), "--out", str(out), "--notes", str(notes))
     assert res.exit_code == 0, res.output
     text = out.read_text()
     lo, hi = report.wilson(7, 10)[0], report.wilson(8, 10)[1]
@@ -261,6 +263,7 @@ def test_report_on_a_fixed_database(tmp_path: Path) -> None:
     assert "| profi | 1 | 0 | - | - | - | - | - |" in text
     assert "| classic | 1 | 0: 7, 1: 1, 3: 1 | 0: 2, 23: 1, 24: 1, 25: 1, 26: 1, 28: 1" in text
     assert "![fewest cards left per deal](FINDINGS.svg)" in text
+    assert text.endswith("\n## How this was made\n\nBy hand.\n")
     svg = ET.parse(tmp_path / "FINDINGS.svg").getroot()
     bars = [r for r in svg.iter("{http://www.w3.org/2000/svg}rect") if r.find(
         "{http://www.w3.org/2000/svg}title") is not None]

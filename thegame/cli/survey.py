@@ -23,7 +23,7 @@ from ..survey import report as report_mod
 from ..survey.runner import Plan, plan, ray_module, run
 from ..survey.store import Store
 from ..survey.work import Row
-from .common import err, out, user_errors, write_atomic
+from .common import err, out, read_text, user_errors, write_atomic
 
 # The variants the exact solver covers (the others have no solver yet).
 SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
@@ -177,9 +177,14 @@ def _progress(total: int, label: str, unit: str) -> Iterator[Callable[[int], Non
               help="Write the report (markdown) here instead of printing it.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
               help="The histogram of fewest cards left (default: beside --out, .svg).")
+@click.option("--notes", "notes_file", default=None, metavar="FILE",
+              help="Markdown to include at the end (how the runs were made, what they cost).")
 @user_errors
-def report_cmd(db: str, out_file: str | None, svg_file: str | None) -> None:
+def report_cmd(
+    db: str, out_file: str | None, svg_file: str | None, notes_file: str | None
+) -> None:
     """The table per variant and player count, the blind comparison, the histogram."""
+    notes = read_text(notes_file) if notes_file else None
     store = Store(db, create=False)
     groups = report_mod.collect(store)
     store.close()
@@ -190,6 +195,8 @@ def report_cmd(db: str, out_file: str | None, svg_file: str | None) -> None:
         write_atomic(svg_file, report_mod.histogram_svg(groups))
         svg_name = svg_file.rsplit("/", 1)[-1]
     text = report_mod.markdown(groups, db.rsplit("/", 1)[-1], svg_name)
+    if notes:
+        text += "\n" + notes.strip() + "\n"
     if out_file is None:
         out.print(text, markup=False, highlight=False, soft_wrap=True)
     else:
