@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parent.parent / "thegame"
-LAYERS = ("models", "solver", "analysis", "puzzles", "cli")
+LAYERS = ("models", "solver", "analysis", "puzzles", "survey", "cli")
 GAMES = ("the_game", "mind", "nimmt", "cento")
 
 

@@ -15,6 +15,7 @@ from .cento import cento
 from .common import err
 from .mind import mind
 from .nimmt import nimmt
+from .survey import survey
 from .the_game.analyze import analyze, hint
 from .the_game.check import check
 from .the_game.daily import daily
@@ -33,7 +34,7 @@ def cli() -> None:
 
 for command in (deal, check, solve, solve_batch, explain, analyze, hint, daily, generate, play):
     cli.add_command(command)
-for group in (mind, nimmt, cento):
+for group in (mind, nimmt, cento, survey):
     cli.add_command(group)
 
 

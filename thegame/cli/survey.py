@@ -1,0 +1,203 @@
+"""``thegame survey ...``: decide a seed range into SQLite, play it blind, report."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+import click
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from ..models.the_game import PRESETS
+from ..solver.the_game.batch import parse_range
+from ..survey import report as report_mod
+from ..survey.runner import Plan, plan, ray_module, run
+from ..survey.store import Store
+from ..survey.work import Row
+from .common import err, out, read_text, user_errors, write_atomic
+
+# The variants the exact solver covers (the others have no solver yet).
+SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
+
+
+@click.group()
+def survey() -> None:
+    """Decide every deal of a seed range, store it in SQLite, report the table."""
+
+
+def _common(f: Callable[..., None]) -> Callable[..., None]:
+    for opt in reversed(
+        [
+            click.option("--db", required=True, metavar="FILE", help="The SQLite results file."),
+            click.option("--jobs", type=click.IntRange(min=1), default=None,
+                         help="Worker processes (Ray: CPUs of a local instance); default all."),
+            click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                         show_default=True, help="local processes, or Ray (optional extra)."),
+            click.option("--address", default=None, metavar="ADDR",
+                         help="Ray: join this cluster instead of starting a local one."),
+            click.option("--chunk", type=click.IntRange(min=1), default=None,
+                         help="Seeds per task (default: local 1, Ray 4)."),
+        ]
+    ):
+        f = opt(f)
+    return f
+
+
+@survey.command("run")
+@click.option("--variant", type=click.Choice(SOLVED), default="classic", show_default=True)
+@click.option("--players", type=click.IntRange(1, 5), default=1, show_default=True)
+@click.option("--seeds", required=True, metavar="A-B", help="The seed range, e.g. 1-10000.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, help="Seconds per deal before its verdict is 'unknown'.")
+@click.option("--retry-unknown", is_flag=True,
+              help="Decide again the unknown deals stored with a smaller --time-limit.")
+@_common
+@user_errors
+def run_cmd(
+    variant: str, players: int, seeds: str, time_limit: float, retry_unknown: bool, db: str,
+    jobs: int | None, backend: str, address: str | None, chunk: int | None,
+) -> None:
+    """Decide every deal of the range; each result is stored as soon as it is known."""
+    rng = parse_range(seeds)
+    if backend == "ray":
+        ray_module()  # one clear line before anything is written
+    store = Store(db)
+    p = plan(store, "deal", variant, players, rng, time_limit, retry_unknown)
+    _execute(store, p, backend, jobs, chunk, address, store.put_deal)
+    store.close()
+
+
+@survey.command("blind")
+@click.option("--variant", type=click.Choice(SOLVED), default=None,
+              help="Only this variant (default: every group in the database).")
+@click.option("--players", type=click.IntRange(1, 5), default=None)
+@click.option("--seeds", default=None, metavar="A-B",
+              help="These seeds (default: the seeds with a decided deal stored).")
+@_common
+@user_errors
+def blind_cmd(
+    variant: str | None, players: int | None, seeds: str | None, db: str,
+    jobs: int | None, backend: str, address: str | None, chunk: int | None,
+) -> None:
+    """Play the stored deals with the blind policy (player 1 first): the report's
+    comparison of what a player who cannot see the draw pile achieves."""
+    if backend == "ray":
+        ray_module()
+    store = Store(db, create=False)  # nothing to play in a new file
+    groups = [
+        g for g in store.groups()
+        if (variant is None or g[0] == variant) and (players is None or g[1] == players)
+    ]
+    if seeds is not None:
+        if variant is None or players is None:
+            raise click.UsageError("--seeds needs --variant and --players")
+        groups = [(variant, players)]
+    plans = [
+        plan(store, "blind", v, n, parse_range(seeds) if seeds else
+             [r["seed"] for r in store.deals(v, n)])
+        for v, n in groups
+    ]
+    # The smallest tables first: each gets its comparison early, and a run
+    # stopped in the largest one leaves the others complete.
+    for p in sorted(plans, key=lambda p: len(p.seeds)):
+        _execute(store, p, backend, jobs, chunk, address, store.put_blind)
+    store.close()
+
+
+def _execute(
+    store: Store, p: Plan, backend: str, jobs: int | None, chunk: int | None,
+    address: str | None, put: Callable[[Row], None],
+) -> None:
+    what = "deals" if p.kind == "deal" else "blind games"
+    label = f"{p.variant} {p.players}p"
+    err.print(f"{label}: {len(p.seeds)} {what} to do, {p.skipped} already stored",
+              markup=False, highlight=False)
+    start = time.monotonic()
+    done = 0
+    with _progress(len(p.seeds), label, what.split()[-1]) as advance:
+        def on_rows(rows: list[Row]) -> None:
+            nonlocal done
+            for row in rows:
+                put(row)  # committed: survives anything that happens next
+            done += len(rows)
+            advance(len(rows))
+
+        try:
+            failed = run(p, on_rows, backend, jobs, chunk, address)
+        except KeyboardInterrupt:
+            err.print(f"interrupted: {done} {what} stored this run; run the same command "
+                      "again to do the rest", markup=False)
+            store.close()
+            sys.exit(130)
+    wall = time.monotonic() - start
+    err.print(f"{label}: {done} {what} in {wall:.1f} s", markup=False)
+    if failed:
+        err.print(f"{len(failed)} {what} failed on lost workers (seeds {failed[0]}-{failed[-1]} "
+                  "among them): run the same command again to do them", markup=False)
+        sys.exit(1)
+
+
+@contextlib.contextmanager
+def _progress(total: int, label: str, unit: str) -> Iterator[Callable[[int], None]]:
+    """A bar with ``unit`` per second and the ETA, on stderr when it is a terminal."""
+    if not err.is_terminal or total == 0:
+        yield lambda n: None
+        return
+    start = time.monotonic()
+    columns = (
+        TextColumn(label), BarColumn(), MofNCompleteColumn(),
+        TextColumn(f"{{task.fields[rate]}} {unit}/s"), TimeElapsedColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as bar:
+        task = bar.add_task(label, total=total, rate="-")
+        done = 0
+
+        def advance(n: int) -> None:
+            nonlocal done
+            done += n
+            rate = done / max(1e-9, time.monotonic() - start)
+            bar.update(task, advance=n, rate=f"{rate:.2f}")
+
+        yield advance
+
+
+@survey.command("report")
+@click.option("--db", required=True, metavar="FILE", help="The SQLite results file.")
+@click.option("--out", "out_file", default=None, metavar="FILE",
+              help="Write the report (markdown) here instead of printing it.")
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
+              help="The histogram of fewest cards left (default: beside --out, .svg).")
+@click.option("--notes", "notes_file", default=None, metavar="FILE",
+              help="Markdown to include at the end (how the runs were made, what they cost).")
+@user_errors
+def report_cmd(
+    db: str, out_file: str | None, svg_file: str | None, notes_file: str | None
+) -> None:
+    """The table per variant and player count, the blind comparison, the histogram."""
+    notes = read_text(notes_file) if notes_file else None
+    store = Store(db, create=False)
+    groups = report_mod.collect(store)
+    store.close()
+    if svg_file is None and out_file is not None:
+        svg_file = out_file.rsplit(".", 1)[0] + ".svg"
+    svg_name = None
+    if svg_file is not None:
+        write_atomic(svg_file, report_mod.histogram_svg(groups))
+        svg_name = svg_file.rsplit("/", 1)[-1]
+    text = report_mod.markdown(groups, db.rsplit("/", 1)[-1], svg_name)
+    if notes:
+        text += "\n" + notes.strip() + "\n"
+    if out_file is None:
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
+    else:
+        write_atomic(out_file, text)

@@ -1,0 +1,171 @@
+"""Run a survey: the missing seeds, in chunks, on local processes or on Ray.
+
+The main process is the only writer: workers return rows, the caller's
+``on_rows`` stores each batch the moment it arrives. Stopping at any moment
+loses nothing that was stored, and a rerun plans only the seeds not stored.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..models.errors import InvalidInputError
+from .store import Store
+from .work import Chunk, Row, run_chunk
+
+OnRows = Callable[[list[Row]], None]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run will do: ``kind`` is ``deal`` (solve) or ``blind``."""
+
+    kind: str
+    variant: str
+    players: int
+    seeds: tuple[int, ...]  # the seeds still to do, ascending
+    skipped: int  # seeds of the range already stored
+    time_limit: float | None
+
+    def chunks(self, size: int) -> list[Chunk]:
+        s = self.seeds
+        return [
+            (self.kind, self.variant, self.players, s[i : i + size], self.time_limit)
+            for i in range(0, len(s), size)
+        ]
+
+
+def plan(
+    store: Store,
+    kind: str,
+    variant: str,
+    players: int,
+    seeds: Sequence[int],
+    time_limit: float | None = None,
+    retry_unknown: bool = False,
+) -> Plan:
+    """The seeds of ``seeds`` not stored yet (and, with ``retry_unknown``,
+    the unknown ones stored with a smaller budget than ``time_limit``)."""
+    if kind == "deal":
+        retry_below = (time_limit or float("inf")) if retry_unknown else None
+        done = store.deal_seeds(variant, players, retry_below)
+    else:
+        done = store.blind_seeds(variant, players)
+    todo = tuple(s for s in seeds if s not in done)
+    return Plan(kind, variant, players, todo, len(seeds) - len(todo), time_limit)
+
+
+def run(
+    p: Plan,
+    on_rows: OnRows,
+    backend: str = "local",
+    jobs: int | None = None,
+    chunk: int | None = None,
+    address: str | None = None,
+) -> list[int]:
+    """Do every chunk of ``p``; ``on_rows`` gets each chunk's rows as it ends.
+    Returns the seeds whose chunk failed for good (Ray: a worker lost more
+    often than Ray retries); a rerun does them.
+
+    ``KeyboardInterrupt`` stops the workers and propagates: what ``on_rows``
+    stored stays stored."""
+    if not p.seeds:
+        return []
+    if backend == "local":
+        size = chunk or 1  # one seed per task: each row is written at once
+        _local(p.chunks(size), on_rows, jobs or os.cpu_count() or 1)
+        return []
+    if backend == "ray":
+        # Ray's guidance: batch tasks much shorter than ~10 ms; a deal takes
+        # 20 ms to seconds, so a few seeds per task already amortise the
+        # scheduling while keeping the rows flowing.
+        return _ray(p.chunks(chunk or 4), on_rows, jobs, address)
+    raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
+
+
+def _quiet_worker() -> None:
+    # Ctrl-C reaches the whole process group; only the main process reacts
+    # (it terminates the pool), so the workers do not print tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _local(chunks: list[Chunk], on_rows: OnRows, jobs: int) -> None:
+    if jobs == 1:
+        for c in chunks:  # in process: no pool to start, easy to profile
+            on_rows(run_chunk(c))
+        return
+    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(chunks)), _quiet_worker)
+    try:
+        for rows in pool.imap_unordered(run_chunk, chunks):
+            on_rows(rows)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def ray_module() -> Any:
+    """Ray, or one clear line when the optional extra is not installed."""
+    try:
+        import ray
+    except ImportError:
+        raise InvalidInputError(
+            "Ray is not installed: pip install 'thegame[ray]' (or use --backend local)",
+            "--backend ray",
+        ) from None
+    return ray
+
+
+def _ray(
+    chunks: list[Chunk], on_rows: OnRows, jobs: int | None, address: str | None
+) -> list[int]:
+    ray = ray_module()
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+    # A task lost with its worker is run again by Ray (max_retries); its
+    # rows reach the writer once, and the key on seed would refuse a second.
+    task = ray.remote(max_retries=3)(run_chunk)
+    window = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    queue: Iterator[Chunk] = iter(chunks)
+    pending: list[Any] = []
+    seeds_of: dict[Any, tuple[int, ...]] = {}
+    failed: list[int] = []
+
+    def submit(c: Chunk) -> None:
+        ref = task.remote(c)
+        seeds_of[ref] = c[3]
+        pending.append(ref)
+
+    try:
+        for c in queue:
+            submit(c)
+            if len(pending) >= window:
+                break
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            try:
+                rows = ray.get(ready[0])
+            except ray.exceptions.RayError:
+                # Retries used up (a worker or node lost again and again):
+                # the chunk's seeds stay missing, and a rerun does them.
+                failed.extend(seeds_of[ready[0]])
+            else:
+                on_rows(rows)
+            for c in queue:  # keep the cluster busy: one new chunk per one done
+                submit(c)
+                break
+        return sorted(failed)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()

@@ -1,0 +1,92 @@
+"""One unit of work as plain data: a deal decided by the solver, or played blind.
+
+Workers (local processes or Ray tasks) call these; they return rows of plain
+values so that any backend can send them back to the one writer.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .. import __version__
+from ..analysis.the_game.blind import play_out
+from ..models.outcome import Limit, Verdict
+from ..models.the_game import Deal, GameState, get_rules
+from ..models.the_game.state import pile_name
+from ..solver.the_game.api import Solution, solve
+
+Row = dict[str, Any]
+# (kind, variant, players, seeds, time limit): kind "deal" or "blind".
+Chunk = tuple[str, str, int, tuple[int, ...], float | None]
+
+
+def proof_kind(sol: Solution) -> str | None:
+    """A short name for how the verdict is known."""
+    if sol.verdict == Verdict.WIN:
+        return "line"  # a winning line replayed through the rules engine
+    if sol.verdict == Verdict.UNKNOWN or sol.proof is None:
+        return None
+    return "bounds" if "graph bounds" in sol.proof else "exhaustive"
+
+
+def line_text(sol: Solution) -> str:
+    """The line, compact: ``player:card pile,card pile;player:...``."""
+    rules = sol.deal.rules
+    return ";".join(
+        f"{t.player}:" + ",".join(f"{p.card} {pile_name(rules, p.pile)}" for p in t.plays)
+        for t in sol.turns
+    )
+
+
+def decide(variant: str, players: int, seed: int, time_limit: float | None) -> Row:
+    """Solve the deal of ``seed`` (the start is free, rule C3) within the budget."""
+    deal = Deal.from_seed(seed, get_rules(variant), players)
+    sol = solve(deal, Limit(time_limit, None))
+    return {
+        "variant": variant,
+        "players": players,
+        "seed": seed,
+        "verdict": str(sol.verdict.value),
+        "first": sol.first,
+        "cards_left": sol.cards_left,
+        "cards_left_proven": int(sol.optimal),
+        "lower_bound": sol.cards_left if sol.optimal else sol.lower_bound,
+        "proof_kind": proof_kind(sol),
+        "proof": sol.proof,
+        "line": line_text(sol),
+        "nodes": sol.nodes,
+        "seconds": round(sol.seconds, 4),
+        "time_limit": time_limit,
+        "version": __version__,
+    }
+
+
+def play_blind(variant: str, players: int, seed: int) -> Row:
+    """Play the deal of ``seed`` with the blind policy, player 1 first (as
+    ``benchmarks/blind.py`` does)."""
+    state = GameState(Deal.from_seed(seed, get_rules(variant), players), first=1)
+    start = time.perf_counter()
+    final = play_out(state)
+    return {
+        "variant": variant,
+        "players": players,
+        "seed": seed,
+        "won": int(final.status == "won"),
+        "cards_left": final.cards_left(),
+        "turns": final.turn,
+        "seconds": round(time.perf_counter() - start, 4),
+        "version": __version__,
+    }
+
+
+def one(kind: str, variant: str, players: int, seed: int, time_limit: float | None) -> Row:
+    if kind == "deal":
+        return decide(variant, players, seed, time_limit)
+    return play_blind(variant, players, seed)
+
+
+def run_chunk(chunk: Chunk) -> list[Row]:
+    """Every seed of a chunk, in order (a Ray task's body)."""
+    kind, variant, players, seeds, time_limit = chunk
+    return [one(kind, variant, players, s, time_limit) for s in seeds]
