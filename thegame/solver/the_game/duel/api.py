@@ -222,3 +222,20 @@ def replay_duel(state: GameState, line: list[tuple[int, Plays]]) -> tuple[list[T
     if line and s.status not in (Status.WON, Status.LOST):
         raise DuelSolverBug("the line ends in no result")
     return turns, s
+
+
+def first_guess(state: GameState) -> tuple[Play, ...] | None:
+    """The turn the search would try first from ``state`` (its ordering, no
+    proof): for a hint when the budget decided nothing. None: no legal turn."""
+    game = check_duel(state.deal)
+    pos = game.from_state(state)
+    done, dumped = game.turn_under_way(state)
+    children = game.turns(pos, done, dumped)
+    if not children:
+        return None
+    search = DuelSearch(game)
+    for plays, after in children:
+        if after is None or not game.has_turn(after):
+            return tuple(Play(c, p) for c, p in plays)
+    plays, _ = min(children, key=lambda t: search.score(pos, t[0], t[1]))  # type: ignore[arg-type]
+    return tuple(Play(c, p) for c, p in plays)

@@ -96,7 +96,7 @@ class DuelSearch:
                 self.stats.stuck_cuts += 1
                 self.tt[after] = False  # D6: the opponent cannot play 2 cards
                 return True
-            later.append((self._score(pos, plays, after), after))
+            later.append((self.score(pos, plays, after), after))
         later.sort(key=lambda sa: sa[0])
         return any(not self.wins(after) for _score, after in later)
 
@@ -154,7 +154,7 @@ class DuelSearch:
 
     # -- ordering ---------------------------------------------------------------------
 
-    def _score(self, pos: Pos, plays: Plays, after: Pos) -> int:
+    def score(self, pos: Pos, plays: Plays, after: Pos) -> int:
         """Lower first. The mover's cards that their piles no longer take as
         they stand (each costs a future turn or a rescue), what a card onto
         the opponent gave them, fewer cards left first. A heuristic only:
