@@ -4,6 +4,7 @@ Usage (from the repository root):
 
     python benchmarks/duel.py --seeds 1-200 --time-limit 60
     python benchmarks/duel.py --seeds 1-200 --time-limit 1 --out benchmarks/results/duel-1s.jsonl
+    python benchmarks/duel.py --seeds 1-20 --high 20 --time-limit 10   # a generalised duel (D7)
 
 Each (seed, start) is decided by ``solver.the_game.duel.api.decide`` in a fresh
 worker process with the per-deal budget (the races alone are not part of
@@ -28,14 +29,19 @@ from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide
 
 
-def run_one(args: tuple[int, int, float | None, int | None]) -> dict[str, Any]:
-    seed, first, seconds, nodes = args
-    deal = Deal.from_seed(seed, get_rules("face-to-face"), first=first)
+def run_one(args: tuple[int, int, float | None, int | None, int, int]) -> dict[str, Any]:
+    seed, first, seconds, nodes, high, hand = args
+    rules = get_rules("face-to-face")
+    if (high, hand) != (rules.high, rules.hand_size(2)):
+        rules = rules.with_changes(high=high, hand_sizes=(hand, hand))  # rule D7
+    deal = Deal.from_seed(seed, rules, first=first)
     t0 = time.monotonic()
     res = decide(GameState(deal), Limit(seconds, nodes))
     return {
         "seed": seed,
         "first": first,
+        "high": high,
+        "hand": hand,
         "verdict": str(res.verdict),
         "winner": res.winner,
         "nodes": res.nodes,
@@ -71,11 +77,13 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--node-limit", type=int, default=None)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--high", type=int, default=59, help="highest card (rule D7; 59 printed)")
+    ap.add_argument("--hand", type=int, default=6, help="hand size (rule D7; 6 printed)")
     ap.add_argument("--out", default="benchmarks/results/duel.jsonl")
     a = ap.parse_args()
     lo, _, hi = a.seeds.partition("-")
     seeds = range(int(lo), int(hi or lo) + 1)
-    work = [(s, f, a.time_limit, a.node_limit) for s in seeds for f in (1, 2)]
+    work = [(s, f, a.time_limit, a.node_limit, a.high, a.hand) for s in seeds for f in (1, 2)]
     rows: list[dict[str, Any]] = []
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     with (
@@ -87,6 +95,8 @@ def main() -> None:
             fh.write(json.dumps(row) + "\n")
             fh.flush()
     budget = f"{a.time_limit:g} s" + (f", {a.node_limit:,} nodes" if a.node_limit else "")
+    if (a.high, a.hand) != (59, 6):
+        budget += f" (cards 2..{a.high}, hand {a.hand})"
     print(summary(rows, budget))
 
 

@@ -128,7 +128,7 @@ def test_turns_inside_a_turn_match_the_engine(deal: Deal, seed: int) -> None:
 # -- verdicts: the AND-OR search equals the engine-only minimax -------------------
 
 
-@settings(max_examples=examples(30), deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(small_duels())
 def test_solver_agrees_with_engine_minimax(deal: Deal) -> None:
     state = GameState(deal)

@@ -82,10 +82,19 @@ class DuelSearch:
         children = self.game.turns(pos)
         if not children:
             return False  # D6: the player to move cannot play 2 cards and loses
+        if any(after is None for _plays, after in children):
+            return True  # D6: a turn that plays all their cards
+        # The mover cannot finish this turn, so they need two turns at least;
+        # if the opponent finishes in one robust turn (legal whatever card
+        # the mover lays on their piles now, ``solo_turns``), the mover loses.
+        o = 1 - pos[CUR]
+        up_o = self._robust(pos, o, 1)
+        if up_o is not None and up_o <= 1:
+            self.stats.bound_cuts += 1
+            return False
         later: list[tuple[int, Pos]] = []
         for plays, after in children:
-            if after is None:
-                return True  # D6: this turn plays all their cards
+            assert after is not None
             known = self.tt.get(after)
             if known is False:
                 self.stats.tt_hits += 1
