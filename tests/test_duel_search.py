@@ -17,7 +17,8 @@ from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Record, replay
 from thegame.solver.the_game.duel.api import decide, solve_duel
-from thegame.solver.the_game.duel.position import DuelGame
+from thegame.solver.the_game.duel.position import DuelGame, solo_of, solo_turns
+from thegame.solver.the_game.duel.race import INF, RaceSolver, solo_floor
 from thegame.solver.the_game.duel.search import DuelSearch
 
 NODE_LIMIT = 200_000  # small duels need far fewer: 'unknown' is a failure
@@ -256,3 +257,34 @@ def test_solution_json_shape(first: int) -> None:
     assert set(d) >= {"variant", "first", "winner", "verdict", "proof", "turns", "stats", "race"}
     assert d["first"] == first and d["winner"] == first and d["verdict"] == "win"
     assert set(d["stats"]) >= {"nodes", "seconds"}
+
+
+# -- the race alone -----------------------------------------------------------------
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(small_duels(minimax=False))
+def test_race_alone_dead_card_cut_is_sound(deal: Deal) -> None:
+    # The race alone with the dead-card cut equals the plain exhaustive one,
+    # and a finish it reports replays on the player's own piles.
+    game = DuelGame.of(deal)
+    pos = game.start(1)
+    for p in (0, 1):
+        solo = solo_of(pos, p)
+        cut = RaceSolver(game, p)
+        got = cut.fewest(solo)
+        assert got == _plain_fewest(game, p, solo, {})
+        if got < INF:
+            assert len(cut.line(solo)) == got
+        assert got >= solo_floor(game, p, solo)
+
+
+def _plain_fewest(game: DuelGame, p: int, solo: object, memo: dict[object, int]) -> int:
+    if solo in memo:
+        return memo[solo]
+    best = INF
+    for _plays, after in solo_turns(game, p, solo):  # type: ignore[arg-type]
+        value = 1 if after is None else 1 + _plain_fewest(game, p, after, memo)
+        best = min(best, value)
+    memo[solo] = best
+    return best

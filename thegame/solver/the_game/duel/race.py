@@ -49,6 +49,41 @@ def solo_floor(game: DuelGame, p: int, solo: Solo) -> int:
     return 1 + -(-stock // game.draw_own) if stock else 1
 
 
+def has_dead_card(game: DuelGame, p: int, solo: Solo) -> bool:
+    """Whether some card of player p can never be played on their own piles
+    alone (so the race alone cannot finish).
+
+    Sound: alone, a pile's future tops are the player's own unplayed cards.
+    A card c can later go on the ascending pile only if c > top now, or
+    some unplayed card y that can itself go there comes first with y < c
+    (then c goes beyond it) or y = c + step (then c is the backward trick).
+    The closure of that rule from the cards above the top over-approximates
+    every card the pile can ever take (it ignores order and the hand);
+    likewise mirrored for the descending pile. A card outside both closures
+    is dead."""
+    hand, at, a, d = solo
+    cards = [c for c in range(game.low, game.high + 1) if hand >> c & 1]
+    cards += game.decks[p][at:]
+    step = game.step
+    dead = set(cards)
+    for asc in (True, False):
+        alive = {c for c in cards if (c > a if asc else c < d)}
+        grew = True
+        while grew:
+            grew = False
+            edge = (min(alive) if asc else max(alive)) if alive else None
+            for c in cards:
+                if c in alive:
+                    continue
+                back = c + step if asc else c - step
+                beyond = edge is not None and (edge < c if asc else edge > c)
+                if beyond or back in alive:
+                    alive.add(c)
+                    grew = True
+        dead -= alive
+    return bool(dead)
+
+
 @dataclass
 class Race:
     """The race alone of one player: ``turns`` None when they cannot finish
@@ -103,6 +138,9 @@ class RaceSolver:
             raise RaceBudget
         floor = solo_floor(self.game, self.p, solo)
         best = INF
+        if not self.robust and has_dead_card(self.game, self.p, solo):
+            self.memo[solo] = INF  # a card that never goes down: no finish alone
+            return INF
         children = solo_turns(self.game, self.p, solo, self.robust)
         # More cards played first: an early finish found early ends the loop
         # at the floor.
