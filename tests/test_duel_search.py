@@ -129,7 +129,7 @@ def test_turns_inside_a_turn_match_the_engine(deal: Deal, seed: int) -> None:
 # -- verdicts: the AND-OR search equals the engine-only minimax -------------------
 
 
-@settings(max_examples=examples(20), deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(small_duels())
 def test_solver_agrees_with_engine_minimax(deal: Deal) -> None:
     state = GameState(deal)
@@ -146,7 +146,7 @@ def test_solver_agrees_with_engine_minimax(deal: Deal) -> None:
         assert result.winner == res.winner
 
 
-@settings(max_examples=examples(12), deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(small_duels(), st.integers(0, 2**32 - 1))
 def test_solver_agrees_from_positions_of_a_game(deal: Deal, seed: int) -> None:
     # Positions along a random game, at turn starts and inside turns.
