@@ -1,4 +1,4 @@
-"""The duel solver on larger generalised duels (rule D7: cards 2..11-12,
+"""The duel solver on larger generalised duels (rule D7: cards 2..11 and 2..12,
 hand 3) against verdicts the engine-only minimax (``duel_brute.pin``)
 computed once and stored in ``data/duel_pinned.json`` (minutes each there,
 so they are pinned, not recomputed)."""

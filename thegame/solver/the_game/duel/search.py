@@ -113,7 +113,8 @@ class DuelSearch:
         self.stats.nodes += 1
         if self.stats.nodes >= self.node_limit:
             raise DuelBudget
-        if self.stats.nodes & 63 == 0:
+        # A node lists up to a few hundred turns: look at the clock often.
+        if self.stats.nodes & 7 == 0:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise DuelBudget
             if self.progress is not None:
@@ -195,7 +196,10 @@ class DuelSearch:
             win = self.wins(pos)
             pick: TurnResult | None = None
             if win:
-                for plays, after in children:
+                # A child already proven lost for the opponent first (the
+                # search's own refutation); searching another could be long.
+                known = [t for t in children if t[1] is None or self.tt.get(t[1]) is False]
+                for plays, after in known + children:
                     if after is None or not self.wins(after):
                         pick = (plays, after)
                         break
