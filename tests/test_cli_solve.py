@@ -95,12 +95,17 @@ def test_solve_batch_needs_one_source() -> None:
     assert "--seeds" in result.stderr
 
 
-def test_solve_uncovered_variant_is_one_line() -> None:
-    for variant in ("face-to-face",):
-        result = invoke("solve", "--seed", "1", "--variant", variant)
-        assert result.exit_code == 2
-        assert result.stderr.startswith("error: variant: the solver covers")
-        assert len(result.stderr.splitlines()) == 1
+def test_solve_uncovered_variant_is_one_line(tmp_path: Path) -> None:
+    # Every preset is covered now (Face to Face by its own search); an
+    # Extreme deal with fire cards (a rules override) is not.
+    data = Deal.from_seed(1, get_rules("extreme")).to_dict()
+    data["rules"] = {"fire_cards": [22, 33]}
+    path = tmp_path / "extreme-fire.json"
+    path.write_text(json.dumps(data))
+    result = invoke("solve", "--deal", str(path))
+    assert result.exit_code == 2
+    expected = "error: variant: the solver does not cover Extreme deals with fire cards\n"
+    assert result.stderr == expected
 
 
 def test_solve_extreme_json_replays(tmp_path: Path) -> None:

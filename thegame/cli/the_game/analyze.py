@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ...analysis.the_game.review import Analysis, analyze_record, fair_ratings, hint_for
 from ...models import InvalidInputError, Limit
-from ...models.the_game import Play
+from ...models.the_game import GameState, Play, Record
 from ...models.the_game.state import pile_name
 from ..common import err, out, print_json, searching, user_errors
 from .options import load_record
@@ -182,6 +182,9 @@ def analyze(
     cards the player could not see.
     """
     record = load_record(record_file)
+    if record.deal.rules.is_duel:
+        _analyze_duel(record, time_limit, as_json)
+        return
     with _bar(enabled=not as_json, label="analysing") as progress:
         analysis = analyze_record(record, Limit(time_limit), progress)
     if samples:
@@ -213,6 +216,9 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
     state = replayed(record, record_file)
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason}): no next play", record_file)
+    if state.rules.is_duel:
+        _hint_duel(record, state, time_limit, as_json)
+        return
     with searching(enabled=not as_json):
         h = hint_for(state, Limit(time_limit))
     rules = record.deal.rules
@@ -232,3 +238,31 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
         )
         return
     out.print(Text(f"player {state.current + 1}: {h.text}"))
+
+
+# -- Face to Face (rules D1-D7) ----------------------------------------------------------
+
+
+def _analyze_duel(record: Record, time_limit: float, as_json: bool) -> None:
+    """``analyze`` on a duel: the first turn that threw a forced win away."""
+    from ...analysis.the_game.duel import analyze_duel
+    from .duel_view import duel_analysis_view
+
+    with _bar(enabled=not as_json, label="analysing") as progress:
+        analysis = analyze_duel(record, Limit(time_limit), progress)
+    if as_json:
+        print_json(analysis.to_dict())
+    else:
+        out.print(duel_analysis_view(analysis))
+
+
+def _hint_duel(record: Record, state: GameState, time_limit: float, as_json: bool) -> None:
+    """``hint`` on a duel: the best next turn."""
+    from ...analysis.the_game.duel import duel_hint
+
+    with searching(enabled=not as_json):
+        h = duel_hint(state, Limit(time_limit))
+    if as_json:
+        print_json(h.to_dict(record))
+    else:
+        out.print(Text(f"player {state.current + 1}: {h.text}"))

@@ -185,6 +185,9 @@ def _hint(session: Session, time_limit: float) -> None:
     from ...analysis.the_game.review import hint_for
 
     session.hints += 1
+    if session.state.rules.is_duel:
+        _hint_duel(session.state, time_limit)
+        return
     hint = hint_for(session.state, Limit(time_limit))
     _say(f"hint: {hint.text}", "cyan")
 
@@ -193,6 +196,9 @@ def _solve(state: GameState, time_limit: float) -> None:
     from ...models.outcome import Verdict
     from ...solver.the_game.api import replay_actions, search_position
 
+    if state.rules.is_duel:
+        _solve_duel(state, time_limit)
+        return
     res = search_position(state, Limit(time_limit))
     turns, final = replay_actions(state, res.actions)
     if res.verdict == Verdict.WIN and final.status == Status.WON:
@@ -214,7 +220,9 @@ def _solve(state: GameState, time_limit: float) -> None:
 def end_analysis(session: Session, ending: str, time_limit: float) -> dict[str, Any]:
     """Print how the game ended and the hindsight analysis of the player's part."""
     state = session.state
-    if ending == Status.WON:
+    if state.rules.is_duel and state.over:
+        _say(f"player {state.winner} wins: {state.reason}", "bold")
+    elif ending == Status.WON:
         _say("won: a perfect clear!", "bold green")
     elif ending == "quit":
         _say(f"quit with {state.cards_left()} cards left", "bold yellow")
@@ -225,6 +233,8 @@ def end_analysis(session: Session, ending: str, time_limit: float) -> dict[str, 
     if len(record.turns) == opening:
         _say("no turn completed: nothing to analyse", "dim")
         return {"result": state.cards_left(), "mistakes": []}
+    if state.rules.is_duel:
+        return _end_analysis_duel(record, opening, time_limit)
     from ...analysis.the_game.review import analyze_record
     from .analyze import analysis_view
 
@@ -237,6 +247,42 @@ def end_analysis(session: Session, ending: str, time_limit: float) -> dict[str, 
             start_turn=opening,
         )
     out.print(analysis_view(analysis))
+    result: dict[str, Any] = analysis.to_dict()
+    return result
+
+
+# -- Face to Face (rules D1-D7) ----------------------------------------------------------
+
+
+def _hint_duel(state: GameState, time_limit: float) -> None:
+    from ...analysis.the_game.duel import duel_hint
+
+    _say(f"hint: {duel_hint(state, Limit(time_limit)).text}", "cyan")
+
+
+def _solve_duel(state: GameState, time_limit: float) -> None:
+    from ...solver.the_game.duel.api import decide
+
+    res = decide(state, Limit(time_limit))
+    if res.winner is None:
+        _say(f"no proof within {time_limit:g} s", "yellow")
+        return
+    who = "you win" if res.winner == state.current + 1 else f"player {res.winner} wins"
+    _say(f"with best play from here {who}: " + turns_text(state, res.turns), "green")
+
+
+def _end_analysis_duel(record: Record, opening: int, time_limit: float) -> dict[str, Any]:
+    from ...analysis.the_game.duel import analyze_duel
+    from .duel_view import duel_analysis_view
+
+    with live_status(True, "analysing the duel...") as update:
+        analysis = analyze_duel(
+            record,
+            Limit(time_limit),
+            progress=lambda d, t: update(f"analysing {d}/{t}"),
+            start_turn=opening,
+        )
+    out.print(duel_analysis_view(analysis))
     result: dict[str, Any] = analysis.to_dict()
     return result
 
@@ -275,5 +321,3 @@ def play(
     session = Session(puzzle, puzzle.start())
     ending = run_session(session, hint_time, solve_time=hint_time)
     end_analysis(session, ending, analysis_time)
-
-

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ...models.outcome import Limit
+from ...models.the_game import Deal
 from ..common import err, out, print_json, searching, user_errors, write_atomic
 from .options import deal_options, load_deal
 
@@ -51,12 +53,18 @@ def solve(
     record_file: str | None,
     as_json: bool,
 ) -> None:
-    """Decide whether a perfect clear exists, and show the line."""
-    from ...models.outcome import Limit
+    """Decide whether a perfect clear exists, and show the line.
+
+    Face to Face: who wins the duel under best play, for the deal's start or
+    for each start; each player's race alone too.
+    """
     from ...solver.the_game.portfolio import solve_with
     from .render import solution_view
 
     d = load_deal(seed, deck, deal_file, variant, players, first)
+    if d.rules.is_duel:
+        _solve_duel(d, Limit(time_limit, node_limit), engine, record_file, as_json)
+        return
     with searching(enabled=not as_json) as tick:
         result = solve_with(d, engine, Limit(time_limit, node_limit, tick))
     if record_file:
@@ -67,6 +75,29 @@ def solve(
         out.print(solution_view(result))
 
 
+def _solve_duel(
+    deal: Deal, limit: Limit, engine: str, record_file: str | None, as_json: bool
+) -> None:
+    """Face to Face: who wins under best play (``solver.the_game.duel``)."""
+    from ...models import InvalidInputError
+    from ...models.the_game import Record
+    from ...solver.the_game.duel.api import solve_duel
+    from .duel_view import duel_solution_view
+
+    if engine == "cpsat":
+        raise InvalidInputError("Face to Face is solved by the duel search; drop --engine cpsat")
+    with searching(enabled=not as_json) as tick:
+        sol = solve_duel(deal, Limit(limit.time, limit.nodes, tick))
+    if record_file:
+        if len(sol.results) != 1:
+            raise InvalidInputError("--record needs one start: give --first 1 or --first 2")
+        res = sol.results[0]
+        rec = Record(deal.with_first(res.first), tuple(res.turns))
+        write_atomic(record_file, rec.to_json(indent=1) + "\n")
+    if as_json:
+        print_json(sol.to_dict())
+    else:
+        out.print(duel_solution_view(sol))
 
 
 @click.command("solve-batch")

@@ -164,6 +164,10 @@ def covered(deal: Deal) -> None:
     rules = deal.rules
     if extreme_covers(rules):
         return
+    if rules.turn_kind == "extreme":
+        raise InvalidInputError(
+            "the solver does not cover Extreme deals with fire cards", "variant"
+        )
     if rules.kind != "classic" or rules.commands:
         raise InvalidInputError(
             f"the solver covers classic, profi, profi-hard, on-fire and extreme, "

@@ -1,0 +1,114 @@
+"""Engine-only references for the duel tests (rules D1-D7).
+
+``EngineMinimax`` decides a duel using nothing but the rules engine
+(``DuelState`` through ``GameState``): every legal play, every legal turn
+end, a memo on ``GameState.key()``, and none of the solver's shortcuts (no
+compact state, no turn merging beyond exact engine keys, no bounds, no
+ordering). ``engine_turn_results`` lists the distinct positions a whole turn
+can lead to, through the engine alone.
+"""
+
+from __future__ import annotations
+
+from thegame.models.outcome import Status
+from thegame.models.the_game import GameState
+
+
+def result_key(state: GameState) -> tuple[object, ...]:
+    """The engine's ``key()`` without the plays of the turn: a duel won at
+    once (D6) is the same result whatever the order of its plays."""
+    k = state.key()
+    return (*k[:4], *k[5:], state.winner)
+
+
+def engine_turn_results(state: GameState) -> dict[tuple[object, ...], GameState]:
+    """Every distinct position after a whole turn of the player to move
+    (keyed by ``result_key``), wins at once included."""
+    out: dict[tuple[object, ...], GameState] = {}
+    seen: set[tuple[object, ...]] = set()
+
+    def walk(s: GameState) -> None:
+        # Inside a turn the engine's own ``has_turn`` merges plays the same
+        # way: the rest of the turn depends on the tops, the hand and the
+        # turn's shape (how many plays, which piles: D2).
+        k = (tuple(s.tops), frozenset(s.hands[s.current]), s._turn_shape(), str(s.status))
+        if k in seen:
+            return
+        seen.add(k)
+        if s.over:  # D6: won at once inside the turn
+            out[result_key(s)] = s
+            return
+        if s.can_end_turn():
+            after = s.copy()
+            after.end_turn()
+            out[result_key(after)] = after
+        for p in s.legal_plays():
+            nxt = s.copy()
+            nxt.play(p.card, p.pile)
+            walk(nxt)
+
+    walk(state)
+    return out
+
+
+class EngineMinimax:
+    """Whether the player to move wins, by exhaustive minimax over the engine."""
+
+    def __init__(self) -> None:
+        self.memo: dict[tuple[object, ...], bool] = {}
+
+    def wins(self, state: GameState) -> bool:
+        if state.over:
+            return state.winner == state.current + 1
+        k = state.key()
+        got = self.memo.get(k)
+        if got is not None:
+            return got
+        me = state.current + 1
+        value = False
+        for after in engine_turn_results(state).values():
+            if after.over:
+                if after.winner == me:
+                    value = True
+                    break
+                continue
+            if not self.wins(after):
+                value = True
+                break
+        self.memo[k] = value
+        return value
+
+
+def winner_of(state: GameState) -> int | None:
+    """The winner of a finished engine state (None while in progress)."""
+    if state.status == Status.IN_PROGRESS:
+        return None
+    return state.winner
+
+
+def pin(path: str, specs: list[tuple[int, int, int]]) -> None:
+    """Compute and store engine-only verdicts of larger duels (minutes each):
+    ``specs`` are (seed, high, hand); the test reads the file back."""
+    import json
+    import random
+
+    from thegame.models.the_game import Deal, get_rules
+
+    out = []
+    for seed, high, hand in specs:
+        rules = get_rules("face-to-face").with_changes(high=high, hand_sizes=(hand, hand))
+        rnd = random.Random(seed)
+        cards = list(rules.cards)
+        decks = [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))]
+        for first in (1, 2):
+            deal = Deal.create(rules, 2, decks, first)
+            brute = EngineMinimax()
+            wins = brute.wins(GameState(deal))
+            out.append({"deal": deal.to_dict(), "mover_wins": wins, "positions": len(brute.memo)})
+            with open(path, "w") as fh:
+                json.dump(out, fh, indent=1)
+            print(seed, high, hand, first, wins, len(brute.memo), flush=True)
+
+
+if __name__ == "__main__":
+    pin("data/duel_pinned.json", [(s, 12, 3) for s in range(1, 4)] + [(s, 11, 3) for s in (4, 5)])

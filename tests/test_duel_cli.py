@@ -1,0 +1,137 @@
+"""Face to Face through the CLI: ``solve`` (JSON, budgets, --deck, --deal,
+--record), ``analyze``, ``hint`` and ``play`` on duel records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from thegame.cli.main import cli
+from thegame.models.the_game import Deal, Record, Turn, get_rules, pile_index, replay
+from thegame.models.the_game.state import Play
+
+RULES9 = get_rules("face-to-face").with_changes(high=9, hand_sizes=(6, 6))
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def deal_file(tmp_path: Path, first: int | None = 1) -> Path:
+    deck = list(range(2, 10))
+    path = tmp_path / "duel.json"
+    path.write_text(Deal.create(RULES9, 2, [deck, deck], first).to_json())
+    return path
+
+
+def test_solve_duel_json_and_record(tmp_path: Path) -> None:
+    rec = tmp_path / "line.json"
+    result = invoke("solve", "--deal", str(deal_file(tmp_path)), "--json", "--record", str(rec))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["variant"] == "face-to-face" and data["first"] == 1
+    assert data["winner"] == 1 and data["verdict"] == "win"
+    assert data["proof"] and "AND-OR" in data["proof"]
+    assert data["stats"]["nodes"] >= 1 and data["stats"]["seconds"] >= 0
+    assert [r["player"] for r in data["race"]] == [1, 2]
+    # The record written is the principal line, and check says player 1 won.
+    record = Record.from_json(rec.read_text())
+    assert replay(record).winner == 1
+    checked = invoke("check", str(rec), "--json")
+    assert json.loads(checked.stdout)["winner"] == 1
+
+
+def test_solve_duel_each_start_when_free(tmp_path: Path) -> None:
+    result = invoke("solve", "--deal", str(deal_file(tmp_path, None)), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["first"] is None
+    assert [(s["first"], s["winner"]) for s in data["starts"]] == [(1, 1), (2, 2)]
+
+
+def test_solve_duel_unknown_when_the_budget_runs_out() -> None:
+    result = invoke(
+        "solve", "--variant", "face-to-face", "--seed", "4", "--first", "1",
+        "--node-limit", "30", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "unknown" and data["winner"] is None
+    assert data["turns"] == [] and data["proof"] is None
+
+
+def test_solve_duel_by_deck_and_text_output() -> None:
+    # --deck takes both decks of the printed game, separated by '/'.
+    d1 = " ".join(map(str, range(2, 60)))
+    d2 = " ".join(map(str, range(59, 1, -1)))
+    result = invoke(
+        "solve", "--variant", "face-to-face", "--deck", f"{d1} / {d2}", "--first", "1",
+        "--node-limit", "200",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "player 1 starts" in result.output
+    assert "player 1 alone" in result.output
+
+
+def test_solve_duel_bad_input_is_one_line() -> None:
+    result = invoke("solve", "--variant", "face-to-face", "--deck", "2 3 4 / 5 6")
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def _record(tmp_path: Path, turns: list[tuple[int, list[tuple[int, str]]]]) -> Path:
+    deck = list(range(2, 10))
+    deal = Deal.create(RULES9, 2, [deck, deck], 1)
+    ts = tuple(
+        Turn(p, tuple(Play(c, pile_index(RULES9, name)) for c, name in plays)) for p, plays in turns
+    )
+    path = tmp_path / "game.json"
+    path.write_text(Record(deal, ts).to_json())
+    return path
+
+
+def test_analyze_duel_names_the_turn_that_threw_the_win_away(tmp_path: Path) -> None:
+    # Player 1 could lay 2..7 now and 8, 9 next turn (a forced win). Laying
+    # 7 on the ascending and 2 on the descending pile instead leaves 3..6
+    # dead on both piles: player 1 can never play them alone, while player 2
+    # plays 2..7 now and 8, 9 next turn and wins first.
+    path = _record(tmp_path, [(1, [(7, "A1"), (2, "D1")])])
+    result = invoke("analyze", str(path), "--json", "--time-limit", "10")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["values"] == [
+        {"turn": 0, "player": 1, "verdict": "win"},
+        {"turn": 1, "player": 2, "verdict": "win"},
+    ]
+    m = data["first_mistake"]
+    assert m["turn"] == 0 and m["player"] == 1 and m["proven"]
+    assert m["played"]["plays"] == [{"card": 7, "pile": "A1"}, {"card": 2, "pile": "D1"}]
+    assert m["better"]["player"] == 1 and m["line"][-1]["player"] == 1
+    text = invoke("analyze", str(path), "--time-limit", "10")
+    assert "turn 0 (counted from 0): player 1 went from a forced win" in text.output
+
+
+def test_analyze_duel_without_a_mistake(tmp_path: Path) -> None:
+    path = _record(tmp_path, [(1, [(2, "A1"), (3, "A1")])])
+    data = json.loads(invoke("analyze", str(path), "--json").stdout)
+    assert data["first_mistake"] is None
+    assert [v["verdict"] for v in data["values"]] == ["win", "loss"]
+
+
+def test_hint_on_a_duel_record(tmp_path: Path) -> None:
+    path = _record(tmp_path, [])
+    result = invoke("hint", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "win" and data["turn"]["player"] == 1
+    assert data["line"]
+
+
+def test_play_a_duel_hint_and_solve_do_not_quit(tmp_path: Path) -> None:
+    path = _record(tmp_path, [])
+    result = invoke("play", str(path), stdin="hint\nsolve\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "hint: play" in result.output
+    assert "with best play from here" in result.output

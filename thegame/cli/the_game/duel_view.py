@@ -1,0 +1,74 @@
+"""How Face to Face results look in the terminal (presentation only)."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from ...analysis.the_game.duel import DuelAnalysis
+from ...models.the_game import Rules, Turn, pile_name
+from ...solver.the_game.duel.api import DuelResult, DuelSolution
+from ...solver.the_game.duel.race import Race
+
+
+def turn_text(rules: Rules, turn: Turn) -> str:
+    """``P1: 37 A1, 40 A1, 12 D2``."""
+    plays = ", ".join(f"{p.card} {pile_name(rules, p.pile)}" for p in turn.plays)
+    return f"P{turn.player}: {plays}"
+
+
+def race_text(race: Race) -> Text:
+    who = f"player {race.player} alone (own piles, the other never touching them): "
+    if race.turns is not None:
+        return Text(who + f"all cards in {race.turns} turns (proven)")
+    if race.proven:
+        return Text(who + "cannot play all their cards (proven)")
+    return Text(who + f"not decided within the budget (at least {race.floor} turns)", "dim")
+
+
+def result_view(rules: Rules, res: DuelResult) -> list[RenderableType]:
+    head = f"player {res.first} starts: "
+    if res.winner is None:
+        parts: list[RenderableType] = [Text(head + "unknown (the budget ran out)", "yellow")]
+    else:
+        style = "green" if res.verdict == "win" else "red"
+        parts = [Text(head + f"player {res.winner} wins with best play ({res.verdict} for "
+                      f"the starter)", style)]  # fmt: skip
+        parts.append(Text(f"proof: {res.proof}", "dim"))
+        for turn in res.turns:
+            parts.append(Text("  " + turn_text(rules, turn)))
+    parts.append(Text(f"{res.nodes:,} positions, {res.seconds:.2f} s", "dim"))
+    return parts
+
+
+def duel_solution_view(sol: DuelSolution) -> RenderableType:
+    parts: list[RenderableType] = []
+    for race in sol.races:
+        parts.append(race_text(race))
+    for res in sol.results:
+        parts.extend(result_view(sol.deal.rules, res))
+    return Group(*parts)
+
+
+def duel_analysis_view(analysis: DuelAnalysis) -> RenderableType:
+    """The value of each turn start and the first turn that lost a won duel."""
+    rules = analysis.record.deal.rules
+    parts: list[RenderableType] = [
+        Text("Hindsight analysis: both decks known, the order of the draw piles included.", "dim")
+    ]
+    values = " ".join(f"{i}:P{p}{'+' if v == 'win' else '-' if v == 'loss' else '?'}"
+                      for i, (p, v) in enumerate(analysis.values))  # fmt: skip
+    parts.append(Text(f"turn starts (player to move: + forced win, - forced loss, ? unknown): "
+                      f"{values}"))  # fmt: skip
+    m = analysis.mistake
+    if m is None:
+        parts.append(Text("no turn threw a proven forced win away", "green"))
+    else:
+        sure = "proven" if m.proven else "not proven"
+        parts.append(Text(f"turn {m.turn} (counted from 0): player {m.player} went from a forced "
+                          f"win to a forced loss ({sure})", "bold red"))  # fmt: skip
+        parts.append(Text("  played:  " + turn_text(rules, m.played)))
+        parts.append(Text("  winning: " + turn_text(rules, m.better), "green"))
+    if analysis.winner is not None:
+        parts.append(Text(f"the record ends: player {analysis.winner} won"))
+    return Group(*parts)

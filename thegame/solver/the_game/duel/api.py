@@ -1,0 +1,241 @@
+"""``solve_duel``: who wins a Face to Face deal under best play, with the
+principal line replayed through the rules engine and each player's race alone."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdict
+from ....models.outcome import NO_LIMIT
+from ....models.the_game import Deal, GameState, Play, Turn
+from ....models.the_game.record import turn_to_dict
+from .position import DuelGame, Plays, Pos, solo_of
+from .race import Race, race_alone
+from .search import DuelBudget, DuelSearch
+
+# Share of the budget the two races alone get (they are reports, not the verdict).
+RACE_SHARE = 0.1
+
+
+class DuelSolverBug(RuntimeError):
+    """A line the search reported did not replay as claimed: never a verdict."""
+
+
+@dataclass
+class DuelResult:
+    """The verdict for one starting player (``first``, 1-based)."""
+
+    deal: Deal
+    first: int
+    verdict: Verdict  # from the starting player's view
+    winner: int | None  # 1-based; None only when unknown
+    proof: str | None
+    turns: list[Turn]
+    nodes: int
+    seconds: float
+    details: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        rules = self.deal.rules
+        return {
+            "variant": rules.name,
+            "first": self.first,
+            "winner": self.winner,
+            "verdict": self.verdict,
+            "proof": self.proof,
+            "turns": [turn_to_dict(rules, t) for t in self.turns],
+            "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4), **self.details},
+        }
+
+
+@dataclass
+class DuelSolution:
+    """``solve_duel``: one result per start tried and both races alone."""
+
+    deal: Deal
+    results: list[DuelResult]
+    races: list[Race]
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        races = [r.to_dict() for r in self.races]
+        if len(self.results) == 1:
+            return {**self.results[0].to_dict(), "race": races}
+        return {
+            "variant": self.deal.rules.name,
+            "first": None,
+            "starts": [r.to_dict() for r in self.results],
+            "race": races,
+            "stats": {
+                "nodes": sum(r.nodes for r in self.results),
+                "seconds": round(self.seconds, 4),
+            },
+        }
+
+
+def check_duel(deal: Deal) -> DuelGame:
+    try:
+        return DuelGame.of(deal)
+    except ValueError as err:
+        raise InvalidInputError(str(err), "variant") from None
+
+
+def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelSolution:
+    """Decide the duel for the deal's start, or for each start when it is
+    free (rule C3; the printed game draws the start by lot)."""
+    game = check_duel(deal)
+    start = time.monotonic()
+    deadline = limit.deadline(start)
+    race_list: list[Race] = []
+    if races:
+        race_nodes = None if limit.nodes is None else max(1, int(limit.nodes * RACE_SHARE / 2))
+        pos = game.start(1)
+        for p in (0, 1):
+            race_deadline = None
+            if limit.time is not None:
+                race_deadline = time.monotonic() + limit.time * RACE_SHARE / 2
+            race_list.append(race_alone(game, p, solo_of(pos, p), race_nodes, race_deadline))
+    firsts = deal.starting_players()
+    results: list[DuelResult] = []
+    used = sum(r.nodes for r in race_list)
+    for n, first in enumerate(firsts):
+        share_nodes = None
+        if limit.nodes is not None:
+            share_nodes = max(1, (limit.nodes - used) // (len(firsts) - n))
+        share_deadline = None
+        if deadline is not None:
+            now = time.monotonic()
+            share_deadline = now + max(0.0, deadline - now) / (len(firsts) - n)
+        state = GameState(deal, first=first)
+        res = decide(state, Limit(None, share_nodes, limit.progress), share_deadline)
+        used += res.nodes
+        results.append(res)
+    return DuelSolution(deal, results, race_list, time.monotonic() - start)
+
+
+def decide(state: GameState, limit: Limit, deadline: float | None = None) -> DuelResult:
+    """Who wins from ``state`` (a turn start or inside a turn) under best play.
+
+    ``verdict`` is from the view of the player to move; the turns continue
+    the game (the first may finish the turn under way)."""
+    game = check_duel(state.deal)
+    t0 = time.monotonic()
+    if deadline is None:
+        deadline = limit.deadline(t0)
+    mover = state.current + 1
+    if state.over:
+        winner = state.winner
+        verdict = Verdict.WIN if winner == mover else Verdict.LOSS
+        return DuelResult(state.deal, mover, verdict, winner, state.reason, [], 0, 0.0)
+    search = DuelSearch(game, limit.nodes, deadline)
+    search.progress = limit.progress
+    pos = game.from_state(state)
+    done, dumped = game.turn_under_way(state)
+    try:
+        win = _root_wins(search, pos, done, dumped)
+    except DuelBudget:
+        return DuelResult(
+            state.deal, mover, Verdict.UNKNOWN, None, None, [], search.stats.nodes,
+            time.monotonic() - t0, _details(search),
+        )  # fmt: skip
+    # The line is read from the table; no budget applies to reading it.
+    search.node_limit, search.deadline = 1 << 62, None
+    line = _root_line(search, pos, done, dumped, win)
+    turns, final = replay_duel(state, line)
+    winner = mover if win else 3 - mover
+    if final.winner != winner:
+        raise DuelSolverBug(f"the principal line ends with winner {final.winner}, not {winner}")
+    proof = (
+        f"AND-OR search over whole turns: every turn of player {3 - winner} refuted "
+        f"({search.stats.nodes} positions searched, {len(search.tt)} in the table, "
+        f"{search.stats.bound_cuts} ended by the race bounds)"
+    )
+    return DuelResult(
+        state.deal,
+        mover,
+        Verdict.WIN if win else Verdict.LOSS,
+        winner,
+        proof,
+        turns,
+        search.stats.nodes,
+        time.monotonic() - t0,
+        _details(search),
+    )
+
+
+def _details(search: DuelSearch) -> dict[str, int]:
+    s = search.stats
+    return {"table": len(search.tt), "bound_cuts": s.bound_cuts, "stuck_cuts": s.stuck_cuts}
+
+
+def _root_wins(search: DuelSearch, pos: Pos, done: int, dumped: bool) -> bool:
+    if done == 0 and not dumped:
+        return search.wins(pos)
+    # Inside a turn: the rest of the turn, then the opponent's position.
+    return any(
+        after is None or not search.wins(after)
+        for _plays, after in search.game.turns(pos, done, dumped)
+    )
+
+
+def _root_line(
+    search: DuelSearch, pos: Pos, done: int, dumped: bool, win: bool
+) -> list[tuple[int, Plays]]:
+    if done == 0 and not dumped:
+        return search.line(pos)
+    mover = pos[8]
+    children = search.game.turns(pos, done, dumped)
+    if not children:
+        return []
+    pick = children[0]
+    for plays, after in children:
+        if win and (after is None or not search.wins(after)):
+            pick = (plays, after)
+            break
+    first = [(mover, pick[0])]
+    return first if pick[1] is None else first + search.line(pick[1])
+
+
+def replay_duel(state: GameState, line: list[tuple[int, Plays]]) -> tuple[list[Turn], GameState]:
+    """Play the line through the engine from ``state``; each turn must be
+    legal and the last must end the duel. A line that does not replay is a
+    ``DuelSolverBug``, never a verdict."""
+    s = state.copy()
+    turns: list[Turn] = []
+    for i, (player, plays) in enumerate(line):
+        if s.over or s.current != player:
+            raise DuelSolverBug(f"turn {i} of the line is not player {player + 1}'s")
+        try:
+            for card, pile in plays:
+                s.play(card, pile)
+            if not s.over:
+                s.end_turn()
+        except IllegalMoveError as err:
+            raise DuelSolverBug(f"the line does not replay at turn {i}: {err}") from None
+        # The first turn may finish a turn under way: record all its plays.
+        made = tuple(u for u in state.plays_this_turn) if i == 0 else ()
+        turns.append(Turn(player + 1, (*made, *(Play(c, p) for c, p in plays))))
+    if line and not s.over:
+        raise DuelSolverBug("the principal line does not reach the end of the duel")
+    if line and s.status not in (Status.WON, Status.LOST):
+        raise DuelSolverBug("the line ends in no result")
+    return turns, s
+
+
+def first_guess(state: GameState) -> tuple[Play, ...] | None:
+    """The turn the search would try first from ``state`` (its ordering, no
+    proof): for a hint when the budget decided nothing. None: no legal turn."""
+    game = check_duel(state.deal)
+    pos = game.from_state(state)
+    done, dumped = game.turn_under_way(state)
+    children = game.turns(pos, done, dumped)
+    if not children:
+        return None
+    search = DuelSearch(game)
+    for plays, after in children:
+        if after is None or not game.has_turn(after):
+            return tuple(Play(c, p) for c, p in plays)
+    plays, _ = min(children, key=lambda t: search.score(pos, t[0], t[1]))  # type: ignore[arg-type]
+    return tuple(Play(c, p) for c, p in plays)

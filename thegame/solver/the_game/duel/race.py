@@ -1,0 +1,187 @@
+"""Each player's race alone, and the bounds the duel search takes from it.
+
+The race alone of player p: the fewest turns in which p plays all their
+cards on their own two piles if the opponent never touches them (and p puts
+no card onto the opponent's piles, so p draws 2 after each turn, D5). It is
+an exact shortest path over p's own turns, found by depth-first search with
+a memo of exact values; ``None`` when p cannot finish alone.
+
+Two bounds for the duel search (``search.py``), each argued where it is made:
+``fewest_turns`` (a lower bound on the turns p needs whatever happens) and
+the robust race (an upper bound that holds whatever the opponent does).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .position import DuelGame, Solo, solo_turns
+
+INF = 1 << 30
+
+
+class RaceBudget(Exception):
+    """The race search ran out of nodes or time."""
+
+
+def fewest_turns(game: DuelGame, hand_cards: int, stock: int) -> int:
+    """A lower bound on the turns a player needs to play all their cards,
+    this turn counted, whatever either player does.
+
+    Sound: a turn ends by drawing at most max(hand size, 2) cards (D5: refill
+    to the hand size, or draw 2), and the turn that plays the last card comes
+    after the last draw; so with ``stock`` cards to draw at least
+    ceil(stock / that) turns draw, and one more plays the last card. A
+    player with cards left needs at least one turn."""
+    if hand_cards + stock == 0:
+        return 0
+    per = max(game.hand_size, game.draw_own)
+    return 1 + -(-stock // per)
+
+
+def solo_floor(game: DuelGame, p: int, solo: Solo) -> int:
+    """A lower bound for the race alone: every turn draws at most 2 (D5,
+    own piles only), and the last card comes after the last draw."""
+    stock = len(game.decks[p]) - solo[1]
+    if solo[0] == 0 and stock == 0:
+        return 0
+    return 1 + -(-stock // game.draw_own) if stock else 1
+
+
+def has_dead_card(game: DuelGame, p: int, solo: Solo) -> bool:
+    """Whether some card of player p can never be played on their own piles
+    alone (so the race alone cannot finish).
+
+    Sound: alone, a pile's future tops are the player's own unplayed cards.
+    A card c can later go on the ascending pile only if c > top now, or
+    some unplayed card y that can itself go there comes first with y < c
+    (then c goes beyond it) or y = c + step (then c is the backward trick).
+    The closure of that rule from the cards above the top over-approximates
+    every card the pile can ever take (it ignores order and the hand);
+    likewise mirrored for the descending pile. A card outside both closures
+    is dead."""
+    hand, at, a, d = solo
+    cards = [c for c in range(game.low, game.high + 1) if hand >> c & 1]
+    cards += game.decks[p][at:]
+    step = game.step
+    dead = set(cards)
+    for asc in (True, False):
+        alive = {c for c in cards if (c > a if asc else c < d)}
+        grew = True
+        while grew:
+            grew = False
+            edge = (min(alive) if asc else max(alive)) if alive else None
+            for c in cards:
+                if c in alive:
+                    continue
+                back = c + step if asc else c - step
+                beyond = edge is not None and (edge < c if asc else edge > c)
+                if beyond or back in alive:
+                    alive.add(c)
+                    grew = True
+        dead -= alive
+    return bool(dead)
+
+
+@dataclass
+class Race:
+    """The race alone of one player: ``turns`` None when they cannot finish
+    alone; ``proven`` False when the budget ran out (then ``turns`` is the
+    best found, or None, and ``floor`` the proven lower bound)."""
+
+    player: int  # 1-based
+    turns: int | None
+    proven: bool
+    floor: int
+    nodes: int
+    line: list[tuple[tuple[int, int], ...]]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "turns": self.turns,
+            "proven": self.proven,
+            "floor": self.floor,
+            "nodes": self.nodes,
+        }
+
+
+class RaceSolver:
+    """Exact fewest turns alone (``robust``: with the robust turns only),
+    memoised across calls for one player of one deal."""
+
+    def __init__(self, game: DuelGame, p: int, robust: bool = False) -> None:
+        self.game = game
+        self.p = p
+        self.robust = robust
+        self.memo: dict[Solo, int] = {}
+        self.nodes = 0
+        self.node_limit = INF
+        self.deadline: float | None = None
+
+    def fewest(self, solo: Solo, nodes: int | None = None, deadline: float | None = None) -> int:
+        """Exact fewest turns to finish alone from ``solo`` (INF: never);
+        ``RaceBudget`` when ``nodes`` more nodes or the deadline run out."""
+        self.node_limit = self.nodes + nodes if nodes is not None else INF
+        self.deadline = deadline
+        return self._fewest(solo)
+
+    def _fewest(self, solo: Solo) -> int:
+        got = self.memo.get(solo)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes >= self.node_limit:
+            raise RaceBudget
+        if self.nodes & 255 == 0 and self.deadline is not None and time.monotonic() > self.deadline:
+            raise RaceBudget
+        floor = solo_floor(self.game, self.p, solo)
+        best = INF
+        if not self.robust and has_dead_card(self.game, self.p, solo):
+            self.memo[solo] = INF  # a card that never goes down: no finish alone
+            return INF
+        children = solo_turns(self.game, self.p, solo, self.robust)
+        # More cards played first: an early finish found early ends the loop
+        # at the floor.
+        children.sort(key=lambda t: -len(t[0]))
+        for _plays, after in children:
+            value = 1 if after is None else 1 + self._fewest(after)
+            if value < best:
+                best = value
+                if best <= floor:
+                    break  # the floor is proven: nothing is shorter
+        self.memo[solo] = best
+        return best
+
+    def line(self, solo: Solo) -> list[tuple[tuple[int, int], ...]]:
+        """The turns of a fewest-turns finish from a solved ``solo``."""
+        out: list[tuple[tuple[int, int], ...]] = []
+        want = self.memo.get(solo, INF)
+        while want < INF and solo is not None:
+            for plays, after in solo_turns(self.game, self.p, solo, self.robust):
+                value = 1 if after is None else 1 + self.memo.get(after, INF)
+                if value == want:
+                    out.append(plays)
+                    if after is None:
+                        return out
+                    solo, want = after, want - 1
+                    break
+            else:
+                return out
+        return out
+
+
+def race_alone(
+    game: DuelGame, p: int, solo: Solo, nodes: int | None = None, deadline: float | None = None
+) -> Race:
+    """Player p's race alone from ``solo`` (p 0-based), within a budget."""
+    solver = RaceSolver(game, p)
+    floor = solo_floor(game, p, solo)
+    try:
+        best = solver.fewest(solo, nodes, deadline)
+    except RaceBudget:
+        return Race(p + 1, None, False, floor, solver.nodes, [])
+    turns = None if best >= INF else best
+    line = solver.line(solo) if turns is not None else []
+    return Race(p + 1, turns, True, turns if turns is not None else floor, solver.nodes, line)

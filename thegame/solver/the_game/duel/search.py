@@ -1,0 +1,230 @@
+"""The AND-OR search of a Face to Face duel over whole turns.
+
+Choice: depth-first AND-OR search (negamax over win/loss values) with a
+transposition table of proven values, not proof-number search. The duel is
+finite and acyclic (every turn plays at least two cards) and has no draws,
+so a depth-first search that stores each proven value under the exact
+position (``Pos``, the player to move included) is complete and exact
+without depth limits or iterative deepening; its memory is the table alone,
+while proof-number search keeps the whole explored tree with its numbers,
+which in Python costs far more memory on a shared machine. The price is
+ordering: the search is only as fast as its first choices, so children are
+ordered (immediate wins, replies that leave the opponent without a legal
+turn, children already proven, then a static score), and sound bounds end
+a branch early (``_decide``).
+
+A node is proven a win only when one child is proven a loss for the
+opponent; a loss only when every child is proven a win for the opponent (or
+there is no legal turn, D6). Budget exhaustion raises ``DuelBudget``; no
+value is stored for a node whose search was cut.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .position import A0, CUR, D0, H0, P0, DuelGame, Plays, Pos, TurnResult, cards_of, solo_of
+from .race import INF, RaceBudget, RaceSolver, fewest_turns
+
+# The robust race is searched only for players with at most this many cards
+# left, with at most this many nodes per call: it is a bound, not the search.
+ROBUST_CARDS = 12
+ROBUST_NODES = 400
+
+
+class DuelBudget(Exception):
+    """The node or time budget ran out."""
+
+
+@dataclass
+class DuelStats:
+    nodes: int = 0
+    bound_cuts: int = 0
+    stuck_cuts: int = 0
+    tt_hits: int = 0
+
+
+class DuelSearch:
+    """Decides who wins from a position (``wins``) and gives the line."""
+
+    def __init__(
+        self, game: DuelGame, node_limit: int | None = None, deadline: float | None = None
+    ) -> None:
+        self.game = game
+        self.node_limit = node_limit if node_limit is not None else INF
+        self.deadline = deadline
+        self.tt: dict[Pos, bool] = {}
+        self.stats = DuelStats()
+        self.progress: Callable[[int], None] | None = None
+        self.robust = [RaceSolver(game, 0, robust=True), RaceSolver(game, 1, robust=True)]
+
+    # -- the search -------------------------------------------------------------
+
+    def wins(self, pos: Pos) -> bool:
+        """Whether the player to move wins with best play from both sides."""
+        got = self.tt.get(pos)
+        if got is not None:
+            self.stats.tt_hits += 1
+            return got
+        self._tick()
+        decided = self._decide(pos)
+        if decided is not None:
+            self.stats.bound_cuts += 1
+            self.tt[pos] = decided
+            return decided
+        value = self._expand(pos)
+        self.tt[pos] = value
+        return value
+
+    def _expand(self, pos: Pos) -> bool:
+        children = self.game.turns(pos)
+        if not children:
+            return False  # D6: the player to move cannot play 2 cards and loses
+        if any(after is None for _plays, after in children):
+            return True  # D6: a turn that plays all their cards
+        # The mover cannot finish this turn, so they need two turns at least;
+        # if the opponent finishes in one robust turn (legal whatever card
+        # the mover lays on their piles now, ``solo_turns``), the mover loses.
+        o = 1 - pos[CUR]
+        up_o = self._robust(pos, o, 1)
+        if up_o is not None and up_o <= 1:
+            self.stats.bound_cuts += 1
+            return False
+        later: list[tuple[int, Pos]] = []
+        for plays, after in children:
+            assert after is not None
+            known = self.tt.get(after)
+            if known is False:
+                self.stats.tt_hits += 1
+                return True
+            if known is True:
+                continue  # a win for the opponent: no use trying
+            if not self.game.has_turn(after):
+                self.stats.stuck_cuts += 1
+                self.tt[after] = False  # D6: the opponent cannot play 2 cards
+                return True
+            later.append((self.score(pos, plays, after), after))
+        later.sort(key=lambda sa: sa[0])
+        return any(not self.wins(after) for _score, after in later)
+
+    def _tick(self) -> None:
+        self.stats.nodes += 1
+        if self.stats.nodes >= self.node_limit:
+            raise DuelBudget
+        # A node lists up to a few hundred turns: look at the clock often.
+        if self.stats.nodes & 7 == 0:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise DuelBudget
+            if self.progress is not None:
+                self.progress(self.stats.nodes)
+
+    # -- bounds ---------------------------------------------------------------------
+
+    def _decide(self, pos: Pos) -> bool | None:
+        """Sound early ends from the races (None: search on).
+
+        Let p move and o be the opponent; ``L`` is ``fewest_turns`` (no
+        player finishes sooner, whatever anyone does) and ``U`` the robust
+        race (the player finishes within U own turns whatever the opponent
+        lays on their piles, never stuck on the way: ``solo_turns``).
+        - U_p <= L_o: p wins. p's U_p-th turn comes before o's U_p-th, and o
+          cannot finish before their L_o-th >= U_p-th turn.
+        - L_p > U_o: p loses. o finishes at their U_o-th turn, which follows
+          p's U_o-th turn, and p cannot finish by then; p's turns cannot stop
+          o's robust plan.
+        """
+        g = self.game
+        p = pos[CUR]
+        o = 1 - p
+        low = [fewest_turns(g, pos[H0 + q].bit_count(), g.stock_left(pos, q)) for q in (0, 1)]
+        up_p = self._robust(pos, p, low[o])
+        if up_p is not None and up_p <= low[o]:
+            return True
+        up_o = self._robust(pos, o, low[p] - 1)
+        if up_o is not None and low[p] > up_o:
+            return False
+        return None
+
+    def _robust(self, pos: Pos, q: int, useful: int) -> int | None:
+        """Player q's robust race from ``pos`` when cheap, else None. Only
+        worth it when the floor ``fewest_turns`` of q is at most ``useful``."""
+        g = self.game
+        if g.cards_left(pos, q) > ROBUST_CARDS:
+            return None
+        if fewest_turns(g, pos[H0 + q].bit_count(), g.stock_left(pos, q)) > useful:
+            return None
+        solver = self.robust[q]
+        try:
+            value = solver.fewest(solo_of(pos, q), ROBUST_NODES)
+        except RaceBudget:
+            return None
+        return None if value >= INF else value
+
+    # -- ordering ---------------------------------------------------------------------
+
+    def score(self, pos: Pos, plays: Plays, after: Pos) -> int:
+        """Lower first. The mover's cards that their piles no longer take as
+        they stand (each costs a future turn or a rescue), what a card onto
+        the opponent gave them, fewer cards left first. A heuristic only:
+        every child is searched before a loss is stored."""
+        p = pos[CUR]
+        o = 1 - p
+        g = self.game
+        a, d = after[A0 + 2 * p], after[D0 + 2 * p]
+        mine = after[H0 + p]
+        stuck = sum(1 for c in cards_of(mine) if d <= c <= a)
+        rest = g.decks[p][after[P0 + p] :]
+        stuck += sum(1 for c in rest if d <= c <= a)
+        oa0, od0 = pos[A0 + 2 * o], pos[D0 + 2 * o]
+        oa, od = after[A0 + 2 * o], after[D0 + 2 * o]
+        gift = (oa0 - oa) + (od - od0)
+        return 8 * stuck + gift + 2 * g.cards_left(after, p) + _jumps(pos, after, p)
+
+    # -- the line -----------------------------------------------------------------
+
+    def line(self, pos: Pos, max_turns: int = 1000) -> list[tuple[int, Plays]]:
+        """The principal line from a solved position: the winner plays a
+        proven winning turn, the loser a turn that lasts (every one loses).
+        Each turn comes with its player (0-based)."""
+        out: list[tuple[int, Plays]] = []
+        for _ in range(max_turns):
+            children = self.game.turns(pos)
+            if not children:
+                return out
+            win = self.wins(pos)
+            pick: TurnResult | None = None
+            if win:
+                # A child already proven lost for the opponent first (the
+                # search's own refutation); searching another could be long.
+                known = [t for t in children if t[1] is None or self.tt.get(t[1]) is False]
+                for plays, after in known + children:
+                    if after is None or not self.wins(after):
+                        pick = (plays, after)
+                        break
+            else:
+                # Every turn loses; show the one that leaves the loser the
+                # fewest cards to play (the stoutest resistance by count).
+                pick = max(children, key=lambda t: _resist(self.game, t))
+            assert pick is not None, "a proven win has a winning turn"
+            out.append((pos[CUR], pick[0]))
+            if pick[1] is None:
+                return out
+            pos = pick[1]
+        return out
+
+
+def _jumps(pos: Pos, after: Pos, p: int) -> int:
+    """How far the mover's own tops moved towards their dead ends."""
+    a0, d0 = pos[A0 + 2 * p], pos[D0 + 2 * p]
+    a, d = after[A0 + 2 * p], after[D0 + 2 * p]
+    return max(0, a - a0) + max(0, d0 - d)
+
+
+def _resist(game: DuelGame, turn: TurnResult) -> int:
+    after = turn[1]
+    if after is None:
+        return INF
+    p = 1 - after[CUR]
+    return -game.cards_left(after, p)
