@@ -118,8 +118,9 @@ def test_local_and_ray_backends_write_identical_rows(tmp_path: Path) -> None:
         assert res.exit_code == 0, (res.output, res.exception)
         assert stable(rows(ray_db)) == stable(rows(local))
         # A chunk that fails for good is reported, not stored, not fatal:
-        # here a variant the solver does not cover fails in the worker.
-        bad = Plan("deal", "extreme", 1, (1, 2, 3), 0, 1.0)
+        # here a variant ``api.solve`` does not cover (a duel has its own
+        # search) fails in the worker.
+        bad = Plan("deal", "face-to-face", 2, (1, 2, 3), 0, 1.0)
         stored: list[dict[str, Any]] = []
         assert run(bad, stored.extend, "ray", chunk=2) == [1, 2, 3]
         assert stored == []
