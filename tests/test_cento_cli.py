@@ -113,7 +113,7 @@ def test_check_free_card_as(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "fragments"),
     [
-        ("{not json", ("not valid JSON",)),
+        ("{not json", ("malformed JSON",)),
         ({"turns": []}, ("deal",)),
         ({"deal": {"hands": [[1, 1, 2, 3, 4, 5, 6]], "open": 9, "draw": []}}, ("twice",)),
         ({"deal": {"hands": [[1, 2, 3]], "open": 9, "draw": [], "free": 0}}, ("holds 3 cards",)),

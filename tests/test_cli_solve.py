@@ -104,7 +104,7 @@ def test_solve_uncovered_variant_is_one_line(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     result = invoke("solve", "--deal", str(path))
     assert result.exit_code == 2
-    expected = "error: variant: the solver does not cover Extreme deals with fire cards\n"
+    expected = "error: variant: the solver does not cover extreme deals with fire cards\n"
     assert result.stderr == expected
 
 

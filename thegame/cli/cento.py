@@ -12,6 +12,7 @@ import click
 from ..models.cento import CentoDeal, CentoRecord, CentoRules, HundredMode, check
 from ..models.cento.rules import card_text
 from ..models.errors import InvalidInputError
+from ..models.jsonio import load_json
 from ..models.outcome import Limit
 from .common import err, out, print_json, read_text, searching, user_errors, write_atomic
 
@@ -98,10 +99,7 @@ def make_rules(kw: dict[str, Any]) -> CentoRules:
 
 
 def _load_json(path: str) -> Any:
-    try:
-        return json.loads(read_text(path))
-    except json.JSONDecodeError as e:
-        raise InvalidInputError(f"not valid JSON ({e.msg} at line {e.lineno})", path) from None
+    return load_json(read_text(path), path)
 
 
 def load_deal(path: str) -> CentoDeal:

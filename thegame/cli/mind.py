@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,6 +13,7 @@ from rich.table import Table
 
 from ..analysis.mind.analyze import LevelAnalysis, analyze_level
 from ..models.errors import IllegalMoveError, InvalidInputError
+from ..models.jsonio import load_json
 from ..models.mind import (
     HIGH,
     MAX_LIVES,
@@ -45,10 +45,7 @@ def mind() -> None:
 
 
 def _json(path: str) -> Any:
-    try:
-        return json.loads(read_text(path))
-    except json.JSONDecodeError as e:
-        raise InvalidInputError(f"malformed JSON: {e.msg} at line {e.lineno}", path) from None
+    return load_json(read_text(path), path)
 
 
 def _load_deal(path: str) -> LevelDeal:

@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 import click
 
 from ...models import InvalidInputError
+from ...models.jsonio import load_json
 from ...models.the_game import Deal, Record, get_rules
-from ...models.the_game.deal import load_json
 from ..common import read_text
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError
+from ..jsonio import load_json
 from .deal import CentoDeal
 from .rules import FREE, HUNDRED
 
@@ -122,8 +123,4 @@ class CentoRecord:
 
     @classmethod
     def from_json(cls, text: str, where: str = "record") -> CentoRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InvalidInputError(f"not valid JSON ({e.msg} at line {e.lineno})", where) from None
-        return cls.from_dict(data)
+        return cls.from_dict(load_json(text, where))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from ..errors import IllegalMoveError, InvalidInputError
+from ..jsonio import load_json
 from .deal import Deal, card
 from .rules import HAND, HEADS, ROWS, Placement, Rows, choices_from, chooser, place_trick
 
@@ -59,13 +59,7 @@ class Record:
 
     @classmethod
     def from_text(cls, text: str, where: str = "record") -> Record:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InvalidInputError(
-                f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}", where
-            ) from None
-        return cls.from_json(data)
+        return cls.from_json(load_json(text, where))
 
 
 def _turn(data: Any, players: int, where: str) -> Turn:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidInputError
+from ..jsonio import load_json
 from ..seeds import SplitMix64
 from .rules import (
     COMMAND_KINDS,
@@ -299,22 +300,6 @@ class Deal:
         if commands:
             data["commands"] = commands
         return cls.from_dict(data, where)
-
-
-def load_json(text: str, where: str) -> Any:
-    """Parse JSON; any failure is an ``InvalidInputError`` naming ``where``."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InvalidInputError(
-            f"malformed JSON: {err.msg} at line {err.lineno} column {err.colno}", where
-        ) from None
-    except (ValueError, RecursionError):
-        # A number too long for int() (Python's 4300-digit limit) or
-        # nesting too deep for the decoder: bad input, not a crash.
-        raise InvalidInputError(
-            "malformed JSON: number too long or nesting too deep", where
-        ) from None
 
 
 def _is_int(x: object) -> bool:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import IllegalMoveError, InvalidInputError
-from .deal import Deal, load_json
+from ..jsonio import load_json
+from .deal import Deal
 from .state import GameState, Play, pile_index, pile_name
 
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import InvalidInputError
+from ...models.jsonio import load_json
 from ...models.outcome import Status
 from ...models.the_game import Deal, GameState, Record, Turn, replay
-from ...models.the_game.deal import load_json
 from ...models.the_game.record import turn_to_dict
 from .rating import LABELS, Rating
 

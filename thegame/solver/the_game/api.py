@@ -166,7 +166,7 @@ def covered(deal: Deal) -> None:
         return
     if rules.turn_kind == "extreme":
         raise InvalidInputError(
-            "the solver does not cover Extreme deals with fire cards", "variant"
+            f"the solver does not cover {rules.name} deals with fire cards", "variant"
         )
     if rules.kind != "classic" or rules.commands:
         raise InvalidInputError(
