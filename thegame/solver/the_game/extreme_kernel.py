@@ -79,19 +79,7 @@ class ExtremeKernel(Kernel):
         if state.over:
             raise ValueError("the game is over")
         k = cls(state.deal, state.current)
-        k.tops = list(state.tops)
-        k.hands = [0] * k.players
-        for p, hand in enumerate(state.hands):
-            for c in hand:
-                k.hands[p] |= 1 << c
-        k.pos = state.stock_pos[0]
-        k.unplayed = 0
-        for h in k.hands:
-            k.unplayed |= h
-        for c in k.deck[k.pos :]:
-            k.unplayed |= 1 << c
-        k.t = len(state.placed)
-        k.turn_min = state.turn_min
+        k.load_cards(state)
         k.pending = 0
         for played in state.plays_this_turn:
             k.pending |= k._turn_bits(played.card, played.pile)

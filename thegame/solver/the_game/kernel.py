@@ -184,32 +184,36 @@ class Kernel:
         if state.over:
             raise ValueError("the game is over")
         k = cls(state.deal, state.current)
-        rules = k.rules
-        k.tops = list(state.tops)
+        k.load_cards(state)
         # F2: a fire card laid in an earlier turn must be covered this turn;
         # one laid this turn has the next turn as its deadline.
         k.pending = 0
         for i, top in enumerate(state.tops):
-            if top in rules.fire_cards and state.top_turn[i] < state.turn:
+            if top in k.rules.fire_cards and state.top_turn[i] < state.turn:
                 k.pending |= 1 << i
-        k.hands = [0] * k.players
-        for p, hand in enumerate(state.hands):
-            for c in hand:
-                k.hands[p] |= 1 << c
-        k.pos = state.stock_pos[0]
-        k.unplayed = 0
-        for h in k.hands:
-            k.unplayed |= h
-        for c in k.deck[k.pos :]:
-            k.unplayed |= 1 << c
-        k.t = len(state.placed)
-        k.turn_min = state.turn_min
         # Mid-turn, with t plays fixed: a turn of k >= max(2m, t+m) plays
         # still splits into k-m and m plays (the first part keeps the fixed
         # plays and meets the minimum), so this turn may need t+m-1 plays.
         if k.max_turn != INF:
             k.max_turn = max(k.base_max_turn, k.t + k.min_play - 1)
         return k
+
+    def load_cards(self, state: GameState) -> None:
+        """Take the tops, hands, draw pile and this turn's count from ``state``
+        (what every kernel of the family shares; deadlines are the caller's)."""
+        self.tops = list(state.tops)
+        self.hands = [0] * self.players
+        for p, hand in enumerate(state.hands):
+            for c in hand:
+                self.hands[p] |= 1 << c
+        self.pos = state.stock_pos[0]
+        self.unplayed = 0
+        for h in self.hands:
+            self.unplayed |= h
+        for c in self.deck[self.pos :]:
+            self.unplayed |= 1 << c
+        self.t = len(state.placed)
+        self.turn_min = state.turn_min
 
     # -- rules ---------------------------------------------------------------
 
