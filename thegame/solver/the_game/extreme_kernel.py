@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from ...models.the_game import Deal, GameState, Rules
 from ...models.the_game.placement import accepts, is_trick
-from .kernel import INF, Kernel, PlayUndo, TurnUndo
+from .kernel import INF, Kernel, PlayUndo
 
 # Flags of the packed turn state (above any pile bit: at most 16 piles).
 STOP = 1 << 20
@@ -311,37 +311,13 @@ class ExtremeKernel(Kernel):
         self.t += 1
         return saved
 
-    def end_turn(self) -> TurnUndo:
-        """Draw (X4c: one card while a draw-one card shows, else back to H,
-        C6), move to the next player (C7)."""
-        saved = TurnUndo(
-            self.cur,
-            self.t,
-            self.pos,
-            self.hands[self.cur],
-            self.pending,
-            self.turn_min,
-            self.max_turn,
-        )
-        hand = self.hands[self.cur]
-        need = 1 if self._showing(self.draw_one) else self.hand_size - hand.bit_count()
-        pos = self.pos
-        end = min(self.total, pos + need)
-        for c in self.deck[pos:end]:
-            hand |= 1 << c
-        self.hands[self.cur] = hand
-        self.pos = end
-        self.pending = 0
-        nxt = (self.cur + 1) % self.players
-        if end >= self.total:
-            for _ in range(self.players):
-                if self.hands[nxt]:
-                    break
-                nxt = (nxt + 1) % self.players
-        self.cur = nxt
-        self.t = 0
-        self.turn_min = self._minimum()
-        return saved
+    def draw_need(self, hand: int) -> int:
+        """X4c: one card while a draw-one card shows, else back to H (C6).
+        ``end_turn`` is the base kernel's: with no fire cards (refused in
+        Extreme) it leaves no deadline pending, and ``max_turn`` stays INF."""
+        if self._showing(self.draw_one):
+            return 1
+        return super().draw_need(hand)
 
     # -- turns (the beam over whole turns) -------------------------------------
 

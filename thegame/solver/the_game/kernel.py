@@ -513,6 +513,10 @@ class Kernel:
         """Ending the turn now loses at once (F2: a due fire card uncovered)."""
         return bool(self.pending)
 
+    def draw_need(self, hand: int) -> int:
+        """Cards to draw at the end of the turn: back to H (rule C6)."""
+        return self.hand_size - hand.bit_count()
+
     def end_turn(self) -> TurnUndo:
         """Draw back to H (rule C6), move to the next player (C7)."""
         saved = TurnUndo(
@@ -526,7 +530,7 @@ class Kernel:
         )
         self.max_turn = self.base_max_turn
         hand = self.hands[self.cur]
-        need = self.hand_size - hand.bit_count()
+        need = self.draw_need(hand)
         pos = self.pos
         end = min(self.total, pos + need)
         for c in self.deck[pos:end]:
