@@ -39,12 +39,6 @@ def improves(ascending: bool, top: int, card: int) -> bool:
     return card < top if ascending else card > top
 
 
-def gap(ascending: bool, top: int, card: int) -> int:
-    """How far a normal play jumps: the card values strictly between the top
-    and the card (what the play gives up on that pile)."""
-    return card - top - 1 if ascending else top - card - 1
-
-
 def accepted_mask(ascending: bool, top: int, step: int, size: int) -> int:
     """Bitmask (bit c = card c, for c < ``size``) of every card the pile
     accepts under C5: the bit-parallel form of ``accepts`` for kernels."""
