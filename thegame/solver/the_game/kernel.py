@@ -33,7 +33,7 @@ import functools
 from typing import NamedTuple
 
 from ...models.the_game import Deal, GameState, Rules
-from ...models.the_game.placement import accepted_mask, accepts, beyond, is_trick
+from ...models.the_game.placement import accepted_mask, accepts, beyond, trick_card
 
 INF = 1 << 30
 # Weights of cards blocked by two and by three piles in ``Kernel.evaluate``
@@ -115,9 +115,10 @@ def _placement_table(step: int, size: int) -> PlacementTable:
     trick_top = [[-1] * (size + 1), [-1] * (size + 1)]
     for d, asc in enumerate((True, False)):
         for t in range(size + 1):
-            for c in range(size + 1):
-                if is_trick(asc, t, c, step):
-                    trick_top[d][c] = t
+            # The one card a trick puts on t (``is_trick`` is this equality).
+            c = trick_card(asc, t, step)
+            if 0 <= c <= size:
+                trick_top[d][c] = t
     first = [
         next((c for c in range(size + 1) if beyond(True, t, c)), size + 1) for t in range(size + 1)
     ]
