@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 import click
@@ -11,7 +10,8 @@ from rich.text import Text
 
 from ...models import IllegalMoveError, InvalidInputError
 from ...models.outcome import Limit, Status
-from ...models.the_game import GameState, Play, Record, Turn, pile_index, pile_name
+from ...models.the_game import GameState, Play, Record, Turn, pile_name
+from ...models.the_game.notation import action_text, parse_play
 from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
 from ..common import out, read_text, user_errors
@@ -29,7 +29,6 @@ HELP = (
     "'end' ends the turn, 'undo' takes back the last action, 'hint', 'solve', "
     "'help', 'quit'"
 )
-_PLAY = re.compile(r"(\d+)\s*(?:on\s*)?([a-z]\d+)?")
 
 
 def load_puzzle(path: str) -> Puzzle:
@@ -101,14 +100,16 @@ class Session:
 
 def _parse_play(state: GameState, text: str) -> tuple[int, int]:
     """``'37 A1'`` to (card, pile); InvalidInputError with a one-line reason."""
-    m = _PLAY.fullmatch(text)
-    if m is None:
-        raise InvalidInputError(f"unknown command {text!r}; {HELP}")
-    card = int(m.group(1))
+    try:
+        card, pile = parse_play(state.rules, text)
+    except InvalidInputError as e:
+        if "pile" in str(e):
+            raise
+        raise InvalidInputError(f"unknown command {text!r}; {HELP}") from None
     if card not in state.hands[state.current]:
         raise InvalidInputError(f"{card} is not in your hand")
-    if m.group(2) is not None:
-        return card, pile_index(state.rules, m.group(2))
+    if pile is not None:
+        return card, pile
     piles = [p.pile for p in state.legal_plays() if p.card == card]
     if len(piles) == 1:
         return card, piles[0]
@@ -123,7 +124,7 @@ def _say(text: str, style: str = "") -> None:
 
 
 def _action_text(state: GameState, a: Action) -> str:
-    return "the end of the turn" if a == END else f"{a[0]} on {pile_name(state.rules, a[1])}"
+    return "the end of the turn" if a == END else action_text(state.rules, a)
 
 
 def run_session(session: Session, hint_time: float, solve_time: float) -> str:
