@@ -92,7 +92,7 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
-def _check_family(rules: Rules) -> None:
+def check_family(rules: Rules) -> None:
     if rules.kind == DUEL or rules.commands:
         raise ValueError(f"the blind policy covers the classic family, not {rules.name}")
 
@@ -113,6 +113,17 @@ class BlindPolicy:
         self._out_steps = tuple(cc[k] - cc[k + 1] for k in range(depth))
         self._hand_steps = tuple(hc[k] - hc[k + 1] for k in range(depth))
 
+    @property
+    def out_steps(self) -> tuple[float, ...]:
+        """Score weight per "covered by fewer than k+1 piles" step, for a card
+        still out (the compiled playouts take these very numbers)."""
+        return self._out_steps
+
+    @property
+    def hand_steps(self) -> tuple[float, ...]:
+        """The same steps for the extra cost of a card in the own hand."""
+        return self._hand_steps
+
     def __call__(self, state: GameState) -> list[Play]:
         return self.choose_turn(state)
 
@@ -123,7 +134,7 @@ class BlindPolicy:
         inside it), each legal in sequence; meets the turn minimum whenever
         that is possible, else returns the longest sequence it found."""
         rules = state.rules
-        _check_family(rules)
+        check_family(rules)
         if state.over:
             return []
         tab = _tables(rules)
@@ -417,6 +428,14 @@ def _resample(state: GameState, hidden: list[int], rng: random.Random) -> GameSt
     random order; hand sizes and the draw pile's length stay the same."""
     cards = list(hidden)
     rng.shuffle(cards)
+    return redeal(state, cards)
+
+
+def redeal(state: GameState, cards: Sequence[int]) -> GameState:
+    """``state`` with the hidden cards replaced by ``cards`` in this order:
+    the other players' hands in seat order take as many cards as they hold
+    now, the rest becomes the draw pile, top first. ``state`` is unchanged."""
+    cards = list(cards)
     new = state.copy()
     pos = 0
     for i, h in enumerate(state.hands):
@@ -443,7 +462,7 @@ def rate_plays(
     draws them, so the answer is deterministic. Ratings follow
     ``state.legal_plays()`` order, then ending the turn.
     """
-    _check_family(state.rules)
+    check_family(state.rules)
     if state.over:
         return []
     if samples < 1:

@@ -1,0 +1,846 @@
+/* Blind-policy playouts of the classic family (rules C, P, F), compiled.
+ *
+ * This is a second implementation of two Python pieces, and it must make
+ * exactly the same decisions as they do (tests/test_rollout.py compares the
+ * two game by game):
+ *
+ *   - the blind policy, thegame/analysis/the_game/blind.py: BlindPolicy.
+ *     choose_turn, _TurnSearch (its enumeration order, its `seen` set, its
+ *     pruning), BlindPolicy.score (the same double operations in the same
+ *     order, so that equal scores stay equal and the first one found wins)
+ *     and _clear_line;
+ *   - the rules engine's turn cycle as play_out drives it,
+ *     thegame/models/the_game/state.py: plays, end_turn (C6 drawing, the F2
+ *     fire deadline, F3, the C7 clear and skip of empty hands), the turn
+ *     minimum (C4/P1) and has_legal_turn (C8).
+ *
+ * Card sets are 128-bit masks (bit c = card c), so cards and pile tops must
+ * be at most 127; rollout.c_covers sends anything larger to Python. Hands
+ * inside a turn search are also indexed by position in the sorted hand
+ * (a 64-bit mask), which is what the `seen` keys hold.
+ *
+ * Must be compiled without floating-point contraction (-ffp-contract=off,
+ * see setup.py): a fused multiply-add would round differently from Python.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned __int128 mask_t;
+
+#define BIT(c) (((mask_t)1) << (c))
+#define MAX_CARD 127
+#define MAX_TOP (MAX_CARD + 1) /* a descending pile starts at high + 1 */
+#define MAX_PILES 16
+#define MAX_HAND 32
+#define MAX_PLAYERS 8
+#define MAX_DEPTH 8
+
+enum { IN_PROGRESS = 0, WON = 1, LOST = 2 };
+
+static inline int popcount(mask_t m) {
+    return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
+}
+
+/* ---- the rules and the policy's weights (blind._Tables, BlindParams) ---- */
+
+typedef struct {
+    int low, high, step;
+    int n_piles, n_asc; /* piles 0..n_asc-1 ascend, the rest descend */
+    int hand_size;      /* H for this number of players (C2) */
+    int min_play, min_play_empty;
+    int fire_safe_at_clear; /* F3 */
+    int has_fire;
+    unsigned char fire[MAX_TOP + 1]; /* fire[t]: t is a fire card (F1) */
+    mask_t above[MAX_TOP + 1];       /* cards > t */
+    mask_t below[MAX_TOP + 1];       /* cards < t */
+    int free_gap, forced_slack;
+    double trick_hand, trick_unseen, play_bonus, fire_cost;
+    int depth;
+    double out_steps[MAX_DEPTH], hand_steps[MAX_DEPTH];
+} Ctx;
+
+/* ---- a set of (tops, hand) keys: Python's `seen` / `failed` sets ---------- */
+
+typedef struct {
+    uint64_t hand;
+    uint8_t tops[MAX_PILES];
+} Key;
+
+typedef struct {
+    Key *keys;
+    uint32_t *stamp; /* a slot is used when its stamp is the current one */
+    size_t cap, count;
+    uint32_t now;
+    int oom;
+} Set;
+
+static int set_init(Set *s, size_t cap) {
+    s->keys = malloc(cap * sizeof(Key));
+    s->stamp = calloc(cap, sizeof(uint32_t));
+    s->cap = cap;
+    s->count = 0;
+    s->now = 1;
+    s->oom = 0;
+    return s->keys != NULL && s->stamp != NULL;
+}
+
+static void set_free(Set *s) {
+    free(s->keys);
+    free(s->stamp);
+}
+
+/* Empty the set in O(1): a new stamp makes every slot free. */
+static void set_clear(Set *s) {
+    s->count = 0;
+    if (++s->now == 0) {
+        memset(s->stamp, 0, s->cap * sizeof(uint32_t));
+        s->now = 1;
+    }
+}
+
+static inline uint64_t key_hash(const Key *k) {
+    uint64_t a, b;
+    memcpy(&a, k->tops, 8);
+    memcpy(&b, k->tops + 8, 8);
+    uint64_t h = k->hand * 0x9E3779B97F4A7C15ULL;
+    h ^= (a + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
+    h ^= (b + 0x8CB92BA72F3D8DD7ULL) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 31);
+}
+
+static inline int key_eq(const Key *x, const Key *y) {
+    return x->hand == y->hand && memcmp(x->tops, y->tops, MAX_PILES) == 0;
+}
+
+static int set_grow(Set *s) {
+    size_t cap = s->cap * 2;
+    Key *keys = malloc(cap * sizeof(Key));
+    uint32_t *stamp = calloc(cap, sizeof(uint32_t));
+    if (keys == NULL || stamp == NULL) {
+        free(keys);
+        free(stamp);
+        s->oom = 1;
+        return 0;
+    }
+    for (size_t i = 0; i < s->cap; i++) {
+        if (s->stamp[i] != s->now) continue;
+        size_t j = key_hash(&s->keys[i]) & (cap - 1);
+        while (stamp[j] == 1) j = (j + 1) & (cap - 1);
+        keys[j] = s->keys[i];
+        stamp[j] = 1;
+    }
+    free(s->keys);
+    free(s->stamp);
+    s->keys = keys;
+    s->stamp = stamp;
+    s->cap = cap;
+    s->now = 1;
+    return 1;
+}
+
+/* 1 if the key is in the set. */
+static int set_has(const Set *s, const Key *k) {
+    size_t j = key_hash(k) & (s->cap - 1);
+    while (s->stamp[j] == s->now) {
+        if (key_eq(&s->keys[j], k)) return 1;
+        j = (j + 1) & (s->cap - 1);
+    }
+    return 0;
+}
+
+/* Add the key; 1 if it was new, 0 if it was there already. */
+static int set_add(Set *s, const Key *k) {
+    if (2 * (s->count + 1) > s->cap && !set_grow(s)) return 0;
+    size_t j = key_hash(k) & (s->cap - 1);
+    while (s->stamp[j] == s->now) {
+        if (key_eq(&s->keys[j], k)) return 0;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->keys[j] = *k;
+    s->stamp[j] = s->now;
+    s->count++;
+    return 1;
+}
+
+static inline void make_key(Key *k, const int *tops, int n_piles, uint64_t hand) {
+    memset(k, 0, sizeof(Key));
+    k->hand = hand;
+    for (int i = 0; i < n_piles; i++) k->tops[i] = (uint8_t)tops[i];
+}
+
+/* ---- placement (models/the_game/placement.py, rule C5) ------------------- */
+
+static inline int is_trick(int asc, int top, int card, int step) {
+    return card == (asc ? top - step : top + step);
+}
+
+static inline int beyond(int asc, int top, int card) { return asc ? card > top : card < top; }
+
+static inline int accepts(int asc, int top, int card, int step) {
+    return beyond(asc, top, card) || is_trick(asc, top, card, step);
+}
+
+/* ---- BlindPolicy.score --------------------------------------------------- */
+
+static double score(const Ctx *cx, const int *tops, mask_t hand, mask_t out, int played,
+                    int fresh_fire) {
+    mask_t at[MAX_DEPTH]; /* at[k]: cards at least k+1 piles can take */
+    const int depth = cx->depth;
+    for (int k = 0; k < depth; k++) at[k] = 0;
+    double credit = 0.0;
+    for (int i = 0; i < cx->n_piles; i++) {
+        int t = tops[i];
+        mask_t cover;
+        if (i < cx->n_asc) {
+            cover = t <= cx->high ? cx->above[t] : 0;
+            int partner = t - cx->step;
+            if (partner >= cx->low) {
+                mask_t bit = BIT(partner);
+                cover |= bit;
+                if ((out & bit) && t <= cx->high + 1) {
+                    mask_t window = cx->above[partner] & cx->below[t] & out;
+                    double w = (hand & bit) ? cx->trick_hand : cx->trick_unseen;
+                    credit += w * (double)popcount(window);
+                }
+            }
+        } else {
+            cover = t >= cx->low ? cx->below[t] : 0;
+            int partner = t + cx->step;
+            if (partner <= cx->high) {
+                mask_t bit = BIT(partner);
+                cover |= bit;
+                if (out & bit) {
+                    mask_t window = cx->above[t] & cx->below[partner] & out;
+                    double w = (hand & bit) ? cx->trick_hand : cx->trick_unseen;
+                    credit += w * (double)popcount(window);
+                }
+            }
+        }
+        for (int k = depth - 1; k > 0; k--) at[k] |= at[k - 1] & cover;
+        if (depth > 0) at[0] |= cover;
+    }
+    double cost = 0.0;
+    for (int k = 0; k < depth; k++) {
+        mask_t miss = ~at[k];
+        double ws = cx->out_steps[k];
+        if (ws != 0.0) cost += ws * (double)popcount(out & miss);
+        double wh = cx->hand_steps[k];
+        if (wh != 0.0) cost += wh * (double)popcount(hand & miss);
+    }
+    /* Python: cost - credit - p.play_bonus * played + p.fire_cost * fresh_fire,
+     * evaluated left to right. */
+    double r = cost - credit;
+    r = r - cx->play_bonus * (double)played;
+    r = r + cx->fire_cost * (double)fresh_fire;
+    return r;
+}
+
+/* ---- _TurnSearch ---------------------------------------------------------- */
+
+typedef struct {
+    int n;
+    uint8_t card[MAX_HAND], pile[MAX_HAND];
+} Line;
+
+typedef struct {
+    const Ctx *cx;
+    Set *seen;
+    int tops[MAX_PILES];
+    int cards[MAX_HAND]; /* the hand at the start of the search, sorted */
+    int n_cards;
+    int need;
+    unsigned char old_fire[MAX_PILES], changed[MAX_PILES];
+    long free_gap, slack;
+    Line path;
+    int has_best, has_unsafe;
+    double best_cost, unsafe_cost;
+    Line best, unsafe, longest;
+} Search;
+
+typedef struct {
+    int16_t gap;     /* cards jumped over (at most 127), -1 for a backward trick */
+    uint8_t j, pile; /* j: index into Search.cards */
+} Move;
+
+static void consider(Search *S, mask_t hand, mask_t out) {
+    const Ctx *cx = S->cx;
+    int fresh = 0, safe = 1;
+    if (cx->has_fire) {
+        for (int i = 0; i < cx->n_piles; i++) {
+            if (cx->fire[S->tops[i]]) {
+                if (S->changed[i] || !S->old_fire[i])
+                    fresh++;
+                else
+                    safe = 0;
+            }
+        }
+        if (out == 0) safe = 1; /* F3: a clear ends the game before any deadline */
+    }
+    double cost = score(cx, S->tops, hand, out, S->path.n, fresh);
+    if (safe) {
+        if (!S->has_best || cost < S->best_cost) {
+            S->has_best = 1;
+            S->best_cost = cost;
+            S->best = S->path;
+        }
+    } else if (!S->has_unsafe || cost < S->unsafe_cost) {
+        S->has_unsafe = 1;
+        S->unsafe_cost = cost;
+        S->unsafe = S->path;
+    }
+}
+
+static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
+    const Ctx *cx = S->cx;
+    Key key;
+    make_key(&key, S->tops, cx->n_piles, hm);
+    if (!set_add(S->seen, &key)) return;
+    const int depth = S->path.n;
+    if (depth > S->longest.n) S->longest = S->path;
+    if (depth >= S->need) consider(S, hand, out);
+    Move moves[MAX_HAND * MAX_PILES];
+    int n_moves = 0, min_gap = 0;
+    const int step = cx->step;
+    for (int j = 0; j < S->n_cards; j++) {
+        if (!((hm >> j) & 1)) continue;
+        const int c = S->cards[j];
+        /* Piles of one direction with the same top are interchangeable:
+         * only the first is tried (the Python `tried` set). */
+        int tried_top[MAX_PILES];
+        unsigned char tried_asc[MAX_PILES];
+        int n_tried = 0;
+        for (int i = 0; i < cx->n_piles; i++) {
+            const int asc = i < cx->n_asc;
+            const int t = S->tops[i];
+            const int trick = is_trick(asc, t, c, step);
+            if (!(trick || beyond(asc, t, c))) continue;
+            int gap;
+            if (trick)
+                gap = -1;
+            else if (asc)
+                gap = popcount(cx->above[t] & cx->below[c] & out);
+            else
+                gap = popcount(cx->above[c] & cx->below[t] & out);
+            int dup = 0;
+            for (int q = 0; q < n_tried; q++)
+                if (tried_asc[q] == asc && tried_top[q] == t) dup = 1;
+            if (dup) continue;
+            tried_asc[n_tried] = (unsigned char)asc;
+            tried_top[n_tried++] = t;
+            if (n_moves == 0 || gap < min_gap) min_gap = gap;
+            moves[n_moves].gap = (int16_t)gap;
+            moves[n_moves].j = (uint8_t)j;
+            moves[n_moves].pile = (uint8_t)i;
+            n_moves++;
+        }
+    }
+    if (n_moves == 0) return;
+    const long limit = depth >= S->need ? S->free_gap : (long)min_gap + S->slack;
+    for (int m = 0; m < n_moves; m++) {
+        const int i = moves[m].pile;
+        /* Covering a fire card due this turn is never pruned (rule F2). */
+        if (moves[m].gap <= limit || (S->old_fire[i] && !S->changed[i])) {
+            const int c = S->cards[moves[m].j];
+            const int t = S->tops[i];
+            const unsigned char was = S->changed[i];
+            S->tops[i] = c;
+            S->changed[i] = 1;
+            S->path.card[depth] = (uint8_t)c;
+            S->path.pile[depth] = (uint8_t)i;
+            S->path.n = depth + 1;
+            visit(S, hm & ~((uint64_t)1 << moves[m].j), hand & ~BIT(c), out & ~BIT(c));
+            S->path.n = depth;
+            S->changed[i] = was;
+            S->tops[i] = t;
+        }
+    }
+}
+
+/* ---- _clear_line ----------------------------------------------------------- */
+
+typedef struct {
+    const Ctx *cx;
+    Set *failed;
+    int tops[MAX_PILES];
+    int cards[MAX_HAND];
+    int n_cards;
+    Line path;
+} Clear;
+
+static int clear_search(Clear *C, uint64_t left) {
+    if (!left) return 1;
+    const Ctx *cx = C->cx;
+    Key key;
+    make_key(&key, C->tops, cx->n_piles, left);
+    if (set_has(C->failed, &key)) return 0;
+    for (int j = 0; j < C->n_cards; j++) {
+        if (!((left >> j) & 1)) continue;
+        const int c = C->cards[j];
+        for (int i = 0; i < cx->n_piles; i++) {
+            const int t = C->tops[i];
+            if (!accepts(i < cx->n_asc, t, c, cx->step)) continue;
+            C->tops[i] = c;
+            C->path.card[C->path.n] = (uint8_t)c;
+            C->path.pile[C->path.n] = (uint8_t)i;
+            C->path.n++;
+            const int found = clear_search(C, left & ~((uint64_t)1 << j));
+            C->tops[i] = t;
+            if (found) return 1;
+            C->path.n--;
+        }
+    }
+    set_add(C->failed, &key);
+    return 0;
+}
+
+/* ---- the game (GameState, classic family) ------------------------------- */
+
+typedef struct {
+    int tops[MAX_PILES], top_turn[MAX_PILES];
+    mask_t hands[MAX_PLAYERS];
+    mask_t unplayed; /* every hand and the draw pile */
+    const uint8_t *stock;
+    int stock_pos, stock_len;
+    int players, current, turn, turn_min, placed, status;
+} Game;
+
+static int hand_cards(mask_t hand, int *cards) {
+    int n = 0;
+    uint64_t lo = (uint64_t)hand, hi = (uint64_t)(hand >> 64);
+    while (lo) {
+        cards[n++] = __builtin_ctzll(lo);
+        lo &= lo - 1;
+    }
+    while (hi) {
+        cards[n++] = 64 + __builtin_ctzll(hi);
+        hi &= hi - 1;
+    }
+    return n;
+}
+
+/* BlindPolicy.choose_turn: the plays that finish the current turn. */
+static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
+    const int me = g->current;
+    const mask_t hand = g->hands[me];
+    const mask_t out = g->unplayed;
+    int cards[MAX_HAND];
+    const int n_cards = hand_cards(hand, cards);
+    const uint64_t all = n_cards == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_cards) - 1);
+    int need = g->turn_min - g->placed;
+    if (need < 0) need = 0;
+    if (out == hand && (cx->fire_safe_at_clear || !cx->has_fire)) {
+        /* Every card still out is in this hand: look for a line that plays
+         * them all in this turn. */
+        Clear C;
+        C.cx = cx;
+        C.failed = set;
+        memcpy(C.tops, g->tops, sizeof C.tops);
+        memcpy(C.cards, cards, sizeof cards);
+        C.n_cards = n_cards;
+        C.path.n = 0;
+        set_clear(set);
+        if (clear_search(&C, all)) {
+            *result = C.path;
+            return;
+        }
+    }
+    Search S;
+    S.cx = cx;
+    S.seen = set;
+    memcpy(S.cards, cards, sizeof cards);
+    S.n_cards = n_cards;
+    S.need = need;
+    for (int i = 0; i < cx->n_piles; i++)
+        S.old_fire[i] = cx->fire[g->tops[i]] && g->top_turn[i] < g->turn;
+    for (int round = 0; round < 2; round++) {
+        memcpy(S.tops, g->tops, sizeof S.tops);
+        memset(S.changed, 0, sizeof S.changed);
+        if (round == 0) {
+            S.free_gap = cx->free_gap;
+            S.slack = cx->forced_slack;
+        } else {
+            /* The pruning cut every safe way to finish the turn: look again
+             * without it. */
+            S.free_gap = cx->high;
+            S.slack = cx->high;
+        }
+        S.path.n = 0;
+        S.has_best = S.has_unsafe = 0;
+        S.longest.n = 0;
+        set_clear(set);
+        visit(&S, all, hand, out);
+        if (S.has_best) break;
+    }
+    if (S.has_best)
+        *result = S.best;
+    else if (S.has_unsafe)
+        *result = S.unsafe;
+    else
+        *result = S.longest;
+}
+
+/* GameState.has_legal_turn at the start of a turn: can the player make
+ * max(1, m) plays in a row? (The engine's search needs one play before it
+ * asks whether the turn may end.) */
+static int legal_search(const Ctx *cx, Set *failed, int *tops, const int *cards, int n_cards,
+                        uint64_t hm, int need) {
+    if (need <= 0) return 1;
+    Key key;
+    make_key(&key, tops, cx->n_piles, hm);
+    if (set_has(failed, &key)) return 0;
+    for (int j = 0; j < n_cards; j++) {
+        if (!((hm >> j) & 1)) continue;
+        const int c = cards[j];
+        for (int i = 0; i < cx->n_piles; i++) {
+            const int t = tops[i];
+            if (!accepts(i < cx->n_asc, t, c, cx->step)) continue;
+            tops[i] = c;
+            const int found =
+                legal_search(cx, failed, tops, cards, n_cards, hm & ~((uint64_t)1 << j), need - 1);
+            tops[i] = t;
+            if (found) return 1;
+        }
+    }
+    set_add(failed, &key);
+    return 0;
+}
+
+static int has_legal_turn(const Ctx *cx, const Game *g, Set *set) {
+    int cards[MAX_HAND];
+    const int n_cards = hand_cards(g->hands[g->current], cards);
+    const int need = g->turn_min > 1 ? g->turn_min : 1;
+    if (n_cards < need) return 0;
+    int tops[MAX_PILES];
+    memcpy(tops, g->tops, sizeof tops);
+    set_clear(set);
+    const uint64_t all = n_cards == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_cards) - 1);
+    return legal_search(cx, set, tops, cards, n_cards, all, need);
+}
+
+/* GameState.end_turn after a turn of at least the minimum. */
+static void end_turn(const Ctx *cx, Game *g, Set *set) {
+    const int me = g->current;
+    int want = cx->hand_size - popcount(g->hands[me]);
+    int left = g->stock_len - g->stock_pos;
+    int take = want < left ? want : left;
+    if (take < 0) take = 0;
+    for (int k = 0; k < take; k++) g->hands[me] |= BIT(g->stock[g->stock_pos + k]);
+    g->stock_pos += take;
+    const int all_played = g->unplayed == 0;
+    if (cx->has_fire && !(all_played && cx->fire_safe_at_clear)) {
+        for (int i = 0; i < cx->n_piles; i++) {
+            /* F2: a fire card laid in an earlier turn had this turn as its
+             * deadline; F4: a newer one has its own. */
+            if (cx->fire[g->tops[i]] && g->top_turn[i] < g->turn) {
+                g->placed = 0;
+                g->turn++;
+                g->status = LOST;
+                return;
+            }
+        }
+    }
+    g->placed = 0;
+    g->turn++;
+    if (all_played) {
+        g->status = WON; /* C7 */
+        return;
+    }
+    /* C7: once the draw pile is empty, a player with no cards is skipped. */
+    int nxt = (g->current + 1) % g->players;
+    for (int k = 0; k < g->players; k++) {
+        if (g->hands[nxt]) break;
+        nxt = (nxt + 1) % g->players;
+    }
+    g->current = nxt;
+    g->turn_min = g->stock_pos < g->stock_len ? cx->min_play : cx->min_play_empty;
+    if (!has_legal_turn(cx, g, set)) g->status = LOST; /* C8 */
+}
+
+/* blind.play_out */
+static void play_out(const Ctx *cx, Game *g, Set *set) {
+    Line line;
+    while (g->status == IN_PROGRESS) {
+        choose_turn(cx, g, set, &line);
+        for (int k = 0; k < line.n; k++) {
+            const int c = line.card[k], i = line.pile[k];
+            g->hands[g->current] &= ~BIT(c);
+            g->unplayed &= ~BIT(c);
+            g->tops[i] = c;
+            g->top_turn[i] = g->turn;
+            g->placed++;
+        }
+        if (g->placed >= g->turn_min)
+            end_turn(cx, g, set);
+        else
+            g->status = LOST; /* C8: the turn cannot reach its minimum */
+    }
+}
+
+/* ---- the Python interface ------------------------------------------------ */
+
+/* Read a tuple of ints into out[0..n-1]; -1 and an exception on error. */
+static Py_ssize_t read_ints(PyObject *seq, long *out, Py_ssize_t max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many entries", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return n;
+}
+
+static Py_ssize_t read_floats(PyObject *seq, double *out, Py_ssize_t max, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many entries", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (out[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return n;
+}
+
+static PyObject *bad(const char *msg) {
+    PyErr_SetString(PyExc_ValueError, msg);
+    return NULL;
+}
+
+PyDoc_STRVAR(playouts_doc,
+             "playouts(ints, floats, fire, position, tops, top_turn, hand, sizes, orders, n)\n"
+             "--\n\n"
+             "Blind-policy playouts; see rollout.playouts_c, which builds the arguments.");
+
+static PyObject *py_playouts(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *ints_o, *floats_o, *position_o, *top_turn_o, *sizes_o;
+    Py_buffer fire_b, tops_b, hand_b, orders_b;
+    Py_ssize_t n_orders;
+    if (!PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n", &ints_o, &floats_o, &fire_b, &position_o,
+                          &tops_b, &top_turn_o, &hand_b, &sizes_o, &orders_b, &n_orders))
+        return NULL;
+    PyObject *result = NULL;
+    Ctx *cx = calloc(1, sizeof(Ctx));
+    Set set = {0};
+    int set_ok = 0;
+    long iv[16], pos[8], top_turn[MAX_PILES], sizes[MAX_PLAYERS];
+    double fv[4 + 2 * MAX_DEPTH];
+    if (cx == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (read_ints(ints_o, iv, 16, "ints") != 11) {
+        if (!PyErr_Occurred()) bad("ints: 11 entries expected");
+        goto done;
+    }
+    cx->low = (int)iv[0];
+    cx->high = (int)iv[1];
+    cx->step = (int)iv[2];
+    cx->n_asc = (int)iv[3];
+    cx->n_piles = (int)(iv[3] + iv[4]);
+    cx->hand_size = (int)iv[5];
+    cx->min_play = (int)iv[6];
+    cx->min_play_empty = (int)iv[7];
+    cx->fire_safe_at_clear = iv[8] != 0;
+    cx->free_gap = (int)iv[9];
+    cx->forced_slack = (int)iv[10];
+    if (!(1 <= cx->low && cx->low <= cx->high && cx->high <= MAX_CARD)) {
+        bad("cards must lie within 1..127");
+        goto done;
+    }
+    if (iv[3] < 0 || iv[4] < 0 || cx->n_piles > MAX_PILES || cx->step < 1 ||
+        cx->hand_size > MAX_HAND || cx->min_play < 1 || cx->min_play_empty < 1) {
+        bad("rules out of the extension's range");
+        goto done;
+    }
+    Py_ssize_t nf = read_floats(floats_o, fv, 4 + 2 * MAX_DEPTH, "floats");
+    if (nf < 0) goto done;
+    if (nf < 4 || (nf - 4) % 2 != 0) {
+        bad("floats: 4 weights, then the out and hand steps");
+        goto done;
+    }
+    cx->trick_hand = fv[0];
+    cx->trick_unseen = fv[1];
+    cx->play_bonus = fv[2];
+    cx->fire_cost = fv[3];
+    cx->depth = (int)((nf - 4) / 2);
+    for (int k = 0; k < cx->depth; k++) {
+        cx->out_steps[k] = fv[4 + k];
+        cx->hand_steps[k] = fv[4 + cx->depth + k];
+    }
+    {
+        const uint8_t *f = fire_b.buf;
+        for (Py_ssize_t k = 0; k < fire_b.len; k++) {
+            if (f[k] < cx->low || f[k] > cx->high) {
+                bad("fire card out of range");
+                goto done;
+            }
+            cx->fire[f[k]] = 1;
+            cx->has_fire = 1;
+        }
+    }
+    {
+        mask_t all = 0;
+        for (int c = cx->low; c <= cx->high; c++) all |= BIT(c);
+        for (int t = 0; t <= cx->high + 1; t++) {
+            mask_t le = 0; /* cards <= t */
+            for (int c = cx->low; c <= t && c <= cx->high; c++) le |= BIT(c);
+            cx->above[t] = all & ~le;
+            cx->below[t] = le & ~(t <= cx->high ? BIT(t) : 0);
+        }
+    }
+    if (read_ints(position_o, pos, 8, "position") != 5) {
+        if (!PyErr_Occurred()) bad("position: 5 entries expected");
+        goto done;
+    }
+    Game base;
+    memset(&base, 0, sizeof base);
+    base.players = (int)pos[0];
+    base.current = (int)pos[1];
+    base.turn = (int)pos[2];
+    base.turn_min = (int)pos[3];
+    base.placed = (int)pos[4];
+    if (base.players < 1 || base.players > MAX_PLAYERS || base.current < 0 ||
+        base.current >= base.players) {
+        bad("position: players out of range");
+        goto done;
+    }
+    if (tops_b.len != cx->n_piles ||
+        read_ints(top_turn_o, top_turn, MAX_PILES, "top_turn") != cx->n_piles) {
+        if (!PyErr_Occurred()) bad("tops and top_turn: one entry per pile");
+        goto done;
+    }
+    for (int i = 0; i < cx->n_piles; i++) {
+        base.tops[i] = ((const uint8_t *)tops_b.buf)[i];
+        base.top_turn[i] = (int)top_turn[i];
+        if (base.tops[i] + 1 < cx->low || base.tops[i] > cx->high + 1) {
+            bad("pile top out of range");
+            goto done;
+        }
+    }
+    if (read_ints(sizes_o, sizes, MAX_PLAYERS, "sizes") != base.players) {
+        if (!PyErr_Occurred()) bad("sizes: one entry per player");
+        goto done;
+    }
+    mask_t hand = 0;
+    for (Py_ssize_t k = 0; k < hand_b.len; k++) {
+        int c = ((const uint8_t *)hand_b.buf)[k];
+        if (c < cx->low || c > cx->high || hand_b.len > MAX_HAND) {
+            bad("hand out of range");
+            goto done;
+        }
+        hand |= BIT(c);
+    }
+    Py_ssize_t n_hidden = 0;
+    for (int p = 0; p < base.players; p++) {
+        if (sizes[p] < 0 || sizes[p] > MAX_HAND) {
+            bad("hand sizes out of range");
+            goto done;
+        }
+        if (p != base.current) n_hidden += sizes[p];
+    }
+    if (n_orders < 0 || (n_orders == 0 && orders_b.len != 0) ||
+        (n_orders > 0 && orders_b.len % n_orders != 0)) {
+        bad("orders: n orders of equal length expected");
+        goto done;
+    }
+    const Py_ssize_t k_len = n_orders > 0 ? orders_b.len / n_orders : 0;
+    if (n_orders > 0 && k_len < n_hidden) {
+        bad("orders shorter than the other players' hands");
+        goto done;
+    }
+    if (!set_init(&set, 1 << 12)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    set_ok = 1;
+    result = PyList_New(n_orders);
+    if (result == NULL) goto done;
+    const uint8_t *orders = orders_b.buf;
+    for (Py_ssize_t o = 0; o < n_orders; o++) {
+        const uint8_t *order = orders + o * k_len;
+        Game g = base;
+        g.hands[g.current] = hand;
+        g.unplayed = hand;
+        Py_ssize_t at = 0;
+        for (int p = 0; p < g.players; p++) {
+            if (p == g.current) continue;
+            for (long k = 0; k < sizes[p]; k++) g.hands[p] |= BIT(order[at + k]);
+            at += sizes[p];
+            g.unplayed |= g.hands[p];
+        }
+        g.stock = order + at;
+        g.stock_pos = 0;
+        g.stock_len = (int)(k_len - at);
+        for (Py_ssize_t k = at; k < k_len; k++) {
+            if (order[k] < cx->low || order[k] > cx->high) {
+                Py_CLEAR(result);
+                bad("order card out of range");
+                goto done;
+            }
+            g.unplayed |= BIT(order[k]);
+        }
+        g.status = IN_PROGRESS;
+        Py_BEGIN_ALLOW_THREADS
+        play_out(cx, &g, &set);
+        Py_END_ALLOW_THREADS
+        if (set.oom) {
+            Py_CLEAR(result);
+            PyErr_NoMemory();
+            goto done;
+        }
+        PyObject *item = Py_BuildValue("(Oi)", g.status == WON ? Py_True : Py_False,
+                                       popcount(g.unplayed));
+        if (item == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, o, item);
+    }
+done:
+    if (set_ok) set_free(&set);
+    free(cx);
+    PyBuffer_Release(&fire_b);
+    PyBuffer_Release(&tops_b);
+    PyBuffer_Release(&hand_b);
+    PyBuffer_Release(&orders_b);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"playouts", py_playouts, METH_VARARGS, playouts_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_crollout",
+    .m_doc = "Compiled blind-policy playouts (see thegame.analysis.the_game.rollout).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__crollout(void) { return PyModule_Create(&module); }

@@ -1,0 +1,16 @@
+# Stub of the optional C extension _crollout.c; rollout.playouts_c builds the
+# arguments (their layout is documented there and in the C source).
+
+def playouts(
+    ints: tuple[int, ...],
+    floats: tuple[float, ...],
+    fire: bytes,
+    position: tuple[int, int, int, int, int],
+    tops: bytes,
+    top_turn: tuple[int, ...],
+    hand: bytes,
+    sizes: tuple[int, ...],
+    orders: bytes,
+    n: int,
+    /,
+) -> list[tuple[bool, int]]: ...

@@ -1,0 +1,203 @@
+"""Many blind-policy playouts of one position: the hidden cards in given orders.
+
+A player who wants to know how good a position is (or a review that rates
+each alternative fairly) plays it on with the blind policy
+(``blind.py``) over many orders of the cards they cannot see. This module
+is that loop, said once, with two implementations of it:
+
+- the reference, ``playouts_python``: ``blind.redeal`` puts the order in
+  place and ``blind.play_out`` plays the game through the rules engine;
+- the compiled one, ``playouts_c`` (the optional extension ``_crollout``),
+  which plays the same games with hands and card sets as 128-bit masks,
+  about two orders of magnitude faster. It makes the same choices as the
+  reference, turn for turn (the same enumeration order, the same pruning,
+  the same floating-point sums in the same order, so ties break alike);
+  ``tests/test_rollout.py`` compares the two game by game.
+
+``playouts`` uses the extension when it is importable and covers the
+position (the classic family with cards up to 127, at most 16 piles and
+hands of at most 32 cards), else the reference. ``THEGAME_ROLLOUT=python``
+in the environment forces the reference.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+
+from ...models.outcome import Status
+from ...models.the_game import GameState, is_ascending
+from .blind import BlindParams, BlindPolicy, check_family, play_out, redeal
+
+try:
+    from . import _crollout
+
+    HAVE_C = True
+except ImportError:  # installed without a compiler: the reference only
+    HAVE_C = False
+
+# What the extension's fixed-size arrays and masks hold (see _crollout.c).
+C_MAX_CARD = 127  # cards and pile tops are bits of an unsigned __int128
+C_MAX_PILES = 16
+C_MAX_HAND = 32
+C_MAX_PLAYERS = 8
+C_MAX_DEPTH = 8  # entries of cover_cost / hand_cost
+_C_MAX_INT = 1 << 30  # gap limits stay far from int overflow
+
+
+def hidden_cards(state: GameState) -> list[int]:
+    """The cards the player to move cannot see (the other players' hands and
+    the draw pile), sorted: which cards they are is public, not their places."""
+    me = state.current
+    return sorted([c for i, h in enumerate(state.hands) if i != me for c in h] + state.draw_pile())
+
+
+def sample_orders(state: GameState, n: int, seed: int) -> list[list[int]]:
+    """``n`` random orders of ``hidden_cards(state)``, drawn by
+    ``random.Random(seed)``: they depend only on the seed and on which cards
+    are hidden, so every alternative of a position gets the same orders
+    (common random numbers). These are exactly the orders ``rate_plays``
+    draws for the same seed."""
+    if n < 0:
+        raise ValueError("n must not be negative")
+    hidden = hidden_cards(state)
+    rng = random.Random(seed)
+    orders = []
+    for _ in range(n):
+        cards = list(hidden)
+        rng.shuffle(cards)
+        orders.append(cards)
+    return orders
+
+
+def _checked(state: GameState, orders: Sequence[Sequence[int]]) -> list[list[int]]:
+    check_family(state.rules)
+    hidden = hidden_cards(state)
+    out = []
+    for k, order in enumerate(orders):
+        cards = list(order)
+        if sorted(cards) != hidden:
+            raise ValueError(f"order {k} is not a permutation of the hidden cards")
+        out.append(cards)
+    return out
+
+
+def playouts_python(
+    state: GameState, orders: Sequence[Sequence[int]], params: BlindParams | None = None
+) -> list[tuple[bool, int]]:
+    """The reference: for each order, ``blind.play_out`` of the state with
+    the hidden cards in that order; (won, cards left) per order."""
+    checked = _checked(state, orders)
+    policy = BlindPolicy(params)
+    results = []
+    for cards in checked:
+        final = play_out(redeal(state, cards), policy)
+        results.append((final.status == Status.WON, final.cards_left()))
+    return results
+
+
+def c_covers(state: GameState, params: BlindParams | None = None) -> bool:
+    """Whether the compiled playouts are available and cover this position."""
+    if not HAVE_C:
+        return False
+    rules = state.rules
+    p = params or BlindParams()
+    return (
+        type(state) is GameState  # not a variant's class with its own hooks
+        and rules.turn_kind == "classic"
+        and not state.over
+        and len(state.stocks) == 1
+        and 1 <= rules.low <= rules.high <= C_MAX_CARD
+        and 1 <= rules.step <= C_MAX_CARD
+        and rules.n_piles <= C_MAX_PILES
+        and all(is_ascending(rules, i) == (i < rules.asc_piles) for i in range(rules.n_piles))
+        and 1 <= state.players <= C_MAX_PLAYERS
+        and rules.hand_size(state.players) <= C_MAX_HAND
+        and all(len(h) <= C_MAX_HAND for h in state.hands)
+        and rules.min_play >= 1
+        and rules.min_play_empty >= 1
+        and all(rules.low <= f <= rules.high for f in rules.fire_cards)
+        and max(len(p.cover_cost), len(p.hand_cost)) <= C_MAX_DEPTH
+        and abs(p.free_gap) < _C_MAX_INT
+        and abs(p.forced_slack) < _C_MAX_INT
+        and abs(state.turn) < _C_MAX_INT
+    )
+
+
+def playouts_c(
+    state: GameState, orders: Sequence[Sequence[int]], params: BlindParams | None = None
+) -> list[tuple[bool, int]]:
+    """The same playouts by the compiled extension; ``RuntimeError`` when it
+    is missing or does not cover the position (``c_covers``)."""
+    # The extension's arguments, positional: the rules and the pruning
+    # limits as 11 ints; the score's weights (trick_hand, trick_unseen,
+    # play_bonus, fire_cost, then the out steps and the hand steps); the fire
+    # cards; (players, current player, turn, turn minimum, plays made this
+    # turn); the pile tops and the turn each was laid; the player's hand; each
+    # player's hand size; the orders, concatenated, as bytes; their number.
+    checked = _checked(state, orders)
+    if not c_covers(state, params):
+        raise RuntimeError("the compiled playouts are not available for this position")
+    policy = BlindPolicy(params)
+    p = policy.params
+    rules = state.rules
+    me = state.current
+    ints = (
+        rules.low,
+        rules.high,
+        rules.step,
+        rules.asc_piles,
+        rules.desc_piles,
+        rules.hand_size(state.players),
+        rules.min_play,
+        rules.min_play_empty,
+        int(rules.fire_safe_at_clear),
+        p.free_gap,
+        p.forced_slack,
+    )
+    # The policy's own step tables, so that the extension adds the very same
+    # doubles (BlindPolicy.__init__ computes them once).
+    floats = (
+        float(p.trick_hand),
+        float(p.trick_unseen),
+        float(p.play_bonus),
+        float(p.fire_cost),
+        *(float(w) for w in policy.out_steps),
+        *(float(w) for w in policy.hand_steps),
+    )
+    position = (state.players, me, state.turn, state.turn_min, len(state.placed))
+    sizes = tuple(len(h) for h in state.hands)
+    flat = bytes(c for cards in checked for c in cards)
+    return _crollout.playouts(
+        ints,
+        floats,
+        bytes(sorted(rules.fire_cards)),
+        position,
+        bytes(state.tops),
+        tuple(state.top_turn),
+        bytes(sorted(state.hands[me])),
+        sizes,
+        flat,
+        len(checked),
+    )
+
+
+def backend(state: GameState, params: BlindParams | None = None) -> str:
+    """Which implementation ``playouts`` uses here: ``"c"`` or ``"python"``."""
+    if os.environ.get("THEGAME_ROLLOUT", "").lower() == "python":
+        return "python"
+    return "c" if c_covers(state, params) else "python"
+
+
+def playouts(
+    state: GameState, orders: Sequence[Sequence[int]], params: BlindParams | None = None
+) -> list[tuple[bool, int]]:
+    """For each order of ``hidden_cards(state)``: deal the hidden cards in
+    that order (the other players' hands in seat order, then the draw pile,
+    top first; ``blind.redeal``), play the game to its end with the blind
+    policy from ``state`` (which may be inside a turn), and report (won,
+    cards left). Compiled when possible (``backend``), identical either way."""
+    if backend(state, params) == "c":
+        return playouts_c(state, orders, params)
+    return playouts_python(state, orders, params)
