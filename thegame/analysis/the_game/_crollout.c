@@ -30,6 +30,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* x86-64 without -march has no popcount instruction: GCC would call a
+ * library routine for every set size, which costs the playouts a third of
+ * their time. Every function up to the module's init is compiled for CPUs
+ * with POPCNT (all x86-64 CPUs since 2008), and the init refuses to load on
+ * an older one, so that rollout.py falls back to Python there. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ROLLOUT_POPCNT 1
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#endif
+
 typedef unsigned __int128 mask_t;
 
 #define BIT(c) (((mask_t)1) << (c))
@@ -187,10 +198,13 @@ static inline int accepts(int asc, int top, int card, int step) {
 
 /* ---- BlindPolicy.score --------------------------------------------------- */
 
-static double score(const Ctx *cx, const int *tops, mask_t hand, mask_t out, int played,
-                    int fresh_fire) {
+/* Inlined with `depth` a constant where it can be (see score), so that the
+ * compiler unrolls the loops over it and keeps `at` in registers. */
+static inline __attribute__((always_inline)) double score_body(const Ctx *cx, const int *tops,
+                                                               mask_t hand, mask_t out,
+                                                               int played, int fresh_fire,
+                                                               const int depth) {
     mask_t at[MAX_DEPTH]; /* at[k]: cards at least k+1 piles can take */
-    const int depth = cx->depth;
     for (int k = 0; k < depth; k++) at[k] = 0;
     double credit = 0.0;
     for (int i = 0; i < cx->n_piles; i++) {
@@ -240,6 +254,14 @@ static double score(const Ctx *cx, const int *tops, mask_t hand, mask_t out, int
     return r;
 }
 
+/* BlindPolicy.score: the cost of an end-of-turn position (lower is better). */
+static double score(const Ctx *cx, const int *tops, mask_t hand, mask_t out, int played,
+                    int fresh_fire) {
+    if (cx->depth == 4) /* the default weights (BlindParams: 4 costs) */
+        return score_body(cx, tops, hand, out, played, fresh_fire, 4);
+    return score_body(cx, tops, hand, out, played, fresh_fire, cx->depth);
+}
+
 /* ---- _TurnSearch ---------------------------------------------------------- */
 
 typedef struct {
@@ -251,8 +273,11 @@ typedef struct {
     const Ctx *cx;
     Set *seen;
     int tops[MAX_PILES];
+    Key key;             /* the `seen` key of the node: tops as bytes, hand */
     int cards[MAX_HAND]; /* the hand at the start of the search, sorted */
     int n_cards;
+    mask_t hand0;                /* the same cards as a set */
+    uint8_t rank[MAX_TOP + 1];   /* rank[x]: cards of hand0 below x */
     int need;
     unsigned char old_fire[MAX_PILES], changed[MAX_PILES];
     long free_gap, slack;
@@ -297,41 +322,66 @@ static void consider(Search *S, mask_t hand, mask_t out) {
 
 static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
     const Ctx *cx = S->cx;
-    Key key;
-    make_key(&key, S->tops, cx->n_piles, hm);
-    if (!set_add(S->seen, &key)) return;
+    S->key.hand = hm; /* S->key.tops follows S->tops */
+    if (!set_add(S->seen, &S->key)) return;
     const int depth = S->path.n;
     if (depth > S->longest.n) S->longest = S->path;
     if (depth >= S->need) consider(S, hand, out);
+    const int n_piles = cx->n_piles, step = cx->step;
+    /* Piles of one direction with the same top are interchangeable: only
+     * the first is tried. (Python keeps a `tried` set per card; a pile with
+     * an earlier twin takes a card exactly when the twin does, so skipping
+     * it for every card is the same. Tops are distinct cards except the
+     * piles' start values, so only those are compared.)
+     *
+     * Per pile: which cards of the hand it takes, as a mask over their
+     * positions in the sorted hand (a normal play, C5, takes a run of
+     * positions; a backward trick one position), and the cards still out
+     * below its top (+1 for an ascending pile), from which the gap of a
+     * play is a difference of counts. */
+    uint64_t takes[MAX_PILES], tricks[MAX_PILES];
+    int piles[MAX_PILES], below_top[MAX_PILES];
+    uint64_t any = 0;
+    int n_use = 0;
+    for (int i = 0; i < n_piles; i++) {
+        const int asc = i < cx->n_asc, t = S->tops[i];
+        int twin = 0;
+        if (t == (asc ? cx->low - 1 : cx->high + 1)) /* the start value */
+            for (int q = asc ? 0 : cx->n_asc; q < i; q++) twin |= S->tops[q] == t;
+        if (twin) continue;
+        uint64_t take;
+        if (asc) /* positions past the hand's cards <= t */
+            take = hm & ~(((uint64_t)1 << S->rank[t + 1]) - 1);
+        else /* positions of the hand's cards < t */
+            take = hm & (((uint64_t)1 << S->rank[t]) - 1);
+        const int back = asc ? t - step : t + step;
+        uint64_t trick = 0;
+        if (back >= cx->low && back <= cx->high && (S->hand0 & BIT(back)))
+            trick = hm & ((uint64_t)1 << S->rank[back]);
+        piles[n_use] = i;
+        takes[n_use] = take | trick;
+        tricks[n_use] = trick;
+        below_top[n_use] = popcount(out & cx->below[asc ? t + 1 : t]);
+        any |= take | trick;
+        n_use++;
+    }
     Move moves[MAX_HAND * MAX_PILES];
     int n_moves = 0, min_gap = 0;
-    const int step = cx->step;
-    for (int j = 0; j < S->n_cards; j++) {
-        if (!((hm >> j) & 1)) continue;
+    /* Python's order: the cards in ascending order, each on the piles in
+     * pile order. */
+    for (uint64_t rest = any; rest; rest &= rest - 1) {
+        const int j = __builtin_ctzll(rest);
         const int c = S->cards[j];
-        /* Piles of one direction with the same top are interchangeable:
-         * only the first is tried (the Python `tried` set). */
-        int tried_top[MAX_PILES];
-        unsigned char tried_asc[MAX_PILES];
-        int n_tried = 0;
-        for (int i = 0; i < cx->n_piles; i++) {
-            const int asc = i < cx->n_asc;
-            const int t = S->tops[i];
-            const int trick = is_trick(asc, t, c, step);
-            if (!(trick || beyond(asc, t, c))) continue;
+        /* Cards still out below c; c itself is out (it is in the hand). */
+        const int below_c = popcount(out & cx->below[c]);
+        for (int u = 0; u < n_use; u++) {
+            if (!((takes[u] >> j) & 1)) continue;
+            const int i = piles[u];
             int gap;
-            if (trick)
-                gap = -1;
-            else if (asc)
-                gap = popcount(cx->above[t] & cx->below[c] & out);
-            else
-                gap = popcount(cx->above[c] & cx->below[t] & out);
-            int dup = 0;
-            for (int q = 0; q < n_tried; q++)
-                if (tried_asc[q] == asc && tried_top[q] == t) dup = 1;
-            if (dup) continue;
-            tried_asc[n_tried] = (unsigned char)asc;
-            tried_top[n_tried++] = t;
+            if ((tricks[u] >> j) & 1)
+                gap = -1; /* a backward trick (C5) */
+            else /* cards out strictly between the top and c */
+                gap = i < cx->n_asc ? below_c - below_top[u] : below_top[u] - below_c - 1;
             if (n_moves == 0 || gap < min_gap) min_gap = gap;
             moves[n_moves].gap = (int16_t)gap;
             moves[n_moves].j = (uint8_t)j;
@@ -349,6 +399,7 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
             const int t = S->tops[i];
             const unsigned char was = S->changed[i];
             S->tops[i] = c;
+            S->key.tops[i] = (uint8_t)c;
             S->changed[i] = 1;
             S->path.card[depth] = (uint8_t)c;
             S->path.pile[depth] = (uint8_t)i;
@@ -357,6 +408,7 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
             S->path.n = depth;
             S->changed[i] = was;
             S->tops[i] = t;
+            S->key.tops[i] = (uint8_t)t;
         }
     }
 }
@@ -454,11 +506,17 @@ static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
     S.seen = set;
     memcpy(S.cards, cards, sizeof cards);
     S.n_cards = n_cards;
+    S.hand0 = hand;
+    for (int x = 0, r = 0; x <= cx->high + 1; x++) {
+        S.rank[x] = (uint8_t)r;
+        r += x <= MAX_CARD && (hand & BIT(x)) ? 1 : 0;
+    }
     S.need = need;
     for (int i = 0; i < cx->n_piles; i++)
         S.old_fire[i] = cx->fire[g->tops[i]] && g->top_turn[i] < g->turn;
     for (int round = 0; round < 2; round++) {
         memcpy(S.tops, g->tops, sizeof S.tops);
+        make_key(&S.key, S.tops, cx->n_piles, 0);
         memset(S.changed, 0, sizeof S.changed);
         if (round == 0) {
             S.free_gap = cx->free_gap;
@@ -843,4 +901,17 @@ static struct PyModuleDef module = {
     .m_methods = methods,
 };
 
-PyMODINIT_FUNC PyInit__crollout(void) { return PyModule_Create(&module); }
+#ifdef ROLLOUT_POPCNT
+#pragma GCC pop_options
+#endif
+
+PyMODINIT_FUNC PyInit__crollout(void) {
+#ifdef ROLLOUT_POPCNT
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "_crollout needs a CPU with POPCNT");
+        return NULL;
+    }
+#endif
+    return PyModule_Create(&module);
+}
