@@ -19,6 +19,7 @@ from thegame.analysis.the_game.blind import (
     _resample,
     choose_turn,
     play_out,
+    rate_plays,
     redeal,
 )
 from thegame.models.outcome import Status
@@ -116,6 +117,26 @@ def test_playouts_are_play_out_on_the_resampled_states(variant: str, players: in
     orders = rollout.sample_orders(state, n, seed)
     assert rollout.playouts(state, orders) == expected
     assert rollout.playouts_python(state, orders) == expected
+
+
+def test_rate_plays_is_playouts_after_each_play() -> None:
+    # A play does not change which cards are hidden, so rate_plays' rating of
+    # a play is the playouts of the position after it, over sample_orders of
+    # the position before (the same seed).
+    rules = small_rules(high=40, hand=4)
+    state = _advance(GameState(Deal.from_seed(5, rules, 2), first=1), random.Random(2), 2, 1)
+    seed, n = 4, 4
+    orders = rollout.sample_orders(state, n, seed)
+    seen = set()
+    for rating in rate_plays(state, n, seed):
+        assert rating.play is not None  # inside a turn, below its minimum
+        after = state.copy()
+        after.play(rating.play.card, rating.play.pile)
+        results = rollout.playouts(after, orders)
+        assert rating.win_rate == sum(won for won, _ in results) / n
+        assert rating.expected_left == sum(left for _, left in results) / n
+        seen.add((rating.win_rate, rating.expected_left))
+    assert len(seen) == 5  # the plays differ: the comparison means something
 
 
 def test_bad_orders_are_refused() -> None:
