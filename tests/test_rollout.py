@@ -249,6 +249,18 @@ def test_c_equals_python_at_a_mid_turn_dead_end() -> None:
     assert all(not won and left >= 3 for won, left in results)
 
 
+@needs_c
+def test_c_equals_python_at_the_edge_of_the_masks() -> None:
+    # Cards up to 127 are the most the 128-bit masks hold (a descending pile
+    # then starts at 128); 128 is one too many.
+    rules = small_rules(high=127, asc_piles=3, desc_piles=2, hand=7, step=9)
+    rules = rules.with_changes(fire_cards=frozenset({20, 64, 127}))
+    for seed in range(3):  # the last one is won
+        _same(GameState(Deal.from_seed(seed, rules, 2), first=1), n=1, seed=seed)
+    wider = GameState(Deal.from_seed(0, rules.with_changes(high=128), 2), first=1)
+    assert not rollout.c_covers(wider)
+
+
 @st.composite
 def small_positions(draw: st.DrawFn) -> tuple[GameState, int]:
     """A small generalised deal (rule C10), perhaps with fire cards,

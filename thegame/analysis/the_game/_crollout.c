@@ -320,10 +320,11 @@ static void consider(Search *S, mask_t hand, mask_t out) {
     }
 }
 
+/* A node of the search, already added to `seen` by the caller (Python's
+ * _visit returns at once for a key it has seen; checking before the call
+ * is the same and saves the call). */
 static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
     const Ctx *cx = S->cx;
-    S->key.hand = hm; /* S->key.tops follows S->tops */
-    if (!set_add(S->seen, &S->key)) return;
     const int depth = S->path.n;
     if (depth > S->longest.n) S->longest = S->path;
     if (depth >= S->need) consider(S, hand, out);
@@ -397,17 +398,21 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
         if (moves[m].gap <= limit || (S->old_fire[i] && !S->changed[i])) {
             const int c = S->cards[moves[m].j];
             const int t = S->tops[i];
-            const unsigned char was = S->changed[i];
-            S->tops[i] = c;
-            S->key.tops[i] = (uint8_t)c;
-            S->changed[i] = 1;
-            S->path.card[depth] = (uint8_t)c;
-            S->path.pile[depth] = (uint8_t)i;
-            S->path.n = depth + 1;
-            visit(S, hm & ~((uint64_t)1 << moves[m].j), hand & ~BIT(c), out & ~BIT(c));
-            S->path.n = depth;
-            S->changed[i] = was;
-            S->tops[i] = t;
+            const uint64_t child = hm & ~((uint64_t)1 << moves[m].j);
+            S->key.tops[i] = (uint8_t)c; /* S->key: the child's tops and hand */
+            S->key.hand = child;
+            if (set_add(S->seen, &S->key)) {
+                const unsigned char was = S->changed[i];
+                S->tops[i] = c;
+                S->changed[i] = 1;
+                S->path.card[depth] = (uint8_t)c;
+                S->path.pile[depth] = (uint8_t)i;
+                S->path.n = depth + 1;
+                visit(S, child, hand & ~BIT(c), out & ~BIT(c));
+                S->path.n = depth;
+                S->changed[i] = was;
+                S->tops[i] = t;
+            }
             S->key.tops[i] = (uint8_t)t;
         }
     }
@@ -531,6 +536,8 @@ static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
         S.has_best = S.has_unsafe = 0;
         S.longest.n = 0;
         set_clear(set);
+        S.key.hand = all;
+        set_add(set, &S.key);
         visit(&S, all, hand, out);
         if (S.has_best) break;
     }
