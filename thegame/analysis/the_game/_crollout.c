@@ -69,6 +69,7 @@ typedef struct {
     unsigned char fire[MAX_TOP + 1]; /* fire[t]: t is a fire card (F1) */
     mask_t above[MAX_TOP + 1];       /* cards > t */
     mask_t below[MAX_TOP + 1];       /* cards < t */
+    mask_t bit[MAX_CARD + 1];        /* {c}: a load is cheaper than a 128-bit shift */
     int free_gap, forced_slack;
     double trick_hand, trick_unseen, play_bonus, fire_cost;
     int depth;
@@ -214,7 +215,7 @@ static inline __attribute__((always_inline)) double score_body(const Ctx *cx, co
             cover = t <= cx->high ? cx->above[t] : 0;
             int partner = t - cx->step;
             if (partner >= cx->low) {
-                mask_t bit = BIT(partner);
+                mask_t bit = cx->bit[partner];
                 cover |= bit;
                 if ((out & bit) && t <= cx->high + 1) {
                     mask_t window = cx->above[partner] & cx->below[t] & out;
@@ -226,7 +227,7 @@ static inline __attribute__((always_inline)) double score_body(const Ctx *cx, co
             cover = t >= cx->low ? cx->below[t] : 0;
             int partner = t + cx->step;
             if (partner <= cx->high) {
-                mask_t bit = BIT(partner);
+                mask_t bit = cx->bit[partner];
                 cover |= bit;
                 if (out & bit) {
                     mask_t window = cx->above[t] & cx->below[partner] & out;
@@ -276,8 +277,7 @@ typedef struct {
     Key key;             /* the `seen` key of the node: tops as bytes, hand */
     int cards[MAX_HAND]; /* the hand at the start of the search, sorted */
     int n_cards;
-    mask_t hand0;                /* the same cards as a set */
-    uint8_t rank[MAX_TOP + 1];   /* rank[x]: cards of hand0 below x */
+    uint8_t rank[MAX_TOP + 1]; /* rank[x]: how many of those cards are below x */
     int need;
     unsigned char old_fire[MAX_PILES], changed[MAX_PILES];
     long free_gap, slack;
@@ -357,7 +357,8 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
             take = hm & (((uint64_t)1 << S->rank[t]) - 1);
         const int back = asc ? t - step : t + step;
         uint64_t trick = 0;
-        if (back >= cx->low && back <= cx->high && (S->hand0 & BIT(back)))
+        /* the trick card is in the hand when the rank steps over it */
+        if (back >= cx->low && back <= cx->high && S->rank[back + 1] != S->rank[back])
             trick = hm & ((uint64_t)1 << S->rank[back]);
         piles[n_use] = i;
         takes[n_use] = take | trick;
@@ -408,7 +409,7 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
                 S->path.card[depth] = (uint8_t)c;
                 S->path.pile[depth] = (uint8_t)i;
                 S->path.n = depth + 1;
-                visit(S, child, hand & ~BIT(c), out & ~BIT(c));
+                visit(S, child, hand & ~cx->bit[c], out & ~cx->bit[c]);
                 S->path.n = depth;
                 S->changed[i] = was;
                 S->tops[i] = t;
@@ -511,7 +512,6 @@ static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
     S.seen = set;
     memcpy(S.cards, cards, sizeof cards);
     S.n_cards = n_cards;
-    S.hand0 = hand;
     for (int x = 0, r = 0; x <= cx->high + 1; x++) {
         S.rank[x] = (uint8_t)r;
         r += x <= MAX_CARD && (hand & BIT(x)) ? 1 : 0;
@@ -770,6 +770,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     {
         mask_t all = 0;
         for (int c = cx->low; c <= cx->high; c++) all |= BIT(c);
+        for (int c = 0; c <= MAX_CARD; c++) cx->bit[c] = BIT(c);
         for (int t = 0; t <= cx->high + 1; t++) {
             mask_t le = 0; /* cards <= t */
             for (int c = cx->low; c <= t && c <= cx->high; c++) le |= BIT(c);
