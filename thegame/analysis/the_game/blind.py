@@ -428,14 +428,6 @@ def _resample(state: GameState, hidden: list[int], rng: random.Random) -> GameSt
     random order; hand sizes and the draw pile's length stay the same."""
     cards = list(hidden)
     rng.shuffle(cards)
-    return redeal(state, cards)
-
-
-def redeal(state: GameState, cards: Sequence[int]) -> GameState:
-    """``state`` with the hidden cards replaced by ``cards`` in this order:
-    the other players' hands in seat order take as many cards as they hold
-    now, the rest becomes the draw pile, top first. ``state`` is unchanged."""
-    cards = list(cards)
     new = state.copy()
     pos = 0
     for i, h in enumerate(state.hands):
