@@ -92,7 +92,7 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
-def _check_family(rules: Rules) -> None:
+def check_family(rules: Rules) -> None:
     if rules.kind == DUEL or rules.commands:
         raise ValueError(f"the blind policy covers the classic family, not {rules.name}")
 
@@ -123,7 +123,7 @@ class BlindPolicy:
         inside it), each legal in sequence; meets the turn minimum whenever
         that is possible, else returns the longest sequence it found."""
         rules = state.rules
-        _check_family(rules)
+        check_family(rules)
         if state.over:
             return []
         tab = _tables(rules)
@@ -443,7 +443,7 @@ def rate_plays(
     draws them, so the answer is deterministic. Ratings follow
     ``state.legal_plays()`` order, then ending the turn.
     """
-    _check_family(state.rules)
+    check_family(state.rules)
     if state.over:
         return []
     if samples < 1:
