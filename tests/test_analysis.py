@@ -156,19 +156,27 @@ def test_cli_analyze_json_and_hint(tmp_path: pytest.TempPathFactory) -> None:
     path = tmp_path / "game.json"  # type: ignore[operator]
     path.write_text(record.to_json())
     runner = CliRunner()
-    result = runner.invoke(cli, ["analyze", str(path), "--json"])
+    result = runner.invoke(cli, ["analyze", str(path), "--json", "--samples", "8"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["best_at_start"] == 0
-    assert data["result"] == after
-    first = data["mistakes"][0]
+    hs = data["hindsight"]
+    assert hs["best_at_start"] == {"cards_left": 0, "cards_left_optimal": True}
+    assert hs["cards_left"] == data["cards_left"] == after
+    first = hs["mistakes"][0]
     assert (first["turn"], first["play"]) == (turn, play)
     p = record.turns[turn].plays[play]
     assert first["played"]["card"] == p.card
-    assert {"best_before", "best_after", "better"} <= set(first)
-    text = runner.invoke(cli, ["analyze", str(path)])
+    assert {"best_before", "best_after", "better", "turns"} <= set(first)
+    # Only proven losses are summed.
+    assert hs["cards_lost_proven"] == sum(
+        m["best_after"] - m["best_before"] for m in hs["mistakes"] if m["cards_lost_proven"]
+    )
+    # The fair column judges the same action, on the same samples.
+    action = next(a for a in data["actions"] if (a["turn"], a["play"]) == (turn, play))
+    assert action["played"]["text"] == f"{p.card} {'A1' if p.pile == 0 else 'D1'}"
+    text = runner.invoke(cli, ["analyze", str(path), "--samples", "8"])
     assert text.exit_code == 0
-    assert "1 mistake(s)" in text.output and "Hindsight" in text.output
+    assert "Fair review" in text.output and "Hindsight" in text.output
     # A hint from a record cut before the blunder.
     cut = Record(record.deal, record.turns[:turn])
     cut_path = tmp_path / "cut.json"  # type: ignore[operator]
@@ -176,6 +184,7 @@ def test_cli_analyze_json_and_hint(tmp_path: pytest.TempPathFactory) -> None:
     h = runner.invoke(cli, ["hint", str(cut_path), "--json"])
     assert h.exit_code == 0, h.output
     assert json.loads(h.output)["verdict"] == "win"
+    assert json.loads(h.output)["cards_left_optimal"] is True
 
 
 def test_cli_errors_are_one_line(tmp_path: pytest.TempPathFactory) -> None:
@@ -188,33 +197,6 @@ def test_cli_errors_are_one_line(tmp_path: pytest.TempPathFactory) -> None:
         r = runner.invoke(cli, [cmd, str(path)])
         assert r.exit_code == 2
         assert r.output.count("\n") == 1 and r.output.startswith("error:")
-
-
-def test_fair_rating_of_the_mistake(tmp_path: pytest.TempPathFactory) -> None:
-    """--fair rates the mistake with the blind policy: every alternative at
-    that position, the played one among them, with the sample size."""
-    made = blunder_record(small_deal(1), random.Random(1))
-    assert made is not None
-    record, turn, play, _ = made
-    path = tmp_path / "game.json"  # type: ignore[operator]
-    path.write_text(record.to_json())
-    runner = CliRunner()
-    result = runner.invoke(cli, ["analyze", str(path), "--json", "--fair", "8"])
-    assert result.exit_code == 0, result.output
-    fair = json.loads(result.output)["fair"]
-    assert [(f["turn"], f["play"]) for f in fair] == [(turn, play)]
-    p = record.turns[turn].plays[play]
-    alts = fair[0]["alternatives"]
-    assert fair[0]["samples"] == 8
-    assert {"card": p.card, "pile": "A1" if p.pile == 0 else "D1"} in [
-        {k: a[k] for k in ("card", "pile")} for a in alts if "card" in a
-    ]
-    assert all(0 <= a["win_rate"] <= 1 for a in alts)
-    # Deterministic for a fixed sample seed.
-    again = runner.invoke(cli, ["analyze", str(path), "--json", "--fair", "8"])
-    assert json.loads(again.output)["fair"] == fair
-    text = runner.invoke(cli, ["analyze", str(path), "--fair", "8"])
-    assert "Fair rating" in text.output and "8 sampled" in text.output
 
 
 def blind_record(deal: Deal) -> Record:

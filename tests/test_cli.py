@@ -191,7 +191,7 @@ def test_check_illegal_record_text(tmp_path: Path) -> None:
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("illegal: turn 1, play 1 (counted from 0): rule C5: 5 on A1")
+    assert lines[0].startswith("illegal: turn 2, play 2: rule C5: 5 A1: A1 shows 6")
 
 
 def test_check_duel_json_names_the_winner(tmp_path: Path) -> None:

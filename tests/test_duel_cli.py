@@ -108,9 +108,9 @@ def test_analyze_duel_names_the_turn_that_threw_the_win_away(tmp_path: Path) -> 
     m = data["first_mistake"]
     assert m["turn"] == 0 and m["player"] == 1 and m["proven"]
     assert m["played"]["plays"] == [{"card": 7, "pile": "A1"}, {"card": 2, "pile": "D1"}]
-    assert m["better"]["player"] == 1 and m["line"][-1]["player"] == 1
+    assert m["better"]["player"] == 1 and m["turns"][-1]["player"] == 1
     text = invoke("analyze", str(path), "--time-limit", "10")
-    assert "turn 0 (counted from 0): player 1 went from a forced win" in text.output
+    assert "turn 1: player 1 went from a forced win" in text.output
 
 
 def test_analyze_duel_without_a_mistake(tmp_path: Path) -> None:
@@ -126,7 +126,7 @@ def test_hint_on_a_duel_record(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "win" and data["turn"]["player"] == 1
-    assert data["line"]
+    assert data["turns"]
 
 
 def test_play_a_duel_hint_and_solve_do_not_quit(tmp_path: Path) -> None:

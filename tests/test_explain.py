@@ -289,8 +289,8 @@ def test_an_illegal_record_names_the_first_illegal_play() -> None:
     with pytest.raises(InvalidInputError) as info:
         explain_record(bad, "game.json")
     assert str(info.value) == (
-        "game.json: illegal record: turn 1, play 0 (counted from 0): rule C5:"
-        " 14 on D1 (top 12) must be lower than 12 or exactly 22"
+        "game.json: illegal record: turn 2, play 1: rule C5:"
+        " 14 D1: D1 shows 12; a card must be lower than 12"
     )
 
 
@@ -362,7 +362,7 @@ def test_unknown_header_gives_the_best_found(monkeypatch: pytest.MonkeyPatch) ->
     assert result.stdout.splitlines()[0] == (
         f"UNKNOWN - best found: {sol.cards_left} cards left (no proof within the time)"
     )
-    assert "turn 4 - player 1" in result.stdout and "turn 5 " not in result.stdout
+    assert "turn 5 - player 1" in result.stdout and "turn 6 " not in result.stdout
 
 
 # -- JSON --------------------------------------------------------------------
@@ -409,7 +409,7 @@ def test_json_replays_to_the_record() -> None:
         "status",
         "reason",
         "proof",
-        "optimal",
+        "cards_left_optimal",
         "first",
         "deal",
         "turns",
@@ -450,11 +450,11 @@ def test_an_illegal_record_is_one_line_and_exit_2(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     assert_one_line_error(
         invoke("explain", "--record", str(path)),
-        "illegal record: turn 1, play 0 (counted from 0): rule C5",
+        "illegal record: turn 2, play 1: rule C5",
     )
     data["turns"][1]["player"] = 1
     path.write_text(json.dumps(data), encoding="utf-8")
-    assert_one_line_error(invoke("explain", "--record", str(path)), "turn 1 (counted", "C3")
+    assert_one_line_error(invoke("explain", "--record", str(path)), "turn 2: rule C3", "C3")
 
 
 @pytest.mark.parametrize(

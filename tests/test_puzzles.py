@@ -352,7 +352,7 @@ def test_play_winning_script_with_illegal_input_undo_and_hint() -> None:
     assert "hint: " in text
     assert "won: a perfect clear!" in text
     assert "Hindsight analysis" in text
-    assert "no mistakes" in text
+    assert "every action kept the best result reachable" in text
 
 
 def test_play_undo_across_turns_and_quit() -> None:

@@ -80,7 +80,7 @@ def test_replay_an_illegal_play_reports_turn_play_and_rule() -> None:
         "turn": 1,
         "play": 1,
         "rule": "C5",
-        "message": "5 on A1 (top 6) must be higher than 6 or exactly -4",
+        "message": "5 A1: A1 shows 6; a card must be higher than 6",
     }
     assert result.turns_ok == 1
     assert result.cards_left == 6  # the plays before the error count

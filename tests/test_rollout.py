@@ -20,7 +20,6 @@ from thegame.analysis.the_game.blind import (
     choose_turn,
     play_out,
     rate_plays,
-    redeal,
 )
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Rules, get_rules, small_rules
@@ -139,6 +138,21 @@ def test_rate_plays_is_playouts_after_each_play() -> None:
     assert len(seen) == 5  # the plays differ: the comparison means something
 
 
+@pytest.mark.parametrize(("variant", "players"), [("classic", 1), ("on-fire", 3), ("profi", 2)])
+def test_the_actual_arrangement_plays_the_actual_game(variant: str, players: int) -> None:
+    # deal_hidden(s, arrangement(s)) is s, so its playout is play_out(s):
+    # the compiled playouts too, from the deal and from inside a turn.
+    rnd = random.Random(players)
+    for state in (
+        _start(31, variant, players),
+        _advance(_start(32, variant, players), rnd, 4, 1),
+    ):
+        assert rollout.deal_hidden(state, rollout.arrangement(state)).key() == state.key()
+        final = play_out(state)
+        expected = [(final.status == Status.WON, final.cards_left())]
+        assert rollout.playouts(state, [rollout.arrangement(state)]) == expected
+
+
 def test_bad_orders_are_refused() -> None:
     state = _start(1)
     order = rollout.sample_orders(state, 1, seed=1)[0]
@@ -179,7 +193,7 @@ def test_decks_beyond_the_masks_use_the_reference() -> None:
     state = GameState(Deal.from_seed(6, rules, 1), first=1)
     assert not rollout.c_covers(state) and rollout.backend(state) == "python"
     orders = rollout.sample_orders(state, 1, seed=2)
-    final = play_out(redeal(state, orders[0]))
+    final = play_out(rollout.deal_hidden(state, orders[0]))
     assert rollout.playouts(state, orders) == [(final.status == Status.WON, final.cards_left())]
     with pytest.raises(RuntimeError):
         rollout.playouts_c(state, orders)

@@ -63,7 +63,7 @@ class DuelAnalysis:
                 "played": turn_to_dict(rules, m.played),
                 "better": turn_to_dict(rules, m.better),
                 "proven": m.proven,
-                "line": [turn_to_dict(rules, t) for t in m.line],
+                "turns": [turn_to_dict(rules, t) for t in m.line],
             },
             "winner": self.winner,
             "stats": {"seconds": round(self.seconds, 3)},
@@ -132,7 +132,7 @@ class DuelHint:
         return {
             "turn": turn_to_dict(rules, self.turn),
             "verdict": self.verdict,
-            "line": [turn_to_dict(rules, t) for t in self.line],
+            "turns": [turn_to_dict(rules, t) for t in self.line],
             "text": self.text,
         }
 

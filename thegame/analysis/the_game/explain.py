@@ -130,7 +130,7 @@ def explain_record(record: Record, where: str = "record") -> list[TurnExplanatio
     """Replay ``record`` and explain every turn.
 
     An illegal record raises ``InvalidInputError`` naming the first illegal
-    step (turns and plays counted from 0, as ``thegame check`` does).
+    step (turns and plays counted from 1, as on every screen).
     """
     replayed(record, where)  # one line naming the first illegal step, if any
     state = GameState(record.deal, first=record.first)

@@ -30,11 +30,11 @@ from typing import Any
 from ...models import InvalidInputError
 from ...models.outcome import Limit
 from ...models.the_game import GameState, Play, Record, Turn
+from ...models.the_game.notation import play_text
 from ...models.the_game.record import replayed, turn_to_dict
 from ...models.the_game.state import pile_name
 from ...solver.the_game.api import PositionResult, replay_actions, search_position
 from ...solver.the_game.kernel import END, Action
-from .blind import PlayRating, rate_plays
 
 # The default budgets: per position of an analysis, and for a hint.
 POSITION_LIMIT = Limit(2.0)
@@ -66,26 +66,36 @@ class Analysis:
     steps: list[tuple[int, int]] = field(default_factory=list)
     status: str = ""
     seconds: float = 0.0
-    fair: list[FairRating] = field(default_factory=list)
 
     @property
     def cards_lost(self) -> int:
-        return sum(m.best_after - m.best_before for m in self.mistakes)
+        """Cards lost to proven mistakes only: an unproven figure is a bound."""
+        return sum(m.best_after - m.best_before for m in self.mistakes if m.proven)
 
     def to_dict(self) -> dict[str, Any]:
         rules = self.record.deal.rules
 
         def play_dict(p: Play | None) -> dict[str, Any]:
             if p is None:
-                return {"end_turn": True}
-            return {"card": p.card, "pile": pile_name(rules, p.pile)}
+                return {"end_turn": True, "text": "end"}
+            return {
+                "card": p.card,
+                "pile": pile_name(rules, p.pile),
+                "text": play_text(rules, p.card, p.pile),
+            }
 
         return {
-            "best_at_start": self.best_at_start,
-            "best_at_start_proven": self.start_proven,
-            "result": self.result,
+            "best_at_start": {
+                "cards_left": self.best_at_start,
+                "cards_left_optimal": self.start_proven,
+            },
+            "cards_left": self.result,
             "status": self.status,
-            "cards_lost": self.cards_lost,
+            # Only proven mistakes are summed; the others are bounds, not facts.
+            "cards_lost_proven": self.cards_lost,
+            "cards_lost_unproven": [
+                m.best_after - m.best_before for m in self.mistakes if not m.proven
+            ],
             "hindsight": True,
             "mistakes": [
                 {
@@ -95,30 +105,12 @@ class Analysis:
                     "best_before": m.best_before,
                     "best_after": m.best_after,
                     "better": play_dict(m.better),
-                    "proven": m.proven,
-                    "line": [turn_to_dict(rules, t) for t in m.line],
+                    "cards_lost_proven": m.proven,
+                    "turns": [turn_to_dict(rules, t) for t in m.line],
                 }
                 for m in self.mistakes
             ],
             "curve": self.curve,
-            "fair": [
-                {
-                    "turn": f.turn,
-                    "play": f.play,
-                    "played": play_dict(f.played),
-                    "samples": f.best.samples,
-                    "alternatives": [
-                        {
-                            **play_dict(r.play),
-                            "win_rate": round(r.win_rate, 4),
-                            "expected_left": round(r.expected_left, 3),
-                        }
-                        for r in f.ratings
-                    ],
-                    "best": play_dict(f.best.play),
-                }
-                for f in self.fair
-            ],
         }
 
 
@@ -252,52 +244,6 @@ def _same(state: GameState, planned: Action, taken: Action) -> bool:
     return same_direction and state.tops[a] == state.tops[b] and rules.kind == "classic"
 
 
-@dataclass
-class FairRating:
-    """What the player could know at one action: the blind policy's
-    estimates for every alternative over sampled orders of the unseen cards
-    (``thegame.analysis.the_game.blind.rate_plays``)."""
-
-    turn: int
-    play: int
-    played: Play | None
-    ratings: list[PlayRating]
-
-    def of(self, play: Play | None) -> PlayRating:
-        return next(r for r in self.ratings if r.play == play)
-
-    @property
-    def best(self) -> PlayRating:
-        # Most wins, then fewest cards left; ties keep the engine's order.
-        return min(self.ratings, key=lambda r: (-r.win_rate, r.expected_left))
-
-
-def fair_ratings(
-    record: Record,
-    at: list[tuple[int, int]],
-    samples: int,
-    seed: int = 0,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[FairRating]:
-    """Rate the actions at ``at`` ((turn, play) pairs as in ``Mistake``)
-    with only what the player could see then."""
-    wanted = set(at)
-    out: list[FairRating] = []
-    state = GameState(record.deal, first=record.first)
-    for i, turn in enumerate(record.turns):
-        for j, p in enumerate((*turn.plays, None)):
-            if (i, j) in wanted and not state.over:
-                ratings = rate_plays(state, samples, seed)
-                out.append(FairRating(i, j, p, ratings))
-                if progress is not None:
-                    progress(len(out), len(wanted))
-            if p is not None:
-                state.play(p.card, p.pile)
-            elif not state.over:
-                state.end_turn()
-    return out
-
-
 def _follow(ref: list[Action], taken: Action) -> list[Action]:
     """The rest of the best line once ``taken`` (its first action, maybe
     on the twin pile) is made: later plays on either twin swap piles."""
@@ -329,7 +275,7 @@ def hint_for(state: GameState, limit: Limit = HINT_LIMIT) -> Hint:
         raise InvalidInputError("no legal way to finish this turn", "record")
     play = _first_play(res.actions)
     rules = state.rules
-    what = "end the turn" if play is None else f"play {play.card} on {pile_name(rules, play.pile)}"
+    what = "end the turn" if play is None else f"play {play_text(rules, play.card, play.pile)}"
     if res.verdict == "win":
         keeps = "keeps a perfect clear possible"
     elif res.optimal:

@@ -5,7 +5,7 @@ each alternative fairly) plays it on with the blind policy
 (``blind.py``) over many orders of the cards they cannot see. This module
 is that loop, said once, with two implementations of it:
 
-- the reference, ``playouts_python``: ``blind.redeal`` puts the order in
+- the reference, ``playouts_python``: ``deal_hidden`` puts the order in
   place and ``blind.play_out`` plays the game through the rules engine;
 - the compiled one, ``playouts_c`` (the optional extension ``_crollout``),
   which plays the same games with hands and card sets as 128-bit masks,
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from ...models.outcome import Status
 from ...models.the_game import GameState, is_ascending
-from .blind import BlindParams, BlindPolicy, check_family, play_out, redeal
+from .blind import BlindParams, BlindPolicy, check_family, play_out
 
 try:
     from . import _crollout
@@ -71,6 +71,28 @@ def sample_orders(state: GameState, n: int, seed: int) -> list[list[int]]:
     return orders
 
 
+def deal_hidden(state: GameState, order: Sequence[int]) -> GameState:
+    """``state`` with its hidden cards dealt in ``order``: the other hands in
+    player order take as many cards as they hold, the rest is the draw pile."""
+    cards = list(order)
+    new = state.copy()
+    pos = 0
+    for i, h in enumerate(state.hands):
+        if i != state.current:
+            new.hands[i] = set(cards[pos : pos + len(h)])
+            pos += len(h)
+    # copy() shares the stock lists: give the sample a list of its own.
+    new.stocks = [list(state.stocks[0][: state.stock_pos[0]]) + cards[pos:]]
+    return new
+
+
+def arrangement(state: GameState) -> list[int]:
+    """The order ``deal_hidden`` reads: ``deal_hidden(s, arrangement(s))`` is ``s``."""
+    me = state.current
+    cards = [c for i, h in enumerate(state.hands) if i != me for c in sorted(h)]
+    return cards + state.draw_pile()
+
+
 def _checked(state: GameState, orders: Sequence[Sequence[int]]) -> list[list[int]]:
     check_family(state.rules)
     hidden = hidden_cards(state)
@@ -92,7 +114,7 @@ def playouts_python(
     policy = BlindPolicy(params)
     results = []
     for cards in checked:
-        final = play_out(redeal(state, cards), policy)
+        final = play_out(deal_hidden(state, cards), policy)
         results.append((final.status == Status.WON, final.cards_left()))
     return results
 
@@ -195,7 +217,7 @@ def playouts(
 ) -> list[tuple[bool, int]]:
     """For each order of ``hidden_cards(state)``: deal the hidden cards in
     that order (the other players' hands in seat order, then the draw pile,
-    top first; ``blind.redeal``), play the game to its end with the blind
+    top first; ``deal_hidden``), play the game to its end with the blind
     policy from ``state`` (which may be inside a turn), and report (won,
     cards left). Compiled when possible (``backend``), identical either way."""
     if backend(state, params) == "c":

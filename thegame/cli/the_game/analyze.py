@@ -11,51 +11,69 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from ...analysis.the_game.review import Analysis, analyze_record, fair_ratings, hint_for
+from ...analysis.the_game.annotate import (
+    MARK_WORDS,
+    Annotation,
+    Estimate,
+    Review,
+    annotate_record,
+    covered_by_blind,
+)
+from ...analysis.the_game.review import Analysis, hint_for
 from ...models import InvalidInputError, Limit
-from ...models.the_game import GameState, Play, Record
+from ...models.the_game import Deal, GameState, Play, Record, Rules
+from ...models.the_game.notation import play_text, plays_text, plural, turn_label
 from ...models.the_game.state import pile_name
 from ..common import err, out, print_json, searching, user_errors
 from .options import load_record
+from .render import card_text, cards_text
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
 
-def _play_text(analysis: Analysis, play: Play | None) -> str:
-    if play is None:
-        return "end the turn"
-    return f"{play.card} on {pile_name(analysis.record.deal.rules, play.pile)}"
+def _play_text(rules: Rules, play: Play | None) -> str:
+    return "end" if play is None else play_text(rules, play.card, play.pile)
 
 
-def best_chart(analysis: Analysis, height: int = 6) -> RenderableType:
-    """The best reachable result after each turn, as columns of blocks
-    (one column per turn; taller is worse)."""
-    # The first column is the position where judging starts; then one
-    # column per turn, the value after its last action.
+def best_chart(analysis: Analysis, height: int = 6) -> RenderableType | None:
+    """The best reachable cards left (hindsight) after each turn, as columns
+    of blocks from 0 up, with turn ticks; None when it stays at 0 (nothing
+    to draw: every turn kept a perfect clear possible)."""
     after_turn: dict[int, int] = {}
     for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
         after_turn[i] = value
     per_turn = [analysis.curve[0], *after_turn.values()]
+    top = max(per_turn)
+    if top == 0:
+        return None
     first = analysis.steps[0][0] if analysis.steps else 0
-    top = max(per_turn) or 1
     rows = []
     for level in range(height, 0, -1):
         row = ""
         for v in per_turn:
             fill = v * height / top - (level - 1)
             row += BLOCKS[max(0, min(8, round(fill * 8)))]
-        label = f"{round(top * level / height):>3} |" if level in (height, 1) else "    |"
+        label = f"{round(top * level / height):>3} |" if level == height else "    |"
         rows.append(Text(label + row))
-    rows.append(Text("    +" + "-" * len(per_turn)))
-    last = first + len(after_turn) - 1
-    rows.append(
-        Text(f"     start, then turns {first} .. {last}: best reachable cards left", style="dim")
-    )
+    rows.append(Text("  0 +" + "-" * len(per_turn)))
+    # A tick under the start column and every fifth turn (on screen from 1).
+    ticks = [" "] * len(per_turn)
+    labels = [" "] * (len(per_turn) + 4)
+    for col in range(len(per_turn)):
+        turn = first + col  # column col shows the value after turn first + col - 1
+        if col == 0 or turn % 5 == 0:
+            ticks[col] = "|"
+            mark = "0" if col == 0 else str(turn)
+            labels[col : col + len(mark)] = list(mark)
+    rows.append(Text("     " + "".join(ticks)))
+    rows.append(Text("     " + "".join(labels).rstrip()))
+    rows.append(Text("     turns played -> best reachable cards left (hindsight)", style="dim"))
     return Group(*rows)
 
 
 def analysis_view(analysis: Analysis) -> RenderableType:
-    """Summary, the mistakes with the better play, and the chart."""
+    """Hindsight only: summary, the mistakes with the better play, the chart."""
+    rules = analysis.record.deal.rules
     parts: list[RenderableType] = []
     parts.append(
         Text(
@@ -65,64 +83,186 @@ def analysis_view(analysis: Analysis) -> RenderableType:
         )
     )
     start = "" if analysis.start_proven else " (best found, not proven)"
-    parts.append(Text(f"best possible at the start: {analysis.best_at_start} cards left{start}"))
-    parts.append(Text(f"result: {analysis.result} cards left ({analysis.status})"))
+    parts.append(
+        Text(f"best possible at the start: {plural(analysis.best_at_start, 'card')} left{start}")
+    )
+    parts.append(Text(f"result: {plural(analysis.result, 'card')} left ({analysis.status})"))
+    parts.extend(_hindsight_summary(analysis))
     ms = analysis.mistakes
-    if not ms:
-        parts.append(Text("no mistakes: every action kept the best result reachable", "green"))
-    else:
-        first = ms[0]
-        parts.append(
-            Text(
-                f"{len(ms)} mistake(s), {analysis.cards_lost} card(s) lost to them; "
-                f"first at turn {first.turn}, play {first.play} (counted from 0)",
-                style="bold red",
-            )
-        )
+    if ms:
         table = Table(box=None, header_style="bold")
         for col in ("turn", "play", "played", "best before", "best after", "better", "sure"):
             table.add_column(col)
         for m in ms:
             table.add_row(
-                str(m.turn),
-                str(m.play),
-                _play_text(analysis, m.played),
+                str(m.turn + 1),
+                str(m.play + 1),
+                _play_text(rules, m.played),
                 str(m.best_before),
                 str(m.best_after),
-                _play_text(analysis, m.better),
+                _play_text(rules, m.better),
                 "proven" if m.proven else "best found",
             )
         parts.append(table)
-    if analysis.fair:
-        parts.append(fair_view(analysis))
-    parts.append(best_chart(analysis))
+    chart = best_chart(analysis)
+    if chart is not None:
+        parts.append(chart)
     return Group(*parts)
 
 
-def fair_view(analysis: Analysis) -> RenderableType:
-    """The fair rating: estimates from what the player could know."""
-    n = analysis.fair[0].best.samples
+def _hindsight_summary(analysis: Analysis) -> list[RenderableType]:
+    """Proven losses summed; unproven ones listed as bounds, never added in."""
+    ms = analysis.mistakes
+    if not ms:
+        return [Text("hindsight: every action kept the best result reachable", "green")]
+    proven = [m for m in ms if m.proven]
+    unproven = [m for m in ms if not m.proven]
+    line = Text(style="bold red")
+    line.append(f"hindsight: {plural(len(ms), 'action')} lost cards")
+    if proven:
+        line.append(f"; {plural(analysis.cards_lost, 'card')} lost to the proven ones")
+    if unproven:
+        line.append(
+            f"; {len(unproven)} not proven (best found before, a search bound after: not added in)"
+        )
+    return [line]
+
+
+def review_view(review: Review) -> RenderableType:
+    """The annotated review: marked actions with the position and the better
+    action, then every judged turn at a glance, then hindsight."""
+    rules = review.record.deal.rules
+    deal = review.record.deal
+    parts: list[RenderableType] = []
+    parts.append(
+        Text(
+            f"Fair review: each action judged from what the player knew, the blind policy "
+            f"playing on over {review.samples} sampled orders of the unseen cards "
+            f"(the same samples for the action played and the better one; 95% intervals).",
+            style="dim",
+        )
+    )
+    parts.append(
+        Text(
+            f"result: {plural(review.cards_left, 'card')} left ({review.status}); "
+            + _start_text(review)
+        )
+    )
+    marked = review.marked
+    counts = {m: sum(1 for a in marked if a.mark == m) for m in ("??", "?", "?!")}
+    if not marked:
+        parts.append(Text("no marked actions: nothing measurably worse than the blind policy",
+                          "green"))  # fmt: skip
+    else:
+        parts.append(
+            Text(
+                ", ".join(f"{plural(n, MARK_WORDS[m])} ({m})" for m, n in counts.items() if n),
+                style="bold red",
+            )
+        )
+    for a in marked:
+        parts.append(Text())
+        parts.append(_marked_view(deal, rules, a))
+    parts.append(Text())
+    parts.append(_turn_table(review))
+    if review.hindsight is not None:
+        parts.append(Text())
+        parts.append(analysis_view(review.hindsight))
+    return Group(*parts)
+
+
+def _start_text(review: Review) -> str:
+    if not review.turn_starts:
+        return "no turn judged"
+    _, e = review.turn_starts[0]
+    lo, hi = e.win_interval
+    return (
+        f"at the start the blind policy wins {100 * e.win:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%) "
+        f"and leaves {e.left:.1f} cards on average"
+    )
+
+
+def _estimate_text(e: Estimate | None) -> str:
+    if e is None:
+        return "-"
+    lo, hi = e.win_interval
+    return f"win {100 * e.win:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%), {e.left:.1f} cards left"
+
+
+def _marked_view(deal: Deal, rules: Rules, a: Annotation) -> RenderableType:
+    where = f"{turn_label(a.turn)}, play {a.play + 1}, player {a.player}"
+    head = Text(f"{a.mark} {MARK_WORDS[a.mark]}: ", style="bold red")
+    head.append(f"{_play_text(rules, a.played)}  ({where})", style="bold")
+    piles = "  ".join(f"{pile_name(rules, i)} {card_text(deal, t)}" for i, t in enumerate(a.tops))
+    lines: list[RenderableType] = [head]
+    lines.append(
+        Text(f"  position  {piles}   hand {cards_text(deal, list(a.hand))}   ")
+        + Text(f"draw pile {a.draw_left}")
+    )
+    lines.append(
+        Text(f"  played    {_play_text(rules, a.played)}: {_estimate_text(a.after_played)}")
+    )
+    better = Text(f"  better    {_play_text(rules, a.better)}: {_estimate_text(a.after_better)}",
+                  style="green")  # fmt: skip
+    lines.append(better)
+    if a.continuation:
+        lines.append(Text(f"  the turn goes on: {plays_text(rules, a.continuation)}", style="dim"))
+    elif a.better is None:
+        lines.append(Text("  the turn ends there", style="dim"))
+    if a.drop is not None:
+        d = a.drop
+        lines.append(
+            Text(
+                f"  lost      {100 * d.win:.0f} points of win chance (+/- {100 * d.win_half:.0f}), "
+                f"{d.left:.1f} cards (+/- {d.left_half:.1f})",
+                style="dim",
+            )
+        )
+    if a.hindsight_before is not None and a.hindsight_after is not None:
+        sure = "proven" if a.hindsight_proven else "not proven"
+        if a.hindsight_after > a.hindsight_before:
+            hs = f"best reachable {a.hindsight_before} -> {a.hindsight_after} cards left ({sure})"
+        else:
+            hs = f"no loss: best reachable stays {a.hindsight_after}"
+        lines.append(Text(f"  hindsight {hs}", style="dim"))
+    return Group(*lines)
+
+
+def _turn_table(review: Review) -> RenderableType:
+    """Every judged action that differs from the blind policy's choice."""
+    rules = review.record.deal.rules
     table = Table(
-        title=f"Fair rating: the blind policy over {n} sampled orders of the unseen cards "
-        "(estimates)",
+        title="actions unlike the blind policy's (fair: win chance, cards left; hindsight: "
+        "best reachable)",
         title_justify="left",
         box=None,
         header_style="bold",
     )
-    for col in ("turn", "play", "played", "win", "left", "best blind choice", "win", "left"):
+    for col in ("turn", "play", "played", "better", "win lost", "cards", "mark", "hindsight"):
         table.add_column(col)
-    for f in analysis.fair:
-        mine, best = f.of(f.played), f.best
-        table.add_row(
-            str(f.turn),
-            str(f.play),
-            _play_text(analysis, f.played),
-            f"{100 * mine.win_rate:.0f}%",
-            f"{mine.expected_left:.1f}",
-            _play_text(analysis, best.play),
-            f"{100 * best.win_rate:.0f}%",
-            f"{best.expected_left:.1f}",
+    rows = 0
+    for a in review.annotations:
+        if a.same or a.drop is None:
+            continue
+        rows += 1
+        hs = (
+            "-"
+            if a.hindsight_before is None
+            else f"{a.hindsight_before} -> {a.hindsight_after}"
+            + (" proven" if a.hindsight_proven else "")
         )
+        table.add_row(
+            str(a.turn + 1),
+            str(a.play + 1),
+            _play_text(rules, a.played),
+            _play_text(rules, a.better),
+            f"{100 * a.drop.win:+.0f}",
+            f"{a.drop.left:+.1f}",
+            a.mark,
+            hs,
+        )
+    if not rows:
+        return Text("every action was the blind policy's own choice", style="dim")
     return table
 
 
@@ -145,56 +285,48 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 @click.command()
 @click.argument("record_file", metavar="RECORD")
 @click.option(
+    "--samples",
+    type=click.IntRange(min=2),
+    default=200,
+    show_default=True,
+    help="Sampled orders of the unseen cards per turn (the fair review).",
+)
+@click.option("--seed", "sample_seed", type=click.IntRange(min=0), default=0,
+              help="Seed of the samples.")  # fmt: skip
+@click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
-    default=2.0,
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
     show_default=True,
-    help="Seconds of search per position that needs one.",
+    help="Seconds of search per position that hindsight needs to search.",
 )
-@click.option(
-    "--fair",
-    "samples",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Also rate each mistake fairly: the blind policy over this many sampled "
-    "orders of the unseen cards (0: off).",
-)
-@click.option(
-    "--fair-all", is_flag=True, help="With --fair, rate every action, not only the mistakes."
-)
-@click.option("--seed", "sample_seed", type=int, default=0, help="Seed of the --fair samples.")
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 @user_errors
 def analyze(
     record_file: str,
-    time_limit: float,
     samples: int,
-    fair_all: bool,
     sample_seed: int,
+    time_limit: float,
+    no_hindsight: bool,
     as_json: bool,
 ) -> None:
-    """Replay a played game and find every mistake, with hindsight.
-
-    With --fair, each mistake (or every action) is also judged with only what
-    the player could know: the win chance and expected cards left of every
-    alternative, estimated by the blind policy over sampled orders of the
-    cards the player could not see.
+    """Review a played game (a record or a puzzle file): every action judged
+    from what the player knew, marked ?! ?, ?? where it cost, with the
+    better action; hindsight (the deck's order known) as a second column.
     """
     record = load_record(record_file)
     if record.deal.rules.is_duel:
         _analyze_duel(record, time_limit, as_json)
         return
-    with _bar(enabled=not as_json, label="analysing") as progress:
-        analysis = analyze_record(record, Limit(time_limit), progress)
-    if samples:
-        at = analysis.steps if fair_all else [(m.turn, m.play) for m in analysis.mistakes]
-        with _bar(enabled=not as_json, label="rating fairly") as progress:
-            analysis.fair = fair_ratings(record, at, samples, sample_seed, progress)
+    covered_by_blind(record.deal.rules)
+    hindsight = None if no_hindsight else Limit(time_limit)
+    with _bar(enabled=not as_json, label="reviewing") as progress:
+        review = annotate_record(record, samples, sample_seed, hindsight, progress)
     if as_json:
-        print_json(analysis.to_dict())
+        print_json(review.to_dict())
     else:
-        out.print(analysis_view(analysis))
+        out.print(review_view(review))
 
 
 @click.command()
@@ -232,7 +364,7 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
                 "verdict": h.verdict,
                 "cards_left": h.cards_left,
                 "cards_left_optimal": h.optimal,
-                "line": [turn_to_dict(rules, t) for t in h.line],
+                "turns": [turn_to_dict(rules, t) for t in h.line],
                 "text": h.text,
             }
         )

@@ -25,7 +25,7 @@ def deal(
     as_text: bool,
 ) -> None:
     """Show a deal: every hand and the draw pile."""
-    d = load_deal(seed, deck, deal_file, variant, players, first)
+    d = load_deal(seed, deck, deal_file, variant, players, first, turns_ok=True)
     if as_json:
         print_json(d.to_dict())
         return

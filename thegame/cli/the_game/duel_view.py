@@ -6,15 +6,15 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...analysis.the_game.duel import DuelAnalysis
-from ...models.the_game import Rules, Turn, pile_name
+from ...models.the_game import Rules, Turn
+from ...models.the_game.notation import plays_text, turn_label
 from ...solver.the_game.duel.api import DuelResult, DuelSolution
 from ...solver.the_game.duel.race import Race
 
 
 def turn_text(rules: Rules, turn: Turn) -> str:
     """``P1: 37 A1, 40 A1, 12 D2``."""
-    plays = ", ".join(f"{p.card} {pile_name(rules, p.pile)}" for p in turn.plays)
-    return f"P{turn.player}: {plays}"
+    return f"P{turn.player}: {plays_text(rules, turn.plays)}"
 
 
 def race_text(race: Race) -> Text:
@@ -65,7 +65,7 @@ def duel_analysis_view(analysis: DuelAnalysis) -> RenderableType:
         parts.append(Text("no turn threw a proven forced win away", "green"))
     else:
         sure = "proven" if m.proven else "not proven"
-        parts.append(Text(f"turn {m.turn} (counted from 0): player {m.player} went from a forced "
+        parts.append(Text(f"{turn_label(m.turn)}: player {m.player} went from a forced "
                           f"win to a forced loss ({sure})", "bold red"))  # fmt: skip
         parts.append(Text("  played:  " + turn_text(rules, m.played)))
         parts.append(Text("  winning: " + turn_text(rules, m.better), "green"))

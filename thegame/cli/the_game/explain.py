@@ -16,6 +16,7 @@ from rich.text import Text
 from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, explain_record
 from ...models import InvalidInputError
 from ...models.the_game import Deal, Record, replay
+from ...models.the_game.notation import plural, turn_label
 from ..common import print_json, searching, user_errors
 from .options import deal_options, load_deal, load_record
 from .render import card_text, cards_text, deal_title, legend
@@ -60,7 +61,7 @@ class Summary:
             "status": self.status,
             "reason": self.reason,
             "proof": self.proof,
-            "optimal": self.optimal,
+            "cards_left_optimal": self.optimal,
             "first": self.deal.first,
             "deal": self.deal.to_dict(),
             "turns": [t.to_dict() for t in turns],
@@ -80,13 +81,10 @@ def _headline(s: Summary) -> Text:
     if s.verdict == "loss":
         head = Text("LOSS", style="bold red")
         best = "best possible" if s.optimal is not False else "best found"
-        return head + Text(f" - {best}: {_cards(s.cards_left)} left")
+        return head + Text(f" - {best}: {plural(s.cards_left, 'card')} left")
     head = Text("UNKNOWN", style="bold yellow")
-    return head + Text(f" - best found: {_cards(s.cards_left)} left (no proof within the time)")
-
-
-def _cards(n: int) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
+    left = plural(s.cards_left, "card")
+    return head + Text(f" - best found: {left} left (no proof within the time)")
 
 
 def _table_text(deal: Deal, snap: Snapshot) -> Text:
@@ -136,12 +134,12 @@ class _Rows:
 
 def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
     """One turn: piles and hand before, each play with why, the draw, after."""
-    head = Text(f"turn {t.turn} - player {t.player}", style="bold")
-    head.append(f" - needs {_cards(t.minimum)} - draw pile {t.draw_before}")
+    head = Text(f"{turn_label(t.turn)} - player {t.player}", style="bold")
+    head.append(f" - needs {plural(t.minimum, 'card')} - draw pile {t.draw_before}")
     rows = _Rows()
     rows.add("before", _table_text(deal, t.before))
     for p in t.plays:
-        play = f"{card_text(deal, p.card)} on {p.pile} ({card_text(deal, p.before)})"
+        play = f"{card_text(deal, p.card)} {p.pile} (on {card_text(deal, p.before)})"
         rows.add("play", _reasons_text(p.reasons, p.gap), Text(play.ljust(_PLAY_WIDTH), "bold"))
     if t.drew:
         drew = cards_text(deal, list(t.drew))
@@ -151,7 +149,7 @@ def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
         drew = "nothing"
     rows.add("drew", drew)
     rows.add("after", _table_text(deal, t.after))
-    rows.add("left", f"{_cards(t.cards_left)}, draw pile {t.draw_left}")
+    rows.add("left", f"{plural(t.cards_left, 'card')}, draw pile {t.draw_left}")
     for note in t.notes:
         rows.add("note", Text(note.text, style="bold" if note.kind == "end" else ""))
     return Group(head, rows)

@@ -9,7 +9,9 @@ import click
 
 from ...models import InvalidInputError
 from ...models.jsonio import load_json
-from ...models.the_game import Deal, Record, get_rules
+from ...models.the_game import Deal, Record, Turn, get_rules
+from ...models.the_game.notation import plural
+from ...puzzles.the_game.files import Puzzle
 from ..common import read_text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -42,8 +44,32 @@ def load_deal(
     variant: str | None,
     players: int | None,
     first: int | None,
+    turns_ok: bool = False,
 ) -> Deal:
-    """Build the deal that the options describe (exactly one source)."""
+    """The deal that the options describe. A file that holds turns played
+    (a record, a puzzle) is refused unless ``turns_ok``: the command starts
+    from the deal, and ignoring the turns silently would mislead."""
+    game = load_game(seed, deck, deal_file, variant, players, first)
+    if game.turns and not turns_ok:
+        raise InvalidInputError(
+            f"{deal_file} holds a game in progress ({plural(len(game.turns), 'turn')} played); "
+            "this command starts from the deal: use 'thegame solve' or 'thegame hint' for the "
+            "position",
+            "options",
+        )
+    return game.deal
+
+
+def load_game(
+    seed: int | None,
+    deck: str | None,
+    deal_file: str | None,
+    variant: str | None,
+    players: int | None,
+    first: int | None,
+) -> Record:
+    """The deal that the options describe (exactly one source), with the
+    turns a record or puzzle file holds (none for other sources)."""
     given = [name for name, v in (("--seed", seed), ("--deck", deck), ("--deal", deal_file)) if v]
     if seed == 0:
         given.insert(0, "--seed")
@@ -53,8 +79,10 @@ def load_deal(
         raise InvalidInputError(
             "no deal given: use --seed N, --deck '...' or --deal FILE", "options"
         )
+    turns: tuple[Turn, ...] = ()
     if deal_file is not None:
-        deal = parse_deal_text(read_text(deal_file), deal_file)
+        game = parse_game_text(read_text(deal_file), deal_file)
+        deal, turns = game.deal, game.turns
         if variant and variant != deal.rules.name:
             raise InvalidInputError(
                 f"--variant {variant} contradicts the file's {deal.rules.name}", "options"
@@ -73,28 +101,44 @@ def load_deal(
             n = players or rules.min_players
             deal = Deal.from_text(f"{rules.name} {n}p : {deck}", "--deck")
     if first is not None:
+        if turns and first != Record(deal, turns).first:
+            raise InvalidInputError(
+                f"--first {first} contradicts the file's turns (player {Record(deal, turns).first} "
+                "started)",
+                "options",
+            )
         deal = deal.with_first(first)
         deal.validate()
-    return deal
+    return Record(deal, turns)
 
 
-def parse_deal_text(text: str, where: str) -> Deal:
-    """A deal from a file's text: deal JSON, a record's deal, or the text line."""
+def parse_game_text(text: str, where: str) -> Record:
+    """Any file that holds a deal or a position, as a record: deal JSON or
+    the one-line text form (no turns), a game record, or a puzzle file (its
+    ``position`` turns; the solution it carries is not read as played)."""
     stripped = text.strip()
     if not stripped:
         raise InvalidInputError("the file is empty", where)
     if stripped.startswith("{"):
-        data = load_json(stripped, where)
-        if isinstance(data, dict) and "deal" in data:
-            return Record.from_dict(data, where).deal
-        return Deal.from_dict(data, where)
+        return _game_from_json(stripped, where)
     lines = [line for line in stripped.splitlines() if line.strip()]
     if len(lines) != 1:
         raise InvalidInputError("a text deal is one line", where)
-    return Deal.from_text(lines[0], where)
+    return Record(Deal.from_text(lines[0], where))
+
+
+def _game_from_json(text: str, where: str) -> Record:
+    data = load_json(text, where)
+    if isinstance(data, dict) and "position" in data:
+        puzzle = Puzzle.from_dict(data, where)
+        return Record(puzzle.deal, puzzle.position)
+    if isinstance(data, dict) and "deal" in data:
+        return Record.from_dict(data, where)
+    return Record(Deal.from_dict(data, where))
 
 
 def load_record(path: str) -> Record:
-    return Record.from_json(read_text(path), path)
+    """A record, a puzzle file (its position) or a deal, as JSON."""
+    return _game_from_json(read_text(path), path)
 
 

@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...models.the_game import CheckResult, Deal, GameState, pile_name
+from ...models.the_game.notation import plays_text, plural, turn_label
 from ...solver.the_game.api import Solution
 
 _COMMAND_MARK = {
@@ -52,7 +53,7 @@ def deal_table(deal: Deal, title: str) -> Table:
 
 
 def deal_title(deal: Deal, seed: int | None) -> str:
-    parts = [deal.rules.name, f"{deal.players} player" + ("s" if deal.players > 1 else "")]
+    parts = [deal.rules.name, plural(deal.players, "player")]
     if seed is not None:
         parts.append(f"seed {seed}")
     parts.append(f"first: player {deal.first}" if deal.first else "first: free (rule C3)")
@@ -77,7 +78,7 @@ def piles_text(state: GameState) -> str:
 def check_text(result: CheckResult, turns: int) -> Text:
     """One line for a legal record, or the first illegal step."""
     if result.legal:
-        line = Text(f"legal ({turns} turns): ", style="bold green")
+        line = Text(f"legal ({plural(turns, 'turn')}): ", style="bold green")
         if result.status == "won":
             word = f"won by player {result.winner}" if result.winner else "won"
         elif result.status == "lost":
@@ -91,9 +92,10 @@ def check_text(result: CheckResult, turns: int) -> Text:
         return line
     assert result.error is not None
     e = result.error
-    where = f"turn {e['turn']}" + (f", play {e['play']}" if e["play"] is not None else "")
+    # On screen turns and plays count from 1; the JSON keeps 0-based indices.
+    where = turn_label(e["turn"]) + (f", play {e['play'] + 1}" if e["play"] is not None else "")
     line = Text("illegal: ", style="bold red")
-    line.append(f"{where} (counted from 0): rule {e['rule']}: {e['message']}")
+    line.append(f"{where}: rule {e['rule']}: {e['message']}")
     return line
 
 
@@ -106,10 +108,11 @@ def solution_view(sol: Solution) -> Group:
         head.append(" - a perfect clear exists", style="")
     elif sol.verdict == "loss":
         if sol.optimal:
-            head.append(f", best possible: {sol.cards_left} cards left", style="")
+            head.append(f", best possible: {plural(sol.cards_left, 'card')} left", style="")
         else:
             head.append(
-                f", best found: {sol.cards_left} cards left (at least {sol.lower_bound})", style=""
+                f", best found: {plural(sol.cards_left, 'card')} left (at least {sol.lower_bound})",
+                style="",
             )
         head.append(f"\nproof: {sol.proof}", style="")
     else:
@@ -118,16 +121,24 @@ def solution_view(sol: Solution) -> Group:
             style="",
         )
     lines: list[RenderableType] = [head]
-    lines.append(Text(f"{deal.rules.name}, {deal.players} player(s); first: player {sol.first}"))
+    from_turn = int(sol.details.get("from_turn", 0))
+    if from_turn:
+        lines.append(
+            Text(
+                f"from the position after {plural(from_turn, 'turn')} of the record; "
+                f"the line goes on from {turn_label(from_turn)}"
+            )
+        )
+    lines.append(
+        Text(f"{deal.rules.name}, {plural(deal.players, 'player')}; first: player {sol.first}")
+    )
     table = Table(show_header=True, header_style="bold", box=None)
     table.add_column("turn", justify="right")
     table.add_column("player", justify="right")
     table.add_column("plays")
     for i, turn in enumerate(sol.turns):
-        plays = ", ".join(
-            f"{card_text(deal, p.card)}->{pile_name(deal.rules, p.pile)}" for p in turn.plays
-        )
-        table.add_row(str(i), str(turn.player), plays)
+        style = "dim" if i < from_turn else ""  # the record's own turns
+        table.add_row(str(i + 1), str(turn.player), plays_text(deal.rules, turn.plays), style=style)
     if sol.turns:
         lines.append(table)
     lines.append(Text(f"cards left: {sol.cards_left}"))

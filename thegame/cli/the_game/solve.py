@@ -7,7 +7,7 @@ import click
 from ...models.outcome import Limit
 from ...models.the_game import Deal
 from ..common import err, out, print_json, searching, user_errors, write_atomic
-from .options import deal_options, load_deal
+from .options import deal_options, load_game
 
 
 @click.command()
@@ -55,18 +55,28 @@ def solve(
 ) -> None:
     """Decide whether a perfect clear exists, and show the line.
 
-    Face to Face: who wins the duel under best play, for the deal's start or
-    for each start; each player's race alone too.
+    A record or puzzle file (--deal FILE) is solved from its position: the
+    turns it holds stay as played. Face to Face: who wins the duel under
+    best play, for the deal's start or for each start; each player's race
+    alone too.
     """
+    from ...models import InvalidInputError
+    from ...solver.the_game.api import solve_record
     from ...solver.the_game.portfolio import solve_with
     from .render import solution_view
 
-    d = load_deal(seed, deck, deal_file, variant, players, first)
+    game = load_game(seed, deck, deal_file, variant, players, first)
+    d = game.deal
     if d.rules.is_duel:
+        if game.turns:
+            raise InvalidInputError("Face to Face is solved from the deal; give a deal file")
         _solve_duel(d, Limit(time_limit, node_limit), engine, record_file, as_json)
         return
+    if game.turns and engine == "cpsat":
+        raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
-        result = solve_with(d, engine, Limit(time_limit, node_limit, tick))
+        limit = Limit(time_limit, node_limit, tick)
+        result = solve_record(game, limit) if game.turns else solve_with(d, engine, limit)
     if record_file:
         write_atomic(record_file, result.record().to_json(indent=1) + "\n")
     if as_json:

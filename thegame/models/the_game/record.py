@@ -193,8 +193,9 @@ def replayed(record: Record, where: str = "record") -> GameState:
     result = replay(record)
     if result.error is not None:
         e = result.error
-        at = f"turn {e['turn']}" + (f", play {e['play']}" if e.get("play") is not None else "")
-        raise InvalidInputError(
-            f"illegal record: {at} (counted from 0): rule {e['rule']}: {e['message']}", where
+        # Counted from 1 on screen; the JSON of ``thegame check`` keeps 0-based indices.
+        at = f"turn {e['turn'] + 1}" + (
+            f", play {e['play'] + 1}" if e.get("play") is not None else ""
         )
+        raise InvalidInputError(f"illegal record: {at}: rule {e['rule']}: {e['message']}", where)
     return result.state

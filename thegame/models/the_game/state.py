@@ -152,8 +152,10 @@ class GameState:
             word = "higher than" if asc else "lower than"
             back = placement.trick_card(asc, top, rules.step)
             name = pile_name(rules, pile)
+            # Name the backward trick only where such a card exists.
+            trick = f" or exactly {back}" if rules.low <= back <= rules.high else ""
             raise IllegalMoveError(
-                "C5", f"{card} on {name} (top {top}) must be {word} {top} or exactly {back}"
+                "C5", f"{card} {name}: {name} shows {top}; a card must be {word} {top}{trick}"
             )
 
     def _check_trick(self, card: int, pile: int) -> None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...models import NO_LIMIT, IllegalMoveError, InvalidInputError, Limit, Status, Verdict
-from ...models.the_game import Deal, GameState, Play, Record, Turn
+from ...models.the_game import Deal, GameState, Play, Record, Turn, replay
+from ...models.the_game.notation import plural
 from ...models.the_game.record import turn_to_dict
 from .beam import FireBeamSearcher, TurnSearcher
 from .bounds import state_lower_bound
@@ -60,6 +61,7 @@ class Solution:
             "cards_left_optimal": self.optimal,
             "cards_left_lower_bound": self.lower_bound,
             "turns": [turn_to_dict(rules, t) for t in self.turns],
+            "from_turn": self.details.get("from_turn", 0),
             "proof": self.proof,
             "engine": self.engine,
             "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
@@ -246,23 +248,40 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
     if any(r.verdict == Verdict.UNKNOWN for _, r in results):
         return _verified(deal, first, best, None, total, opt_nodes, start, optimal, lower)
     starts = "any starting player" if len(firsts) > 1 else "this start"
-    if all(r.floor > 0 for _, r in results):
-        floor = min(r.floor for _, r in results)
+    floors = [r.floor for _, r in results]
+    proof = _loss_proof(
+        starts, min(floors) if all(floors) else 0, total, best.cards_left, optimal, lower, opt_nodes
+    )
+    return _verified(deal, first, best, proof, total, opt_nodes, start, optimal, lower)
+
+
+def _loss_proof(
+    starts: str,
+    floor: int,
+    stats: SearchStats,
+    best: int,
+    optimal: bool,
+    lower: int,
+    opt_nodes: int,
+) -> str:
+    """The kind of a completed loss proof, from ``starts`` (``floor`` > 0:
+    the graph bounds proved it before any search)."""
+    if floor > 0:
         proof = (
             f"no perfect clear: the graph bounds (dead cards, fire covers) leave at least "
-            f"{floor} card(s) from {starts}"
+            f"{plural(floor, 'card')} from {starts}"
         )
     else:
         proof = (
-            f"no perfect clear: exhaustive search from {starts}, {total.dead_positions} "
-            f"positions proven dead ({total.dead_card_cuts} by the dead-card bound)"
+            f"no perfect clear: exhaustive search from {starts}, {stats.dead_positions} "
+            f"positions proven dead ({stats.dead_card_cuts} by the dead-card bound)"
         )
     if optimal:
-        proof += f"; {best.cards_left} left is the fewest possible: branch and bound on cards left"
+        proof += f"; {best} left is the fewest possible: branch and bound on cards left"
         proof += f" ({opt_nodes} nodes)"
     else:
-        proof += f"; fewest cards left not proven: at least {lower}, best found {best.cards_left}"
-    return _verified(deal, first, best, proof, total, opt_nodes, start, optimal, lower)
+        proof += f"; fewest cards left not proven: at least {lower}, best found {best}"
+    return proof
 
 
 def _verified(
@@ -275,10 +294,17 @@ def _verified(
     start: float,
     optimal: bool = True,
     lower: int = 0,
+    prefix: tuple[Turn, ...] = (),
 ) -> Solution:
-    """Replay the line through the engine; a win must end as won."""
+    """Replay the line through the engine (after the turns of ``prefix``,
+    already played); a win must end as won."""
     state = GameState(deal, first=first)
+    for turn in prefix:
+        for p in turn.plays:
+            state.play(p.card, p.pile)
+        state.end_turn()
     turns, final = replay_actions(state, res.actions)
+    turns = [*prefix, *turns]
     left = final.cards_left()
     if res.verdict == Verdict.WIN and final.status != Status.WON:
         raise SolverBug(f"the winning line ends {final.status}, not won")
@@ -302,5 +328,51 @@ def _verified(
             "dead_positions": stats.dead_positions,
             "dead_card_cuts": stats.dead_card_cuts,
             "optimizer_nodes": opt_nodes,
+            "from_turn": len(prefix),
         },
+    )
+
+
+def solve_record(record: Record, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solution:
+    """Solve on from where ``record`` stops: the turns it holds are kept as
+    played, the search decides the rest. The solution's turns are the
+    record's followed by the line found (``details["from_turn"]`` says where
+    the search's part begins)."""
+    if not record.turns:
+        return solve(record.deal, limit, optimize)
+    covered(record.deal)
+    result = replay(record)
+    if not result.legal:
+        assert result.error is not None
+        raise InvalidInputError(
+            f"the record is illegal at turn {result.error['turn'] + 1}: {result.error['message']}",
+            "record",
+        )
+    state = result.state
+    if state.over:
+        raise InvalidInputError(f"the game in the record is over ({state.status})", "record")
+    start = time.monotonic()
+    res = search_position(state, limit, optimize)
+    proof = None
+    if res.verdict == Verdict.LOSS:
+        proof = _loss_proof(
+            "this position",
+            res.floor,
+            res.stats,
+            res.cards_left,
+            res.optimal,
+            res.lower_bound,
+            res.opt_nodes,
+        )
+    return _verified(
+        record.deal,
+        record.first,
+        res,
+        proof,
+        res.stats,
+        res.opt_nodes,
+        start,
+        res.optimal,
+        res.lower_bound,
+        prefix=record.turns,
     )

@@ -1,0 +1,384 @@
+"""The annotated review of a played game: fair first, hindsight second.
+
+*Fair* judges each action with what the player knew when making it: the
+cards they could see, not the order of the draw pile or the other hands.
+At each action the blind policy (``blind.py``) plays the game out from the
+position after the action played and from the position after the policy's
+own choice, over the same sampled orders of the unseen cards (common
+random numbers), so the two estimates are compared sample by sample. The
+policy's choice is "the better action"; when the player made it, nothing
+is lost by definition and no playout is needed.
+
+The drop between the two is the action's cost: a win chance lost (in
+percentage points) and expected cards left gained. An action is marked like
+a move in a chess review, ``?!`` inaccuracy, ``?`` mistake, ``??`` blunder,
+when a drop reaches the thresholds of ``MARKS`` *and* its paired 95%
+interval excludes zero, so sampling noise alone does not mark anything.
+
+*Hindsight* (``review.analyze_record``: the deck's order known) is the second
+column; only mistakes it proves are summed into cards lost.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...models import InvalidInputError
+from ...models.outcome import Limit, Status
+from ...models.the_game import GameState, Play, Record, Rules, pile_name
+from ...models.the_game.notation import action_text
+from ...models.the_game.record import replayed
+from ...solver.the_game.kernel import END, Action
+from .blind import check_family, choose_turn
+from .review import POSITION_LIMIT, Analysis, _same, analyze_record
+from .rollout import arrangement, deal_hidden, playouts, sample_orders
+
+# z of a two-sided 95% interval.
+Z95 = 1.96
+
+
+@dataclass(frozen=True)
+class MarkThresholds:
+    """Drops that earn ``?!``, ``?`` and ``??`` (either measure suffices).
+
+    Set on blind-policy games of solo classic seeds 500-519 with one random
+    legal action swapped in per game (``benchmarks/annotate.py``): a random
+    swap costs a median of about 2 expected cards and 3 points of win
+    chance; the levels put a typical one at ``?!``/``?`` and keep ``??``
+    for the actions that throw most of the game away.
+    """
+
+    win: tuple[float, float, float] = (0.03, 0.08, 0.20)  # win chance lost
+    left: tuple[float, float, float] = (1.0, 3.0, 8.0)  # expected cards left gained
+
+
+MARKS = MarkThresholds()
+MARK_NAMES = ("", "?!", "?", "??")
+MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Win chance and expected cards left over ``samples`` playouts."""
+
+    win: float
+    left: float
+    samples: int
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """Wilson's 95% interval of the win chance."""
+        n, p = self.samples, self.win
+        if n == 0:
+            return (0.0, 1.0)
+        centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.win_interval
+        return {
+            "win_chance": round(self.win, 4),
+            "win_chance_interval": [round(lo, 4), round(hi, 4)],
+            "expected_cards_left": round(self.left, 3),
+            "samples": self.samples,
+        }
+
+
+def _estimate(results: Sequence[tuple[bool, int]]) -> Estimate:
+    n = len(results)
+    return Estimate(sum(w for w, _ in results) / n, sum(x for _, x in results) / n, n)
+
+
+@dataclass(frozen=True)
+class Drop:
+    """The paired difference best - played over the same samples."""
+
+    win: float  # win chance lost (>= 0 is worse)
+    win_half: float  # half-width of its 95% interval
+    left: float  # expected cards left gained
+    left_half: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "win_chance_lost": round(self.win, 4),
+            "win_chance_lost_margin": round(self.win_half, 4),
+            "cards_left_gained": round(self.left, 3),
+            "cards_left_gained_margin": round(self.left_half, 3),
+        }
+
+
+def _paired(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, Z95 * math.sqrt(var / n)
+
+
+def _drop(best: Sequence[tuple[bool, int]], played: Sequence[tuple[bool, int]]) -> Drop:
+    win, win_half = _paired([float(b[0]) - float(p[0]) for b, p in zip(best, played, strict=True)])
+    left, left_half = _paired([float(p[1] - b[1]) for b, p in zip(best, played, strict=True)])
+    return Drop(win, win_half, left, left_half)
+
+
+def mark_of(drop: Drop, marks: MarkThresholds = MARKS) -> str:
+    """``""``, ``?!``, ``?`` or ``??``: the highest level either measure
+    reaches, counting a measure only when its interval excludes zero."""
+    level = 0
+    for k in range(3):
+        if drop.win >= marks.win[k] and drop.win - drop.win_half > 0:
+            level = k + 1
+        if drop.left >= marks.left[k] and drop.left - drop.left_half > 0:
+            level = max(level, k + 1)
+    return MARK_NAMES[level]
+
+
+@dataclass
+class Annotation:
+    """One action of the record, judged."""
+
+    turn: int  # 0-based turn of the record
+    play: int  # 0-based play in the turn; for an end of turn, the plays before it
+    player: int  # 1-based
+    played: Play | None  # None: the end of the turn
+    better: Play | None  # the blind policy's choice (None: end the turn)
+    same: bool  # the player made the policy's choice (or its twin)
+    tops: tuple[int, ...]  # the position before the action
+    hand: tuple[int, ...]
+    draw_left: int
+    continuation: list[Play]  # the policy's plays from here to the end of the turn
+    after_played: Estimate | None = None  # None when ``same``
+    after_better: Estimate | None = None
+    drop: Drop | None = None
+    mark: str = ""
+    hindsight_before: int | None = None  # best reachable cards left, the order known
+    hindsight_after: int | None = None
+    hindsight_proven: bool = False  # a proven hindsight mistake
+
+
+@dataclass
+class Review:
+    record: Record
+    annotations: list[Annotation]
+    samples: int
+    seed: int
+    # Win chance and expected cards left at the start of each judged turn.
+    turn_starts: list[tuple[int, Estimate]]
+    hindsight: Analysis | None
+    cards_left: int
+    status: str
+    seconds: float = 0.0
+    marks: MarkThresholds = field(default_factory=MarkThresholds)
+
+    @property
+    def marked(self) -> list[Annotation]:
+        return [a for a in self.annotations if a.mark]
+
+    def to_dict(self) -> dict[str, Any]:
+        rules = self.record.deal.rules
+        hs = self.hindsight
+        return {
+            "cards_left": self.cards_left,
+            "status": self.status,
+            "samples": self.samples,
+            "sample_seed": self.seed,
+            "marks": {
+                "win_chance_lost": list(self.marks.win),
+                "cards_left_gained": list(self.marks.left),
+            },
+            "turn_starts": [{"turn": t, **e.to_dict()} for t, e in self.turn_starts],
+            "actions": [_annotation_dict(rules, a) for a in self.annotations],
+            "hindsight": None if hs is None else hs.to_dict(),
+            "stats": {"seconds": round(self.seconds, 3)},
+        }
+
+
+def _play_dict(rules: Rules, play: Play | None) -> dict[str, Any]:
+    if play is None:
+        return {"end_turn": True, "text": "end"}
+    return {
+        "card": play.card,
+        "pile": pile_name(rules, play.pile),
+        "text": action_text(rules, (play.card, play.pile)),
+    }
+
+
+def _annotation_dict(rules: Rules, a: Annotation) -> dict[str, Any]:
+    return {
+        "turn": a.turn,
+        "play": a.play,
+        "player": a.player,
+        "played": _play_dict(rules, a.played),
+        "better": _play_dict(rules, a.better),
+        "same": a.same,
+        "mark": a.mark,
+        "after_played": None if a.after_played is None else a.after_played.to_dict(),
+        "after_better": None if a.after_better is None else a.after_better.to_dict(),
+        "drop": None if a.drop is None else a.drop.to_dict(),
+        "continuation": [_play_dict(rules, p) for p in a.continuation],
+        "hindsight_before": a.hindsight_before,
+        "hindsight_after": a.hindsight_after,
+        "hindsight_proven": a.hindsight_proven,
+    }
+
+
+def _action(play: Play | None) -> Action:
+    return END if play is None else (play.card, play.pile)
+
+
+def _apply(state: GameState, action: Action) -> GameState:
+    new = state.copy()
+    if action == END:
+        new.end_turn()
+    else:
+        new.play(*action)
+    return new
+
+
+class _TurnSamples:
+    """The playouts of one turn's positions on that turn's samples, each
+    position (by its action index in the turn) played out once."""
+
+    def __init__(self, orders: list[list[int]]) -> None:
+        self.orders = orders
+        self.done: dict[int, list[tuple[bool, int]]] = {}
+
+    def at(self, state: GameState, j: int) -> list[tuple[bool, int]]:
+        if j not in self.done:
+            self.done[j] = playouts(state, self.orders)
+        return self.done[j]
+
+
+def _end_outcomes(state: GameState, orders: list[list[int]]) -> list[tuple[bool, int]]:
+    """Playouts that end the turn first, on the same samples: in each sample
+    the player draws from that sample's draw pile (rule C6)."""
+    results: list[tuple[bool, int]] = []
+    for order in orders:
+        s = deal_hidden(state, order)
+        s.end_turn()
+        if s.over:
+            results.append((s.status == Status.WON, s.cards_left()))
+        else:
+            # The sample's own arrangement: playouts deal it back unchanged.
+            results.extend(playouts(s, [arrangement(s)]))
+    return results
+
+
+def covered_by_blind(rules: Rules) -> None:
+    """Raise ``InvalidInputError`` unless the blind policy plays the variant."""
+    try:
+        check_family(rules)
+    except ValueError as e:
+        raise InvalidInputError(f"the fair review is not available: {e}", "variant") from None
+
+
+def annotate_record(
+    record: Record,
+    samples: int = 200,
+    seed: int = 0,
+    hindsight: Limit | None = POSITION_LIMIT,
+    progress: Callable[[int, int], None] | None = None,
+    start_turn: int = 0,
+    marks: MarkThresholds = MARKS,
+) -> Review:
+    """Judge every action of ``record`` from the player's view (see the
+    module notes); ``hindsight`` None skips the hindsight column. The first
+    ``start_turn`` turns are replayed without judging."""
+    if samples < 2:
+        raise ValueError("samples must be at least 2")
+    start = time.monotonic()
+    replayed(record)  # one line naming the first illegal step, if any
+    state = GameState(record.deal, first=record.first)
+    annotations: list[Annotation] = []
+    turn_starts: list[tuple[int, Estimate]] = []
+    total = sum(len(t.plays) + 1 for t in record.turns[start_turn:])
+    done = 0
+    for i, turn in enumerate(record.turns):
+        if state.over:
+            break
+        if i < start_turn:
+            for q in turn.plays:
+                state.play(q.card, q.pile)
+            if not state.over:
+                state.end_turn()
+            continue
+        # One set of orders per turn: the hidden set does not change inside
+        # a turn, so every action of the turn is judged on the same samples.
+        orders = sample_orders(state, samples, seed * 1_000_003 + i)
+        samples_of = _TurnSamples(orders)
+        turn_starts.append((i, _estimate(samples_of.at(state, 0))))
+        actions: list[Play | None] = [*turn.plays, None]
+        for j, p in enumerate(actions):
+            if state.over:
+                break
+            taken = _action(p)
+            plan = choose_turn(state)
+            better = plan[0] if plan else None
+            same = _same(state, _action(better), taken)
+            ann = Annotation(
+                turn=i,
+                play=j,
+                player=state.current + 1,
+                played=p,
+                better=better,
+                same=same,
+                tops=tuple(state.tops),
+                hand=tuple(sorted(state.hands[state.current])),
+                draw_left=state.stock_left(),
+                continuation=list(plan),
+            )
+            after = _apply(state, taken)
+            if not same:
+                best_out = samples_of.at(state, j)
+                # After a play the position is still inside this turn (key
+                # j + 1, shared with the next action); after the end of the
+                # turn it is judged on this turn's samples too.
+                played_out = (
+                    samples_of.at(after, j + 1) if p is not None else _end_outcomes(state, orders)
+                )
+                ann.after_better = _estimate(best_out)
+                ann.after_played = _estimate(played_out)
+                ann.drop = _drop(best_out, played_out)
+                ann.mark = mark_of(ann.drop, marks)
+            annotations.append(ann)
+            state = after
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    analysis = None
+    if hindsight is not None:
+        analysis = analyze_record(record, hindsight, start_turn=start_turn)
+        _hindsight_columns(annotations, analysis)
+    return Review(
+        record=record,
+        annotations=annotations,
+        samples=samples,
+        seed=seed,
+        turn_starts=turn_starts,
+        hindsight=analysis,
+        cards_left=state.cards_left(),
+        status=state.status,
+        seconds=time.monotonic() - start,
+        marks=marks,
+    )
+
+
+def _hindsight_columns(annotations: list[Annotation], analysis: Analysis) -> None:
+    """Copy the hindsight curve (best reachable cards left with the order
+    known, before and after each action) onto the annotations."""
+    at = {step: n for n, step in enumerate(analysis.steps)}
+    proven = {(m.turn, m.play) for m in analysis.mistakes if m.proven}
+    for a in annotations:
+        n = at.get((a.turn, a.play))
+        if n is None:
+            continue
+        a.hindsight_before = analysis.curve[n]
+        a.hindsight_after = analysis.curve[n + 1]
+        a.hindsight_proven = (a.turn, a.play) in proven
