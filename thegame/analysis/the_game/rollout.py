@@ -34,7 +34,7 @@ try:
     from . import _crollout
 
     HAVE_C = True
-except ImportError:  # installed without a compiler: the reference only
+except ImportError:  # no compiler at install time (or no POPCNT): the reference only
     HAVE_C = False
 
 # What the extension's fixed-size arrays and masks hold (see _crollout.c).
