@@ -275,6 +275,34 @@ def test_c_equals_python_at_the_edge_of_the_masks() -> None:
     assert not rollout.c_covers(wider)
 
 
+@needs_c
+def test_the_extension_checks_its_arguments() -> None:
+    # Called directly with bad data it raises, and never reads out of bounds.
+    from thegame.analysis.the_game import _crollout
+
+    # classic, solo, the default BlindParams (steps: 40-4, 4-1.2, 1.2-0.3,
+    # 0.3; 20-2, 2-0.5, 0.5, 0), as playouts_c packs them
+    rules = (2, 99, 10, 2, 2, 8, 2, 1, 1, 4, 12)
+    floats = (0.4, 0.1, 0.0, 8.0, 36.0, 4.0 - 1.2, 1.2 - 0.3, 0.3, 18.0, 1.5, 0.5, 0.0)
+    position = (1, 0, 0, 2, 0)
+    tops, turns = bytes([1, 1, 100, 100]), (-1, -1, -1, -1)
+    hand = bytes(range(2, 10))
+    ok = bytes(range(10, 100))
+    # The deck in ascending order, solo: the same game as the reference's.
+    state = GameState(Deal.create(get_rules("classic"), 1, [list(range(2, 100))], first=1))
+    direct = _crollout.playouts(rules, floats, b"", position, tops, turns, hand, (8,), ok, 1)
+    assert direct == rollout.playouts_python(state, [list(ok)])
+    bad_order = bytes([200]) + ok[1:]
+    with pytest.raises(ValueError):
+        _crollout.playouts(rules, floats, b"", position, tops, turns, hand, (8,), bad_order, 1)
+    with pytest.raises(ValueError):
+        _crollout.playouts(rules[:5], floats, b"", position, tops, turns, hand, (8,), ok, 1)
+    with pytest.raises(ValueError):
+        _crollout.playouts(rules, floats, b"", position, tops[:3], turns, hand, (8,), ok, 1)
+    with pytest.raises(ValueError):
+        _crollout.playouts(rules, floats, b"", position, tops, turns, hand, (8,), ok[:-1], 2)
+
+
 @st.composite
 def small_positions(draw: st.DrawFn) -> tuple[GameState, int]:
     """A small generalised deal (rule C10), perhaps with fire cards,

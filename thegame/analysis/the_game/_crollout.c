@@ -848,6 +848,13 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     const uint8_t *orders = orders_b.buf;
     for (Py_ssize_t o = 0; o < n_orders; o++) {
         const uint8_t *order = orders + o * k_len;
+        for (Py_ssize_t k = 0; k < k_len; k++) {
+            if (order[k] < cx->low || order[k] > cx->high) {
+                Py_CLEAR(result);
+                bad("order card out of range");
+                goto done;
+            }
+        }
         Game g = base;
         g.hands[g.current] = hand;
         g.unplayed = hand;
@@ -861,14 +868,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
         g.stock = order + at;
         g.stock_pos = 0;
         g.stock_len = (int)(k_len - at);
-        for (Py_ssize_t k = at; k < k_len; k++) {
-            if (order[k] < cx->low || order[k] > cx->high) {
-                Py_CLEAR(result);
-                bad("order card out of range");
-                goto done;
-            }
-            g.unplayed |= BIT(order[k]);
-        }
+        for (Py_ssize_t k = at; k < k_len; k++) g.unplayed |= BIT(order[k]);
         g.status = IN_PROGRESS;
         Py_BEGIN_ALLOW_THREADS
         play_out(cx, &g, &set);
