@@ -878,6 +878,11 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
             PyErr_NoMemory();
             goto done;
         }
+        /* Thousands of playouts take seconds: let Ctrl-C through. */
+        if (PyErr_CheckSignals() < 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
         PyObject *item = Py_BuildValue("(Oi)", g.status == WON ? Py_True : Py_False,
                                        popcount(g.unplayed));
         if (item == NULL) {
