@@ -286,10 +286,9 @@ def test_the_extension_checks_its_arguments() -> None:
     floats = (0.4, 0.1, 0.0, 8.0, 36.0, 4.0 - 1.2, 1.2 - 0.3, 0.3, 18.0, 1.5, 0.5, 0.0)
     position = (1, 0, 0, 2, 0)
     tops, turns = bytes([1, 1, 100, 100]), (-1, -1, -1, -1)
-    hand = bytes(range(2, 10))
-    ok = bytes(range(10, 100))
-    # The deck in ascending order, solo: the same game as the reference's.
-    state = GameState(Deal.create(get_rules("classic"), 1, [list(range(2, 100))], first=1))
+    # Seed 1's deal, solo, player 1 to move: the same game as the reference's.
+    state = _start(1)
+    hand, ok = bytes(state.hand()), bytes(state.draw_pile())
     direct = _crollout.playouts(rules, floats, b"", position, tops, turns, hand, (8,), ok, 1)
     assert direct == rollout.playouts_python(state, [list(ok)])
     bad_order = bytes([200]) + ok[1:]
