@@ -14,7 +14,7 @@ from ...models.the_game import GameState, Play, Record, Turn, pile_name
 from ...models.the_game.notation import action_text, parse_play
 from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
-from ..common import out, read_text, user_errors
+from ..common import SECONDS, out, read_text, user_errors
 from .puzzle_view import (
     difficulty_text,
     live_status,
@@ -292,12 +292,10 @@ def _end_analysis_duel(record: Record, opening: int, time_limit: float) -> dict[
 @click.argument("puzzle_file", metavar="PUZZLE", required=False)
 @click.option("--daily", "use_daily", is_flag=True, help="Play the daily puzzle.")
 @click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
-@click.option(
-    "--hint-time", type=click.FloatRange(min=0), default=5.0, show_default=True, help="Seconds."
-)
+@click.option("--hint-time", type=SECONDS, default=5.0, show_default=True, help="Seconds.")
 @click.option(
     "--analysis-time",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=2.0,
     show_default=True,
     help="Seconds per position for the analysis at the end.",
