@@ -156,9 +156,19 @@ class Saver:
     def __init__(self, path: str | None) -> None:
         self.path = path
 
-    def save(self, session: Session) -> None:
-        if self.path is not None:
+    def save(self, session: Session, strict: bool = False) -> None:
+        """Write the record. A failure is one line: with ``strict`` (the
+        first write, before the game) an error, exit 2; later a warning, so
+        that a full disk does not end the game in progress."""
+        if self.path is None:
+            return
+        try:
             write_atomic(self.path, session.record().to_json() + "\n")
+        except OSError as e:
+            message = f"cannot write the game: {e.strerror or e}"
+            if strict:
+                raise InvalidInputError(message, self.path) from None
+            err.print(f"warning: {self.path}: {message}", markup=False, soft_wrap=True)
 
 
 def _parse_play(state: GameState, text: str) -> tuple[int, int]:
@@ -524,20 +534,22 @@ def play(
         )
     if use_daily or puzzle_file is not None:
         puzzle = load_daily(date, show=True) if use_daily else load_puzzle(str(puzzle_file))
-        out.print(puzzle_title(puzzle))
-        if puzzle.difficulty:
-            out.print(difficulty_text(puzzle))
         session = puzzle_session(puzzle)
+        title: list[RenderableType] = [puzzle_title(puzzle)]
+        if puzzle.difficulty:
+            title.append(difficulty_text(puzzle))
     else:
         deal = load_deal(seed, deck, deal_file, variant, players, first)
-        out.print(_game_title(deal, seed))
         session = Session(deal, (), GameState(deal), hidden=True)
+        title = [_game_title(deal, seed)]
     saver = Saver(save_file)
+    # Written at once, so that a path that cannot be written fails now (one
+    # line, exit 2), not after the game.
+    saver.save(session, strict=True)
+    for line in title:
+        out.print(line)
     opts = PlayOptions(hint_time, hint_time, hint_samples)
     try:
-        # Written at once, so that a path that cannot be written fails now
-        # (one line, exit 2), not after the game.
-        saver.save(session)
         ending = run_session(session, opts, saver)
         saver.save(session)
         say_ending(session, ending)
