@@ -8,6 +8,10 @@ deals (rule C10), so the searches are tiny.
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -114,20 +118,22 @@ def test_a_hot_seat_game_to_its_end_keeps_each_draw_to_its_player(tmp_path: Path
 
 
 def test_a_saved_lost_game_is_checked_as_lost(tmp_path: Path) -> None:
-    # 20 first, then 2 and 3 high on the ascending pile: the solo policy
-    # line of this deal loses; whatever it does, the record must say the same.
-    text = SMALL + " : 20 2 19 3 18 4 17 5 16 6 15 7 14 8 13 9 12 10 11"
+    # Small seed 2: the blind policy's game loses with 13 cards left (C8).
+    text = SMALL + " : 5 14 10 3 7 8 2 9 15 20 19 13 12 18 17 6 11 16 4"
     deal = Deal.from_text(text)
     turns, final = policy_turns(deal)
+    assert final.status == Status.LOST and final.cards_left() == 13
     save = tmp_path / "g.json"
     result = invoke(
-        ["--deal", str(deal_file(tmp_path, text)), "--save", str(save), "--no-review"],
+        ["--deal", str(deal_file(tmp_path, text)), "--save", str(save), "--analysis-time", "1"],
         script_of(deal, turns),
     )
     assert result.exit_code == 0, result.output
-    word = "won: a perfect clear!" if final.status == Status.WON else "lost: "
-    assert word in result.output
-    assert check_json(save)["status"] == final.status
+    assert "lost: player 1 cannot play 2 cards (rule C8); 13 cards left" in result.output
+    assert "Hindsight analysis" in result.output
+    assert check_json(save) == {"legal": True, "status": "lost", "cards_left": 13, "error": None}
+    # The last turn's end left player 1 without 2 playable cards: it is saved.
+    assert Record.from_json(save.read_text()).turns == tuple(turns)
 
 
 # -- what is hidden stays hidden ---------------------------------------------------------
@@ -210,6 +216,37 @@ def test_solve_spoiler_says_only_whether_a_clear_exists(tmp_path: Path) -> None:
     # No line of play: no card of the draw pile is named.
     hidden = GameState(deal).draw_pile()
     assert not any(str(c) in line for c in hidden)
+
+
+def test_the_piles_are_drawn_as_cards_with_their_room(tmp_path: Path) -> None:
+    # EASY: hand 2 3 20, one pile each way. 20 on A1 leaves A1 room for one
+    # card only, the backward trick 10 (rule C5); D1 takes all 18 cards out.
+    result = invoke(["--deal", str(deal_file(tmp_path, EASY)), "--no-review"], ["20 A1", "quit"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "room 19  room 19" in lines
+    assert "room 1   room 18" in lines
+    card = lines.index("room 1   room 18") - 2
+    assert lines[card] == "│ 20  │  │ 21  │"
+    assert lines[card - 1] == "│A1 up│  │D1 dn│"
+
+
+def test_a_game_lost_inside_a_turn_is_saved_with_that_turn(tmp_path: Path) -> None:
+    # Extreme (X3a): a card after a stop card loses at once, inside the turn.
+    text = (
+        "extreme 1p high=20 asc_piles=1 desc_piles=1 hand_sizes=3,3,3,3,3"
+        " : 2=stop 3 20 4 19 5 18 6 17 7 16 8 15 9 14 10 13 11 12"
+    )
+    save = tmp_path / "x.json"
+    args = ["--deal", str(deal_file(tmp_path, text)), "--save", str(save), "--no-review"]
+    result = invoke(args, ["2 A1", "3 A1"])
+    assert result.exit_code == 0, result.output
+    assert "lost: 3 played after a stop card had ended the turn (rule X3a)" in result.output
+    record = Record.from_json(save.read_text())
+    assert [[(p.card, p.pile) for p in t.plays] for t in record.turns] == [[(2, 0), (3, 0)]]
+    data = CliRunner().invoke(cli, ["check", str(save), "--json"])
+    assert json.loads(data.stdout)["status"] == "lost"
+    assert "X3a" in json.loads(data.stdout)["reason"]
 
 
 # -- variants without a solver for the question -----------------------------------------
@@ -336,3 +373,35 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], me
     assert result.output.startswith("error: ")
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_real_ctrl_c_exits_130_without_a_traceback_and_saves(tmp_path: Path) -> None:
+    """The real signal, in a child process waiting for the next command."""
+    deal = Deal.from_text(EASY)
+    turns = solve(deal).turns
+    save = tmp_path / "g.json"
+    command = "from thegame.cli.main import main; main()"
+    args = ["play", "--deal", str(deal_file(tmp_path, EASY)), "--save", str(save), "--no-review"]
+    child = subprocess.Popen(
+        [sys.executable, "-c", command, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None
+    child.stdin.write("\n".join(script_of(deal, turns[:1])) + "\n")
+    child.stdin.flush()
+    # Wait (up to 60 s on a loaded machine) for the turn to be saved: then
+    # the child is waiting for the next command.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if save.exists() and Record.from_json(save.read_text()).turns:
+            break
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    stdout, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    assert "Traceback" not in stderr and "Traceback" not in stdout
+    assert "interrupted; the game so far is saved to" in stderr
+    assert Record.from_json(save.read_text()).turns == tuple(turns[:1])
