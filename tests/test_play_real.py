@@ -291,6 +291,17 @@ def test_hint_in_a_face_to_face_game_says_not_available(tmp_path: Path) -> None:
     assert "quit with 116 cards left" in result.output
 
 
+def test_a_small_duel_solve_spoiler_says_who_wins_and_nothing_more(tmp_path: Path) -> None:
+    text = "face-to-face 2p first=1 high=9 : 2 3 4 5 6 7 8 9 / 2 3 4 5 6 7 8 9"
+    result = invoke(
+        ["--deal", str(deal_file(tmp_path, text)), "--no-review"],
+        ["solve", "solve spoiler", "quit"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "'solve spoiler' tells only who wins with best play" in result.output
+    assert "spoiler: with best play from here you win\n" in result.output
+
+
 def test_a_full_extreme_game_by_seed_shows_the_commands(tmp_path: Path) -> None:
     result = invoke(["--seed", "3", "--variant", "extreme", "--players", "2"], ["hint", "quit"])
     assert result.exit_code == 0, result.output

@@ -21,9 +21,9 @@ from ...solver.the_game.kernel import END, Action
 from ..common import err, out, read_text, user_errors, write_atomic
 from .options import deal_options, load_deal
 from .play_real import (
-    SOLVE_REFUSAL,
     hidden_hint_text,
     not_available,
+    solve_refusal,
     spoiler_text,
     table_legend,
     table_view,
@@ -323,7 +323,7 @@ def _solve(session: Session, opts: PlayOptions, spoiler: bool) -> None:
     state = session.state
     if session.hidden:
         if not spoiler:
-            _say(SOLVE_REFUSAL, "yellow")
+            _say(solve_refusal(state), "yellow")
             return
         text, style = spoiler_text(state, opts.solve_time)
         _say(text, style)

@@ -180,10 +180,19 @@ def hidden_hint_text(state: GameState, samples: int, time_limit: float) -> tuple
     return f"hint (from what you can see): {what}; {odds}", "cyan"
 
 
-SOLVE_REFUSAL = (
-    "solve: the draw pile is hidden, and solving reads its order. "
-    "'solve spoiler' tells only whether a perfect clear still exists with the real order."
-)
+def solve_refusal(state: GameState) -> str:
+    """``solve`` with a hidden draw pile: a solver would read the hidden
+    order, and its line would show the cards to come, so it is refused; the
+    spoiler is there for a player who asks for it by name."""
+    what = (
+        "who wins with best play (both draw piles known)"
+        if state.rules.is_duel
+        else "whether a perfect clear still exists with the real order"
+    )
+    return (
+        "solve: the draw pile is hidden, and solving reads its order. "
+        f"'solve spoiler' tells only {what}."
+    )
 
 
 def spoiler_text(state: GameState, time_limit: float) -> tuple[str, str]:
