@@ -416,3 +416,17 @@ def test_a_real_ctrl_c_exits_130_without_a_traceback_and_saves(tmp_path: Path) -
     assert "Traceback" not in stderr and "Traceback" not in stdout
     assert "interrupted; the game so far is saved to" in stderr
     assert Record.from_json(save.read_text()).turns == tuple(turns[:1])
+
+
+def test_first_names_the_starting_player(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    args = ["--seed", "1", "--players", "3", "--first", "2", "--save", str(save), "--no-review"]
+    result = invoke(args, ["quit"])
+    assert result.exit_code == 0, result.output
+    assert "classic, 3 players, seed 1 - player 2 starts" in result.output
+    assert "turn 1 - player 2 to move" in result.output
+    assert (
+        "player 2's hand: " in result.output
+        and "player 1's hand: 6 cards (hidden)" in result.output
+    )
+    assert Record.from_json(save.read_text()).deal.first == 2

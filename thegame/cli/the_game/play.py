@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...models import IllegalMoveError, InvalidInputError
@@ -74,6 +74,7 @@ class Session:
     hidden: bool = False
     actions: list[Action] = dataclasses.field(default_factory=list)
     hints: int = 0
+    title: RenderableType = ""  # what the game is, shown first
 
     @property
     def state(self) -> GameState:
@@ -532,24 +533,21 @@ def play(
             "give a PUZZLE file, --daily, or a deal for a real game (--seed N, --deck, --deal)",
             "play",
         )
-    if use_daily or puzzle_file is not None:
-        puzzle = load_daily(date, show=True) if use_daily else load_puzzle(str(puzzle_file))
-        session = puzzle_session(puzzle)
-        title: list[RenderableType] = [puzzle_title(puzzle)]
-        if puzzle.difficulty:
-            title.append(difficulty_text(puzzle))
-    else:
-        deal = load_deal(seed, deck, deal_file, variant, players, first)
-        session = Session(deal, (), GameState(deal), hidden=True)
-        title = [_game_title(deal, seed)]
+    try:
+        session = _open(
+            puzzle_file, use_daily, date, (seed, deck, deal_file, variant, players, first)
+        )
+    except KeyboardInterrupt:
+        # Ctrl-C while the daily puzzle is being made: nothing to save yet.
+        err.print("interrupted", markup=False)
+        sys.exit(130)
     saver = Saver(save_file)
     # Written at once, so that a path that cannot be written fails now (one
     # line, exit 2), not after the game.
     saver.save(session, strict=True)
-    for line in title:
-        out.print(line)
     opts = PlayOptions(hint_time, hint_time, hint_samples)
     try:
+        out.print(session.title)
         ending = run_session(session, opts, saver)
         saver.save(session)
         say_ending(session, ending)
@@ -565,3 +563,26 @@ def play(
             soft_wrap=True,
         )
         sys.exit(130)
+
+
+def _open(
+    puzzle_file: str | None,
+    use_daily: bool,
+    date: str | None,
+    deal_source: tuple[int | None, str | None, str | None, str | None, int | None, int | None],
+) -> Session:
+    """The session the options ask for: a puzzle (everything in view) or a
+    real game from a deal (the draw pile face down)."""
+    if use_daily or puzzle_file is not None:
+        puzzle = load_daily(date, show=True) if use_daily else load_puzzle(str(puzzle_file))
+        session = puzzle_session(puzzle)
+        lines: list[RenderableType] = [puzzle_title(puzzle)]
+        if puzzle.difficulty:
+            lines.append(difficulty_text(puzzle))
+        session.title = Group(*lines)
+        return session
+    seed, deck, deal_file, variant, players, first = deal_source
+    deal = load_deal(seed, deck, deal_file, variant, players, first)
+    session = Session(deal, (), GameState(deal), hidden=True)
+    session.title = _game_title(deal, seed)
+    return session
