@@ -41,12 +41,19 @@ HELP = (
     "'end' ends the turn, 'undo' takes back the last action, 'hint', 'solve', "
     "'help', 'quit'"
 )
-HIDDEN_HELP = (
-    "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
-    "'end' ends the turn and draws, 'undo' takes back a play of this turn (the cards "
-    "drawn cannot go back: the draw pile is hidden), 'hint' (from what you can see), "
-    "'solve spoiler' (only whether a perfect clear still exists), 'help', 'quit'"
-)
+
+
+def help_text(session: Session) -> str:
+    if not session.hidden:
+        return HELP
+    spoiler = "who wins" if session.deal.rules.is_duel else "whether a perfect clear still exists"
+    return (
+        "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
+        "'end' ends the turn and draws, 'undo' takes back a play of this turn (the cards "
+        "drawn cannot go back: the draw pile is hidden), 'hint' (from what you can see), "
+        f"'solve spoiler' (only {spoiler}), 'help', 'quit'"
+    )
+
 
 # How a command line is read; a module attribute so that tests can script
 # an interrupt. ``input`` (not ``click.prompt``) because click turns Ctrl-C and
@@ -211,12 +218,13 @@ def _read_command() -> str | None:
     try:
         return read_line("move: ")
     except EOFError:
+        out.print()  # the prompt's line was left open
         return None
 
 
 def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
     """The loop: read a command, act, redraw. Returns how it ended."""
-    _say(HIDDEN_HELP if session.hidden else HELP, "dim")
+    _say(help_text(session), "dim")
     out.print(table_legend(session.state))
     out.print(_view(session))
     while not session.state.over:
@@ -230,7 +238,7 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
         if cmd in ("quit", "q", "exit"):
             return "quit"
         if cmd in ("help", "?"):
-            _say(HIDDEN_HELP if session.hidden else HELP)
+            _say(help_text(session))
             continue
         if cmd in ("end", "e"):
             if not _end_turn(session):
@@ -282,7 +290,7 @@ def _end_turn(session: Session) -> bool:
     state = session.state
     if session.hidden and state.players > 1:
         # Hot seat: the next player is looking at the screen now; the drawn
-        # cards are player's own business (their count is public).
+        # cards are that player's own business (their count is public).
         _say(f"player {player} ended the turn and drew {plural(len(drew), 'card')}")
         if not state.over:
             _say(f"--- player {state.current + 1}'s turn: pass the keyboard ---", "bold")
@@ -558,7 +566,8 @@ def play(
     except KeyboardInterrupt:
         saver.save(session)
         err.print(
-            "interrupted" + (f"; the game so far is saved to {save_file}" if save_file else ""),
+            # A new line first: Ctrl-C mostly comes at the open prompt line.
+            "\ninterrupted" + (f"; the game so far is saved to {save_file}" if save_file else ""),
             markup=False,
             soft_wrap=True,
         )
