@@ -370,6 +370,8 @@ def test_the_save_file_exists_from_the_start(tmp_path: Path) -> None:
         (["--seed", "1", "--players", "9"], "not 9"),
         (["--seed", "1", "--date", "2025-01-01"], "--date goes with --daily"),
         (["--seed", "1", "--save", "NODIR/x/g.json"], "No such file"),
+        (["--deal", "-"], "play reads its commands from stdin"),
+        (["-"], "play reads its commands from stdin"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:

@@ -463,7 +463,7 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 
 
 @click.command()
-@click.argument("puzzle_file", metavar="PUZZLE", required=False)
+@click.argument("puzzle_file", metavar="[PUZZLE]", required=False)
 @click.option("--daily", "use_daily", is_flag=True, help="Play the daily puzzle.")
 @click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
 @deal_options
@@ -536,6 +536,10 @@ def play(
         )
     if date is not None and not use_daily:
         raise InvalidInputError("--date goes with --daily", "play")
+    if "-" in (deal_file, puzzle_file):
+        raise InvalidInputError(
+            "play reads its commands from stdin: give the deal or puzzle as a file", "play"
+        )
     if not (use_daily or puzzle_file is not None or given):
         raise InvalidInputError(
             "give a PUZZLE file, --daily, or a deal for a real game (--seed N, --deck, --deal)",
