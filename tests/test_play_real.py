@@ -432,3 +432,17 @@ def test_first_names_the_starting_player(tmp_path: Path) -> None:
         and "player 1's hand: 6 cards (hidden)" in result.output
     )
     assert Record.from_json(save.read_text()).deal.first == 2
+
+
+def test_a_fire_card_on_top_is_marked_until_covered() -> None:
+    # Seed 0, on-fire (F1): 44 and 55 in the first hand; 55 on A1 must be
+    # covered in the next turn (F2).
+    result = invoke(
+        ["--seed", "0", "--variant", "on-fire", "--no-review"], ["44 A1", "55 A1", "end"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line.strip() for line in result.output.splitlines()]
+    turn2 = lines.index("turn 2 - played 0 this turn, minimum 2")
+    assert "fire" in lines[:turn2] and "cover!" not in lines[:turn2]
+    assert "cover!" in lines[turn2:]
+    assert "│ 55* │  │  1  │  │ 100 │  │ 100 │" in lines

@@ -150,6 +150,11 @@ def table_legend(state: GameState) -> Text:
     marks = legend(state.deal)
     if marks:
         text.append(f"; {marks}", style="dim")
+    if state.rules.fire_cards:
+        text.append(
+            "; under a pile, 'fire': laid this turn, 'cover!': cover it in this turn (rule F2)",
+            style="dim",
+        )
     return text
 
 
