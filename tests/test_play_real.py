@@ -446,3 +446,17 @@ def test_a_fire_card_on_top_is_marked_until_covered() -> None:
     assert "fire" in lines[:turn2] and "cover!" not in lines[:turn2]
     assert "cover!" in lines[turn2:]
     assert "│ 55* │  │  1  │  │ 100 │  │ 100 │" in lines
+
+
+def test_save_in_a_puzzle_keeps_the_opening(tmp_path: Path) -> None:
+    deal = Deal.from_text(EASY)
+    turns = solve(deal).turns
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(Record(deal, tuple(turns[:1])).to_json())
+    save = tmp_path / "g.json"
+    result = invoke(
+        [str(puzzle), "--save", str(save), "--no-review"], [*script_of(deal, turns[1:2]), "quit"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "top first:" in result.output  # a puzzle shows its draw pile
+    assert Record.from_json(save.read_text()).turns == tuple(turns[:2])
