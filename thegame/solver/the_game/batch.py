@@ -92,10 +92,16 @@ def run_batch(
     # Ctrl-C reaches every process of the terminal's group: the workers
     # ignore it and the parent stops them (no traceback from each worker).
     with interrupt.polling(), ctx.Pool(jobs, initializer=_ignore_sigint) as pool:
-        for line in pool.imap(_work, work):
+        results = pool.imap(_work, work)
+        while not interrupt.requested():  # Ctrl-C: the lines so far are the result
+            try:
+                # A short wait, so that Ctrl-C is seen while workers are busy.
+                line = results.next(timeout=0.25)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                break
             yield line
-            if interrupt.requested():
-                break  # the lines so far are the result; the pool is terminated
 
 
 def _ignore_sigint() -> None:
