@@ -36,7 +36,7 @@ def daily_json() -> dict[str, Any]:
 
 def _check_won(tmp_path: Path, data: dict[str, Any]) -> None:
     """deal + position + solution is a record that ``thegame check`` calls won."""
-    record = {"deal": data["deal"], "turns": data["position"] + data["solution"]}
+    record = {"deal": data["deal"], "turns": data["position"] + data["turns"]}
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     result = CliRunner().invoke(cli, ["check", str(path), "--json"])
@@ -141,7 +141,7 @@ def test_stored_puzzle_replays_to_a_win(tmp_path: Path) -> None:
     data = json.loads(PUZZLE.read_text())
     puzzle = Puzzle.from_dict(data)
     puzzle.verify()
-    assert puzzle.record().to_dict()["turns"] == data["position"] + data["solution"]
+    assert puzzle.record().to_dict()["turns"] == data["position"] + data["turns"]
     _check_won(tmp_path, data)
 
 
@@ -201,9 +201,18 @@ def test_generate_filters_by_label(tmp_path: Path) -> None:
         assert json.loads(f.read_text())["difficulty"]["label"] == "easy"
 
 
+def test_puzzle_files_before_the_rename_still_load() -> None:
+    # Until 0.2 the solution was stored as "solution"; both names read the same.
+    data = json.loads(PUZZLE.read_text())
+    old = {("solution" if k == "turns" else k): v for k, v in data.items()}
+    assert Puzzle.from_dict(old) == Puzzle.from_dict(data)
+    with pytest.raises(PuzzleError, match="once"):
+        Puzzle.from_dict({**data, "solution": data["turns"]})
+
+
 def test_tampered_puzzle_is_an_error(tmp_path: Path) -> None:
     data = json.loads(PUZZLE.read_text())
-    data["solution"] = data["solution"][:-1]
+    data["turns"] = data["turns"][:-1]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
     with pytest.raises(PuzzleError):

@@ -180,11 +180,11 @@ def test_a_finished_game_stays_finished() -> None:
 def test_the_environment_forces_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
     state = _start(3)
     monkeypatch.setenv("THEGAME_ROLLOUT", "python")
-    assert rollout.backend(state) == "python"
+    assert rollout.backend(state) == rollout.backend() == "python"
     orders = rollout.sample_orders(state, 2, seed=1)
     assert rollout.playouts(state, orders) == rollout.playouts_python(state, orders)
     monkeypatch.delenv("THEGAME_ROLLOUT")
-    assert rollout.backend(state) == ("c" if rollout.HAVE_C else "python")
+    assert rollout.backend(state) == rollout.backend() == ("c" if rollout.HAVE_C else "python")
 
 
 def test_decks_beyond_the_masks_use_the_reference() -> None:

@@ -45,7 +45,7 @@ def test_D1_deal_validation() -> None:
     deck = list(range(2, 60))
     with pytest.raises(InvalidInputError, match="face-to-face is for 2 players, not 1"):
         Deal.create(DUEL, 1, [deck, deck])
-    with pytest.raises(InvalidInputError, match=r"needs 2 deck\(s\), got 1"):
+    with pytest.raises(InvalidInputError, match=r"needs 2 decks, got 1"):
         Deal.create(DUEL, 2, [deck])
     with pytest.raises(InvalidInputError, match="card 60 at position 57 is out of range"):
         Deal.create(DUEL, 2, [deck, [*deck[:-1], 60]])

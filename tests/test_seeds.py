@@ -34,9 +34,12 @@ def test_splitmix64_matches_the_published_reference_for_seed_1234567() -> None:
     ]
 
 
-def test_splitmix64_seed_is_taken_modulo_2_64() -> None:
-    a, b = SplitMix64(5), SplitMix64(5 + (1 << 64))
-    assert [a.next() for _ in range(3)] == [b.next() for _ in range(3)]
+def test_splitmix64_refuses_seeds_outside_64_bits() -> None:
+    # 2^64 + 5 used to wrap to the deal of seed 5 silently.
+    SplitMix64((1 << 64) - 1)
+    for seed in (1 << 64, 5 + (1 << 64), -1):
+        with pytest.raises(InvalidInputError, match=r"outside 0\.\.2\^64-1"):
+            SplitMix64(seed)
 
 
 def test_splitmix64_shuffle_is_pinned() -> None:

@@ -14,7 +14,17 @@ from ..models.cento.rules import card_text
 from ..models.errors import InvalidInputError
 from ..models.jsonio import load_json
 from ..models.outcome import Limit
-from .common import err, out, print_json, read_text, searching, user_errors, write_atomic
+from .common import (
+    SECONDS,
+    SEED,
+    err,
+    out,
+    print_json,
+    read_text,
+    searching,
+    user_errors,
+    write_atomic,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -120,7 +130,7 @@ def cento() -> None:
 
 
 @cento.command()
-@click.option("--seed", type=int, required=True, help="The deal's seed.")
+@click.option("--seed", type=SEED, required=True, help="The deal's seed.")
 @click.option("--players", type=click.IntRange(1, 6), default=2, show_default=True)
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print the deal as JSON.")
@@ -171,7 +181,7 @@ def check_cmd(record_file: str, as_json: bool) -> None:
 @click.option(
     "--deal", "deal_file", metavar="FILE", help="A deal (or record) JSON file; '-' = stdin."
 )
-@click.option("--seed", type=int, default=None, help="Solve the seeded deal instead.")
+@click.option("--seed", type=SEED, default=None, help="Solve the seeded deal instead.")
 @click.option(
     "--players",
     type=click.IntRange(1, 2),
@@ -182,7 +192,7 @@ def check_cmd(record_file: str, as_json: bool) -> None:
 @rule_options
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=60.0,
     show_default=True,
     help="Seconds before the answer is 'unknown'.",
@@ -274,7 +284,7 @@ def _turn_text(t: dict[str, Any]) -> str:
 @click.argument("record_file", metavar="FILE")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=30.0,
     show_default=True,
     help="Seconds before the answer is 'unknown'.",
@@ -315,7 +325,7 @@ def hint(record_file: str, time_limit: float, node_limit: int | None, as_json: b
 
 @cento.command()
 @click.option("--count", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--seed-start", type=click.IntRange(min=0), default=1, show_default=True)
+@click.option("--seed-start", type=SEED, default=1, show_default=True)
 @click.option(
     "--min-turns",
     type=click.IntRange(min=1),
@@ -327,7 +337,7 @@ def hint(record_file: str, time_limit: float, node_limit: int | None, as_json: b
 @rule_options
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=10.0,
     show_default=True,
     help="Seconds per seed; unproven seeds are skipped.",

@@ -16,6 +16,12 @@ import click
 from rich.console import Console
 
 from ..models.errors import InvalidInputError, ThegameError
+from ..models.seeds import MAX_SEED
+
+# Shared option types: a time budget must be positive (0 would decide
+# nothing), a seed fits SplitMix64's 64 bits (a larger one would wrap).
+SECONDS = click.FloatRange(min=0, min_open=True)
+SEED = click.IntRange(min=0, max=MAX_SEED)
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)

@@ -6,11 +6,14 @@ game is a group of its own (``thegame mind ...``, ``thegame nimmt ...``, ``thega
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 
 import click
 
 from .. import __version__
+from ..models import interrupt
 from .cento import cento
 from .common import err
 from .mind import mind
@@ -38,20 +41,34 @@ for group in (mind, nimmt, cento, survey):
     cli.add_command(group)
 
 
+INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
 def main() -> None:
-    """The console script: click's usage errors become one line, exit 2."""
+    """The console script: click's usage errors become one line, exit 2;
+    Ctrl-C stops a search with its best result so far and exits 130."""
+    interrupt.reset()
+    with contextlib.suppress(ValueError):  # not the main thread: no handler
+        signal.signal(signal.SIGINT, interrupt.handler)
     try:
         code = cli.main(prog_name="thegame", standalone_mode=False)
+    except (click.Abort, KeyboardInterrupt):
+        err.print("interrupted", markup=False)
+        sys.exit(INTERRUPTED)
     except click.ClickException as e:
         if type(e).__name__ == "NoArgsIsHelpError":
             click.echo(e.format_message())  # bare ``thegame``: the help
             sys.exit(0)
         err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)
         sys.exit(e.exit_code)
-    except click.Abort:
-        err.print("aborted", markup=False)
-        sys.exit(1)
+    if interrupt.requested():
+        err.print(
+            "interrupted: what is shown is the best found before Ctrl-C, not a verdict",
+            markup=False,
+        )
+        sys.exit(INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)
+
 
 if __name__ == "__main__":
     main()

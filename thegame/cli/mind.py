@@ -30,7 +30,7 @@ from ..solver.mind.campaign import CampaignSolution, solve_campaign
 from ..solver.mind.gap import GapResult, check_tolerance, play_gap
 from ..solver.mind.odds import LevelOdds, campaign_odds
 from ..solver.mind.sample import sample_level
-from .common import err, out, print_json, read_text, user_errors
+from .common import SEED, err, out, print_json, read_text, user_errors
 
 PLAYERS = click.IntRange(2, 4)
 
@@ -63,7 +63,7 @@ def _hands_text(deal: LevelDeal) -> str:
 
 
 @mind.command()
-@click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed of the shuffle.")
+@click.option("--seed", type=SEED, required=True, help="Seed of the shuffle.")
 @click.option("--players", type=PLAYERS, required=True)
 @click.option("--level", type=click.IntRange(min=1), required=True)
 @click.option("--high", type=click.IntRange(2, 1000), default=HIGH, show_default=True,
@@ -119,7 +119,7 @@ def _gap_text(result: GapResult) -> str:
 
 @mind.command()
 @click.option("--deal", "deal_file", metavar="FILE", help="A deal or record JSON ('-': stdin).")
-@click.option("--seed", type=click.IntRange(min=0), help="Or deal from a seed ...")
+@click.option("--seed", type=SEED, help="Or deal from a seed ...")
 @click.option("--players", type=PLAYERS, help="... for this many players ...")
 @click.option("--level", type=click.IntRange(min=1), help="... at this level.")
 @click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
@@ -316,7 +316,7 @@ def _play_step(game: Campaign, line: str) -> str | None:
 
 @mind.command("play")
 @click.option("--players", type=PLAYERS, required=True)
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the whole campaign (default: from the clock).")
 @user_errors
 def play_cmd(players: int, seed: int | None) -> None:

@@ -14,7 +14,7 @@ from ..models.nimmt.record import Record, replay
 from ..models.outcome import Limit
 from ..solver.nimmt.problem import problem_from_record
 from ..solver.nimmt.search import Move, Searcher, line_heads
-from .common import err, out, print_json, read_text, searching, user_errors
+from .common import SEED, err, out, print_json, read_text, searching, user_errors
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,7 +34,7 @@ def _player(record: Record, player: int) -> int:
 
 
 @nimmt.command()
-@click.option("--seed", type=int, default=0, show_default=True, help="The deal's seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="The deal's seed.")
 @click.option("--players", type=int, default=4, show_default=True, help="2 to 10 (rule S1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the deal as JSON.")
 @user_errors
@@ -122,7 +122,7 @@ def solve(record_file: str, player: int, as_json: bool) -> None:
     show_default=True,
     help="Samples per turn for the best card by what the player knew.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the sampling.")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 @user_errors
 def analyze(record_file: str, player: int, samples: int, seed: int, as_json: bool) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from .errors import InvalidInputError
+
 _MASK64 = (1 << 64) - 1
+MAX_SEED = _MASK64
 
 
 class SplitMix64:
@@ -15,7 +18,10 @@ class SplitMix64:
     """
 
     def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK64
+        # A seed outside 0..2^64-1 would silently equal another one.
+        if not 0 <= seed <= _MASK64:
+            raise InvalidInputError(f"seed {seed} is outside 0..2^64-1", "seed")
+        self.state = seed
 
     def next(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64

@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..models.the_game.notation import plural
 from .store import Store
 from .svg import Panel, histogram
 
@@ -146,7 +147,7 @@ def markdown(groups: list[Group], db_name: str, svg_name: str | None) -> str:
     lines += ["", f"Rows written by thegame {', '.join(versions) or '-'}.", ""]
     lines += ["## Proven losses and unknowns", ""]
     for g in groups:
-        head = f"- {g.variant}, {g.players} player(s): "
+        head = f"- {g.variant}, {plural(g.players, 'player')}: "
         if g.losses:
             items = [f"seed {s} ({left} left{'' if ok else ', not proven fewest'})"
                      for s, left, ok in g.losses]
@@ -204,7 +205,8 @@ def _counts(c: Counter[int]) -> str:
 def histogram_svg(groups: list[Group]) -> str:
     panels = [
         Panel(
-            f"{g.variant}, {g.players} player(s): {g.n - len(g.unknown)} decided deals"
+            f"{g.variant}, {plural(g.players, 'player')}: "
+            f"{plural(g.n - len(g.unknown), 'decided deal')}"
             + (f" ({len(g.unknown)} unknown, not shown)" if g.unknown else ""),
             g.fewest_left,
             g.blind_left,

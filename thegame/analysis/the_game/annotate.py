@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models import InvalidInputError
+from ...models import InvalidInputError, interrupt
 from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play, Record, Rules, pile_name
 from ...models.the_game.notation import action_text
@@ -279,6 +279,7 @@ def covered_by_blind(rules: Rules) -> None:
         raise InvalidInputError(f"the fair review is not available: {e}", "variant") from None
 
 
+@interrupt.polled
 def annotate_record(
     record: Record,
     samples: int = 200,
@@ -301,8 +302,8 @@ def annotate_record(
     total = sum(len(t.plays) + 1 for t in record.turns[start_turn:])
     done = 0
     for i, turn in enumerate(record.turns):
-        if state.over:
-            break
+        if state.over or interrupt.requested():
+            break  # Ctrl-C: the review so far
         if i < start_turn:
             for q in turn.plays:
                 state.play(q.card, q.pile)
@@ -353,7 +354,7 @@ def annotate_record(
             if progress is not None:
                 progress(done, total)
     analysis = None
-    if hindsight is not None:
+    if hindsight is not None and not interrupt.requested():
         analysis = analyze_record(record, hindsight, start_turn=start_turn)
         _hindsight_columns(annotations, analysis)
     return Review(

@@ -29,6 +29,7 @@ from functools import lru_cache
 from ...models.outcome import Status
 from ...models.the_game import GameState, Play, Rules, is_ascending, placement
 from ...models.the_game.rules import DUEL
+from ...models.words import plural
 
 # A policy maps the state at (or inside) a turn to the plays that finish it.
 TurnChooser = Callable[[GameState], Sequence[Play]]
@@ -409,7 +410,8 @@ def play_out(state: GameState, policy: TurnChooser | None = None) -> GameState:
             st.end_turn()
         else:
             st.status = Status.LOST
-            st.reason = f"player {st.current + 1} cannot play {st.turn_min} cards (rule C8)"
+            need = plural(st.turn_min, "card")
+            st.reason = f"player {st.current + 1} cannot play {need} (rule C8)"
     return st
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models import InvalidInputError
+from ...models import InvalidInputError, interrupt
 from ...models.outcome import Limit
 from ...models.the_game import GameState, Play, Record, Turn
 from ...models.the_game.notation import play_text
@@ -124,6 +124,7 @@ def _first_play(actions: list[Action]) -> Play | None:
     return None if a == END else Play(a[0], a[1])
 
 
+@interrupt.polled
 def analyze_record(
     record: Record,
     limit: Limit = POSITION_LIMIT,
@@ -165,8 +166,8 @@ def analyze_record(
     steps: list[tuple[int, int]] = []
     taken: list[Play | None] = []
     for n, (i, j, play) in enumerate(actions):
-        if state.over:
-            break  # the last card ended the game inside its turn
+        if state.over or interrupt.requested():
+            break  # the last card ended the game inside its turn, or Ctrl-C: so far
         action: Action = END if play is None else (play.card, play.pile)
         before = state
         state = state.copy()

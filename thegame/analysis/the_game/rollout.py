@@ -205,10 +205,14 @@ def playouts_c(
     )
 
 
-def backend(state: GameState, params: BlindParams | None = None) -> str:
-    """Which implementation ``playouts`` uses here: ``"c"`` or ``"python"``."""
+def backend(state: GameState | None = None, params: BlindParams | None = None) -> str:
+    """Which implementation ``playouts`` uses for ``state``: ``"c"`` or
+    ``"python"``. Without a state: ``"c"`` when the extension is built and
+    not turned off (what every position it covers gets)."""
     if os.environ.get("THEGAME_ROLLOUT", "").lower() == "python":
         return "python"
+    if state is None:
+        return "c" if HAVE_C else "python"
     return "c" if c_covers(state, params) else "python"
 
 

@@ -24,7 +24,7 @@ from ...models import InvalidInputError, Limit
 from ...models.the_game import Deal, GameState, Play, Record, Rules
 from ...models.the_game.notation import play_text, plays_text, plural, turn_label
 from ...models.the_game.state import pile_name
-from ..common import err, out, print_json, searching, user_errors
+from ..common import SECONDS, SEED, err, out, print_json, searching, user_errors
 from .options import load_record
 from .render import card_text, cards_text
 
@@ -291,7 +291,7 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     show_default=True,
     help="Sampled orders of the unseen cards per turn (the fair review).",
 )
-@click.option("--seed", "sample_seed", type=click.IntRange(min=0), default=0,
+@click.option("--seed", "sample_seed", type=SEED, default=0,
               help="Seed of the samples.")  # fmt: skip
 @click.option(
     "--time-limit",
@@ -333,7 +333,7 @@ def analyze(
 @click.argument("record_file", metavar="RECORD")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=10.0,
     show_default=True,
     help="Seconds of search.",

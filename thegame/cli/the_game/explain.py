@@ -17,7 +17,7 @@ from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, expl
 from ...models import InvalidInputError
 from ...models.the_game import Deal, Record, replay
 from ...models.the_game.notation import plural, turn_label
-from ..common import print_json, searching, user_errors
+from ..common import SECONDS, print_json, searching, user_errors
 from .options import deal_options, load_deal, load_record
 from .render import card_text, cards_text, deal_title, legend
 
@@ -199,7 +199,7 @@ def summary_of_record(record: Record, where: str) -> tuple[Summary, list[TurnExp
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=60.0,
     show_default=True,
     help="Seconds the solver may take before the verdict is 'unknown'.",

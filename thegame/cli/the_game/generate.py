@@ -16,10 +16,11 @@ from rich.progress import (
 )
 
 from ...models import InvalidInputError
+from ...models.the_game.notation import plural
 from ...puzzles.the_game.make import CARDS_HIGH, CARDS_LOW, VARIANTS
 from ...puzzles.the_game.make import generate as generate_puzzles
 from ...puzzles.the_game.rating import LABELS
-from ..common import err, print_json, user_errors, write_atomic
+from ..common import SEED, err, print_json, user_errors, write_atomic
 
 
 def _cards_range(text: str) -> tuple[int, int]:
@@ -40,9 +41,7 @@ def _cards_range(text: str) -> tuple[int, int]:
 )
 @click.option("--variant", type=click.Choice(VARIANTS), default="classic", show_default=True)
 @click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the files.")
-@click.option(
-    "--seed-start", type=click.IntRange(min=0), default=1, show_default=True, help="First seed."
-)
+@click.option("--seed-start", type=SEED, default=1, show_default=True, help="First seed.")
 @click.option(
     "--cards",
     default=f"{CARDS_LOW}-{CARDS_HIGH}",
@@ -101,15 +100,17 @@ def generate(
                 if written >= count or tried >= max_seeds:
                     break
     except KeyboardInterrupt:
-        err.print(f"interrupted: {written} puzzle(s) written to {target}", markup=False)
+        err.print(f"interrupted: {plural(written, 'puzzle')} written to {target}", markup=False)
         raise SystemExit(130) from None
     if written < count:
         err.print(
-            f"only {written} of {count} puzzle(s) in {tried} seeds; raise --max-seeds",
+            f"only {written} of {plural(count, 'puzzle')} in {plural(tried, 'seed')}; "
+            "raise --max-seeds",
             markup=False,
         )
     else:
-        err.print(f"{written} puzzle(s) written to {target} ({tried} seeds tried)", markup=False)
+        done = f"{plural(written, 'puzzle')} written to {target}"
+        err.print(f"{done} ({plural(tried, 'seed')} tried)", markup=False)
 
 
 # -- play --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from ...models.jsonio import load_json
 from ...models.the_game import Deal, Record, Turn, get_rules
 from ...models.the_game.notation import plural
 from ...puzzles.the_game.files import Puzzle
-from ..common import read_text
+from ..common import SEED, read_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,7 +20,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def deal_options(func: F) -> F:
     """``--seed`` / ``--deck`` / ``--deal`` with ``--variant``, ``--players``, ``--first``."""
     decorators = [
-        click.option("--seed", type=click.IntRange(min=0), help="Deal by seed (stable shuffle)."),
+        click.option("--seed", type=SEED, help="Deal by seed (stable shuffle)."),
         click.option("--deck", help='Deck in deal order, "c1 c2 ..." (spaces or commas).'),
         click.option(
             "--deal",
@@ -140,5 +140,3 @@ def _game_from_json(text: str, where: str) -> Record:
 def load_record(path: str) -> Record:
     """A record, a puzzle file (its position) or a deal, as JSON."""
     return _game_from_json(read_text(path), path)
-
-

@@ -1,25 +1,37 @@
-"""``thegame play``: a puzzle in the terminal, with hints, undo and the closing review."""
+"""``thegame play``: a real game (the draw pile face down) or a puzzle in the
+terminal, with hints, undo, ``--save`` and the closing review."""
 
 from __future__ import annotations
 
 import dataclasses
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
+from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ...models import IllegalMoveError, InvalidInputError
+from ...models import IllegalMoveError, InvalidInputError, interrupt
 from ...models.outcome import Limit, Status
-from ...models.the_game import GameState, Play, Record, Turn, pile_name
-from ...models.the_game.notation import action_text, parse_play
+from ...models.the_game import Deal, GameState, Play, Record, Turn, pile_name
+from ...models.the_game.notation import action_text, parse_play, plural
 from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
-from ..common import out, read_text, user_errors
+from ..common import SECONDS, err, out, read_text, user_errors, write_atomic
+from .options import deal_options, load_deal
+from .play_real import (
+    hidden_hint_text,
+    not_available,
+    solve_refusal,
+    spoiler_text,
+    table_legend,
+    table_view,
+)
 from .puzzle_view import (
     difficulty_text,
     live_status,
     load_daily,
-    position_view,
     puzzle_title,
     turns_text,
 )
@@ -31,18 +43,45 @@ HELP = (
 )
 
 
+def help_text(session: Session) -> str:
+    if not session.hidden:
+        return HELP
+    spoiler = "who wins" if session.deal.rules.is_duel else "whether a perfect clear still exists"
+    return (
+        "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
+        "'end' ends the turn and draws, 'undo' takes back a play of this turn (the cards "
+        "drawn cannot go back: the draw pile is hidden), 'hint' (from what you can see), "
+        f"'solve spoiler' (only {spoiler}), 'help', 'quit'"
+    )
+
+
+# How a command line is read; a module attribute so that tests can script
+# an interrupt. ``input`` (not ``click.prompt``) because click turns Ctrl-C and
+# the end of input into the same Abort, and play treats them differently.
+read_line: Callable[[str], str] = input
+
+
 def load_puzzle(path: str) -> Puzzle:
     return Puzzle.from_json(read_text(path), path)
 
 
 @dataclasses.dataclass
 class Session:
-    """An interactive game from a puzzle position; actions can be undone."""
+    """An interactive game from a position (a puzzle's, or a deal's start).
 
-    puzzle: Puzzle
+    ``opening``: the turns before ``start`` (a puzzle's position), kept for the
+    record. ``hidden``: a real game; the draw pile is face down, and undo stays
+    inside the current turn (taking back a turn end would put drawn cards,
+    now seen, back into the hidden pile).
+    """
+
+    deal: Deal
+    opening: tuple[Turn, ...]
     start: GameState
+    hidden: bool = False
     actions: list[Action] = dataclasses.field(default_factory=list)
     hints: int = 0
+    title: RenderableType = ""  # what the game is, shown first
 
     @property
     def state(self) -> GameState:
@@ -72,15 +111,29 @@ class Session:
         self.actions.append(END)
         return sorted(self._state.hands[player] - before)
 
+    def in_this_turn(self) -> int:
+        """How many actions of the turn in progress there are."""
+        n = 0
+        for a in reversed(self.actions):
+            if a == END:
+                break
+            n += 1
+        return n
+
+    def can_undo(self) -> bool:
+        return self.in_this_turn() > 0 if self.hidden else bool(self.actions)
+
     def undo(self) -> Action | None:
-        if not self.actions:
+        if not self.can_undo():
             return None
         last = self.actions.pop()
         self.rebuild()
         return last
 
     def turns(self) -> list[Turn]:
-        """The player's completed turns (the turn in progress left out)."""
+        """The player's turns: every completed one, and the last one when the
+        game ended inside it (a duel won at once, D6; a broken command, X2).
+        A turn still in progress is left out: a record holds whole turns."""
         turns: list[Turn] = []
         state = self.start.copy()
         plays: list[Play] = []
@@ -92,10 +145,38 @@ class Session:
             else:
                 state.play(*a)
                 plays.append(Play(*a))
+        if plays and state.over:
+            turns.append(Turn(state.current + 1, tuple(plays)))
         return turns
 
     def record(self) -> Record:
-        return Record(self.puzzle.deal, self.puzzle.position + tuple(self.turns()))
+        return Record(self.deal, self.opening + tuple(self.turns()))
+
+
+def puzzle_session(puzzle: Puzzle) -> Session:
+    return Session(puzzle.deal, puzzle.position, puzzle.start())
+
+
+class Saver:
+    """``--save FILE``: the record so far, written whole (``write_atomic``)
+    after every turn and when the game stops, however it stops."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def save(self, session: Session, strict: bool = False) -> None:
+        """Write the record. A failure is one line: with ``strict`` (the
+        first write, before the game) an error, exit 2; later a warning, so
+        that a full disk does not end the game in progress."""
+        if self.path is None:
+            return
+        try:
+            write_atomic(self.path, session.record().to_json() + "\n")
+        except OSError as e:
+            message = f"cannot write the game: {e.strerror or e}"
+            if strict:
+                raise InvalidInputError(message, self.path) from None
+            err.print(f"warning: {self.path}: {message}", markup=False, soft_wrap=True)
 
 
 def _parse_play(state: GameState, text: str) -> tuple[int, int]:
@@ -127,45 +208,64 @@ def _action_text(state: GameState, a: Action) -> str:
     return "the end of the turn" if a == END else action_text(state.rules, a)
 
 
-def run_session(session: Session, hint_time: float, solve_time: float) -> str:
+def _view(session: Session) -> RenderableType:
+    return table_view(session.state, session.hidden)
+
+
+def _read_command() -> str | None:
+    """The next command line; None at the end of input (Ctrl-D, a script
+    that ran out). Ctrl-C raises KeyboardInterrupt to the command."""
+    try:
+        return read_line("move: ")
+    except EOFError:
+        out.print()  # the prompt's line was left open
+        return None
+
+
+def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
     """The loop: read a command, act, redraw. Returns how it ended."""
-    _say(HELP, "dim")
-    out.print(position_view(session.state))
+    _say(help_text(session), "dim")
+    out.print(table_legend(session.state))
+    out.print(_view(session))
     while not session.state.over:
-        try:
-            line = click.prompt("move", default="", show_default=False)
-        except click.Abort:
-            line = "quit"
-        cmd = line.strip().lower()
+        if interrupt.requested():
+            # Ctrl-C during a hint's search stopped that search: stop the game too.
+            raise KeyboardInterrupt
+        line = _read_command()
+        if line is None:
+            return "quit"
+        cmd = " ".join(line.strip().lower().split())
         state = session.state
         if not cmd:
             continue
         if cmd in ("quit", "q", "exit"):
             return "quit"
         if cmd in ("help", "?"):
-            _say(HELP)
+            _say(help_text(session))
             continue
         if cmd in ("end", "e"):
-            try:
-                drew = session.end_turn()
-            except IllegalMoveError as e:
-                _say(f"illegal: rule {e.rule}: {e.message}", "red")
+            if not _end_turn(session):
                 continue
-            if drew:
-                _say(f"turn ended; drew {' '.join(map(str, drew))}")
-            elif not session.state.over:
-                _say("turn ended")
+            saver.save(session)
         elif cmd in ("undo", "u"):
             undone = session.undo()
             if undone is None:
-                _say("nothing to undo", "red")
+                if session.hidden and session.actions:
+                    _say(
+                        "nothing to undo in this turn: a turn that ended stays ended "
+                        "(its draw showed cards of the hidden pile)",
+                        "red",
+                    )
+                else:
+                    _say("nothing to undo", "red")
                 continue
             _say(f"took back {_action_text(session.state, undone)}")
         elif cmd in ("hint", "h"):
-            _hint(session, hint_time)
+            session.hints += 1
+            _hint(session, opts)
             continue
-        elif cmd in ("solve", "s"):
-            _solve(session.state, solve_time)
+        elif cmd in ("solve", "s", "solve spoiler"):
+            _solve(session, opts, spoiler=cmd == "solve spoiler")
             continue
         else:
             try:
@@ -178,28 +278,82 @@ def run_session(session: Session, hint_time: float, solve_time: float) -> str:
                 _say(f"illegal: rule {e.rule}: {e.message}", "red")
                 continue
         if not session.state.over:
-            out.print(position_view(session.state))
+            out.print(_view(session))
     return session.state.status
 
 
-def _hint(session: Session, time_limit: float) -> None:
-    from ...analysis.the_game.review import hint_for
+def _end_turn(session: Session) -> bool:
+    """``end``: end the turn and say what was drawn; False if refused."""
+    player = session.state.current + 1
+    try:
+        drew = session.end_turn()
+    except IllegalMoveError as e:
+        _say(f"illegal: rule {e.rule}: {e.message}", "red")
+        return False
+    state = session.state
+    if session.hidden and state.players > 1:
+        # Hot seat: the next player is looking at the screen now; the drawn
+        # cards are that player's own business (their count is public).
+        _say(f"player {player} ended the turn and drew {plural(len(drew), 'card')}")
+        if not state.over:
+            _say(f"--- player {state.current + 1}'s turn: pass the keyboard ---", "bold")
+    elif drew:
+        _say(f"turn ended; drew {' '.join(map(str, drew))}")
+    elif not state.over:
+        _say("turn ended")
+    return True
 
-    session.hints += 1
-    if session.state.rules.is_duel:
-        _hint_duel(session.state, time_limit)
+
+@dataclasses.dataclass(frozen=True)
+class PlayOptions:
+    hint_time: float
+    solve_time: float
+    samples: int
+
+
+def _hint(session: Session, opts: PlayOptions) -> None:
+    state = session.state
+    if session.hidden:
+        text, style = hidden_hint_text(state, opts.samples, opts.hint_time)
+        _say(text, style)
         return
-    hint = hint_for(session.state, Limit(time_limit))
-    _say(f"hint: {hint.text}", "cyan")
+    try:
+        if state.rules.is_duel:
+            from ...analysis.the_game.duel import duel_hint
+
+            _say(f"hint: {duel_hint(state, Limit(opts.hint_time)).text}", "cyan")
+            return
+        from ...analysis.the_game.review import hint_for
+
+        _say(f"hint: {hint_for(state, Limit(opts.hint_time)).text}", "cyan")
+    except InvalidInputError as e:
+        # A variant the search does not cover: the game goes on.
+        _say(f"{not_available('hint', state)}: {e.message}", "yellow")
 
 
-def _solve(state: GameState, time_limit: float) -> None:
+def _solve(session: Session, opts: PlayOptions, spoiler: bool) -> None:
+    state = session.state
+    if session.hidden:
+        if not spoiler:
+            _say(solve_refusal(state), "yellow")
+            return
+        text, style = spoiler_text(state, opts.solve_time)
+        _say(text, style)
+        return
+    try:
+        if state.rules.is_duel:
+            _solve_duel(state, opts.solve_time)
+        else:
+            _solve_open(state, opts.solve_time)
+    except InvalidInputError as e:
+        _say(f"{not_available('solve', state)}: {e.message}", "yellow")
+
+
+def _solve_open(state: GameState, time_limit: float) -> None:
+    """``solve`` with the draw pile in view (a puzzle): the whole line."""
     from ...models.outcome import Verdict
     from ...solver.the_game.api import replay_actions, search_position
 
-    if state.rules.is_duel:
-        _solve_duel(state, time_limit)
-        return
     res = search_position(state, Limit(time_limit))
     turns, final = replay_actions(state, res.actions)
     if res.verdict == Verdict.WIN and final.status == Status.WON:
@@ -218,49 +372,6 @@ def _solve(state: GameState, time_limit: float) -> None:
         )
 
 
-def end_analysis(session: Session, ending: str, time_limit: float) -> dict[str, Any]:
-    """Print how the game ended and the hindsight analysis of the player's part."""
-    state = session.state
-    if state.rules.is_duel and state.over:
-        _say(f"player {state.winner} wins: {state.reason}", "bold")
-    elif ending == Status.WON:
-        _say("won: a perfect clear!", "bold green")
-    elif ending == "quit":
-        _say(f"quit with {state.cards_left()} cards left", "bold yellow")
-    else:
-        _say(f"lost: {state.reason}; {state.cards_left()} cards left", "bold red")
-    record = session.record()
-    opening = len(session.puzzle.position)
-    if len(record.turns) == opening:
-        _say("no turn completed: nothing to analyse", "dim")
-        return {"result": state.cards_left(), "mistakes": []}
-    if state.rules.is_duel:
-        return _end_analysis_duel(record, opening, time_limit)
-    from ...analysis.the_game.review import analyze_record
-    from .analyze import analysis_view
-
-    with live_status(True, "analysing your game...") as update:
-        # The opening is the puzzle's, not the player's: judge from the position.
-        analysis = analyze_record(
-            record,
-            Limit(time_limit),
-            progress=lambda d, t: update(f"analysing {d}/{t}"),
-            start_turn=opening,
-        )
-    out.print(analysis_view(analysis))
-    result: dict[str, Any] = analysis.to_dict()
-    return result
-
-
-# -- Face to Face (rules D1-D7) ----------------------------------------------------------
-
-
-def _hint_duel(state: GameState, time_limit: float) -> None:
-    from ...analysis.the_game.duel import duel_hint
-
-    _say(f"hint: {duel_hint(state, Limit(time_limit)).text}", "cyan")
-
-
 def _solve_duel(state: GameState, time_limit: float) -> None:
     from ...solver.the_game.duel.api import decide
 
@@ -270,6 +381,69 @@ def _solve_duel(state: GameState, time_limit: float) -> None:
         return
     who = "you win" if res.winner == state.current + 1 else f"player {res.winner} wins"
     _say(f"with best play from here {who}: " + turns_text(state, res.turns), "green")
+
+
+def say_ending(session: Session, ending: str) -> None:
+    """How the game ended, and what a quit left out of the record."""
+    state = session.state
+    if state.rules.is_duel and state.over:
+        _say(f"player {state.winner} wins: {state.reason}", "bold")
+    elif ending == Status.WON:
+        _say("won: a perfect clear!", "bold green")
+    elif ending == "quit":
+        _say(f"quit with {plural(state.cards_left(), 'card')} left", "bold yellow")
+    else:
+        _say(f"lost: {state.reason}; {plural(state.cards_left(), 'card')} left", "bold red")
+    pending = session.in_this_turn()
+    if ending == "quit" and pending:
+        _say(
+            f"the turn in progress ({plural(pending, 'play')}) is not in the record: "
+            "a record holds whole turns",
+            "dim",
+        )
+
+
+# Samples per turn of the closing review (``thegame analyze`` takes --samples).
+REVIEW_SAMPLES = 100
+
+
+def end_analysis(session: Session, time_limit: float) -> dict[str, Any]:
+    """The annotated review of the player's part (the opening left out)."""
+    record = session.record()
+    opening = len(session.opening)
+    if len(record.turns) == opening:
+        _say("no turn completed: nothing to analyse", "dim")
+        return {"cards_left": session.state.cards_left()}
+    try:
+        if record.deal.rules.is_duel:
+            return _end_analysis_duel(record, opening, time_limit)
+        from ...solver.the_game.api import covered
+
+        covered(record.deal)
+        return _end_analysis_open(record, opening, time_limit)
+    except InvalidInputError as e:
+        _say(f"{not_available('the closing review', session.state)}: {e.message}", "yellow")
+        return {"cards_left": session.state.cards_left()}
+
+
+def _end_analysis_open(record: Record, opening: int, time_limit: float) -> dict[str, Any]:
+    """The annotated review (``thegame analyze``) of the player's turns."""
+    from ...analysis.the_game.annotate import annotate_record, covered_by_blind
+    from .analyze import review_view
+
+    covered_by_blind(record.deal.rules)
+    with live_status(True, "reviewing your game...") as update:
+        # The opening is the puzzle's, not the player's: judge from the position.
+        review = annotate_record(
+            record,
+            REVIEW_SAMPLES,
+            hindsight=Limit(time_limit),
+            progress=lambda d, t: update(f"reviewing {d}/{t}"),
+            start_turn=opening,
+        )
+    out.print(review_view(review))
+    result: dict[str, Any] = review.to_dict()
+    return result
 
 
 def _end_analysis_duel(record: Record, opening: int, time_limit: float) -> dict[str, Any]:
@@ -288,37 +462,148 @@ def _end_analysis_duel(record: Record, opening: int, time_limit: float) -> dict[
     return result
 
 
+def _game_title(deal: Deal, seed: int | None) -> Text:
+    rules = deal.rules
+    title = Text(f"{rules.name}, {plural(deal.players, 'player')}", style="bold")
+    if seed is not None:
+        title.append(f", seed {seed}", style="bold")
+    start = deal.first or 1  # rule C3: without a choice, player 1 starts
+    title.append(f" - player {start} starts; the draw pile is face down")
+    return title
+
+
 @click.command()
-@click.argument("puzzle_file", metavar="PUZZLE", required=False)
+@click.argument("puzzle_file", metavar="[PUZZLE]", required=False)
 @click.option("--daily", "use_daily", is_flag=True, help="Play the daily puzzle.")
 @click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
+@deal_options
 @click.option(
-    "--hint-time", type=click.FloatRange(min=0), default=5.0, show_default=True, help="Seconds."
+    "--save",
+    "save_file",
+    metavar="FILE",
+    help="Write the game as a record (for check and analyze) after every turn and at the end.",
+)
+@click.option("--hint-time", type=SECONDS, default=5.0, show_default=True, help="Seconds.")
+@click.option(
+    "--hint-samples",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="With a hidden draw pile: orders of the hidden cards 'hint' plays out.",
 )
 @click.option(
     "--analysis-time",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=2.0,
     show_default=True,
     help="Seconds per position for the analysis at the end.",
 )
+@click.option("--no-review", is_flag=True, help="Skip the analysis at the end.")
 @user_errors
 def play(
     puzzle_file: str | None,
     use_daily: bool,
     date: str | None,
+    seed: int | None,
+    deck: str | None,
+    deal_file: str | None,
+    variant: str | None,
+    players: int | None,
+    first: int | None,
+    save_file: str | None,
     hint_time: float,
+    hint_samples: int,
     analysis_time: float,
+    no_review: bool,
 ) -> None:
-    """Play a puzzle file (or --daily) in the terminal."""
-    if use_daily == (puzzle_file is not None):
-        raise InvalidInputError("give a PUZZLE file or --daily (one of them)", "play")
+    """Play in the terminal: a real game with the draw pile face down
+    (--seed N, --deck or --deal, with --variant, --players), or a puzzle
+    (PUZZLE file or --daily) with everything in view.
+
+    Ctrl-C stops the game (exit 130), saving it first with --save.
+    """
+    given = [
+        name
+        for name, value in (
+            ("--seed", seed),
+            ("--deck", deck),
+            ("--deal", deal_file),
+            ("--variant", variant),
+            ("--players", players),
+            ("--first", first),
+        )
+        if value is not None
+    ]
+    if use_daily and puzzle_file is not None:
+        raise InvalidInputError("give a PUZZLE file or --daily, not both", "play")
+    if (use_daily or puzzle_file is not None) and given:
+        what = "--daily" if use_daily else "a PUZZLE file"
+        raise InvalidInputError(
+            f"{given[0]} goes with a real game, not with {what} (a puzzle has its own deal)",
+            "play",
+        )
     if date is not None and not use_daily:
         raise InvalidInputError("--date goes with --daily", "play")
-    puzzle = load_daily(date, show=True) if use_daily else load_puzzle(str(puzzle_file))
-    out.print(puzzle_title(puzzle))
-    if puzzle.difficulty:
-        out.print(difficulty_text(puzzle))
-    session = Session(puzzle, puzzle.start())
-    ending = run_session(session, hint_time, solve_time=hint_time)
-    end_analysis(session, ending, analysis_time)
+    if "-" in (deal_file, puzzle_file):
+        raise InvalidInputError(
+            "play reads its commands from stdin: give the deal or puzzle as a file", "play"
+        )
+    if not (use_daily or puzzle_file is not None or given):
+        raise InvalidInputError(
+            "give a PUZZLE file, --daily, or a deal for a real game (--seed N, --deck, --deal)",
+            "play",
+        )
+    try:
+        session = _open(
+            puzzle_file, use_daily, date, (seed, deck, deal_file, variant, players, first)
+        )
+    except KeyboardInterrupt:
+        # Ctrl-C while the daily puzzle is being made: nothing to save yet.
+        err.print("interrupted", markup=False)
+        sys.exit(130)
+    saver = Saver(save_file)
+    # Written at once, so that a path that cannot be written fails now (one
+    # line, exit 2), not after the game.
+    saver.save(session, strict=True)
+    opts = PlayOptions(hint_time, hint_time, hint_samples)
+    try:
+        out.print(session.title)
+        ending = run_session(session, opts, saver)
+        saver.save(session)
+        say_ending(session, ending)
+        if save_file is not None:
+            _say(f"saved to {save_file}: thegame analyze {save_file}", "dim")
+        if not no_review:
+            end_analysis(session, analysis_time)
+    except KeyboardInterrupt:
+        saver.save(session)
+        err.print(
+            # A new line first: Ctrl-C mostly comes at the open prompt line.
+            "\ninterrupted" + (f"; the game so far is saved to {save_file}" if save_file else ""),
+            markup=False,
+            soft_wrap=True,
+        )
+        sys.exit(130)
+
+
+def _open(
+    puzzle_file: str | None,
+    use_daily: bool,
+    date: str | None,
+    deal_source: tuple[int | None, str | None, str | None, str | None, int | None, int | None],
+) -> Session:
+    """The session the options ask for: a puzzle (everything in view) or a
+    real game from a deal (the draw pile face down)."""
+    if use_daily or puzzle_file is not None:
+        puzzle = load_daily(date, show=True) if use_daily else load_puzzle(str(puzzle_file))
+        session = puzzle_session(puzzle)
+        lines: list[RenderableType] = [puzzle_title(puzzle)]
+        if puzzle.difficulty:
+            lines.append(difficulty_text(puzzle))
+        session.title = Group(*lines)
+        return session
+    seed, deck, deal_file, variant, players, first = deal_source
+    deal = load_deal(seed, deck, deal_file, variant, players, first)
+    session = Session(deal, (), GameState(deal), hidden=True)
+    session.title = _game_title(deal, seed)
+    return session

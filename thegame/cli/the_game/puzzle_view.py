@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...models.the_game import GameState, Turn, is_ascending, pile_name
+from ...models.the_game.notation import plays_text, plural, turn_label
 from ...puzzles.the_game.daily import parse_date, today_utc
 from ...puzzles.the_game.files import Puzzle
 from ..common import err
@@ -69,17 +70,13 @@ def position_view(state: GameState) -> RenderableType:
     for c in state.hand():
         hand.append(f" {card_text(deal, c)} ", style="reverse" if c in rules.fire_cards else "")
     draw = state.draw_pile()
-    pile = Text(f"draw pile: {len(draw)} cards", style="dim")
+    pile = Text(f"draw pile: {plural(len(draw), 'card')}", style="dim")
     if draw:
         pile.append(f" (top first: {cards_text(deal, draw)})", style="dim")
     n = len(state.placed)
-    turn = Text(f"turn {state.turn}: played {n}, minimum {state.turn_min}", style="dim")
+    turn = Text(f"{turn_label(state.turn)}: played {n}, minimum {state.turn_min}", style="dim")
     if state.placed:
-        turn.append(
-            " - "
-            + ", ".join(f"{p.card} on {pile_name(rules, p.pile)}" for p in state.plays_this_turn),
-            style="dim",
-        )
+        turn.append(" - " + plays_text(rules, state.plays_this_turn), style="dim")
     return Group(piles, hand, pile, turn, Text(f"cards left: {state.cards_left()}", style="dim"))
 
 

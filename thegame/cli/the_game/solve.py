@@ -6,7 +6,7 @@ import click
 
 from ...models.outcome import Limit
 from ...models.the_game import Deal
-from ..common import err, out, print_json, searching, user_errors, write_atomic
+from ..common import SECONDS, err, out, print_json, searching, user_errors, write_atomic
 from .options import deal_options, load_game
 
 
@@ -14,7 +14,7 @@ from .options import deal_options, load_game
 @deal_options
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=60.0,
     show_default=True,
     help="Seconds before the verdict is 'unknown'.",
@@ -122,7 +122,7 @@ def _solve_duel(
 @click.option("--players", type=int, default=None, help="Number of players for --seeds.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=10.0,
     show_default=True,
     help="Seconds per deal.",

@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import InvalidInputError
 from ..jsonio import load_json
 from ..seeds import SplitMix64
+from ..words import plural
 from .rules import (
     COMMAND_KINDS,
     COMMANDS_PER_KIND,
@@ -123,7 +124,8 @@ class Deal:
         expected_decks = 2 if rules.kind == DUEL else 1
         if len(self.decks) != expected_decks:
             raise InvalidInputError(
-                f"{rules.name} needs {expected_decks} deck(s), got {len(self.decks)}", "decks"
+                f"{rules.name} needs {plural(expected_decks, 'deck')}, got {len(self.decks)}",
+                "decks",
             )
         for i, deck in enumerate(self.decks):
             where = "deck" if expected_decks == 1 else f"decks[{i}]"

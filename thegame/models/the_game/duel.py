@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import IllegalMoveError
 from ..outcome import Status
+from ..words import plural
 from . import placement
 from .state import GameState, is_ascending, pile_name, pile_owner
 
@@ -81,7 +82,7 @@ class DuelState(GameState):
 
     def _no_turn(self) -> None:
         who = self.current + 1
-        self._finish(Status.LOST, "D6", f"player {who} cannot play {self.turn_min} cards")
+        self._finish(Status.LOST, "D6", f"player {who} cannot play {plural(self.turn_min, 'card')}")
         self.winner = 2 - self.current
 
     def _turn_shape(self) -> tuple[object, ...]:

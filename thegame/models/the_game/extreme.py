@@ -16,6 +16,7 @@ others. A player with no turn that keeps every command loses at once (X5).
 from __future__ import annotations
 
 from ..outcome import Status
+from ..words import plural
 from . import placement
 from .state import GameState, is_ascending, pile_name
 
@@ -114,7 +115,7 @@ class ExtremeState(GameState):
         # X5: no turn that keeps every command (a hand shrunk by draw-one,
         # a three that cannot reach 3, ...): the game is lost.
         who = self.current + 1
-        self._finish(Status.LOST, "X5", f"player {who} cannot play {self.turn_min} cards")
+        self._finish(Status.LOST, "X5", f"player {who} cannot play {plural(self.turn_min, 'card')}")
 
     def _turn_shape(self) -> tuple[object, ...]:
         # One-pile (X4b) depends on the piles played, X3 on the commands played.

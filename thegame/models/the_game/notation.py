@@ -11,8 +11,11 @@ import re
 from collections.abc import Iterable
 
 from ..errors import InvalidInputError
+from ..words import plural
 from .rules import Rules
 from .state import Play, pile_index, pile_name
+
+__all__ = ["action_text", "parse_play", "play_text", "plays_text", "plural", "turn_label"]
 
 END_WORD = "end"
 _PLAY = re.compile(r"\s*(\d+)\s*(?:on\s*)?([A-Za-z]\d+)?\s*")
@@ -37,11 +40,6 @@ def action_text(rules: Rules, action: tuple[int, int]) -> str:
 def turn_label(index: int) -> str:
     """A 0-based turn index as shown on screen: ``turn 1`` for index 0."""
     return f"turn {index + 1}"
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 card``, ``2 cards``; ``many`` for irregular plurals."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def parse_play(rules: Rules, text: str) -> tuple[int, int | None]:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from ..errors import IllegalMoveError, InvalidInputError
 from ..outcome import Status
+from ..words import plural
 from . import placement
 from .deal import Deal
 from .rules import DUEL, Rules
@@ -211,7 +212,7 @@ class GameState:
     def _no_turn(self) -> None:
         """C8: the game ends at once when the player to move cannot meet m."""
         who = self.current + 1
-        self._finish(Status.LOST, "C8", f"player {who} cannot play {self.turn_min} cards")
+        self._finish(Status.LOST, "C8", f"player {who} cannot play {plural(self.turn_min, 'card')}")
 
     def _turn_blocked(self) -> bool:
         """True when no continuation of this turn can end it legally, for a
@@ -470,4 +471,3 @@ class GameState:
         if self.placed:
             raise RuntimeError("has_legal_turn is asked at the start of a turn")
         return search()
-

@@ -43,7 +43,8 @@ def daily_variant(day: dt.date) -> str:
 
 def daily_plan(day: dt.date) -> tuple[str, Iterator[int]]:
     """The variant and the seeds to try for ``day``."""
-    rng = SplitMix64((day - EPOCH).days)
+    # Days before the epoch are negative: taken modulo 2^64, as they always were.
+    rng = SplitMix64((day - EPOCH).days % (1 << 64))
 
     def seeds() -> Iterator[int]:
         while True:

@@ -73,7 +73,8 @@ class Puzzle:
             "deal": self.deal.to_dict(),
             "position": [turn_to_dict(rules, t) for t in self.position],
             "difficulty": dict(self.difficulty),
-            "solution": [turn_to_dict(rules, t) for t in self.solution],
+            # The solution's turns, named as every line is ("solution" until 0.2).
+            "turns": [turn_to_dict(rules, t) for t in self.solution],
         }
 
     def to_json(self) -> str:
@@ -92,7 +93,8 @@ class Puzzle:
             puzzle.start()
             return puzzle
         known = {
-            "date", "variant", "seed", "cards_left", "deal", "position", "difficulty", "solution"
+            "date", "variant", "seed", "cards_left", "deal", "position", "difficulty", "turns",
+            "solution",
         }  # fmt: skip
         unknown = sorted(set(data) - known)
         if unknown:
@@ -104,7 +106,10 @@ class Puzzle:
                 f"variant {variant!r} contradicts the deal's {deal.rules.name}", where
             )
         position = _turns(deal, data.get("position", []), f"{where}.position")
-        solution = _turns(deal, data.get("solution", []), f"{where}.solution")
+        if "turns" in data and "solution" in data:
+            raise PuzzleError('give the solution once, as "turns"', where)
+        key = "solution" if "solution" in data else "turns"  # "solution": older files
+        solution = _turns(deal, data.get(key, []), f"{where}.{key}")
         difficulty = data.get("difficulty", {})
         if not isinstance(difficulty, dict):
             raise PuzzleError("difficulty must be an object", f"{where}.difficulty")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...models import interrupt
 from ...models.outcome import Status
 from ...models.the_game import Deal, GameState, Rules, Turn, get_rules
 from ...solver.the_game.api import replay_actions
@@ -75,6 +76,21 @@ def make_puzzle(
     oracle: Oracle | None = None,
 ) -> Puzzle | None:
     """The puzzle of ``seed``, or None (see the module notes)."""
+    puzzle = _make_puzzle(seed, rules, low, high, select_nodes, oracle)
+    # Searches cut short by Ctrl-C prove nothing: no puzzle may come of them.
+    if interrupt.requested():
+        raise KeyboardInterrupt
+    return puzzle
+
+
+def _make_puzzle(
+    seed: int,
+    rules: Rules,
+    low: int,
+    high: int,
+    select_nodes: int,
+    oracle: Oracle | None,
+) -> Puzzle | None:
     deal = puzzle_deal(seed, rules)
     path = candidates(deal, low, high)
     if not path:

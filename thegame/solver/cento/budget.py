@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from ...models import interrupt
 from ...models.outcome import Limit
 
 
@@ -41,7 +42,9 @@ class Budget:
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise OutOfBudget
         if self.nodes & 255 == 0:
-            if self.deadline is not None and time.monotonic() > self.deadline:
+            if interrupt.requested() or (
+                self.deadline is not None and time.monotonic() > self.deadline
+            ):
                 raise OutOfBudget
             if self.limit.progress is not None:
                 self.limit.progress(self.nodes)

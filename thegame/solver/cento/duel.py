@@ -22,6 +22,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from ...models import interrupt
 from ...models.cento.deal import CentoDeal
 from ...models.cento.engine import CentoState, initial_state
 from ...models.cento.record import CentoTurn
@@ -286,6 +287,7 @@ class DuelSolver:
             sys.setrecursionlimit(old)
 
 
+@interrupt.polled
 def solve_duel(
     deal: CentoDeal, limit: Limit = NO_LIMIT, state: CentoState | None = None
 ) -> DuelResult:

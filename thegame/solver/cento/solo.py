@@ -18,6 +18,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from ...models import interrupt
 from ...models.cento.deal import CentoDeal
 from ...models.cento.engine import CentoState, initial_state
 from ...models.cento.record import CentoPlay, CentoTurn
@@ -172,6 +173,7 @@ class SoloSolver:
         )
 
 
+@interrupt.polled
 def solve_solo(
     deal: CentoDeal, limit: Limit = NO_LIMIT, state: CentoState | None = None
 ) -> SoloResult:

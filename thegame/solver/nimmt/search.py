@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from ...models import interrupt
 from ...models.outcome import NO_LIMIT, Limit
 from .problem import Problem, Slots, Trick, trick
 
@@ -151,7 +152,9 @@ class Searcher:
         if self.nodes & 1023 == 0:
             if self.limit.nodes is not None and self.nodes > self.limit.nodes:
                 raise BudgetExceeded(f"{self.nodes} nodes")
-            if self.deadline is not None and time.monotonic() > self.deadline:
+            if interrupt.requested() or (
+                self.deadline is not None and time.monotonic() > self.deadline
+            ):
                 raise BudgetExceeded(f"{self.limit.time} s")
             if self.limit.progress is not None:
                 self.limit.progress(self.nodes)
@@ -189,6 +192,7 @@ class Searcher:
         return Solution(total, tuple(line), self.nodes)
 
 
+@interrupt.polled
 def solve(problem: Problem, limit: Limit = NO_LIMIT) -> Solution:
     return Searcher(problem, limit).solve()
 

@@ -6,7 +6,15 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...models import NO_LIMIT, IllegalMoveError, InvalidInputError, Limit, Status, Verdict
+from ...models import (
+    NO_LIMIT,
+    IllegalMoveError,
+    InvalidInputError,
+    Limit,
+    Status,
+    Verdict,
+    interrupt,
+)
 from ...models.the_game import Deal, GameState, Play, Record, Turn, replay
 from ...models.the_game.notation import plural
 from ...models.the_game.record import turn_to_dict
@@ -86,6 +94,7 @@ class PositionResult:
     floor: int = 0  # the graph bounds' lower bound at the position
 
 
+@interrupt.polled
 def search_position(
     state: GameState, limit: Limit = NO_LIMIT, optimize: bool = True
 ) -> PositionResult:
@@ -208,6 +217,7 @@ def replay_actions(state: GameState, actions: list[Action]) -> tuple[list[Turn],
     return turns, state
 
 
+@interrupt.polled
 def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solution:
     """Decide whether ``deal`` has a perfect clear; if not, find the fewest
     cards left (``optimize``), proven when the budget allows.
@@ -333,6 +343,7 @@ def _verified(
     )
 
 
+@interrupt.polled
 def solve_record(record: Record, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solution:
     """Solve on from where ``record`` stops: the turns it holds are kept as
     played, the search decides the rest. The solution's turns are the

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ...models import InvalidInputError
+from ...models import InvalidInputError, interrupt
 from ...models.outcome import Limit
+from ...models.seeds import MAX_SEED
 from ...models.the_game import Deal, get_rules
 from .api import solve
 
@@ -27,6 +29,8 @@ def parse_range(text: str) -> range:
         raise InvalidInputError(f"{text!r} is not a range like 1-1000", "--seeds") from None
     if a < 0 or b < a:
         raise InvalidInputError(f"{text!r} is not a range like 1-1000", "--seeds")
+    if b > MAX_SEED:
+        raise InvalidInputError(f"seed {b} is outside 0..2^64-1", "--seeds")
     return range(a, b + 1)
 
 
@@ -84,5 +88,21 @@ def run_batch(
     sent to the workers: a caller counts the results as they come)."""
     jobs = jobs or os.cpu_count() or 1
     work = [(item, limit.time, limit.nodes) for item in items]
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(_work, work)
+    ctx = multiprocessing.get_context("spawn")
+    # Ctrl-C reaches every process of the terminal's group: the workers
+    # ignore it and the parent stops them (no traceback from each worker).
+    with interrupt.polling(), ctx.Pool(jobs, initializer=_ignore_sigint) as pool:
+        results = pool.imap(_work, work)
+        while not interrupt.requested():  # Ctrl-C: the lines so far are the result
+            try:
+                # A short wait, so that Ctrl-C is seen while workers are busy.
+                line = results.next(timeout=0.25)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                break
+            yield line
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ...models import interrupt
 from ...models.outcome import Limit
 from .kernel import INF, Kernel
 
@@ -39,6 +40,8 @@ class Budgeted:
             raise Budget
         if self.stats.nodes & 63 == 0:
             if self.deadline is not None and time.monotonic() > self.deadline:
+                raise Budget
+            if interrupt.requested():  # Ctrl-C: stop as if out of time
                 raise Budget
             if self.progress is not None:
                 self.progress(self.stats.nodes)

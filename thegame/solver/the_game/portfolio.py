@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from ...models import InvalidInputError
+from ...models import InvalidInputError, interrupt
 from ...models.outcome import NO_LIMIT, Limit, Verdict
 from ...models.the_game import Deal
 from .api import Solution
@@ -47,7 +47,7 @@ def solve_with(
     covered = cpsat.covers(deal)
     share = 0.7 * time_limit if time_limit is not None and covered else time_limit
     first = search.solve(deal, limit.with_time(share))
-    if first.verdict != Verdict.UNKNOWN or not covered:
+    if first.verdict != Verdict.UNKNOWN or not covered or interrupt.requested():
         return first
     left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
     # The search's best line is CP-SAT's hint: more than the protocol says.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from ....models import IllegalMoveError
+from ....models import IllegalMoveError, interrupt
 from ....models.outcome import NO_LIMIT, Limit, Status, Verdict
 from ....models.the_game import Deal, GameState, Play, Turn
 from ..api import Solution, SolverBug
@@ -37,6 +37,7 @@ def grow(horizon: int, n: int) -> int:
     return n if 4 * nxt >= 3 * n else nxt
 
 
+@interrupt.polled
 def solve_cpsat(
     deal: Deal,
     limit: Limit = NO_LIMIT,
@@ -103,7 +104,7 @@ def solve_cpsat(
             # game), or out of time within this horizon.
             break
         # A line longer than the horizon can settle: look further.
-        if deadline is not None and time.monotonic() >= deadline:
+        if interrupt.requested() or (deadline is not None and time.monotonic() >= deadline):
             break
         horizon = grow(horizon, n)
     return _report(deal, shape, stages, (best_first, best), hinted, workers, begin)

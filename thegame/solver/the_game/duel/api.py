@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdict
+from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdict, interrupt
 from ....models.outcome import NO_LIMIT
 from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.the_game.record import turn_to_dict
@@ -82,6 +82,7 @@ def check_duel(deal: Deal) -> DuelGame:
         raise InvalidInputError(str(err), "variant") from None
 
 
+@interrupt.polled
 def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelSolution:
     """Decide the duel for the deal's start, or for each start when it is
     free (rule C3; the printed game draws the start by lot)."""
@@ -115,6 +116,7 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
     return DuelSolution(deal, results, race_list, time.monotonic() - start)
 
 
+@interrupt.polled
 def decide(state: GameState, limit: Limit, deadline: float | None = None) -> DuelResult:
     """Who wins from ``state`` (a turn start or inside a turn) under best play.
 

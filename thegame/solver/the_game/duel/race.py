@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ....models import interrupt
 from .position import DuelGame, Solo, solo_turns
 
 INF = 1 << 30
@@ -134,7 +135,10 @@ class RaceSolver:
         self.nodes += 1
         if self.nodes >= self.node_limit:
             raise RaceBudget
-        if self.nodes & 255 == 0 and self.deadline is not None and time.monotonic() > self.deadline:
+        if self.nodes & 255 == 0 and (
+            interrupt.requested()
+            or (self.deadline is not None and time.monotonic() > self.deadline)
+        ):
             raise RaceBudget
         floor = solo_floor(self.game, self.p, solo)
         best = INF

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ....models import interrupt
 from .position import A0, CUR, D0, H0, P0, DuelGame, Plays, Pos, TurnResult, cards_of, solo_of
 from .race import INF, RaceBudget, RaceSolver, fewest_turns
 
@@ -115,7 +116,9 @@ class DuelSearch:
             raise DuelBudget
         # A node lists up to a few hundred turns: look at the clock often.
         if self.stats.nodes & 7 == 0:
-            if self.deadline is not None and time.monotonic() > self.deadline:
+            if interrupt.requested() or (
+                self.deadline is not None and time.monotonic() > self.deadline
+            ):
                 raise DuelBudget
             if self.progress is not None:
                 self.progress(self.stats.nodes)

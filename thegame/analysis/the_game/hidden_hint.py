@@ -1,0 +1,81 @@
+"""A hint for a real game, where the draw pile is hidden: only what the player knows.
+
+``play`` with a hidden draw pile must not answer ``hint`` from the order of
+the draw pile (that would tell the player what comes next). This hint asks
+the blind policy (``blind.py``), which reads only the player's own hand, the
+pile tops and which cards are still out, for the rest of the turn, and
+estimates how the game goes on from here: the policy plays on over sampled
+orders of the cards the player cannot see (the draw pile and the other
+hands). The samples are drawn from the *sorted* hidden cards by a fixed
+seed, so the answer is the same for every order of the draw pile:
+``tests/test_play_real.py`` checks that.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from ...models.the_game import GameState, Play
+from ...models.the_game.rules import DUEL
+from .blind import _resample, choose_turn, play_out
+
+# The samples' seed: fixed, so asking twice gives the same answer.
+HINT_SEED = 0
+
+
+def blind_hint_covers(state: GameState) -> bool:
+    """Whether the blind policy plays this variant: the classic family
+    (C, P, F); not Extreme's commands (X) nor the Face to Face duel (D)."""
+    rules = state.rules
+    return rules.kind != DUEL and not rules.commands
+
+
+@dataclass(frozen=True)
+class BlindHint:
+    """The blind policy's way to finish the turn and how it fares from here."""
+
+    plays: list[Play]  # the rest of the turn (may be empty: end it now)
+    can_finish: bool  # False: no legal way to finish this turn was found
+    win_rate: float  # over ``samples`` orders of the hidden cards
+    expected_left: float
+    samples: int
+
+
+def blind_hint(
+    state: GameState, samples: int, time_limit: float | None = None, seed: int = HINT_SEED
+) -> BlindHint:
+    """The blind policy's rest of the turn from ``state`` and its win chance.
+
+    ``samples`` orders of the hidden cards are played out by the policy from
+    ``state``; with ``time_limit`` (seconds) the sampling stops early once it
+    is used up (at least one sample is always taken), and ``samples`` in the
+    answer says how many were used.
+    """
+    if not blind_hint_covers(state):
+        raise ValueError(f"the blind policy does not cover {state.rules.name}")
+    if state.over:
+        raise ValueError("the game is over")
+    plays = choose_turn(state)
+    trial = state.copy()
+    for p in plays:
+        trial.play(p.card, p.pile)
+    can_finish = trial.over or trial.can_end_turn()
+    me = state.current
+    # Sorted: the samples depend on which cards are hidden, never on their
+    # order (as in ``blind.rate_plays``).
+    hidden = sorted(
+        [c for i, h in enumerate(state.hands) if i != me for c in h] + state.draw_pile()
+    )
+    rng = random.Random(seed)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    wins = left = done = 0
+    for _ in range(max(1, samples)):
+        final = play_out(_resample(state, hidden, rng))
+        wins += final.status == "won"
+        left += final.cards_left()
+        done += 1
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return BlindHint(plays, can_finish, wins / done, left / done, done)

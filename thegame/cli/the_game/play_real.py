@@ -1,0 +1,234 @@
+"""``thegame play`` for real games: the table as a player sees it, and the
+answers to ``hint`` and ``solve`` that respect a hidden draw pile.
+
+With a hidden draw pile (``play --seed N``) the screen shows only public
+information and the hand of the player to move (hot seat): the pile tops,
+how much room each pile has left, the size of the draw pile and of the other
+hands. ``tests/test_play_real.py`` checks that the output up to a draw is the
+same for every order of the hidden cards.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from ...models import InvalidInputError, Limit, Verdict
+from ...models.the_game import GameState, is_ascending, pile_name, placement
+from ...models.the_game.notation import plays_text, plural, turn_label
+from ...models.the_game.state import pile_owner
+from .render import card_text, cards_text, legend
+
+# Inner width of a drawn card: fits "100", "55[S]" and "A1 up".
+CARD_WIDTH = 7
+
+
+def not_available(what: str, state: GameState) -> str:
+    return f"{what}: not available for this variant ({state.rules.name})"
+
+
+# -- the table ---------------------------------------------------------------------
+
+
+def cards_out(state: GameState, owner: int | None) -> set[int]:
+    """The cards not played yet (hands and draw piles): public, since every
+    played card is on the table. In a duel only ``owner``'s cards (D1: each
+    player has their own 2..59)."""
+    players = range(len(state.hands)) if owner is None else range(owner, owner + 1)
+    out: set[int] = set()
+    for p in players:
+        out |= state.hands[p]
+        out.update(state.draw_pile(p))
+    return out
+
+
+def room(state: GameState, pile: int) -> int:
+    """How many cards still out can go on ``pile`` now (rule C5: beyond the
+    top, or the backward trick; in a duel, the owner's cards by D3)."""
+    rules = state.rules
+    asc = is_ascending(rules, pile)
+    top = state.tops[pile]
+    return sum(
+        1
+        for c in cards_out(state, pile_owner(rules, pile))
+        if placement.accepts(asc, top, c, rules.step)
+    )
+
+
+def _cell(text: str, style: str = "") -> Text:
+    return Text(f"{text:^{CARD_WIDTH}}", style=style)
+
+
+def _join(cells: list[Text]) -> Text:
+    line = Text()
+    for i, cell in enumerate(cells):
+        if i:
+            line.append("  ")
+        line.append_text(cell)
+    return line
+
+
+def piles_view(state: GameState) -> RenderableType:
+    """The piles drawn as cards, each with its direction and its room."""
+    rules, deal = state.rules, state.deal
+    top_row, name_row, card_row, bottom_row, room_row, note_row = ([] for _ in range(6))
+    notes = False
+    for i, top in enumerate(state.tops):
+        asc = is_ascending(rules, i)
+        start = rules.asc_start if asc else rules.desc_start
+        style = "dim" if top == start else "bold"
+        if top in rules.fire_cards or deal.command(top):
+            style = "bold red" if top in rules.fire_cards else "bold magenta"
+        top_row.append(_cell("┌" + "─" * (CARD_WIDTH - 2) + "┐"))
+        name = f"{pile_name(rules, i)} {'up' if asc else 'dn'}"
+        name_row.append(Text("│", style="") + Text(f"{name:^{CARD_WIDTH - 2}}") + Text("│"))
+        card_row.append(
+            Text("│") + Text(f"{card_text(deal, top):^{CARD_WIDTH - 2}}", style=style) + Text("│")
+        )
+        bottom_row.append(_cell("└" + "─" * (CARD_WIDTH - 2) + "┘"))
+        room_row.append(_cell(f"room {room(state, i)}", "dim"))
+        note = ""
+        if top in rules.fire_cards:
+            # F2: a fire card laid before this turn must be covered in it.
+            note = "cover!" if state.top_turn[i] < state.turn else "fire"
+            notes = True
+        note_row.append(_cell(note, "bold red"))
+    rows = [_join(r) for r in (top_row, name_row, card_row, bottom_row, room_row)]
+    if notes:
+        rows.append(_join(note_row))
+    return Group(*rows)
+
+
+def _turn_line(state: GameState) -> Text:
+    n = len(state.placed)
+    line = Text(f"{turn_label(state.turn)}", style="bold")
+    if state.players > 1:
+        line.append(f" - player {state.current + 1} to move")
+    line.append(f" - played {n} this turn, minimum {state.turn_min}", style="dim")
+    if state.placed:
+        line.append(": " + plays_text(state.rules, state.plays_this_turn), style="dim")
+    return line
+
+
+def table_view(state: GameState, hidden: bool) -> RenderableType:
+    """The table for the player to move; ``hidden``: the draw pile(s) and the
+    other hands show only their sizes."""
+    deal = state.deal
+    me = state.current
+    parts: list[RenderableType] = [_turn_line(state), piles_view(state)]
+    who = f"player {me + 1}'s hand" if state.players > 1 else "hand"
+    hand = Text(f"{who}: ", style="bold")
+    fire = state.rules.fire_cards
+    for c in state.hand():
+        hand.append(f" {card_text(deal, c)} ", style="reverse" if c in fire else "")
+    parts.append(hand)
+    for p in range(state.players):
+        if p != me:
+            size = plural(len(state.hands[p]), "card")
+            if hidden:
+                parts.append(Text(f"player {p + 1}'s hand: {size} (hidden)", style="dim"))
+            else:
+                cards = cards_text(deal, state.hand(p))
+                parts.append(Text(f"player {p + 1}'s hand: {cards}", style="dim"))
+    duel = state.rules.is_duel
+    for p in range(state.players) if duel else [me]:
+        draw = state.draw_pile(p)
+        label = f"player {p + 1}'s draw pile" if duel else "draw pile"
+        line = Text(f"{label}: {plural(len(draw), 'card')}", style="dim")
+        if draw and hidden:
+            line.append(" (face down)", style="dim")
+        elif draw:
+            line.append(f" (top first: {cards_text(deal, draw)})", style="dim")
+        parts.append(line)
+    parts.append(Text(f"cards left: {state.cards_left()}", style="dim"))
+    return Group(*parts)
+
+
+def table_legend(state: GameState) -> Text:
+    """What the marks and the room under the piles mean."""
+    text = Text("room: how many cards not yet played could still go on the pile now", style="dim")
+    marks = legend(state.deal)
+    if marks:
+        text.append(f"; {marks}", style="dim")
+    if state.rules.fire_cards:
+        text.append(
+            "; under a pile, 'fire': laid this turn, 'cover!': cover it in this turn (rule F2)",
+            style="dim",
+        )
+    return text
+
+
+# -- hint and solve with a hidden draw pile ------------------------------------------
+
+
+def hidden_hint_text(state: GameState, samples: int, time_limit: float) -> tuple[str, str]:
+    """(text, style) of ``hint`` when the draw pile is hidden: the blind
+    policy's rest of the turn and its odds, never the real order."""
+    from ...analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
+
+    if not blind_hint_covers(state):
+        return (
+            not_available("hint", state) + ": the blind policy, which uses only what you can see, "
+            "plays classic, profi, profi-hard and on-fire",
+            "yellow",
+        )
+    h = blind_hint(state, samples, time_limit)
+    rules = state.rules
+    if not h.can_finish:
+        return "hint: no legal way to finish this turn was found", "red"
+    what = f"play {plays_text(rules, h.plays)}, then end the turn" if h.plays else "end the turn"
+    odds = (
+        f"playing on like that wins {100 * h.win_rate:.0f}% of "
+        f"{plural(h.samples, 'sampled order')} of the hidden cards "
+        f"({h.expected_left:.1f} cards left on average)"
+    )
+    return f"hint (from what you can see): {what}; {odds}", "cyan"
+
+
+def solve_refusal(state: GameState) -> str:
+    """``solve`` with a hidden draw pile: a solver would read the hidden
+    order, and its line would show the cards to come, so it is refused; the
+    spoiler is there for a player who asks for it by name."""
+    what = (
+        "who wins with best play (both draw piles known)"
+        if state.rules.is_duel
+        else "whether a perfect clear still exists with the real order"
+    )
+    return (
+        "solve: the draw pile is hidden, and solving reads its order. "
+        f"'solve spoiler' tells only {what}."
+    )
+
+
+def spoiler_text(state: GameState, time_limit: float) -> tuple[str, str]:
+    """(text, style) of ``solve spoiler``: whether the real order still
+    allows a perfect clear (a duel: who wins with best play); never the line."""
+    limit = Limit(time_limit)
+    if state.rules.is_duel:
+        from ...solver.the_game.duel.api import decide
+
+        try:
+            duel = decide(state, limit)
+        except InvalidInputError as e:
+            return f"{not_available('solve', state)}: {e.message}", "yellow"
+        if duel.winner is None:
+            return f"spoiler: not decided within {time_limit:g} s", "yellow"
+        who = "you win" if duel.winner == state.current + 1 else f"player {duel.winner} wins"
+        return f"spoiler: with best play from here {who}", "magenta"
+    from ...solver.the_game.api import covered, search_position
+
+    try:
+        covered(state.deal)
+    except InvalidInputError:
+        return not_available("solve", state), "yellow"
+    res = search_position(state, limit)
+    if res.verdict == Verdict.WIN:
+        return "spoiler: with the real draw order a perfect clear still exists", "magenta"
+    if res.verdict == Verdict.LOSS:
+        best = (
+            f"best possible: {plural(res.cards_left, 'card')} left"
+            if res.optimal
+            else f"at least {plural(res.lower_bound, 'card')} left"
+        )
+        return f"spoiler: no perfect clear is possible any more ({best})", "magenta"
+    return f"spoiler: not decided within {time_limit:g} s", "yellow"
