@@ -16,10 +16,10 @@ from support import examples
 from thegame.analysis.the_game import rollout
 from thegame.analysis.the_game.blind import (
     BlindParams,
-    _resample,
     choose_turn,
     play_out,
     rate_plays,
+    resample,
 )
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Rules, get_rules, small_rules
@@ -111,7 +111,7 @@ def test_playouts_are_play_out_on_the_resampled_states(variant: str, players: in
     hidden = rollout.hidden_cards(state)
     expected = []
     for _ in range(n):
-        final = play_out(_resample(state, hidden, rng))
+        final = play_out(resample(state, hidden, rng))
         expected.append((final.status == Status.WON, final.cards_left()))
     orders = rollout.sample_orders(state, n, seed)
     assert rollout.playouts(state, orders) == expected

@@ -33,9 +33,9 @@ from ...models.the_game import GameState, Play, Record, Rules, pile_name
 from ...models.the_game.notation import action_text
 from ...models.the_game.record import replayed
 from ...solver.the_game.kernel import END, Action
-from .blind import check_family, choose_turn
+from .blind import check_family, choose_turn, deal_hidden
 from .review import POSITION_LIMIT, Analysis, _same, analyze_record
-from .rollout import arrangement, deal_hidden, playouts, sample_orders
+from .rollout import arrangement, playouts, sample_orders
 
 # z of a two-sided 95% interval.
 Z95 = 1.96

@@ -425,21 +425,27 @@ class PlayRating:
     samples: int
 
 
-def _resample(state: GameState, hidden: list[int], rng: random.Random) -> GameState:
-    """``state`` with the hidden cards (draw pile, other hands) re-dealt in a
-    random order; hand sizes and the draw pile's length stay the same."""
-    cards = list(hidden)
-    rng.shuffle(cards)
+def deal_hidden(state: GameState, order: Sequence[int]) -> GameState:
+    """``state`` with its hidden cards dealt in ``order``: the other hands in
+    player order take as many cards as they hold, the rest is the draw pile."""
+    cards = list(order)
     new = state.copy()
     pos = 0
     for i, h in enumerate(state.hands):
         if i != state.current:
             new.hands[i] = set(cards[pos : pos + len(h)])
             pos += len(h)
-    stock = state.stocks[0]
     # copy() shares the stock lists: give the sample a list of its own.
-    new.stocks = [list(stock[: state.stock_pos[0]]) + cards[pos:]]
+    new.stocks = [list(state.stocks[0][: state.stock_pos[0]]) + cards[pos:]]
     return new
+
+
+def resample(state: GameState, hidden: list[int], rng: random.Random) -> GameState:
+    """``state`` with the hidden cards (draw pile, other hands) re-dealt in a
+    random order; hand sizes and the draw pile's length stay the same."""
+    cards = list(hidden)
+    rng.shuffle(cards)
+    return deal_hidden(state, cards)
 
 
 def rate_plays(
@@ -474,7 +480,7 @@ def rate_plays(
     wins = [0] * len(alternatives)
     left = [0] * len(alternatives)
     for _ in range(samples):
-        base = _resample(state, hidden, rng)
+        base = resample(state, hidden, rng)
         for k, alt in enumerate(alternatives):
             st = base.copy()
             if alt is None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ...models.the_game import GameState, Play
 from ...models.the_game.rules import DUEL
-from .blind import _resample, choose_turn, play_out
+from .blind import choose_turn, play_out, resample
 
 # The samples' seed: fixed, so asking twice gives the same answer.
 HINT_SEED = 0
@@ -72,7 +72,7 @@ def blind_hint(
     deadline = None if time_limit is None else time.monotonic() + time_limit
     wins = left = done = 0
     for _ in range(max(1, samples)):
-        final = play_out(_resample(state, hidden, rng))
+        final = play_out(resample(state, hidden, rng))
         wins += final.status == "won"
         left += final.cards_left()
         done += 1

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from ...models.outcome import Status
 from ...models.the_game import GameState, is_ascending
-from .blind import BlindParams, BlindPolicy, check_family, play_out
+from .blind import BlindParams, BlindPolicy, check_family, deal_hidden, play_out
 
 try:
     from . import _crollout
@@ -69,21 +69,6 @@ def sample_orders(state: GameState, n: int, seed: int) -> list[list[int]]:
         rng.shuffle(cards)
         orders.append(cards)
     return orders
-
-
-def deal_hidden(state: GameState, order: Sequence[int]) -> GameState:
-    """``state`` with its hidden cards dealt in ``order``: the other hands in
-    player order take as many cards as they hold, the rest is the draw pile."""
-    cards = list(order)
-    new = state.copy()
-    pos = 0
-    for i, h in enumerate(state.hands):
-        if i != state.current:
-            new.hands[i] = set(cards[pos : pos + len(h)])
-            pos += len(h)
-    # copy() shares the stock lists: give the sample a list of its own.
-    new.stocks = [list(state.stocks[0][: state.stock_pos[0]]) + cards[pos:]]
-    return new
 
 
 def arrangement(state: GameState) -> list[int]:
