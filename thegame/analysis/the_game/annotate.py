@@ -57,6 +57,8 @@ class MarkThresholds:
 
 
 MARKS = MarkThresholds()
+# Samples of the win-chance curve at each turn start (the actions get all).
+TURN_START_SAMPLES = 50
 MARK_NAMES = ("", "?!", "?", "??")
 MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 
@@ -250,10 +252,14 @@ class _TurnSamples:
         self.orders = orders
         self.done: dict[int, list[tuple[bool, int]]] = {}
 
-    def at(self, state: GameState, j: int) -> list[tuple[bool, int]]:
-        if j not in self.done:
-            self.done[j] = playouts(state, self.orders)
-        return self.done[j]
+    def at(self, state: GameState, j: int, n: int | None = None) -> list[tuple[bool, int]]:
+        """The outcomes of position j on the first ``n`` samples (all by
+        default); samples played before are not played again."""
+        want = len(self.orders) if n is None else min(n, len(self.orders))
+        have = self.done.setdefault(j, [])
+        if len(have) < want:
+            have.extend(playouts(state, self.orders[len(have) : want]))
+        return have[:want]
 
 
 def _end_outcomes(state: GameState, orders: list[list[int]]) -> list[tuple[bool, int]]:
@@ -282,7 +288,7 @@ def covered_by_blind(rules: Rules) -> None:
 @interrupt.polled
 def annotate_record(
     record: Record,
-    samples: int = 200,
+    samples: int = 100,
     seed: int = 0,
     hindsight: Limit | None = POSITION_LIMIT,
     progress: Callable[[int, int], None] | None = None,
@@ -314,7 +320,9 @@ def annotate_record(
         # a turn, so every action of the turn is judged on the same samples.
         orders = sample_orders(state, samples, seed * 1_000_003 + i)
         samples_of = _TurnSamples(orders)
-        turn_starts.append((i, _estimate(samples_of.at(state, 0))))
+        # The turn starts only draw the curve: fewer samples do (they are the
+        # first samples of the turn, reused if the first action is judged).
+        turn_starts.append((i, _estimate(samples_of.at(state, 0, TURN_START_SAMPLES))))
         actions: list[Play | None] = [*turn.plays, None]
         for j, p in enumerate(actions):
             if state.over:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from ...models.outcome import Status
 from ...models.the_game import GameState, is_ascending
@@ -210,5 +211,25 @@ def playouts(
     policy from ``state`` (which may be inside a turn), and report (won,
     cards left). Compiled when possible (``backend``), identical either way."""
     if backend(state, params) == "c":
-        return playouts_c(state, orders, params)
+        if len(orders) < SPLIT_AT or _CORES < 2:
+            return playouts_c(state, orders, params)
+        # The extension releases the GIL while it plays: a second thread
+        # takes half the orders (each playout is independent of the others,
+        # so the results are the same, in the same order).
+        half = len(orders) // 2
+        later = _helper().submit(playouts_c, state, orders[half:], params)
+        return playouts_c(state, orders[:half], params) + later.result()
     return playouts_python(state, orders, params)
+
+
+# Fewer orders than this are not worth a second thread.
+SPLIT_AT = 16
+_CORES = min(2, os.cpu_count() or 1)
+_POOL: list[ThreadPoolExecutor] = []
+
+
+def _helper() -> ThreadPoolExecutor:
+    """One helper thread for the whole process, made on first use."""
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="playouts"))
+    return _POOL[0]

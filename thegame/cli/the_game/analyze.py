@@ -287,7 +287,7 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 @click.option(
     "--samples",
     type=click.IntRange(min=2),
-    default=200,
+    default=100,
     show_default=True,
     help="Sampled orders of the unseen cards per turn (the fair review).",
 )
