@@ -45,11 +45,13 @@ Z95 = 1.96
 class MarkThresholds:
     """Drops that earn ``?!``, ``?`` and ``??`` (either measure suffices).
 
-    Set on blind-policy games of solo classic seeds 500-519 with one random
-    legal action swapped in per game (``benchmarks/annotate.py``): a random
-    swap costs a median of about 2 expected cards and 3 points of win
-    chance; the levels put a typical one at ``?!``/``?`` and keep ``??``
-    for the actions that throw most of the game away.
+    Checked on blind-policy games of solo classic seeds 500-519 with one
+    random legal play swapped in per game (``benchmarks/annotate.py``,
+    figures in benchmarks/RESULTS.md): a random play costs a median of 5
+    points of win chance and 5.4 expected cards; the levels mark 14 of the
+    20 swaps (9 ``??``, 4 ``?``, 1 ``?!``), leave the 6 that cost about a
+    card or less (or whose cost is within the noise) unmarked, and mark none
+    of the policy's own actions.
     """
 
     win: tuple[float, float, float] = (0.03, 0.08, 0.20)  # win chance lost
