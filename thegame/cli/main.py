@@ -11,6 +11,7 @@ import sys
 import click
 
 from .. import __version__
+from ..solver.the_game.ckernel import kernel_name
 from .cento import cento
 from .common import err
 from .mind import mind
@@ -27,7 +28,12 @@ from .the_game.solve import solve, solve_batch
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="thegame")
+# The search kernel in use: compiled C, or the Python reference (issue 16).
+@click.version_option(
+    __version__,
+    prog_name="thegame",
+    message=f"%(prog)s %(version)s, search kernel: {kernel_name()}",
+)
 def cli() -> None:
     """Exact solver and puzzle analyzer for The Game and its family."""
 

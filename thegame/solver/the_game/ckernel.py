@@ -79,11 +79,7 @@ def covers(rules: Rules, players: int) -> bool:
 
 def use_compiled(kernel: Kernel) -> bool:
     """Search this kernel in C: built, not forced off, and covered."""
-    return (
-        type(kernel) is Kernel
-        and not forced_python()
-        and covers(kernel.rules, kernel.players)
-    )
+    return type(kernel) is Kernel and not forced_python() and covers(kernel.rules, kernel.players)
 
 
 class CKernel(_Core):
@@ -190,8 +186,9 @@ def search(
     cards), run in C from the kernel's position, which does not move.
     Returns its result and the positions it proved dead, asked by memo key."""
     ck = CKernel.of(kernel)
+    widths: tuple[int, ...] = ()
     if kernel.players != 1:
-        mode, widths = PLAY, ()
+        mode = PLAY
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel)
     nodes = limit.nodes if limit.nodes is not None else INF

@@ -22,6 +22,7 @@ turns after the solo draw pile is empty, pile symmetry).
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 from ...models.outcome import NO_LIMIT, Limit
@@ -46,11 +47,11 @@ class Optimizer(Budgeted):
         kernel: Kernel,
         limit: Limit = NO_LIMIT,
         deadline: float | None = None,
-        no_clear: set[tuple[int, ...]] | None = None,
+        no_clear: Container[tuple[int, ...]] | None = None,
     ) -> None:
         super().__init__(kernel, limit, deadline)
         # Positions the decision search proved to have no perfect clear.
-        self.no_clear = no_clear if no_clear is not None else set()
+        self.no_clear: Container[tuple[int, ...]] = no_clear if no_clear is not None else set()
         self.memo: dict[tuple[int, ...], int] = {}
         self.best = INF
         self.best_line: list[Action] = []
