@@ -273,3 +273,33 @@ def test_undo_lines_are_kernel_actions() -> None:
     )
     assert res.win and res.actions[-1] == END
     assert all(isinstance(a, tuple) and len(a) == 2 for a in res.actions)
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        Deal.from_text(
+            "classic 1p first=1 high=20 asc_piles=1 desc_piles=1 hand_sizes=3,3,3,3,3 : "
+            "12 16 18 19 10 5 6 17 7 14 11 13 3 20 2 8 4 15 9"
+        ),
+        # the quick search leaves positions undecided: the shared memo is used
+        Deal.from_seed(7, small_rules(high=40, asc_piles=2, desc_piles=1, hand=4, step=7)),
+    ],
+)
+def test_puzzle_rating_is_the_same(deal: Deal, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The puzzle rating's searches (play level, dead turn-start positions
+    shared between the searches of a deal) give the same rating and node
+    counts on either kernel."""
+    from thegame.puzzles.the_game.rating import Oracle, rate
+
+    state = GameState(deal)
+    c_oracle = Oracle()
+    compiled = rate(state, c_oracle)
+    assert not c_oracle.dead  # the compiled searches keep theirs in c_dead
+    monkeypatch.setenv("THEGAME_KERNEL", "python")
+    py_oracle = Oracle()
+    reference = rate(state, py_oracle)
+    assert compiled == reference
+    assert c_oracle.nodes == py_oracle.nodes
+    assert len(c_oracle.c_dead or ()) == len(py_oracle.dead)
+    assert deal.rules.high == 20 or len(py_oracle.dead) > 100

@@ -766,6 +766,7 @@ typedef struct {
     K *k;
     int mode, kw;
     Table *dead;
+    Table *shared; /* turn-start dead positions shared between searches, or NULL */
     Table tried;
     long long nodes, node_limit, iterations, dead_card_cuts;
     double deadline;
@@ -812,6 +813,21 @@ static int tick(S *s) {
     return 0;
 }
 
+/* The dead memo. With a shared table, positions at a turn start (capped
+ * turn count 0) go there: a fact about the position that every search of
+ * the deal may reuse; positions inside a turn depend on where the search
+ * started (the solo turn cap) and stay in the search's own table. */
+static inline int dead_has(const S *s, const uint64_t *key) {
+    return tab_get(s->dead, key) || (s->shared && tab_get(s->shared, key));
+}
+
+static inline void dead_add(S *s, const uint64_t *key) {
+    if (s->shared && ((key[s->kw - 1] >> 48) & 0xffff) == 0)
+        tab_put(s->shared, key, 1);
+    else
+        tab_put(s->dead, key, 1);
+}
+
 static int note_turn_end(S *s) {
     int left = popc(s->k->s.unplayed);
     if (left < s->best_left) {
@@ -841,12 +857,12 @@ static int dfs_play(S *s, int allowance) {
     if (tick(s)) return BUDGET;
     uint64_t key[MAXKW];
     make_key(k, key);
-    if (tab_get(s->dead, key)) return DEAD;
+    if (dead_has(s, key)) return DEAD;
     int32_t *tv = tab_get(&s->tried, key);
     if ((tv ? *tv : -1) >= allowance) return OPEN;
     if (dead_mask(k)) {
         s->dead_card_cuts++;
-        tab_put(s->dead, key, 1);
+        dead_add(s, key);
         return DEAD;
     }
     Mv ms[MAXMOVES + 1];
@@ -891,7 +907,7 @@ static int dfs_play(S *s, int allowance) {
         if (r == OPEN) complete = 0;
     }
     if (complete) {
-        tab_put(s->dead, key, 1);
+        dead_add(s, key);
         return DEAD;
     }
     tab_put(&s->tried, key, allowance);
@@ -904,12 +920,12 @@ static int dfs_turn(S *s, int allowance) {
     if (tick(s)) return BUDGET;
     uint64_t key[MAXKW];
     make_key(k, key);
-    if (tab_get(s->dead, key)) return DEAD;
+    if (dead_has(s, key)) return DEAD;
     int32_t *tv = tab_get(&s->tried, key);
     if ((tv ? *tv : -1) >= allowance) return OPEN;
     if (dead_mask(k)) {
         s->dead_card_cuts++;
-        tab_put(s->dead, key, 1);
+        dead_add(s, key);
         return DEAD;
     }
     TurnList tl;
@@ -948,7 +964,7 @@ static int dfs_turn(S *s, int allowance) {
     turns_free(&tl);
     (void)result;
     if (complete) {
-        tab_put(s->dead, key, 1);
+        dead_add(s, key);
         return DEAD;
     }
     tab_put(&s->tried, key, allowance);
@@ -1051,7 +1067,7 @@ static int beam(S *s, int width) {
                 TurnUndo tu = end_turn(k);
                 uint64_t key[MAXKW];
                 make_key(k, key);
-                if (!tab_get(&seen, key) && !tab_get(s->dead, key) && !dead_mask(k)) {
+                if (!tab_get(&seen, key) && !dead_has(s, key) && !dead_mask(k)) {
                     tab_put(&seen, key, 1);
                     taken++;
                     if (ncand >= candcap) {
@@ -1552,11 +1568,24 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     int mode, branch, per_parent, extra;
     long long node_limit;
     Py_ssize_t memo_bytes;
-    PyObject *deadline_o, *progress, *widths_o;
+    PyObject *deadline_o, *progress, *widths_o, *shared_o = Py_None;
     if (!check_configured(self) ||
-        !PyArg_ParseTuple(args, "iLOOOiiin", &mode, &node_limit, &deadline_o, &progress,
-                          &widths_o, &branch, &per_parent, &extra, &memo_bytes))
+        !PyArg_ParseTuple(args, "iLOOOiiin|O", &mode, &node_limit, &deadline_o, &progress,
+                          &widths_o, &branch, &per_parent, &extra, &memo_bytes, &shared_o))
         return NULL;
+    DeadSetObject *shared = NULL;
+    if (shared_o != Py_None) {
+        if (!PyObject_TypeCheck(shared_o, &DeadSetType)) {
+            PyErr_SetString(PyExc_TypeError, "shared must be a DeadSet");
+            return NULL;
+        }
+        shared = (DeadSetObject *)shared_o;
+        if (shared->n_asc != self->k.n_asc || shared->n_piles != self->k.n_piles ||
+            shared->players != self->k.players) {
+            PyErr_SetString(PyExc_ValueError, "the shared DeadSet is of another game shape");
+            return NULL;
+        }
+    }
     if (mode < MODE_PLAY || mode > MODE_FIRE) {
         PyErr_SetString(PyExc_ValueError, "no such search mode");
         return NULL;
@@ -1605,6 +1634,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         return PyErr_NoMemory();
     }
     s.dead = &ds->t;
+    s.shared = shared ? &shared->t : NULL;
     int win = 0, proven = 0, stopped = 0, allowance = 0;
     if (!note_turn_end(&s)) {
         fail_memory(&s);
@@ -1796,8 +1826,40 @@ static PyTypeObject DeadSetType = {
     .tp_as_sequence = &deadset_seq,
 };
 
+/* new_dead_set(n_asc, n_piles, players, memo_bytes): an empty DeadSet to
+ * share between searches of one deal (``_search``'s ``shared``) */
+static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
+    int n_asc, n_piles, players;
+    Py_ssize_t memo_bytes;
+    if (!PyArg_ParseTuple(args, "iiin", &n_asc, &n_piles, &players, &memo_bytes)) return NULL;
+    if (players < 1 || players > MAXPL || n_piles < 1 || n_piles > MAXPILES || n_asc < 0 ||
+        n_asc > n_piles || memo_bytes < 0) {
+        PyErr_SetString(PyExc_ValueError, "no such game shape");
+        return NULL;
+    }
+    DeadSetObject *ds = PyObject_New(DeadSetObject, &DeadSetType);
+    if (!ds) return NULL;
+    ds->n_asc = n_asc;
+    ds->n_piles = n_piles;
+    ds->players = players;
+    int kw = 2 + 2 * players;
+    if (!tab_init(&ds->t, kw, slots_for((size_t)memo_bytes, kw, 4 + 1))) {
+        tab_free(&ds->t);
+        ds->t.cap = 0;
+        Py_DECREF(ds);
+        return PyErr_NoMemory();
+    }
+    return (PyObject *)ds;
+}
+
+static PyMethodDef module_methods[] = {
+    {"new_dead_set", (PyCFunction)new_dead_set, METH_VARARGS, NULL},
+    {NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_ckernel", "The compiled search kernel (issue 16).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_ckernel", "The compiled search kernel (issue 16).", -1,
+    module_methods,
 };
 
 PyMODINIT_FUNC PyInit__ckernel(void) {

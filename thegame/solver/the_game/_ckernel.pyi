@@ -10,6 +10,8 @@ class DeadSet:
     def __contains__(self, key: object) -> bool: ...
     def __len__(self) -> int: ...
 
+def new_dead_set(n_asc: int, n_piles: int, players: int, memo_bytes: int, /) -> DeadSet: ...
+
 class Core:
     tops: list[int]
     hands: list[int]
@@ -68,6 +70,7 @@ class Core:
         per_parent: int,
         extra_cost: int,
         memo_bytes: int,
+        shared: DeadSet | None = None,
         /,
     ) -> tuple[bool, bool, list[tuple[int, int]], int, int, int, int, int, DeadSet]: ...
     def moves(self) -> list[tuple[int, int, int]]: ...

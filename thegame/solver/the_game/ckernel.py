@@ -178,22 +178,46 @@ class CKernel(_Core):
         return self.hand_size - hand.bit_count()
 
 
+def new_dead_set(kernel: Kernel) -> _ckernel.DeadSet:
+    """An empty memo of dead turn-start positions, shared by the compiled
+    searches of one deal (``search``'s ``shared``)."""
+    return _ckernel.new_dead_set(kernel.n_asc, kernel.n_piles, kernel.players, MEMO_BYTES // 2)
+
+
 def search(
-    kernel: Kernel, limit: Limit, deadline: float | None
+    kernel: Kernel,
+    limit: Limit,
+    deadline: float | None,
+    play_level: bool = False,
+    shared: _ckernel.DeadSet | None = None,
 ) -> tuple[SearchResult, Container[tuple[int, ...]]]:
     """The decision search ``api.search_position`` would run over ``kernel``
     (``Searcher``; ``TurnSearcher`` solo; ``FireBeamSearcher`` solo with fire
     cards), run in C from the kernel's position, which does not move.
-    Returns its result and the positions it proved dead, asked by memo key."""
+    Returns its result and the positions it proved dead, asked by memo key.
+
+    ``play_level``: the plain ``Searcher`` even solo. ``shared``: dead
+    positions at turn starts go there and are reused from there, as
+    ``puzzles.the_game.rating`` shares them between the searches of a deal.
+    """
     ck = CKernel.of(kernel)
     widths: tuple[int, ...] = ()
-    if kernel.players != 1:
+    if kernel.players != 1 or play_level:
         mode = PLAY
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel)
     nodes = limit.nodes if limit.nodes is not None else INF
     win, proven, actions, left, n, iterations, dead_n, cuts, dead = ck._search(
-        mode, nodes, deadline, limit.progress, widths, BRANCH, PER_PARENT, EXTRA, MEMO_BYTES
+        mode,
+        nodes,
+        deadline,
+        limit.progress,
+        widths,
+        BRANCH,
+        PER_PARENT,
+        EXTRA,
+        MEMO_BYTES,
+        shared,
     )
     stats = SearchStats(n, iterations, dead_n, cuts)
     return SearchResult(win, proven, actions, left, stats), dead
