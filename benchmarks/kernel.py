@@ -14,7 +14,7 @@ fraction, wins, losses, unknowns, median / p99 / max seconds, and the
 median per-deal speed-up (Python seconds / C seconds over the deals both
 decided). Where both searches finish within the budget their decision
 node counts must be equal (the C search is a port, node for node); any
-difference is listed. Results go to benchmarks/results/kernel-<set>.jsonl
+difference is listed. Results go to benchmarks/results/kernel-<set>-<kernels>.jsonl
 and, with ``--write``, to benchmarks/RESULTS.ckernel.md.
 """
 
@@ -93,7 +93,8 @@ def run_set(
     wall = time.monotonic() - start
     out_dir = ROOT / "results"
     out_dir.mkdir(exist_ok=True)
-    with open(out_dir / f"kernel-{name}.jsonl", "w") as fh:
+    tag = "-".join(kernels) + (f"-first{first}" if first else "")
+    with open(out_dir / f"kernel-{name}-{tag}.jsonl", "w") as fh:
         for r in rows:
             fh.write(json.dumps(r) + "\n")
     by: dict[str, dict[str, dict[str, Any]]] = {k: {} for k in kernels}

@@ -40,8 +40,10 @@ except ImportError:  # installed without a C compiler: the Python kernel only
     BUILT = False
 
 # Memory for the compiled search's two memo tables together (dead
-# positions, tried allowances); peak memory stays well under 1 GiB.
-MEMO_BYTES = 512 << 20
+# positions, tried allowances): each table's slots are a power of two within
+# half of it, so at most 384 MiB in use each, plus the old table while one
+# grows; a worker's peak stays under 1 GiB.
+MEMO_BYTES = 768 << 20
 # Search modes of ``_ckernel.Core._search``: the classes they port.
 PLAY, TURN, FIRE = 0, 1, 2  # Searcher, TurnSearcher, FireBeamSearcher
 ENV = "THEGAME_KERNEL"
