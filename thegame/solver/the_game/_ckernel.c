@@ -84,23 +84,27 @@ typedef struct { int player, plays, pos; M hand; int pending, turn_min, max_turn
 
 static int minimum(const K *k) { return k->s.pos < k->total ? k->min_play : k->min_empty; }
 
-static int cmp_mv(const void *x, const void *y) {
-    const Mv *a = x, *b = y;
-    if (a->cost != b->cost) return a->cost < b->cost ? -1 : 1;
-    if (a->c != b->c) return a->c < b->c ? -1 : 1;
-    return (a->pile > b->pile) - (a->pile < b->pile);
+/* Moves sort by (cost, card, pile), as Python sorts its tuples: one
+ * integer per move in that order (costs lie within -128..+255). */
+static inline uint32_t mv_order(const Mv *m) {
+    return ((uint32_t)(m->cost + 512) << 16) | ((uint32_t)m->c << 8) | (uint32_t)m->pile;
 }
 
 static void sort_moves(Mv *out, int n) {
     /* insertion sort: move lists are short */
+    uint32_t keys[MAXMOVES];
+    for (int i = 0; i < n; i++) keys[i] = mv_order(&out[i]);
     for (int i = 1; i < n; i++) {
         Mv v = out[i];
+        uint32_t kv = keys[i];
         int j = i - 1;
-        while (j >= 0 && cmp_mv(&out[j], &v) > 0) {
+        while (j >= 0 && keys[j] > kv) {
             out[j + 1] = out[j];
+            keys[j + 1] = keys[j];
             j--;
         }
         out[j + 1] = v;
+        keys[j + 1] = kv;
     }
 }
 
@@ -709,9 +713,25 @@ static int list_turns(K *k, Scratch *x, int fire, int branch, int longest, int e
         free(block);
         return 0;
     }
-    for (int i = 0; i < n; i++) idx[i] = i;
-    sort_scratch = x;
-    qsort(idx, n, sizeof(int), cmp_found);
+    /* by cost, ties in first-insertion order (Python's stable sort): a
+     * counting sort, stable by construction, when the costs span little */
+    int lo_c = 0, hi_c = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == 0 || x->fcost[i] < lo_c) lo_c = x->fcost[i];
+        if (i == 0 || x->fcost[i] > hi_c) hi_c = x->fcost[i];
+    }
+    int span = hi_c - lo_c + 1;
+    if (n > 1 && span <= 1024) {
+        int count[1025];
+        memset(count, 0, sizeof(int) * (span + 1));
+        for (int i = 0; i < n; i++) count[x->fcost[i] - lo_c + 1]++;
+        for (int v = 0; v < span; v++) count[v + 1] += count[v];
+        for (int i = 0; i < n; i++) idx[count[x->fcost[i] - lo_c]++] = i;
+    } else {
+        for (int i = 0; i < n; i++) idx[i] = i;
+        sort_scratch = x;
+        qsort(idx, n, sizeof(int), cmp_found);
+    }
     out->n = n;
     out->cost = (int *)block;
     out->off = out->cost + (n ? n : 1);
