@@ -167,6 +167,19 @@ def test_full_deals_node_for_node(variant: str, players: int, seeds: range, node
         same_search(GameState(Deal.from_seed(seed, get_rules(variant), players)), nodes)
 
 
+@settings(max_examples=examples(25), deadline=None)
+@given(
+    variant=st.sampled_from(["classic", "profi", "on-fire", "profi-hard"]),
+    players=st.integers(1, 5),
+    seed=st.integers(0, 2**32 - 1),
+    nodes=st.integers(1, 3_000),
+)
+def test_full_deals_drawn_by_hypothesis(variant: str, players: int, seed: int, nodes: int) -> None:
+    """Full deals of every covered variant: the same nodes, verdict and line
+    under a node budget drawn too (most stop mid-search, a few decide)."""
+    same_search(GameState(Deal.from_seed(seed, get_rules(variant), players)), nodes)
+
+
 TIGHT = small_rules(high=30, hand=3, step=7)
 TIGHT_FIRE = get_rules("on-fire").with_changes(
     high=30,
