@@ -91,21 +91,21 @@ static inline uint32_t mv_order(const Mv *m) {
 }
 
 static void sort_moves(Mv *out, int n) {
-    /* insertion sort: move lists are short */
+    /* insertion sort of the keys alone (short lists), then the moves
+     * rebuilt from them: the key holds the whole move */
     uint32_t keys[MAXMOVES];
-    for (int i = 0; i < n; i++) keys[i] = mv_order(&out[i]);
-    for (int i = 1; i < n; i++) {
-        Mv v = out[i];
-        uint32_t kv = keys[i];
+    for (int i = 0; i < n; i++) {
+        uint32_t kv = mv_order(&out[i]);
         int j = i - 1;
         while (j >= 0 && keys[j] > kv) {
-            out[j + 1] = out[j];
             keys[j + 1] = keys[j];
             j--;
         }
-        out[j + 1] = v;
         keys[j + 1] = kv;
     }
+    for (int i = 0; i < n; i++)
+        out[i] = (Mv){(int)(keys[i] >> 16) - 512, (int)((keys[i] >> 8) & 0xff),
+                      (int)(keys[i] & 0xff)};
 }
 
 /* Kernel._all_moves: every legal play, fire variants */
