@@ -1,26 +1,43 @@
-"""Build of the optional compiled playouts (thegame.analysis.the_game._crollout).
+"""The optional compiled kernels, as C extensions (everything else is in
+pyproject.toml):
 
-Everything else is in pyproject.toml. The extension is optional: without a
-C compiler the install still succeeds and rollout.py uses its Python
-reference.
+- ``thegame.solver.the_game._ckernel``: the search kernel (issue 16);
+- ``thegame.analysis.the_game._crollout``: the blind policy's playouts.
+
+Both are ``optional=True``: where no C compiler (or no Python headers) is
+found, the package still installs and runs on the pure-Python reference
+kernels (``thegame --version`` says which are in use).
 """
 
+import platform
 import sys
 
 from setuptools import Extension, setup
 
+kernel_flags = ["-O3", "-std=gnu11"]
+if platform.machine().lower() in ("x86_64", "amd64"):
+    # The hardware popcount (every x86-64 CPU since 2008): card counts are
+    # the search's most frequent operation (about 10% faster).
+    kernel_flags.append("-mpopcnt")
+
 # The playouts must add and multiply doubles exactly as Python does, so a
 # multiply-add must not be fused into one rounding (GCC and Clang would do
 # that on targets with FMA instructions).
-_ARGS = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]
+rollout_flags = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]
 
 setup(
     ext_modules=[
         Extension(
+            "thegame.solver.the_game._ckernel",
+            ["thegame/solver/the_game/_ckernel.c"],
+            extra_compile_args=kernel_flags,
+            optional=True,
+        ),
+        Extension(
             "thegame.analysis.the_game._crollout",
             sources=["thegame/analysis/the_game/_crollout.c"],
-            extra_compile_args=_ARGS,
+            extra_compile_args=rollout_flags,
             optional=True,
-        )
+        ),
     ]
 )

@@ -17,6 +17,9 @@ rules engine (``GameState``), state by state, as OpenSpiel's
   plays or by swapping piles of one direction, different for different hands;
 - verdicts: the limited-discrepancy search over the implementation agrees
   with the engine-only brute force (``test_solver.Brute``) on small deals.
+
+The implementations: ``Kernel`` (Python, the reference) and ``CKernel``
+(compiled, ``ckernel.py``); ``test_ckernel.py`` compares the two directly.
 """
 
 from __future__ import annotations
@@ -41,10 +44,20 @@ from thegame.models import Limit
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, get_rules, small_rules
 from thegame.solver.the_game.beam import BRANCH, EXTRA
+from thegame.solver.the_game.ckernel import BUILT, CKernel
 from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import END, Kernel
 
-KERNELS = [pytest.param(Kernel, id="python")]
+# The compiled kernel (issue 16) passes the same tests; where the package was
+# installed without a C compiler it is skipped, with the reason.
+KERNELS = [
+    pytest.param(Kernel, id="python"),
+    pytest.param(
+        CKernel,
+        id="c",
+        marks=pytest.mark.skipif(not BUILT, reason="the C extension is not built"),
+    ),
+]
 NODE_LIMIT = 300_000
 
 

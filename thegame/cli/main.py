@@ -13,7 +13,9 @@ import sys
 import click
 
 from .. import __version__
+from ..analysis.the_game.rollout import backend as rollout_backend
 from ..models import interrupt
+from ..solver.the_game.ckernel import kernel_name
 from .cento import cento
 from .common import err
 from .mind import mind
@@ -30,7 +32,13 @@ from .the_game.solve import solve, solve_batch
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="thegame")
+# The search kernel in use: compiled C, or the Python reference (issue 16).
+@click.version_option(
+    __version__,
+    prog_name="thegame",
+    message=f"%(prog)s %(version)s, search kernel: {kernel_name()}, "
+    f"blind playouts: {rollout_backend()}",
+)
 def cli() -> None:
     """Exact solver and puzzle analyzer for The Game and its family."""
 

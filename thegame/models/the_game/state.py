@@ -9,6 +9,7 @@ to the names of the record format.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -326,6 +327,19 @@ class GameState:
             if self.is_legal(c, p)
         ]
 
+    def _legal_plays_lazily(self) -> Iterator[Play]:
+        """``legal_plays`` in its order, each checked only when asked for: a
+        search that plays and takes back each one before asking for the next
+        sees the same list, and one that stops at the first success (as
+        ``has_legal_turn`` mostly does) checks a few plays, not the hand
+        times the piles."""
+        if self.over:
+            return
+        for c in sorted(self.hands[self.current]):
+            for p in range(self.rules.n_piles):
+                if self.is_legal(c, p):
+                    yield Play(c, p)
+
     def losing_plays(self) -> list[Play]:
         """Plays a record may make that break a command and lose at once
         (Extreme, X2), sorted; empty in the other variants."""
@@ -458,7 +472,7 @@ class GameState:
             if key in seen or self._turn_blocked():
                 return False
             seen.add(key)
-            for play in self.legal_plays():
+            for play in self._legal_plays_lazily():
                 self.play(play.card, play.pile)
                 found = search()
                 self.undo_play()

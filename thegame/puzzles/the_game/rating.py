@@ -50,14 +50,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...models.outcome import Limit, Status, Verdict
 from ...models.the_game import GameState, Play
+from ...solver.the_game import ckernel
 from ...solver.the_game.api import search_position
 from ...solver.the_game.dfs import Searcher
 from ...solver.the_game.kernel import END, Action, Kernel
 from .opening import play_cost, policy_depth, unplayed_cards
+
+if TYPE_CHECKING:
+    from ...solver.the_game._ckernel import DeadSet
 
 LABELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 # Lowest score of each label after ``easy``.
@@ -179,6 +183,7 @@ class Oracle:
         self.node_limit = node_limit
         self.cache: dict[tuple[object, ...], bool | None] = {}
         self.dead: set[tuple[int, ...]] = set()
+        self.c_dead: DeadSet | None = None  # the same, for the compiled search
         self.nodes = 0
 
     def wins(self, state: GameState, node_limit: int | None = None) -> bool | None:
@@ -204,9 +209,16 @@ class Oracle:
         if quick.verdict == Verdict.LOSS:
             self.cache[key] = False
             return False
-        searcher = Searcher(kernel, Limit(nodes=node_limit or self.node_limit), None)
-        searcher.dead = _Memo(self.dead)
-        res = searcher.run()
+        limit = Limit(nodes=node_limit or self.node_limit)
+        if ckernel.use_compiled(kernel):
+            # The same search in C, sharing turn-start dead positions as _Memo does.
+            if self.c_dead is None:
+                self.c_dead = ckernel.new_dead_set(kernel)
+            res, _ = ckernel.search(kernel, limit, None, play_level=True, shared=self.c_dead)
+        else:
+            searcher = Searcher(kernel, limit, None)
+            searcher.dead = _Memo(self.dead)
+            res = searcher.run()
         self.nodes += res.stats.nodes
         if res.win:
             self.mark_line(state, res.actions)

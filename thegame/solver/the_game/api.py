@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Container
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -18,6 +19,7 @@ from ...models import (
 from ...models.the_game import Deal, GameState, Play, Record, Turn, replay
 from ...models.the_game.notation import plural
 from ...models.the_game.record import turn_to_dict
+from . import ckernel
 from .beam import FireBeamSearcher, TurnSearcher
 from .bounds import state_lower_bound
 from .budget import SearchStats
@@ -26,7 +28,7 @@ from .extreme_beam import ExtremeBeamSearcher
 from .extreme_kernel import ExtremeKernel
 from .extreme_kernel import covers as extreme_covers
 from .kernel import END, INF, Action, Kernel
-from .optimum import Optimizer, finish_greedily
+from .optimum import BoundKernel, Optimizer, finish_greedily
 
 
 class SolverBug(RuntimeError):
@@ -117,42 +119,48 @@ def search_position(
     if kernel.won():
         # Every card is down inside this turn: ending it clears (rule C7).
         return PositionResult(Verdict.WIN, [END], 0, True, 0, stats)
-    kind: type[Searcher] = Searcher
-    if isinstance(kernel, ExtremeKernel):
-        # The classic turn beams list turns without the commands (X).
-        kind = ExtremeBeamSearcher
-    elif kernel.players == 1:
-        kind = FireBeamSearcher if kernel.fire else TurnSearcher
-    searcher = kind(kernel, limit, deadline)
     snap = kernel.snapshot()
     # The graph bounds (dead cards, fire covers as a matching, a fire card
     # due now) may prove the loss at once; they hold at turn starts.
     floor = 0 if state.placed else state_lower_bound(state)
-    res = SearchResult(False, True, [], INF, SearchStats()) if floor > 0 else searcher.run()
+    dead: Container[tuple[int, ...]] = set()
+    compiled = ckernel.use_compiled(kernel)
+    if floor > 0:
+        res = SearchResult(False, True, [], INF, SearchStats())
+    elif compiled:
+        # The same search in C (same nodes, same line), when it is built.
+        res, dead = ckernel.search(kernel, limit, deadline)
+    else:
+        searcher = _searcher(kernel)(kernel, limit, deadline)
+        res = searcher.run()
+        dead = searcher.dead
     stats = res.stats
     if res.win:
         return PositionResult(Verdict.WIN, res.actions, 0, True, 0, stats)
+    # The rest walks a kernel from Python: the compiled one answers faster,
+    # with the same answers (the same greedy line, the same branch and bound).
+    bk: BoundKernel = ckernel.CKernel.of(kernel) if compiled else kernel
     # A search cut by its budget leaves the kernel anywhere: back to the
     # position, then finish the best line greedily.
-    kernel.restore(snap)
+    bk.restore(snap)
     prefix = list(res.actions)
     while prefix and prefix[-1] != END:
         prefix.pop()  # a line stopped inside a turn: drop the unfinished turn
     for a in prefix:
         if a == END:
-            kernel.end_turn()
+            bk.end_turn()
         else:
-            kernel.play(*a)
-    line = prefix + finish_greedily(kernel)
-    left = kernel.unplayed.bit_count()
-    kernel.restore(snap)
+            bk.play(*a)
+    line = prefix + finish_greedily(bk)
+    left = bk.unplayed.bit_count()
+    bk.restore(snap)
     lower = max(floor, 1 if res.proven else 0)
     if not optimize or not res.proven:
         # Undecided: the whole budget went to the decision search.
         verdict = Verdict.LOSS if res.proven else Verdict.UNKNOWN
         return PositionResult(verdict, line, left, left <= lower, lower, stats, 0, floor)
     rest_nodes = limit.nodes - stats.nodes if limit.nodes is not None else None
-    opt = Optimizer(kernel, replace(limit, nodes=rest_nodes), deadline, searcher.dead)
+    opt = Optimizer(bk, replace(limit, nodes=rest_nodes), deadline, dead)
     out = opt.run((line, left), floor)
     if out.best_left == 0:
         raise SolverBug("the branch and bound cleared a position proven to have no clear")
@@ -161,6 +169,16 @@ def search_position(
     return PositionResult(
         Verdict.LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor
     )
+
+
+def _searcher(kernel: Kernel) -> type[Searcher]:
+    """The decision search for a kernel (``ckernel.search`` ports the classic ones)."""
+    if isinstance(kernel, ExtremeKernel):
+        # The classic turn beams list turns without the commands (X).
+        return ExtremeBeamSearcher
+    if kernel.players == 1:
+        return FireBeamSearcher if kernel.fire else TurnSearcher
+    return Searcher
 
 
 def kernel_of(state: GameState) -> Kernel:

@@ -11,7 +11,7 @@ complete.
 from __future__ import annotations
 
 from .dfs import Node, Searcher
-from .kernel import END, INF, Action, Snapshot, TurnOption
+from .kernel import END, INF, Action, Kernel, Snapshot, TurnOption
 
 # Beam settings, tuned on solo seeds 1-60 (wins per width, median time);
 # they only steer the incomplete beam, never what is proven.
@@ -23,6 +23,17 @@ EXTRA = 0
 PER_PARENT = 16
 # Draw pile sizes up to this get only narrow beams (``TurnSearcher``).
 SHORT_DRAW = 24
+# The beam widths tried in turn before the complete search.
+WIDTHS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+# Few turns to go (an endgame, a puzzle): the complete search is cheap
+# there, and wide beams only repeat its work, which is all waste on a
+# position without a perfect clear.
+SHORT_WIDTHS = (1, 8)
+
+
+def beam_widths(k: Kernel) -> tuple[int, ...]:
+    """The beam widths a solo search from the kernel's position tries."""
+    return SHORT_WIDTHS if k.total - k.pos <= SHORT_DRAW else WIDTHS
 
 
 class TurnSearcher(Searcher):
@@ -45,12 +56,7 @@ class TurnSearcher(Searcher):
         self.branch = BRANCH
         self.per_parent = PER_PARENT
         self.extra_cost = EXTRA
-        self.beam_widths = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
-        if k.total - k.pos <= SHORT_DRAW:
-            # Few turns to go (an endgame, a puzzle): the complete search
-            # is cheap there, and wide beams only repeat its work, which
-            # is all waste on a position without a perfect clear.
-            self.beam_widths = (1, 8)
+        self.beam_widths = beam_widths(k)
 
     def _dfs(self, allowance: int) -> int:
         k = self.k

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from ...models import interrupt
 from ...models.outcome import Limit
-from .kernel import INF, Kernel
+from .kernel import INF
 
 
 class Budget(Exception):
@@ -22,12 +23,17 @@ class SearchStats:
     dead_card_cuts: int = 0
 
 
-class Budgeted:
+K = TypeVar("K")
+
+
+class Budgeted(Generic[K]):
     """A search over a kernel within a ``Limit``: ``Budget`` is raised when
     the nodes run out or the clock passes ``deadline`` (the caller owns the
-    clock, so several searches can share one time budget)."""
+    clock, so several searches can share one time budget). ``K``: the kernel
+    type the search needs (``Kernel``, or for the branch and bound any kernel
+    with its interface, the compiled one too)."""
 
-    def __init__(self, kernel: Kernel, limit: Limit, deadline: float | None) -> None:
+    def __init__(self, kernel: K, limit: Limit, deadline: float | None) -> None:
         self.k = kernel
         self.node_limit = limit.nodes if limit.nodes is not None else INF
         self.deadline = deadline

@@ -38,7 +38,7 @@ class SearchResult:
     stats: SearchStats = field(default_factory=SearchStats)
 
 
-class Searcher(Budgeted):
+class Searcher(Budgeted[Kernel]):
     """Limited-discrepancy DFS with memo, node and time budgets."""
 
     def __init__(self, kernel: Kernel, limit: Limit, deadline: float | None) -> None:

@@ -2,9 +2,12 @@
 searches over, and the one place that enumerates plays and turns.
 
 Covers ``classic`` (1-5 players), ``profi``, ``profi-hard``, ``on-fire`` and
-their generalised forms (rule C10). It is the boundary a compiled kernel will
-implement: ``tests/test_kernel_conformance.py`` holds what any implementation
-must pass (perft counts, move and turn lists, memo keys, verdicts).
+their generalised forms (rule C10). It is the reference for the compiled
+kernel (``ckernel.py``, ``_ckernel.c``: this module, ``dfs`` and ``beam``
+ported to C line by line; a change here must be made there too, and
+``tests/test_ckernel.py`` will say so). ``tests/test_kernel_conformance.py``
+holds what any implementation must pass (perft counts, move and turn lists,
+memo keys, verdicts).
 
 Glossary (the hot code uses short names):
 - a card ``c`` is an int; a set of cards is an int bitmask (bit c = card c):

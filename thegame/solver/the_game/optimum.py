@@ -22,11 +22,13 @@ turns after the solo draw pile is empty, pile symmetry).
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ...models.outcome import NO_LIMIT, Limit
 from .budget import Budget, Budgeted
-from .kernel import END, INF, Action, Kernel
+from .kernel import END, INF, Action
 
 
 @dataclass
@@ -38,19 +40,49 @@ class OptimumResult:
     nodes: int
 
 
-class Optimizer(Budgeted):
+class BoundKernel(Protocol):
+    """What the branch and bound and ``finish_greedily`` ask of a kernel:
+    ``Kernel``, or the compiled ``ckernel.CKernel`` (same answers, faster)."""
+
+    @property
+    def unplayed(self) -> int: ...
+    @property
+    def t(self) -> int: ...
+    @property
+    def max_turn(self) -> int: ...
+    @property
+    def pos(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def pending(self) -> int: ...
+    def won(self) -> bool: ...
+    def key(self) -> tuple[int, ...]: ...
+    def dead_mask(self) -> int: ...
+    def moves(self) -> list[tuple[int, int, int]]: ...
+    def min_met(self) -> bool: ...
+    def end_loses(self) -> bool: ...
+    def auto_end(self) -> bool: ...
+    def play(self, c: int, pile: int) -> Any: ...
+    def unplay(self, c: int, pile: int, saved: Any) -> None: ...
+    def end_turn(self) -> Any: ...
+    def unend_turn(self, saved: Any) -> None: ...
+    def restore(self, snap: Any) -> None: ...
+
+
+class Optimizer(Budgeted[BoundKernel]):
     """Depth-first branch and bound on cards left."""
 
     def __init__(
         self,
-        kernel: Kernel,
+        kernel: BoundKernel,
         limit: Limit = NO_LIMIT,
         deadline: float | None = None,
-        no_clear: set[tuple[int, ...]] | None = None,
+        no_clear: Container[tuple[int, ...]] | None = None,
     ) -> None:
         super().__init__(kernel, limit, deadline)
         # Positions the decision search proved to have no perfect clear.
-        self.no_clear = no_clear if no_clear is not None else set()
+        self.no_clear: Container[tuple[int, ...]] = no_clear if no_clear is not None else set()
         self.memo: dict[tuple[int, ...], int] = {}
         self.best = INF
         self.best_line: list[Action] = []
@@ -155,7 +187,7 @@ class Optimizer(Budgeted):
         return v
 
 
-def finish_greedily(k: Kernel) -> list[Action]:
+def finish_greedily(k: BoundKernel) -> list[Action]:
     """Play on from the kernel's position to the end of the game, each turn
     the first complete one in the search's move order; the kernel is left
     at the end. Used to turn a partial best line into a whole game."""
@@ -180,7 +212,7 @@ def finish_greedily(k: Kernel) -> list[Action]:
     return line
 
 
-def _first_turn(k: Kernel, allow_fire_loss: bool) -> list[tuple[int, int]] | None:
+def _first_turn(k: BoundKernel, allow_fire_loss: bool) -> list[tuple[int, int]] | None:
     """The first way, in move order, to finish the current turn legally
     (``allow_fire_loss``: also ending with a fire card uncovered)."""
     plays: list[tuple[int, int]] = []

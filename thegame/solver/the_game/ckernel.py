@@ -1,0 +1,239 @@
+"""The compiled search kernel (issue 16): ``Kernel`` and the searches over
+it (``dfs.Searcher``, ``beam.TurnSearcher``, ``beam.FireBeamSearcher``) in C.
+
+``_ckernel.c`` is a C extension module (plain C and the CPython C API: gcc
+and the Python headers are all it needs, no Cython or C++ toolchain), built
+by ``pip install`` through ``setup.py`` where a compiler is found and
+skipped where not (``optional=True``); then everything runs on the Python
+kernel, which stays the reference. The C code ports the Python code line by
+line: the same moves in the same order, the same memo keys and the same
+sound cuts, so a compiled search visits exactly the nodes the Python one
+does (``tests/test_ckernel.py`` compares node counts). Its memo tables are
+bounded (``MEMO_BYTES``); past the bound they stop growing, which costs
+repeated work, never soundness.
+
+``CKernel`` is the compiled position with the ``Kernel`` interface (for the
+conformance tests and for anything that walks a kernel from Python);
+``search`` runs a whole decision search in C. ``THEGAME_KERNEL=python``
+forces the reference kernel.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Container
+
+from ...models import interrupt
+from ...models.outcome import Limit
+from ...models.the_game import Deal, GameState, Rules
+from .beam import BRANCH, EXTRA, PER_PARENT, beam_widths
+from .budget import SearchStats
+from .dfs import SearchResult
+from .kernel import INF, W2, W3, Kernel, Snapshot
+
+try:
+    from . import _ckernel
+
+    _Core = _ckernel.Core
+    BUILT = True
+except ImportError:  # installed without a C compiler: the Python kernel only
+    _Core = object  # type: ignore[misc,assignment]
+    BUILT = False
+
+# Memory for the compiled search's two memo tables together (dead
+# positions, tried allowances): each table's slots are a power of two within
+# half of it, so at most 384 MiB in use each, plus the old table while one
+# grows; a worker's peak stays under 1 GiB.
+MEMO_BYTES = 768 << 20
+# Search modes of ``_ckernel.Core._search``: the classes they port.
+PLAY, TURN, FIRE = 0, 1, 2  # Searcher, TurnSearcher, FireBeamSearcher
+ENV = "THEGAME_KERNEL"
+
+
+def _ticker(progress: Callable[[int], None] | None) -> Callable[[int], bool]:
+    """What the C search calls every 64 nodes: the caller's progress, and
+    True once Ctrl-C asked running searches to stop (``models.interrupt``);
+    calling into Python also lets the signal handler run."""
+
+    def tick(nodes: int) -> bool:
+        if progress is not None:
+            progress(nodes)
+        return interrupt.requested()
+
+    return tick
+
+
+def forced_python() -> bool:
+    return os.environ.get(ENV, "").strip().lower() == "python"
+
+
+def kernel_name() -> str:
+    """Which kernel the searches use, for ``thegame --version``."""
+    if forced_python():
+        return f"python ({ENV}=python)"
+    if not BUILT:
+        return "python (the C extension is not built)"
+    return "c (compiled, with the Python kernel as reference)"
+
+
+def covers(rules: Rules, players: int) -> bool:
+    """The compiled kernel holds this variant: card values below 128 (the
+    masks are 128 bits), at most 8 piles and 8 players, short move lists."""
+    if not BUILT or rules.kind != "classic" or rules.commands:
+        return False
+    n_piles = rules.asc_piles + rules.desc_piles
+    return (
+        rules.asc_start >= 0
+        and rules.high + 2 <= _ckernel.MAX_SIZE
+        and 1 <= n_piles <= _ckernel.MAX_PILES
+        and players <= _ckernel.MAX_PLAYERS
+        and rules.step >= 1
+        and rules.hand_size(players) * n_piles <= 255
+        and all(0 <= c <= rules.high for c in rules.fire_cards)
+    )
+
+
+def use_compiled(kernel: Kernel) -> bool:
+    """Search this kernel in C: built, not forced off, and covered."""
+    return type(kernel) is Kernel and not forced_python() and covers(kernel.rules, kernel.players)
+
+
+class CKernel(_Core):
+    """The compiled kernel with ``Kernel``'s interface; positions and
+    results are the Python kernel's (``tests/test_kernel_conformance.py``)."""
+
+    def __init__(self, deal: Deal, first: int) -> None:
+        self._adopt(Kernel(deal, first))
+
+    @classmethod
+    def from_state(cls, state: GameState) -> CKernel:
+        return cls.of(Kernel.from_state(state))
+
+    @classmethod
+    def of(cls, py: Kernel) -> CKernel:
+        """A compiled kernel at the Python kernel's position."""
+        k = cls.__new__(cls)
+        k._adopt(py)
+        return k
+
+    def _adopt(self, py: Kernel) -> None:
+        if not BUILT:
+            raise RuntimeError("the C extension is not built")
+        if not covers(py.rules, py.players):
+            raise ValueError(f"the compiled kernel does not cover {py.rules.name}")
+        self.rules = py.rules
+        self.deck = py.deck
+        self.players = py.players
+        self.hand_size = py.hand_size
+        self.n_asc = py.n_asc
+        self.n_piles = py.n_piles
+        self.step = py.step
+        self.min_play = py.min_play
+        self.min_empty = py.min_empty
+        self.fire = py.fire
+        self.total = py.total
+        self.base_max_turn = py.base_max_turn
+        self.btw = py.btw
+        self.size = py.size
+        self.place = py.place
+        p = py.place
+        self._configure(
+            py.players,
+            py.hand_size,
+            py.n_asc,
+            py.n_piles,
+            py.step,
+            py.min_play,
+            py.min_empty,
+            py.rules.low,
+            py.size,
+            min(py.base_max_turn, INF),
+            W2,
+            W3,
+            py.fire,
+            py.deck,
+            p.trick_top[0],
+            p.trick_top[1],
+            p.first_beyond,
+            p.last_beyond,
+            p.accepted[0],
+            p.accepted[1],
+        )
+        self.restore(py.snapshot())
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            tuple(self.tops),
+            tuple(self.hands),
+            self.pos,
+            self.unplayed,
+            self.cur,
+            self.t,
+            self.pending,
+            self.turn_min,
+            self.max_turn,
+        )
+
+    def restore(self, snap: Snapshot) -> None:
+        self._set_state(
+            list(snap.tops),
+            list(snap.hands),
+            snap.pos,
+            snap.unplayed,
+            snap.player,
+            snap.plays,
+            snap.pending,
+            snap.turn_min,
+            snap.max_turn,
+        )
+
+    def between(self, a: int, b: int) -> int:
+        return self.btw[a][b]
+
+    def draw_need(self, hand: int) -> int:
+        return self.hand_size - hand.bit_count()
+
+
+def new_dead_set(kernel: Kernel) -> _ckernel.DeadSet:
+    """An empty memo of dead turn-start positions, shared by the compiled
+    searches of one deal (``search``'s ``shared``)."""
+    return _ckernel.new_dead_set(kernel.n_asc, kernel.n_piles, kernel.players, MEMO_BYTES // 2)
+
+
+def search(
+    kernel: Kernel,
+    limit: Limit,
+    deadline: float | None,
+    play_level: bool = False,
+    shared: _ckernel.DeadSet | None = None,
+) -> tuple[SearchResult, Container[tuple[int, ...]]]:
+    """The decision search ``api.search_position`` would run over ``kernel``
+    (``Searcher``; ``TurnSearcher`` solo; ``FireBeamSearcher`` solo with fire
+    cards), run in C from the kernel's position, which does not move.
+    Returns its result and the positions it proved dead, asked by memo key.
+
+    ``play_level``: the plain ``Searcher`` even solo. ``shared``: dead
+    positions at turn starts go there and are reused from there, as
+    ``puzzles.the_game.rating`` shares them between the searches of a deal.
+    """
+    ck = CKernel.of(kernel)
+    widths: tuple[int, ...] = ()
+    if kernel.players != 1 or play_level:
+        mode = PLAY
+    else:
+        mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel)
+    nodes = limit.nodes if limit.nodes is not None else INF
+    win, proven, actions, left, n, iterations, dead_n, cuts, dead = ck._search(
+        mode,
+        nodes,
+        deadline,
+        _ticker(limit.progress),
+        widths,
+        BRANCH,
+        PER_PARENT,
+        EXTRA,
+        MEMO_BYTES,
+        shared,
+    )
+    stats = SearchStats(n, iterations, dead_n, cuts)
+    return SearchResult(win, proven, actions, left, stats), dead
