@@ -99,7 +99,7 @@ def main() -> None:
         f"- games: {len(rows)} (seeds {args.seeds}), turns per game: median "
         f"{statistics.median(r[1] for r in rows):.0f}, max {max(r[1] for r in rows)}",
         f"- review time per game ({args.samples} samples per turn, hindsight 1 s per searched "
-        f"position): median {statistics.median(secs):.1f} s, max {max(secs):.1f} s",
+        f"position, 6 s in all): median {statistics.median(secs):.1f} s, max {max(secs):.1f} s",
         f"- the swapped play: win chance lost median "
         f"{100 * statistics.median(d.win for d in drops):.1f} points, expected cards gained "
         f"median {statistics.median(d.left for d in drops):.2f}; marks: "

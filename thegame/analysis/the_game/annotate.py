@@ -59,6 +59,10 @@ class MarkThresholds:
 
 
 MARKS = MarkThresholds()
+# Seconds for the whole hindsight column (each searched position gets at
+# most the per-position limit): a lost game has many positions whose
+# optimum is slow to prove, and the review should take seconds, not minutes.
+HINDSIGHT_TOTAL = 6.0
 # Samples of the win-chance curve at each turn start (the actions get all).
 TURN_START_SAMPLES = 50
 MARK_NAMES = ("", "?!", "?", "??")
@@ -296,6 +300,7 @@ def annotate_record(
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
     marks: MarkThresholds = MARKS,
+    hindsight_total: float | None = HINDSIGHT_TOTAL,
 ) -> Review:
     """Judge every action of ``record`` from the player's view (see the
     module notes); ``hindsight`` None skips the hindsight column. The first
@@ -365,7 +370,9 @@ def annotate_record(
                 progress(done, total)
     analysis = None
     if hindsight is not None and not interrupt.requested():
-        analysis = analyze_record(record, hindsight, start_turn=start_turn)
+        analysis = analyze_record(
+            record, hindsight, start_turn=start_turn, total=hindsight_total
+        )
         _hindsight_columns(annotations, analysis)
     return Review(
         record=record,

@@ -36,6 +36,8 @@ from ...models.the_game.state import pile_name
 from ...solver.the_game.api import PositionResult, replay_actions, search_position
 from ...solver.the_game.kernel import END, Action
 
+# Nodes per search once an analysis's total budget is spent.
+SPENT_NODES = 2_000
 # The default budgets: per position of an analysis, and for a hint.
 POSITION_LIMIT = Limit(2.0)
 HINT_LIMIT = Limit(5.0)
@@ -130,13 +132,14 @@ def analyze_record(
     limit: Limit = POSITION_LIMIT,
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
+    total: float | None = None,
 ) -> Analysis:
     """Find every mistake of ``record`` (see the module notes).
 
-    ``limit`` is per searched position; ``progress(done, total)`` is
-    called after each action. The first ``start_turn`` turns are replayed
-    without judging (a puzzle's given position); turn numbers stay the
-    record's.
+    ``limit`` is per searched position, ``total`` (seconds) for the
+    whole analysis; ``progress(done, n)`` is called after each action. The
+    first ``start_turn`` turns are replayed without judging (a puzzle's
+    given position); turn numbers stay the record's.
     """
     start = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
@@ -154,8 +157,18 @@ def analyze_record(
             actions.append((i, j, p))
         actions.append((i, len(turn.plays), None))
 
+    deadline = None if total is None else start + total
+
     def search(s: GameState) -> PositionResult:
-        return search_position(s, limit)
+        if deadline is None:
+            return search_position(s, limit)
+        # A total budget for the whole analysis: each search gets what is
+        # left of it (at most ``limit``); once it is spent, a small node
+        # budget still finds a line (an upper bound, never called proven).
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return search_position(s, Limit(nodes=SPENT_NODES))
+        return search_position(s, Limit(min(limit.time or left, left), limit.nodes))
 
     # Per position n (before action n): the cards left of the best line
     # known from there, that line, and a proven lower bound.

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...analysis.the_game.annotate import (
+    HINDSIGHT_TOTAL,
     MARK_WORDS,
     Annotation,
     Estimate,
@@ -300,6 +301,13 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     show_default=True,
     help="Seconds of search per position that hindsight needs to search.",
 )
+@click.option(
+    "--hindsight-total",
+    type=SECONDS,
+    default=HINDSIGHT_TOTAL,
+    show_default=True,
+    help="Seconds for the whole hindsight column (figures past it are best found).",
+)
 @click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
 @click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
 @user_errors
@@ -308,6 +316,7 @@ def analyze(
     samples: int,
     sample_seed: int,
     time_limit: float,
+    hindsight_total: float,
     no_hindsight: bool,
     as_json: bool,
 ) -> None:
@@ -322,7 +331,9 @@ def analyze(
     covered_by_blind(record.deal.rules)
     hindsight = None if no_hindsight else Limit(time_limit)
     with _bar(enabled=not as_json, label="reviewing") as progress:
-        review = annotate_record(record, samples, sample_seed, hindsight, progress)
+        review = annotate_record(
+            record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total
+        )
     if as_json:
         print_json(review.to_dict())
     else:
