@@ -396,7 +396,7 @@ def _check_permutation(deck: tuple[int, ...], rules: Rules, where: str) -> None:
         first_missing = next(c for c in rules.cards if c not in seen)
         n_missing = rules.n_cards - len(seen)
         raise InvalidInputError(
-            f"{len(deck)} cards, expected {rules.n_cards} (missing {first_missing}"
+            f"{plural(len(deck), 'card')}, expected {rules.n_cards} (missing {first_missing}"
             + (f" and {n_missing - 1} more)" if n_missing > 1 else ")"),
             where,
         )

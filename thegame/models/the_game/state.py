@@ -361,7 +361,8 @@ class GameState:
         n = len(self.placed)
         if n < self.turn_min:
             raise IllegalMoveError(
-                self._minimum_rule(), f"a turn needs at least {self.turn_min} cards, played {n}"
+                self._minimum_rule(),
+                f"a turn needs at least {plural(self.turn_min, 'card')}, played {n}",
             )
 
     def can_end_turn(self) -> bool:

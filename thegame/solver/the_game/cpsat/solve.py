@@ -19,6 +19,7 @@ import time
 from ....models import IllegalMoveError, interrupt
 from ....models.outcome import NO_LIMIT, Limit, Status, Verdict
 from ....models.the_game import Deal, GameState, Play, Turn
+from ....models.words import plural
 from ..api import Solution, SolverBug
 from ..bounds import state_lower_bound
 from ..kernel import Action
@@ -150,12 +151,14 @@ def _report(
     elif last.status == "OPTIMAL" and settled:
         verdict, optimum = Verdict.LOSS, True
         where = "" if last.horizon >= n else f" (settled on the first {last.horizon} slots)"
-        proof = f"CP-SAT optimal: at most {played} cards can be played, {n - played} left{where}"
+        most = plural(played, "card")
+        proof = f"CP-SAT optimal: at most {most} can be played, {n - played} left{where}"
     elif last.status == "INFEASIBLE" and last.horizon >= n:
         verdict, proof = Verdict.LOSS, "CP-SAT: the perfect clear is infeasible"
     elif last.bound < n and settled:
         verdict = Verdict.LOSS
-        proof = f"CP-SAT bound: at most {last.bound} cards can be played (no perfect clear)"
+        most = plural(last.bound, "card")
+        proof = f"CP-SAT bound: at most {most} can be played (no perfect clear)"
     else:
         verdict, proof = Verdict.UNKNOWN, None
     turns, final = _replay(deal, first + 1, best)
