@@ -13,16 +13,18 @@ seed, so the answer is the same for every order of the draw pile:
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass
 
 from ...models.the_game import GameState, Play
 from ...models.the_game.rules import DUEL
-from .blind import choose_turn, play_out, resample
+from .blind import choose_turn
+from .rollout import playouts, sample_orders
 
 # The samples' seed: fixed, so asking twice gives the same answer.
 HINT_SEED = 0
+# Orders played out between two looks at the clock.
+CHUNK = 50
 
 
 def blind_hint_covers(state: GameState) -> bool:
@@ -62,20 +64,16 @@ def blind_hint(
     for p in plays:
         trial.play(p.card, p.pile)
     can_finish = trial.over or trial.can_end_turn()
-    me = state.current
-    # Sorted: the samples depend on which cards are hidden, never on their
-    # order (as in ``blind.rate_plays``).
-    hidden = sorted(
-        [c for i, h in enumerate(state.hands) if i != me for c in h] + state.draw_pile()
-    )
-    rng = random.Random(seed)
+    # Drawn from the sorted hidden cards: the samples depend on which cards
+    # are hidden, never on their order (as in ``blind.rate_plays``).
+    orders = sample_orders(state, max(1, samples), seed)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    wins = left = done = 0
-    for _ in range(max(1, samples)):
-        final = play_out(resample(state, hidden, rng))
-        wins += final.status == "won"
-        left += final.cards_left()
-        done += 1
+    results: list[tuple[bool, int]] = []
+    for start in range(0, len(orders), CHUNK):
+        results.extend(playouts(state, orders[start : start + CHUNK]))
         if deadline is not None and time.monotonic() > deadline:
             break
+    done = len(results)
+    wins = sum(w for w, _ in results)
+    left = sum(n for _, n in results)
     return BlindHint(plays, can_finish, wins / done, left / done, done)

@@ -487,7 +487,7 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 @click.option(
     "--hint-samples",
     type=click.IntRange(min=1),
-    default=20,
+    default=200,
     show_default=True,
     help="With a hidden draw pile: orders of the hidden cards 'hint' plays out.",
 )
