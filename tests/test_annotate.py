@@ -154,3 +154,26 @@ def test_the_chart_starts_at_zero_with_turn_ticks(tmp_path: Path) -> None:
     top = next(i for i, line in enumerate(lines) if line.startswith(" 25 |"))
     assert lines[top + 6].startswith("  0 +")  # six rows of blocks, then the zero line
     assert lines[top + 8].split()[:3] == ["0", "5", "10"]  # turn ticks under the axis
+
+
+def test_ctrl_c_keeps_the_review_so_far() -> None:
+    """After Ctrl-C (``interrupt.request``) the review stops at the next
+    action and skips hindsight; what it judged is kept."""
+    from thegame.models import interrupt
+
+    record, _ = policy_record(deal_of(3))
+    calls = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)
+        if done == 2:  # inside the first turn (two plays, then its end)
+            interrupt.request()
+
+    try:
+        with interrupt.polling():
+            review = annotate_record(record, samples=2, progress=progress)
+    finally:
+        interrupt.reset()
+    assert calls[-1] == 2 and len(review.annotations) == 2
+    assert review.hindsight is None
+    assert len(review.annotations) < sum(len(t.plays) + 1 for t in record.turns)

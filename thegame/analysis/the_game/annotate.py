@@ -332,7 +332,7 @@ def annotate_record(
         turn_starts.append((i, _estimate(samples_of.at(state, 0, TURN_START_SAMPLES))))
         actions: list[Play | None] = [*turn.plays, None]
         for j, p in enumerate(actions):
-            if state.over:
+            if state.over or interrupt.requested():
                 break
             taken = _action(p)
             plan = choose_turn(state)
