@@ -13,14 +13,18 @@ the engine.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
+from click.testing import CliRunner
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from support import random_playout
 from test_optimum import optimum_from
 from test_solver import Brute, check_solution, describe, examples, starts
 
+from thegame.cli.main import cli
 from thegame.models import InvalidInputError, Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, Play, get_rules, replay
@@ -159,3 +163,20 @@ def test_extreme_kernel_perft_matches_the_engine() -> None:
         k = ExtremeKernel(deal, state.first - 1)
         for d in range(7):
             assert kernel_paths(k, d) == engine_paths(state, d), f"perft {d}"
+
+
+def test_cli_analyze_on_extreme_is_hindsight_only(tmp_path: Path) -> None:
+    # The blind policy does not play Extreme's commands: no fair column,
+    # said in one line, and the hindsight analysis as before.
+    rules = EXTREME.with_changes(high=30, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
+    deal = Deal.from_seed(2, rules)
+    record = random_playout(deal, random.Random(3), greed=0.3).record
+    path = tmp_path / "x.json"
+    path.write_text(record.to_json())
+    runner = CliRunner()
+    text = runner.invoke(cli, ["analyze", str(path), "--time-limit", "2"])
+    assert text.exit_code == 0, text.output
+    assert "Fair review: not available" in text.output and "Hindsight analysis" in text.output
+    data = json.loads(runner.invoke(cli, ["analyze", str(path), "--json"]).stdout)
+    assert data["fair_unavailable"] and data["actions"] == []
+    assert data["hindsight"]["cards_left"] == data["cards_left"] == replay(record).cards_left

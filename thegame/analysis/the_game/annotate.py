@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models import InvalidInputError, interrupt
+from ...models import interrupt
 from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play, Record, Rules, pile_name
 from ...models.the_game.notation import action_text
@@ -184,6 +184,8 @@ class Review:
     status: str
     seconds: float = 0.0
     marks: MarkThresholds = field(default_factory=MarkThresholds)
+    # Why there is no fair column (a variant the blind policy does not play).
+    fair_unavailable: str | None = None
 
     @property
     def marked(self) -> list[Annotation]:
@@ -195,6 +197,7 @@ class Review:
         return {
             "cards_left": self.cards_left,
             "status": self.status,
+            "fair_unavailable": self.fair_unavailable,
             "samples": self.samples,
             "sample_seed": self.seed,
             "marks": {
@@ -283,12 +286,13 @@ def _end_outcomes(state: GameState, orders: list[list[int]]) -> list[tuple[bool,
     return results
 
 
-def covered_by_blind(rules: Rules) -> None:
-    """Raise ``InvalidInputError`` unless the blind policy plays the variant."""
+def blind_gap(rules: Rules) -> str | None:
+    """Why the blind policy cannot play the variant (None: it can)."""
     try:
         check_family(rules)
     except ValueError as e:
-        raise InvalidInputError(f"the fair review is not available: {e}", "variant") from None
+        return str(e)
+    return None
 
 
 @interrupt.polled
@@ -309,6 +313,11 @@ def annotate_record(
         raise ValueError("samples must be at least 2")
     start = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
+    gap = blind_gap(record.deal.rules)
+    if gap is not None:
+        # Extreme's commands: no blind policy, so hindsight alone.
+        return _hindsight_only(record, samples, seed, hindsight, start_turn, gap, start,
+                               hindsight_total)  # fmt: skip
     state = GameState(record.deal, first=record.first)
     annotations: list[Annotation] = []
     turn_starts: list[tuple[int, Estimate]] = []
@@ -385,6 +394,34 @@ def annotate_record(
         status=state.status,
         seconds=time.monotonic() - start,
         marks=marks,
+    )
+
+
+def _hindsight_only(
+    record: Record,
+    samples: int,
+    seed: int,
+    hindsight: Limit | None,
+    start_turn: int,
+    gap: str,
+    start: float,
+    total: float | None,
+) -> Review:
+    final = replayed(record)
+    analysis = None
+    if hindsight is not None:
+        analysis = analyze_record(record, hindsight, start_turn=start_turn, total=total)
+    return Review(
+        record=record,
+        annotations=[],
+        samples=samples,
+        seed=seed,
+        turn_starts=[],
+        hindsight=analysis,
+        cards_left=final.cards_left(),
+        status=final.status,
+        seconds=time.monotonic() - start,
+        fair_unavailable=gap,
     )
 
 

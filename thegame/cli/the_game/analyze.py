@@ -18,7 +18,6 @@ from ...analysis.the_game.annotate import (
     Estimate,
     Review,
     annotate_record,
-    covered_by_blind,
 )
 from ...analysis.the_game.review import Analysis, hint_for
 from ...models import InvalidInputError, Limit
@@ -135,6 +134,12 @@ def review_view(review: Review) -> RenderableType:
     rules = review.record.deal.rules
     deal = review.record.deal
     parts: list[RenderableType] = []
+    if review.fair_unavailable is not None:
+        parts.append(Text(f"Fair review: not available ({review.fair_unavailable}).", "yellow"))
+        parts.append(Text(f"result: {plural(review.cards_left, 'card')} left ({review.status})"))
+        if review.hindsight is not None:
+            parts.append(analysis_view(review.hindsight))
+        return Group(*parts)
     parts.append(
         Text(
             f"Fair review: each action judged from what the player knew, the blind policy "
@@ -328,7 +333,6 @@ def analyze(
     if record.deal.rules.is_duel:
         _analyze_duel(record, time_limit, as_json)
         return
-    covered_by_blind(record.deal.rules)
     hindsight = None if no_hindsight else Limit(time_limit)
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(

@@ -428,10 +428,9 @@ def end_analysis(session: Session, time_limit: float) -> dict[str, Any]:
 
 def _end_analysis_open(record: Record, opening: int, time_limit: float) -> dict[str, Any]:
     """The annotated review (``thegame analyze``) of the player's turns."""
-    from ...analysis.the_game.annotate import annotate_record, covered_by_blind
+    from ...analysis.the_game.annotate import annotate_record
     from .analyze import review_view
 
-    covered_by_blind(record.deal.rules)
     with live_status(True, "reviewing your game...") as update:
         # The opening is the puzzle's, not the player's: judge from the position.
         review = annotate_record(
