@@ -1887,6 +1887,16 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__ckernel(void) {
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    /* Built with -mpopcnt (setup.py, x86-64): refuse to load on a CPU
+     * without it, so ckernel.py falls back to the Python kernel instead of
+     * the process dying on an illegal instruction. */
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "_ckernel needs a CPU with POPCNT");
+        return NULL;
+    }
+#endif
     if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&DeadSetType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
