@@ -326,7 +326,7 @@ def analyze(
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle file): every action judged
-    from what the player knew, marked ?! ?, ?? where it cost, with the
+    from what the player knew, marked ?!, ? or ?? where it cost, with the
     better action; hindsight (the deck's order known) as a second column.
     """
     record = load_record(record_file)
