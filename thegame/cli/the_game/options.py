@@ -101,10 +101,10 @@ def load_game(
             n = players or rules.min_players
             deal = Deal.from_text(f"{rules.name} {n}p : {deck}", "--deck")
     if first is not None:
-        if turns and first != Record(deal, turns).first:
+        started = Record(deal, turns).first
+        if turns and first != started:
             raise InvalidInputError(
-                f"--first {first} contradicts the file's turns (player {Record(deal, turns).first} "
-                "started)",
+                f"--first {first} contradicts the file's turns (player {started} started)",
                 "options",
             )
         deal = deal.with_first(first)

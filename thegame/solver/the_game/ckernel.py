@@ -162,17 +162,7 @@ class CKernel(_Core):
         self.restore(py.snapshot())
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(
-            tuple(self.tops),
-            tuple(self.hands),
-            self.pos,
-            self.unplayed,
-            self.cur,
-            self.t,
-            self.pending,
-            self.turn_min,
-            self.max_turn,
-        )
+        return Snapshot.of(self)
 
     def restore(self, snap: Snapshot) -> None:
         self._set_state(

@@ -33,7 +33,7 @@ once the solo draw pile is empty (``auto_end``), the dead-card bound
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from ...models.the_game import Deal, GameState, Rules
 from ...models.the_game.placement import accepted_mask, accepts, beyond, trick_card
@@ -79,6 +79,35 @@ class Snapshot(NamedTuple):
     unplayed: int
     player: int
     plays: int
+    pending: int
+    turn_min: int
+    max_turn: int
+
+    @classmethod
+    def of(cls, k: Position) -> Snapshot:
+        """The position of any kernel (the Python one or the compiled one)."""
+        return cls(
+            tuple(k.tops),
+            tuple(k.hands),
+            k.pos,
+            k.unplayed,
+            k.cur,
+            k.t,
+            k.pending,
+            k.turn_min,
+            k.max_turn,
+        )
+
+
+class Position(Protocol):
+    """What a kernel holds of a position (see the glossary)."""
+
+    tops: list[int]
+    hands: list[int]
+    pos: int
+    unplayed: int
+    cur: int
+    t: int
     pending: int
     turn_min: int
     max_turn: int
@@ -565,17 +594,7 @@ class Kernel:
         self.hands[saved.player] = saved.hand
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(
-            tuple(self.tops),
-            tuple(self.hands),
-            self.pos,
-            self.unplayed,
-            self.cur,
-            self.t,
-            self.pending,
-            self.turn_min,
-            self.max_turn,
-        )
+        return Snapshot.of(self)
 
     def restore(self, snap: Snapshot) -> None:
         self.tops = list(snap.tops)
