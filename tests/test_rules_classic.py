@@ -427,3 +427,34 @@ def test_P2_profi_hard_hand_is_one_lower(players: int, hand: int) -> None:
     assert [len(state.hand(p)) for p in range(players)] == [hand] * players
     assert state.turn_min == 3
     assert PROFI_HARD.hand_size(players) == CLASSIC.hand_size(players) - 1
+
+
+def test_C8_quick_turn_answer_equals_the_searched_one() -> None:
+    """``has_legal_turn`` answers plain positions without searching
+    (``_quick_turn``); along random games of every classic-family shape,
+    at every turn start, it says what the search of the plays says, and
+    positions with no legal turn do occur."""
+    import random
+
+    from test_solver import random_deal, walk
+
+    rng = random.Random(8)
+    answers: set[bool] = set()
+
+    def visit(state: GameState, _kernel: object) -> None:
+        if state.over or state.placed:
+            return
+        probe = state.copy()
+        quick = probe.has_legal_turn()
+        assert quick == probe.searched_turn(), f"{state.deal.to_text()} at {state.key()}"
+        answers.add(quick)
+        # The same question where the hand holds only two of its cards.
+        hand = probe.hands[probe.current]
+        if len(hand) > 2:
+            probe.hands[probe.current] = set(rng.sample(sorted(hand), 2))
+            assert probe.has_legal_turn() == probe.searched_turn()
+            answers.add(probe.has_legal_turn())
+
+    for n in range(60):
+        walk(random_deal(rng, n % 6), rng, visit)
+    assert answers == {True, False}

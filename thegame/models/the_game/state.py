@@ -160,6 +160,27 @@ class GameState:
                 "C5", f"{card} {name}: {name} shows {top}; a card must be {word} {top}{trick}"
             )
 
+    def _quick_turn(self) -> bool:
+        """True when a legal turn plainly exists (C4, C5): ``turn_min`` cards
+        of the hand each beyond the top of some pile can all be played, a
+        pile taking its cards in order (each beyond the one before) and
+        piles not affecting each other; nothing else in this class's turn
+        rules can refuse such a turn (an uncovered fire card loses at the
+        turn's end, F2, it does not forbid the turn). False means "search":
+        the variants whose turn rules say more (commands, the duel) keep
+        this answer and are always searched."""
+        if type(self) is not GameState:
+            return False
+        rules = self.rules
+        asc_low = min(self.tops[: rules.asc_piles], default=None)
+        desc_high = max(self.tops[rules.asc_piles :], default=None)
+        fits = sum(
+            1
+            for c in self.hands[self.current]
+            if (asc_low is not None and c > asc_low) or (desc_high is not None and c < desc_high)
+        )
+        return fits >= max(self.turn_min, 1)  # the search wants a play, too
+
     def _check_trick(self, card: int, pile: int) -> None:
         """Whether a backward trick is allowed now (always, in every variant:
         Extreme's no-trick is a command a play may break, ``_breaks``)."""
@@ -462,6 +483,14 @@ class GameState:
 
     def has_legal_turn(self) -> bool:
         """Whether some sequence of plays lets the current turn end legally."""
+        if self.over:
+            return False
+        if self.placed:
+            raise RuntimeError("has_legal_turn is asked at the start of a turn")
+        return self._quick_turn() or self.searched_turn()
+
+    def searched_turn(self) -> bool:
+        """``has_legal_turn`` by searching the plays (the reference answer)."""
         seen: set[tuple[object, ...]] = set()
 
         def search() -> bool:
@@ -481,8 +510,4 @@ class GameState:
                     return True
             return False
 
-        if self.over:
-            return False
-        if self.placed:
-            raise RuntimeError("has_legal_turn is asked at the start of a turn")
-        return search()
+        return not self.over and not self.placed and search()

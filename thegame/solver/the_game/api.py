@@ -122,7 +122,12 @@ def search_position(
     snap = kernel.snapshot()
     # The graph bounds (dead cards, fire covers as a matching, a fire card
     # due now) may prove the loss at once; they hold at turn starts.
-    floor = 0 if state.placed else state_lower_bound(state)
+    # The graphs' dead cards are the kernel's dead mask computed again
+    # (``test_bounds`` checks they agree; Extreme's mask is a superset), so
+    # with no dead card and no fire card every graph bound is 0 and the
+    # graphs, a millisecond a deal, are not built.
+    plain = not kernel.dead_mask() and not state.rules.fire_cards
+    floor = 0 if state.placed or plain else state_lower_bound(state)
     dead: Container[tuple[int, ...]] = set()
     compiled = ckernel.use_compiled(kernel)
     if floor > 0:
