@@ -429,11 +429,13 @@ def test_P2_profi_hard_hand_is_one_lower(players: int, hand: int) -> None:
     assert PROFI_HARD.hand_size(players) == CLASSIC.hand_size(players) - 1
 
 
-def test_C8_quick_turn_answer_equals_the_searched_one() -> None:
-    """``has_legal_turn`` answers plain positions without searching
-    (``_quick_turn``); along random games of every classic-family shape,
-    at every turn start, it says what the search of the plays says, and
-    positions with no legal turn do occur."""
+def test_C5_C8_shortcuts_answer_as_the_rules_do() -> None:
+    """``legal_plays`` lists C5's plays without ``is_legal``, and
+    ``has_legal_turn`` answers plain positions without searching
+    (``_quick_turn``); along random games of every classic-family shape
+    both say what the rules say: the same plays at every position, and at
+    every turn start what the search of the plays says (positions with no
+    legal turn do occur)."""
     import random
 
     from test_solver import random_deal, walk
@@ -442,6 +444,12 @@ def test_C8_quick_turn_answer_equals_the_searched_one() -> None:
     answers: set[bool] = set()
 
     def visit(state: GameState, _kernel: object) -> None:
+        # ``legal_plays`` lists C5's plays directly; ``is_legal`` is the rule.
+        hand = sorted(state.hands[state.current])
+        plays = [
+            Play(c, p) for c in hand for p in range(state.rules.n_piles) if state.is_legal(c, p)
+        ]
+        assert state.legal_plays() == plays
         if state.over or state.placed:
             return
         probe = state.copy()

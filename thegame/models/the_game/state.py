@@ -169,7 +169,7 @@ class GameState:
         turn's end, F2, it does not forbid the turn). False means "search":
         the variants whose turn rules say more (commands, the duel) keep
         this answer and are always searched."""
-        if type(self) is not GameState:
+        if self.turn_kind != "classic":
             return False
         rules = self.rules
         asc_low = min(self.tops[: rules.asc_piles], default=None)
@@ -341,10 +341,23 @@ class GameState:
         sorted: the moves a solver makes (X2: never a losing one)."""
         if self.over:
             return []
+        rules = self.rules
+        if self.turn_kind == "classic":
+            # C5 is all there is to a play here (no turn rules, no commands,
+            # every trick allowed): ``is_legal`` without raising and
+            # catching an error per refused play; the same list.
+            tops = self.tops
+            asc = [is_ascending(rules, p) for p in range(rules.n_piles)]
+            return [
+                Play(c, p)
+                for c in sorted(self.hands[self.current])
+                for p in range(rules.n_piles)
+                if placement.accepts(asc[p], tops[p], c, rules.step)
+            ]
         return [
             Play(c, p)
             for c in sorted(self.hands[self.current])
-            for p in range(self.rules.n_piles)
+            for p in range(rules.n_piles)
             if self.is_legal(c, p)
         ]
 

@@ -43,21 +43,34 @@ def unplayed_cards(state: GameState) -> set[int]:
 
 def play_cost(state: GameState, play: Play, unplayed: set[int]) -> int:
     """Unplayed cards that ``play`` jumps over; a backward trick is ``-1``."""
+    return _cost(state, play, _mask(unplayed))
+
+
+def _mask(cards: set[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def _cost(state: GameState, play: Play, unplayed: int) -> int:
+    """``play_cost`` over a bitmask of the unplayed cards (one mask per
+    choice instead of a pass over the set per candidate play)."""
     top = state.tops[play.pile]
     asc = is_ascending(state.rules, play.pile)
     if not placement.beyond(asc, top, play.card):
         return -1  # a legal play that does not go beyond the top is a trick (C5)
     low, high = (top, play.card) if asc else (play.card, top)
-    return sum(1 for c in unplayed if low < c < high)
+    if high - low < 2:
+        return 0
+    return (unplayed >> (low + 1) & ((1 << (high - low - 1)) - 1)).bit_count()
 
 
 def policy_play(state: GameState, unplayed: set[int] | None = None) -> tuple[Play, int] | None:
     """The policy's next play and its cost (None: no legal play)."""
     if unplayed is None:
         unplayed = unplayed_cards(state)
+    mask = _mask(unplayed)
     best: tuple[int, int, int] | None = None
     for p in state.legal_plays():
-        key = (play_cost(state, p, unplayed), p.card, p.pile)
+        key = (_cost(state, p, mask), p.card, p.pile)
         if best is None or key < best:
             best = key
     if best is None:
