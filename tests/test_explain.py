@@ -473,3 +473,26 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], fragm
     paths = {"missing": str(tmp_path / "missing.json"), "malformed": str(malformed)}
     args = [a.format(**paths) for a in args]
     assert_one_line_error(invoke("explain", *args), fragment)
+
+
+def test_reasons_line_up_when_cards_carry_command_markers() -> None:
+    """Extreme plays such as ``81[D] D1 (on 83[S])`` are longer than the
+    usual column: within a turn every play's reason still starts in one
+    column, after at least one space."""
+    import re
+
+    res = invoke("explain", "--seed", "5", "--variant", "extreme", "--players", "2")
+    assert res.exit_code == 0, res.output
+    columns: list[int] = []
+    marked = 0
+    for line in res.output.splitlines():
+        if line.startswith("turn "):
+            assert len(set(columns)) <= 1, columns
+            columns = []
+        m = re.match(r"play    (\S+ \S+ \(on \S+\))( +)\S", line)
+        if line.startswith("play"):
+            assert m is not None, line
+            columns.append(len(m.group(1)) + len(m.group(2)))
+            marked += "[" in m.group(1)
+    assert len(set(columns)) <= 1, columns
+    assert marked > 0

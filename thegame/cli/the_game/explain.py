@@ -138,9 +138,14 @@ def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
     head.append(f" - needs {plural(t.minimum, 'card')} - draw pile {t.draw_before}")
     rows = _Rows()
     rows.add("before", _table_text(deal, t.before))
-    for p in t.plays:
-        play = f"{card_text(deal, p.card)} {p.pile} (on {card_text(deal, p.before)})"
-        rows.add("play", _reasons_text(p.reasons, p.gap), Text(play.ljust(_PLAY_WIDTH), "bold"))
+    plays = [
+        f"{card_text(deal, p.card)} {p.pile} (on {card_text(deal, p.before)})" for p in t.plays
+    ]
+    # Command markers ("83[S]") make plays longer: the turn's reasons still
+    # line up, a space after the longest play.
+    width = max([_PLAY_WIDTH, *(len(play) + 1 for play in plays)])
+    for p, play in zip(t.plays, plays, strict=True):
+        rows.add("play", _reasons_text(p.reasons, p.gap), Text(play.ljust(width), "bold"))
     if t.drew:
         drew = cards_text(deal, list(t.drew))
     elif t.draw_before == 0:
