@@ -1,0 +1,100 @@
+"""Face to Face played out by one fixed policy on both sides: a sampled
+estimate of the starting player's edge, not a solution (issue 12).
+
+Usage (from the repository root):
+
+    python benchmarks/duel_policy.py --seeds 1-2000 --jobs 2
+
+The exact solver (``benchmarks/duel.py``) does not decide printed duels
+within its budget, so this asks a weaker, clearly different question: when
+both players follow the same deterministic policy (the duel search's first
+choice, ``duel.api.first_guess``: a turn that wins at once or leaves the
+opponent without a legal turn, else the best static score), how often does
+the starting player win? Each seed of the printed game is played twice, once
+from each start, so every deal counts for both seats. The rate comes with
+its sample size and a 95% Wilson interval; it describes this policy's play,
+not best play, and says nothing about who wins a duel under best play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import time
+from pathlib import Path
+from typing import Any
+
+from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.solver.the_game.duel.api import first_guess
+from thegame.survey.report import wilson
+
+
+def play_out(args: tuple[int, int]) -> dict[str, Any]:
+    """One duel, both seats played by the policy, to its end (rule D6)."""
+    seed, first = args
+    deal = Deal.from_seed(seed, get_rules("face-to-face"), first=first)
+    state = GameState(deal)
+    turns = 0
+    while not state.over:
+        plays = first_guess(state)
+        if plays is None:  # no legal turn: the engine has already ended the game
+            break
+        for p in plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
+        turns += 1
+    return {
+        "seed": seed,
+        "first": first,
+        "winner": state.winner,
+        "turns": turns,
+        "stuck": "cannot play" in (state.reason or ""),
+        "cards_left": [len(state.hands[p]) + len(state.draw_pile(p)) for p in (0, 1)],
+    }
+
+
+def _seeds(text: str) -> range:
+    lo, _, hi = text.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="1-2000")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/duel-policy.jsonl"))
+    args = ap.parse_args()
+    work = [(s, f) for s in _seeds(args.seeds) for f in (1, 2)]
+    t0 = time.monotonic()
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        rows = list(pool.imap(play_out, work, chunksize=20))
+    wall = time.monotonic() - t0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with open(args.out, "w") as fh:
+        for r in rows:
+            fh.write(json.dumps(r) + "\n")
+    n = len(rows)
+    starter = sum(r["winner"] == r["first"] for r in rows)
+    lo, hi = wilson(starter, n)
+    stuck = sum(r["stuck"] for r in rows)
+    by_seed: dict[int, set[int]] = {}
+    for r in rows:
+        by_seed.setdefault(r["seed"], set()).add(r["winner"])
+    same = sum(len(w) == 1 for w in by_seed.values())
+    print(f"`python benchmarks/duel_policy.py --seeds {args.seeds} --jobs {args.jobs}`")
+    print(f"({n} duels in {wall:.0f} s wall)\n")
+    print("| duels (seed x start) | starter wins | 95% interval | ended by a stuck player |")
+    print("|---|---|---|---|")
+    print(
+        f"| {n} | {starter} ({starter / n:.1%}) | {lo:.1%}-{hi:.1%} | {stuck} ({stuck / n:.1%}) |"
+    )
+    print(
+        f"\nThe same player wins from both starts on {same} of {len(by_seed)} seeds "
+        f"({same / len(by_seed):.1%}): there the deal, not the start, decides this policy's duel."
+    )
+
+
+if __name__ == "__main__":
+    main()
