@@ -204,8 +204,7 @@ def covered(deal: Deal) -> None:
         )
     if rules.kind != "classic" or rules.commands:
         raise InvalidInputError(
-            f"the solver covers classic, profi, profi-hard, on-fire and extreme, "
-            f"not {rules.name}",
+            f"the solver covers classic, profi, profi-hard, on-fire and extreme, not {rules.name}",
             "variant",
         )
 
@@ -240,13 +239,27 @@ def replay_actions(state: GameState, actions: list[Action]) -> tuple[list[Turn],
     return turns, state
 
 
+# Deals that leave the start free (rule C3) are searched start by start in
+# rounds: each open start gets FIRST_SLICE of the budget, then GROWTH times
+# more each round, until a round would need more than is left, which it
+# then shares evenly. A start whose perfect clear is easy is found before a
+# hard start has used an even share of the whole budget (the search itself
+# is not resumable, so a start searched again starts over: at most about
+# 1 / (GROWTH - 1) more work). Without any budget the rounds grow without end,
+# from UNLIMITED_SLICE nodes.
+FIRST_SLICE = 1 / 64
+GROWTH = 4
+UNLIMITED_SLICE = 20_000
+
+
 @interrupt.polled
 def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solution:
     """Decide whether ``deal`` has a perfect clear; if not, find the fewest
     cards left (``optimize``), proven when the budget allows.
 
     The starting player is the deal's, or else each player is tried (rule
-    C3: the table agrees who starts) and the one that works is reported.
+    C3: the table agrees who starts), in rounds of growing budgets, and the
+    one that works is reported.
     """
     covered(deal)
     start = time.monotonic()
@@ -254,38 +267,121 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
     firsts = deal.starting_players()
     total = SearchStats()
     opt_nodes = 0
-    results: list[tuple[int, PositionResult]] = []
-    for n, first in enumerate(firsts):
-        # Share what is left of the budget between the starts still to try.
-        share_nodes = None
-        if limit.nodes is not None:
+    results: dict[int, PositionResult] = {}
+    open_starts = list(firsts)
+    rnd = 0
+    while open_starts:
+        # The last round shares what is left evenly (a single start: at once).
+        last = _last_round(limit, deadline, total.nodes + opt_nodes, rnd, firsts, open_starts)
+        round_starts = list(open_starts)
+        for i, first in enumerate(round_starts):
             used = total.nodes + opt_nodes
-            share_nodes = max(1, (limit.nodes - used) // (len(firsts) - n))
-        share_time = None
-        if deadline is not None:
-            share_time = max(0.0, (deadline - time.monotonic()) / (len(firsts) - n))
-        state = GameState(deal, first=first)
-        share = Limit(share_time, share_nodes, limit.progress)
-        res = search_position(state, share, optimize)
-        total.nodes += res.stats.nodes
-        total.iterations += res.stats.iterations
-        total.dead_positions += res.stats.dead_positions
-        total.dead_card_cuts += res.stats.dead_card_cuts
-        opt_nodes += res.opt_nodes
-        if res.verdict == Verdict.WIN:
-            return _verified(deal, first, res, None, total, opt_nodes, start)
-        results.append((first, res))
-    first, best = min(results, key=lambda fr: fr[1].cards_left)
-    lower = min(r.lower_bound for _, r in results)
+            share = _even(limit, deadline, used, len(round_starts) - i)
+            if not last:
+                share = _capped(_slice(limit, rnd), share)
+            res = search_position(GameState(deal, first=first), share, optimize)
+            total.nodes += res.stats.nodes
+            total.iterations += res.stats.iterations
+            total.dead_positions += res.stats.dead_positions
+            total.dead_card_cuts += res.stats.dead_card_cuts
+            opt_nodes += res.opt_nodes
+            if res.verdict == Verdict.WIN:
+                return _verified(deal, first, res, None, total, opt_nodes, start)
+            results[first] = _merged(results.get(first), res)
+            if res.verdict == Verdict.LOSS and (res.optimal or not optimize):
+                open_starts.remove(first)  # decided: proven lost, with its optimum
+        rnd += 1
+        if last or _spent(limit, deadline, total.nodes + opt_nodes):
+            break
+    first, best = min(results.items(), key=lambda fr: fr[1].cards_left)
+    lower = min(r.lower_bound for r in results.values())
     optimal = best.cards_left <= lower
-    if any(r.verdict == Verdict.UNKNOWN for _, r in results):
+    if len(results) < len(firsts) or any(r.verdict == Verdict.UNKNOWN for r in results.values()):
         return _verified(deal, first, best, None, total, opt_nodes, start, optimal, lower)
+    # The proof counts the searches that proved each start lost (a start
+    # searched in several rounds would otherwise count its positions twice).
+    proven = SearchStats()
+    for r in results.values():
+        proven.dead_positions += r.stats.dead_positions
+        proven.dead_card_cuts += r.stats.dead_card_cuts
+    total.dead_positions, total.dead_card_cuts = proven.dead_positions, proven.dead_card_cuts
     starts = "any starting player" if len(firsts) > 1 else "this start"
-    floors = [r.floor for _, r in results]
+    floors = [r.floor for r in results.values()]
     proof = _loss_proof(
         starts, min(floors) if all(floors) else 0, total, best.cards_left, optimal, lower, opt_nodes
     )
     return _verified(deal, first, best, proof, total, opt_nodes, start, optimal, lower)
+
+
+def _last_round(
+    limit: Limit,
+    deadline: float | None,
+    used: int,
+    rnd: int,
+    firsts: list[int],
+    open_starts: list[int],
+) -> bool:
+    """Whether round ``rnd`` is the last: one start only, or its slices for
+    the open starts would take all that is left of a budget."""
+    if len(firsts) == 1:
+        return True
+    if limit.time is None and limit.nodes is None:
+        return False  # no budget: the rounds grow until every start is decided
+    want = _slice(limit, rnd)
+    rest = _even(limit, deadline, used, len(open_starts))
+    return (want.time is not None and rest.time is not None and want.time >= rest.time) or (
+        want.nodes is not None and rest.nodes is not None and want.nodes >= rest.nodes
+    )
+
+
+def _slice(limit: Limit, rnd: int) -> Limit:
+    """One start's budget in a round that is not the last."""
+    if limit.time is None and limit.nodes is None:
+        return Limit(None, UNLIMITED_SLICE * GROWTH**rnd, limit.progress)
+    frac = FIRST_SLICE * GROWTH**rnd
+    seconds = None if limit.time is None else limit.time * frac
+    nodes = None if limit.nodes is None else max(1, int(limit.nodes * frac))
+    return Limit(seconds, nodes, limit.progress)
+
+
+def _capped(a: Limit, b: Limit) -> Limit:
+    """The smaller of two budgets, part by part (None: no limit)."""
+
+    def low(x: float | None, y: float | None) -> float | None:
+        return y if x is None else x if y is None else min(x, y)
+
+    nodes = low(a.nodes, b.nodes)
+    return Limit(low(a.time, b.time), None if nodes is None else int(nodes), a.progress)
+
+
+def _even(limit: Limit, deadline: float | None, used: int, left: int) -> Limit:
+    """What is left of the budget, shared evenly by ``left`` searches."""
+    seconds = None if deadline is None else max(0.0, deadline - time.monotonic()) / left
+    nodes = None if limit.nodes is None else max(1, (limit.nodes - used) // left)
+    return Limit(seconds, nodes, limit.progress)
+
+
+def _spent(limit: Limit, deadline: float | None, used: int) -> bool:
+    if deadline is not None and time.monotonic() >= deadline:
+        return True
+    return limit.nodes is not None and used >= limit.nodes
+
+
+def _merged(old: PositionResult | None, new: PositionResult) -> PositionResult:
+    """What two searches of one start proved together: a loss if either
+    proved it, the larger lower bound, the better line."""
+    if old is None:
+        return new
+    best = new if new.cards_left <= old.cards_left else old
+    lower = max(old.lower_bound, new.lower_bound)
+    verdict = Verdict.LOSS if Verdict.LOSS in (old.verdict, new.verdict) else best.verdict
+    return replace(
+        best,
+        verdict=verdict,
+        lower_bound=lower,
+        optimal=best.cards_left <= lower,
+        floor=max(old.floor, new.floor),
+    )
 
 
 def _loss_proof(
