@@ -44,7 +44,7 @@ CARDS_LOW = 12  # candidates: positions with 12..36 cards left
 CARDS_HIGH = 36
 SELECT_NODES = 2_000_000
 # The solver covers these; each makes solo puzzles.
-VARIANTS: tuple[str, ...] = ("classic", "profi", "on-fire")
+VARIANTS: tuple[str, ...] = ("classic", "profi", "on-fire", "extreme")
 
 
 def puzzle_deal(seed: int, rules: Rules) -> Deal:
