@@ -41,9 +41,7 @@ def daily(date: str | None, as_json: bool, show_solution: bool, variant: str | N
         out.print(solution_lines(puzzle))
     else:
         stream = f" --variant {variant}" if variant else ""
-        out.print(
-            Text(f"play it: thegame play --daily{stream} --date {puzzle.date}", style="dim")
-        )
+        out.print(Text(f"play it: thegame play --daily{stream} --date {puzzle.date}", style="dim"))
 
 
 # -- generate ------------------------------------------------------------------

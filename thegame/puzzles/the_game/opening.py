@@ -197,9 +197,7 @@ def extreme_play(state: GameState, unplayed: set[int]) -> tuple[Play, int] | Non
     """The Extreme policy's next play and its cost: the cheapest legal play
     (cost, card, pile) after which the turn can still end legally (None:
     there is none)."""
-    keyed = sorted(
-        (play_cost(state, p, unplayed), p.card, p.pile) for p in state.legal_plays()
-    )
+    keyed = sorted((play_cost(state, p, unplayed), p.card, p.pile) for p in state.legal_plays())
     for cost, card, pile in keyed:
         state.play(card, pile)
         ok = can_finish_turn(state)
