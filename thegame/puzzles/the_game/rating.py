@@ -41,6 +41,14 @@ Labels: ``easy`` below 25, ``medium`` 25-44, ``hard`` 45-64, ``expert`` from
 position before a fatal turn of the opening policy is expert. The weights
 were set by hand on a small sample of generated classic puzzles.
 
+Extreme (rules X): the options are the engine's moves that keep every
+command (``legal_plays``, ``can_end_turn``; X2: a solver never breaks one,
+so a move that would is no option), a trap's depth is measured with the
+Extreme form of the frozen policy, positions are told apart by what binds
+the rest of the turn (``_extreme_key``), and the oracle decides on the
+Extreme kernel (``api.kernel_of``). The weights are the classic ones, not
+set anew for Extreme.
+
 Deciding thousands of options is made cheap by an ``Oracle``: a cache of
 decisions, every position on a winning line marked as winning, and a memo
 of positions proven dead shared by all searches of the deal.
