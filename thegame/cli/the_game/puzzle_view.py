@@ -90,10 +90,8 @@ def position_view(state: GameState) -> RenderableType:
 def solution_lines(puzzle: Puzzle) -> Text:
     rules = puzzle.deal.rules
     text = Text("solution: ", style="bold")
-    parts = []
-    for t in puzzle.solution:
-        parts.append(" ".join(f"{p.card}{pile_name(rules, p.pile)}" for p in t.plays))
-    text.append(" | ".join(parts))
+    # A play is written '37 A1' as everywhere on screen; turns apart by '|'.
+    text.append(" | ".join(plays_text(rules, t.plays) for t in puzzle.solution))
     return text
 
 
