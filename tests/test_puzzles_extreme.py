@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +215,21 @@ def test_extreme_daily_is_pinned_and_verified(
     assert again is not None
     again.date = DATE
     assert again.to_dict() == extreme_daily
+
+
+def test_extreme_daily_same_in_another_process(extreme_daily: dict[str, Any]) -> None:
+    # Another process has another hash seed: nothing may depend on it.
+    code = "from thegame.cli.main import main; main()"
+    args = ["daily", "--variant", "extreme", "--date", DATE, "--json"]
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+    )
+    assert json.loads(proc.stdout) == extreme_daily
 
 
 PINNED_EXTREME_SEED = 2893955110176359
