@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from rich.text import Text
 
+from ...puzzles.the_game.daily import STREAMS
 from ..common import out, print_json, user_errors
 from .puzzle_view import (
     difficulty_text,
@@ -19,10 +20,17 @@ from .puzzle_view import (
 @click.option("--date", metavar="YYYY-MM-DD", help="The day (default: today, UTC).")
 @click.option("--json", "as_json", is_flag=True, help="Print the puzzle as JSON.")
 @click.option("--solution", "show_solution", is_flag=True, help="Show the solution too.")
+@click.option(
+    "--variant",
+    type=click.Choice(STREAMS),
+    default=None,
+    help="A second daily stream: an Extreme puzzle every day (default: classic on weekdays, "
+    "profi on Saturdays, on-fire on Sundays).",
+)
 @user_errors
-def daily(date: str | None, as_json: bool, show_solution: bool) -> None:
+def daily(date: str | None, as_json: bool, show_solution: bool, variant: str | None) -> None:
     """The puzzle of the day: the same on every machine and in every version."""
-    puzzle = load_daily(date, show=not as_json)
+    puzzle = load_daily(date, show=not as_json, stream=variant)
     if as_json:
         print_json(puzzle.to_dict())
         return
@@ -32,7 +40,8 @@ def daily(date: str | None, as_json: bool, show_solution: bool) -> None:
     if show_solution:
         out.print(solution_lines(puzzle))
     else:
-        out.print(Text(f"play it: thegame play --daily --date {puzzle.date}", style="dim"))
+        stream = f" --variant {variant}" if variant else ""
+        out.print(Text(f"play it: thegame play --daily{stream} --date {puzzle.date}", style="dim"))
 
 
 # -- generate ------------------------------------------------------------------

@@ -16,6 +16,7 @@ from ...models import IllegalMoveError, InvalidInputError, interrupt
 from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, GameState, Play, Record, Turn, pile_name
 from ...models.the_game.notation import action_text, parse_play, plural
+from ...puzzles.the_game.daily import STREAMS
 from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
 from ..common import SECONDS, err, out, read_text, user_errors, write_atomic
@@ -473,7 +474,12 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 
 @click.command()
 @click.argument("puzzle_file", metavar="[PUZZLE]", required=False)
-@click.option("--daily", "use_daily", is_flag=True, help="Play the daily puzzle.")
+@click.option(
+    "--daily",
+    "use_daily",
+    is_flag=True,
+    help="Play the daily puzzle (with --variant extreme: the Extreme daily).",
+)
 @click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
 @deal_options
 @click.option(
@@ -535,6 +541,16 @@ def play(
     ]
     if use_daily and puzzle_file is not None:
         raise InvalidInputError("give a PUZZLE file or --daily, not both", "play")
+    stream = None
+    if use_daily and variant is not None and given == ["--variant"]:
+        # --daily --variant extreme: the second daily stream (thegame daily).
+        if variant not in STREAMS:
+            raise InvalidInputError(
+                f"--daily --variant {variant}: the daily streams are the default one and "
+                f"{', '.join(STREAMS)}",
+                "play",
+            )
+        stream, given = variant, []
     if (use_daily or puzzle_file is not None) and given:
         what = "--daily" if use_daily else "a PUZZLE file"
         raise InvalidInputError(
@@ -554,7 +570,7 @@ def play(
         )
     try:
         session = _open(
-            puzzle_file, use_daily, date, (seed, deck, deal_file, variant, players, first)
+            puzzle_file, use_daily, date, (seed, deck, deal_file, variant, players, first), stream
         )
     except KeyboardInterrupt:
         # Ctrl-C while the daily puzzle is being made: nothing to save yet.
@@ -590,11 +606,16 @@ def _open(
     use_daily: bool,
     date: str | None,
     deal_source: tuple[int | None, str | None, str | None, str | None, int | None, int | None],
+    stream: str | None = None,
 ) -> Session:
     """The session the options ask for: a puzzle (everything in view) or a
-    real game from a deal (the draw pile face down)."""
+    real game from a deal (the draw pile face down); ``stream``: the daily
+    stream of ``--daily``."""
     if use_daily or puzzle_file is not None:
-        puzzle = load_daily(date, show=True) if use_daily else load_puzzle(str(puzzle_file))
+        if use_daily:
+            puzzle = load_daily(date, show=True, stream=stream)
+        else:
+            puzzle = load_puzzle(str(puzzle_file))
         session = puzzle_session(puzzle)
         lines: list[RenderableType] = [puzzle_title(puzzle)]
         if puzzle.difficulty:

@@ -17,7 +17,7 @@ from ...models import InvalidInputError, Limit, Verdict
 from ...models.the_game import GameState, is_ascending, pile_name, placement
 from ...models.the_game.notation import plays_text, plural, turn_label
 from ...models.the_game.state import pile_owner
-from .render import card_text, cards_text, legend
+from .render import card_text, cards_text, commands_text, legend
 
 # Inner width of a drawn card: fits "100", "55[S]" and "A1 up".
 CARD_WIDTH = 7
@@ -107,6 +107,9 @@ def _turn_line(state: GameState) -> Text:
     line.append(f" - played {n} this turn, minimum {state.turn_min}", style="dim")
     if state.placed:
         line.append(": " + plays_text(state.rules, state.plays_this_turn), style="dim")
+    commands = commands_text(state)
+    if commands is not None:
+        line.append(f"\n{commands}", style="bold")  # Extreme: what binds now
     return line
 
 

@@ -14,7 +14,7 @@ from ...models.the_game.notation import plays_text, plural, turn_label
 from ...puzzles.the_game.daily import parse_date, today_utc
 from ...puzzles.the_game.files import Puzzle
 from ..common import err
-from .render import card_text, cards_text
+from .render import card_text, cards_text, commands_text, legend
 
 LABEL_STYLE = {"easy": "green", "medium": "yellow", "hard": "red", "expert": "bold magenta"}
 
@@ -77,16 +77,21 @@ def position_view(state: GameState) -> RenderableType:
     turn = Text(f"{turn_label(state.turn)}: played {n}, minimum {state.turn_min}", style="dim")
     if state.placed:
         turn.append(" - " + plays_text(rules, state.plays_this_turn), style="dim")
-    return Group(piles, hand, pile, turn, Text(f"cards left: {state.cards_left()}", style="dim"))
+    parts: list[RenderableType] = [piles, hand, pile, turn]
+    commands = commands_text(state)
+    if commands is not None:
+        # Extreme: what binds now, and what the marks on the cards mean.
+        parts.append(Text(commands, style="bold"))
+        parts.append(Text(legend(deal) or "", style="dim"))
+    parts.append(Text(f"cards left: {state.cards_left()}", style="dim"))
+    return Group(*parts)
 
 
 def solution_lines(puzzle: Puzzle) -> Text:
     rules = puzzle.deal.rules
     text = Text("solution: ", style="bold")
-    parts = []
-    for t in puzzle.solution:
-        parts.append(" ".join(f"{p.card}{pile_name(rules, p.pile)}" for p in t.plays))
-    text.append(" | ".join(parts))
+    # A play is written '37 A1' as everywhere on screen; turns apart by '|'.
+    text.append(" | ".join(plays_text(rules, t.plays) for t in puzzle.solution))
     return text
 
 
@@ -109,9 +114,12 @@ def live_status(enabled: bool, text: str) -> Iterator[Callable[[str], None]]:
         yield lambda message: status.update(message)
 
 
-def load_daily(date: str | None, show: bool) -> Puzzle:
+def load_daily(date: str | None, show: bool, stream: str | None = None) -> Puzzle:
+    """The daily puzzle of ``date`` (default today) in the default stream or
+    in ``stream`` (``extreme``)."""
     day = parse_date(date) if date is not None else today_utc()
     from ...puzzles.the_game.daily import daily
 
-    with live_status(show, f"making the puzzle of {day.isoformat()}...") as update:
-        return daily(day, lambda n: update(f"making the puzzle of {day}... seed {n + 1}"))
+    what = f"the {stream} puzzle" if stream else "the puzzle"
+    with live_status(show, f"making {what} of {day.isoformat()}...") as update:
+        return daily(day, lambda n: update(f"making {what} of {day}... seed {n + 1}"), stream)

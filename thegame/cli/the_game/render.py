@@ -31,6 +31,40 @@ def card_text(deal: Deal, card: int) -> str:
     return str(card)
 
 
+# What each command showing on a top means (X4), and what one played this
+# turn binds (X3), for the line under a position.
+_SHOWING = {
+    "no-trick": "no backward trick (X4a)",
+    "one-pile": "each turn on one pile (X4b)",
+    "draw-one": "draw one card after the turn (X4c)",
+    "no-talk": "no talking (X4d)",
+    "skull": "cover it in this turn (X3b)",
+}
+_PLAYED = {
+    "stop": "stop played: the turn is over (X3a)",
+    "three": "three played: exactly 3 cards this turn (X3c)",
+}
+
+
+def commands_text(state: GameState) -> str | None:
+    """Which commands hold now (Extreme): those showing on the tops and the
+    lightning commands played this turn; None outside Extreme."""
+    deal, rules = state.deal, state.rules
+    if not rules.commands:
+        return None
+    showing = []
+    for i, top in enumerate(state.tops):
+        kind = deal.command(top)
+        if kind in _SHOWING:
+            showing.append(f"{card_text(deal, top)} on {pile_name(rules, i)}: {_SHOWING[kind]}")
+    text = "commands showing: " + ("; ".join(showing) if showing else "none")
+    played = {deal.command(p.card) for p in state.plays_this_turn}
+    binding = [_PLAYED[k] for k in _PLAYED if k in played]
+    if binding:
+        text += "; " + "; ".join(binding)
+    return text
+
+
 def cards_text(deal: Deal, cards: list[int]) -> str:
     return " ".join(card_text(deal, c) for c in cards) or "-"
 

@@ -4,6 +4,11 @@ with state ``d`` (mod 2^64) gives the seeds, each its next output shifted
 right by 11 bits (53-bit numbers, exact in any JSON reader), tried in order
 until one makes a puzzle. The variant is ``profi`` on Saturdays,
 ``on-fire`` on Sundays and ``classic`` on the other days.
+
+A second stream, ``extreme`` (``daily(day, "extreme")``), gives an Extreme
+puzzle (rules X) every day: the same, but the generator's state is ``d``
+XOR ``EXTREME_SALT``, so that its seeds (and with them its decks) are not
+those of the default stream; the default stream is unchanged by it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ from .make import make_puzzle
 
 EPOCH = dt.date(2000, 1, 1)
 MAX_ATTEMPTS = 10_000
+# The daily streams beside the default one, by variant.
+STREAMS: tuple[str, ...] = ("extreme",)
+# XORed into the day number for the extreme stream: "Extreme" in ASCII.
+EXTREME_SALT = int.from_bytes(b"Extreme", "big")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -41,21 +50,35 @@ def daily_variant(day: dt.date) -> str:
     return {6: "profi", 7: "on-fire"}.get(day.isoweekday(), "classic")
 
 
-def daily_plan(day: dt.date) -> tuple[str, Iterator[int]]:
-    """The variant and the seeds to try for ``day``."""
+def daily_plan(day: dt.date, stream: str | None = None) -> tuple[str, Iterator[int]]:
+    """The variant and the seeds to try for ``day`` in the default stream
+    (``stream`` None) or in one of ``STREAMS``."""
     # Days before the epoch are negative: taken modulo 2^64, as they always were.
-    rng = SplitMix64((day - EPOCH).days % (1 << 64))
+    state = (day - EPOCH).days % (1 << 64)
+    if stream is None:
+        variant = daily_variant(day)
+    elif stream == "extreme":
+        variant = "extreme"
+        state ^= EXTREME_SALT
+    else:
+        raise InvalidInputError(
+            f"no daily stream {stream!r} (streams: {', '.join(STREAMS)})", "--variant"
+        )
+    rng = SplitMix64(state)
 
     def seeds() -> Iterator[int]:
         while True:
             yield rng.next() >> 11
 
-    return daily_variant(day), seeds()
+    return variant, seeds()
 
 
-def daily(day: dt.date, progress: Callable[[int], None] | None = None) -> Puzzle:
-    """The puzzle of ``day`` (see the module notes)."""
-    variant, seeds = daily_plan(day)
+def daily(
+    day: dt.date, progress: Callable[[int], None] | None = None, stream: str | None = None
+) -> Puzzle:
+    """The puzzle of ``day`` in the default stream or in ``stream`` (see the
+    module notes)."""
+    variant, seeds = daily_plan(day, stream)
     rules = get_rules(variant)
     for attempt, seed in enumerate(seeds):
         if attempt >= MAX_ATTEMPTS:

@@ -6,12 +6,14 @@ across machines and versions except the rating's effort term:
 
 1. The deal is ``Deal.from_seed(seed, rules, players=1, first=1)``.
 2. The frozen opening policy (``thegame.puzzles.the_game.opening``) plays it turn by
-   turn. The *candidates* are the positions at the start of a turn on that
+   turn (Extreme, rules X: its Extreme form, which keeps every command,
+   X2). The *candidates* are the positions at the start of a turn on that
    path with ``low..high`` cards left (hand and draw pile; default 12..36).
 3. The puzzle is the last candidate from which a perfect clear is still
    possible: the position just before the policy's fatal turn (or the last
    candidate, when the policy survives them all). Positions on the path
-   only lose options, so once one is lost every later one is: a binary
+   only lose options (each policy turn is a legal turn, in Extreme one that
+   keeps every command), so once one is lost every later one is: a binary
    search finds it with a few decisions (``Oracle.wins``: the solver's
    search with a small budget, then a complete depth-first search with up
    to ``SELECT_NODES`` nodes). If the first candidate
@@ -43,8 +45,9 @@ from .rating import Oracle, Rating, rate
 CARDS_LOW = 12  # candidates: positions with 12..36 cards left
 CARDS_HIGH = 36
 SELECT_NODES = 2_000_000
-# The solver covers these; each makes solo puzzles.
-VARIANTS: tuple[str, ...] = ("classic", "profi", "on-fire")
+# The solver covers these; each makes solo puzzles (Extreme: 1 player, the
+# deal's 28 commands in the file, X1).
+VARIANTS: tuple[str, ...] = ("classic", "profi", "on-fire", "extreme")
 
 
 def puzzle_deal(seed: int, rules: Rules) -> Deal:

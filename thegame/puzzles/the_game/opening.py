@@ -22,6 +22,19 @@ The policy, turn by turn:
    the minimum is met), or ending the turn loses (an uncovered fire card,
    rule F2, or a next turn that cannot be played, rule C8), the opening
    stops before that turn: only completed turns count.
+
+Extreme (rules X) has its own frozen policy, the same three steps with the
+commands kept (X2: it never breaks one): in steps 1 and 2 only the plays
+after which the turn can still end legally count (a skull can still be
+covered in this turn, X3b; a three turn can still reach exactly 3 cards,
+X3c; nothing after a stop, X3a; one pile under one-pile, X4b; no backward
+trick under no-trick, X4a), found by a search through the rest of the turn
+over the engine's legal plays; "the minimum is met" becomes "the turn may
+end now" (``can_end_turn``: the minimum, waived by a stop, exactly 3 under
+a three, no skull of this turn on top). Step 3 as above (a next turn that
+cannot be played is rule X5). It reads only the engine, never the solver,
+so it is as frozen as the classic policy: a seed gives the same Extreme
+puzzle in every version.
 """
 
 from __future__ import annotations
@@ -86,6 +99,8 @@ def policy_turn(state: GameState) -> Turn | None:
     """
     if state.over or state.placed:
         return None
+    if state.rules.commands:
+        return _extreme_turn(state)
     player = state.current + 1
     unplayed = unplayed_cards(state)
     plays: list[Play] = []
@@ -132,6 +147,8 @@ def policy_depth(state: GameState) -> int:
     a turn) before it is stuck or the game ends: the depth of a trap."""
     state = state.copy()
     start = state.cards_left()
+    if state.rules.commands:
+        return _extreme_depth(state, start)
     unplayed = unplayed_cards(state)
     while not state.over:
         if not state.placed:
@@ -149,4 +166,104 @@ def policy_depth(state: GameState) -> int:
         except IllegalMoveError:
             break
         unplayed = unplayed_cards(state)
+    return start - state.cards_left()
+
+
+# -- Extreme (rules X) ---------------------------------------------------------------
+
+
+def can_finish_turn(state: GameState) -> bool:
+    """Whether the turn in progress can still end legally, keeping every
+    command (X2), through more plays of the current hand if need be. A small
+    search over the engine's legal plays; ``state`` is left as it was."""
+    seen: set[tuple[object, ...]] = set()
+
+    def search() -> bool:
+        if state.placed and state.can_end_turn():
+            return True
+        # The rest of the turn depends on the tops, the hand, and which
+        # piles and commands this turn's plays used (X3, X4b), and on how
+        # many there were (X3c).
+        plays = state.plays_this_turn
+        key = (
+            tuple(state.tops),
+            frozenset(state.hands[state.current]),
+            len(plays),
+            frozenset(p.pile for p in plays),
+            frozenset(state.deal.command(p.card) for p in plays),
+        )
+        if key in seen:
+            return False
+        seen.add(key)
+        for play in state.legal_plays():
+            state.play(play.card, play.pile)
+            found = search()
+            state.undo_play()
+            if found:
+                return True
+        return False
+
+    return not state.over and search()
+
+
+def extreme_play(state: GameState, unplayed: set[int]) -> tuple[Play, int] | None:
+    """The Extreme policy's next play and its cost: the cheapest legal play
+    (cost, card, pile) after which the turn can still end legally (None:
+    there is none)."""
+    keyed = sorted((play_cost(state, p, unplayed), p.card, p.pile) for p in state.legal_plays())
+    for cost, card, pile in keyed:
+        state.play(card, pile)
+        ok = can_finish_turn(state)
+        state.undo_play()
+        if ok:
+            return Play(card, pile), cost
+    return None
+
+
+def _extreme_rest(state: GameState, unplayed: set[int]) -> list[Play]:
+    """Play the rest of the turn by the Extreme policy (steps 1 and 2);
+    returns the plays made. The turn may end afterwards unless no play kept
+    it finishable from the start."""
+    plays: list[Play] = []
+    while True:
+        may_end = bool(state.placed) and state.can_end_turn()
+        choice = extreme_play(state, unplayed)
+        if choice is None:
+            break
+        play, cost = choice
+        if may_end and cost > 0:
+            break
+        state.play(play.card, play.pile)
+        unplayed.discard(play.card)
+        plays.append(play)
+    return plays
+
+
+def _extreme_turn(state: GameState) -> Turn | None:
+    player = state.current + 1
+    plays = _extreme_rest(state, unplayed_cards(state))
+    ok = bool(plays) and state.can_end_turn()
+    if ok:
+        probe = state.copy()
+        probe.end_turn()
+        ok = probe.status != Status.LOST  # X5: no next turn keeps the commands
+    if not ok:
+        for _ in plays:
+            state.undo_play()
+        return None
+    state.end_turn()
+    return Turn(player, tuple(plays))
+
+
+def _extreme_depth(state: GameState, start: int) -> int:
+    """``policy_depth`` for Extreme: finish the turn in progress, then whole
+    turns, until the policy is stuck or the game ends."""
+    while not state.over:
+        if state.placed:
+            _extreme_rest(state, unplayed_cards(state))
+            if not state.can_end_turn():
+                break
+            state.end_turn()  # may lose by X5: the game is over then
+        elif _extreme_turn(state) is None:
+            break
     return start - state.cards_left()

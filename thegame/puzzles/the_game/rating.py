@@ -41,6 +41,14 @@ Labels: ``easy`` below 25, ``medium`` 25-44, ``hard`` 45-64, ``expert`` from
 position before a fatal turn of the opening policy is expert. The weights
 were set by hand on a small sample of generated classic puzzles.
 
+Extreme (rules X): the options are the engine's moves that keep every
+command (``legal_plays``, ``can_end_turn``; X2: a solver never breaks one,
+so a move that would is no option), a trap's depth is measured with the
+Extreme form of the frozen policy, positions are told apart by what binds
+the rest of the turn (``_extreme_key``), and the oracle decides on the
+Extreme kernel (``api.kernel_of``). The weights are the classic ones, not
+set anew for Extreme.
+
 Deciding thousands of options is made cheap by an ``Oracle``: a cache of
 decisions, every position on a winning line marked as winning, and a memo
 of positions proven dead shared by all searches of the deal.
@@ -55,9 +63,10 @@ from typing import TYPE_CHECKING, Any
 from ...models.outcome import Limit, Status, Verdict
 from ...models.the_game import GameState, Play
 from ...solver.the_game import ckernel
-from ...solver.the_game.api import search_position
+from ...solver.the_game.api import kernel_of, search_position
 from ...solver.the_game.dfs import Searcher
-from ...solver.the_game.kernel import END, Action, Kernel
+from ...solver.the_game.extreme_kernel import ExtremeKernel
+from ...solver.the_game.kernel import END, Action
 from .opening import play_cost, policy_depth, unplayed_cards
 
 if TYPE_CHECKING:
@@ -134,6 +143,8 @@ def position_key(state: GameState) -> tuple[object, ...]:
     Piles of one direction are interchangeable (with their fire deadlines),
     and the plays of the current turn matter only up to its minimum.
     """
+    if state.rules.commands:
+        return _extreme_key(state)
     rules = state.rules
     marked = []
     for i, top in enumerate(state.tops):
@@ -147,6 +158,31 @@ def position_key(state: GameState) -> tuple[object, ...]:
         tuple(state.stock_pos),
         state.current,
         min(len(state.placed), state.turn_min),
+        state.status,
+    )
+
+
+def _extreme_key(state: GameState) -> tuple[object, ...]:
+    """``position_key`` of an Extreme position (rules X), as the Extreme
+    kernel's memo key argues it: piles of one direction are interchangeable
+    together with whether this turn's cards went onto them (X4b), the
+    commands of this turn's plays bind the rest of it (stop X3a, three
+    X3c), and the play count matters up to max(m, 3) (X3c: exactly 3). What
+    shows (X4) is read from the tops; a skull on top was laid this turn
+    (an older one would have lost the game, X3b)."""
+    rules = state.rules
+    piles = {p.pile for p in state.plays_this_turn}
+    marked = [(top, i in piles) for i, top in enumerate(state.tops)]
+    n = rules.asc_piles
+    played = frozenset(state.deal.command(p.card) for p in state.plays_this_turn)
+    return (
+        tuple(sorted(marked[:n])),
+        tuple(sorted(marked[n:])),
+        tuple(tuple(sorted(h)) for h in state.hands),
+        tuple(state.stock_pos),
+        state.current,
+        min(len(state.placed), max(state.turn_min, 3)),
+        tuple(sorted(k for k in played if k in ("stop", "three"))),
         state.status,
     )
 
@@ -198,9 +234,11 @@ class Oracle:
         key = position_key(state)
         if key in self.cache:
             return self.cache[key]
-        kernel = Kernel.from_state(state)
+        kernel = kernel_of(state)  # Extreme's knows the commands (X)
         if kernel.unplayed == 0:
-            return True
+            # Every card is down in this turn: ending it clears (C7), unless
+            # a command forbids the end (X3b, X3c), and then nothing can.
+            return kernel.won()
         quick = search_position(state, Limit(nodes=QUICK_NODES), optimize=False)
         self.nodes += quick.stats.nodes
         if quick.verdict == Verdict.WIN:
@@ -210,7 +248,15 @@ class Oracle:
             self.cache[key] = False
             return False
         limit = Limit(nodes=node_limit or self.node_limit)
-        if ckernel.use_compiled(kernel):
+        if isinstance(kernel, ExtremeKernel) and not ckernel.use_compiled(kernel):
+            # The Extreme kernel has no solo turn cap (``max_turn`` is INF,
+            # see its module notes), so every position its complete search
+            # proves dead, inside a turn or not, is a fact about the
+            # position: all of them are shared.
+            searcher = Searcher(kernel, limit, None)
+            searcher.dead = self.dead
+            res = searcher.run()
+        elif ckernel.use_compiled(kernel):
             # The same search in C, sharing turn-start dead positions as _Memo does.
             if self.c_dead is None:
                 self.c_dead = ckernel.new_dead_set(kernel)
