@@ -69,6 +69,10 @@ typedef struct {
     int players, hand_size, n_asc, n_piles, step, min_play, min_empty, total, low, size;
     int base_max_turn, w2, w3;
     M fire;
+    /* Extreme (ExtremeKernel): the cards of each command kind; 0 for the
+     * classic family. The turn state is packed into ``pending`` as there. */
+    int extreme;
+    M stop, skull, three, no_trick, one_pile, draw_one;
     int deck[MAXSIZE];
     int trick_top[2][MAXSIZE + 1];
     int first_beyond[MAXSIZE + 1];
@@ -108,6 +112,107 @@ static void sort_moves(Mv *out, int n) {
                       (int)(keys[i] & 0xff)};
 }
 
+/* ---- Extreme (extreme_kernel.ExtremeKernel) ---------------------------
+ * The commands' rules are argued in extreme_kernel.py; the turn state is
+ * ``pending`` as there: bits 0..n_piles-1 the piles this turn's cards went
+ * onto (X4b), X_STOP a stop was played this turn (X3a), X_THREE a three
+ * (X3c). What shows (X3b, X4a-c) is read from the tops. */
+#define X_STOP (1 << 20)
+#define X_THREE (1 << 21)
+#define X_FLAGS (X_STOP | X_THREE)
+
+/* ExtremeKernel._showing: the cards on top, as a mask */
+static inline M x_shown(const K *k) {
+    M shown = 0;
+    for (int i = 0; i < k->n_piles; i++) shown |= bitm(k->s.tops[i]);
+    return shown;
+}
+
+/* ExtremeKernel._turn_bits */
+static inline int x_turn_bits(const K *k, int c, int pile) {
+    int bits = 1 << pile;
+    if (testbit(k->stop, c)) bits |= X_STOP;
+    if (testbit(k->three, c)) bits |= X_THREE;
+    return bits;
+}
+
+/* ExtremeKernel.can_end: X3c, C4 (waived by a stop, X3a), X3b */
+static inline int x_can_end(const K *k) {
+    const State *s = &k->s;
+    int st = s->pending;
+    if (st & X_THREE) {
+        if (s->t != 3) return 0;
+    } else if (!(st & X_STOP) && s->t < s->turn_min) {
+        return 0;
+    }
+    return !(x_shown(k) & k->skull);
+}
+
+/* ExtremeKernel._keeps (placement is the caller's) */
+static int x_keeps(const K *k, int c, int pile, int no_trick, int one_pile) {
+    const State *s = &k->s;
+    int st = s->pending;
+    if (st & X_STOP) return 0; /* X3a */
+    int three = (st & X_THREE) || testbit(k->three, c);
+    if (three && s->t >= 3) return 0; /* X3c */
+    if (three && testbit(k->stop, c) && s->t != 2) return 0; /* X3c */
+    if (one_pile && (st & ~X_FLAGS & ~(1 << pile))) return 0; /* X4b */
+    int asc = pile < k->n_asc, top = s->tops[pile];
+    return !(no_trick && c == (asc ? top - k->step : top + k->step)); /* X4a */
+}
+
+/* ExtremeKernel.moves */
+static int x_moves(const K *k, Mv *out) {
+    const State *s = &k->s;
+    M hand = s->hands[s->cur];
+    int st = s->pending, t = s->t;
+    if (!hand || (st & X_STOP)) return 0; /* X3a */
+    M cards;
+    if (st & X_THREE) {
+        if (t >= 3) return 0; /* X3c */
+        cards = t == 2 ? hand : hand & ~k->stop;
+    } else {
+        cards = t < 3 ? hand : hand & ~k->three;
+    }
+    M shown = x_shown(k);
+    int no_trick = (shown & k->no_trick) != 0;
+    int piles_played = st & ~X_FLAGS, only = -1;
+    if ((shown & k->one_pile) && piles_played) {
+        if (piles_played & (piles_played - 1)) return 0; /* X4b */
+        only = 31 - __builtin_clz((unsigned)piles_played);
+    }
+    int step = k->step, n_asc = k->n_asc, n = 0;
+    M un = s->unplayed;
+    for (int i = 0; i < k->n_piles; i++) {
+        if (only >= 0 && i != only) continue;
+        int asc = i < n_asc, top = s->tops[i], dup = 0;
+        /* equal tops branched once (the piles skipped above are not seen) */
+        for (int j = 0; only < 0 && j < i; j++)
+            if ((j < n_asc) == asc && s->tops[j] == top) { dup = 1; break; }
+        if (dup) continue;
+        int bonus = testbit(k->skull, top) ? -100 : 0; /* X3b: cover the skull */
+        M normal;
+        int back;
+        if (asc) {
+            normal = cards & ~low_bits(top + 1);
+            back = top - step;
+        } else {
+            normal = cards & low_bits(top);
+            back = top + step;
+        }
+        M h = normal;
+        while (h) {
+            int c = ctz128(h);
+            h &= h - 1;
+            M between = asc ? btw(top, c) : btw(c, top);
+            out[n++] = (Mv){popc(un & between) + bonus, c, i};
+        }
+        if (!no_trick && back > 0 && testbit(cards, back)) out[n++] = (Mv){bonus - step, back, i};
+    }
+    sort_moves(out, n);
+    return n;
+}
+
 /* Kernel._all_moves: every legal play, fire variants */
 static int all_moves(const K *k, Mv *out) {
     const State *s = &k->s;
@@ -137,6 +242,7 @@ static int all_moves(const K *k, Mv *out) {
 
 /* Kernel.moves */
 static int moves(const K *k, Mv *out) {
+    if (k->extreme) return x_moves(k, out);
     if (k->fire) return all_moves(k, out);
     const State *s = &k->s;
     M hand = s->hands[s->cur], un = s->unplayed, h = hand;
@@ -207,7 +313,10 @@ static inline PlayUndo play(K *k, int c, int pile) {
     s->hands[s->cur] ^= bit;
     s->unplayed ^= bit;
     s->tops[pile] = c;
-    s->pending &= ~(1 << pile);
+    if (k->extreme)
+        s->pending |= x_turn_bits(k, c, pile);
+    else
+        s->pending &= ~(1 << pile);
     s->t++;
     return u;
 }
@@ -222,10 +331,14 @@ static inline void unplay(K *k, int c, int pile, PlayUndo u) {
     s->t--;
 }
 
-static inline int can_end(const K *k) { return k->s.t >= k->s.turn_min && !k->s.pending; }
-static inline int won(const K *k) { return k->s.unplayed == 0; }
+static inline int can_end(const K *k) {
+    if (k->extreme) return x_can_end(k);
+    return k->s.t >= k->s.turn_min && !k->s.pending;
+}
+/* ExtremeKernel.won: C7 with X3b/X3c, the last turn must end keeping them */
+static inline int won(const K *k) { return k->s.unplayed == 0 && (!k->extreme || x_can_end(k)); }
 static inline int auto_end(const K *k) {
-    return k->players == 1 && k->s.pos >= k->total && !k->fire;
+    return k->players == 1 && k->s.pos >= k->total && !k->fire && !k->extreme;
 }
 
 static TurnUndo end_turn(K *k) {
@@ -233,7 +346,8 @@ static TurnUndo end_turn(K *k) {
     TurnUndo u = {s->cur, s->t, s->pos, s->hands[s->cur], s->pending, s->turn_min, s->max_turn};
     s->max_turn = k->base_max_turn;
     M hand = s->hands[s->cur];
-    int need = k->hand_size - popc(hand);
+    /* draw_need: X4c, one card while a draw-one card shows, else back to H */
+    int need = k->extreme && (x_shown(k) & k->draw_one) ? 1 : k->hand_size - popc(hand);
     int pos = s->pos;
     int end = pos + need < k->total ? pos + need : k->total;
     for (int i = pos; i < end; i++) hand |= bitm(k->deck[i]);
@@ -268,11 +382,36 @@ static void unend_turn(K *k, TurnUndo u) {
     s->hands[u.player] = u.hand;
 }
 
-/* Kernel.reach */
+/* ExtremeKernel._permanent_no_trick: a no-trick card shows that no
+ * unplayed card can ever cover (X4a) */
+static int x_permanent_no_trick(const K *k) {
+    const State *s = &k->s;
+    M un = s->unplayed;
+    for (int i = 0; i < k->n_piles; i++) {
+        int t = s->tops[i];
+        if (!testbit(k->no_trick, t)) continue;
+        M above = i < k->n_asc ? un & ~low_bits(t + 1) : un & low_bits(t);
+        if (!above) return 1;
+    }
+    return 0;
+}
+
+/* Kernel.reach (ExtremeKernel.reach: no tricks ever again under a
+ * permanent no-trick card) */
 static void reach(const K *k, int *lo_out, int *hi_out) {
     const State *s = &k->s;
     int step = k->step;
     M un = s->unplayed;
+    if (k->extreme && x_permanent_no_trick(k)) {
+        int lo = INF, hi = -1;
+        for (int i = 0; i < k->n_asc; i++)
+            if (s->tops[i] + 1 < lo) lo = s->tops[i] + 1;
+        for (int i = k->n_asc; i < k->n_piles; i++)
+            if (s->tops[i] - 1 > hi) hi = s->tops[i] - 1;
+        *lo_out = lo;
+        *hi_out = hi;
+        return;
+    }
     int lo = INF;
     for (int i = 0; i < k->n_asc; i++) {
         int t = s->tops[i], low = t + 1;
@@ -299,7 +438,31 @@ static void reach(const K *k, int *lo_out, int *hi_out) {
     *hi_out = hi;
 }
 
+/* ExtremeKernel.dead_mask: the classic bound, then the skulls (X3b) that
+ * no pile can take or no card can follow in their turn */
+static M x_dead_mask(const K *k) {
+    int lo, hi;
+    reach(k, &lo, &hi);
+    int cap = k->total + k->low + 1;
+    if (cap < lo) lo = cap;
+    M un = k->s.unplayed, dead = 0;
+    if (hi + 1 < lo) dead = un & low_bits(lo) & ~low_bits(hi + 1);
+    M sk = un & k->skull & ~dead;
+    int step = k->step;
+    while (sk) {
+        int s = ctz128(sk);
+        M low = bitm(s);
+        sk ^= low;
+        M others = un & ~low & ~dead;
+        int up = s >= lo && ((others & ~low_bits(s + 1)) || (s > step && testbit(others, s - step)));
+        int down = s <= hi && ((others & low_bits(s)) || testbit(others, s + step));
+        if (!up && !down) dead |= low;
+    }
+    return dead;
+}
+
 static M dead_mask(const K *k) {
+    if (k->extreme) return x_dead_mask(k);
     int lo, hi;
     reach(k, &lo, &hi);
     int cap = k->total + k->low + 1;
@@ -360,8 +523,25 @@ static inline int key_turns(const K *k) {
     return t;
 }
 
+/* ExtremeKernel.key: each top marked 2 * top + (this turn's cards went
+ * there), the turn count capped at max(m, 3), and the stop/three flags, held
+ * in the turn count's word above its low 8 bits */
+static inline int x_key_turns(const K *k) {
+    const State *s = &k->s;
+    int cap = s->turn_min > 3 ? s->turn_min : 3;
+    return s->t < cap ? s->t : cap;
+}
+
+static inline int x_key_tail(int t, int flags) { return (t & 0xff) | (flags << 8); }
+
 static int make_key(const K *k, uint64_t *out) {
     int marked[MAXPILES];
+    if (k->extreme) {
+        for (int i = 0; i < k->n_piles; i++)
+            marked[i] = k->s.tops[i] * 2 + ((k->s.pending >> i) & 1);
+        return key_words(k->n_asc, k->n_piles, k->players, marked, k->s.hands, k->s.pos,
+                         k->s.cur, x_key_tail(x_key_turns(k), k->s.pending >> 20), out);
+    }
     for (int i = 0; i < k->n_piles; i++)
         marked[i] = k->s.tops[i] | (((k->s.pending >> i) & 1) << 7);
     return key_words(k->n_asc, k->n_piles, k->players, marked, k->s.hands, k->s.pos, k->s.cur,
@@ -674,6 +854,42 @@ static void fire_rec(K *k, Scratch *x, int depth, int cost) {
     }
 }
 
+/* ExtremeKernel.extreme_turns: ``x->hi`` is ``longest``; a turn that
+ * cannot end yet may run up to 3 plays past it */
+static void extreme_rec(K *k, Scratch *x, int depth, int cost) {
+    State *s = &k->s;
+    uint64_t key[TKW];
+    uint64_t w = 0;
+    for (int i = 0; i < k->n_piles; i++) w |= (uint64_t)(s->tops[i] & 0xff) << (8 * i);
+    key[0] = w;
+    key[1] = (uint64_t)(uint32_t)s->pending | ((uint64_t)(uint32_t)s->t << 32);
+    key[2] = (uint64_t)s->hands[s->cur];
+    key[3] = (uint64_t)(s->hands[s->cur] >> 64);
+    XEntry *e = x_expand(x, key, cost);
+    if (!e) return;
+    int ends = s->t > 0 && x_can_end(k);
+    if (ends || won(k)) {
+        if (!x_found(x, e, cost)) {
+            x->failed = 1;
+            return;
+        }
+    }
+    if (s->unplayed == 0 || depth >= x->hi + 3 || (depth >= x->hi && ends)) return;
+    Mv ms[MAXMOVES];
+    int n = moves(k, ms);
+    if (x->branch < n) n = x->branch;
+    for (int i = 0; i < n; i++) {
+        if (ends && ms[i].cost > x->extra_cost) break;
+        int c = ms[i].c, pile = ms[i].pile;
+        PlayUndo u = play(k, c, pile);
+        x->plays[x->nplays++] = (Act){(int16_t)c, (int16_t)pile};
+        extreme_rec(k, x, depth + 1, cost + ms[i].cost);
+        x->nplays--;
+        unplay(k, c, pile, u);
+        if (x->failed) return;
+    }
+}
+
 static Scratch *sort_scratch; /* the comparator's context (single-threaded: GIL held) */
 static int cmp_found(const void *a, const void *b) {
     int i = *(const int *)a, j = *(const int *)b;
@@ -687,8 +903,14 @@ static void turns_free(TurnList *tl) {
     tl->cost = NULL;
 }
 
+/* which turn lister: Kernel.solo_turns, Kernel.fire_turns,
+ * ExtremeKernel.extreme_turns */
+#define TURNS_SOLO 0
+#define TURNS_FIRE 1
+#define TURNS_EXTREME 2
+
 /* the distinct turns, cheapest first; 0 on memory failure */
-static int list_turns(K *k, Scratch *x, int fire, int branch, int longest, int extra_cost,
+static int list_turns(K *k, Scratch *x, int kind, int branch, int longest, int extra_cost,
                       TurnList *out) {
     State *s = &k->s;
     if (!x_reset(x)) return 0;
@@ -699,10 +921,14 @@ static int list_turns(K *k, Scratch *x, int fire, int branch, int longest, int e
     x->hi = hi;
     x->branch = branch;
     x->extra_cost = extra_cost;
-    if (fire)
+    if (kind == TURNS_EXTREME) {
+        x->hi = longest;
+        extreme_rec(k, x, 0, 0);
+    } else if (kind == TURNS_FIRE) {
         fire_rec(k, x, 0, 0);
-    else
+    } else {
         solo_rec(k, x, 0, 0);
+    }
     if (x->failed) return 0;
     int n = x->nfound;
     int *idx = malloc(sizeof(int) * (n ? n : 1));
@@ -755,6 +981,7 @@ static int list_turns(K *k, Scratch *x, int fire, int branch, int longest, int e
 #define MODE_PLAY 0
 #define MODE_TURN 1
 #define MODE_FIRE 2
+#define MODE_EXTREME 3 /* extreme_beam.ExtremeBeamSearcher, 1-5 players */
 
 typedef struct {
     Act *a;
@@ -953,7 +1180,7 @@ static int dfs_turn(S *s, int allowance) {
         return DEAD;
     }
     TurnList tl;
-    if (!list_turns(k, &s->x, 0, INF, INF, INF, &tl)) return fail_memory(s);
+    if (!list_turns(k, &s->x, TURNS_SOLO, INF, INF, INF, &tl)) return fail_memory(s);
     int complete = 1, result = 0;
     for (int rank = 0; rank < tl.n; rank++) {
         int cost = rank == 0 ? 0 : 1;
@@ -1063,8 +1290,10 @@ static int beam(S *s, int width) {
                 continue;
             }
             TurnList tl;
-            if (!list_turns(k, &s->x, s->mode == MODE_FIRE, s->branch, k->s.turn_min + 1,
-                            s->extra_cost, &tl)) {
+            int kind = s->mode == MODE_EXTREME ? TURNS_EXTREME
+                       : s->mode == MODE_FIRE  ? TURNS_FIRE
+                                               : TURNS_SOLO;
+            if (!list_turns(k, &s->x, kind, s->branch, k->s.turn_min + 1, s->extra_cost, &tl)) {
                 result = fail_memory(s);
                 goto done;
             }
@@ -1185,7 +1414,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Table t;
-    int n_asc, n_piles, players;
+    int n_asc, n_piles, players, extreme; /* the game shape its keys are of */
 } DeadSetObject;
 
 static PyTypeObject CoreType;
@@ -1329,8 +1558,34 @@ static PyObject *core_configure(CoreObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a card outside the card range");
             return NULL;
         }
+    k->extreme = 0;
+    k->stop = k->skull = k->three = k->no_trick = k->one_pile = k->draw_one = 0;
     memset(&k->s, 0, sizeof(State));
     self->configured = 1;
+    Py_RETURN_NONE;
+}
+
+/* _commands(stop, skull, three, no_trick, one_pile, draw_one): the cards of
+ * each command kind (masks); the kernel is then ExtremeKernel's */
+static PyObject *core_commands(CoreObject *self, PyObject *args) {
+    if (!check_configured(self)) return NULL;
+    K *k = &self->k;
+    PyObject *o[6];
+    M m[6];
+    if (!PyArg_ParseTuple(args, "OOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5])) return NULL;
+    for (int i = 0; i < 6; i++)
+        if (to_mask(o[i], &m[i]) < 0) return NULL;
+    if (k->fire) {
+        PyErr_SetString(PyExc_ValueError, "commands with fire cards are not modelled");
+        return NULL;
+    }
+    k->stop = m[0];
+    k->skull = m[1];
+    k->three = m[2];
+    k->no_trick = m[3];
+    k->one_pile = m[4];
+    k->draw_one = m[5];
+    k->extreme = 1;
     Py_RETURN_NONE;
 }
 
@@ -1388,12 +1643,14 @@ static PyObject *core_legal_plays(CoreObject *self, PyObject *unused) {
     K *k = &self->k;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
-    M h = k->s.hands[k->s.cur];
+    M h = k->s.hands[k->s.cur], shown = k->extreme ? x_shown(k) : 0;
+    int no_trick = (shown & k->no_trick) != 0, one_pile = (shown & k->one_pile) != 0;
     while (h) {
         int c = ctz128(h);
         h &= h - 1;
         for (int i = 0; i < k->n_piles; i++) {
             if (!testbit(k->accepted[i < k->n_asc ? 0 : 1][k->s.tops[i]], c)) continue;
+            if (k->extreme && !x_keeps(k, c, i, no_trick, one_pile)) continue;
             PyObject *t = Py_BuildValue("(ii)", c, i);
             if (!t || PyList_Append(out, t) < 0) {
                 Py_XDECREF(t);
@@ -1461,10 +1718,11 @@ static PyObject *core_unend_turn(CoreObject *self, PyObject *args) {
 static PyObject *core_key(CoreObject *self, PyObject *unused) {
     if (!check_configured(self)) return NULL;
     K *k = &self->k;
-    int na = k->n_asc, np = k->n_piles;
+    int na = k->n_asc, np = k->n_piles, x = k->extreme;
     int marked[MAXPILES];
     for (int i = 0; i < np; i++)
-        marked[i] = k->s.tops[i] + (((k->s.pending >> i) & 1) ? 1000 : 0);
+        marked[i] = x ? k->s.tops[i] * 2 + ((k->s.pending >> i) & 1)
+                      : k->s.tops[i] + (((k->s.pending >> i) & 1) ? 1000 : 0);
     for (int g = 0; g < 2; g++) {
         int from = g ? na : 0, to = g ? np : na;
         for (int i = from + 1; i < to; i++) {
@@ -1473,14 +1731,15 @@ static PyObject *core_key(CoreObject *self, PyObject *unused) {
             marked[j + 1] = v;
         }
     }
-    PyObject *out = PyTuple_New(np + k->players + 3);
+    PyObject *out = PyTuple_New(np + k->players + 3 + x);
     if (!out) return NULL;
     int n = 0;
     for (int i = 0; i < np; i++) PyTuple_SET_ITEM(out, n++, PyLong_FromLong(marked[i]));
     for (int p = 0; p < k->players; p++) PyTuple_SET_ITEM(out, n++, from_mask(k->s.hands[p]));
     PyTuple_SET_ITEM(out, n++, PyLong_FromLong(k->s.pos));
     PyTuple_SET_ITEM(out, n++, PyLong_FromLong(k->s.cur));
-    PyTuple_SET_ITEM(out, n++, PyLong_FromLong(key_turns(k)));
+    PyTuple_SET_ITEM(out, n++, PyLong_FromLong(x ? x_key_turns(k) : key_turns(k)));
+    if (x) PyTuple_SET_ITEM(out, n++, PyLong_FromLong(k->s.pending >> 20));
     for (int i = 0; i < n; i++)
         if (!PyTuple_GET_ITEM(out, i)) {
             Py_DECREF(out);
@@ -1497,8 +1756,10 @@ static PyObject *core_key(CoreObject *self, PyObject *unused) {
     }
 BOOL_METHOD(won, won(k))
 BOOL_METHOD(can_end, can_end(k))
-BOOL_METHOD(min_met, k->s.t >= k->s.turn_min)
-BOOL_METHOD(end_loses, k->s.pending != 0)
+/* Extreme: min_met is can_end, and no end loses (the solver never ends a
+ * turn that breaks a command, X2) */
+BOOL_METHOD(min_met, k->extreme ? x_can_end(k) : k->s.t >= k->s.turn_min)
+BOOL_METHOD(end_loses, !k->extreme && k->s.pending != 0)
 BOOL_METHOD(auto_end, auto_end(k))
 BOOL_METHOD(dead_card, dead_mask(k) != 0)
 
@@ -1521,7 +1782,7 @@ static PyObject *core_evaluate(CoreObject *self, PyObject *unused) {
 
 static Scratch py_scratch; /* for turn lists asked from Python */
 
-static PyObject *turns_py(CoreObject *self, PyObject *args, int fire) {
+static PyObject *turns_py(CoreObject *self, PyObject *args, int kind) {
     long long branch = INF, longest = INF, extra = INF;
     if (!check_configured(self) || !PyArg_ParseTuple(args, "|LLL", &branch, &longest, &extra))
         return NULL;
@@ -1529,13 +1790,17 @@ static PyObject *turns_py(CoreObject *self, PyObject *args, int fire) {
     if (longest > INF) longest = INF;
     if (extra > INF) extra = INF;
     K *k = &self->k;
-    if (!fire && k->players != 1) {
+    if (kind == TURNS_SOLO && k->players != 1) {
         PyErr_SetString(PyExc_ValueError, "solo_turns is for solo games");
+        return NULL;
+    }
+    if ((kind == TURNS_EXTREME) != k->extreme) {
+        PyErr_SetString(PyExc_ValueError, "extreme_turns is for Extreme, and only it");
         return NULL;
     }
     TurnList tl;
     State saved = k->s;
-    int ok = list_turns(k, &py_scratch, fire, (int)branch, (int)longest, (int)extra, &tl);
+    int ok = list_turns(k, &py_scratch, kind, (int)branch, (int)longest, (int)extra, &tl);
     k->s = saved;
     if (!ok) return PyErr_NoMemory();
     PyObject *out = PyList_New(tl.n);
@@ -1560,8 +1825,15 @@ static PyObject *turns_py(CoreObject *self, PyObject *args, int fire) {
     return out;
 }
 
-static PyObject *core_solo_turns(CoreObject *self, PyObject *args) { return turns_py(self, args, 0); }
-static PyObject *core_fire_turns(CoreObject *self, PyObject *args) { return turns_py(self, args, 1); }
+static PyObject *core_solo_turns(CoreObject *self, PyObject *args) {
+    return turns_py(self, args, TURNS_SOLO);
+}
+static PyObject *core_fire_turns(CoreObject *self, PyObject *args) {
+    return turns_py(self, args, TURNS_FIRE);
+}
+static PyObject *core_extreme_turns(CoreObject *self, PyObject *args) {
+    return turns_py(self, args, TURNS_EXTREME);
+}
 
 static PyObject *line_to_list(const Line *l) {
     PyObject *out = PyList_New(l->n);
@@ -1605,17 +1877,22 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         }
         shared = (DeadSetObject *)shared_o;
         if (shared->n_asc != self->k.n_asc || shared->n_piles != self->k.n_piles ||
-            shared->players != self->k.players) {
+            shared->players != self->k.players || shared->extreme != self->k.extreme) {
             PyErr_SetString(PyExc_ValueError, "the shared DeadSet is of another game shape");
             return NULL;
         }
     }
-    if (mode < MODE_PLAY || mode > MODE_FIRE) {
+    if (mode < MODE_PLAY || mode > MODE_EXTREME) {
         PyErr_SetString(PyExc_ValueError, "no such search mode");
         return NULL;
     }
-    if (mode != MODE_PLAY && self->k.players != 1) {
+    if ((mode == MODE_TURN || mode == MODE_FIRE) && self->k.players != 1) {
         PyErr_SetString(PyExc_ValueError, "turn-level search is for solo games");
+        return NULL;
+    }
+    /* the classic turn listers know no commands, the Extreme one no fire */
+    if (mode != MODE_PLAY && (mode == MODE_EXTREME) != self->k.extreme) {
+        PyErr_SetString(PyExc_ValueError, "this search mode is not for these rules");
         return NULL;
     }
     int widths[64];
@@ -1648,6 +1925,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     ds->n_asc = k.n_asc;
     ds->n_piles = k.n_piles;
     ds->players = k.players;
+    ds->extreme = k.extreme;
     memset(&ds->t, 0, sizeof(Table));
     /* half the memo budget for each of the two tables */
     size_t half = (size_t)memo_bytes / 2;
@@ -1772,6 +2050,7 @@ static PyGetSetDef core_getset[] = {
 static PyMethodDef core_methods[] = {
     {"_configure", (PyCFunction)core_configure, METH_VARARGS, NULL},
     {"_set_state", (PyCFunction)core_set_state, METH_VARARGS, NULL},
+    {"_commands", (PyCFunction)core_commands, METH_VARARGS, NULL},
     {"_search", (PyCFunction)core_search, METH_VARARGS, NULL},
     {"moves", (PyCFunction)core_moves, METH_NOARGS, NULL},
     {"_all_moves", (PyCFunction)core_all_moves, METH_NOARGS, NULL},
@@ -1792,6 +2071,7 @@ static PyMethodDef core_methods[] = {
     {"evaluate", (PyCFunction)core_evaluate, METH_NOARGS, NULL},
     {"solo_turns", (PyCFunction)core_solo_turns, METH_VARARGS, NULL},
     {"fire_turns", (PyCFunction)core_fire_turns, METH_VARARGS, NULL},
+    {"extreme_turns", (PyCFunction)core_extreme_turns, METH_VARARGS, NULL},
     {NULL},
 };
 
@@ -1815,22 +2095,25 @@ static void deadset_dealloc(DeadSetObject *self) {
 static Py_ssize_t deadset_len(DeadSetObject *self) { return (Py_ssize_t)self->t.count; }
 
 static int deadset_contains(DeadSetObject *self, PyObject *key) {
-    int np = self->n_piles, pl = self->players;
-    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != np + pl + 3) return 0;
-    int marked[MAXPILES], tail[3];
+    int np = self->n_piles, pl = self->players, x = self->extreme;
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != np + pl + 3 + x) return 0;
+    int marked[MAXPILES], tail[4];
     M hands[MAXPL];
     for (int i = 0; i < np; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(key, i));
         if (v == -1 && PyErr_Occurred()) return -1;
-        marked[i] = v >= 1000 ? (int)(v - 1000) | 128 : (int)v;
+        if (v < 0 || (x && v > 255)) return 0; /* not a key of this game */
+        /* Extreme marks are 2 * top + bit already (make_key) */
+        marked[i] = x ? (int)v : v >= 1000 ? (int)(v - 1000) | 128 : (int)v;
     }
     for (int p = 0; p < pl; p++)
         if (to_mask(PyTuple_GET_ITEM(key, np + p), &hands[p]) < 0) return -1;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3 + x; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(key, np + pl + i));
         if (v == -1 && PyErr_Occurred()) return -1;
         tail[i] = (int)v;
     }
+    if (x) tail[2] = x_key_tail(tail[2], tail[3]);
     uint64_t w[MAXKW];
     key_words(self->n_asc, np, pl, marked, hands, tail[0], tail[1], tail[2], w);
     return tab_get(&self->t, w) != NULL;
@@ -1850,12 +2133,13 @@ static PyTypeObject DeadSetType = {
     .tp_as_sequence = &deadset_seq,
 };
 
-/* new_dead_set(n_asc, n_piles, players, memo_bytes): an empty DeadSet to
+/* new_dead_set(n_asc, n_piles, players, memo_bytes[, extreme]): an empty DeadSet to
  * share between searches of one deal (``_search``'s ``shared``) */
 static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
-    int n_asc, n_piles, players;
+    int n_asc, n_piles, players, extreme = 0;
     Py_ssize_t memo_bytes;
-    if (!PyArg_ParseTuple(args, "iiin", &n_asc, &n_piles, &players, &memo_bytes)) return NULL;
+    if (!PyArg_ParseTuple(args, "iiin|p", &n_asc, &n_piles, &players, &memo_bytes, &extreme))
+        return NULL;
     if (players < 1 || players > MAXPL || n_piles < 1 || n_piles > MAXPILES || n_asc < 0 ||
         n_asc > n_piles || memo_bytes < 0) {
         PyErr_SetString(PyExc_ValueError, "no such game shape");
@@ -1866,6 +2150,7 @@ static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
     ds->n_asc = n_asc;
     ds->n_piles = n_piles;
     ds->players = players;
+    ds->extreme = extreme;
     int kw = 2 + 2 * players;
     if (!tab_init(&ds->t, kw, slots_for((size_t)memo_bytes, kw, 4 + 1))) {
         tab_free(&ds->t);

@@ -10,7 +10,9 @@ class DeadSet:
     def __contains__(self, key: object) -> bool: ...
     def __len__(self) -> int: ...
 
-def new_dead_set(n_asc: int, n_piles: int, players: int, memo_bytes: int, /) -> DeadSet: ...
+def new_dead_set(
+    n_asc: int, n_piles: int, players: int, memo_bytes: int, extreme: bool = False, /
+) -> DeadSet: ...
 
 class Core:
     tops: list[int]
@@ -45,6 +47,9 @@ class Core:
         accepted_up: Sequence[int],
         accepted_down: Sequence[int],
         /,
+    ) -> None: ...
+    def _commands(
+        self, stop: int, skull: int, three: int, no_trick: int, one_pile: int, draw_one: int, /
     ) -> None: ...
     def _set_state(
         self,
@@ -94,5 +99,8 @@ class Core:
         self, branch: int = ..., longest: int = ..., extra_cost: int = ..., /
     ) -> list[tuple[int, list[tuple[int, int]]]]: ...
     def fire_turns(
+        self, branch: int = ..., longest: int = ..., extra_cost: int = ..., /
+    ) -> list[tuple[int, list[tuple[int, int]]]]: ...
+    def extreme_turns(
         self, branch: int = ..., longest: int = ..., extra_cost: int = ..., /
     ) -> list[tuple[int, list[tuple[int, int]]]]: ...

@@ -1,5 +1,6 @@
 """The compiled search kernel (issue 16): ``Kernel`` and the searches over
-it (``dfs.Searcher``, ``beam.TurnSearcher``, ``beam.FireBeamSearcher``) in C.
+it (``dfs.Searcher``, ``beam.TurnSearcher``, ``beam.FireBeamSearcher``) in C,
+and Extreme's: ``ExtremeKernel`` and ``extreme_beam.ExtremeBeamSearcher``.
 
 ``_ckernel.c`` is a C extension module (plain C and the CPython C API: gcc
 and the Python headers are all it needs, no Cython or C++ toolchain), built
@@ -11,6 +12,13 @@ sound cuts, so a compiled search visits exactly the nodes the Python one
 does (``tests/test_ckernel.py`` compares node counts). Its memo tables are
 bounded (``MEMO_BYTES``); past the bound they stop growing, which costs
 repeated work, never soundness.
+
+Extreme (rules X, without fire cards) is covered the same way: the C kernel
+holds one card mask per command kind (stop, skull, three, no-trick,
+one-pile, draw-one; no-talk is nothing for an engine) and, as
+``ExtremeKernel``, the turn state packed into ``pending`` (the piles this
+turn's cards went onto, a stop played, a three played); what shows is read
+from the tops. A ``CKernel`` of an ``ExtremeKernel`` answers as that one.
 
 ``CKernel`` is the compiled position with the ``Kernel`` interface (for the
 conformance tests and for anything that walks a kernel from Python);
@@ -26,9 +34,12 @@ from collections.abc import Callable, Container
 from ...models import interrupt
 from ...models.outcome import Limit
 from ...models.the_game import Deal, GameState, Rules
+from . import extreme_beam
 from .beam import BRANCH, EXTRA, PER_PARENT, beam_widths
 from .budget import SearchStats
 from .dfs import SearchResult
+from .extreme_kernel import ExtremeKernel
+from .extreme_kernel import covers as extreme_covers
 from .kernel import INF, W2, W3, Kernel, Snapshot
 
 try:
@@ -46,7 +57,8 @@ except ImportError:  # installed without a C compiler: the Python kernel only
 # grows; a worker's peak stays under 1 GiB.
 MEMO_BYTES = 768 << 20
 # Search modes of ``_ckernel.Core._search``: the classes they port.
-PLAY, TURN, FIRE = 0, 1, 2  # Searcher, TurnSearcher, FireBeamSearcher
+# Searcher, TurnSearcher, FireBeamSearcher, ExtremeBeamSearcher
+PLAY, TURN, FIRE, EXTREME = 0, 1, 2, 3
 ENV = "THEGAME_KERNEL"
 
 
@@ -73,13 +85,16 @@ def kernel_name() -> str:
         return f"python ({ENV}=python)"
     if not BUILT:
         return "python (the C extension is not built)"
-    return "c (compiled, with the Python kernel as reference)"
+    return "c (compiled, classic family and Extreme, with the Python kernel as reference)"
 
 
 def covers(rules: Rules, players: int) -> bool:
-    """The compiled kernel holds this variant: card values below 128 (the
+    """The compiled kernel holds this variant: the classic family, or Extreme
+    without fire cards (as ``ExtremeKernel``); card values below 128 (the
     masks are 128 bits), at most 8 piles and 8 players, short move lists."""
-    if not BUILT or rules.kind != "classic" or rules.commands:
+    if not BUILT or rules.kind != "classic":
+        return False
+    if rules.commands and not extreme_covers(rules):
         return False
     n_piles = rules.asc_piles + rules.desc_piles
     return (
@@ -94,8 +109,18 @@ def covers(rules: Rules, players: int) -> bool:
 
 
 def use_compiled(kernel: Kernel) -> bool:
-    """Search this kernel in C: built, not forced off, and covered."""
-    return type(kernel) is Kernel and not forced_python() and covers(kernel.rules, kernel.players)
+    """Search this kernel in C: built, not forced off, and covered (the
+    reference kernels themselves, not other subclasses)."""
+    return (
+        type(kernel) in (Kernel, ExtremeKernel)
+        and not forced_python()
+        and covers(kernel.rules, kernel.players)
+    )
+
+
+def _reference(deal: Deal, first: int) -> Kernel:
+    """The Python kernel of a deal: Extreme's knows the commands (X)."""
+    return ExtremeKernel(deal, first) if deal.rules.commands else Kernel(deal, first)
 
 
 class CKernel(_Core):
@@ -103,10 +128,12 @@ class CKernel(_Core):
     results are the Python kernel's (``tests/test_kernel_conformance.py``)."""
 
     def __init__(self, deal: Deal, first: int) -> None:
-        self._adopt(Kernel(deal, first))
+        self._adopt(_reference(deal, first))
 
     @classmethod
     def from_state(cls, state: GameState) -> CKernel:
+        if state.rules.commands:
+            return cls.of(ExtremeKernel.from_state(state))
         return cls.of(Kernel.from_state(state))
 
     @classmethod
@@ -159,6 +186,14 @@ class CKernel(_Core):
             p.accepted[0],
             p.accepted[1],
         )
+        self.extreme = isinstance(py, ExtremeKernel)
+        if isinstance(py, ExtremeKernel):
+            self.cmd = dict(py.cmd)
+            self.stop, self.skull, self.three = py.stop, py.skull, py.three
+            self.no_trick, self.one_pile, self.draw_one = py.no_trick, py.one_pile, py.draw_one
+            self._commands(
+                py.stop, py.skull, py.three, py.no_trick, py.one_pile, py.draw_one
+            )
         self.restore(py.snapshot())
 
     def snapshot(self) -> Snapshot:
@@ -181,13 +216,21 @@ class CKernel(_Core):
         return self.btw[a][b]
 
     def draw_need(self, hand: int) -> int:
+        if self.extreme and any(self.draw_one >> t & 1 for t in self.tops):
+            return 1  # X4c, as ``ExtremeKernel.draw_need``
         return self.hand_size - hand.bit_count()
 
 
 def new_dead_set(kernel: Kernel) -> _ckernel.DeadSet:
     """An empty memo of dead turn-start positions, shared by the compiled
     searches of one deal (``search``'s ``shared``)."""
-    return _ckernel.new_dead_set(kernel.n_asc, kernel.n_piles, kernel.players, MEMO_BYTES // 2)
+    return _ckernel.new_dead_set(
+        kernel.n_asc,
+        kernel.n_piles,
+        kernel.players,
+        MEMO_BYTES // 2,
+        isinstance(kernel, ExtremeKernel),
+    )
 
 
 def search(
@@ -199,7 +242,8 @@ def search(
 ) -> tuple[SearchResult, Container[tuple[int, ...]]]:
     """The decision search ``api.search_position`` would run over ``kernel``
     (``Searcher``; ``TurnSearcher`` solo; ``FireBeamSearcher`` solo with fire
-    cards), run in C from the kernel's position, which does not move.
+    cards; ``ExtremeBeamSearcher`` over an ``ExtremeKernel``), run in C from
+    the kernel's position, which does not move.
     Returns its result and the positions it proved dead, asked by memo key.
 
     ``play_level``: the plain ``Searcher`` even solo. ``shared``: dead
@@ -208,7 +252,14 @@ def search(
     """
     ck = CKernel.of(kernel)
     widths: tuple[int, ...] = ()
-    if kernel.players != 1 or play_level:
+    branch, per_parent, extra = BRANCH, PER_PARENT, EXTRA
+    if play_level:
+        mode = PLAY
+    elif isinstance(kernel, ExtremeKernel):
+        mode, widths = EXTREME, extreme_beam.beam_widths(kernel)
+        branch, per_parent = extreme_beam.BRANCH, extreme_beam.PER_PARENT
+        extra = extreme_beam.EXTRA
+    elif kernel.players != 1:
         mode = PLAY
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel)
@@ -219,9 +270,9 @@ def search(
         deadline,
         _ticker(limit.progress),
         widths,
-        BRANCH,
-        PER_PARENT,
-        EXTRA,
+        branch,
+        per_parent,
+        extra,
         MEMO_BYTES,
         shared,
     )

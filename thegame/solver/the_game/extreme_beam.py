@@ -14,7 +14,24 @@ from __future__ import annotations
 from .beam import TurnSearcher
 from .dfs import Searcher
 from .extreme_kernel import ExtremeKernel
-from .kernel import INF, TurnOption
+from .kernel import INF, Kernel, TurnOption
+
+# Beam settings (the compiled search, ``ckernel.search``, takes them from
+# here): plays tried at each step of a turn, plays beyond what the turn
+# needs only at this cost or less, children kept per parent position.
+BRANCH = 4
+EXTRA = 0
+PER_PARENT = 16
+# The widths tried in turn; with a draw pile of at most SHORT_DRAW cards only
+# the short list (the complete search is cheap there).
+WIDTHS = (1, 4, 16, 64, 256)
+SHORT_WIDTHS = (1, 8)
+SHORT_DRAW = 24
+
+
+def beam_widths(k: Kernel) -> tuple[int, ...]:
+    """The beam widths an Extreme search from the kernel's position tries."""
+    return SHORT_WIDTHS if k.total - k.pos <= SHORT_DRAW else WIDTHS
 
 
 class ExtremeBeamSearcher(TurnSearcher):
@@ -26,12 +43,10 @@ class ExtremeBeamSearcher(TurnSearcher):
         Searcher.__init__(self, *args, **kwargs)  # type: ignore[arg-type]
         if not isinstance(self.k, ExtremeKernel):
             raise ValueError("the Extreme beam needs the Extreme kernel")
-        self.branch = 4
-        self.per_parent = 16
-        self.extra_cost = 0
-        self.beam_widths = (1, 4, 16, 64, 256)
-        if self.k.total - self.k.pos <= 24:
-            self.beam_widths = (1, 8)
+        self.branch = BRANCH
+        self.per_parent = PER_PARENT
+        self.extra_cost = EXTRA
+        self.beam_widths = beam_widths(self.k)
 
     def _dfs(self, allowance: int) -> int:
         return Searcher._dfs(self, allowance)
