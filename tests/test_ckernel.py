@@ -277,7 +277,9 @@ def test_coverage() -> None:
     assert not ckernel.use_compiled(kernel)
     with pytest.raises(ValueError):
         CKernel.of(kernel)
-    assert not ckernel.covers(get_rules("extreme"), 1)
+    # Extreme runs in C too (test_ckernel_extreme.py), not mixed with fire cards.
+    assert ckernel.covers(get_rules("extreme"), 1)
+    assert not ckernel.covers(get_rules("extreme").with_changes(fire_cards=frozenset({22})), 1)
 
 
 def test_undo_lines_are_kernel_actions() -> None:

@@ -191,9 +191,7 @@ class CKernel(_Core):
             self.cmd = dict(py.cmd)
             self.stop, self.skull, self.three = py.stop, py.skull, py.three
             self.no_trick, self.one_pile, self.draw_one = py.no_trick, py.one_pile, py.draw_one
-            self._commands(
-                py.stop, py.skull, py.three, py.no_trick, py.one_pile, py.draw_one
-            )
+            self._commands(py.stop, py.skull, py.three, py.no_trick, py.one_pile, py.draw_one)
         self.restore(py.snapshot())
 
     def snapshot(self) -> Snapshot:
