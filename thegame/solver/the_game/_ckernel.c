@@ -1,4 +1,4 @@
-/* The compiled search kernel of the classic family (issue 16).
+/* The compiled search kernel of the classic family and Extreme (issue 16).
  *
  * A line-by-line port of kernel.py (Kernel), dfs.py (Searcher) and beam.py
  * (TurnSearcher, FireBeamSearcher): the same positions, the same move
@@ -12,6 +12,17 @@
  * Card sets are 128-bit masks (bit c = card c), so card values and start
  * tops must lie below 128 (Python's ``covers`` refuses the rest, which then
  * run on the Python kernel).
+ *
+ * Extreme (rules X, without fire cards) is ported the same way, from
+ * extreme_kernel.py (ExtremeKernel) and extreme_beam.py
+ * (ExtremeBeamSearcher): ``_commands`` hands over one card mask per command
+ * kind (stop, skull, three, no-trick, one-pile, draw-one) and sets
+ * ``extreme``; the kernel's functions then answer as ExtremeKernel's (the
+ * x_ functions). As there, the turn state is packed into ``pending``: bits
+ * 0..n_piles-1 the piles this turn's cards went onto (X4b), X_STOP and
+ * X_THREE a stop or a three played this turn (X3a, X3c); what shows on the
+ * tops (X3b, X4a-c) is read from the tops. MODE_EXTREME is the Extreme
+ * beam over whole turns (extreme_rec), then the play-level search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -177,7 +177,7 @@ def search_position(
 
 
 def _searcher(kernel: Kernel) -> type[Searcher]:
-    """The decision search for a kernel (``ckernel.search`` ports the classic ones)."""
+    """The decision search for a kernel (``ckernel.search`` ports each one)."""
     if isinstance(kernel, ExtremeKernel):
         # The classic turn beams list turns without the commands (X).
         return ExtremeBeamSearcher

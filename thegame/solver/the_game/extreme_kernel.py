@@ -28,6 +28,11 @@ The classic shortcuts, one by one (see ``Kernel``):
 - pile symmetry in the memo key: ON, argued in ``key``; equal tops are
   branched once: ON, argued in ``moves``.
 - the dead-card bound: ON and stronger, argued in ``dead_mask``.
+
+This module and ``extreme_beam`` are the reference for the compiled
+kernel's Extreme mode (``_ckernel.c``, ported line by line: the same moves,
+keys, dead masks and turn lists); a change here must be made there too, and
+``tests/test_ckernel_extreme.py`` will say so.
 """
 
 from __future__ import annotations
