@@ -173,7 +173,7 @@ static int x_keeps(const K *k, int c, int pile, int no_trick, int one_pile) {
 }
 
 /* ExtremeKernel.moves */
-static int x_moves(const K *k, Mv *out) {
+__attribute__((noinline)) static int x_moves(const K *k, Mv *out) {
     const State *s = &k->s;
     M hand = s->hands[s->cur];
     int st = s->pending, t = s->t;
@@ -253,7 +253,7 @@ static int all_moves(const K *k, Mv *out) {
 
 /* Kernel.moves */
 static int moves(const K *k, Mv *out) {
-    if (k->extreme) return x_moves(k, out);
+    if (__builtin_expect(k->extreme, 0)) return x_moves(k, out);
     if (k->fire) return all_moves(k, out);
     const State *s = &k->s;
     M hand = s->hands[s->cur], un = s->unplayed, h = hand;
@@ -395,7 +395,7 @@ static void unend_turn(K *k, TurnUndo u) {
 
 /* ExtremeKernel._permanent_no_trick: a no-trick card shows that no
  * unplayed card can ever cover (X4a) */
-static int x_permanent_no_trick(const K *k) {
+__attribute__((noinline)) static int x_permanent_no_trick(const K *k) {
     const State *s = &k->s;
     M un = s->unplayed;
     for (int i = 0; i < k->n_piles; i++) {
@@ -451,7 +451,7 @@ static void reach(const K *k, int *lo_out, int *hi_out) {
 
 /* ExtremeKernel.dead_mask: the classic bound, then the skulls (X3b) that
  * no pile can take or no card can follow in their turn */
-static M x_dead_mask(const K *k) {
+__attribute__((noinline)) static M x_dead_mask(const K *k) {
     int lo, hi;
     reach(k, &lo, &hi);
     int cap = k->total + k->low + 1;
