@@ -5,6 +5,8 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/kernel.py --sets solo --time-limit 10 --jobs 2
     python benchmarks/kernel.py --sets p2,p3,p4,p5,profi,fire --first 50
     python benchmarks/kernel.py --sets profi-hard --time-limit 60 --kernels c
+    python benchmarks/kernel.py --sets x-solo --first 40 --jobs 1
+    python benchmarks/kernel.py --sets x-p3 --first 20 --nodes 200000 --time-limit 60
 
 Each deal is solved (``api.solve``: the decision search, then the branch and
 bound on cards left for a loss) in a worker process, once with each kernel
@@ -14,8 +16,14 @@ fraction, wins, losses, unknowns, median / p99 / max seconds, and the
 median per-deal speed-up (Python seconds / C seconds over the deals both
 decided). Where both searches finish within the budget their decision
 node counts must be equal (the C search is a port, node for node); any
-difference is listed. Results go to benchmarks/results/kernel-<set>-<kernels>.jsonl
-and, with ``--write``, to benchmarks/RESULTS.ckernel.md.
+difference is listed. With several players and no fixed start, ``solve``
+shares the time between the starts, so a start the Python kernel leaves
+undecided in its share may be decided in C's, and the counts then differ
+though the searches do not: ``--nodes`` adds a node budget (shared between
+the starts by count, the same for both kernels), which makes the
+comparison exact when it, not the clock, stops the searches. Results go to
+benchmarks/results/kernel-<set>-<kernels>.jsonl and, with ``--write``, to
+benchmarks/RESULTS.ckernel.md.
 """
 
 from __future__ import annotations
@@ -41,8 +49,8 @@ from thegame.solver.the_game.ckernel import ENV, kernel_name
 ROOT = Path(__file__).resolve().parent
 
 
-def _work(job: tuple[str, dict[str, Any], float, str]) -> dict[str, Any]:
-    label, deal_json, limit, kernel = job
+def _work(job: tuple[str, dict[str, Any], float, int | None, str]) -> dict[str, Any]:
+    label, deal_json, limit, nodes, kernel = job
     os.environ[ENV] = "python" if kernel == "python" else "auto"
     deal = Deal.from_dict(deal_json)
     # The searches' share of the time (decision search, and the branch and
@@ -60,7 +68,7 @@ def _work(job: tuple[str, dict[str, Any], float, str]) -> dict[str, Any]:
     api.search_position = timed  # type: ignore[assignment]
     start = time.perf_counter()
     try:
-        sol = api.solve(deal, Limit(limit))
+        sol = api.solve(deal, Limit(limit, nodes))
     finally:
         api.search_position = search_position  # type: ignore[assignment]
     seconds = time.perf_counter() - start
@@ -83,17 +91,22 @@ def _pct(xs: list[float], q: float) -> float:
 
 
 def run_set(
-    name: str, kernels: list[str], limit: float, jobs: int, first: int | None
+    name: str,
+    kernels: list[str],
+    limit: float,
+    jobs: int,
+    first: int | None,
+    nodes: int | None = None,
 ) -> dict[str, Any]:
     deals = _deals(name)[:first]
-    work = [(label, d, limit, k) for label, d in deals for k in kernels]
+    work = [(label, d, limit, nodes, k) for label, d in deals for k in kernels]
     start = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=25) as pool:
         rows = list(pool.imap(_work, work))
     wall = time.monotonic() - start
     out_dir = ROOT / "results"
     out_dir.mkdir(exist_ok=True)
-    tag = "-".join(kernels) + (f"-first{first}" if first else "")
+    tag = "-".join(kernels) + (f"-first{first}" if first else "") + (f"-n{nodes}" if nodes else "")
     with open(out_dir / f"kernel-{name}-{tag}.jsonl", "w") as fh:
         for r in rows:
             fh.write(json.dumps(r) + "\n")
@@ -139,11 +152,15 @@ def run_set(
     return out
 
 
-def table(summaries: list[dict[str, Any]], limit: float, jobs: int, cmd: str) -> str:
+def table(
+    summaries: list[dict[str, Any]], limit: float, jobs: int, cmd: str, nodes: int | None = None
+) -> str:
     lines = [
         f"Command: `{cmd}`",
         "",
-        f"Budget {limit:g} s per deal and kernel; {jobs} worker processes on a shared "
+        f"Budget {limit:g} s"
+        + (f" and {nodes} decision nodes" if nodes else "")
+        + f" per deal and kernel; {jobs} worker processes on a shared "
         f"{os.cpu_count()}-core machine; times are `api.solve` wall seconds inside the worker "
         "(decision search, then the branch and bound on cards left for a loss, then the "
         "line replayed through the rules engine); search s: the searches alone "
@@ -182,6 +199,7 @@ def main() -> None:
     ap.add_argument("--sets", default="solo")
     ap.add_argument("--kernels", default="c,python")
     ap.add_argument("--time-limit", type=float, default=10.0)
+    ap.add_argument("--nodes", type=int, default=None, help="a node budget per deal as well")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first", type=int, default=None, help="only the first N deals of each set")
     ap.add_argument("--write", action="store_true", help="append to benchmarks/RESULTS.ckernel.md")
@@ -191,11 +209,11 @@ def main() -> None:
         sys.exit(f"the compiled kernel is not in use: {kernel_name()}")
     summaries = []
     for name in args.sets.split(","):
-        s = run_set(name, kernels, args.time_limit, args.jobs, args.first)
+        s = run_set(name, kernels, args.time_limit, args.jobs, args.first, args.nodes)
         summaries.append(s)
         print(json.dumps(s), flush=True)
     cmd = "python benchmarks/kernel.py " + " ".join(sys.argv[1:])
-    text = table(summaries, args.time_limit, args.jobs, cmd)
+    text = table(summaries, args.time_limit, args.jobs, cmd, args.nodes)
     print(text)
     if args.write:
         with open(ROOT / "RESULTS.ckernel.md", "a") as fh:
