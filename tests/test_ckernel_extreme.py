@@ -28,9 +28,9 @@ from thegame.models.outcome import Status
 from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, get_rules
 from thegame.solver.the_game import api, ckernel, extreme_beam
 from thegame.solver.the_game.ckernel import BUILT, CKernel
-from thegame.solver.the_game.dfs import SearchResult
+from thegame.solver.the_game.dfs import Searcher, SearchResult
 from thegame.solver.the_game.extreme_kernel import ExtremeKernel
-from thegame.solver.the_game.kernel import END
+from thegame.solver.the_game.kernel import END, Kernel
 
 pytestmark = pytest.mark.skipif(not BUILT, reason="the C extension is not built")
 
@@ -351,6 +351,35 @@ def test_dead_positions_are_the_python_searchs() -> None:
         assert searcher.dead and all(key in dead for key in searcher.dead)
         assert len(dead) == len(searcher.dead)  # type: ignore[arg-type]
         assert (1, 2, 3) not in dead
+
+
+def test_play_level_search_and_a_shared_dead_set() -> None:
+    """``play_level``: the plain ``Searcher`` over the Extreme kernel, node
+    for node; its dead turn-start positions go to a shared ``DeadSet`` of
+    Extreme keys, which a second search reuses."""
+    for deal in small_losses()[:2]:
+        state = GameState(deal)
+        searcher = Searcher(xk(state), Limit(nodes=100_000), None)
+        py = searcher.run()
+        shared = ckernel.new_dead_set(xk(state))
+        c, _ = ckernel.search(xk(state), Limit(nodes=100_000), None, True, shared)
+        assert (c.win, c.proven, c.actions) == (py.win, py.proven, py.actions)
+        assert (c.stats.nodes, c.stats.dead_card_cuts) == (py.stats.nodes, py.stats.dead_card_cuts)
+        # the turn-start dead positions went to the shared set
+        assert c.stats.dead_positions + len(shared) == py.stats.dead_positions
+        turn_starts = [key for key in searcher.dead if key[-2:] == (0, 0)]
+        assert turn_starts and all(key in shared for key in turn_starts)
+        again, _ = ckernel.search(xk(state), Limit(nodes=100_000), None, True, shared)
+        assert again.proven and again.stats.nodes < c.stats.nodes
+    with pytest.raises(ValueError):  # a classic shared set is of another game shape
+        classic = Kernel(Deal.from_seed(1, get_rules("classic")), 0)
+        ckernel.search(
+            xk(GameState(Deal.from_seed(1, EXTREME))),
+            Limit(nodes=10),
+            None,
+            True,
+            ckernel.new_dead_set(classic),
+        )
 
 
 def test_the_winning_line_replays() -> None:
