@@ -180,3 +180,74 @@ def test_cli_analyze_on_extreme_is_hindsight_only(tmp_path: Path) -> None:
     data = json.loads(runner.invoke(cli, ["analyze", str(path), "--json"]).stdout)
     assert data["fair_unavailable"] and data["actions"] == []
     assert data["hindsight"]["cards_left"] == data["cards_left"] == replay(record).cards_left
+
+
+@st.composite
+def stranding_deals(draw: st.DrawFn) -> Deal:
+    """Small Extreme deals whose end cards carry draw-one (X4c): the
+    highest card on the ascending pile, the lowest on the descending one
+    take nothing after them but a backward trick, so a draw-one card there
+    often shows for good."""
+    deal = draw(small_extreme_deals(players=(1, 3)))
+    rules = deal.rules
+    commands = {c: k for c, k in deal.commands if k != "draw-one"}
+    for c in (rules.high, rules.low):
+        commands[c] = "draw-one"
+    return Deal.create(rules, deal.players, [list(deal.deck)], deal.first, commands)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(small_extreme_deals(players=(1, 3)) | stranding_deals(), st.integers(0, 2**32 - 1))
+def test_dead_mask_is_sound_along_random_games(deal: Deal, seed: int) -> None:
+    """At the turn starts of a random game and after each turn's first play,
+    the Extreme kernel's dead cards (the classic bound, stranded skulls, the
+    bottom of the draw pile under a draw-one card that shows for good) are
+    never more than the fewest cards any line leaves from there (the
+    engine-only brute force)."""
+    pl = random_playout(deal, random.Random(seed), greed=0.7)
+    state = GameState(deal)
+    for turn in pl.turns:
+        probes = [state.copy()]
+        if turn.plays and not state.loses(turn.plays[0].card, turn.plays[0].pile):
+            first = state.copy()
+            first.play(turn.plays[0].card, turn.plays[0].pile)
+            probes.append(first)
+        for probe in probes:
+            if probe.over:
+                continue
+            k = ExtremeKernel.from_state(probe)
+            dead = k.dead_mask().bit_count()
+            if k._draw_one_limit() < k.total:
+                event("a draw-one card shows for good")
+            if dead:
+                assert dead <= optimum_from(probe), describe(deal)
+        for play in turn.plays:
+            state.play(play.card, play.pile)
+        if not state.over:
+            state.end_turn()
+        if state.over:
+            break
+
+
+def test_a_draw_one_card_that_shows_for_good_strands_the_draw_pile() -> None:
+    """X4c: 20 (draw-one) on the ascending pile of cards 2..20 with 10
+    already played takes nothing more, so every turn draws one card. With
+    two cards in hand after the turn (hand 3, m = 2, no stop), one more
+    turn can draw: the 14 cards below the next one are never drawn."""
+    rules = EXTREME.with_changes(
+        high=20, asc_piles=1, desc_piles=1, hand_sizes=(3,) * 5, step=10, min_play=2
+    )
+    front = [10, 20, 5, 15]
+    deck = front + [c for c in rules.cards if c not in front]
+    deal = Deal.create(rules, 1, [deck], 1, {20: "draw-one"})
+    state = GameState(deal)
+    state.play(10, 1)  # D1
+    state.play(20, 0)  # A1: the draw-one card, nothing can follow it
+    state.end_turn()
+    assert sorted(state.hands[0]) == [5, 15]  # drew one card (X4c)
+    k = ExtremeKernel.from_state(state)
+    assert k._draw_one_limit() == k.pos + 1
+    assert k.dead_mask().bit_count() == 14
+    assert optimum_from(state) >= 14
+    sol = solve(deal, Limit(nodes=NODE_LIMIT))
+    assert sol.optimal and sol.cards_left == optimum_from(GameState(deal))

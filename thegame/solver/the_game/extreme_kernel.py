@@ -205,6 +205,8 @@ class ExtremeKernel(Kernel):
           it or exactly ``step`` below on an ascending pile; the mirror on a
           descending one). A skull with neither is never played by a line
           that keeps the commands: dead. (Dead cards cover nothing.)
+        - a draw-one card (X4c) that shows for good: the draw pile's bottom
+          is never drawn (``_draw_one_limit``).
         """
         lo, hi = self.reach()
         lo = min(lo, self.total + self.rules.low + 1)  # no ascending pile: no bound
@@ -223,7 +225,48 @@ class ExtremeKernel(Kernel):
             down = s <= hi and (others & ((1 << s) - 1) or others >> (s + step) & 1)
             if not up and not down:
                 dead |= low
+        limit = self._draw_one_limit()
+        for c in self.deck[limit:]:
+            dead |= 1 << c
         return dead
+
+    def _draw_one_limit(self) -> int:
+        """The deck index from which no card is ever drawn (``total``: no
+        such bound).
+
+        A draw-one card on top of a pile that no unplayed card can follow
+        (nothing beyond it, no card exactly ``step`` back) shows for the
+        rest of the game, so every turn from now on ends by drawing one card
+        (X4c). A turn with a draw plays at least m = 2 cards (C4) unless its
+        first card is a stop (X3a: a one-card turn, net 0), so each other
+        turn shrinks its player's hand by at least one, and a player down to
+        one card goes on only with a stop first (X5). So a player holding h
+        cards at a turn start takes at most h - 1 more turns that are not
+        stop-first; the player to move, part-way through a turn, at most
+        this one and then h more from the h + 1 cards it may hold after it;
+        every stop-first turn uses up one of the unplayed stop cards. Each
+        of those turns draws one card, so at most that many more are drawn.
+        """
+        if self.pos >= self.total or not self.draw_one or self.min_play < 2:
+            return self.total  # (with m = 1, C10, a one-card turn nets 0)
+        un = self.unplayed
+        step = self.step
+        for i, top in enumerate(self.tops):
+            if not self.draw_one >> top & 1:
+                continue
+            if i < self.n_asc:
+                follows = un >> (top + 1) or (top > step and un >> (top - step) & 1)
+            else:
+                follows = un & ((1 << max(top, 0)) - 1) or un >> (top + step) & 1
+            if not follows:
+                break
+        else:
+            return self.total  # every draw-one card showing may still be covered
+        draws = (un & self.stop).bit_count()
+        for p, hand in enumerate(self.hands):
+            h = hand.bit_count()
+            draws += 1 + h if p == self.cur and self.t > 0 else max(h - 1, 0)
+        return min(self.total, self.pos + draws)
 
     # -- moves ---------------------------------------------------------------
 
