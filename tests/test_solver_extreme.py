@@ -28,6 +28,7 @@ from thegame.cli.main import cli
 from thegame.models import InvalidInputError, Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, Play, get_rules, replay
+from thegame.solver.the_game import ckernel
 from thegame.solver.the_game.api import solve
 from thegame.solver.the_game.extreme_kernel import ExtremeKernel
 
@@ -217,6 +218,8 @@ def test_dead_mask_is_sound_along_random_games(deal: Deal, seed: int) -> None:
                 continue
             k = ExtremeKernel.from_state(probe)
             dead = k.dead_mask().bit_count()
+            if ckernel.BUILT:  # the compiled port says the same
+                assert ckernel.CKernel.of(k).dead_mask() == k.dead_mask()
             if k._draw_one_limit() < k.total:
                 event("a draw-one card shows for good")
             if dead:
@@ -248,6 +251,8 @@ def test_a_draw_one_card_that_shows_for_good_strands_the_draw_pile() -> None:
     k = ExtremeKernel.from_state(state)
     assert k._draw_one_limit() == k.pos + 1
     assert k.dead_mask().bit_count() == 14
+    if ckernel.BUILT:  # the compiled kernel's port of the bound
+        assert ckernel.CKernel.of(k).dead_mask() == k.dead_mask()
     assert optimum_from(state) >= 14
     sol = solve(deal, Limit(nodes=NODE_LIMIT))
     assert sol.optimal and sol.cards_left == optimum_from(GameState(deal))

@@ -449,8 +449,34 @@ static void reach(const K *k, int *lo_out, int *hi_out) {
     *hi_out = hi;
 }
 
+/* ExtremeKernel._draw_one_limit: the deck index from which no card is
+ * ever drawn once a draw-one card shows for good (X4c; total: no bound) */
+static int x_draw_one_limit(const K *k) {
+    const State *s = &k->s;
+    if (s->pos >= k->total || !k->draw_one || k->min_play < 2) return k->total;
+    M un = s->unplayed;
+    int step = k->step, stuck = 0;
+    for (int i = 0; i < k->n_piles && !stuck; i++) {
+        int top = s->tops[i], follows;
+        if (!testbit(k->draw_one, top)) continue;
+        if (i < k->n_asc)
+            follows = (un & ~low_bits(top + 1)) != 0 || (top > step && testbit(un, top - step));
+        else
+            follows = (un & low_bits(top > 0 ? top : 0)) != 0 || testbit(un, top + step);
+        stuck = !follows;
+    }
+    if (!stuck) return k->total;
+    int draws = popc(un & k->stop);
+    for (int p = 0; p < k->players; p++) {
+        int h = popc(s->hands[p]);
+        draws += (p == s->cur && s->t > 0) ? 1 + h : (h > 1 ? h - 1 : 0);
+    }
+    return s->pos + draws < k->total ? s->pos + draws : k->total;
+}
+
 /* ExtremeKernel.dead_mask: the classic bound, then the skulls (X3b) that
- * no pile can take or no card can follow in their turn */
+ * no pile can take or no card can follow in their turn, then the draw
+ * pile's bottom under a draw-one card that shows for good */
 __attribute__((noinline)) static M x_dead_mask(const K *k) {
     int lo, hi;
     reach(k, &lo, &hi);
@@ -469,6 +495,7 @@ __attribute__((noinline)) static M x_dead_mask(const K *k) {
         int down = s <= hi && ((others & low_bits(s)) || testbit(others, s + step));
         if (!up && !down) dead |= low;
     }
+    for (int i = x_draw_one_limit(k); i < k->total; i++) dead |= bitm(k->deck[i]);
     return dead;
 }
 
