@@ -471,20 +471,3 @@ def test_extreme_lines_are_kernel_actions() -> None:
         ExtremeKernel.from_state(GameState(Deal.from_seed(1, EXTREME, 1, 1))), Limit(), None
     )
     assert res.win and res.actions[-1] == END
-
-
-@pytest.mark.parametrize("players", [1, 4])
-def test_the_second_beam_pass_node_for_node(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The beam plan's second pass (wider choices per step, given to the C
-    search as (width, branch, per_parent) steps): with short passes that
-    miss the win, both searches run the second pass and then the complete
-    search, node for node and line for line."""
-    monkeypatch.setattr(extreme_beam, "WIDTHS", (1, 2))
-    second = 0
-    for seed in (1, 2, 3):
-        state = GameState(Deal.from_seed(seed, EXTREME, players, 1))
-        plan = extreme_beam.beam_plan(xk(state))
-        assert [s[1:] for s in plan] == [(4, 16), (4, 16), (8, 64), (8, 64)]
-        res = same_search(state, 100_000)
-        second += res.stats.iterations > 2  # got as far as the second pass
-    assert second > 0

@@ -1897,9 +1897,7 @@ static size_t slots_for(size_t bytes, int kw, size_t per_extra) {
 /* _search(mode, node_limit, deadline, progress, beam_widths, branch, per_parent,
  *         extra_cost, memo_bytes) -> (win, proven, actions, best_left, nodes,
  *         iterations, dead_positions, dead_card_cuts, dead_set)
- * Searches from a copy of the position: the kernel itself does not move.
- * A beam step is a width, or (width, branch, per_parent) for a step with its
- * own choices (extreme_beam.beam_plan's second pass). */
+ * Searches from a copy of the position: the kernel itself does not move. */
 static PyObject *core_search(CoreObject *self, PyObject *args) {
     int mode, branch, per_parent, extra;
     long long node_limit;
@@ -1935,28 +1933,14 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "this search mode is not for these rules");
         return NULL;
     }
-    int widths[64], step_branch[64], step_per[64];
+    int widths[64];
     Py_ssize_t nw = PySequence_Size(widths_o);
     if (nw < 0) return NULL;
     if (nw > 64) {
         PyErr_SetString(PyExc_ValueError, "too many beam widths");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < nw; i++) {
-        PyObject *item = PySequence_GetItem(widths_o, i);
-        if (!item) return NULL;
-        int ok;
-        step_branch[i] = branch;
-        step_per[i] = per_parent;
-        if (PyTuple_Check(item))
-            ok = PyArg_ParseTuple(item, "iii", &widths[i], &step_branch[i], &step_per[i]);
-        else {
-            widths[i] = (int)PyLong_AsLong(item);
-            ok = !(widths[i] == -1 && PyErr_Occurred());
-        }
-        Py_DECREF(item);
-        if (!ok) return NULL;
-    }
+    if (int_list(widths_o, widths, (int)nw, "beam_widths") < 0) return NULL;
     K k = self->k; /* the search moves a copy */
     S s;
     memset(&s, 0, sizeof s);
@@ -1998,11 +1982,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     }
     for (int i = 0; !stopped && i < nw; i++) {
         s.iterations++;
-        s.branch = step_branch[i];
-        s.per_parent = step_per[i];
         int r = beam(&s, widths[i]);
-        s.branch = branch;
-        s.per_parent = per_parent;
         if (r == BUDGET) stopped = 1;
         if (r == CLEAR) {
             win = proven = 1;

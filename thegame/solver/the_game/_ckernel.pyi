@@ -70,7 +70,7 @@ class Core:
         node_limit: int,
         deadline: float | None,
         progress: Callable[[int], bool | None] | None,  # True: stop as if out of budget
-        beam_widths: Sequence[int | tuple[int, int, int]],
+        beam_widths: Sequence[int],
         branch: int,
         per_parent: int,
         extra_cost: int,

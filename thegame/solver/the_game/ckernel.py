@@ -249,14 +249,12 @@ def search(
     ``puzzles.the_game.rating`` shares them between the searches of a deal.
     """
     ck = CKernel.of(kernel)
-    # Beam steps: a width, or (width, branch, per_parent) for a step with
-    # its own choices (Extreme's second pass).
-    widths: tuple[int | tuple[int, int, int], ...] = ()
+    widths: tuple[int, ...] = ()
     branch, per_parent, extra = BRANCH, PER_PARENT, EXTRA
     if play_level:
         mode = PLAY
     elif isinstance(kernel, ExtremeKernel):
-        mode, widths = EXTREME, extreme_beam.beam_plan(kernel)
+        mode, widths = EXTREME, extreme_beam.beam_widths(kernel)
         branch, per_parent = extreme_beam.BRANCH, extreme_beam.PER_PARENT
         extra = extreme_beam.EXTRA
     elif kernel.players != 1:

@@ -32,29 +32,11 @@ PER_PARENT = 16
 WIDTHS = (1, 4, 16, 64, 256, 1024, 4096, 16384)
 SHORT_WIDTHS = (1, 8)
 SHORT_DRAW = 24
-# A second pass over the same widths with wider choices per step, before the
-# complete search: the two passes find different wins. Of the 8 benchmark
-# deals (4-5 players) the first pass left undecided at 10 s, this setting
-# alone won 4 within 0.2 s (it was worse than the first as the only pass on
-# seeds 1101-1140, so it comes second).
-SECOND_BRANCH = 8
-SECOND_PER_PARENT = 64
-
-# One beam of the plan: (width, plays tried per step, children per parent).
-BeamStep = tuple[int, int, int]
 
 
 def beam_widths(k: Kernel) -> tuple[int, ...]:
     """The beam widths an Extreme search from the kernel's position tries."""
-    return tuple(w for w, _, _ in beam_plan(k))
-
-
-def beam_plan(k: Kernel) -> tuple[BeamStep, ...]:
-    """The beams an Extreme search from the kernel's position runs, in order."""
-    if k.total - k.pos <= SHORT_DRAW:
-        return tuple((w, BRANCH, PER_PARENT) for w in SHORT_WIDTHS)
-    first = tuple((w, BRANCH, PER_PARENT) for w in WIDTHS)
-    return first + tuple((w, SECOND_BRANCH, SECOND_PER_PARENT) for w in WIDTHS)
+    return SHORT_WIDTHS if k.total - k.pos <= SHORT_DRAW else WIDTHS
 
 
 class ExtremeBeamSearcher(TurnSearcher):
@@ -69,18 +51,7 @@ class ExtremeBeamSearcher(TurnSearcher):
         self.branch = BRANCH
         self.per_parent = PER_PARENT
         self.extra_cost = EXTRA
-        self.plan = beam_plan(self.k)
-        self.beam_widths = tuple(w for w, _, _ in self.plan)
-        self.beams_run = 0
-
-    def beam(self, width: int) -> bool:
-        """The next beam of the plan (``run`` calls them in order)."""
-        _, self.branch, self.per_parent = self.plan[self.beams_run]
-        self.beams_run += 1
-        try:
-            return super().beam(width)
-        finally:
-            self.branch, self.per_parent = BRANCH, PER_PARENT
+        self.beam_widths = beam_widths(self.k)
 
     def _dfs(self, allowance: int) -> int:
         return Searcher._dfs(self, allowance)
