@@ -355,22 +355,26 @@ def test_dead_positions_are_the_python_searchs() -> None:
 
 def test_play_level_search_and_a_shared_dead_set() -> None:
     """``play_level``: the plain ``Searcher`` over the Extreme kernel, node
-    for node; its dead turn-start positions go to a shared ``DeadSet`` of
-    Extreme keys, which a second search reuses."""
+    for node. With a shared ``DeadSet`` every dead position goes there
+    (Extreme has no turn cap), as the puzzle rating's Python search shares
+    them all in a plain set; a second search reuses them alike."""
     for deal in small_losses()[:2]:
         state = GameState(deal)
-        searcher = Searcher(xk(state), Limit(nodes=100_000), None)
-        py = searcher.run()
+        py_dead: set[tuple[int, ...]] = set()
         shared = ckernel.new_dead_set(xk(state))
-        c, _ = ckernel.search(xk(state), Limit(nodes=100_000), None, True, shared)
-        assert (c.win, c.proven, c.actions) == (py.win, py.proven, py.actions)
-        assert (c.stats.nodes, c.stats.dead_card_cuts) == (py.stats.nodes, py.stats.dead_card_cuts)
-        # the turn-start dead positions went to the shared set
-        assert c.stats.dead_positions + len(shared) == py.stats.dead_positions
-        turn_starts = [key for key in searcher.dead if key[-2:] == (0, 0)]
-        assert turn_starts and all(key in shared for key in turn_starts)
-        again, _ = ckernel.search(xk(state), Limit(nodes=100_000), None, True, shared)
-        assert again.proven and again.stats.nodes < c.stats.nodes
+        for _ in range(2):
+            searcher = Searcher(xk(state), Limit(nodes=100_000), None)
+            searcher.dead = py_dead
+            py = searcher.run()
+            c, _ = ckernel.search(xk(state), Limit(nodes=100_000), None, True, shared)
+            assert (c.win, c.proven, c.actions) == (py.win, py.proven, py.actions)
+            assert (c.stats.nodes, c.stats.dead_card_cuts) == (
+                py.stats.nodes,
+                py.stats.dead_card_cuts,
+            )
+            assert c.stats.dead_positions == 0  # none kept apart from the shared set
+            assert py_dead and all(key in shared for key in py_dead)
+            assert len(shared) == len(py_dead)
     with pytest.raises(ValueError):  # a classic shared set is of another game shape
         classic = Kernel(Deal.from_seed(1, get_rules("classic")), 0)
         ckernel.search(
@@ -380,6 +384,29 @@ def test_play_level_search_and_a_shared_dead_set() -> None:
             True,
             ckernel.new_dead_set(classic),
         )
+
+
+def test_puzzle_rating_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Extreme puzzle rating (quick searches, then play-level searches
+    sharing the dead positions) gives the same rating, node count and dead
+    set on either kernel: a position of the stored seed-15 puzzle's policy
+    path, 27 cards left."""
+    from test_puzzles_extreme import PUZZLE
+
+    from thegame.puzzles.the_game.files import Puzzle
+    from thegame.puzzles.the_game.make import candidates
+    from thegame.puzzles.the_game.rating import Oracle, rate
+
+    puzzle = Puzzle.from_json(PUZZLE.read_text())
+    state = next(s for s, _ in candidates(puzzle.deal, 12, 36) if s.cards_left() == 27)
+    c_oracle = Oracle()
+    compiled = rate(state, c_oracle)
+    monkeypatch.setenv("THEGAME_KERNEL", "python")
+    py_oracle = Oracle()
+    reference = rate(state, py_oracle)
+    assert compiled is not None and compiled == reference
+    assert c_oracle.nodes == py_oracle.nodes
+    assert not c_oracle.dead and len(c_oracle.c_dead or ()) == len(py_oracle.dead) > 1000
 
 
 def test_the_winning_line_replays() -> None:

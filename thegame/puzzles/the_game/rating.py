@@ -257,7 +257,8 @@ class Oracle:
             searcher.dead = self.dead
             res = searcher.run()
         elif ckernel.use_compiled(kernel):
-            # The same search in C, sharing turn-start dead positions as _Memo does.
+            # The same search in C, sharing turn-start dead positions as _Memo
+            # does (Extreme: all of them, as the branch above).
             if self.c_dead is None:
                 self.c_dead = ckernel.new_dead_set(kernel)
             res, _ = ckernel.search(kernel, limit, None, play_level=True, shared=self.c_dead)

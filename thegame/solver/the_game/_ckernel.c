@@ -1105,13 +1105,16 @@ static int tick(S *s) {
 /* The dead memo. With a shared table, positions at a turn start (capped
  * turn count 0) go there: a fact about the position that every search of
  * the deal may reuse; positions inside a turn depend on where the search
- * started (the solo turn cap) and stay in the search's own table. */
+ * started (the solo turn cap) and stay in the search's own table. Extreme
+ * has no turn cap (ExtremeKernel.max_turn is INF), so there every dead
+ * position is such a fact and goes to the shared table, as the puzzle
+ * rating's Python search of Extreme shares them all. */
 static inline int dead_has(const S *s, const uint64_t *key) {
     return tab_get(s->dead, key) || (s->shared && tab_get(s->shared, key));
 }
 
 static inline void dead_add(S *s, const uint64_t *key) {
-    if (s->shared && ((key[s->kw - 1] >> 48) & 0xffff) == 0)
+    if (s->shared && (s->k->extreme || ((key[s->kw - 1] >> 48) & 0xffff) == 0))
         tab_put(s->shared, key, 1);
     else
         tab_put(s->dead, key, 1);
