@@ -123,6 +123,11 @@ def policy_turn(state: GameState) -> Turn | None:
             ok = False
         else:
             ok = probe.status != Status.LOST
+    return _close_turn(state, player, plays, ok)
+
+
+def _close_turn(state: GameState, player: int, plays: list[Play], ok: bool) -> Turn | None:
+    """End the turn of ``plays`` if ``ok``, else take them back (None)."""
     if not ok:
         for _ in plays:
             state.undo_play()
@@ -175,7 +180,9 @@ def policy_depth(state: GameState) -> int:
 def can_finish_turn(state: GameState) -> bool:
     """Whether the turn in progress can still end legally, keeping every
     command (X2), through more plays of the current hand if need be. A small
-    search over the engine's legal plays; ``state`` is left as it was."""
+    search over the engine's legal plays; ``state`` is left as it was. (Not
+    the engine's ``has_legal_turn``: that one asks at a turn start only and
+    counts a won game as an end; this one is frozen with the policy.)"""
     seen: set[tuple[object, ...]] = set()
 
     def search() -> bool:
@@ -247,12 +254,7 @@ def _extreme_turn(state: GameState) -> Turn | None:
         probe = state.copy()
         probe.end_turn()
         ok = probe.status != Status.LOST  # X5: no next turn keeps the commands
-    if not ok:
-        for _ in plays:
-            state.undo_play()
-        return None
-    state.end_turn()
-    return Turn(player, tuple(plays))
+    return _close_turn(state, player, plays, ok)
 
 
 def _extreme_depth(state: GameState, start: int) -> int:

@@ -150,16 +150,7 @@ def position_key(state: GameState) -> tuple[object, ...]:
     for i, top in enumerate(state.tops):
         pending = top in rules.fire_cards and state.top_turn[i] < state.turn
         marked.append((top, pending))
-    n = rules.asc_piles
-    return (
-        tuple(sorted(marked[:n])),
-        tuple(sorted(marked[n:])),
-        tuple(tuple(sorted(h)) for h in state.hands),
-        tuple(state.stock_pos),
-        state.current,
-        min(len(state.placed), state.turn_min),
-        state.status,
-    )
+    return _key(state, marked, min(len(state.placed), state.turn_min), ())
 
 
 def _extreme_key(state: GameState) -> tuple[object, ...]:
@@ -170,19 +161,27 @@ def _extreme_key(state: GameState) -> tuple[object, ...]:
     X3c), and the play count matters up to max(m, 3) (X3c: exactly 3). What
     shows (X4) is read from the tops; a skull on top was laid this turn
     (an older one would have lost the game, X3b)."""
-    rules = state.rules
     piles = {p.pile for p in state.plays_this_turn}
     marked = [(top, i in piles) for i, top in enumerate(state.tops)]
-    n = rules.asc_piles
     played = frozenset(state.deal.command(p.card) for p in state.plays_this_turn)
+    count = min(len(state.placed), max(state.turn_min, 3))
+    return _key(state, marked, count, tuple(sorted(k for k in played if k in ("stop", "three"))))
+
+
+def _key(
+    state: GameState, marked: list[tuple[int, bool]], count: int, turn: tuple[str, ...]
+) -> tuple[object, ...]:
+    """The key from the marked tops (sorted per direction), the hands, the
+    draw piles, whose turn, the capped play count and the turn's commands."""
+    n = state.rules.asc_piles
     return (
         tuple(sorted(marked[:n])),
         tuple(sorted(marked[n:])),
         tuple(tuple(sorted(h)) for h in state.hands),
         tuple(state.stock_pos),
         state.current,
-        min(len(state.placed), max(state.turn_min, 3)),
-        tuple(sorted(k for k in played if k in ("stop", "three"))),
+        count,
+        *((turn,) if state.rules.commands else ()),
         state.status,
     )
 
