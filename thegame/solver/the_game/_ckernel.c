@@ -1061,6 +1061,7 @@ typedef struct {
     Line path, best_path;
     int best_left;
     int branch, per_parent, extra_cost;
+    int endgame; /* the beam's endgame search allowance (INF: complete) */
     Scratch x;
 } S;
 
@@ -1323,7 +1324,7 @@ static int beam(S *s, int width) {
                     result = fail_memory(s);
                     goto done;
                 }
-                int r = dfs_play(s, INF);
+                int r = dfs_play(s, s->endgame);
                 if (r == CLEAR || r == BUDGET) {
                     result = r;
                     goto done;
@@ -1902,13 +1903,14 @@ static size_t slots_for(size_t bytes, int kw, size_t per_extra) {
  *         iterations, dead_positions, dead_card_cuts, dead_set)
  * Searches from a copy of the position: the kernel itself does not move. */
 static PyObject *core_search(CoreObject *self, PyObject *args) {
-    int mode, branch, per_parent, extra;
+    int mode, branch, per_parent, extra, endgame = INF;
     long long node_limit;
     Py_ssize_t memo_bytes;
     PyObject *deadline_o, *progress, *widths_o, *shared_o = Py_None;
     if (!check_configured(self) ||
-        !PyArg_ParseTuple(args, "iLOOOiiin|O", &mode, &node_limit, &deadline_o, &progress,
-                          &widths_o, &branch, &per_parent, &extra, &memo_bytes, &shared_o))
+        !PyArg_ParseTuple(args, "iLOOOiiin|Oi", &mode, &node_limit, &deadline_o, &progress,
+                          &widths_o, &branch, &per_parent, &extra, &memo_bytes, &shared_o,
+                          &endgame))
         return NULL;
     DeadSetObject *shared = NULL;
     if (shared_o != Py_None) {
@@ -1960,6 +1962,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     s.branch = branch;
     s.per_parent = per_parent;
     s.extra_cost = extra;
+    s.endgame = endgame;
     s.best_left = INF;
     DeadSetObject *ds = PyObject_New(DeadSetObject, &DeadSetType);
     if (!ds) return NULL;

@@ -76,6 +76,7 @@ class Core:
         extra_cost: int,
         memo_bytes: int,
         shared: DeadSet | None = None,
+        endgame: int = ...,
         /,
     ) -> tuple[bool, bool, list[tuple[int, int]], int, int, int, int, int, DeadSet]: ...
     def moves(self) -> list[tuple[int, int, int]]: ...

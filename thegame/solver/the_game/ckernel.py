@@ -251,12 +251,14 @@ def search(
     ck = CKernel.of(kernel)
     widths: tuple[int, ...] = ()
     branch, per_parent, extra = BRANCH, PER_PARENT, EXTRA
+    endgame = INF  # the beam's endgame search: complete
     if play_level:
         mode = PLAY
     elif isinstance(kernel, ExtremeKernel):
         mode, widths = EXTREME, extreme_beam.beam_widths(kernel)
         branch, per_parent = extreme_beam.BRANCH, extreme_beam.PER_PARENT
         extra = extreme_beam.EXTRA
+        endgame = extreme_beam.endgame_allowance(kernel)
     elif kernel.players != 1:
         mode = PLAY
     else:
@@ -273,6 +275,7 @@ def search(
         extra,
         MEMO_BYTES,
         shared,
+        endgame,
     )
     stats = SearchStats(n, iterations, dead_n, cuts)
     return SearchResult(win, proven, actions, left, stats), dead
