@@ -582,3 +582,18 @@ def position_at(record: Record, turn: int, plays: int) -> GameState:
     for p in record.turns[turn].plays[:plays]:
         state.play(p.card, p.pile)
     return state
+
+
+def step_along(state: GameState, steps: int) -> bool:
+    """One deterministic step of a walk through the engine: end the turn
+    every third step (or when no play is left), else the ``steps``-th legal
+    play modulo their number. False when the walk is stuck."""
+    plays = state.legal_plays()
+    if state.can_end_turn() and (not plays or steps % 3 == 0):
+        state.end_turn()
+    elif plays:
+        play = plays[steps % len(plays)]
+        state.play(play.card, play.pile)
+    else:
+        return False
+    return True

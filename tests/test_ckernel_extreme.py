@@ -18,6 +18,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import step_along
 from test_ckernel import same_position
 from test_kernel_conformance import engine_paths, kernel_paths
 from test_solver import examples, starts
@@ -483,12 +484,7 @@ def test_moves_match_the_engine() -> None:
             assert k.legal_plays() == engine
             assert {(c, p) for _, c, p in k.moves()} <= set(engine)
             assert k.can_end() == (bool(state.placed) and state.can_end_turn())
-            plays = state.legal_plays()
-            if state.can_end_turn() and (not plays or steps % 3 == 0):
-                state.end_turn()
-            elif plays:
-                state.play(plays[steps % len(plays)].card, plays[steps % len(plays)].pile)
-            else:
+            if not step_along(state, steps):
                 break
     assert steps > 50
 

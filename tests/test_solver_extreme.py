@@ -20,7 +20,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from support import random_playout
+from support import random_playout, step_along
 from test_optimum import optimum_from
 from test_solver import Brute, check_solution, describe, examples, starts
 
@@ -117,12 +117,7 @@ def test_kernel_lists_the_engines_plays_along_a_game() -> None:
                 c == c2 and (p < 1) == (p2 < 1) and k.tops[p] == k.tops[p2] for c2, p2 in moves
             )
         assert k.can_end() == (bool(state.placed) and state.can_end_turn())
-        plays = state.legal_plays()
-        if state.can_end_turn() and (not plays or steps % 3 == 0):
-            state.end_turn()
-        elif plays:
-            state.play(plays[steps % len(plays)].card, plays[steps % len(plays)].pile)
-        else:
+        if not step_along(state, steps):
             break
 
 
@@ -140,6 +135,7 @@ def test_solve_refuses_extreme_with_fire_cards() -> None:
 def test_analyze_and_hint_work_on_an_extreme_game() -> None:
     # analyze and hint use search_position, which covers Extreme now.
     from thegame.analysis.the_game.review import analyze_record, hint_for
+
     rules = EXTREME.with_changes(high=30, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
     deal = Deal.from_seed(2, rules)
     pl = random_playout(deal, random.Random(3), greed=0.3)
