@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from support import run_main
 
 from thegame.cli.main import cli
 from thegame.models.the_game import Record
@@ -101,14 +102,7 @@ def test_puzzle_files_are_accepted_where_a_record_is() -> None:
 def test_limits_and_seeds_out_of_range_are_one_line(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
 ) -> None:
-    from thegame.cli.main import main
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("sys.argv", ["thegame", *args])
-        with pytest.raises(SystemExit) as exit_:
-            main()
-    captured = capsys.readouterr()
-    code, out, err = exit_.value.code, captured.out, captured.err
+    code, out, err = run_main(capsys, *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error:")
 

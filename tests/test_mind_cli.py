@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import support
 from click.testing import CliRunner, Result
 
 from thegame.cli.main import cli
@@ -27,18 +28,8 @@ def write(tmp_path: Path, content: str | dict[str, Any], name: str = "in.json") 
 
 
 def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """The console script in-process: click's usage errors become one line too."""
-    from thegame.cli.main import main
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("sys.argv", ["thegame", "mind", *argv])
-        try:
-            main()
-            code = 0
-        except SystemExit as e:
-            code = int(e.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    """``thegame mind ARGV`` in-process: click's usage errors become one line too."""
+    return support.run_main(capsys, "mind", *argv)
 
 
 def assert_usage_error(capsys: pytest.CaptureFixture[str], *argv: str) -> None:

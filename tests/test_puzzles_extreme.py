@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from support import extreme_deal
+from support import extreme_deal, run_main
 
 from thegame.cli.main import cli
 from thegame.models.outcome import Status
@@ -288,16 +288,10 @@ def test_extreme_daily_text_shows_the_commands() -> None:
 def test_bad_extreme_input_is_one_line(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    from thegame.cli.main import main
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("sys.argv", ["thegame", *args])
-        with pytest.raises(SystemExit) as exit_:
-            main()
-    captured = capsys.readouterr()
-    assert exit_.value.code == 2 and captured.out == ""
-    assert captured.err.startswith("error: ") and captured.err.count("\n") == 1
-    assert message in captured.err
+    code, out, err = run_main(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert message in err
 
 
 @pytest.mark.usefixtures("daily_made_once")
