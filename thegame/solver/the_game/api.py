@@ -296,7 +296,7 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
     first, best = min(results.items(), key=lambda fr: fr[1].cards_left)
     lower = min(r.lower_bound for r in results.values())
     optimal = best.cards_left <= lower
-    if len(results) < len(firsts) or any(r.verdict == Verdict.UNKNOWN for r in results.values()):
+    if any(r.verdict == Verdict.UNKNOWN for r in results.values()):
         return _verified(deal, first, best, None, total, opt_nodes, start, optimal, lower)
     # The proof counts the searches that proved each start lost (a start
     # searched in several rounds would otherwise count its positions twice).
@@ -369,7 +369,8 @@ def _spent(limit: Limit, deadline: float | None, used: int) -> bool:
 
 def _merged(old: PositionResult | None, new: PositionResult) -> PositionResult:
     """What two searches of one start proved together: a loss if either
-    proved it, the larger lower bound, the better line."""
+    proved it, the larger lower bound, the better line; the statistics are
+    the newer search's (the one that decides a start is its last)."""
     if old is None:
         return new
     best = new if new.cards_left <= old.cards_left else old
@@ -381,6 +382,7 @@ def _merged(old: PositionResult | None, new: PositionResult) -> PositionResult:
         lower_bound=lower,
         optimal=best.cards_left <= lower,
         floor=max(old.floor, new.floor),
+        stats=new.stats,
     )
 
 
