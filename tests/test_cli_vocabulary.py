@@ -140,3 +140,28 @@ def test_ctrl_c_in_solve_batch_leaves_no_worker_traceback() -> None:
     assert "Traceback" not in r.stderr and "KeyboardInterrupt" not in r.stderr
     for line in r.stdout.splitlines():
         assert json.loads(line)["verdict"] in ("win", "loss", "unknown")
+
+
+# A writer that fills the pipe, then gets Ctrl-C while blocked mid-line:
+# the handler only sets a flag, as ``interrupt.handler`` does while polling.
+_FULL_PIPE_WRITER = """
+import signal
+from thegame.cli.common import print_json
+signal.signal(signal.SIGINT, lambda signum, frame: None)
+for i in range(30):
+    print_json({"i": i, "pad": "x" * 4300})
+"""
+
+
+def test_json_lines_stay_whole_when_ctrl_c_lands_on_a_full_pipe() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _FULL_PIPE_WRITER],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.0)  # the pipe (64 KiB) is full after about 15 lines
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert [json.loads(line)["i"] for line in out.splitlines()] == list(range(30))

@@ -60,7 +60,27 @@ def read_text(path: str) -> str:
 
 
 def print_json(data: Any) -> None:
-    click.echo(json.dumps(data))
+    """One JSON document and a newline on stdout, whole even under Ctrl-C."""
+    write_whole(json.dumps(data) + "\n")
+
+
+def write_whole(text: str) -> None:
+    """Write ``text`` to stdout to its last byte.
+
+    Not through ``sys.stdout``'s buffer: when a signal handler runs after a
+    partial write to a full pipe, CPython 3.11's buffered writer drops the
+    rest of the buffer, and ``solve-batch`` under Ctrl-C printed half a
+    JSON line. ``os.write`` reports each partial write, so this loop ends
+    only when every byte is out."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a test runner's stream
+        click.echo(text, nl=False)
+        return
+    sys.stdout.flush()  # what was printed before goes first
+    data = memoryview(text.encode("utf-8"))
+    while data:
+        data = data[os.write(fd, data) :]
 
 
 def write_atomic(path: str, text: str) -> None:
