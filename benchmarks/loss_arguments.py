@@ -1,0 +1,299 @@
+"""Two more loss arguments for the classic family, measured (issue 16).
+
+Usage (from the repository root, after ``pip install -e .``):
+
+    python benchmarks/loss_arguments.py --set lost-60 --deals 20
+    python benchmarks/loss_arguments.py --set lost-50 --deals 20
+    python benchmarks/loss_arguments.py --lines 108,526,898
+
+Issue 16 names three arguments that could prove a lost deal lost without
+searching it out: too many cards held at once, a value region the draw pile
+reaches too late, and dominance between positions. The first two are one
+argument here (``held_cards_loss``), the third is ``DominanceDead``. Both
+are sound (argued below, and checked against the engine-only brute force
+in ``tests/test_loss_arguments.py``), but they are prototypes over the
+Python reference kernel, not part of the solver: this script measures what
+they would save before anyone ports them to the compiled kernel.
+
+``--set`` runs the solo decision search (``TurnSearcher``, the solver's own
+search for solo deals) on each deal of a fixed set three times: as it is,
+with the dominance memo, and with both arguments. It prints the verdict,
+nodes and seconds of each. The sets are generalised solo deals (rule C10)
+built from ``random.Random(i)`` for i = 1..N, step 10, one pile each way:
+``lost-60`` cards 2..60, hand 5, three plays a turn; ``lost-50`` cards
+2..50, hand 4, two plays a turn. Most of them are lost, and proving a loss
+is what the arguments are for.
+
+``--lines`` walks the best line the solver finds in 10 s for profi-hard
+solo seeds and prints, turn by turn, whether each argument already proves
+the position lost: the deals the survey leaves unknown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from thegame.models import Limit
+from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.solver.the_game import api
+from thegame.solver.the_game.beam import TurnSearcher
+from thegame.solver.the_game.kernel import END, INF, Kernel
+
+SETS = {
+    # name: (high card, hand, minimum per turn)
+    "lost-60": (60, 5, 3),
+    "lost-50": (50, 4, 2),
+}
+
+
+def reach_within(k: Kernel, cards: int) -> tuple[int, int]:
+    """``Kernel.reach`` as if only ``cards`` (a bitmask) could ever be played."""
+    step = k.step
+    lo = INF
+    for i in range(k.n_asc):
+        t = k.tops[i]
+        low = t + 1
+        while True:
+            src = ((cards >> low) << low) | (1 << t)
+            tgt = (src >> step) & cards & ((1 << low) - 1)
+            if not tgt:
+                break
+            low = (tgt & -tgt).bit_length() - 1
+        lo = min(lo, low)
+    hi = -1
+    for i in range(k.n_asc, k.n_piles):
+        t = k.tops[i]
+        high = t - 1
+        while True:
+            src = (cards & ((1 << (high + 1)) - 1)) | (1 << t)
+            tgt = (src << step) & cards & ~((1 << (high + 1)) - 1)
+            if not tgt:
+                break
+            high = tgt.bit_length() - 1
+        hi = max(hi, high)
+    return lo, hi
+
+
+def held_cards_loss(k: Kernel) -> bool:
+    """Solo, at a turn start: too many cards must be held at once.
+
+    Say s more cards have been played from here, at a turn start while the
+    draw pile still has cards. Every card played so far, and every card of
+    the turn that starts then, came from the cards drawn by then: the hand
+    now and the next s cards of the draw pile (solo, a turn draws what it
+    played). ``reach_within`` over those cards bounds where the piles can
+    be in that turn, so a card among them that no pile can take in that
+    bound (a value region the draw pile reaches too late) is still in the
+    hand and stays there through that turn. With ``stuck`` such cards, the
+    turn plays at most hand - stuck cards and needs the minimum m: the
+    turns that can start form a path 0 -> s + j, m <= j <= hand - stuck.
+    If no path gets past the draw pile, no line clears.
+    """
+    if k.players != 1 or k.t != 0 or k.pos >= k.total:
+        return False
+    draw = k.deck[k.pos :]
+    cards = k.hands[0]
+    hand = cards.bit_count()  # solo, while the draw pile lasts: always full
+    no_asc_bound = k.total + k.rules.low + 1
+    can_start = [False] * (len(draw) + hand + 1)
+    can_start[0] = True
+    for s in range(len(draw)):
+        if s:
+            cards |= 1 << draw[s - 1]
+        if not can_start[s]:
+            continue
+        lo, hi = reach_within(k, cards)
+        lo = min(lo, no_asc_bound)
+        stuck = 0
+        if hi + 1 < lo:
+            stuck = (cards & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)).bit_count()
+        for j in range(k.min_play, hand - stuck + 1):
+            if s + j >= len(draw):
+                return False  # some line gets past the draw pile: no proof
+            can_start[s + j] = True
+    return True
+
+
+class HeldKernel(Kernel):
+    """The reference kernel with ``held_cards_loss`` beside the dead-card bound."""
+
+    def dead_card(self) -> bool:
+        return super().dead_card() or held_cards_loss(self)
+
+
+class DominanceDead:
+    """The dead memo, answering dominated positions too.
+
+    Two positions with the same hands, draw pile, player and turn count
+    differ only in their tops. Ascending top a is at least as good as b
+    when a == b, or a < b and b's backward-trick card (b - step) is played
+    or above a: every card b takes, a takes too (c > b > a; c = b - step is
+    above a), and after the same card on both the two tops are equal.
+    Descending mirrors it. Played cards stay played, so this lasts: from
+    the better position every line of the worse one replays card for card.
+    So if the better position has no perfect clear, neither has the worse.
+    Tops are compared in the key's sorted order per direction (one pairing
+    of the interchangeable piles; another pairing could prove more). Fire
+    tops are compared only for equality.
+    """
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.deck = kernel.deck
+        self.n_asc = kernel.n_asc
+        self.n_piles = kernel.n_piles
+        self.step = kernel.step
+        self.exact: set[tuple[int, ...]] = set()
+        self.groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        self.dominated = 0  # lookups answered by dominance alone
+
+    def __len__(self) -> int:
+        return len(self.exact)
+
+    def add(self, key: tuple[int, ...]) -> None:
+        self.exact.add(key)
+        self.groups.setdefault(key[self.n_piles :], []).append(key[: self.n_piles])
+
+    def _unplayed(self, rest: tuple[int, ...]) -> int:
+        players = len(rest) - 3  # hands..., pos, cur, t
+        un = 0
+        for h in rest[:players]:
+            un |= h
+        for c in self.deck[rest[players] :]:
+            un |= 1 << c
+        return un
+
+    def _at_least_as_good(self, i: int, a: int, b: int, un: int) -> bool:
+        if a == b:
+            return True
+        if a >= 1000 or b >= 1000:  # a fire top (marked in the key)
+            return False
+        s = self.step
+        if i < self.n_asc:
+            return a < b and (b - s < 0 or not un >> (b - s) & 1 or b - s > a)
+        return a > b and (not un >> (b + s) & 1 or b + s < a)
+
+    def __contains__(self, key: object) -> bool:
+        assert isinstance(key, tuple)
+        if key in self.exact:
+            return True
+        group = self.groups.get(key[self.n_piles :])
+        if not group:
+            return False
+        tops = key[: self.n_piles]
+        un = self._unplayed(key[self.n_piles :])
+        for dead in group:
+            if all(self._at_least_as_good(i, dead[i], tops[i], un) for i in range(self.n_piles)):
+                self.dominated += 1
+                return True
+        return False
+
+
+def set_deal(name: str, i: int) -> Deal:
+    high, hand, minimum = SETS[name]
+    rules = get_rules("classic").with_changes(
+        high=high, hand_sizes=(hand,) * 5, min_play=minimum, asc_piles=1, desc_piles=1
+    )
+    deck = list(rules.cards)
+    random.Random(i).shuffle(deck)
+    return Deal.create(rules, 1, [deck], first=1)
+
+
+def decide(deal: Deal, mode: str, limit: Limit) -> dict[str, Any]:
+    """The solo decision search as the solver runs it, with the arguments of ``mode``."""
+    kernel_cls = HeldKernel if mode == "both" else Kernel
+    k = kernel_cls.from_state(GameState(deal, first=1))
+    searcher = TurnSearcher(k, limit, limit.deadline())
+    if mode != "plain":
+        searcher.dead = DominanceDead(k)  # type: ignore[assignment]
+    t0 = time.perf_counter()
+    res = searcher.run()
+    verdict = "win" if res.win else "loss" if res.proven else "unknown"
+    dominated = getattr(searcher.dead, "dominated", 0)
+    return {
+        "verdict": verdict,
+        "nodes": res.stats.nodes,
+        "seconds": time.perf_counter() - t0,
+        "dominated": dominated,
+    }
+
+
+def run_set(name: str, count: int, limit: Limit) -> None:
+    print(f"set {name}: cards 2..{SETS[name][0]}, hand {SETS[name][1]}, minimum {SETS[name][2]}")
+    print("deal verdict | nodes plain / +dominance / +held cards | seconds the same")
+    totals = {"plain": [0, 0.0], "dominance": [0, 0.0], "both": [0, 0.0]}
+    for i in range(1, count + 1):
+        deal = set_deal(name, i)
+        rows = {mode: decide(deal, mode, limit) for mode in totals}
+        verdicts = {r["verdict"] for r in rows.values()}
+        if "unknown" not in verdicts and len(verdicts) > 1:
+            raise SystemExit(f"deal {i}: the verdicts differ: {rows}")
+        for mode, r in rows.items():
+            totals[mode][0] += r["nodes"]
+            totals[mode][1] += r["seconds"]
+        print(
+            f"{i:4} {rows['plain']['verdict']:7} | "
+            + " / ".join(f"{rows[m]['nodes']:>9,}" for m in totals)
+            + " | "
+            + " / ".join(f"{rows[m]['seconds']:6.2f}" for m in totals),
+            flush=True,
+        )
+    base_nodes, base_seconds = totals["plain"]
+    for mode, (nodes, seconds) in totals.items():
+        print(
+            f"total {mode:9}: {nodes:,} nodes ({nodes / base_nodes:.1%}), "
+            f"{seconds:.1f} s ({seconds / base_seconds:.1%})"
+        )
+
+
+def line_positions(seed: int) -> Iterator[tuple[int, Kernel]]:
+    """Turn starts along the best line the solver finds in 10 s (profi-hard, solo)."""
+    deal = Deal.from_seed(seed, get_rules("profi-hard"), 1)
+    res = api.search_position(GameState(deal, first=1), Limit(10, None), optimize=False)
+    k = HeldKernel.from_state(GameState(deal, first=1))
+    turn = 1
+    for action in res.actions:
+        if action == END:
+            k.end_turn()
+            turn += 1
+            if k.t == 0 and not k.won():
+                yield turn, k
+        else:
+            k.play(*action)
+
+
+def run_lines(seeds: list[int]) -> None:
+    for seed in seeds:
+        first_dead = first_held = None
+        for turn, k in line_positions(seed):
+            if first_dead is None and Kernel.dead_card(k):
+                first_dead = turn
+            if first_held is None and held_cards_loss(k):
+                first_held = turn
+        print(
+            f"profi-hard seed {seed}: the dead-card bound first proves the line lost "
+            f"at turn {first_dead}, the held-cards argument at turn {first_held}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=sorted(SETS))
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per search")
+    ap.add_argument("--lines", help="profi-hard seeds, comma-separated")
+    args = ap.parse_args(argv)
+    if args.set:
+        run_set(args.set, args.deals, Limit(args.time_limit, None))
+    if args.lines:
+        run_lines([int(s) for s in args.lines.split(",")])
+    if not args.set and not args.lines:
+        ap.error("give --set or --lines")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
