@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections.abc import Callable, Iterable
 
 import pytest
@@ -40,6 +41,7 @@ from thegame.models.the_game import (
     replay,
     small_rules,
 )
+from thegame.solver.the_game import beam
 from thegame.solver.the_game.api import Solution, solve
 from thegame.solver.the_game.kernel import Kernel
 
@@ -652,3 +654,16 @@ def test_on_fire_solo_full_deal_is_won_by_the_turn_beam() -> None:
     sol = solve(deal, Limit(nodes=200_000))
     assert sol.verdict == "win"
     check_solution(sol, deal)
+
+
+def test_the_widest_beam_runs_only_when_the_budget_leaves_room_for_it() -> None:
+    deal = Deal.from_seed(1, get_rules("profi-hard"), 1)
+    k = Kernel.from_state(GameState(deal, first=1))
+    now = time.monotonic()
+    assert beam.WIDEST not in beam.beam_widths(k, Limit(60), now + 60)
+    assert beam.WIDEST in beam.beam_widths(k, Limit(600), now + 600)
+    assert beam.WIDEST not in beam.beam_widths(k, Limit(600, 1_000_000), now + 600)
+    assert beam.WIDEST in beam.beam_widths(k, Limit(), None)
+    # A short draw pile keeps the narrow beams whatever the budget.
+    k.pos = k.total - 10
+    assert beam.beam_widths(k, Limit(), None) == beam.SHORT_WIDTHS

@@ -262,7 +262,7 @@ def search(
     elif kernel.players != 1:
         mode = PLAY
     else:
-        mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel)
+        mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
     nodes = limit.nodes if limit.nodes is not None else INF
     win, proven, actions, left, n, iterations, dead_n, cuts, dead = ck._search(
         mode,
