@@ -19,7 +19,7 @@ from thegame.models.the_game import Deal, GameState, Record, replay
 from thegame.solver.the_game.duel.api import decide, solve_duel
 from thegame.solver.the_game.duel.position import DuelGame, solo_of, solo_turns
 from thegame.solver.the_game.duel.race import INF, RaceSolver, solo_floor
-from thegame.solver.the_game.duel.search import DuelSearch
+from thegame.solver.the_game.duel.search import DuelSearch, _no_worse, _unplayed, undominated
 
 NODE_LIMIT = 200_000  # small duels need far fewer: 'unknown' is a failure
 
@@ -178,6 +178,77 @@ def test_solver_agrees_from_positions_of_a_game(deal: Deal, seed: int) -> None:
             state.play(p.card, p.pile)
         if not state.over:
             state.end_turn()
+
+
+@settings(max_examples=examples(8), deadline=None)
+@given(small_duels(), st.integers(0, 2**32 - 1))
+def test_dropping_dominated_turns_keeps_every_win(deal: Deal, seed: int) -> None:
+    # Along a random game, at each turn start: the mover wins through some
+    # turn the dominance filter keeps exactly when they win through any turn
+    # (the engine-only minimax judges each turn's position).
+    pl = random_playout(deal, random.Random(seed), check_oracle=False)
+    game = DuelGame.of(deal)
+    brute = EngineMinimax()
+    state = GameState(deal)
+    for turn in pl.turns:
+        if state.over:
+            break
+        pos = game.from_state(state)
+        children = game.turns(pos)
+        kept = {after for _plays, after in undominated(game, pos, children)}
+        wins_all = wins_kept = False
+        for plays, after in children:
+            s = state.copy()
+            for c, pile in plays:
+                s.play(c, pile)
+            if not s.over:
+                s.end_turn()
+            won = s.winner == state.current + 1 if s.over else not brute.wins(s)
+            wins_all |= won
+            wins_kept |= won and after in kept
+        assert wins_all == wins_kept
+        for p in turn.plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    st.integers(8, 10),
+    st.integers(2, 4),
+    st.randoms(use_true_random=False),
+)
+def test_a_pile_no_better_for_its_owner_never_helps_them(
+    high: int, step: int, rnd: random.Random
+) -> None:
+    # The relation behind the dominance filter, pile by pile: along a random
+    # duel with a short backward trick (D7), move one top to a value
+    # ``_no_worse`` calls no better for the pile's owner; by the engine-only
+    # minimax, the owner never does better from there.
+    rules = DUEL.with_changes(high=high, hand_sizes=(2, 2), step=step)
+    decks = [rnd.sample(list(rules.cards), len(rules.cards)) for _ in range(2)]
+    deal = Deal.create(rules, 2, decks, 1)
+    game = DuelGame.of(deal)
+    brute = EngineMinimax()
+    state = GameState(deal)
+    while not state.over:
+        pos = game.from_state(state)
+        pile = rnd.randrange(4)
+        owner, asc = pile // 2, pile % 2 == 0
+        un = _unplayed(game, pos, owner)
+        top = state.tops[pile]
+        for worse in range(0, high + 2):
+            if worse != top and _no_worse(game, top, worse, asc, un):
+                moved = state.copy()
+                moved.tops[pile] = worse
+                mover_wins, moved_wins = brute.wins(state), brute.wins(moved)
+                if owner == state.current:
+                    assert mover_wins or not moved_wins
+                else:
+                    assert moved_wins or not mover_wins
+        turns = list(engine_turn_results(state).values())
+        state = rnd.choice(turns)
 
 
 def test_bounds_end_branches_and_stay_sound() -> None:

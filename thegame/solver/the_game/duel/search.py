@@ -93,6 +93,7 @@ class DuelSearch:
         if up_o is not None and up_o <= 1:
             self.stats.bound_cuts += 1
             return False
+        children = undominated(self.game, pos, children)
         later: list[tuple[int, Pos]] = []
         for plays, after in children:
             assert after is not None
@@ -216,6 +217,73 @@ class DuelSearch:
                 return out
             pos = pick[1]
         return out
+
+
+def undominated(game: DuelGame, pos: Pos, children: list[TurnResult]) -> list[TurnResult]:
+    """The turns of the player to move that no other turn dominates.
+
+    Turn Y dominates turn X when both leave the same hands and draw piles,
+    Y leaves the mover's own piles at least as good (``_no_worse``) and the
+    opponent's piles no better for the opponent than X does. From Y the
+    mover has every option X gives (own plays, D3; a card on the opponent,
+    D4 only needs the opponent's tops high or low enough), the opponent
+    only options X gives them too (their own piles, D3; a card on the
+    mover's piles, D4), and the same move leaves both positions related the
+    same way. So if X wins for the mover, Y does: only the undominated turns
+    need searching. The relation is transitive, so every dropped turn is
+    dominated by one that is kept.
+    """
+    p = pos[CUR]
+    o = 1 - p
+    groups: dict[tuple[int, ...], list[Pos]] = {}
+    for _plays, after in children:
+        if after is not None:  # a win at once (D6) is kept
+            # both hands and both draw-pile positions: H0, H1, P0, P1
+            groups.setdefault(after[H0:A0], []).append(after)
+    dominated: set[Pos] = set()
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        un_p, un_o = _unplayed(game, group[0], p), _unplayed(game, group[0], o)
+        for x in group:
+            for y in group:
+                if y is not x and (
+                    _no_worse(game, y[A0 + 2 * p], x[A0 + 2 * p], True, un_p)
+                    and _no_worse(game, y[D0 + 2 * p], x[D0 + 2 * p], False, un_p)
+                    and _no_worse(game, x[A0 + 2 * o], y[A0 + 2 * o], True, un_o)
+                    and _no_worse(game, x[D0 + 2 * o], y[D0 + 2 * o], False, un_o)
+                ):
+                    dominated.add(x)
+                    break
+    if not dominated:
+        return children
+    return [t for t in children if t[1] is None or t[1] not in dominated]
+
+
+def _unplayed(game: DuelGame, pos: Pos, q: int) -> int:
+    """Player q's cards still to play, as a mask: hand and draw pile."""
+    un = pos[H0 + q]
+    for c in game.decks[q][pos[P0 + q] :]:
+        un |= 1 << c
+    return un
+
+
+def _no_worse(game: DuelGame, a: int, b: int, asc: bool, un: int) -> bool:
+    """Whether a pile showing ``a`` is at least as good for its owner as one
+    showing ``b``, now and after any same plays, given the owner's cards
+    still to play ``un``: every card ``b`` takes, ``a`` takes (D3: beyond
+    the top, or exactly ``step`` back). Ascending: a < b, and b's
+    backward-trick card is played already or lies above a; descending
+    mirrors it. The same card on both leaves equal tops, and played cards
+    stay played, so this lasts."""
+    if a == b:
+        return True
+    s = game.step
+    if asc:
+        back = b - s
+        return a < b and (back < 0 or not un >> back & 1 or back > a)
+    back = b + s
+    return a > b and (not un >> back & 1 or back < a)
 
 
 def _jumps(pos: Pos, after: Pos, p: int) -> int:
