@@ -39,7 +39,7 @@ SHORT_WIDTHS = (1, 8)
 
 # One more width for long budgets: the profi-hard deals 577, 896 and 975,
 # undecided after the beams above and a minute of complete search, are
-# wins a beam of 262144 finds in 3-5 minutes (peak 0.9 GiB). It runs
+# wins a beam of 262144 finds in 3-6 minutes (peak 979 MiB). It runs
 # only when the budget leaves that much time (and nodes), so that a shorter
 # budget keeps its time for the complete search, as before.
 WIDEST = 262_144
