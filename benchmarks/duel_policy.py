@@ -9,7 +9,8 @@ The exact solver (``benchmarks/duel.py``) does not decide printed duels
 within its budget, so this asks a weaker, clearly different question: when
 both players follow the same deterministic policy (the duel search's first
 choice, ``duel.api.first_guess``: a turn that wins at once or leaves the
-opponent without a legal turn, else the best static score), how often does
+opponent without a legal turn, else the best static score among the turns
+no other turn dominates), how often does
 the starting player win? Each seed of the printed game is played twice, once
 from each start, so every deal counts for both seats. The rate comes with
 its sample size and a 95% Wilson interval; it describes this policy's play,

@@ -13,7 +13,7 @@ from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.the_game.record import turn_to_dict
 from .position import DuelGame, Plays, Pos, solo_of
 from .race import Race, race_alone
-from .search import DuelBudget, DuelSearch
+from .search import DuelBudget, DuelSearch, undominated
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
 RACE_SHARE = 0.1
@@ -239,5 +239,6 @@ def first_guess(state: GameState) -> tuple[Play, ...] | None:
     for plays, after in children:
         if after is None or not game.has_turn(after):
             return tuple(Play(c, p) for c, p in plays)
-    plays, _ = min(children, key=lambda t: search.score(pos, t[0], t[1]))  # type: ignore[arg-type]
+    kept = undominated(game, pos, children)
+    plays, _ = min(kept, key=lambda t: search.score(pos, t[0], t[1]))  # type: ignore[arg-type]
     return tuple(Play(c, p) for c, p in plays)
