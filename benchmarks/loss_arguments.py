@@ -42,41 +42,13 @@ from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game import api
 from thegame.solver.the_game.beam import TurnSearcher
-from thegame.solver.the_game.kernel import END, INF, Kernel
+from thegame.solver.the_game.kernel import END, Kernel
 
 SETS = {
     # name: (high card, hand, minimum per turn)
     "lost-60": (60, 5, 3),
     "lost-50": (50, 4, 2),
 }
-
-
-def reach_within(k: Kernel, cards: int) -> tuple[int, int]:
-    """``Kernel.reach`` as if only ``cards`` (a bitmask) could ever be played."""
-    step = k.step
-    lo = INF
-    for i in range(k.n_asc):
-        t = k.tops[i]
-        low = t + 1
-        while True:
-            src = ((cards >> low) << low) | (1 << t)
-            tgt = (src >> step) & cards & ((1 << low) - 1)
-            if not tgt:
-                break
-            low = (tgt & -tgt).bit_length() - 1
-        lo = min(lo, low)
-    hi = -1
-    for i in range(k.n_asc, k.n_piles):
-        t = k.tops[i]
-        high = t - 1
-        while True:
-            src = (cards & ((1 << (high + 1)) - 1)) | (1 << t)
-            tgt = (src << step) & cards & ~((1 << (high + 1)) - 1)
-            if not tgt:
-                break
-            high = tgt.bit_length() - 1
-        hi = max(hi, high)
-    return lo, hi
 
 
 def held_cards_loss(k: Kernel) -> bool:
@@ -86,7 +58,7 @@ def held_cards_loss(k: Kernel) -> bool:
     draw pile still has cards. Every card played so far, and every card of
     the turn that starts then, came from the cards drawn by then: the hand
     now and the next s cards of the draw pile (solo, a turn draws what it
-    played). ``reach_within`` over those cards bounds where the piles can
+    played). ``Kernel.reach`` over those cards alone bounds where the piles can
     be in that turn, so a card among them that no pile can take in that
     bound (a value region the draw pile reaches too late) is still in the
     hand and stays there through that turn. With ``stuck`` such cards, the
@@ -107,7 +79,7 @@ def held_cards_loss(k: Kernel) -> bool:
             cards |= 1 << draw[s - 1]
         if not can_start[s]:
             continue
-        lo, hi = reach_within(k, cards)
+        lo, hi = k.reach(cards)
         lo = min(lo, no_asc_bound)
         stuck = 0
         if hi + 1 < lo:

@@ -586,6 +586,21 @@ def position_at(record: Record, turn: int, plays: int) -> GameState:
     return state
 
 
+def random_step(state: GameState, rng: random.Random, end_chance: float) -> bool:
+    """One random step of a walk through the engine: end the turn with
+    ``end_chance`` (or when no play is left), else a random legal play.
+    False when the walk is stuck inside a turn."""
+    plays = state.legal_plays()
+    if state.can_end_turn() and (not plays or rng.random() < end_chance):
+        state.end_turn()
+    elif plays:
+        play = rng.choice(plays)
+        state.play(play.card, play.pile)
+    else:
+        return False
+    return True
+
+
 def step_along(state: GameState, steps: int) -> bool:
     """One deterministic step of a walk through the engine: end the turn
     every third step (or when no play is left), else the ``steps``-th legal

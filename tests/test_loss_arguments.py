@@ -10,6 +10,8 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import random_step
+from test_cpsat import solo_deals
 from test_solver import Brute
 
 from thegame.models import Limit
@@ -21,20 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from loss_arguments import DominanceDead, HeldKernel, held_cards_loss
 
 
-@st.composite
-def solo_deals(draw: st.DrawFn) -> Deal:
-    rules = small_rules(
-        high=draw(st.integers(10, 17)),
-        asc_piles=draw(st.integers(1, 2)),
-        desc_piles=draw(st.integers(1, 2)),
-        hand=draw(st.integers(2, 4)),
-        min_play=draw(st.integers(1, 3)),
-        step=draw(st.integers(3, 10)),
-    )
-    deck = draw(st.permutations(list(rules.cards)))
-    return Deal.create(rules, 1, [deck], first=1)
-
-
 @settings(max_examples=120, deadline=None)
 @given(deal=solo_deals(), seed=st.integers(0, 2**32))
 def test_held_cards_call_lost_only_what_the_brute_force_finds_lost(deal: Deal, seed: int) -> None:
@@ -44,13 +32,7 @@ def test_held_cards_call_lost_only_what_the_brute_force_finds_lost(deal: Deal, s
     while not state.over:
         if not state.placed and held_cards_loss(Kernel.from_state(state)):
             assert not brute.wins_from(state)
-        plays = state.legal_plays()
-        if state.can_end_turn() and (not plays or rng.random() < 0.4):
-            state.end_turn()
-        elif plays:
-            p = rng.choice(plays)
-            state.play(p.card, p.pile)
-        else:
+        if not random_step(state, rng, 0.4):
             break
 
 
@@ -92,13 +74,7 @@ def test_a_dominated_position_wins_only_if_its_better_one_does(deal: Deal, seed:
                     moved.tops[pile] = worse
                     if brute.wins_from(moved):
                         assert brute.wins_from(state)
-        plays = state.legal_plays()
-        if state.can_end_turn() and (not plays or rng.random() < 0.4):
-            state.end_turn()
-        elif plays:
-            p = rng.choice(plays)
-            state.play(p.card, p.pile)
-        else:
+        if not random_step(state, rng, 0.4):
             break
 
 

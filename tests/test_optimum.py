@@ -14,7 +14,7 @@ import random
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from support import position_at
+from support import position_at, random_step
 from test_solver import NODE_LIMIT, Brute, describe, examples, small_deals, starts
 
 from thegame.models import Limit
@@ -107,16 +107,8 @@ def random_position(deal: Deal, rng: random.Random) -> GameState:
     """A position reached by random legal actions, often inside a turn."""
     state = GameState(deal, first=rng.choice(starts(deal)))
     for _ in range(rng.randrange(0, 12)):
-        if state.over:
-            break
-        plays = state.legal_plays()
-        if state.can_end_turn() and (not plays or rng.random() < 0.3):
-            state.end_turn()
-        elif plays:
-            p = rng.choice(plays)
-            state.play(p.card, p.pile)
-        else:
-            break  # stuck inside a turn: keep the position as it is
+        if state.over or not random_step(state, rng, 0.3):
+            break  # over, or stuck inside a turn: keep the position as it is
     return state
 
 

@@ -170,7 +170,7 @@ class ExtremeKernel(Kernel):
         t = min(self.t, max(self.turn_min, 3))
         return (*asc, *desc, *self.hands, self.pos, self.cur, t, st >> 20)
 
-    def reach(self) -> tuple[int, int]:
+    def reach(self, cards: int | None = None) -> tuple[int, int]:
         """As ``Kernel.reach``; when a no-trick card shows that no card can
         ever cover, no backward trick is ever legal again (X4a: the trick
         onto it is forbidden as well, so only a normal play could cover it),
@@ -179,7 +179,7 @@ class ExtremeKernel(Kernel):
             lo = min((self.tops[i] + 1 for i in range(self.n_asc)), default=INF)
             hi = max((self.tops[i] - 1 for i in range(self.n_asc, self.n_piles)), default=-1)
             return lo, hi
-        return super().reach()
+        return super().reach(cards)
 
     def _permanent_no_trick(self) -> bool:
         un = self.unplayed

@@ -294,9 +294,10 @@ class Kernel:
         """Bitmask of card values strictly between a and b (a < b)."""
         return self.btw[a][b]
 
-    def reach(self) -> tuple[int, int]:
+    def reach(self, cards: int | None = None) -> tuple[int, int]:
         """(lowest card any ascending pile can ever take, highest card any
-        descending pile can ever take).
+        descending pile can ever take), as if only ``cards`` (a bitmask;
+        default: every unplayed card) could ever be played.
 
         An ascending pile with top t takes any unplayed card above t, and
         from its top or from any card it can take it may go back by a
@@ -309,7 +310,7 @@ class Kernel:
         never be played: the perfect clear is impossible.
         """
         step = self.step
-        un = self.unplayed
+        un = self.unplayed if cards is None else cards
         lo = INF  # lowest card some ascending pile can ever take
         for i in range(self.n_asc):
             t = self.tops[i]
