@@ -40,6 +40,7 @@ from typing import Any
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game import api
 from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.kernel import END, Kernel
@@ -102,12 +103,11 @@ class DominanceDead:
     """The dead memo, answering dominated positions too.
 
     Two positions with the same hands, draw pile, player and turn count
-    differ only in their tops. Ascending top a is at least as good as b
-    when a == b, or a < b and b's backward-trick card (b - step) is played
-    or above a: every card b takes, a takes too (c > b > a; c = b - step is
-    above a), and after the same card on both the two tops are equal.
-    Descending mirrors it. Played cards stay played, so this lasts: from
-    the better position every line of the worse one replays card for card.
+    differ only in their tops. A top is at least as good as another when it
+    takes every card the other takes, now and after the same plays
+    (``placement.takes_all_of``: equal, or the other beyond it with its
+    backward-trick card played or beyond it too). So from the better
+    position every line of the worse one replays card for card.
     So if the better position has no perfect clear, neither has the worse.
     Tops are compared in the key's sorted order per direction (one pairing
     of the interchangeable piles; another pairing could prove more). Fire
@@ -140,14 +140,9 @@ class DominanceDead:
         return un
 
     def _at_least_as_good(self, i: int, a: int, b: int, un: int) -> bool:
-        if a == b:
-            return True
-        if a >= 1000 or b >= 1000:  # a fire top (marked in the key)
+        if a != b and (a >= 1000 or b >= 1000):  # a fire top (marked in the key)
             return False
-        s = self.step
-        if i < self.n_asc:
-            return a < b and (b - s < 0 or not un >> (b - s) & 1 or b - s > a)
-        return a > b and (not un >> (b + s) & 1 or b + s < a)
+        return takes_all_of(i < self.n_asc, a, b, self.step, un)
 
     def __contains__(self, key: object) -> bool:
         assert isinstance(key, tuple)

@@ -16,10 +16,11 @@ from support import DUEL, examples, random_playout
 from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Record, replay
+from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game.duel.api import decide, solve_duel
 from thegame.solver.the_game.duel.position import DuelGame, solo_of, solo_turns
 from thegame.solver.the_game.duel.race import INF, RaceSolver, solo_floor
-from thegame.solver.the_game.duel.search import DuelSearch, _no_worse, _unplayed, undominated
+from thegame.solver.the_game.duel.search import DuelSearch, _unplayed, undominated
 
 NODE_LIMIT = 200_000  # small duels need far fewer: 'unknown' is a failure
 
@@ -224,7 +225,7 @@ def test_a_pile_no_better_for_its_owner_never_helps_them(
 ) -> None:
     # The relation behind the dominance filter, pile by pile: along a random
     # duel with a short backward trick (D7), move one top to a value
-    # ``_no_worse`` calls no better for the pile's owner; by the engine-only
+    # ``takes_all_of`` calls no better for the pile's owner; by the engine-only
     # minimax, the owner never does better from there.
     rules = DUEL.with_changes(high=high, hand_sizes=(2, 2), step=step)
     decks = [rnd.sample(list(rules.cards), len(rules.cards)) for _ in range(2)]
@@ -239,7 +240,7 @@ def test_a_pile_no_better_for_its_owner_never_helps_them(
         un = _unplayed(game, pos, owner)
         top = state.tops[pile]
         for worse in range(0, high + 2):
-            if worse != top and _no_worse(game, top, worse, asc, un):
+            if worse != top and takes_all_of(asc, top, worse, step, un):
                 moved = state.copy()
                 moved.tops[pile] = worse
                 mover_wins, moved_wins = brute.wins(state), brute.wins(moved)

@@ -39,6 +39,21 @@ def improves(ascending: bool, top: int, card: int) -> bool:
     return card < top if ascending else card > top
 
 
+def takes_all_of(ascending: bool, top: int, other: int, step: int, unplayed: int) -> bool:
+    """Whether a pile showing ``top`` takes every card (C5) that a pile of the
+    same direction showing ``other`` takes, now and after any same plays on
+    both, when only the cards of ``unplayed`` (a bitmask) can still come:
+    equal tops, or ``other`` beyond ``top`` with its backward-trick card
+    played already or beyond ``top`` too. The same card on both leaves equal
+    tops, and played cards stay played, so this lasts (the dominances of
+    the duel search and of the loss-argument prototypes rest on it)."""
+    if top == other:
+        return True
+    back = trick_card(ascending, other, step)
+    waiting = back >= 0 and unplayed >> back & 1
+    return beyond(ascending, top, other) and (not waiting or beyond(ascending, top, back))
+
+
 def accepted_mask(ascending: bool, top: int, step: int, size: int) -> int:
     """Bitmask (bit c = card c, for c < ``size``) of every card the pile
     accepts under C5: the bit-parallel form of ``accepts`` for kernels."""

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ....models import interrupt
+from ....models.the_game.placement import takes_all_of
 from .position import A0, CUR, D0, H0, P0, DuelGame, Plays, Pos, TurnResult, cards_of, solo_of
 from .race import INF, RaceBudget, RaceSolver, fewest_turns
 
@@ -223,7 +224,8 @@ def undominated(game: DuelGame, pos: Pos, children: list[TurnResult]) -> list[Tu
     """The turns of the player to move that no other turn dominates.
 
     Turn Y dominates turn X when both leave the same hands and draw piles,
-    Y leaves the mover's own piles at least as good (``_no_worse``) and the
+    Y leaves the mover's own piles at least as good (``takes_all_of``: each
+    takes every card the other takes, now and later) and the
     opponent's piles no better for the opponent than X does. From Y the
     mover has every option X gives (own plays, D3; a card on the opponent,
     D4 only needs the opponent's tops high or low enough), the opponent
@@ -235,6 +237,7 @@ def undominated(game: DuelGame, pos: Pos, children: list[TurnResult]) -> list[Tu
     """
     p = pos[CUR]
     o = 1 - p
+    step = game.step
     groups: dict[tuple[int, ...], list[Pos]] = {}
     for _plays, after in children:
         if after is not None:  # a win at once (D6) is kept
@@ -248,10 +251,10 @@ def undominated(game: DuelGame, pos: Pos, children: list[TurnResult]) -> list[Tu
         for x in group:
             for y in group:
                 if y is not x and (
-                    _no_worse(game, y[A0 + 2 * p], x[A0 + 2 * p], True, un_p)
-                    and _no_worse(game, y[D0 + 2 * p], x[D0 + 2 * p], False, un_p)
-                    and _no_worse(game, x[A0 + 2 * o], y[A0 + 2 * o], True, un_o)
-                    and _no_worse(game, x[D0 + 2 * o], y[D0 + 2 * o], False, un_o)
+                    takes_all_of(True, y[A0 + 2 * p], x[A0 + 2 * p], step, un_p)
+                    and takes_all_of(False, y[D0 + 2 * p], x[D0 + 2 * p], step, un_p)
+                    and takes_all_of(True, x[A0 + 2 * o], y[A0 + 2 * o], step, un_o)
+                    and takes_all_of(False, x[D0 + 2 * o], y[D0 + 2 * o], step, un_o)
                 ):
                     dominated.add(x)
                     break
@@ -266,24 +269,6 @@ def _unplayed(game: DuelGame, pos: Pos, q: int) -> int:
     for c in game.decks[q][pos[P0 + q] :]:
         un |= 1 << c
     return un
-
-
-def _no_worse(game: DuelGame, a: int, b: int, asc: bool, un: int) -> bool:
-    """Whether a pile showing ``a`` is at least as good for its owner as one
-    showing ``b``, now and after any same plays, given the owner's cards
-    still to play ``un``: every card ``b`` takes, ``a`` takes (D3: beyond
-    the top, or exactly ``step`` back). Ascending: a < b, and b's
-    backward-trick card is played already or lies above a; descending
-    mirrors it. The same card on both leaves equal tops, and played cards
-    stay played, so this lasts."""
-    if a == b:
-        return True
-    s = game.step
-    if asc:
-        back = b - s
-        return a < b and (back < 0 or not un >> back & 1 or back > a)
-    back = b + s
-    return a > b and (not un >> back & 1 or back < a)
 
 
 def _jumps(pos: Pos, after: Pos, p: int) -> int:
