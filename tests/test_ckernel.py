@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -66,13 +67,34 @@ def walk_both(deal: Deal, rng: random.Random, turns: bool = True) -> int:
     """A random game played on both kernels, compared after every action and
     after undoing it; returns the positions compared."""
     state = GameState(deal)
-    py = Kernel(deal, state.first - 1)
-    c = CKernel(deal, state.first - 1)
-    seen = 0
-    while True:
+
+    def check(py: Kernel, c: CKernel) -> None:
         same_position(py, c)
         if turns:
             same_turns(py, c)
+
+    def pick(moves: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+        return rng.choice(moves)
+
+    return walk_kernels(
+        Kernel(deal, state.first - 1), CKernel(deal, state.first - 1), rng, check, pick
+    )
+
+
+def walk_kernels(
+    py: Kernel,
+    c: CKernel,
+    rng: random.Random,
+    check: Callable[[Kernel, CKernel], None],
+    pick: Callable[[list[tuple[int, int, int]]], tuple[int, int, int]],
+) -> int:
+    """Walk both kernels through one random game: ``check`` at every
+    position, ``same_position`` after each action and after undoing it; the
+    turn ends with chance 0.4 when it may, else ``pick`` chooses among the
+    Python kernel's moves. Returns the positions checked."""
+    seen = 0
+    while True:
+        check(py, c)
         seen += 1
         moves = py.moves()
         if py.won():
@@ -87,8 +109,8 @@ def walk_both(deal: Deal, rng: random.Random, turns: bool = True) -> int:
             c.end_turn()
             continue
         if not moves:
-            break
-        _, card, pile = rng.choice(moves)
+            break  # stuck (Extreme: no turn keeps the commands, X5)
+        _, card, pile = pick(moves)
         saved_p, saved_c = py.play(card, pile), c.play(card, pile)
         same_position(py, c)
         py.unplay(card, pile, saved_p)

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import step_along
-from test_ckernel import same_position
+from test_ckernel import same_position, walk_kernels
 from test_kernel_conformance import engine_paths, kernel_paths
 from test_solver import examples, starts
 from test_solver_extreme import small_extreme_deals
@@ -94,38 +94,15 @@ def walk_both(deal: Deal, rng: random.Random, complete_turns: bool) -> int:
     py = ExtremeKernel(deal, state.first - 1)
     c = CKernel.of(ExtremeKernel(deal, state.first - 1))
     assert c.extreme
-    seen = 0
-    while True:
-        same_extreme(py, c, complete_turns)
-        seen += 1
-        moves = py.moves()
-        if py.won():
-            break
-        if py.t > 0 and py.can_end() and (not moves or rng.random() < 0.4):
-            undo_p, undo_c = py.end_turn(), c.end_turn()
-            same_position(py, c)
-            py.unend_turn(undo_p)
-            c.unend_turn(undo_c)
-            same_position(py, c)
-            py.end_turn()
-            c.end_turn()
-            continue
-        if not moves:
-            break  # no turn keeps the commands (X5)
+
+    def pick(moves: list[tuple[int, int, int]]) -> tuple[int, int, int]:
         # Mostly among the best few moves, so that games last (random
         # plays break on the commands' traps within a few turns).
-        pick = (
-            rng.randrange(min(3, len(moves))) if rng.random() < 0.8 else rng.randrange(len(moves))
-        )
-        _, card, pile = moves[pick]
-        saved_p, saved_c = py.play(card, pile), c.play(card, pile)
-        same_position(py, c)
-        py.unplay(card, pile, saved_p)
-        c.unplay(card, pile, saved_c)
-        same_position(py, c)
-        py.play(card, pile)
-        c.play(card, pile)
-    return seen
+        if rng.random() < 0.8:
+            return moves[rng.randrange(min(3, len(moves)))]
+        return moves[rng.randrange(len(moves))]
+
+    return walk_kernels(py, c, rng, lambda p, k: same_extreme(p, k, complete_turns), pick)
 
 
 @settings(max_examples=examples(60), deadline=None)
