@@ -547,6 +547,36 @@ def test_dead_card_sound() -> None:
         assert totals[0] > 5  # the check did run
 
 
+def test_stuck_ahead_sound() -> None:
+    """``stuck_ahead()`` True (a later player of the round cannot make their
+    minimum) must mean that the brute force finds no win; small deals of
+    two and three players."""
+    rng = random.Random(23)
+    brute = Brute()
+    seen = [0, 0]  # positions where it fired, turn starts of several players
+
+    def visit(state: GameState, kernel: Kernel) -> None:
+        if kernel.t != 0:
+            return
+        seen[1] += 1
+        if kernel.stuck_ahead():
+            seen[0] += 1
+            if brute.wins_from(state):
+                raise Unsound(
+                    f"stuck_ahead() but a win exists: {describe(state.deal)} at tops "
+                    f"{state.tops}, hands {state.hands}, draw pile {state.draw_pile()}"
+                )
+
+    # It needs a draw pile longer than a round's hands: hand 2, up to 18 cards.
+    for _ in range(1000):
+        rules = small_rules(rng.randint(14, 18), 1, 1, 2, 2, rng.randint(3, 10))
+        deck = list(rules.cards)
+        rng.shuffle(deck)
+        players = rng.randint(2, 3)
+        walk(Deal.create(rules, players, [deck], rng.randint(1, players)), rng, visit, greed=0.2)
+    assert seen[0] > 80, seen  # the argument did fire, and was checked each time
+
+
 def test_dominance_sound_with_fire() -> None:
     """Fire deals: an omitted play never loses a win. With fire cards the
     kernel drops only a play onto a second pile with an equal top."""

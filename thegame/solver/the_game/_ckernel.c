@@ -407,22 +407,10 @@ __attribute__((noinline)) static int x_permanent_no_trick(const K *k) {
     return 0;
 }
 
-/* Kernel.reach (ExtremeKernel.reach: no tricks ever again under a
- * permanent no-trick card) */
-static void reach(const K *k, int *lo_out, int *hi_out) {
+/* Kernel.reach(cards): as if only the cards of ``un`` could ever be played */
+static void reach_cards(const K *k, M un, int *lo_out, int *hi_out) {
     const State *s = &k->s;
     int step = k->step;
-    M un = s->unplayed;
-    if (k->extreme && x_permanent_no_trick(k)) {
-        int lo = INF, hi = -1;
-        for (int i = 0; i < k->n_asc; i++)
-            if (s->tops[i] + 1 < lo) lo = s->tops[i] + 1;
-        for (int i = k->n_asc; i < k->n_piles; i++)
-            if (s->tops[i] - 1 > hi) hi = s->tops[i] - 1;
-        *lo_out = lo;
-        *hi_out = hi;
-        return;
-    }
     int lo = INF;
     for (int i = 0; i < k->n_asc; i++) {
         int t = s->tops[i], low = t + 1;
@@ -447,6 +435,43 @@ static void reach(const K *k, int *lo_out, int *hi_out) {
     }
     *lo_out = lo;
     *hi_out = hi;
+}
+
+/* Kernel.reach (ExtremeKernel.reach: no tricks ever again under a
+ * permanent no-trick card) */
+static void reach(const K *k, int *lo_out, int *hi_out) {
+    const State *s = &k->s;
+    if (k->extreme && x_permanent_no_trick(k)) {
+        int lo = INF, hi = -1;
+        for (int i = 0; i < k->n_asc; i++)
+            if (s->tops[i] + 1 < lo) lo = s->tops[i] + 1;
+        for (int i = k->n_asc; i < k->n_piles; i++)
+            if (s->tops[i] - 1 > hi) hi = s->tops[i] - 1;
+        *lo_out = lo;
+        *hi_out = hi;
+        return;
+    }
+    reach_cards(k, s->unplayed, lo_out, hi_out);
+}
+
+/* Kernel.stuck_ahead: a later player of this round cannot play their
+ * minimum when their turn comes (argued there; not for Extreme) */
+static int stuck_ahead(const K *k) {
+    const State *s = &k->s;
+    if (k->extreme || k->players == 1 || s->t != 0) return 0;
+    int left = k->total - s->pos;
+    M before = 0;
+    for (int i = 1; i < k->players; i++) {
+        before |= s->hands[(s->cur + i - 1) % k->players];
+        if (left <= popc(before)) return 0;
+        M hand = s->hands[(s->cur + i) % k->players];
+        int lo, hi;
+        reach_cards(k, before | hand, &lo, &hi);
+        if (lo > k->total + k->low + 1) lo = k->total + k->low + 1;
+        M out = hi + 1 < lo ? low_bits(lo) & ~low_bits(hi + 1) : 0;
+        if (popc(hand & ~out) < k->min_play) return 1;
+    }
+    return 0;
 }
 
 /* ExtremeKernel._draw_one_limit: the deck index from which no card is
@@ -1053,7 +1078,7 @@ typedef struct {
     Table *dead;
     Table *shared; /* turn-start dead positions shared between searches, or NULL */
     Table tried;
-    long long nodes, node_limit, iterations, dead_card_cuts;
+    long long nodes, node_limit, iterations, dead_card_cuts, stuck_cuts;
     double deadline;
     int has_deadline;
     PyObject *progress;
@@ -1155,6 +1180,11 @@ static int dfs_play(S *s, int allowance) {
     if ((tv ? *tv : -1) >= allowance) return OPEN;
     if (dead_mask(k)) {
         s->dead_card_cuts++;
+        dead_add(s, key);
+        return DEAD;
+    }
+    if (stuck_ahead(k)) {
+        s->stuck_cuts++;
         dead_add(s, key);
         return DEAD;
     }
@@ -1817,6 +1847,11 @@ static PyObject *core_reach(CoreObject *self, PyObject *unused) {
     return Py_BuildValue("(ii)", lo, hi);
 }
 
+static PyObject *core_stuck_ahead(CoreObject *self, PyObject *unused) {
+    if (!check_configured(self)) return NULL;
+    return PyBool_FromLong(stuck_ahead(&self->k));
+}
+
 static PyObject *core_evaluate(CoreObject *self, PyObject *unused) {
     if (!check_configured(self)) return NULL;
     return PyLong_FromLong(evaluate(&self->k));
@@ -1900,7 +1935,7 @@ static size_t slots_for(size_t bytes, int kw, size_t per_extra) {
 
 /* _search(mode, node_limit, deadline, progress, beam_widths, branch, per_parent,
  *         extra_cost, memo_bytes) -> (win, proven, actions, best_left, nodes,
- *         iterations, dead_positions, dead_card_cuts, dead_set)
+ *         iterations, dead_positions, dead_card_cuts, stuck_cuts, dead_set)
  * Searches from a copy of the position: the kernel itself does not move. */
 static PyObject *core_search(CoreObject *self, PyObject *args) {
     int mode, branch, per_parent, extra, endgame = INF;
@@ -2020,10 +2055,10 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     if (!s.error) {
         PyObject *actions = line_to_list(win ? &s.path : &s.best_path);
         if (actions)
-            result = Py_BuildValue("(OONiLLnLO)", win ? Py_True : Py_False,
+            result = Py_BuildValue("(OONiLLnLLO)", win ? Py_True : Py_False,
                                    proven ? Py_True : Py_False, actions, win ? 0 : s.best_left,
                                    s.nodes, s.iterations, (Py_ssize_t)ds->t.count,
-                                   s.dead_card_cuts, (PyObject *)ds);
+                                   s.dead_card_cuts, s.stuck_cuts, (PyObject *)ds);
     }
     Py_DECREF(ds);
     free(s.path.a);
@@ -2112,6 +2147,7 @@ static PyMethodDef core_methods[] = {
     {"dead_card", (PyCFunction)core_dead_card, METH_NOARGS, NULL},
     {"dead_mask", (PyCFunction)core_dead_mask, METH_NOARGS, NULL},
     {"reach", (PyCFunction)core_reach, METH_NOARGS, NULL},
+    {"stuck_ahead", (PyCFunction)core_stuck_ahead, METH_NOARGS, NULL},
     {"evaluate", (PyCFunction)core_evaluate, METH_NOARGS, NULL},
     {"solo_turns", (PyCFunction)core_solo_turns, METH_VARARGS, NULL},
     {"fire_turns", (PyCFunction)core_fire_turns, METH_VARARGS, NULL},

@@ -284,6 +284,7 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
             total.iterations += res.stats.iterations
             total.dead_positions += res.stats.dead_positions
             total.dead_card_cuts += res.stats.dead_card_cuts
+            total.stuck_cuts += res.stats.stuck_cuts
             opt_nodes += res.opt_nodes
             if res.verdict == Verdict.WIN:
                 return _verified(deal, first, res, None, total, opt_nodes, start)
@@ -304,7 +305,9 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
     for r in results.values():
         proven.dead_positions += r.stats.dead_positions
         proven.dead_card_cuts += r.stats.dead_card_cuts
-    total.dead_positions, total.dead_card_cuts = proven.dead_positions, proven.dead_card_cuts
+        proven.stuck_cuts += r.stats.stuck_cuts
+    total.dead_positions = proven.dead_positions
+    total.dead_card_cuts, total.stuck_cuts = proven.dead_card_cuts, proven.stuck_cuts
     starts = "any starting player" if len(firsts) > 1 else "this start"
     floors = [r.floor for r in results.values()]
     proof = _loss_proof(
@@ -405,8 +408,12 @@ def _loss_proof(
     else:
         proof = (
             f"no perfect clear: exhaustive search from {starts}, {stats.dead_positions} "
-            f"positions proven dead ({stats.dead_card_cuts} by the dead-card bound)"
+            f"positions proven dead ({stats.dead_card_cuts} by the dead-card bound"
         )
+        if stats.stuck_cuts:
+            proof += f", {stats.stuck_cuts} by a later player stuck"
+        proof += ")"
+
     if optimal:
         proof += f"; {best} left is the fewest possible: branch and bound on cards left"
         proof += f" ({opt_nodes} nodes)"
@@ -458,6 +465,7 @@ def _verified(
             "iterations": stats.iterations,
             "dead_positions": stats.dead_positions,
             "dead_card_cuts": stats.dead_card_cuts,
+            "stuck_cuts": stats.stuck_cuts,
             "optimizer_nodes": opt_nodes,
             "from_turn": len(prefix),
         },

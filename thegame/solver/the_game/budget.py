@@ -21,6 +21,7 @@ class SearchStats:
     iterations: int = 0
     dead_positions: int = 0
     dead_card_cuts: int = 0
+    stuck_cuts: int = 0  # positions proven dead by ``Kernel.stuck_ahead``
 
 
 K = TypeVar("K")

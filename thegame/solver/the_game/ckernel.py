@@ -264,7 +264,7 @@ def search(
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
     nodes = limit.nodes if limit.nodes is not None else INF
-    win, proven, actions, left, n, iterations, dead_n, cuts, dead = ck._search(
+    win, proven, actions, left, n, iterations, dead_n, cuts, stuck, dead = ck._search(
         mode,
         nodes,
         deadline,
@@ -277,5 +277,5 @@ def search(
         shared,
         endgame,
     )
-    stats = SearchStats(n, iterations, dead_n, cuts)
+    stats = SearchStats(n, iterations, dead_n, cuts, stuck)
     return SearchResult(win, proven, actions, left, stats), dead

@@ -103,6 +103,10 @@ class Searcher(Budgeted[Kernel]):
             self.stats.dead_card_cuts += 1
             self.dead.add(key)
             return Node.DEAD
+        if k.stuck_ahead():
+            self.stats.stuck_cuts += 1
+            self.dead.add(key)
+            return Node.DEAD
         children: list[tuple[int, int, int]] = []
         if k.t < k.max_turn or k.pos >= k.total:
             children = k.moves()

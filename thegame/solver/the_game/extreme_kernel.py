@@ -181,6 +181,11 @@ class ExtremeKernel(Kernel):
             return lo, hi
         return super().reach(cards)
 
+    def stuck_ahead(self) -> bool:
+        """Not applied: commands change who moves and how many cards a turn
+        needs (X3, X4), which the classic argument takes as fixed."""
+        return False
+
     def _permanent_no_trick(self) -> bool:
         un = self.unplayed
         for i, t in enumerate(self.tops):

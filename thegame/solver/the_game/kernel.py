@@ -349,6 +349,41 @@ class Kernel:
         # cards strictly between hi and lo (hi may be -1 without descending piles)
         return self.unplayed & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)
 
+    def stuck_ahead(self) -> bool:
+        """True if a later player of this round cannot play their minimum
+        when their turn comes (a sound loss; several players, turn starts).
+
+        Let q move after the players ``cur .. q-1``. Until q's turn, q's
+        hand stays as it is, and the only cards played are those the players
+        before q hold now: what they draw goes to their own hands and comes
+        out only after q's turn. So ``reach`` over those cards and q's hand
+        bounds every card a pile can take up to the end of q's turn, and q
+        can play only the cards of their hand within it (C5). Each player
+        before q draws at most their hand, so while the draw pile holds more
+        than all their hands together it still has cards when q's turn
+        starts, and q's minimum is m (C4, P1). Fewer than m cards of q's hand
+        within reach: q cannot complete that turn and the game ends there
+        with cards left (C8). Too many players' cards of one round held at
+        once is the "too many cards held" loss of issue 16 for several
+        players.
+        """
+        if self.players == 1 or self.t != 0:
+            return False
+        left = self.total - self.pos
+        before = 0  # the cards the players moving before q hold
+        for i in range(1, self.players):
+            before |= self.hands[(self.cur + i - 1) % self.players]
+            if left <= before.bit_count():
+                return False  # the draw pile may run out first: m may drop to 1
+            hand = self.hands[(self.cur + i) % self.players]
+            lo, hi = self.reach(before | hand)
+            lo = min(lo, self.total + self.rules.low + 1)  # no ascending pile: no bound
+            # q's cards strictly between hi and lo: out of reach (as ``dead_mask``)
+            out = ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1) if hi + 1 < lo else 0
+            if (hand & ~out).bit_count() < self.min_play:
+                return True
+        return False
+
     # -- moves ---------------------------------------------------------------
 
     def moves(self) -> list[tuple[int, int, int]]:
