@@ -458,8 +458,8 @@ static void reach(const K *k, int *lo_out, int *hi_out) {
  * minimum when their turn comes (argued there; not for Extreme) */
 static int stuck_ahead(const K *k) {
     const State *s = &k->s;
-    if (k->extreme || k->players == 1 || s->t != 0) return 0;
-    int left = k->total - s->pos;
+    if (k->extreme || k->players == 1) return 0;
+    int left = k->total - s->pos - s->t;
     M before = 0;
     for (int i = 1; i < k->players; i++) {
         before |= s->hands[(s->cur + i - 1) % k->players];

@@ -351,25 +351,25 @@ class Kernel:
 
     def stuck_ahead(self) -> bool:
         """True if a later player of this round cannot play their minimum
-        when their turn comes (a sound loss; several players, turn starts).
+        when their turn comes (a sound loss with several players).
 
         Let q move after the players ``cur .. q-1``. Until q's turn, q's
         hand stays as it is, and the only cards played are those the players
         before q hold now: what they draw goes to their own hands and comes
         out only after q's turn. So ``reach`` over those cards and q's hand
         bounds every card a pile can take up to the end of q's turn, and q
-        can play only the cards of their hand within it (C5). Each player
-        before q draws at most their hand, so while the draw pile holds more
-        than all their hands together it still has cards when q's turn
+        can play only the cards of their hand within it (C5). A player draws
+        at most what they play in a turn (C6): ``cur`` the ``t`` cards played
+        so far and at most their hand, the others at most their hands. While
+        the draw pile holds more than that it still has cards when q's turn
         starts, and q's minimum is m (C4, P1). Fewer than m cards of q's hand
-        within reach: q cannot complete that turn and the game ends there
-        with cards left (C8). Too many players' cards of one round held at
-        once is the "too many cards held" loss of issue 16 for several
-        players.
+        within reach: q cannot complete that turn, and the game ends there
+        with cards left (C8). Too many cards held at once in one round is
+        the "too many cards held" loss of issue 16 for several players.
         """
-        if self.players == 1 or self.t != 0:
+        if self.players == 1:
             return False
-        left = self.total - self.pos
+        left = self.total - self.pos - self.t
         before = 0  # the cards the players moving before q hold
         for i in range(1, self.players):
             before |= self.hands[(self.cur + i - 1) % self.players]
