@@ -5,6 +5,7 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/loss_arguments.py --set lost-60 --deals 20
     python benchmarks/loss_arguments.py --set lost-50 --deals 20
     python benchmarks/loss_arguments.py --lines 108,526,898
+    python benchmarks/loss_arguments.py --players-set mp3 --deals 20
 
 Issue 16 names three arguments that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
@@ -27,6 +28,14 @@ is what the arguments are for.
 ``--lines`` walks the best line the solver finds in 10 s for profi-hard
 solo seeds and prints, turn by turn, whether each argument already proves
 the position lost: the deals the survey leaves unknown.
+
+``--players-set`` measures the argument that is in the solver for several
+players, ``Kernel.stuck_ahead`` (a later player of the round cannot make
+their minimum), the same way: the play-level decision search (``Searcher``,
+the solver's search for several players) with and without it, on
+generalised deals of one pile each way: ``mp3`` cards 2..40, 3 players,
+hand 4, three plays a turn; ``mp4`` cards 2..40, 4 players, hand 3, two
+plays a turn.
 """
 
 from __future__ import annotations
@@ -43,12 +52,18 @@ from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game import api
 from thegame.solver.the_game.beam import TurnSearcher
+from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import END, Kernel
 
 SETS = {
     # name: (high card, hand, minimum per turn)
     "lost-60": (60, 5, 3),
     "lost-50": (50, 4, 2),
+}
+# name: (high card, hand, minimum per turn, players)
+PLAYER_SETS = {
+    "mp3": (40, 4, 3, 3),
+    "mp4": (40, 3, 2, 4),
 }
 
 
@@ -160,6 +175,58 @@ class DominanceDead:
         return False
 
 
+class NoStuckKernel(Kernel):
+    """The reference kernel without ``stuck_ahead``: the baseline."""
+
+    def stuck_ahead(self) -> bool:
+        return False
+
+
+def players_deal(name: str, i: int) -> Deal:
+    high, hand, minimum, players = PLAYER_SETS[name]
+    rules = get_rules("classic").with_changes(
+        high=high, hand_sizes=(hand,) * 5, min_play=minimum, asc_piles=1, desc_piles=1
+    )
+    deck = list(rules.cards)
+    random.Random(i).shuffle(deck)
+    return Deal.create(rules, players, [deck], first=1)
+
+
+def run_players_set(name: str, count: int, limit: Limit) -> None:
+    high, hand, minimum, players = PLAYER_SETS[name]
+    print(f"set {name}: cards 2..{high}, {players} players, hand {hand}, minimum {minimum}")
+    print("deal verdict | nodes without / with stuck_ahead | seconds the same")
+    nodes = [0, 0]
+    seconds = [0.0, 0.0]
+    lost = 0
+    for i in range(1, count + 1):
+        deal = players_deal(name, i)
+        rows = []
+        for cls in (NoStuckKernel, Kernel):
+            k = cls.from_state(GameState(deal, first=1))
+            t0 = time.perf_counter()
+            res = Searcher(k, limit, limit.deadline()).run()
+            verdict = "win" if res.win else "loss" if res.proven else "unknown"
+            rows.append((verdict, res.stats.nodes, time.perf_counter() - t0))
+        if rows[0][0] != rows[1][0]:
+            raise SystemExit(f"deal {i}: the verdicts differ: {rows}")
+        if rows[0][0] == "unknown":
+            continue
+        lost += rows[0][0] == "loss"
+        for j in (0, 1):
+            nodes[j] += rows[j][1]
+            seconds[j] += rows[j][2]
+        print(
+            f"{i:4} {rows[0][0]:7} | {rows[0][1]:>9,} / {rows[1][1]:>9,} | "
+            f"{rows[0][2]:6.2f} / {rows[1][2]:6.2f}",
+            flush=True,
+        )
+    print(
+        f"total ({lost} lost): {nodes[0]:,} -> {nodes[1]:,} nodes "
+        f"({nodes[1] / max(nodes[0], 1):.1%}), {seconds[0]:.1f} -> {seconds[1]:.1f} s"
+    )
+
+
 def set_deal(name: str, i: int) -> Deal:
     high, hand, minimum = SETS[name]
     rules = get_rules("classic").with_changes(
@@ -253,13 +320,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per search")
     ap.add_argument("--lines", help="profi-hard seeds, comma-separated")
+    ap.add_argument("--players-set", choices=sorted(PLAYER_SETS))
     args = ap.parse_args(argv)
     if args.set:
         run_set(args.set, args.deals, Limit(args.time_limit, None))
     if args.lines:
         run_lines([int(s) for s in args.lines.split(",")])
-    if not args.set and not args.lines:
-        ap.error("give --set or --lines")
+    if args.players_set:
+        run_players_set(args.players_set, args.deals, Limit(args.time_limit, None))
+    if not args.set and not args.lines and not args.players_set:
+        ap.error("give --set, --players-set or --lines")
 
 
 if __name__ == "__main__":

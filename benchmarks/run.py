@@ -13,6 +13,10 @@ Sets (fixed forever, so figures stay comparable):
 - profi-hard: profi-hard, 1 player, seeds 1-100
 - x-solo: extreme (rules X), 1 player, seeds 1-200
 - x-p2..x-p5: extreme, 2..5 players, seeds 1-100 each
+- profi-p3: profi, 3 players, seeds 1-100; ph-p2..ph-p5: profi-hard, 2..5
+  players, seeds 1-50 each. Full deals of printed variants many of which
+  look lost (the best lines leave cards): where a loss proof for a full
+  deal is wanted (issue 16)
 - hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
 - small: 200 seeded solo deals of a small generalised game (cards 2..25, one
   pile each way, hand 4, step 5), where every engine can finish
@@ -63,6 +67,11 @@ SETS: dict[str, tuple[str, int, range]] = {
     "x-p3": ("extreme", 3, range(1, 101)),
     "x-p4": ("extreme", 4, range(1, 101)),
     "x-p5": ("extreme", 5, range(1, 101)),
+    "profi-p3": ("profi", 3, range(1, 101)),
+    "ph-p2": ("profi-hard", 2, range(1, 51)),
+    "ph-p3": ("profi-hard", 3, range(1, 51)),
+    "ph-p4": ("profi-hard", 4, range(1, 51)),
+    "ph-p5": ("profi-hard", 5, range(1, 51)),
 }
 SMALL = {"high": 25, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [4] * 5, "step": 5}
 SMALL_MP = {"high": 30, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [3] * 5, "step": 7}

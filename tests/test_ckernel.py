@@ -216,7 +216,7 @@ TIGHT_FIRE = get_rules("on-fire").with_changes(
 
 @pytest.mark.parametrize(
     "deal",
-    [Deal.from_seed(2, TIGHT), Deal.from_seed(3, TIGHT, 2), Deal.from_seed(4, TIGHT_FIRE, 2)],
+    [Deal.from_seed(2, TIGHT), Deal.from_seed(6, TIGHT, 2), Deal.from_seed(6, TIGHT_FIRE, 2)],
 )
 def test_dead_positions_are_the_python_searchs(deal: Deal) -> None:
     """The compiled search's dead set answers the Python memo keys (pending

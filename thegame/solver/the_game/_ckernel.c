@@ -891,8 +891,8 @@ static void fire_rec(K *k, Scratch *x, int depth, int cost) {
     for (int i = 0; i < k->n_piles; i++) w |= (uint64_t)(s->tops[i] & 0xff) << (8 * i);
     key[0] = w;
     key[1] = (uint64_t)s->pending;
-    key[2] = (uint64_t)s->hands[0];
-    key[3] = (uint64_t)(s->hands[0] >> 64);
+    key[2] = (uint64_t)s->hands[s->cur];
+    key[3] = (uint64_t)(s->hands[s->cur] >> 64);
     XEntry *e = x_expand(x, key, cost);
     if (!e) return;
     if (s->unplayed == 0 || (depth >= x->lo && s->t > 0 && !s->pending)) {
@@ -1392,7 +1392,8 @@ static int beam(S *s, int width) {
                 TurnUndo tu = end_turn(k);
                 uint64_t key[MAXKW];
                 make_key(k, key);
-                if (!tab_get(&seen, key) && !dead_has(s, key) && !dead_mask(k)) {
+                if (!tab_get(&seen, key) && !dead_has(s, key) && !dead_mask(k) &&
+                    !stuck_ahead(k)) {
                     tab_put(&seen, key, 1);
                     taken++;
                     if (ncand >= candcap) {
@@ -1964,8 +1965,8 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "no such search mode");
         return NULL;
     }
-    if ((mode == MODE_TURN || mode == MODE_FIRE) && self->k.players != 1) {
-        PyErr_SetString(PyExc_ValueError, "turn-level search is for solo games");
+    if (mode == MODE_TURN && self->k.players != 1) {
+        PyErr_SetString(PyExc_ValueError, "the solo turn search is for solo games");
         return NULL;
     }
     /* the classic turn listers know no commands, the Extreme one no fire */

@@ -20,7 +20,7 @@ from ...models.the_game import Deal, GameState, Play, Record, Turn, replay
 from ...models.the_game.notation import plural
 from ...models.the_game.record import turn_to_dict
 from . import ckernel
-from .beam import FireBeamSearcher, TurnSearcher
+from .beam import FireBeamSearcher, MultiBeamSearcher, TurnSearcher
 from .bounds import state_lower_bound
 from .budget import SearchStats
 from .dfs import Searcher, SearchResult
@@ -183,7 +183,7 @@ def _searcher(kernel: Kernel) -> type[Searcher]:
         return ExtremeBeamSearcher
     if kernel.players == 1:
         return FireBeamSearcher if kernel.fire else TurnSearcher
-    return Searcher
+    return MultiBeamSearcher
 
 
 def kernel_of(state: GameState) -> Kernel:

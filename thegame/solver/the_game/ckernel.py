@@ -35,7 +35,7 @@ from ...models import interrupt
 from ...models.outcome import Limit
 from ...models.the_game import Deal, GameState, Rules
 from . import extreme_beam
-from .beam import BRANCH, EXTRA, PER_PARENT, beam_widths
+from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths, multi_widths
 from .budget import SearchStats
 from .dfs import SearchResult
 from .extreme_kernel import ExtremeKernel
@@ -239,8 +239,9 @@ def search(
     shared: _ckernel.DeadSet | None = None,
 ) -> tuple[SearchResult, Container[tuple[int, ...]]]:
     """The decision search ``api.search_position`` would run over ``kernel``
-    (``Searcher``; ``TurnSearcher`` solo; ``FireBeamSearcher`` solo with fire
-    cards; ``ExtremeBeamSearcher`` over an ``ExtremeKernel``), run in C from
+    (``MultiBeamSearcher`` with several players; ``TurnSearcher`` solo;
+    ``FireBeamSearcher`` solo with fire cards; ``ExtremeBeamSearcher`` over an
+    ``ExtremeKernel``), run in C from
     the kernel's position, which does not move.
     Returns its result and the positions it proved dead, asked by memo key.
 
@@ -260,7 +261,7 @@ def search(
         extra = extreme_beam.EXTRA
         endgame = extreme_beam.endgame_allowance(kernel)
     elif kernel.players != 1:
-        mode = PLAY
+        mode, widths, endgame = FIRE, multi_widths(kernel), MULTI_ENDGAME
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
     nodes = limit.nodes if limit.nodes is not None else INF

@@ -725,7 +725,7 @@ class Kernel:
 
         def rec(depth: int, cost: int) -> None:
             # Fire deadlines are per pile: no pile symmetry in this key.
-            key = (*k.tops, k.pending, k.hands[0])
+            key = (*k.tops, k.pending, k.hands[k.cur])
             seen = expanded.get(key)
             if seen is not None and seen <= cost:
                 return
