@@ -50,10 +50,11 @@ def same_position(py: Kernel, c: CKernel) -> None:
 
 
 def same_turns(py: Kernel, c: CKernel) -> None:
-    """The beam's turn lists, and the complete one where it is cheap."""
-    if py.players != 1 or py.t:
+    """The beam's turn lists (several players: the mover's turns, listed
+    as with fire cards), and the complete one where it is cheap."""
+    if py.t:
         return
-    if py.fire:
+    if py.fire or py.players != 1:
         assert c.fire_turns(BRANCH, py.turn_min + 1, EXTRA) == py.fire_turns(
             BRANCH, py.turn_min + 1, EXTRA
         )

@@ -41,8 +41,9 @@ from thegame.models.the_game import (
     replay,
     small_rules,
 )
-from thegame.solver.the_game import beam
+from thegame.solver.the_game import beam, ckernel
 from thegame.solver.the_game.api import Solution, solve
+from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import Kernel
 
 SCALE = 10 if os.environ.get("THEGAME_HYPOTHESIS") == "thorough" else 1
@@ -293,6 +294,24 @@ def test_a_free_start_is_searched_in_rounds_so_the_easy_start_wins_first() -> No
     sol = solve(deal, Limit(nodes=2_000_000))
     assert sol.verdict == "win" and sol.first == 3
     assert sol.nodes < 2 * (2_000_000 // 64) + 20_000
+    check_solution(sol, deal)
+
+
+def test_several_players_beam_finds_the_clear_the_play_level_search_misses() -> None:
+    """Profi-hard, 3 players, seed 2, player 1 first: the play-level search
+    alone (the search of several players before the beam) ends undecided
+    within 300,000 nodes, best line 41 cards left; the solver's search,
+    the beam over whole turns first, finds the perfect clear within the
+    same budget, and the line replays to a win."""
+    deal = Deal.from_seed(2, get_rules("profi-hard"), 3, first=1)
+    kernel = Kernel.from_state(GameState(deal))
+    if ckernel.use_compiled(kernel):  # the same search, node for node, faster
+        plain, _ = ckernel.search(kernel, Limit(nodes=300_000), None, play_level=True)
+    else:
+        plain = Searcher(kernel, Limit(nodes=300_000), None).run()
+    assert not plain.win and not plain.proven
+    sol = solve(deal, Limit(nodes=300_000))
+    assert sol.verdict == "win" and sol.nodes < 300_000
     check_solution(sol, deal)
 
 
