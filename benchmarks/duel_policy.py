@@ -4,6 +4,7 @@ estimate of the starting player's edge, not a solution (issue 12).
 Usage (from the repository root):
 
     python benchmarks/duel_policy.py --seeds 1-2000 --jobs 2
+    python benchmarks/duel_policy.py --seeds 1-3 --horizon --time-limit 20
 
 The exact solver (``benchmarks/duel.py``) does not decide printed duels
 within its budget, so this asks a weaker, clearly different question: when
@@ -15,6 +16,11 @@ the starting player win? Each seed of the printed game is played twice, once
 from each start, so every deal counts for both seats. The rate comes with
 its sample size and a 95% Wilson interval; it describes this policy's play,
 not best play, and says nothing about who wins a duel under best play.
+
+``--horizon`` measures how far the exact solver reaches instead: for each
+seed (player 1 first) it plays the policy game, then decides its turn
+starts with ``duel.api.decide``, the last first, ``--time-limit`` seconds
+each, until two in a row end unknown.
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
-from thegame.solver.the_game.duel.api import first_guess
+from thegame.solver.the_game.duel.api import decide, first_guess
 from thegame.survey.report import wilson
 
 
@@ -56,6 +63,34 @@ def play_out(args: tuple[int, int]) -> dict[str, Any]:
     }
 
 
+def horizon(seed: int, seconds: float) -> None:
+    """Decide the turn starts of one policy game, the last first."""
+    state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
+    starts: list[GameState] = []
+    while not state.over:
+        plays = first_guess(state)
+        if plays is None:
+            break
+        starts.append(state.copy())
+        for p in plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
+    print(f"seed {seed}: {len(starts)} turns, player {state.winner} wins ({state.reason})")
+    misses = 0
+    for i in range(len(starts) - 1, -1, -1):
+        t0 = time.monotonic()
+        res = decide(starts[i], Limit(seconds, None))
+        print(
+            f"  turn {i + 1} ({len(starts) - i} from the end): {res.verdict}, "
+            f"{res.nodes} nodes, {time.monotonic() - t0:.2f} s",
+            flush=True,
+        )
+        misses = misses + 1 if res.verdict == "unknown" else 0
+        if misses == 2:
+            return
+
+
 def _seeds(text: str) -> range:
     lo, _, hi = text.partition("-")
     return range(int(lo), int(hi or lo) + 1)
@@ -66,7 +101,13 @@ def main() -> None:
     ap.add_argument("--seeds", default="1-2000")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/duel-policy.jsonl"))
+    ap.add_argument("--horizon", action="store_true", help="how far the exact solver reaches")
+    ap.add_argument("--time-limit", type=float, default=20.0, help="--horizon: seconds a position")
     args = ap.parse_args()
+    if args.horizon:
+        for seed in _seeds(args.seeds):
+            horizon(seed, args.time_limit)
+        return
     work = [(s, f) for s in _seeds(args.seeds) for f in (1, 2)]
     t0 = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:

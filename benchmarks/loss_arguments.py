@@ -6,6 +6,7 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/loss_arguments.py --set lost-50 --deals 20
     python benchmarks/loss_arguments.py --lines 108,526,898
     python benchmarks/loss_arguments.py --players-set mp3 --deals 20
+    python benchmarks/loss_arguments.py --horizon 28 --players 3 --line-nodes 100000000
 
 Issue 16 names three arguments that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
@@ -36,6 +37,14 @@ the solver's search for several players) with and without it, on
 generalised deals of one pile each way: ``mp3`` cards 2..40, 3 players,
 hand 4, three plays a turn; ``mp4`` cards 2..40, 4 players, hand 3, two
 plays a turn.
+
+``--horizon SEED`` asks how far from a whole-deal loss proof the solver is,
+for a profi-hard deal of ``--players`` players that ends ``unknown``: it
+takes the best line ``api.solve`` finds within ``--line-nodes`` nodes (a
+node budget, so that the line does not depend on the machine), then runs
+the complete play-level search (the compiled one when built) from the turn
+starts along it, latest first, ``--time-limit`` seconds each, until one
+does not finish.
 """
 
 from __future__ import annotations
@@ -50,7 +59,7 @@ from typing import Any
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.models.the_game.placement import takes_all_of
-from thegame.solver.the_game import api
+from thegame.solver.the_game import api, ckernel
 from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import END, Kernel
@@ -227,6 +236,37 @@ def run_players_set(name: str, count: int, limit: Limit) -> None:
     )
 
 
+def horizon(seed: int, players: int, line_nodes: int, limit: Limit) -> None:
+    deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
+    sol = api.solve(deal, Limit(None, line_nodes))
+    print(
+        f"profi-hard {players} players seed {seed}: {sol.verdict}, best line "
+        f"{sol.cards_left} cards left, start {sol.first}"
+    )
+    if sol.verdict != "unknown":
+        return
+    for at in range(len(sol.turns) - 1, -1, -1):
+        state = GameState(deal, first=sol.first)
+        for turn in sol.turns[:at]:
+            for p in turn.plays:
+                state.play(p.card, p.pile)
+            state.end_turn()
+        k = Kernel.from_state(state)
+        t0 = time.perf_counter()
+        if ckernel.use_compiled(k):
+            res, _ = ckernel.search(k, limit, limit.deadline(), play_level=True)
+        else:
+            res = Searcher(k, limit, limit.deadline()).run()
+        verdict = "win" if res.win else "loss" if res.proven else "unknown"
+        print(
+            f"from turn {at + 1}: {verdict}, {res.stats.nodes:,} nodes, "
+            f"{time.perf_counter() - t0:.1f} s",
+            flush=True,
+        )
+        if verdict == "unknown":
+            return
+
+
 def set_deal(name: str, i: int) -> Deal:
     high, hand, minimum = SETS[name]
     rules = get_rules("classic").with_changes(
@@ -321,6 +361,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per search")
     ap.add_argument("--lines", help="profi-hard seeds, comma-separated")
     ap.add_argument("--players-set", choices=sorted(PLAYER_SETS))
+    ap.add_argument("--horizon", type=int, help="a profi-hard seed that ends unknown")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--line-nodes", type=int, default=100_000_000)
     args = ap.parse_args(argv)
     if args.set:
         run_set(args.set, args.deals, Limit(args.time_limit, None))
@@ -328,8 +371,10 @@ def main(argv: list[str] | None = None) -> None:
         run_lines([int(s) for s in args.lines.split(",")])
     if args.players_set:
         run_players_set(args.players_set, args.deals, Limit(args.time_limit, None))
-    if not args.set and not args.lines and not args.players_set:
-        ap.error("give --set, --players-set or --lines")
+    if args.horizon is not None:
+        horizon(args.horizon, args.players, args.line_nodes, Limit(args.time_limit, None))
+    if not args.set and not args.lines and not args.players_set and args.horizon is None:
+        ap.error("give --set, --players-set, --lines or --horizon")
 
 
 if __name__ == "__main__":
