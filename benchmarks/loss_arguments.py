@@ -11,15 +11,17 @@ Usage (from the repository root, after ``pip install -e .``):
 Issue 16 names three arguments that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
 reaches too late, and dominance between positions. The first two are one
-argument here (``held_cards_loss``), the third is ``DominanceDead``. Both
-are sound (argued below, and checked against the engine-only brute force
-in ``tests/test_loss_arguments.py``), but they are prototypes over the
-Python reference kernel, not part of the solver: this script measures what
-they would save before anyone ports them to the compiled kernel.
+argument here (``held_cards_loss``), a prototype over the Python reference
+kernel, sound (argued below, and checked against the engine-only brute
+force in ``tests/test_loss_arguments.py``) but not part of the solver. The
+solver has dominance between positions (``dfs.Searcher._is_dead``, in C
+too) and, for several players, ``Kernel.stuck_ahead``; this script
+measures what each saves.
 
 ``--set`` runs the solo decision search (``TurnSearcher``, the solver's own
-search for solo deals) on each deal of a fixed set three times: as it is,
-with the dominance memo, and with both arguments. It prints the verdict,
+search for solo deals) on each deal of a fixed set three times: without
+dominance, as the solver runs it (with dominance), and with held cards as
+well. It prints the verdict,
 nodes and seconds of each. The sets are generalised solo deals (rule C10)
 built from ``random.Random(i)`` for i = 1..N, step 10, one pile each way:
 ``lost-60`` cards 2..60, hand 5, three plays a turn; ``lost-50`` cards
@@ -30,10 +32,11 @@ is what the arguments are for.
 solo seeds and prints, turn by turn, whether each argument already proves
 the position lost: the deals the survey leaves unknown.
 
-``--players-set`` measures the argument that is in the solver for several
-players, ``Kernel.stuck_ahead`` (a later player of the round cannot make
-their minimum), the same way: the play-level decision search (``Searcher``,
-the solver's search for several players) with and without it, on
+``--players-set`` measures the arguments of the solver for several
+players the same way: the play-level decision search (``Searcher``, the
+complete search of several players) with neither, with
+``Kernel.stuck_ahead`` (a later player of the round cannot make their
+minimum), and with dominance too, as the solver runs it, on
 generalised deals of one pile each way: ``mp3`` cards 2..40, 3 players,
 hand 4, three plays a turn; ``mp4`` cards 2..40, 4 players, hand 3, two
 plays a turn.
@@ -54,11 +57,9 @@ import random
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
-from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game import api, ckernel
 from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.dfs import Searcher
@@ -123,72 +124,22 @@ class HeldKernel(Kernel):
         return super().dead_card() or held_cards_loss(self)
 
 
-class DominanceDead:
-    """The dead memo, answering dominated positions too.
+class PlainKernel(Kernel):
+    """The reference kernel without dominance between positions (which the
+    solver has built in since, ``Searcher._is_dead``): the baseline."""
 
-    Two positions with the same hands, draw pile, player and turn count
-    differ only in their tops. A top is at least as good as another when it
-    takes every card the other takes, now and after the same plays
-    (``placement.takes_all_of``: equal, or the other beyond it with its
-    backward-trick card played or beyond it too). So from the better
-    position every line of the worse one replays card for card.
-    So if the better position has no perfect clear, neither has the worse.
-    Tops are compared in the key's sorted order per direction (one pairing
-    of the interchangeable piles; another pairing could prove more). Fire
-    tops are compared only for equality.
-    """
-
-    def __init__(self, kernel: Kernel) -> None:
-        self.deck = kernel.deck
-        self.n_asc = kernel.n_asc
-        self.n_piles = kernel.n_piles
-        self.step = kernel.step
-        self.exact: set[tuple[int, ...]] = set()
-        self.groups: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        self.dominated = 0  # lookups answered by dominance alone
-
-    def __len__(self) -> int:
-        return len(self.exact)
-
-    def add(self, key: tuple[int, ...]) -> None:
-        self.exact.add(key)
-        self.groups.setdefault(key[self.n_piles :], []).append(key[: self.n_piles])
-
-    def _unplayed(self, rest: tuple[int, ...]) -> int:
-        players = len(rest) - 3  # hands..., pos, cur, t
-        un = 0
-        for h in rest[:players]:
-            un |= h
-        for c in self.deck[rest[players] :]:
-            un |= 1 << c
-        return un
-
-    def _at_least_as_good(self, i: int, a: int, b: int, un: int) -> bool:
-        if a != b and (a >= 1000 or b >= 1000):  # a fire top (marked in the key)
-            return False
-        return takes_all_of(i < self.n_asc, a, b, self.step, un)
-
-    def __contains__(self, key: object) -> bool:
-        assert isinstance(key, tuple)
-        if key in self.exact:
-            return True
-        group = self.groups.get(key[self.n_piles :])
-        if not group:
-            return False
-        tops = key[: self.n_piles]
-        un = self._unplayed(key[self.n_piles :])
-        for dead in group:
-            if all(self._at_least_as_good(i, dead[i], tops[i], un) for i in range(self.n_piles)):
-                self.dominated += 1
-                return True
-        return False
+    tops_dominate = False
 
 
-class NoStuckKernel(Kernel):
-    """The reference kernel without ``stuck_ahead``: the baseline."""
+class NoStuckKernel(PlainKernel):
+    """The reference kernel without ``stuck_ahead`` or dominance: the baseline."""
 
     def stuck_ahead(self) -> bool:
         return False
+
+
+class StuckKernel(PlainKernel):
+    """The reference kernel with ``stuck_ahead`` and without dominance."""
 
 
 def players_deal(name: str, i: int) -> Deal:
@@ -201,39 +152,54 @@ def players_deal(name: str, i: int) -> Deal:
     return Deal.create(rules, players, [deck], first=1)
 
 
+def compare(
+    deals: list[Deal], modes: dict[str, type[Kernel]], searcher: type[Searcher], limit: Limit
+) -> None:
+    """Each deal searched once per mode (a kernel class): verdicts must agree;
+    nodes and seconds per deal and in total, against the first mode."""
+    names = list(modes)
+    print("deal verdict | nodes " + " / ".join(names) + " | seconds the same")
+    totals = {m: [0, 0.0] for m in names}
+    lost = 0
+    for i, deal in enumerate(deals, 1):
+        rows = {}
+        for m, cls in modes.items():
+            k = cls.from_state(GameState(deal, first=1))
+            t0 = time.perf_counter()
+            res = searcher(k, limit, limit.deadline()).run()
+            verdict = "win" if res.win else "loss" if res.proven else "unknown"
+            rows[m] = (verdict, res.stats.nodes, time.perf_counter() - t0)
+        verdicts = {r[0] for r in rows.values()}
+        if "unknown" in verdicts:
+            continue
+        if len(verdicts) > 1:
+            raise SystemExit(f"deal {i}: the verdicts differ: {rows}")
+        lost += rows[names[0]][0] == "loss"
+        for m in names:
+            totals[m][0] += rows[m][1]
+            totals[m][1] += rows[m][2]
+        print(
+            f"{i:4} {rows[names[0]][0]:7} | "
+            + " / ".join(f"{rows[m][1]:>9,}" for m in names)
+            + " | "
+            + " / ".join(f"{rows[m][2]:6.2f}" for m in names),
+            flush=True,
+        )
+    base_nodes, base_seconds = totals[names[0]]
+    print(f"{lost} of the decided deals lost")
+    for m, (nodes, seconds) in totals.items():
+        print(
+            f"total {m:9}: {nodes:,} nodes ({nodes / max(base_nodes, 1):.1%}), "
+            f"{seconds:.1f} s ({seconds / max(base_seconds, 1e-9):.1%})"
+        )
+
+
 def run_players_set(name: str, count: int, limit: Limit) -> None:
     high, hand, minimum, players = PLAYER_SETS[name]
     print(f"set {name}: cards 2..{high}, {players} players, hand {hand}, minimum {minimum}")
-    print("deal verdict | nodes without / with stuck_ahead | seconds the same")
-    nodes = [0, 0]
-    seconds = [0.0, 0.0]
-    lost = 0
-    for i in range(1, count + 1):
-        deal = players_deal(name, i)
-        rows = []
-        for cls in (NoStuckKernel, Kernel):
-            k = cls.from_state(GameState(deal, first=1))
-            t0 = time.perf_counter()
-            res = Searcher(k, limit, limit.deadline()).run()
-            verdict = "win" if res.win else "loss" if res.proven else "unknown"
-            rows.append((verdict, res.stats.nodes, time.perf_counter() - t0))
-        if rows[0][0] != rows[1][0]:
-            raise SystemExit(f"deal {i}: the verdicts differ: {rows}")
-        if rows[0][0] == "unknown":
-            continue
-        lost += rows[0][0] == "loss"
-        for j in (0, 1):
-            nodes[j] += rows[j][1]
-            seconds[j] += rows[j][2]
-        print(
-            f"{i:4} {rows[0][0]:7} | {rows[0][1]:>9,} / {rows[1][1]:>9,} | "
-            f"{rows[0][2]:6.2f} / {rows[1][2]:6.2f}",
-            flush=True,
-        )
-    print(
-        f"total ({lost} lost): {nodes[0]:,} -> {nodes[1]:,} nodes "
-        f"({nodes[1] / max(nodes[0], 1):.1%}), {seconds[0]:.1f} -> {seconds[1]:.1f} s"
-    )
+    deals = [players_deal(name, i) for i in range(1, count + 1)]
+    modes = {"plain": NoStuckKernel, "stuck": StuckKernel, "solver": Kernel}
+    compare(deals, modes, Searcher, limit)
 
 
 def horizon(seed: int, players: int, line_nodes: int, limit: Limit) -> None:
@@ -277,51 +243,11 @@ def set_deal(name: str, i: int) -> Deal:
     return Deal.create(rules, 1, [deck], first=1)
 
 
-def decide(deal: Deal, mode: str, limit: Limit) -> dict[str, Any]:
-    """The solo decision search as the solver runs it, with the arguments of ``mode``."""
-    kernel_cls = HeldKernel if mode == "both" else Kernel
-    k = kernel_cls.from_state(GameState(deal, first=1))
-    searcher = TurnSearcher(k, limit, limit.deadline())
-    if mode != "plain":
-        searcher.dead = DominanceDead(k)  # type: ignore[assignment]
-    t0 = time.perf_counter()
-    res = searcher.run()
-    verdict = "win" if res.win else "loss" if res.proven else "unknown"
-    dominated = getattr(searcher.dead, "dominated", 0)
-    return {
-        "verdict": verdict,
-        "nodes": res.stats.nodes,
-        "seconds": time.perf_counter() - t0,
-        "dominated": dominated,
-    }
-
-
 def run_set(name: str, count: int, limit: Limit) -> None:
     print(f"set {name}: cards 2..{SETS[name][0]}, hand {SETS[name][1]}, minimum {SETS[name][2]}")
-    print("deal verdict | nodes plain / +dominance / +held cards | seconds the same")
-    totals = {"plain": [0, 0.0], "dominance": [0, 0.0], "both": [0, 0.0]}
-    for i in range(1, count + 1):
-        deal = set_deal(name, i)
-        rows = {mode: decide(deal, mode, limit) for mode in totals}
-        verdicts = {r["verdict"] for r in rows.values()}
-        if "unknown" not in verdicts and len(verdicts) > 1:
-            raise SystemExit(f"deal {i}: the verdicts differ: {rows}")
-        for mode, r in rows.items():
-            totals[mode][0] += r["nodes"]
-            totals[mode][1] += r["seconds"]
-        print(
-            f"{i:4} {rows['plain']['verdict']:7} | "
-            + " / ".join(f"{rows[m]['nodes']:>9,}" for m in totals)
-            + " | "
-            + " / ".join(f"{rows[m]['seconds']:6.2f}" for m in totals),
-            flush=True,
-        )
-    base_nodes, base_seconds = totals["plain"]
-    for mode, (nodes, seconds) in totals.items():
-        print(
-            f"total {mode:9}: {nodes:,} nodes ({nodes / base_nodes:.1%}), "
-            f"{seconds:.1f} s ({seconds / base_seconds:.1%})"
-        )
+    deals = [set_deal(name, i) for i in range(1, count + 1)]
+    modes = {"plain": PlainKernel, "dominance": Kernel, "both": HeldKernel}
+    compare(deals, modes, TurnSearcher, limit)
 
 
 def line_positions(seed: int) -> Iterator[tuple[int, Kernel]]:

@@ -1,6 +1,7 @@
-"""The prototype loss arguments of ``benchmarks/loss_arguments.py`` are sound:
-what they call lost, the engine-only brute force finds lost too (issue 16).
-Their measured savings are only worth reading if nothing they cut could win."""
+"""The loss arguments of issue 16 are sound: what they call lost, the
+engine-only brute force finds lost too. The held-cards prototype lives in
+``benchmarks/loss_arguments.py``; dominance between positions is the
+solver's (``dfs.Searcher._is_dead``, the relation ``placement.takes_all_of``)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ from test_solver import Brute
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, small_rules
+from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game.beam import TurnSearcher
+from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import Kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from loss_arguments import DominanceDead, HeldKernel, held_cards_loss
+from loss_arguments import HeldKernel, held_cards_loss
 
 
 @settings(max_examples=120, deadline=None)
@@ -42,10 +45,8 @@ def test_the_search_with_both_arguments_keeps_the_verdicts(deal: Deal) -> None:
     state = GameState(deal, first=1)
     if state.over:
         return
-    k = HeldKernel.from_state(state)
-    searcher = TurnSearcher(k, Limit(nodes=200_000), None)
-    searcher.dead = DominanceDead(k)  # type: ignore[assignment]
-    res = searcher.run()
+    # held cards on top of the solver's own arguments (dominance among them)
+    res = TurnSearcher(HeldKernel.from_state(state), Limit(nodes=200_000), None).run()
     assert res.proven
     assert res.win == Brute().wins_from(state)
 
@@ -61,15 +62,15 @@ def test_a_dominated_position_wins_only_if_its_better_one_does(deal: Deal, seed:
     state = GameState(deal, first=1)
     if state.over:
         return
-    memo = DominanceDead(Kernel.from_state(state))
     rules = deal.rules
     while not state.over:
         if not state.placed:
             un = Kernel.from_state(state).unplayed
             pile = rng.randrange(rules.n_piles)
             better = state.tops[pile]
+            asc = pile < rules.asc_piles
             for worse in range(0, rules.high + 2):
-                if worse != better and memo._at_least_as_good(pile, better, worse, un):
+                if worse != better and takes_all_of(asc, better, worse, rules.step, un):
                     moved = state.copy()
                     moved.tops[pile] = worse
                     if brute.wins_from(moved):
@@ -93,3 +94,26 @@ def test_held_cards_see_a_loss_the_dead_card_bound_does_not() -> None:
     k.pos = 3
     assert not k.dead_card()
     assert held_cards_loss(k)
+
+
+def test_dominance_cuts_and_keeps_every_verdict() -> None:
+    """The solver's dead memo answers dominated positions (``Searcher._is_dead``):
+    on small solo and 2-3 player deals it fires, and every verdict is the
+    brute force's."""
+    rng = random.Random(5)
+    dominated = 0
+    for i in range(60):
+        rules = small_rules(high=rng.randint(14, 18), hand=rng.randint(2, 3), min_play=2)
+        deck = list(rules.cards)
+        rng.shuffle(deck)
+        players = 1 + i % 3
+        state = GameState(Deal.create(rules, players, [deck], first=1))
+        if state.over:
+            continue
+        k = Kernel.from_state(state)
+        searcher = (TurnSearcher if players == 1 else Searcher)(k, Limit(nodes=300_000), None)
+        res = searcher.run()
+        assert res.proven
+        assert res.win == Brute().wins_from(state)
+        dominated += res.stats.dominated
+    assert dominated > 50

@@ -1078,7 +1078,14 @@ typedef struct {
     Table *dead;
     Table *shared; /* turn-start dead positions shared between searches, or NULL */
     Table tried;
-    long long nodes, node_limit, iterations, dead_card_cuts, stuck_cuts;
+    /* Searcher.buried: the tops of the positions proven dead, chained by
+     * the rest of their key (``groups`` maps it to the head of a chain in
+     * ``gtops``/``gnext``); only where tops dominate (not Extreme) */
+    Table groups;
+    uint64_t *gtops;
+    int32_t *gnext;
+    size_t gn, gcap, gmax;
+    long long nodes, node_limit, iterations, dead_card_cuts, stuck_cuts, dominated;
     double deadline;
     int has_deadline;
     PyObject *progress;
@@ -1135,8 +1142,68 @@ static int tick(S *s) {
  * has no turn cap (ExtremeKernel.max_turn is INF), so there every dead
  * position is such a fact and goes to the shared table, as the puzzle
  * rating's Python search of Extreme shares them all. */
-static inline int dead_has(const S *s, const uint64_t *key) {
-    return tab_get(s->dead, key) || (s->shared && tab_get(s->shared, key));
+/* placement.takes_all_of */
+static inline int takes_all_of(int asc, int top, int other, int step, M un) {
+    if (top == other) return 1;
+    int back = asc ? other - step : other + step;
+    int waiting = back >= 0 && testbit(un, back);
+    int beyond_other = asc ? other > top : other < top;
+    int beyond_back = asc ? back > top : back < top;
+    return beyond_other && (!waiting || beyond_back);
+}
+
+/* Searcher._is_dead's dominance: a position this search proved dead with
+ * the same rest of the key whose tops each take all the current ones take
+ * (a top marked with a fire card due pairs only with itself) */
+static int dominated(S *s, const uint64_t *key) {
+    const K *k = s->k;
+    if (k->extreme || !s->gtops) return 0;
+    int32_t *head = tab_get(&s->groups, key + 1);
+    if (!head) return 0;
+    M un = k->s.unplayed;
+    for (int32_t j = *head; j >= 0; j = s->gnext[j]) {
+        uint64_t dw = s->gtops[j];
+        int ok = 1;
+        for (int i = 0; ok && i < k->n_piles; i++) {
+            int a = (int)((dw >> (8 * i)) & 0xff), b = (int)((key[0] >> (8 * i)) & 0xff);
+            if (a != b && ((a | b) & 0x80 || !takes_all_of(i < k->n_asc, a, b, k->step, un)))
+                ok = 0;
+        }
+        if (ok) {
+            s->dominated++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int dead_has(S *s, const uint64_t *key) {
+    return tab_get(s->dead, key) || (s->shared && tab_get(s->shared, key)) || dominated(s, key);
+}
+
+/* Searcher._bury's chain of tops (past ``gmax`` entries the chains stop
+ * growing: sound, a memo entry only saves work) */
+static void bury(S *s, const uint64_t *key) {
+    if (s->k->extreme || s->gn >= s->gmax) return;
+    if (s->gn == s->gcap) {
+        size_t ncap = s->gcap ? s->gcap * 2 : 4096;
+        if (ncap > s->gmax) ncap = s->gmax;
+        uint64_t *nt = realloc(s->gtops, ncap * sizeof(uint64_t));
+        if (!nt) return;
+        s->gtops = nt;
+        int32_t *nn = realloc(s->gnext, ncap * sizeof(int32_t));
+        if (!nn) return;
+        s->gnext = nn;
+        s->gcap = ncap;
+    }
+    int32_t *head = tab_get(&s->groups, key + 1);
+    size_t before = s->groups.count;
+    int32_t next = head ? *head : -1;
+    tab_put(&s->groups, key + 1, (int32_t)s->gn);
+    if (!head && s->groups.count == before) return; /* the group table is full */
+    s->gtops[s->gn] = key[0];
+    s->gnext[s->gn] = next;
+    s->gn++;
 }
 
 static inline void dead_add(S *s, const uint64_t *key) {
@@ -1144,6 +1211,7 @@ static inline void dead_add(S *s, const uint64_t *key) {
         tab_put(s->shared, key, 1);
     else
         tab_put(s->dead, key, 1);
+    bury(s, key);
 }
 
 static int note_turn_end(S *s) {
@@ -1936,7 +2004,7 @@ static size_t slots_for(size_t bytes, int kw, size_t per_extra) {
 
 /* _search(mode, node_limit, deadline, progress, beam_widths, branch, per_parent,
  *         extra_cost, memo_bytes) -> (win, proven, actions, best_left, nodes,
- *         iterations, dead_positions, dead_card_cuts, stuck_cuts, dead_set)
+ *         iterations, dead_positions, dead_card_cuts, stuck_cuts, dominated, dead_set)
  * Searches from a copy of the position: the kernel itself does not move. */
 static PyObject *core_search(CoreObject *self, PyObject *args) {
     int mode, branch, per_parent, extra, endgame = INF;
@@ -2007,11 +2075,15 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     ds->players = k.players;
     ds->extreme = k.extreme;
     memset(&ds->t, 0, sizeof(Table));
-    /* half the memo budget for each of the two tables */
-    size_t half = (size_t)memo_bytes / 2;
+    /* half the memo budget for the dead table, a quarter for the tried one
+     * and a quarter for the dominance chains (their table and entries) */
+    size_t half = (size_t)memo_bytes / 2, quarter = half / 2;
+    s.gmax = slots_for(quarter / 2, 1, 4);
     if (!tab_init(&ds->t, s.kw, slots_for(half, s.kw, 4 + 1)) ||
-        !tab_init(&s.tried, s.kw, slots_for(half, s.kw, 4 + 1))) {
+        !tab_init(&s.tried, s.kw, slots_for(quarter, s.kw, 4 + 1)) ||
+        !tab_init(&s.groups, s.kw - 1, slots_for(quarter / 2, s.kw - 1, 4 + 1))) {
         tab_free(&s.tried);
+        tab_free(&s.groups);
         Py_DECREF(ds);
         return PyErr_NoMemory();
     }
@@ -2047,6 +2119,9 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         tab_clear(&s.tried);
     }
     tab_free(&s.tried);
+    tab_free(&s.groups);
+    free(s.gtops);
+    free(s.gnext);
     free(s.x.tab);
     free(s.x.fcost);
     free(s.x.foff);
@@ -2056,10 +2131,10 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     if (!s.error) {
         PyObject *actions = line_to_list(win ? &s.path : &s.best_path);
         if (actions)
-            result = Py_BuildValue("(OONiLLnLLO)", win ? Py_True : Py_False,
+            result = Py_BuildValue("(OONiLLnLLLO)", win ? Py_True : Py_False,
                                    proven ? Py_True : Py_False, actions, win ? 0 : s.best_left,
                                    s.nodes, s.iterations, (Py_ssize_t)ds->t.count,
-                                   s.dead_card_cuts, s.stuck_cuts, (PyObject *)ds);
+                                   s.dead_card_cuts, s.stuck_cuts, s.dominated, (PyObject *)ds);
     }
     Py_DECREF(ds);
     free(s.path.a);

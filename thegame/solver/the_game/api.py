@@ -285,6 +285,7 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
             total.dead_positions += res.stats.dead_positions
             total.dead_card_cuts += res.stats.dead_card_cuts
             total.stuck_cuts += res.stats.stuck_cuts
+            total.dominated += res.stats.dominated
             opt_nodes += res.opt_nodes
             if res.verdict == Verdict.WIN:
                 return _verified(deal, first, res, None, total, opt_nodes, start)
@@ -306,8 +307,10 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
         proven.dead_positions += r.stats.dead_positions
         proven.dead_card_cuts += r.stats.dead_card_cuts
         proven.stuck_cuts += r.stats.stuck_cuts
+        proven.dominated += r.stats.dominated
     total.dead_positions = proven.dead_positions
     total.dead_card_cuts, total.stuck_cuts = proven.dead_card_cuts, proven.stuck_cuts
+    total.dominated = proven.dominated
     starts = "any starting player" if len(firsts) > 1 else "this start"
     floors = [r.floor for r in results.values()]
     proof = _loss_proof(
@@ -413,6 +416,8 @@ def _loss_proof(
         if stats.stuck_cuts:
             proof += f", {stats.stuck_cuts} by a later player stuck"
         proof += ")"
+        if stats.dominated:
+            proof += f", {stats.dominated} more by dominance between positions"
 
     if optimal:
         proof += f"; {best} left is the fewest possible: branch and bound on cards left"
@@ -466,6 +471,7 @@ def _verified(
             "dead_positions": stats.dead_positions,
             "dead_card_cuts": stats.dead_card_cuts,
             "stuck_cuts": stats.stuck_cuts,
+            "dominated": stats.dominated,
             "optimizer_nodes": opt_nodes,
             "from_turn": len(prefix),
         },

@@ -92,13 +92,13 @@ class TurnSearcher(Searcher):
             return super()._dfs(INF)
         self._tick()
         key = k.key()
-        if key in self.dead:
+        if self._is_dead(key):
             return Node.DEAD
         if self.tried.get(key, -1) >= allowance:
             return Node.OPEN
         if k.dead_card():
             self.stats.dead_card_cuts += 1
-            self.dead.add(key)
+            self._bury(key)
             return Node.DEAD
         complete = True
         for rank, (_, plays) in enumerate(self._turns()):
@@ -121,7 +121,7 @@ class TurnSearcher(Searcher):
             if r == Node.OPEN:
                 complete = False
         if complete:
-            self.dead.add(key)
+            self._bury(key)
             return Node.DEAD
         self.tried[key] = allowance
         return Node.OPEN
@@ -168,7 +168,7 @@ class TurnSearcher(Searcher):
                     key = k.key()
                     if (
                         key not in seen
-                        and key not in self.dead
+                        and not self._is_dead(key)
                         and not k.dead_card()
                         and not k.stuck_ahead()
                     ):

@@ -22,6 +22,7 @@ class SearchStats:
     dead_positions: int = 0
     dead_card_cuts: int = 0
     stuck_cuts: int = 0  # positions proven dead by ``Kernel.stuck_ahead``
+    dominated: int = 0  # dead-memo lookups answered by dominance alone
 
 
 K = TypeVar("K")

@@ -149,6 +149,7 @@ class CKernel(_Core):
         if not covers(py.rules, py.players):
             raise ValueError(f"the compiled kernel does not cover {py.rules.name}")
         self.rules = py.rules
+        self.tops_dominate = py.tops_dominate
         self.deck = py.deck
         self.players = py.players
         self.hand_size = py.hand_size
@@ -265,7 +266,7 @@ def search(
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
     nodes = limit.nodes if limit.nodes is not None else INF
-    win, proven, actions, left, n, iterations, dead_n, cuts, stuck, dead = ck._search(
+    win, proven, actions, left, n, iterations, dead_n, cuts, stuck, dom, dead = ck._search(
         mode,
         nodes,
         deadline,
@@ -278,5 +279,5 @@ def search(
         shared,
         endgame,
     )
-    stats = SearchStats(n, iterations, dead_n, cuts, stuck)
+    stats = SearchStats(n, iterations, dead_n, cuts, stuck, dom)
     return SearchResult(win, proven, actions, left, stats), dead

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from ...models.outcome import Limit
+from ...models.the_game.placement import takes_all_of
 from .budget import Budget, Budgeted, SearchStats
-from .kernel import END, INF, Action, Kernel
+from .kernel import END, FIRE_MARK, INF, Action, Kernel
 
 
 class Node(IntEnum):
@@ -44,6 +45,9 @@ class Searcher(Budgeted[Kernel]):
     def __init__(self, kernel: Kernel, limit: Limit, deadline: float | None) -> None:
         super().__init__(kernel, limit, deadline)
         self.dead: set[tuple[int, ...]] = set()
+        # The tops of the positions this search proved dead, by the rest of
+        # their key (hands, draw pile, player, plays this turn): ``_is_dead``.
+        self.buried: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         self.tried: dict[tuple[int, ...], int] = {}
         self.path: list[Action] = []
         self.best_left = INF
@@ -53,6 +57,51 @@ class Searcher(Budgeted[Kernel]):
     def beam(self, width: int) -> bool:
         """Incomplete search for a quick win; searchers over turns have one."""
         raise NotImplementedError
+
+    def _bury(self, key: tuple[int, ...]) -> None:
+        """Store a position proven to have no perfect clear."""
+        self.dead.add(key)
+        if self.k.tops_dominate:
+            n = self.k.n_piles
+            self.buried.setdefault(key[n:], []).append(key[:n])
+
+    def _is_dead(self, key: tuple[int, ...]) -> bool:
+        """Proven dead: stored, or dominated by a position this search proved
+        dead (dominance between positions, issue 16).
+
+        The key of the current position, and a dead key with the same rest:
+        the same hands, draw pile, player and plays this turn, so the same
+        cards unplayed and the same moves to come. If each dead top takes
+        every card the current one takes, now and after any same plays
+        (``placement.takes_all_of``; the tops are paired in the key's
+        sorted order per direction, one pairing of the interchangeable
+        piles), every line from here replays card for card from the dead
+        position, which has no perfect clear: neither has this one. A top
+        with a fire card due (marked in the key) pairs only with itself:
+        its deadline (F2) is a duty the other top lacks.
+        """
+        if key in self.dead:
+            return True
+        k = self.k
+        n = k.n_piles
+        group = self.buried.get(key[n:]) if k.tops_dominate else None
+        if not group:
+            return False
+        tops = key[:n]
+        un = k.unplayed
+        n_asc = k.n_asc
+        step = k.step
+        for dead in group:
+            for i in range(n):
+                a, b = dead[i], tops[i]
+                if a != b and (
+                    a >= FIRE_MARK or b >= FIRE_MARK or not takes_all_of(i < n_asc, a, b, step, un)
+                ):
+                    break
+            else:
+                self.stats.dominated += 1
+                return True
+        return False
 
     def _note_turn_end(self) -> None:
         left = self.k.unplayed.bit_count()
@@ -95,17 +144,17 @@ class Searcher(Budgeted[Kernel]):
         k = self.k
         self._tick()
         key = k.key()
-        if key in self.dead:
+        if self._is_dead(key):
             return Node.DEAD
         if self.tried.get(key, -1) >= allowance:
             return Node.OPEN
         if k.dead_card():
             self.stats.dead_card_cuts += 1
-            self.dead.add(key)
+            self._bury(key)
             return Node.DEAD
         if k.stuck_ahead():
             self.stats.stuck_cuts += 1
-            self.dead.add(key)
+            self._bury(key)
             return Node.DEAD
         children: list[tuple[int, int, int]] = []
         if k.t < k.max_turn or k.pos >= k.total:
@@ -144,7 +193,7 @@ class Searcher(Budgeted[Kernel]):
             if r == Node.OPEN:
                 complete = False
         if complete:
-            self.dead.add(key)
+            self._bury(key)
             return Node.DEAD
         self.tried[key] = allowance
         return Node.OPEN

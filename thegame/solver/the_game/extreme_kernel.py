@@ -181,6 +181,10 @@ class ExtremeKernel(Kernel):
             return lo, hi
         return super().reach(cards)
 
+    # Commands forbid plays by the tops (X3, X4a, X4b): a top further on may
+    # lose a play another allows, so tops do not dominate here.
+    tops_dominate = False
+
     def stuck_ahead(self) -> bool:
         """Not applied: commands change who moves and how many cards a turn
         needs (X3, X4), which the classic argument takes as fixed."""

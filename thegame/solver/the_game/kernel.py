@@ -44,6 +44,9 @@ INF = 1 << 30
 W2 = 1
 W3 = 8
 
+# Added to a top in the memo key while it shows a fire card due (F2).
+FIRE_MARK = 1000
+
 # An action on the line: (card, pile) for a play, END for the end of a turn.
 END = (-1, -1)
 Action = tuple[int, int]
@@ -171,6 +174,11 @@ def _placement_table(step: int, size: int) -> PlacementTable:
 class Kernel:
     """The compact state of one game of the classic family."""
 
+    # Placement is rule C5 alone, so a position whose tops each take every
+    # card another's take (``placement.takes_all_of``), all else equal, is
+    # at least as good: the dead memo answers such positions too (``dfs``).
+    tops_dominate = True
+
     def __init__(self, deal: Deal, first: int) -> None:
         rules: Rules = deal.rules
         if rules.kind != "classic" or rules.commands:
@@ -279,7 +287,7 @@ class Kernel:
         tops = self.tops
         pend = self.pending
         # A pending fire top is a different state from the same plain top.
-        marked = [tops[i] + (1000 if pend >> i & 1 else 0) for i in range(self.n_piles)]
+        marked = [tops[i] + (FIRE_MARK if pend >> i & 1 else 0) for i in range(self.n_piles)]
         asc = sorted(marked[: self.n_asc])
         desc = sorted(marked[self.n_asc :])
         # The turn count matters only up to the minimum (the cards drawn
