@@ -262,7 +262,8 @@ def search(
         extra = extreme_beam.EXTRA
         endgame = extreme_beam.endgame_allowance(kernel)
     elif kernel.players != 1:
-        mode, widths, endgame = FIRE, multi_widths(kernel), MULTI_ENDGAME
+        mode, widths = FIRE, multi_widths(kernel, limit, deadline)
+        endgame = MULTI_ENDGAME
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
     nodes = limit.nodes if limit.nodes is not None else INF

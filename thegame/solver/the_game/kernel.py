@@ -721,9 +721,10 @@ class Kernel:
     def fire_turns(
         self, branch: int = INF, longest: int = INF, extra_cost: int = INF
     ) -> list[TurnOption]:
-        """Solo turns with fire cards, listed through ``play``, which keeps the
+        """The mover's turns listed through ``play``, which keeps the fire
         deadlines: a turn ends only with every due fire card covered (F2).
-        Arguments as in ``solo_turns``."""
+        Solo with fire cards, and every turn of several players (no solo
+        turn cap). Arguments as in ``solo_turns``."""
         k = self
         lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
         hi = min(k.max_turn - k.t, longest)
