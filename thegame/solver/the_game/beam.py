@@ -50,13 +50,20 @@ LONG_NODES = 200_000_000
 def beam_widths(
     k: Kernel, limit: Limit | None = None, deadline: float | None = None
 ) -> tuple[int, ...]:
-    """The beam widths a solo search from the kernel's position tries
-    within ``limit`` and ``deadline`` (none given: the usual widths)."""
+    """The beam widths a search from the kernel's position tries (solo, or
+    several players: ``MULTI_WIDTHS``) within ``limit`` and ``deadline``
+    (none given: the usual widths)."""
     if k.total - k.pos <= SHORT_DRAW:
         return SHORT_WIDTHS
-    if limit is not None and _long(limit, deadline):
-        return (*WIDTHS, WIDEST)
-    return WIDTHS
+    widths: tuple[int, ...]
+    if k.players == 1:
+        widths, widest, seconds, nodes = WIDTHS, WIDEST, LONG_SECONDS, LONG_NODES
+    else:
+        widths, widest = MULTI_WIDTHS, MULTI_WIDEST
+        seconds, nodes = MULTI_LONG_SECONDS, MULTI_LONG_NODES
+    if limit is not None and _long(limit, deadline, seconds, nodes):
+        return (*widths, widest)
+    return widths
 
 
 def _long(
@@ -244,18 +251,6 @@ MULTI_LONG_SECONDS = 60.0
 MULTI_LONG_NODES = 50_000_000
 
 
-def multi_widths(
-    k: Kernel, limit: Limit | None = None, deadline: float | None = None
-) -> tuple[int, ...]:
-    """The beam widths a search of several players tries from the kernel
-    within ``limit`` and ``deadline`` (none given: the usual widths)."""
-    if k.total - k.pos <= SHORT_DRAW:
-        return SHORT_WIDTHS
-    if limit is not None and _long(limit, deadline, MULTI_LONG_SECONDS, MULTI_LONG_NODES):
-        return (*MULTI_WIDTHS, MULTI_WIDEST)
-    return MULTI_WIDTHS
-
-
 class MultiBeamSearcher(FireBeamSearcher):
     """Several players: the beam over whole turns of the player to move
     (the seat order is the beam's order; fire cards kept as in
@@ -268,7 +263,7 @@ class MultiBeamSearcher(FireBeamSearcher):
         self.branch = BRANCH
         self.per_parent = PER_PARENT
         self.extra_cost = EXTRA
-        self.beam_widths = multi_widths(self.k, limit, deadline)
+        self.beam_widths = beam_widths(self.k, limit, deadline)
 
     def _dfs_endgame(self) -> bool:
         return Searcher._dfs(self, MULTI_ENDGAME) == Node.CLEAR

@@ -35,7 +35,7 @@ from ...models import interrupt
 from ...models.outcome import Limit
 from ...models.the_game import Deal, GameState, Rules
 from . import extreme_beam
-from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths, multi_widths
+from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths
 from .budget import SearchStats
 from .dfs import SearchResult
 from .extreme_kernel import ExtremeKernel
@@ -262,7 +262,7 @@ def search(
         extra = extreme_beam.EXTRA
         endgame = extreme_beam.endgame_allowance(kernel)
     elif kernel.players != 1:
-        mode, widths = FIRE, multi_widths(kernel, limit, deadline)
+        mode, widths = FIRE, beam_widths(kernel, limit, deadline)
         endgame = MULTI_ENDGAME
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
