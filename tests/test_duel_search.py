@@ -6,6 +6,7 @@ engine, and hand-made duels whose winner is clear by hand."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
 import pytest
 from duel_brute import EngineMinimax, engine_turn_results, result_key
@@ -147,38 +148,54 @@ def test_solver_agrees_with_engine_minimax(deal: Deal) -> None:
         assert result.winner == res.winner
 
 
+def after_turn(state: GameState, plays: Sequence[tuple[int, int]]) -> GameState:
+    """A copy of ``state`` after these plays and the turn's end (unless the
+    duel ended on the way, D6)."""
+    s = state.copy()
+    for c, pile in plays:
+        s.play(c, pile)
+    if not s.over:
+        s.end_turn()
+    return s
+
+
+def turn_starts(deal: Deal, seed: int) -> Iterator[tuple[GameState, list[tuple[int, int]]]]:
+    """The turn starts of a random duel, each with the plays of the turn then
+    played (each state is a fresh copy the caller may keep)."""
+    pl = random_playout(deal, random.Random(seed), check_oracle=False)
+    state = GameState(deal)
+    for turn in pl.turns:
+        if state.over:
+            return
+        plays = [(p.card, p.pile) for p in turn.plays]
+        yield state, plays
+        state = after_turn(state, plays)
+
+
 @settings(max_examples=examples(8), deadline=None)
 @given(small_duels(), st.integers(0, 2**32 - 1))
 def test_solver_agrees_from_positions_of_a_game(deal: Deal, seed: int) -> None:
     # Positions along a random game, at turn starts and inside turns.
-    pl = random_playout(deal, random.Random(seed), check_oracle=False)
     rnd = random.Random(seed)
     brute = EngineMinimax()
-    state = GameState(deal)
-    for turn in pl.turns:
-        if state.over:
-            break
-        cut = rnd.randint(0, len(turn.plays) - 1)
-        for k, p in enumerate(turn.plays):
-            if k == cut and not state.over:
-                here = state.copy()
-                res = decide(here, Limit(nodes=NODE_LIMIT))
-                expect = any(
-                    (a.over and a.winner == here.current + 1) or (not a.over and not brute.wins(a))
-                    for a in engine_turn_results(here).values()
-                )
-                assert res.verdict == (Verdict.WIN if expect else Verdict.LOSS)
-                final = here.copy()
-                for t in res.turns:
-                    plays = t.plays[len(final.placed) :] if t is res.turns[0] else t.plays
-                    for q in plays:
-                        final.play(q.card, q.pile)
-                    if not final.over:
-                        final.end_turn()
-                assert final.over and final.winner == res.winner
-            state.play(p.card, p.pile)
-        if not state.over:
-            state.end_turn()
+    for state, plays in turn_starts(deal, seed):
+        cut = rnd.randint(0, len(plays) - 1)
+        here = state.copy()
+        for c, pile in plays[:cut]:
+            here.play(c, pile)
+        if here.over:
+            continue
+        res = decide(here, Limit(nodes=NODE_LIMIT))
+        expect = any(
+            (a.over and a.winner == here.current + 1) or (not a.over and not brute.wins(a))
+            for a in engine_turn_results(here).values()
+        )
+        assert res.verdict == (Verdict.WIN if expect else Verdict.LOSS)
+        final = here.copy()
+        for t in res.turns:
+            rest = t.plays[len(final.placed) :] if t is res.turns[0] else t.plays
+            final = after_turn(final, [(q.card, q.pile) for q in rest])
+        assert final.over and final.winner == res.winner
 
 
 @settings(max_examples=examples(8), deadline=None)
@@ -187,31 +204,19 @@ def test_dropping_dominated_turns_keeps_every_win(deal: Deal, seed: int) -> None
     # Along a random game, at each turn start: the mover wins through some
     # turn the dominance filter keeps exactly when they win through any turn
     # (the engine-only minimax judges each turn's position).
-    pl = random_playout(deal, random.Random(seed), check_oracle=False)
     game = DuelGame.of(deal)
     brute = EngineMinimax()
-    state = GameState(deal)
-    for turn in pl.turns:
-        if state.over:
-            break
+    for state, _played in turn_starts(deal, seed):
         pos = game.from_state(state)
         children = game.turns(pos)
         kept = {after for _plays, after in undominated(game, pos, children)}
         wins_all = wins_kept = False
         for plays, after in children:
-            s = state.copy()
-            for c, pile in plays:
-                s.play(c, pile)
-            if not s.over:
-                s.end_turn()
+            s = after_turn(state, plays)
             won = s.winner == state.current + 1 if s.over else not brute.wins(s)
             wins_all |= won
             wins_kept |= won and after in kept
         assert wins_all == wins_kept
-        for p in turn.plays:
-            state.play(p.card, p.pile)
-        if not state.over:
-            state.end_turn()
 
 
 @settings(max_examples=examples(40), deadline=None)
