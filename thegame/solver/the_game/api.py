@@ -280,12 +280,7 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
             if not last:
                 share = _capped(_slice(limit, rnd), share)
             res = search_position(GameState(deal, first=first), share, optimize)
-            total.nodes += res.stats.nodes
-            total.iterations += res.stats.iterations
-            total.dead_positions += res.stats.dead_positions
-            total.dead_card_cuts += res.stats.dead_card_cuts
-            total.stuck_cuts += res.stats.stuck_cuts
-            total.dominated += res.stats.dominated
+            total.add(res.stats)
             opt_nodes += res.opt_nodes
             if res.verdict == Verdict.WIN:
                 return _verified(deal, first, res, None, total, opt_nodes, start)
@@ -304,13 +299,10 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
     # searched in several rounds would otherwise count its positions twice).
     proven = SearchStats()
     for r in results.values():
-        proven.dead_positions += r.stats.dead_positions
-        proven.dead_card_cuts += r.stats.dead_card_cuts
-        proven.stuck_cuts += r.stats.stuck_cuts
-        proven.dominated += r.stats.dominated
-    total.dead_positions = proven.dead_positions
-    total.dead_card_cuts, total.stuck_cuts = proven.dead_card_cuts, proven.stuck_cuts
-    total.dominated = proven.dominated
+        proven.add(r.stats)
+    # the work of every round stays counted; the proof's counts are these
+    proven.nodes, proven.iterations = total.nodes, total.iterations
+    total = proven
     starts = "any starting player" if len(firsts) > 1 else "this start"
     floors = [r.floor for r in results.values()]
     proof = _loss_proof(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Generic, TypeVar
 
 from ...models import interrupt
@@ -23,6 +23,11 @@ class SearchStats:
     dead_card_cuts: int = 0
     stuck_cuts: int = 0  # positions proven dead by ``Kernel.stuck_ahead``
     dominated: int = 0  # dead-memo lookups answered by dominance alone
+
+    def add(self, other: SearchStats) -> None:
+        """Count another search's work in with this one's."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
 
 K = TypeVar("K")
