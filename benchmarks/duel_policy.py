@@ -38,21 +38,27 @@ from thegame.solver.the_game.duel.api import decide, first_guess
 from thegame.survey.report import wilson
 
 
-def play_out(args: tuple[int, int]) -> dict[str, Any]:
-    """One duel, both seats played by the policy, to its end (rule D6)."""
-    seed, first = args
-    deal = Deal.from_seed(seed, get_rules("face-to-face"), first=first)
-    state = GameState(deal)
-    turns = 0
+def policy_game(state: GameState) -> list[GameState]:
+    """Play the duel on from ``state`` with the policy on both seats to its
+    end (rule D6); the positions at the start of each turn played, in order."""
+    starts: list[GameState] = []
     while not state.over:
         plays = first_guess(state)
         if plays is None:  # no legal turn: the engine has already ended the game
             break
+        starts.append(state.copy())
         for p in plays:
             state.play(p.card, p.pile)
         if not state.over:
             state.end_turn()
-        turns += 1
+    return starts
+
+
+def play_out(args: tuple[int, int]) -> dict[str, Any]:
+    """One duel, both seats played by the policy, to its end (rule D6)."""
+    seed, first = args
+    state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=first))
+    turns = len(policy_game(state))
     return {
         "seed": seed,
         "first": first,
@@ -66,16 +72,7 @@ def play_out(args: tuple[int, int]) -> dict[str, Any]:
 def horizon(seed: int, seconds: float) -> None:
     """Decide the turn starts of one policy game, the last first."""
     state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
-    starts: list[GameState] = []
-    while not state.over:
-        plays = first_guess(state)
-        if plays is None:
-            break
-        starts.append(state.copy())
-        for p in plays:
-            state.play(p.card, p.pile)
-        if not state.over:
-            state.end_turn()
+    starts = policy_game(state)
     print(f"seed {seed}: {len(starts)} turns, player {state.winner} wins ({state.reason})")
     misses = 0
     for i in range(len(starts) - 1, -1, -1):
