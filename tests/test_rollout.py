@@ -16,7 +16,9 @@ from support import examples
 from thegame.analysis.the_game import rollout
 from thegame.analysis.the_game.blind import (
     BlindParams,
+    BlindPolicy,
     choose_turn,
+    deal_hidden,
     play_out,
     rate_plays,
     resample,
@@ -52,7 +54,9 @@ def _advance(state: GameState, rnd: random.Random, turns: int, plays: int) -> Ga
 
 
 def _same(state: GameState, n: int, seed: int, params: BlindParams | None = None) -> None:
-    """The compiled playouts equal the reference on ``n`` sampled orders."""
+    """The compiled playouts equal the reference on ``n`` sampled orders;
+    so do the policy's plan and, where the turn may end, the playouts that
+    end it first."""
     if state.over:
         return
     orders = rollout.sample_orders(state, n, seed)
@@ -60,6 +64,10 @@ def _same(state: GameState, n: int, seed: int, params: BlindParams | None = None
     assert rollout.playouts_c(state, orders, params) == rollout.playouts_python(
         state, orders, params
     )
+    assert rollout.plan_c(state, params) == BlindPolicy(params).choose_turn(state)
+    if len(state.placed) >= state.turn_min:
+        ended_c = rollout.playouts_c(state, orders, params, end_first=True)
+        assert ended_c == rollout.playouts_python(state, orders, params, end_first=True)
 
 
 # -- the reference ------------------------------------------------------------
@@ -300,6 +308,33 @@ def test_the_extension_checks_its_arguments() -> None:
         _crollout.playouts(rules, floats, b"", position, tops[:3], turns, hand, (8,), ok, 1)
     with pytest.raises(ValueError):
         _crollout.playouts(rules, floats, b"", position, tops, turns, hand, (8,), ok[:-1], 2)
+    # The plan reads one order; a turn is ended first only past its minimum.
+    assert _crollout.plan(rules, floats, b"", position, tops, turns, hand, (8,), ok, 1) == [
+        (p.card, p.pile) for p in choose_turn(state)
+    ]
+    with pytest.raises(ValueError):
+        _crollout.plan(rules, floats, b"", position, tops, turns, hand, (8,), ok + ok, 2)
+    with pytest.raises(ValueError):
+        ended = (*position, 1)
+        _crollout.playouts(rules, floats, b"", ended, tops, turns, hand, (8,), ok, 1)
+    with pytest.raises(ValueError):
+        rollout.playouts_python(state, [list(ok)], end_first=True)
+
+
+def test_ending_the_turn_first_is_ending_it_then_playing_out() -> None:
+    # The review's "end the turn now": each order's draw, then the policy.
+    rnd = random.Random(5)
+    state = _advance(_start(8, "profi"), rnd, turns=3, plays=0)
+    for play in choose_turn(state)[:3]:
+        state.play(play.card, play.pile)
+    orders = rollout.sample_orders(state, 4, seed=2)
+    expected = []
+    for order in orders:
+        s = deal_hidden(state, order)
+        s.end_turn()
+        final = play_out(s)
+        expected.append((final.status == Status.WON, final.cards_left()))
+    assert rollout.playouts(state, orders, end_first=True) == expected
 
 
 @st.composite

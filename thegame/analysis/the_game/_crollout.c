@@ -699,8 +699,27 @@ PyDoc_STRVAR(playouts_doc,
              "--\n\n"
              "Blind-policy playouts; see rollout.playouts_c, which builds the arguments.");
 
-static PyObject *py_playouts(PyObject *self, PyObject *args) {
-    (void)self;
+/* The plays the policy makes to finish the current turn, as a list of
+ * (card, pile); the one order only fills the other hands and the draw pile,
+ * which the blind policy never looks at. */
+static PyObject *plan_list(const Ctx *cx, const Game *g, Set *set) {
+    Line line;
+    choose_turn(cx, g, set, &line);
+    PyObject *out = PyList_New(line.n);
+    if (out == NULL) return NULL;
+    for (int k = 0; k < line.n; k++) {
+        PyObject *item = Py_BuildValue("(ii)", line.card[k], line.pile[k]);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+}
+
+/* playouts (plan 0) and plan (plan 1): the same arguments, read once. */
+static PyObject *run(PyObject *args, int plan) {
     PyObject *ints_o, *floats_o, *position_o, *top_turn_o, *sizes_o;
     Py_buffer fire_b, tops_b, hand_b, orders_b;
     Py_ssize_t n_orders;
@@ -778,10 +797,14 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
             cx->below[t] = le & ~(t <= cx->high ? BIT(t) : 0);
         }
     }
-    if (read_ints(position_o, pos, 8, "position") != 5) {
-        if (!PyErr_Occurred()) bad("position: 5 entries expected");
+    const Py_ssize_t n_pos = read_ints(position_o, pos, 8, "position");
+    if (n_pos != 5 && n_pos != 6) {
+        if (!PyErr_Occurred()) bad("position: 5 or 6 entries expected");
         goto done;
     }
+    /* The 6th entry: end the turn before the policy plays (the review's
+     * "end the turn now", drawing from each order's draw pile). */
+    const int end_first = n_pos == 6 && pos[5] != 0;
     Game base;
     memset(&base, 0, sizeof base);
     base.players = (int)pos[0];
@@ -792,6 +815,10 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
     if (base.players < 1 || base.players > MAX_PLAYERS || base.current < 0 ||
         base.current >= base.players) {
         bad("position: players out of range");
+        goto done;
+    }
+    if (end_first && base.placed < base.turn_min) {
+        bad("position: the turn cannot end before its minimum");
         goto done;
     }
     if (tops_b.len != cx->n_piles ||
@@ -843,8 +870,12 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
         goto done;
     }
     set_ok = 1;
-    result = PyList_New(n_orders);
-    if (result == NULL) goto done;
+    if (plan && n_orders != 1) {
+        bad("plan: one order expected");
+        goto done;
+    }
+    result = plan ? NULL : PyList_New(n_orders);
+    if (!plan && result == NULL) goto done;
     const uint8_t *orders = orders_b.buf;
     for (Py_ssize_t o = 0; o < n_orders; o++) {
         const uint8_t *order = orders + o * k_len;
@@ -870,7 +901,16 @@ static PyObject *py_playouts(PyObject *self, PyObject *args) {
         g.stock_len = (int)(k_len - at);
         for (Py_ssize_t k = at; k < k_len; k++) g.unplayed |= BIT(order[k]);
         g.status = IN_PROGRESS;
+        if (plan) {
+            result = plan_list(cx, &g, &set);
+            if (set.oom) {
+                Py_CLEAR(result);
+                PyErr_NoMemory();
+            }
+            goto done;
+        }
         Py_BEGIN_ALLOW_THREADS
+        if (end_first) end_turn(cx, &g, &set);
         play_out(cx, &g, &set);
         Py_END_ALLOW_THREADS
         if (set.oom) {
@@ -901,8 +941,25 @@ done:
     return result;
 }
 
+static PyObject *py_playouts(PyObject *self, PyObject *args) {
+    (void)self;
+    return run(args, 0);
+}
+
+PyDoc_STRVAR(plan_doc,
+             "plan(ints, floats, fire, position, tops, top_turn, hand, sizes, order, 1)\n"
+             "--\n\n"
+             "The blind policy's plays for the rest of the turn, [(card, pile), ...];\n"
+             "see rollout.plan_c.");
+
+static PyObject *py_plan(PyObject *self, PyObject *args) {
+    (void)self;
+    return run(args, 1);
+}
+
 static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS, playouts_doc},
+    {"plan", py_plan, METH_VARARGS, plan_doc},
     {NULL, NULL, 0, NULL},
 };
 

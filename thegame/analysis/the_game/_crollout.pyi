@@ -5,7 +5,7 @@ def playouts(
     ints: tuple[int, ...],
     floats: tuple[float, ...],
     fire: bytes,
-    position: tuple[int, int, int, int, int],
+    position: tuple[int, ...],  # 5 entries, or 6: the last says end the turn first
     tops: bytes,
     top_turn: tuple[int, ...],
     hand: bytes,
@@ -14,3 +14,17 @@ def playouts(
     n: int,
     /,
 ) -> list[tuple[bool, int]]: ...
+
+def plan(
+    ints: tuple[int, ...],
+    floats: tuple[float, ...],
+    fire: bytes,
+    position: tuple[int, ...],
+    tops: bytes,
+    top_turn: tuple[int, ...],
+    hand: bytes,
+    sizes: tuple[int, ...],
+    order: bytes,
+    n: int,
+    /,
+) -> list[tuple[int, int]]: ...

@@ -28,14 +28,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import interrupt
-from ...models.outcome import Limit, Status
+from ...models.outcome import Limit
 from ...models.the_game import GameState, Play, Record, Rules, pile_name
 from ...models.the_game.notation import action_text
 from ...models.the_game.record import replayed
 from ...solver.the_game.kernel import END, Action
-from .blind import check_family, choose_turn, deal_hidden
+from .blind import check_family
 from .review import POSITION_LIMIT, Analysis, _same, analyze_record
-from .rollout import arrangement, playouts, sample_orders
+from .rollout import plan as policy_plan
+from .rollout import playouts, sample_orders
 
 # z of a two-sided 95% interval.
 Z95 = 1.96
@@ -274,16 +275,7 @@ class _TurnSamples:
 def _end_outcomes(state: GameState, orders: list[list[int]]) -> list[tuple[bool, int]]:
     """Playouts that end the turn first, on the same samples: in each sample
     the player draws from that sample's draw pile (rule C6)."""
-    results: list[tuple[bool, int]] = []
-    for order in orders:
-        s = deal_hidden(state, order)
-        s.end_turn()
-        if s.over:
-            results.append((s.status == Status.WON, s.cards_left()))
-        else:
-            # The sample's own arrangement: playouts deal it back unchanged.
-            results.extend(playouts(s, [arrangement(s)]))
-    return results
+    return playouts(state, orders, end_first=True)
 
 
 def blind_gap(rules: Rules) -> str | None:
@@ -344,7 +336,7 @@ def annotate_record(
             if state.over or interrupt.requested():
                 break
             taken = _action(p)
-            plan = choose_turn(state)
+            plan = policy_plan(state)
             better = plan[0] if plan else None
             same = _same(state, _action(better), taken)
             ann = Annotation(

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from ...models.outcome import Status
-from ...models.the_game import GameState, is_ascending
+from ...models.the_game import GameState, Play, is_ascending
 from .blind import BlindParams, BlindPolicy, check_family, deal_hidden, play_out
 
 try:
@@ -92,17 +92,29 @@ def _checked(state: GameState, orders: Sequence[Sequence[int]]) -> list[list[int
 
 
 def playouts_python(
-    state: GameState, orders: Sequence[Sequence[int]], params: BlindParams | None = None
+    state: GameState,
+    orders: Sequence[Sequence[int]],
+    params: BlindParams | None = None,
+    end_first: bool = False,
 ) -> list[tuple[bool, int]]:
     """The reference: for each order, ``blind.play_out`` of the state with
     the hidden cards in that order; (won, cards left) per order."""
     checked = _checked(state, orders)
+    _check_end(state, end_first)
     policy = BlindPolicy(params)
     results = []
     for cards in checked:
-        final = play_out(deal_hidden(state, cards), policy)
+        s = deal_hidden(state, cards)
+        if end_first:
+            s.end_turn()  # C6: the draw comes from this order's draw pile
+        final = s if s.over else play_out(s, policy)
         results.append((final.status == Status.WON, final.cards_left()))
     return results
+
+
+def _check_end(state: GameState, end_first: bool) -> None:
+    if end_first and len(state.placed) < state.turn_min:
+        raise ValueError("the turn cannot end before its minimum (rule C4)")
 
 
 def c_covers(state: GameState, params: BlindParams | None = None) -> bool:
@@ -134,17 +146,42 @@ def c_covers(state: GameState, params: BlindParams | None = None) -> bool:
 
 
 def playouts_c(
-    state: GameState, orders: Sequence[Sequence[int]], params: BlindParams | None = None
+    state: GameState,
+    orders: Sequence[Sequence[int]],
+    params: BlindParams | None = None,
+    end_first: bool = False,
 ) -> list[tuple[bool, int]]:
     """The same playouts by the compiled extension; ``RuntimeError`` when it
     is missing or does not cover the position (``c_covers``)."""
-    # The extension's arguments, positional: the rules and the pruning
-    # limits as 11 ints; the score's weights (trick_hand, trick_unseen,
-    # play_bonus, fire_cost, then the out steps and the hand steps); the fire
-    # cards; (players, current player, turn, turn minimum, plays made this
-    # turn); the pile tops and the turn each was laid; the player's hand; each
-    # player's hand size; the orders, concatenated, as bytes; their number.
     checked = _checked(state, orders)
+    _check_end(state, end_first)
+    flat = bytes(c for cards in checked for c in cards)
+    return _crollout.playouts(*_c_position(state, params, end_first), flat, len(checked))
+
+
+def plan_c(state: GameState, params: BlindParams | None = None) -> list[Play]:
+    """``BlindPolicy(params).choose_turn(state)`` by the compiled extension
+    (the same plays: ``tests/test_rollout.py``); ``RuntimeError`` as
+    ``playouts_c``."""
+    if state.over:
+        return []
+    order = bytes(arrangement(state))  # fills the hidden places; the policy never reads them
+    plays = _crollout.plan(*_c_position(state, params, False), order, 1)
+    return [Play(c, i) for c, i in plays]
+
+
+def _c_position(
+    state: GameState, params: BlindParams | None, end_first: bool
+) -> tuple[
+    tuple[int, ...], tuple[float, ...], bytes, tuple[int, ...], bytes, tuple[int, ...], bytes,
+    tuple[int, ...],
+]:
+    """The extension's arguments before the orders, positional: the rules
+    and the pruning limits as 11 ints; the score's weights (trick_hand,
+    trick_unseen, play_bonus, fire_cost, then the out steps and the hand
+    steps); the fire cards; (players, current player, turn, turn minimum,
+    plays made this turn, whether to end the turn first); the pile tops and
+    the turn each was laid; the player's hand; each player's hand size."""
     if not c_covers(state, params):
         raise RuntimeError("the compiled playouts are not available for this position")
     policy = BlindPolicy(params)
@@ -174,10 +211,8 @@ def playouts_c(
         *(float(w) for w in policy.out_steps),
         *(float(w) for w in policy.hand_steps),
     )
-    position = (state.players, me, state.turn, state.turn_min, len(state.placed))
-    sizes = tuple(len(h) for h in state.hands)
-    flat = bytes(c for cards in checked for c in cards)
-    return _crollout.playouts(
+    position = (state.players, me, state.turn, state.turn_min, len(state.placed), int(end_first))
+    return (
         ints,
         floats,
         bytes(sorted(rules.fire_cards)),
@@ -185,9 +220,7 @@ def playouts_c(
         bytes(state.tops),
         tuple(state.top_turn),
         bytes(sorted(state.hands[me])),
-        sizes,
-        flat,
-        len(checked),
+        tuple(len(h) for h in state.hands),
     )
 
 
@@ -203,23 +236,36 @@ def backend(state: GameState | None = None, params: BlindParams | None = None) -
 
 
 def playouts(
-    state: GameState, orders: Sequence[Sequence[int]], params: BlindParams | None = None
+    state: GameState,
+    orders: Sequence[Sequence[int]],
+    params: BlindParams | None = None,
+    end_first: bool = False,
 ) -> list[tuple[bool, int]]:
     """For each order of ``hidden_cards(state)``: deal the hidden cards in
     that order (the other players' hands in seat order, then the draw pile,
     top first; ``deal_hidden``), play the game to its end with the blind
     policy from ``state`` (which may be inside a turn), and report (won,
-    cards left). Compiled when possible (``backend``), identical either way."""
+    cards left). ``end_first``: the player ends the turn before the policy
+    plays (drawing from each order's draw pile). Compiled when possible
+    (``backend``), identical either way."""
     if backend(state, params) == "c":
         if len(orders) < SPLIT_AT or _CORES < 2:
-            return playouts_c(state, orders, params)
+            return playouts_c(state, orders, params, end_first)
         # The extension releases the GIL while it plays: a second thread
         # takes half the orders (each playout is independent of the others,
         # so the results are the same, in the same order).
         half = len(orders) // 2
-        later = _helper().submit(playouts_c, state, orders[half:], params)
-        return playouts_c(state, orders[:half], params) + later.result()
-    return playouts_python(state, orders, params)
+        later = _helper().submit(playouts_c, state, orders[half:], params, end_first)
+        return playouts_c(state, orders[:half], params, end_first) + later.result()
+    return playouts_python(state, orders, params, end_first)
+
+
+def plan(state: GameState, params: BlindParams | None = None) -> list[Play]:
+    """The blind policy's plays for the rest of the turn
+    (``BlindPolicy.choose_turn``), compiled when possible (``backend``)."""
+    if backend(state, params) == "c":
+        return plan_c(state, params)
+    return BlindPolicy(params).choose_turn(state)
 
 
 # Fewer orders than this are not worth a second thread.
