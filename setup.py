@@ -2,7 +2,8 @@
 pyproject.toml):
 
 - ``thegame.solver.the_game._ckernel``: the search kernel (issue 16);
-- ``thegame.analysis.the_game._crollout``: the blind policy's playouts.
+- ``thegame.analysis.the_game._crollout``: the blind policy's playouts;
+- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion.
 
 Both are ``optional=True``: where no C compiler (or no Python headers) is
 found, the package still installs and runs on the pure-Python reference
@@ -37,6 +38,12 @@ setup(
             "thegame.analysis.the_game._crollout",
             sources=["thegame/analysis/the_game/_crollout.c"],
             extra_compile_args=rollout_flags,
+            optional=True,
+        ),
+        Extension(
+            "thegame.solver.the_game.duel._cduel",
+            sources=["thegame/solver/the_game/duel/_cduel.c"],
+            extra_compile_args=kernel_flags,
             optional=True,
         ),
     ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import pytest
@@ -630,3 +630,30 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
             code = int(e.code or 0)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+# -- walking a duel (Face to Face) ---------------------------------------------
+
+
+def after_turn(state: GameState, plays: Sequence[tuple[int, int]]) -> GameState:
+    """A copy of ``state`` after these plays and the turn's end (unless the
+    duel ended on the way, D6)."""
+    s = state.copy()
+    for c, pile in plays:
+        s.play(c, pile)
+    if not s.over:
+        s.end_turn()
+    return s
+
+
+def turn_starts(deal: Deal, seed: int) -> Iterator[tuple[GameState, list[tuple[int, int]]]]:
+    """The turn starts of a random duel, each with the plays of the turn then
+    played (each state is a fresh copy the caller may keep)."""
+    pl = random_playout(deal, random.Random(seed), check_oracle=False)
+    state = GameState(deal)
+    for turn in pl.turns:
+        if state.over:
+            return
+        plays = [(p.card, p.pile) for p in turn.plays]
+        yield state, plays
+        state = after_turn(state, plays)

@@ -6,13 +6,12 @@ engine, and hand-made duels whose winner is clear by hand."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
 
 import pytest
 from duel_brute import EngineMinimax, engine_turn_results, result_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import DUEL, examples, random_playout
+from support import DUEL, after_turn, examples, random_playout, turn_starts
 
 from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
@@ -146,30 +145,6 @@ def test_solver_agrees_with_engine_minimax(deal: Deal) -> None:
         result = replay(Record(deal, tuple(res.turns)))
         assert result.legal and result.status != Status.IN_PROGRESS
         assert result.winner == res.winner
-
-
-def after_turn(state: GameState, plays: Sequence[tuple[int, int]]) -> GameState:
-    """A copy of ``state`` after these plays and the turn's end (unless the
-    duel ended on the way, D6)."""
-    s = state.copy()
-    for c, pile in plays:
-        s.play(c, pile)
-    if not s.over:
-        s.end_turn()
-    return s
-
-
-def turn_starts(deal: Deal, seed: int) -> Iterator[tuple[GameState, list[tuple[int, int]]]]:
-    """The turn starts of a random duel, each with the plays of the turn then
-    played (each state is a fresh copy the caller may keep)."""
-    pl = random_playout(deal, random.Random(seed), check_oracle=False)
-    state = GameState(deal)
-    for turn in pl.turns:
-        if state.over:
-            return
-        plays = [(p.card, p.pile) for p in turn.plays]
-        yield state, plays
-        state = after_turn(state, plays)
 
 
 @settings(max_examples=examples(8), deadline=None)

@@ -16,6 +16,7 @@ from .. import __version__
 from ..analysis.the_game.rollout import backend as rollout_backend
 from ..models import interrupt
 from ..solver.the_game.ckernel import kernel_name
+from ..solver.the_game.duel.ccore import backend as duel_backend
 from .cento import cento
 from .common import err
 from .mind import mind
@@ -37,7 +38,7 @@ from .the_game.solve import solve, solve_batch
     __version__,
     prog_name="thegame",
     message=f"%(prog)s %(version)s, search kernel: {kernel_name()}, "
-    f"blind playouts: {rollout_backend()}",
+    f"blind playouts: {rollout_backend()}, duel expansion: {duel_backend()}",
 )
 def cli() -> None:
     """Exact solver and puzzle analyzer for The Game and its family."""

@@ -14,10 +14,12 @@ the robust race (an upper bound that holds whatever the opponent does).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ....models import interrupt
-from .position import DuelGame, Solo, solo_turns
+from . import ccore
+from .position import DuelGame, Solo, SoloTurn, solo_turns
 
 INF = 1 << 30
 
@@ -117,6 +119,13 @@ class RaceSolver:
         self.p = p
         self.robust = robust
         self.memo: dict[Solo, int] = {}
+        # The turns alone, compiled when ``ccore`` says so (the same list).
+        compiled = ccore.compiled(game)
+        self.turns: Callable[[Solo], list[SoloTurn]] = (
+            (lambda solo: compiled.solo_turns(p, solo, robust))
+            if compiled is not None
+            else (lambda solo: solo_turns(game, p, solo, robust))
+        )
         self.nodes = 0
         self.node_limit = INF
         self.deadline: float | None = None
@@ -145,7 +154,7 @@ class RaceSolver:
         if not self.robust and has_dead_card(self.game, self.p, solo):
             self.memo[solo] = INF  # a card that never goes down: no finish alone
             return INF
-        children = solo_turns(self.game, self.p, solo, self.robust)
+        children = self.turns(solo)
         # More cards played first: an early finish found early ends the loop
         # at the floor.
         children.sort(key=lambda t: -len(t[0]))

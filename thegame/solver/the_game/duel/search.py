@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ....models import interrupt
 from ....models.the_game.placement import takes_all_of
+from . import ccore
 from .position import A0, CUR, D0, H0, P0, DuelGame, Plays, Pos, TurnResult, cards_of, solo_of
 from .race import INF, RaceBudget, RaceSolver, fewest_turns
 
@@ -34,6 +35,14 @@ from .race import INF, RaceBudget, RaceSolver, fewest_turns
 # left, with at most this many nodes per call: it is a bound, not the search.
 ROBUST_CARDS = 12
 ROBUST_NODES = 400
+
+
+# What ``DuelSearch._children`` says of a node (``_cduel.Game.expand`` too).
+NO_TURN, WINS_NOW, SEARCH = 0, 1, 2
+# A child: the position after the turn, the turn's plays (empty when
+# compiled), its ordering score and whether the opponent has a turn there
+# (None: not asked yet).
+Child = tuple[Pos, Plays, int | None, bool | None]
 
 
 class DuelBudget(Exception):
@@ -61,6 +70,8 @@ class DuelSearch:
         self.stats = DuelStats()
         self.progress: Callable[[int], None] | None = None
         self.robust = [RaceSolver(game, 0, robust=True), RaceSolver(game, 1, robust=True)]
+        # The compiled node expansion (``ccore``), None: the Python pieces.
+        self.compiled = ccore.compiled(game)
 
     # -- the search -------------------------------------------------------------
 
@@ -81,10 +92,10 @@ class DuelSearch:
         return value
 
     def _expand(self, pos: Pos) -> bool:
-        children = self.game.turns(pos)
-        if not children:
+        status, children = self._children(pos)
+        if status == NO_TURN:
             return False  # D6: the player to move cannot play 2 cards and loses
-        if any(after is None for _plays, after in children):
+        if status == WINS_NOW:
             return True  # D6: a turn that plays all their cards
         # The mover cannot finish this turn, so they need two turns at least;
         # if the opponent finishes in one robust turn (legal whatever card
@@ -94,23 +105,40 @@ class DuelSearch:
         if up_o is not None and up_o <= 1:
             self.stats.bound_cuts += 1
             return False
-        children = undominated(self.game, pos, children)
         later: list[tuple[int, Pos]] = []
-        for plays, after in children:
-            assert after is not None
+        for after, plays, score, moves in children:
             known = self.tt.get(after)
             if known is False:
                 self.stats.tt_hits += 1
                 return True
             if known is True:
                 continue  # a win for the opponent: no use trying
-            if not self.game.has_turn(after):
+            if moves is None:
+                moves = self.game.has_turn(after)
+            if not moves:
                 self.stats.stuck_cuts += 1
                 self.tt[after] = False  # D6: the opponent cannot play 2 cards
                 return True
-            later.append((self.score(pos, plays, after), after))
+            later.append((self.score(pos, plays, after) if score is None else score, after))
         later.sort(key=lambda sa: sa[0])
         return any(not self.wins(after) for _score, after in later)
+
+    def _children(self, pos: Pos) -> tuple[int, list[Child]]:
+        """The node's status and, for ``SEARCH``, its undominated turn
+        results in ``DuelGame.turns`` order. The compiled expansion gives
+        each one's ordering score and whether the opponent then has a turn;
+        Python leaves them None, to be asked only when needed (the same
+        values either way)."""
+        if self.compiled is not None:
+            status, kids = self.compiled.expand(pos)
+            return status, [(after, (), score, moves) for after, score, moves in kids]
+        children = self.game.turns(pos)
+        if not children:
+            return NO_TURN, []
+        if any(after is None for _plays, after in children):
+            return WINS_NOW, []
+        kept = undominated(self.game, pos, children)
+        return SEARCH, [(after, plays, None, None) for plays, after in kept if after is not None]
 
     def _tick(self) -> None:
         self.stats.nodes += 1

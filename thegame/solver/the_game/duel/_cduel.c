@@ -1,0 +1,729 @@
+/* The duel search's node expansion (Face to Face, rules D1-D7), compiled.
+ *
+ * A second implementation of what duel/search.py's DuelSearch._expand asks
+ * of duel/position.py at every node, and it must answer exactly as they do
+ * (tests/test_cduel.py compares the two position by position and whole
+ * searches node for node):
+ *
+ *   - DuelGame.turns: every distinct result of a whole turn, in the same
+ *     order (cards lowest first; own ascending, own descending, then the
+ *     opponent's ascending and descending pile; the same `seen` merging);
+ *   - DuelGame._after: the D5 draw after the turn;
+ *   - search.undominated: the turns no other turn dominates
+ *     (placement.takes_all_of on the four tops);
+ *   - DuelGame.has_turn of each kept result (the opponent's D6 check);
+ *   - DuelSearch.score, the ordering score.
+ *
+ * Glossary: a card set is a 64-bit mask (bit c = card c, so cards are at
+ * most 63; duel/ccore.py sends larger generalised duels to Python). A
+ * position is P: both hands h[2], both draw-pile positions at[2], the tops
+ * a[q] (ascending) and d[q] (descending) of player q, and cur, the player
+ * to move; Python's Pos tuple is (h0, h1, at0, at1, a0, d0, a1, d1, cur).
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CARD 63
+#define MAX_DECK 64
+
+typedef uint64_t mask_t;
+
+typedef struct {
+    mask_t h[2];
+    int at[2], a[2], d[2], cur;
+} P;
+
+typedef struct {
+    PyObject_HEAD
+    uint8_t deck[2][MAX_DECK];
+    int deck_len[2];
+    int hand_size, min_play, min_play_empty, step, draw_own;
+    mask_t rest[2][MAX_DECK + 1]; /* rest[q][k]: the cards of deck q from k on */
+} Game;
+
+static inline int popcount(mask_t m) { return __builtin_popcountll(m); }
+
+/* placement.py (C5/D3 on one's own piles, D4 on the opponent's) */
+static inline int beyond(int asc, int top, int c) { return asc ? c > top : c < top; }
+static inline int trick_card(int asc, int top, int step) { return asc ? top - step : top + step; }
+static inline int accepts(int asc, int top, int c, int step) {
+    return beyond(asc, top, c) || c == trick_card(asc, top, step);
+}
+static inline int improves(int asc, int top, int c) { return asc ? c < top : c > top; }
+static inline int in_mask(mask_t m, int c) { return c >= 0 && c <= MAX_CARD && (m >> c & 1); }
+
+static int takes_all_of(int asc, int top, int other, int step, mask_t unplayed) {
+    if (top == other) return 1;
+    const int back = trick_card(asc, other, step);
+    const int waiting = back >= 0 && in_mask(unplayed, back);
+    return beyond(asc, top, other) && (!waiting || beyond(asc, top, back));
+}
+
+/* ---- DuelGame.turns ------------------------------------------------------ */
+
+typedef struct {
+    mask_t hand;
+    int a, d, oa, od;
+} Key;
+
+typedef struct {
+    Key *keys;
+    unsigned char *used;
+    size_t cap, count;
+} Seen;
+
+typedef struct {
+    P after;
+    int won; /* D6: all cards played, won at once (no position after) */
+    int score;
+    uint8_t plays_c[MAX_DECK], plays_pile[MAX_DECK];
+    int n_plays;
+} Result;
+
+typedef struct {
+    const Game *g;
+    const P *pos;
+    int p, o, m, empty, dumped0, step;
+    Seen seen;
+    Result *out;
+    size_t n_out, cap_out;
+    uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
+    int depth;
+    int stop_at_first; /* has_turn: any result will do */
+    int oom;
+} Turns;
+
+static inline uint64_t key_hash(const Key *k) {
+    uint64_t h = k->hand * 0x9E3779B97F4A7C15ULL;
+    h ^= ((uint64_t)(uint32_t)k->a << 32 | (uint32_t)k->d) * 0xBF58476D1CE4E5B9ULL;
+    h ^= ((uint64_t)(uint32_t)k->oa << 32 | (uint32_t)k->od) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 29);
+}
+
+static int seen_grow(Seen *s) {
+    size_t cap = s->cap ? s->cap * 2 : 256;
+    Key *keys = malloc(cap * sizeof(Key));
+    unsigned char *used = calloc(cap, 1);
+    if (!keys || !used) {
+        free(keys);
+        free(used);
+        return 0;
+    }
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->used[i]) continue;
+        size_t j = key_hash(&s->keys[i]) & (cap - 1);
+        while (used[j]) j = (j + 1) & (cap - 1);
+        keys[j] = s->keys[i];
+        used[j] = 1;
+    }
+    free(s->keys);
+    free(s->used);
+    s->keys = keys;
+    s->used = used;
+    s->cap = cap;
+    return 1;
+}
+
+/* 1: added (new), 0: there already, -1: out of memory */
+static int seen_add(Seen *s, const Key *k) {
+    if (2 * (s->count + 1) > s->cap && !seen_grow(s)) return -1;
+    size_t j = key_hash(k) & (s->cap - 1);
+    while (s->used[j]) {
+        const Key *x = &s->keys[j];
+        if (x->hand == k->hand && x->a == k->a && x->d == k->d && x->oa == k->oa && x->od == k->od)
+            return 0;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->keys[j] = *k;
+    s->used[j] = 1;
+    s->count++;
+    return 1;
+}
+
+/* DuelGame._after: the D5 draw, then the opponent moves. */
+static void after_turn(const Game *g, const P *pos, int p, mask_t hand, int a, int d, int oa,
+                       int od, int dumped, P *out) {
+    int want = dumped ? g->hand_size - popcount(hand) : g->draw_own;
+    const int at = pos->at[p];
+    int take = g->deck_len[p] - at;
+    if (want < take) take = want;
+    if (take < 0) take = 0;
+    for (int k = 0; k < take; k++) hand |= (mask_t)1 << g->deck[p][at + k];
+    *out = *pos;
+    out->h[p] = hand;
+    out->at[p] = at + take;
+    out->a[p] = a;
+    out->d[p] = d;
+    out->a[1 - p] = oa;
+    out->d[1 - p] = od;
+    out->cur = 1 - p;
+}
+
+static int push_result(Turns *T, mask_t hand, int a, int d, int oa, int od, int dumped, int won) {
+    if (T->n_out == T->cap_out) {
+        size_t cap = T->cap_out ? T->cap_out * 2 : 64;
+        Result *r = realloc(T->out, cap * sizeof(Result));
+        if (!r) return 0;
+        T->out = r;
+        T->cap_out = cap;
+    }
+    Result *r = &T->out[T->n_out++];
+    r->won = won;
+    r->score = 0;
+    r->n_plays = T->depth;
+    memcpy(r->plays_c, T->path_c, (size_t)T->depth);
+    memcpy(r->plays_pile, T->path_pile, (size_t)T->depth);
+    if (!won) after_turn(T->g, T->pos, T->p, hand, a, d, oa, od, dumped, &r->after);
+    return 1;
+}
+
+/* 1: stop (has_turn found one, or out of memory) */
+static int visit(Turns *T, mask_t hand, int a, int d, int oa, int od, int n) {
+    Key key = {hand, a, d, oa, od};
+    const int added = seen_add(&T->seen, &key);
+    if (added < 0) {
+        T->oom = 1;
+        return 1;
+    }
+    if (!added) return 0;
+    const int p = T->p, o = T->o, step = T->step;
+    const int dumped = T->dumped0 || oa != T->pos->a[o] || od != T->pos->d[o];
+    if (n >= T->m) {
+        const int won = hand == 0 && T->empty;
+        if (T->stop_at_first) return 1;
+        if (!push_result(T, hand, a, d, oa, od, dumped, won)) {
+            T->oom = 1;
+            return 1;
+        }
+        if (won) return 0;
+    }
+    const int own_a = 2 * p, own_d = 2 * p + 1, opp_a = 2 * o, opp_d = 2 * o + 1;
+    for (mask_t left = hand; left; left &= left - 1) {
+        const int c = __builtin_ctzll(left);
+        const mask_t rest = hand & ~((mask_t)1 << c);
+        T->path_c[T->depth] = (uint8_t)c;
+        T->depth++;
+        if (accepts(1, a, c, step)) { /* D3 (C5) on one's own ascending pile */
+            T->path_pile[T->depth - 1] = (uint8_t)own_a;
+            if (visit(T, rest, c, d, oa, od, n + 1)) return 1;
+        }
+        if (accepts(0, d, c, step)) {
+            T->path_pile[T->depth - 1] = (uint8_t)own_d;
+            if (visit(T, rest, a, c, oa, od, n + 1)) return 1;
+        }
+        if (!dumped) { /* D2: at most one card onto the opponent's piles */
+            if (improves(1, oa, c)) { /* D4 */
+                T->path_pile[T->depth - 1] = (uint8_t)opp_a;
+                if (visit(T, rest, a, d, c, od, n + 1)) return 1;
+            }
+            if (improves(0, od, c)) {
+                T->path_pile[T->depth - 1] = (uint8_t)opp_d;
+                if (visit(T, rest, a, d, oa, c, n + 1)) return 1;
+            }
+        }
+        T->depth--;
+    }
+    return 0;
+}
+
+static int minimum(const Game *g, const P *pos, int q) {
+    return pos->at[q] < g->deck_len[q] ? g->min_play : g->min_play_empty;
+}
+
+/* DuelGame.turns(pos, done, dumped); with stop_at_first, only whether one
+ * exists (T->n_out stays 0, the return value says). 0 on out of memory. */
+static int list_turns(Turns *T, const Game *g, const P *pos, int done, int dumped, int first) {
+    memset(T, 0, sizeof *T);
+    T->g = g;
+    T->pos = pos;
+    T->p = pos->cur;
+    T->o = 1 - pos->cur;
+    T->m = minimum(g, pos, T->p);
+    T->empty = pos->at[T->p] >= g->deck_len[T->p];
+    T->dumped0 = dumped;
+    T->step = g->step;
+    T->stop_at_first = first;
+    const int p = T->p, o = T->o;
+    const int stopped = visit(T, pos->h[p], pos->a[p], pos->d[p], pos->a[o], pos->d[o], done);
+    free(T->seen.keys);
+    free(T->seen.used);
+    T->seen.keys = NULL;
+    T->seen.used = NULL;
+    if (T->oom) {
+        free(T->out);
+        T->out = NULL;
+        return 0;
+    }
+    return first ? (stopped ? 2 : 1) : 1;
+}
+
+/* DuelGame._two_plays: two legal plays in a row. */
+static int two_plays(const Game *g, const P *pos) {
+    const int p = pos->cur, o = 1 - p, step = g->step;
+    const mask_t hand = pos->h[p];
+    const int a = pos->a[p], d = pos->d[p], oa = pos->a[o], od = pos->d[o];
+    for (mask_t l1 = hand; l1; l1 &= l1 - 1) {
+        const int c = __builtin_ctzll(l1);
+        const mask_t rest = hand & ~((mask_t)1 << c);
+        int na[3], nd[3], dm[3], k = 0;
+        if (accepts(1, a, c, step)) na[k] = c, nd[k] = d, dm[k++] = 0;
+        if (accepts(0, d, c, step)) na[k] = a, nd[k] = c, dm[k++] = 0;
+        if (improves(1, oa, c) || improves(0, od, c)) na[k] = a, nd[k] = d, dm[k++] = 1;
+        for (int i = 0; i < k; i++) {
+            for (mask_t l2 = rest; l2; l2 &= l2 - 1) {
+                const int c2 = __builtin_ctzll(l2);
+                if (accepts(1, na[i], c2, step) || accepts(0, nd[i], c2, step)) return 1;
+                /* After a card onto the opponent, the second goes to own piles (D2). */
+                if (!dm[i] && (improves(1, oa, c2) || improves(0, od, c2))) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* DuelGame.has_turn(pos): -1 on out of memory. */
+static int has_turn(const Game *g, const P *pos) {
+    const int p = pos->cur;
+    const int m = minimum(g, pos, p);
+    const int n = popcount(pos->h[p]);
+    if (n < m) return 0;
+    if (m == 2 && n >= 2) return two_plays(g, pos);
+    Turns T;
+    const int r = list_turns(&T, g, pos, 0, 0, 1);
+    if (r == 0) return -1;
+    return r == 2;
+}
+
+/* ---- search.undominated and DuelSearch.score ------------------------------ */
+
+static mask_t unplayed(const Game *g, const P *pos, int q) {
+    return pos->h[q] | g->rest[q][pos->at[q]];
+}
+
+static int same_group(const P *x, const P *y) {
+    return x->h[0] == y->h[0] && x->h[1] == y->h[1] && x->at[0] == y->at[0] &&
+           x->at[1] == y->at[1];
+}
+
+/* Whether y dominates x for the mover p (search.undominated). */
+static int dominates(const Game *g, int p, const P *y, const P *x, mask_t un_p, mask_t un_o) {
+    const int o = 1 - p, step = g->step;
+    return takes_all_of(1, y->a[p], x->a[p], step, un_p) &&
+           takes_all_of(0, y->d[p], x->d[p], step, un_p) &&
+           takes_all_of(1, x->a[o], y->a[o], step, un_o) &&
+           takes_all_of(0, x->d[o], y->d[o], step, un_o);
+}
+
+/* qsort has no context argument: the results being sorted (one sort at a
+ * time; the extension runs under the GIL). */
+static const Result *sort_results;
+
+static int by_group(const void *x, const void *y) {
+    const P *a = &sort_results[*(const size_t *)x].after;
+    const P *b = &sort_results[*(const size_t *)y].after;
+    for (int q = 0; q < 2; q++) {
+        if (a->h[q] != b->h[q]) return a->h[q] < b->h[q] ? -1 : 1;
+        if (a->at[q] != b->at[q]) return a->at[q] < b->at[q] ? -1 : 1;
+    }
+    return 0;
+}
+
+static int score(const Game *g, const P *pos, const P *after) {
+    const int p = pos->cur, o = 1 - p;
+    const int a = after->a[p], d = after->d[p];
+    mask_t between = 0; /* the cards c with d <= c <= a */
+    for (int c = d < 0 ? 0 : d; c <= a && c <= MAX_CARD; c++) between |= (mask_t)1 << c;
+    const int stuck = popcount(unplayed(g, after, p) & between);
+    const int gift = (pos->a[o] - after->a[o]) + (after->d[o] - pos->d[o]);
+    const int left = popcount(after->h[p]) + g->deck_len[p] - after->at[p];
+    const int ja = a - pos->a[p], jd = pos->d[p] - d;
+    const int jumps = (ja > 0 ? ja : 0) + (jd > 0 ? jd : 0);
+    return 8 * stuck + gift + 2 * left + jumps;
+}
+
+/* ---- position.solo_turns: one player's turns on their own piles alone ---- */
+
+typedef struct {
+    mask_t hand; /* the hand after the turn, before the draw */
+    int a, d, n;
+    uint8_t plays_c[MAX_DECK], plays_pile[MAX_DECK];
+} SoloResult;
+
+typedef struct {
+    const Game *g;
+    int p, m, empty, robust, step;
+    Seen seen; /* keys: hand, a, d, and the two "pile played" flags as oa, od */
+    SoloResult *out;
+    size_t n_out, cap_out;
+    uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
+    int depth, oom;
+} Solo;
+
+static void solo_visit(Solo *S, mask_t hand, int a, int d, int ta, int td, int n) {
+    if (S->oom) return;
+    Key key = {hand, a, d, ta && S->robust, td && S->robust};
+    const int added = seen_add(&S->seen, &key);
+    if (added < 0) {
+        S->oom = 1;
+        return;
+    }
+    if (!added) return;
+    if (n >= S->m) {
+        if (S->n_out == S->cap_out) {
+            size_t cap = S->cap_out ? S->cap_out * 2 : 64;
+            SoloResult *r = realloc(S->out, cap * sizeof(SoloResult));
+            if (!r) {
+                S->oom = 1;
+                return;
+            }
+            S->out = r;
+            S->cap_out = cap;
+        }
+        SoloResult *r = &S->out[S->n_out++];
+        r->hand = hand;
+        r->a = a;
+        r->d = d;
+        r->n = S->depth;
+        memcpy(r->plays_c, S->path_c, (size_t)S->depth);
+        memcpy(r->plays_pile, S->path_pile, (size_t)S->depth);
+        if (hand == 0 && S->empty) return; /* all played */
+    }
+    const int step = S->step, own_a = 2 * S->p, own_d = 2 * S->p + 1;
+    for (mask_t left = hand; left; left &= left - 1) {
+        const int c = __builtin_ctzll(left);
+        const mask_t rest = hand & ~((mask_t)1 << c);
+        S->path_c[S->depth] = (uint8_t)c;
+        S->depth++;
+        /* robust: the turn's first card onto each pile is a normal play */
+        if (accepts(1, a, c, step) && !(S->robust && !ta && c < a)) {
+            S->path_pile[S->depth - 1] = (uint8_t)own_a;
+            solo_visit(S, rest, c, d, 1, td, n + 1);
+        }
+        if (accepts(0, d, c, step) && !(S->robust && !td && c > d)) {
+            S->path_pile[S->depth - 1] = (uint8_t)own_d;
+            solo_visit(S, rest, a, c, ta, 1, n + 1);
+        }
+        S->depth--;
+    }
+}
+
+/* ---- the Python interface ------------------------------------------------ */
+
+static int read_pos(PyObject *o, P *pos) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 9) {
+        PyErr_SetString(PyExc_ValueError, "a position is a tuple of 9 ints");
+        return 0;
+    }
+    long v[9];
+    for (int i = 2; i < 9; i++) {
+        v[i] = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+        if (v[i] == -1 && PyErr_Occurred()) return 0;
+    }
+    for (int q = 0; q < 2; q++) {
+        pos->h[q] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(o, q));
+        if (PyErr_Occurred()) return 0;
+    }
+    pos->at[0] = (int)v[2];
+    pos->at[1] = (int)v[3];
+    pos->a[0] = (int)v[4];
+    pos->d[0] = (int)v[5];
+    pos->a[1] = (int)v[6];
+    pos->d[1] = (int)v[7];
+    pos->cur = (int)v[8];
+    return 1;
+}
+
+static int check_pos(const Game *g, const P *pos) {
+    if (pos->cur < 0 || pos->cur > 1) return 0;
+    for (int q = 0; q < 2; q++) {
+        if (pos->at[q] < 0 || pos->at[q] > g->deck_len[q]) return 0;
+        if (pos->a[q] < -1 || pos->a[q] > MAX_CARD + 1 || pos->d[q] < -1 ||
+            pos->d[q] > MAX_CARD + 1)
+            return 0;
+    }
+    return 1;
+}
+
+static PyObject *pos_tuple(const P *pos) {
+    return Py_BuildValue("(KKiiiiiii)", (unsigned long long)pos->h[0],
+                         (unsigned long long)pos->h[1], pos->at[0], pos->at[1], pos->a[0],
+                         pos->d[0], pos->a[1], pos->d[1], pos->cur);
+}
+
+static int game_init(Game *self, PyObject *args, PyObject *kw) {
+    (void)kw;
+    Py_buffer d0, d1;
+    int hs, mp, mpe, step, draw_own;
+    if (!PyArg_ParseTuple(args, "y*y*iiiii", &d0, &d1, &hs, &mp, &mpe, &step, &draw_own))
+        return -1;
+    int ok = d0.len <= MAX_DECK && d1.len <= MAX_DECK && hs >= 0 && mp >= 1 && mpe >= 1 &&
+             step >= 1 && draw_own >= 0;
+    const Py_buffer *decks[2] = {&d0, &d1};
+    for (int q = 0; ok && q < 2; q++) {
+        self->deck_len[q] = (int)decks[q]->len;
+        mask_t seen = 0;
+        for (Py_ssize_t k = 0; k < decks[q]->len; k++) {
+            const int c = ((const uint8_t *)decks[q]->buf)[k];
+            if (c > MAX_CARD || (seen >> c & 1)) ok = 0;
+            seen |= (mask_t)1 << (c & MAX_CARD);
+            self->deck[q][k] = (uint8_t)c;
+        }
+        self->rest[q][decks[q]->len] = 0;
+        for (Py_ssize_t k = decks[q]->len - 1; k >= 0; k--)
+            self->rest[q][k] = self->rest[q][k + 1] | (mask_t)1 << self->deck[q][k];
+    }
+    PyBuffer_Release(&d0);
+    PyBuffer_Release(&d1);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "duel outside the compiled kernel's range");
+        return -1;
+    }
+    self->hand_size = hs;
+    self->min_play = mp;
+    self->min_play_empty = mpe;
+    self->step = step;
+    self->draw_own = draw_own;
+    return 0;
+}
+
+PyDoc_STRVAR(expand_doc,
+             "expand(pos) -> (status, children)\n--\n\n"
+             "status 0: no legal turn (D6, the mover loses); 1: a turn plays every card\n"
+             "(D6, the mover wins); 2: children, the undominated turn results in\n"
+             "DuelGame.turns order, each (position after, score, opponent has a turn).");
+
+static PyObject *game_expand(Game *self, PyObject *arg) {
+    P pos;
+    if (!read_pos(arg, &pos)) return NULL;
+    if (!check_pos(self, &pos)) {
+        PyErr_SetString(PyExc_ValueError, "position out of range");
+        return NULL;
+    }
+    Turns T;
+    if (!list_turns(&T, self, &pos, 0, 0, 0)) return PyErr_NoMemory();
+    const size_t n = T.n_out;
+    Result *r = T.out;
+    int status = n == 0 ? 0 : 2;
+    for (size_t i = 0; i < n && status == 2; i++)
+        if (r[i].won) status = 1;
+    if (status != 2) {
+        free(r);
+        return Py_BuildValue("(i[])", status);
+    }
+    unsigned char *dropped = calloc(n, 1);
+    if (!dropped) {
+        free(r);
+        return PyErr_NoMemory();
+    }
+    const int p = pos.cur;
+    /* Only results with the same hands and draw piles (a group) can
+     * dominate each other: sort the indices by group, then compare within
+     * each run. Every result of a group has the same unplayed cards. */
+    size_t *order = malloc(n * sizeof(size_t));
+    if (!order) {
+        free(dropped);
+        free(r);
+        return PyErr_NoMemory();
+    }
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    sort_results = r;
+    qsort(order, n, sizeof(size_t), by_group);
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        hi = lo + 1;
+        while (hi < n && same_group(&r[order[lo]].after, &r[order[hi]].after)) hi++;
+        if (hi - lo < 2) continue;
+        const mask_t un_p = unplayed(self, &r[order[lo]].after, p);
+        const mask_t un_o = unplayed(self, &r[order[lo]].after, 1 - p);
+        for (size_t x = lo; x < hi; x++) {
+            for (size_t y = lo; y < hi; y++) {
+                if (y != x && dominates(self, p, &r[order[y]].after, &r[order[x]].after, un_p, un_o)) {
+                    dropped[order[x]] = 1;
+                    break;
+                }
+            }
+        }
+    }
+    free(order);
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list && i < n; i++) {
+        if (dropped[i]) continue;
+        const int ht = has_turn(self, &r[i].after);
+        if (ht < 0) {
+            Py_CLEAR(list);
+            PyErr_NoMemory();
+            break;
+        }
+        PyObject *after = pos_tuple(&r[i].after);
+        PyObject *item =
+            after ? Py_BuildValue("(Nii)", after, score(self, &pos, &r[i].after), ht) : NULL;
+        if (!item || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_CLEAR(list);
+            break;
+        }
+        Py_DECREF(item);
+    }
+    free(dropped);
+    free(r);
+    if (!list) return NULL;
+    return Py_BuildValue("(iN)", 2, list);
+}
+
+PyDoc_STRVAR(turns_doc,
+             "turns(pos, done=0, dumped=False) -> [(plays, position after or None)]\n--\n\n"
+             "DuelGame.turns: every distinct result of the mover's whole turn.");
+
+static PyObject *game_turns(Game *self, PyObject *args) {
+    PyObject *pos_o;
+    int done = 0, dumped = 0;
+    if (!PyArg_ParseTuple(args, "O|ip", &pos_o, &done, &dumped)) return NULL;
+    P pos;
+    if (!read_pos(pos_o, &pos)) return NULL;
+    if (!check_pos(self, &pos) || done < 0) {
+        PyErr_SetString(PyExc_ValueError, "position out of range");
+        return NULL;
+    }
+    Turns T;
+    if (!list_turns(&T, self, &pos, done, dumped, 0)) return PyErr_NoMemory();
+    PyObject *list = PyList_New((Py_ssize_t)T.n_out);
+    for (size_t i = 0; list && i < T.n_out; i++) {
+        const Result *r = &T.out[i];
+        PyObject *plays = PyTuple_New(r->n_plays);
+        for (int k = 0; plays && k < r->n_plays; k++) {
+            PyObject *pl = Py_BuildValue("(ii)", r->plays_c[k], r->plays_pile[k]);
+            if (!pl) {
+                Py_CLEAR(plays);
+                break;
+            }
+            PyTuple_SET_ITEM(plays, k, pl);
+        }
+        PyObject *after = r->won ? (Py_INCREF(Py_None), Py_None) : pos_tuple(&r->after);
+        PyObject *item = plays && after ? PyTuple_Pack(2, plays, after) : NULL;
+        Py_XDECREF(plays);
+        Py_XDECREF(after);
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    free(T.out);
+    return list;
+}
+
+PyDoc_STRVAR(solo_turns_doc,
+             "solo_turns(p, solo, robust) -> [(plays, solo after or None)]\n--\n\n"
+             "position.solo_turns: player p's distinct turns on their own piles alone.");
+
+static PyObject *game_solo_turns(Game *self, PyObject *args) {
+    int p, robust, at, a, d;
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "i(Kiii)p", &p, &hand, &at, &a, &d, &robust)) return NULL;
+    if (p < 0 || p > 1 || at < 0 || at > self->deck_len[p] || a < -1 || a > MAX_CARD + 1 ||
+        d < -1 || d > MAX_CARD + 1) {
+        PyErr_SetString(PyExc_ValueError, "solo state out of range");
+        return NULL;
+    }
+    Solo S;
+    memset(&S, 0, sizeof S);
+    S.g = self;
+    S.p = p;
+    S.empty = at == self->deck_len[p];
+    S.m = S.empty ? self->min_play_empty : self->min_play;
+    S.robust = robust;
+    S.step = self->step;
+    solo_visit(&S, (mask_t)hand, a, d, 0, 0, 0);
+    free(S.seen.keys);
+    free(S.seen.used);
+    if (S.oom) {
+        free(S.out);
+        return PyErr_NoMemory();
+    }
+    int take = self->deck_len[p] - at;
+    if (self->draw_own < take) take = self->draw_own;
+    if (take < 0) take = 0;
+    mask_t drawn = 0;
+    for (int k = 0; k < take; k++) drawn |= (mask_t)1 << self->deck[p][at + k];
+    PyObject *list = PyList_New((Py_ssize_t)S.n_out);
+    for (size_t i = 0; list && i < S.n_out; i++) {
+        const SoloResult *r = &S.out[i];
+        PyObject *plays = PyTuple_New(r->n);
+        for (int k = 0; plays && k < r->n; k++) {
+            PyObject *pl = Py_BuildValue("(ii)", r->plays_c[k], r->plays_pile[k]);
+            if (!pl) {
+                Py_CLEAR(plays);
+                break;
+            }
+            PyTuple_SET_ITEM(plays, k, pl);
+        }
+        PyObject *after = r->hand == 0 && S.empty
+                              ? (Py_INCREF(Py_None), Py_None)
+                              : Py_BuildValue("(Kiii)", (unsigned long long)(r->hand | drawn),
+                                              at + take, r->a, r->d);
+        PyObject *item = plays && after ? PyTuple_Pack(2, plays, after) : NULL;
+        Py_XDECREF(plays);
+        Py_XDECREF(after);
+        if (!item) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    free(S.out);
+    return list;
+}
+
+static PyObject *game_has_turn(Game *self, PyObject *arg) {
+    P pos;
+    if (!read_pos(arg, &pos)) return NULL;
+    if (!check_pos(self, &pos)) {
+        PyErr_SetString(PyExc_ValueError, "position out of range");
+        return NULL;
+    }
+    const int r = has_turn(self, &pos);
+    if (r < 0) return PyErr_NoMemory();
+    return PyBool_FromLong(r);
+}
+
+static PyMethodDef game_methods[] = {
+    {"expand", (PyCFunction)game_expand, METH_O, expand_doc},
+    {"turns", (PyCFunction)game_turns, METH_VARARGS, turns_doc},
+    {"has_turn", (PyCFunction)game_has_turn, METH_O, "DuelGame.has_turn(pos)."},
+    {"solo_turns", (PyCFunction)game_solo_turns, METH_VARARGS, solo_turns_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "thegame.solver.the_game.duel._cduel.Game",
+    .tp_doc = "Game(deck0, deck1, hand_size, min_play, min_play_empty, step, draw_own)",
+    .tp_basicsize = sizeof(Game),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)game_init,
+    .tp_methods = game_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_cduel",
+    .m_doc = "The duel search's node expansion, compiled (see duel/ccore.py).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__cduel(void) {
+    if (PyType_Ready(&GameType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&GameType);
+    if (PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0) {
+        Py_DECREF(&GameType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

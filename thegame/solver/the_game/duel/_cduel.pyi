@@ -1,0 +1,25 @@
+# Stub of the optional C extension _cduel.c; see ccore.py.
+Pos = tuple[int, int, int, int, int, int, int, int, int]
+
+class Game:
+    def __init__(
+        self,
+        deck0: bytes,
+        deck1: bytes,
+        hand_size: int,
+        min_play: int,
+        min_play_empty: int,
+        step: int,
+        draw_own: int,
+        /,
+    ) -> None: ...
+    # (0, []) no legal turn; (1, []) a turn plays every card; (2, children):
+    # the undominated results as (position after, score, opponent has a turn).
+    def expand(self, pos: Pos, /) -> tuple[int, list[tuple[Pos, int, bool]]]: ...
+    def turns(
+        self, pos: Pos, done: int = 0, dumped: bool = False, /
+    ) -> list[tuple[tuple[tuple[int, int], ...], Pos | None]]: ...
+    def has_turn(self, pos: Pos, /) -> bool: ...
+    def solo_turns(
+        self, p: int, solo: tuple[int, int, int, int], robust: bool, /
+    ) -> list[tuple[tuple[tuple[int, int], ...], tuple[int, int, int, int] | None]]: ...
