@@ -4,6 +4,7 @@ along random duels, and whole searches node for node."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -20,6 +21,7 @@ from thegame.solver.the_game.duel.search import (
     WINS_NOW,
     DuelBudget,
     DuelSearch,
+    by_dominance,
     undominated,
 )
 
@@ -137,6 +139,23 @@ def test_searches_match_node_for_node_on_generalised_duels(deal: Deal) -> None:
     state = GameState(deal)
     pos = game.from_state(state)
     assert searched(game, pos, 3000, True) == searched(game, pos, 3000, False)
+
+
+@settings(max_examples=examples(15), deadline=None)
+@given(generalised_duels())
+def test_dominance_reads_equal_python(deal: Deal) -> None:
+    # Each position of a searched table against the rest of its group, read
+    # by the C scan and by ``by_dominance``.
+    game = DuelGame.of(deal)
+    compiled = ccore.compiled(game)
+    assert compiled is not None
+    search = DuelSearch(game, 3000)
+    with contextlib.suppress(DuelBudget):
+        search.wins(game.from_state(GameState(deal)))
+    for known in search.by_cards.values():
+        for pos, _won in known:
+            others = [k for k in known if k[0] != pos]
+            assert compiled.dominance(pos, others) == by_dominance(game, pos, others)
 
 
 def test_duels_beyond_the_masks_stay_in_python() -> None:

@@ -690,7 +690,57 @@ static PyObject *game_has_turn(Game *self, PyObject *arg) {
     return PyBool_FromLong(r);
 }
 
+/* search.DuelSearch._by_dominance: the value of pos read from `known`, a
+ * list of (position, won) pairs that share pos's hands, draw piles and mover
+ * (only their tops are read). True: at least as good as a won one; False: no
+ * better than a lost one; None: neither. */
+PyDoc_STRVAR(dominance_doc,
+             "dominance(pos, known) -> bool | None: DuelSearch._by_dominance's scan.");
+
+static PyObject *game_dominance(Game *self, PyObject *args) {
+    PyObject *pos_obj, *known;
+    P pos;
+    if (!PyArg_ParseTuple(args, "OO!", &pos_obj, &PyList_Type, &known)) return NULL;
+    if (!read_pos(pos_obj, &pos)) return NULL;
+    if (!check_pos(self, &pos)) {
+        PyErr_SetString(PyExc_ValueError, "position out of range");
+        return NULL;
+    }
+    const int p = pos.cur;
+    const mask_t un_p = unplayed(self, &pos, p), un_o = unplayed(self, &pos, 1 - p);
+    P other = pos;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(known); i++) {
+        PyObject *pair = PyList_GET_ITEM(known, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_ValueError, "known holds (position, won) pairs");
+            return NULL;
+        }
+        PyObject *o = PyTuple_GET_ITEM(pair, 0);
+        if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 9) {
+            PyErr_SetString(PyExc_ValueError, "a position is a tuple of 9 ints");
+            return NULL;
+        }
+        long top[4];
+        for (int k = 0; k < 4; k++) {
+            top[k] = PyLong_AsLong(PyTuple_GET_ITEM(o, 4 + k));
+            if (top[k] == -1 && PyErr_Occurred()) return NULL;
+        }
+        other.a[0] = (int)top[0];
+        other.d[0] = (int)top[1];
+        other.a[1] = (int)top[2];
+        other.d[1] = (int)top[3];
+        const int won = PyObject_IsTrue(PyTuple_GET_ITEM(pair, 1));
+        if (won < 0) return NULL;
+        /* dominates(y, x) is search.at_least_as_good(p, y, x) */
+        if (won ? dominates(self, p, &pos, &other, un_p, un_o)
+                : dominates(self, p, &other, &pos, un_p, un_o))
+            return PyBool_FromLong(won);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef game_methods[] = {
+    {"dominance", (PyCFunction)game_dominance, METH_VARARGS, dominance_doc},
     {"expand", (PyCFunction)game_expand, METH_O, expand_doc},
     {"turns", (PyCFunction)game_turns, METH_VARARGS, turns_doc},
     {"has_turn", (PyCFunction)game_has_turn, METH_O, "DuelGame.has_turn(pos)."},

@@ -23,3 +23,6 @@ class Game:
     def solo_turns(
         self, p: int, solo: tuple[int, int, int, int], robust: bool, /
     ) -> list[tuple[tuple[tuple[int, int], ...], tuple[int, int, int, int] | None]]: ...
+    # DuelSearch._by_dominance's scan over (position, won) pairs that share
+    # pos's hands, draw piles and mover.
+    def dominance(self, pos: Pos, known: list[tuple[Pos, bool]], /) -> bool | None: ...

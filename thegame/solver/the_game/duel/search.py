@@ -55,6 +55,7 @@ class DuelStats:
     bound_cuts: int = 0
     stuck_cuts: int = 0
     tt_hits: int = 0
+    dominated: int = 0  # values read from a dominating or dominated position
 
 
 class DuelSearch:
@@ -67,6 +68,10 @@ class DuelSearch:
         self.node_limit = node_limit if node_limit is not None else INF
         self.deadline = deadline
         self.tt: dict[Pos, bool] = {}
+        # The proven positions again, grouped by what dominance compares
+        # within (``_cards``): both hands, both draw piles, the mover.
+        self.by_cards: dict[tuple[int, ...], list[tuple[Pos, bool]]] = {}
+        self.dominance = True
         self.stats = DuelStats()
         self.progress: Callable[[int], None] | None = None
         self.robust = [RaceSolver(game, 0, robust=True), RaceSolver(game, 1, robust=True)]
@@ -82,14 +87,33 @@ class DuelSearch:
             self.stats.tt_hits += 1
             return got
         self._tick()
+        got = self._by_dominance(pos) if self.dominance else None
+        if got is not None:
+            self.stats.dominated += 1
+            self._store(pos, got)
+            return got
         decided = self._decide(pos)
         if decided is not None:
             self.stats.bound_cuts += 1
-            self.tt[pos] = decided
+            self._store(pos, decided)
             return decided
         value = self._expand(pos)
-        self.tt[pos] = value
+        self._store(pos, value)
         return value
+
+    def _store(self, pos: Pos, value: bool) -> None:
+        self.tt[pos] = value
+        self.by_cards.setdefault(_cards(pos), []).append((pos, value))
+
+    def _by_dominance(self, pos: Pos) -> bool | None:
+        """The value of ``pos`` read from a proven position with the same
+        cards in play (``by_dominance``), compiled when ``ccore`` says so."""
+        known = self.by_cards.get(_cards(pos))
+        if not known:
+            return None
+        if self.compiled is not None:
+            return self.compiled.dominance(pos, known)
+        return by_dominance(self.game, pos, known)
 
     def _expand(self, pos: Pos) -> bool:
         status, children = self._children(pos)
@@ -108,6 +132,9 @@ class DuelSearch:
         later: list[tuple[int, Pos]] = []
         for after, plays, score, moves in children:
             known = self.tt.get(after)
+            if known is None and self.dominance:
+                known = self._by_dominance(after)
+                self.stats.dominated += known is not None
             if known is False:
                 self.stats.tt_hits += 1
                 return True
@@ -117,7 +144,7 @@ class DuelSearch:
                 moves = self.game.has_turn(after)
             if not moves:
                 self.stats.stuck_cuts += 1
-                self.tt[after] = False  # D6: the opponent cannot play 2 cards
+                self._store(after, False)  # D6: the opponent cannot play 2 cards
                 return True
             later.append((self.score(pos, plays, after) if score is None else score, after))
         later.sort(key=lambda sa: sa[0])
@@ -265,12 +292,10 @@ def undominated(game: DuelGame, pos: Pos, children: list[TurnResult]) -> list[Tu
     """
     p = pos[CUR]
     o = 1 - p
-    step = game.step
     groups: dict[tuple[int, ...], list[Pos]] = {}
     for _plays, after in children:
         if after is not None:  # a win at once (D6) is kept
-            # both hands and both draw-pile positions: H0, H1, P0, P1
-            groups.setdefault(after[H0:A0], []).append(after)
+            groups.setdefault(_cards(after), []).append(after)
     dominated: set[Pos] = set()
     for group in groups.values():
         if len(group) < 2:
@@ -278,17 +303,52 @@ def undominated(game: DuelGame, pos: Pos, children: list[TurnResult]) -> list[Tu
         un_p, un_o = _unplayed(game, group[0], p), _unplayed(game, group[0], o)
         for x in group:
             for y in group:
-                if y is not x and (
-                    takes_all_of(True, y[A0 + 2 * p], x[A0 + 2 * p], step, un_p)
-                    and takes_all_of(False, y[D0 + 2 * p], x[D0 + 2 * p], step, un_p)
-                    and takes_all_of(True, x[A0 + 2 * o], y[A0 + 2 * o], step, un_o)
-                    and takes_all_of(False, x[D0 + 2 * o], y[D0 + 2 * o], step, un_o)
-                ):
+                if y is not x and at_least_as_good(game.step, p, y, x, un_p, un_o):
                     dominated.add(x)
                     break
     if not dominated:
         return children
     return [t for t in children if t[1] is None or t[1] not in dominated]
+
+
+def by_dominance(game: DuelGame, pos: Pos, known: list[tuple[Pos, bool]]) -> bool | None:
+    """The value of ``pos`` for its mover, read from ``known`` (proven
+    positions with the same cards in play, ``_cards``, and whether their
+    mover wins): a win when ``pos`` is at least as good for its mover as a
+    won one, a loss when a lost one is at least as good as ``pos``; None:
+    neither. Sound by the argument at ``undominated``: the better position
+    gives its mover every option of the worse one, move for move, and the
+    opponent none the worse one did not."""
+    p = pos[CUR]
+    un_p, un_o = _unplayed(game, pos, p), _unplayed(game, pos, 1 - p)
+    for other, won in known:
+        if won:
+            if at_least_as_good(game.step, p, pos, other, un_p, un_o):
+                return True
+        elif at_least_as_good(game.step, p, other, pos, un_p, un_o):
+            return False
+    return None
+
+
+def at_least_as_good(step: int, q: int, y: Pos, x: Pos, un_q: int, un_o: int) -> bool:
+    """Whether ``y`` is at least as good as ``x`` for player q, two
+    positions with the same cards in play (``_cards``): each of q's piles in
+    ``y`` takes every card the same pile in ``x`` takes, now and later, and
+    each of the opponent's piles in ``x`` takes every card it takes in ``y``
+    (``takes_all_of``; ``un_q``, ``un_o``: each player's cards still to play)."""
+    o = 1 - q
+    return (
+        takes_all_of(True, y[A0 + 2 * q], x[A0 + 2 * q], step, un_q)
+        and takes_all_of(False, y[D0 + 2 * q], x[D0 + 2 * q], step, un_q)
+        and takes_all_of(True, x[A0 + 2 * o], y[A0 + 2 * o], step, un_o)
+        and takes_all_of(False, x[D0 + 2 * o], y[D0 + 2 * o], step, un_o)
+    )
+
+
+def _cards(pos: Pos) -> tuple[int, ...]:
+    """What two positions must share for dominance to compare them: both
+    hands, both draw-pile positions (``H0:A0``) and the player to move."""
+    return (*pos[H0:A0], pos[CUR])
 
 
 def _unplayed(game: DuelGame, pos: Pos, q: int) -> int:
