@@ -697,6 +697,42 @@ static PyObject *game_has_turn(Game *self, PyObject *arg) {
 PyDoc_STRVAR(dominance_doc,
              "dominance(pos, known) -> bool | None: DuelSearch._by_dominance's scan.");
 
+/* The scan behind game_dominance: 1 a win for pos's mover, 0 a loss, -1
+ * neither, -2 an error (set). */
+static int scan_known(const Game *g, const P *pos, PyObject *known) {
+    const int p = pos->cur;
+    const mask_t un_p = unplayed(g, pos, p), un_o = unplayed(g, pos, 1 - p);
+    P other = *pos;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(known); i++) {
+        PyObject *pair = PyList_GET_ITEM(known, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_ValueError, "known holds (position, won) pairs");
+            return -2;
+        }
+        PyObject *o = PyTuple_GET_ITEM(pair, 0);
+        if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 9) {
+            PyErr_SetString(PyExc_ValueError, "a position is a tuple of 9 ints");
+            return -2;
+        }
+        long top[4];
+        for (int k = 0; k < 4; k++) {
+            top[k] = PyLong_AsLong(PyTuple_GET_ITEM(o, 4 + k));
+            if (top[k] == -1 && PyErr_Occurred()) return -2;
+        }
+        other.a[0] = (int)top[0];
+        other.d[0] = (int)top[1];
+        other.a[1] = (int)top[2];
+        other.d[1] = (int)top[3];
+        const int won = PyObject_IsTrue(PyTuple_GET_ITEM(pair, 1));
+        if (won < 0) return -2;
+        /* dominates(y, x) is search.at_least_as_good(p, y, x) */
+        if (won ? dominates(g, p, pos, &other, un_p, un_o)
+                : dominates(g, p, &other, pos, un_p, un_o))
+            return won;
+    }
+    return -1;
+}
+
 static PyObject *game_dominance(Game *self, PyObject *args) {
     PyObject *pos_obj, *known;
     P pos;
@@ -706,41 +742,117 @@ static PyObject *game_dominance(Game *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "position out of range");
         return NULL;
     }
-    const int p = pos.cur;
-    const mask_t un_p = unplayed(self, &pos, p), un_o = unplayed(self, &pos, 1 - p);
-    P other = pos;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(known); i++) {
-        PyObject *pair = PyList_GET_ITEM(known, i);
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-            PyErr_SetString(PyExc_ValueError, "known holds (position, won) pairs");
-            return NULL;
-        }
-        PyObject *o = PyTuple_GET_ITEM(pair, 0);
-        if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 9) {
-            PyErr_SetString(PyExc_ValueError, "a position is a tuple of 9 ints");
-            return NULL;
-        }
-        long top[4];
-        for (int k = 0; k < 4; k++) {
-            top[k] = PyLong_AsLong(PyTuple_GET_ITEM(o, 4 + k));
-            if (top[k] == -1 && PyErr_Occurred()) return NULL;
-        }
-        other.a[0] = (int)top[0];
-        other.d[0] = (int)top[1];
-        other.a[1] = (int)top[2];
-        other.d[1] = (int)top[3];
-        const int won = PyObject_IsTrue(PyTuple_GET_ITEM(pair, 1));
-        if (won < 0) return NULL;
-        /* dominates(y, x) is search.at_least_as_good(p, y, x) */
-        if (won ? dominates(self, p, &pos, &other, un_p, un_o)
-                : dominates(self, p, &other, &pos, un_p, un_o))
-            return PyBool_FromLong(won);
+    const int r = scan_known(self, &pos, known);
+    if (r == -2) return NULL;
+    if (r == -1) Py_RETURN_NONE;
+    return PyBool_FromLong(r);
+}
+
+/* search.DuelSearch._sift: the children of expand, each looked up in the
+ * table `tt` (a dict of position -> mover wins) and, when `by_cards` is a
+ * dict, read by dominance from its group (search._cards). In order: a child
+ * lost for the opponent (table or dominance) ends the node (status 3, that
+ * child); a child known won for the opponent is skipped; a child where the
+ * opponent has no turn ends it (status 4, that child); the rest come back
+ * sorted by score, ties in expand's order (status 2). The third item counts
+ * the values read by dominance, the fourth the table hits. */
+PyDoc_STRVAR(sift_doc,
+             "sift(children, tt, by_cards) -> (status, child | children, dominated, hits)\n--\n\n"
+             "DuelSearch._sift over expand's children.");
+
+typedef struct {
+    int score;
+    Py_ssize_t at;
+} Ranked;
+
+static int by_score(const void *x, const void *y) {
+    const Ranked *a = x, *b = y;
+    if (a->score != b->score) return a->score < b->score ? -1 : 1;
+    return a->at < b->at ? -1 : (a->at > b->at);
+}
+
+static PyObject *game_sift(Game *self, PyObject *args) {
+    PyObject *kids, *tt, *by_cards;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyList_Type, &kids, &PyDict_Type, &tt, &by_cards))
+        return NULL;
+    if (by_cards != Py_None && !PyDict_Check(by_cards)) {
+        PyErr_SetString(PyExc_TypeError, "by_cards is a dict or None");
+        return NULL;
     }
-    Py_RETURN_NONE;
+    const Py_ssize_t n = PyList_GET_SIZE(kids);
+    Ranked *later = malloc((n ? n : 1) * sizeof(Ranked));
+    if (!later) return PyErr_NoMemory();
+    Py_ssize_t n_later = 0;
+    long dominated = 0, hits = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *kid = PyList_GET_ITEM(kids, i);
+        if (!PyTuple_Check(kid) || PyTuple_GET_SIZE(kid) != 3) {
+            PyErr_SetString(PyExc_ValueError, "a child is (position, score, has_turn)");
+            goto fail;
+        }
+        PyObject *after = PyTuple_GET_ITEM(kid, 0);
+        PyObject *known = PyDict_GetItemWithError(tt, after);
+        int value = -1; /* -1 unknown, 0 / 1: the opponent (mover there) loses / wins */
+        if (known) {
+            value = PyObject_IsTrue(known);
+            if (value < 0) goto fail;
+        } else if (PyErr_Occurred()) {
+            goto fail;
+        } else if (by_cards != Py_None) {
+            P at;
+            if (!read_pos(after, &at)) goto fail;
+            if (!check_pos(self, &at)) {
+                PyErr_SetString(PyExc_ValueError, "position out of range");
+                goto fail;
+            }
+            PyObject *key = Py_BuildValue("(KKiii)", (unsigned long long)at.h[0],
+                                          (unsigned long long)at.h[1], at.at[0], at.at[1], at.cur);
+            if (!key) goto fail;
+            PyObject *group = PyDict_GetItemWithError(by_cards, key);
+            Py_DECREF(key);
+            if (!group && PyErr_Occurred()) goto fail;
+            if (group && PyList_Check(group) && PyList_GET_SIZE(group) > 0) {
+                value = scan_known(self, &at, group);
+                if (value == -2) goto fail;
+                dominated += value >= 0;
+            }
+        }
+        if (value == 0) {
+            hits += known != NULL;
+            free(later);
+            return Py_BuildValue("(iOll)", 3, after, dominated, hits);
+        }
+        if (value == 1) continue;
+        const int moves = PyObject_IsTrue(PyTuple_GET_ITEM(kid, 2));
+        if (moves < 0) goto fail;
+        if (!moves) {
+            free(later);
+            return Py_BuildValue("(iOll)", 4, after, dominated, hits);
+        }
+        const long sc = PyLong_AsLong(PyTuple_GET_ITEM(kid, 1));
+        if (sc == -1 && PyErr_Occurred()) goto fail;
+        later[n_later].score = (int)sc;
+        later[n_later].at = i;
+        n_later++;
+    }
+    qsort(later, (size_t)n_later, sizeof(Ranked), by_score);
+    PyObject *list = PyList_New(n_later);
+    if (!list) goto fail;
+    for (Py_ssize_t k = 0; k < n_later; k++) {
+        PyObject *after = PyTuple_GET_ITEM(PyList_GET_ITEM(kids, later[k].at), 0);
+        Py_INCREF(after);
+        PyList_SET_ITEM(list, k, after);
+    }
+    free(later);
+    return Py_BuildValue("(iNll)", 2, list, dominated, hits);
+fail:
+    free(later);
+    return NULL;
 }
 
 static PyMethodDef game_methods[] = {
     {"dominance", (PyCFunction)game_dominance, METH_VARARGS, dominance_doc},
+    {"sift", (PyCFunction)game_sift, METH_VARARGS, sift_doc},
     {"expand", (PyCFunction)game_expand, METH_O, expand_doc},
     {"turns", (PyCFunction)game_turns, METH_VARARGS, turns_doc},
     {"has_turn", (PyCFunction)game_has_turn, METH_O, "DuelGame.has_turn(pos)."},

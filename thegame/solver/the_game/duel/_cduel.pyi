@@ -26,3 +26,12 @@ class Game:
     # DuelSearch._by_dominance's scan over (position, won) pairs that share
     # pos's hands, draw piles and mover.
     def dominance(self, pos: Pos, known: list[tuple[Pos, bool]], /) -> bool | None: ...
+    # DuelSearch._sift over expand's children: (status 3 or 4, the child)
+    # or (2, the rest best score first), then dominance reads, table hits.
+    def sift(
+        self,
+        children: list[tuple[Pos, int, bool]],
+        tt: dict[Pos, bool],
+        by_cards: dict[tuple[int, ...], list[tuple[Pos, bool]]] | None,
+        /,
+    ) -> tuple[int, Pos | list[Pos], int, int]: ...

@@ -37,12 +37,9 @@ ROBUST_CARDS = 12
 ROBUST_NODES = 400
 
 
-# What ``DuelSearch._children`` says of a node (``_cduel.Game.expand`` too).
-NO_TURN, WINS_NOW, SEARCH = 0, 1, 2
-# A child: the position after the turn, the turn's plays (empty when
-# compiled), its ordering score and whether the opponent has a turn there
-# (None: not asked yet).
-Child = tuple[Pos, Plays, int | None, bool | None]
+# What ``DuelSearch._children`` says of a node (``_cduel.Game.expand`` too),
+# and ``_sift`` of its children (``_cduel.Game.sift``).
+NO_TURN, WINS_NOW, SEARCH, REFUTED, STUCK = 0, 1, 2, 3, 4
 
 
 class DuelBudget(Exception):
@@ -116,7 +113,11 @@ class DuelSearch:
         return by_dominance(self.game, pos, known)
 
     def _expand(self, pos: Pos) -> bool:
-        status, children = self._children(pos)
+        c = self.compiled
+        if c is not None:
+            status, kids = c.expand(pos)
+        else:
+            status, children = self._children(pos)
         if status == NO_TURN:
             return False  # D6: the player to move cannot play 2 cards and loses
         if status == WINS_NOW:
@@ -129,43 +130,67 @@ class DuelSearch:
         if up_o is not None and up_o <= 1:
             self.stats.bound_cuts += 1
             return False
-        later: list[tuple[int, Pos]] = []
-        for after, plays, score, moves in children:
-            known = self.tt.get(after)
-            if known is None and self.dominance:
-                known = self._by_dominance(after)
-                self.stats.dominated += known is not None
-            if known is False:
-                self.stats.tt_hits += 1
-                return True
-            if known is True:
-                continue  # a win for the opponent: no use trying
-            if moves is None:
-                moves = self.game.has_turn(after)
-            if not moves:
-                self.stats.stuck_cuts += 1
-                self._store(after, False)  # D6: the opponent cannot play 2 cards
-                return True
-            later.append((self.score(pos, plays, after) if score is None else score, after))
-        later.sort(key=lambda sa: sa[0])
-        return any(not self.wins(after) for _score, after in later)
+        by_cards = self.by_cards if self.dominance else None
+        if c is not None:
+            found, got, dominated, hits = c.sift(kids, self.tt, by_cards)
+        else:
+            found, got, dominated, hits = self._sift(pos, children, by_cards)
+        self.stats.dominated += dominated
+        self.stats.tt_hits += hits
+        if found == REFUTED:
+            return True  # a child proven lost for the opponent
+        if found == STUCK:
+            assert isinstance(got, tuple)
+            self.stats.stuck_cuts += 1
+            self._store(got, False)  # D6: the opponent cannot play 2 cards
+            return True
+        assert isinstance(got, list)
+        return any(not self.wins(after) for after in got)
 
-    def _children(self, pos: Pos) -> tuple[int, list[Child]]:
+    def _children(self, pos: Pos) -> tuple[int, list[TurnResult]]:
         """The node's status and, for ``SEARCH``, its undominated turn
-        results in ``DuelGame.turns`` order. The compiled expansion gives
-        each one's ordering score and whether the opponent then has a turn;
-        Python leaves them None, to be asked only when needed (the same
-        values either way)."""
-        if self.compiled is not None:
-            status, kids = self.compiled.expand(pos)
-            return status, [(after, (), score, moves) for after, score, moves in kids]
+        results in ``DuelGame.turns`` order (``_cduel.Game.expand`` gives
+        the same, with each one's score and whether the opponent then has a
+        turn)."""
         children = self.game.turns(pos)
         if not children:
             return NO_TURN, []
         if any(after is None for _plays, after in children):
             return WINS_NOW, []
-        kept = undominated(self.game, pos, children)
-        return SEARCH, [(after, plays, None, None) for plays, after in kept if after is not None]
+        return SEARCH, undominated(self.game, pos, children)
+
+    def _sift(
+        self,
+        pos: Pos,
+        children: list[TurnResult],
+        by_cards: dict[tuple[int, ...], list[tuple[Pos, bool]]] | None,
+    ) -> tuple[int, Pos | list[Pos], int, int]:
+        """What the children already say (``_cduel.Game.sift`` does the same
+        over ``expand``'s children). In order: a child proven lost for the
+        opponent, in the table or by dominance (``by_cards``, None: not
+        used), ends the node (``REFUTED``); one proven won for them is
+        skipped; one where they have no turn ends it (``STUCK``); the rest
+        come back best score first (``SEARCH``). Also the values read by
+        dominance and the table hits."""
+        later: list[tuple[int, Pos]] = []
+        dominated = 0
+        for plays, after in children:
+            assert after is not None
+            known = self.tt.get(after)
+            hit = known is not None
+            if known is None and by_cards is not None:
+                group = by_cards.get(_cards(after))
+                known = by_dominance(self.game, after, group) if group else None
+                dominated += known is not None
+            if known is False:
+                return REFUTED, after, dominated, int(hit)
+            if known is True:
+                continue  # a win for the opponent: no use trying
+            if not self.game.has_turn(after):
+                return STUCK, after, dominated, 0
+            later.append((self.score(pos, plays, after), after))
+        later.sort(key=lambda sa: sa[0])
+        return SEARCH, [after for _score, after in later], dominated, 0
 
     def _tick(self) -> None:
         self.stats.nodes += 1
