@@ -149,10 +149,15 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
     winner = mover if win else 3 - mover
     if final.winner != winner:
         raise DuelSolverBug(f"the principal line ends with winner {final.winner}, not {winner}")
+    dominated = (
+        f", {search.stats.dominated} read by dominance between positions"
+        if search.stats.dominated
+        else ""
+    )
     proof = (
         f"AND-OR search over whole turns: every turn of player {3 - winner} refuted "
         f"({search.stats.nodes} positions searched, {len(search.tt)} in the table, "
-        f"{search.stats.bound_cuts} ended by the race bounds)"
+        f"{search.stats.bound_cuts} ended by the race bounds{dominated})"
     )
     return DuelResult(
         state.deal,
@@ -169,7 +174,12 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
 
 def _details(search: DuelSearch) -> dict[str, int]:
     s = search.stats
-    return {"table": len(search.tt), "bound_cuts": s.bound_cuts, "stuck_cuts": s.stuck_cuts}
+    return {
+        "table": len(search.tt),
+        "bound_cuts": s.bound_cuts,
+        "stuck_cuts": s.stuck_cuts,
+        "dominated": s.dominated,
+    }
 
 
 def _root_wins(search: DuelSearch, pos: Pos, done: int, dumped: bool) -> bool:

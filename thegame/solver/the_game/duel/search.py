@@ -35,6 +35,11 @@ from .race import INF, RaceBudget, RaceSolver, fewest_turns
 # left, with at most this many nodes per call: it is a bound, not the search.
 ROBUST_CARDS = 12
 ROBUST_NODES = 400
+# Proven positions kept at most (the table and its dominance groups cost
+# some 400 bytes a position in Python): beyond it, new values are not kept,
+# which costs speed, never soundness, and keeps a worker under 1 GiB at any
+# budget (860 MB at 60 s on the printed game, 2.4 M positions).
+TABLE_LIMIT = 2_000_000
 
 
 # What ``DuelSearch._children`` says of a node (``_cduel.Game.expand`` too),
@@ -69,6 +74,7 @@ class DuelSearch:
         # within (``_cards``): both hands, both draw piles, the mover.
         self.by_cards: dict[tuple[int, ...], list[tuple[Pos, bool]]] = {}
         self.dominance = True
+        self.table_limit = TABLE_LIMIT
         self.stats = DuelStats()
         self.progress: Callable[[int], None] | None = None
         self.robust = [RaceSolver(game, 0, robust=True), RaceSolver(game, 1, robust=True)]
@@ -99,6 +105,8 @@ class DuelSearch:
         return value
 
     def _store(self, pos: Pos, value: bool) -> None:
+        if len(self.tt) >= self.table_limit:
+            return  # full: a value not kept is searched again if needed
         self.tt[pos] = value
         self.by_cards.setdefault(_cards(pos), []).append((pos, value))
 
