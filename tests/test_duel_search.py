@@ -16,10 +16,20 @@ from support import DUEL, after_turn, examples, random_playout, turn_starts
 from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Record, replay
-from thegame.models.the_game.placement import takes_all_of
+from thegame.models.the_game.placement import accepts, takes_all_of
 from thegame.solver.the_game.duel.api import decide, solve_duel
-from thegame.solver.the_game.duel.position import DuelGame, solo_of, solo_turns
-from thegame.solver.the_game.duel.race import INF, RaceSolver, solo_floor
+from thegame.solver.the_game.duel.position import (
+    A0,
+    D0,
+    H0,
+    P0,
+    DuelGame,
+    Pos,
+    cards_of,
+    solo_of,
+    solo_turns,
+)
+from thegame.solver.the_game.duel.race import INF, RaceSolver, alone_floor, fewest_turns, solo_floor
 from thegame.solver.the_game.duel.search import DuelSearch, _unplayed, undominated
 
 NODE_LIMIT = 200_000  # small duels need far fewer: 'unknown' is a failure
@@ -250,6 +260,93 @@ def test_bounds_end_branches_and_stay_sound() -> None:
     assert cuts > 0
 
 
+def walk(
+    ends: set[tuple[int, int, int, bool]],
+    m: int,
+    step: int,
+    h: int,
+    a: int,
+    d: int,
+    n: int,
+    dumped: bool,
+) -> None:
+    """Every end of a turn for ``relaxed_race``: own plays (D3) and at most
+    one card left anywhere, at least ``m`` in all (D2)."""
+    if n >= m:
+        ends.add((h, a, d, dumped))
+    for c in cards_of(h):
+        rest = h & ~(1 << c)
+        if accepts(True, a, c, step):
+            walk(ends, m, step, rest, c, d, n + 1, dumped)
+        if accepts(False, d, c, step):
+            walk(ends, m, step, rest, a, c, n + 1, dumped)
+        if not dumped:
+            walk(ends, m, step, rest, a, d, n + 1, True)
+
+
+def relaxed_race(game: DuelGame, q: int, pos: Pos) -> int:
+    """The fewest turns in which player q plays every card while the
+    opponent lays nothing on q's piles, from the rules alone (D2, D3, D5),
+    relaxed: any one card a turn may leave q's hand onto the opponent's
+    piles (in the game it must also improve one, D4). So it is at most the
+    real number, and a sound floor is at most it."""
+    deck, step = game.decks[q], game.step
+    frontier = {(pos[H0 + q], pos[P0 + q], pos[A0 + 2 * q], pos[D0 + 2 * q])}
+    seen = set(frontier)
+    for t in range(1, 100):
+        nxt = set()
+        for hand, at, a, d in frontier:
+            m = game.min_play if at < len(deck) else game.min_play_empty
+            ends: set[tuple[int, int, int, bool]] = set()
+
+            walk(ends, m, step, hand, a, d, 0, False)
+            for h, a2, d2, dumped in ends:
+                if h == 0 and at == len(deck):
+                    return t
+                want = game.hand_size - h.bit_count() if dumped else game.draw_own
+                take = max(0, min(want, len(deck) - at))
+                for c in deck[at : at + take]:
+                    h |= 1 << c
+                after = (h, at + take, a2, d2)
+                if after not in seen:
+                    seen.add(after)
+                    nxt.add(after)
+        frontier = nxt
+    return INF
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(small_duels(minimax=False), st.integers(0, 2**32 - 1))
+def test_the_floor_alone_is_sound(deal: Deal, seed: int) -> None:
+    # ``alone_floor`` never exceeds the relaxed race at the turn starts of a
+    # random duel, for either player.
+    game = DuelGame.of(deal)
+    for state, _plays in turn_starts(deal, seed):
+        pos = game.from_state(state)
+        for q in (0, 1):
+            assert alone_floor(game, pos, q) <= relaxed_race(game, q, pos)
+
+
+def test_the_floor_alone_counts_dead_cards() -> None:
+    # Along random duels the dead cards often raise the floor above
+    # ``fewest_turns``, and the floor then often equals the relaxed race.
+    rnd = random.Random(11)
+    raised = tight = 0
+    for _ in range(30):
+        rules = small(rnd.randint(10, 16), rnd.randint(2, 4))
+        cards = list(rules.cards)
+        deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
+        game = DuelGame.of(deal)
+        for state, _plays in turn_starts(deal, rnd.randrange(2**32)):
+            pos = game.from_state(state)
+            for q in (0, 1):
+                floor = alone_floor(game, pos, q)
+                low = fewest_turns(game, pos[H0 + q].bit_count(), game.stock_left(pos, q))
+                raised += floor > low
+                tight += floor == relaxed_race(game, q, pos) and floor > 1
+    assert raised > 20 and tight > 20
+
+
 def test_dominance_between_positions_keeps_every_value() -> None:
     # Every value the search stores, read from a dominating or dominated
     # position or searched, equals the value a search without that
@@ -356,20 +453,24 @@ def test_solution_json_shape(first: int) -> None:
 
 
 @settings(max_examples=examples(30), deadline=None)
-@given(small_duels(minimax=False))
-def test_race_alone_dead_card_cut_is_sound(deal: Deal) -> None:
+@given(small_duels(minimax=False), st.integers(0, 2**32 - 1))
+def test_race_alone_dead_card_cut_is_sound(deal: Deal, seed: int) -> None:
     # The race alone with the dead-card cut equals the plain exhaustive one,
-    # and a finish it reports replays on the player's own piles.
+    # and a finish it reports replays on the player's own piles: from the
+    # deal and from the turn starts of a random duel (where a backward trick
+    # onto a top can bring a card back to life).
     game = DuelGame.of(deal)
-    pos = game.start(1)
-    for p in (0, 1):
-        solo = solo_of(pos, p)
-        cut = RaceSolver(game, p)
-        got = cut.fewest(solo)
-        assert got == _plain_fewest(game, p, solo, {})
-        if got < INF:
-            assert len(cut.line(solo)) == got
-        assert got >= solo_floor(game, p, solo)
+    positions = [game.start(1)]
+    positions += [game.from_state(state) for state, _plays in turn_starts(deal, seed)]
+    for pos in positions:
+        for p in (0, 1):
+            solo = solo_of(pos, p)
+            cut = RaceSolver(game, p)
+            got = cut.fewest(solo)
+            assert got == _plain_fewest(game, p, solo, {})
+            if got < INF:
+                assert len(cut.line(solo)) == got
+            assert got >= solo_floor(game, p, solo)
 
 
 def _plain_fewest(game: DuelGame, p: int, solo: object, memo: dict[object, int]) -> int:

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ....models import interrupt
+from ....models.the_game.placement import accepts
 from . import ccore
-from .position import DuelGame, Solo, SoloTurn, solo_turns
+from .position import H0, DuelGame, Pos, Solo, SoloTurn, solo_of, solo_turns
 
 INF = 1 << 30
 
@@ -54,23 +55,30 @@ def solo_floor(game: DuelGame, p: int, solo: Solo) -> int:
 
 def has_dead_card(game: DuelGame, p: int, solo: Solo) -> bool:
     """Whether some card of player p can never be played on their own piles
-    alone (so the race alone cannot finish).
+    alone (so the race alone cannot finish): ``dead_cards``."""
+    return dead_cards(game, p, solo) > 0
 
-    Sound: alone, a pile's future tops are the player's own unplayed cards.
-    A card c can later go on the ascending pile only if c > top now, or
+
+def dead_cards(game: DuelGame, p: int, solo: Solo) -> int:
+    """How many cards of player p can never be played on their own piles
+    while only p plays there.
+
+    Sound: then a pile's future tops are the player's own unplayed cards.
+    A card c can later go on the ascending pile only if the pile takes it
+    now (c > top, or c = top - step, the backward trick onto the top), or
     some unplayed card y that can itself go there comes first with y < c
     (then c goes beyond it) or y = c + step (then c is the backward trick).
-    The closure of that rule from the cards above the top over-approximates
-    every card the pile can ever take (it ignores order and the hand);
-    likewise mirrored for the descending pile. A card outside both closures
-    is dead."""
+    The closure of that rule from the cards the pile takes now
+    over-approximates every card the pile can ever take (it ignores order
+    and the hand); likewise mirrored for the descending pile. A card outside
+    both closures is dead."""
     hand, at, a, d = solo
     cards = [c for c in range(game.low, game.high + 1) if hand >> c & 1]
     cards += game.decks[p][at:]
     step = game.step
     dead = set(cards)
     for asc in (True, False):
-        alive = {c for c in cards if (c > a if asc else c < d)}
+        alive = {c for c in cards if accepts(asc, a if asc else d, c, step)}
         grew = True
         while grew:
             grew = False
@@ -84,7 +92,19 @@ def has_dead_card(game: DuelGame, p: int, solo: Solo) -> bool:
                     alive.add(c)
                     grew = True
         dead -= alive
-    return bool(dead)
+    return len(dead)
+
+
+def alone_floor(game: DuelGame, pos: Pos, q: int) -> int:
+    """A lower bound on the turns player q needs to play all their cards,
+    this turn counted, while the opponent lays no card on q's piles.
+
+    Sound: ``fewest_turns`` holds whatever happens; and each card dead on
+    q's own piles (``dead_cards``: none of q's own cards can ever bring a
+    pile to take it) can only leave q's hand onto the opponent's piles, at
+    most one card a turn (D2), so q needs a turn for each."""
+    low = fewest_turns(game, pos[H0 + q].bit_count(), game.stock_left(pos, q))
+    return max(low, dead_cards(game, q, solo_of(pos, q)))
 
 
 @dataclass

@@ -29,7 +29,7 @@ from ....models import interrupt
 from ....models.the_game.placement import takes_all_of
 from . import ccore
 from .position import A0, CUR, D0, H0, P0, DuelGame, Plays, Pos, TurnResult, cards_of, solo_of
-from .race import INF, RaceBudget, RaceSolver, fewest_turns
+from .race import INF, RaceBudget, RaceSolver, alone_floor, fewest_turns
 
 # The robust race is searched only for players with at most this many cards
 # left, with at most this many nodes per call: it is a bound, not the search.
@@ -73,8 +73,10 @@ class DuelSearch:
         # The proven positions again, grouped by what dominance compares
         # within (``_cards``): both hands, both draw piles, the mover.
         self.by_cards: dict[tuple[int, ...], list[tuple[Pos, bool]]] = {}
-        self.dominance = True
+        self.dominance = True  # dominance between positions (off: for measuring)
         self.table_limit = TABLE_LIMIT
+        # The floor alone in the race bounds (``_decide``; off: fewest_turns).
+        self.alone = True
         self.stats = DuelStats()
         self.progress: Callable[[int], None] | None = None
         self.robust = [RaceSolver(game, 0, robust=True), RaceSolver(game, 1, robust=True)]
@@ -218,20 +220,26 @@ class DuelSearch:
     def _decide(self, pos: Pos) -> bool | None:
         """Sound early ends from the races (None: search on).
 
-        Let p move and o be the opponent; ``L`` is ``fewest_turns`` (no
-        player finishes sooner, whatever anyone does) and ``U`` the robust
-        race (the player finishes within U own turns whatever the opponent
-        lays on their piles, never stuck on the way: ``solo_turns``).
-        - U_p <= L_o: p wins. p's U_p-th turn comes before o's U_p-th, and o
-          cannot finish before their L_o-th >= U_p-th turn.
-        - L_p > U_o: p loses. o finishes at their U_o-th turn, which follows
-          p's U_o-th turn, and p cannot finish by then; p's turns cannot stop
-          o's robust plan.
+        Let p move and o be the opponent; ``U`` is the robust race (the
+        player finishes within U own turns on their own piles whatever the
+        opponent lays on them, never stuck on the way: ``solo_turns``) and
+        ``L`` is ``alone_floor`` (the player cannot finish sooner while the
+        other lays nothing on their piles; with ``alone`` off, the weaker
+        ``fewest_turns``, which holds whatever anyone does).
+        - U_p <= L_o: p wins. p follows the robust plan, which lays nothing
+          on o's piles, so L_o holds: p's U_p-th turn comes before o's
+          U_p-th, and o cannot finish before their L_o-th >= U_p-th turn.
+        - L_p > U_o: p loses. o follows the robust plan, laying nothing on
+          p's piles, and finishes at their U_o-th turn, which follows p's
+          U_o-th turn; p cannot finish by then, nor stop o's plan.
         """
         g = self.game
         p = pos[CUR]
         o = 1 - p
-        low = [fewest_turns(g, pos[H0 + q].bit_count(), g.stock_left(pos, q)) for q in (0, 1)]
+        if self.alone:
+            low = [alone_floor(g, pos, q) for q in (0, 1)]
+        else:
+            low = [fewest_turns(g, pos[H0 + q].bit_count(), g.stock_left(pos, q)) for q in (0, 1)]
         up_p = self._robust(pos, p, low[o])
         if up_p is not None and up_p <= low[o]:
             return True
