@@ -15,6 +15,7 @@ from support import DUEL, examples, turn_starts
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel import ccore
 from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_of, solo_turns
+from thegame.solver.the_game.duel.race import dead_cards
 from thegame.solver.the_game.duel.search import (
     NO_TURN,
     SEARCH,
@@ -57,6 +58,7 @@ def check_position(game: DuelGame, pos: Pos, done: int = 0, dumped: bool = False
         for robust in (False, True):
             solo = solo_of(pos, p)
             assert c.solo_turns(p, solo, robust) == solo_turns(game, p, solo, robust)
+        assert c.dead_cards(p, solo_of(pos, p)) == dead_cards(game, p, solo_of(pos, p))
 
 
 def walk(deal: Deal, seed: int) -> int:

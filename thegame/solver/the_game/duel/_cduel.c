@@ -678,6 +678,60 @@ static PyObject *game_solo_turns(Game *self, PyObject *args) {
     return list;
 }
 
+/* ---- race.dead_cards: cards that can never go on one's own piles alone ---- */
+
+static mask_t cards_above(int c) { /* the cards > c */
+    if (c < 0) return ~(mask_t)0;
+    if (c >= MAX_CARD) return 0;
+    return ~(((mask_t)2 << c) - 1);
+}
+
+static mask_t cards_below(int c) { /* the cards < c */
+    if (c <= 0) return 0;
+    if (c > MAX_CARD) return ~(mask_t)0;
+    return ((mask_t)1 << c) - 1;
+}
+
+static mask_t card_bit(int c) { return c >= 0 && c <= MAX_CARD ? (mask_t)1 << c : 0; }
+
+/* The same closure as race.dead_cards, a mask at a time: from the cards a
+ * pile takes now, add those beyond the lowest (ascending) or highest
+ * (descending) card it can take, and those a step below (above) one it can
+ * take, until nothing is added. */
+static int dead_count(const Game *g, int p, mask_t hand, int at, int a, int d) {
+    const mask_t all = hand | g->rest[p][at];
+    const int step = g->step;
+    mask_t asc = all & (cards_above(a) | card_bit(a - step));
+    for (;;) {
+        const mask_t reach = (asc ? cards_above(__builtin_ctzll(asc)) : 0) | (asc >> step);
+        const mask_t add = all & ~asc & reach;
+        if (!add) break;
+        asc |= add;
+    }
+    mask_t desc = all & (cards_below(d) | card_bit(d + step));
+    for (;;) {
+        const mask_t reach = (desc ? cards_below(63 - __builtin_clzll(desc)) : 0) | (desc << step);
+        const mask_t add = all & ~desc & reach;
+        if (!add) break;
+        desc |= add;
+    }
+    return popcount(all & ~asc & ~desc);
+}
+
+PyDoc_STRVAR(dead_cards_doc, "dead_cards(p, solo) -> int: race.dead_cards.");
+
+static PyObject *game_dead_cards(Game *self, PyObject *args) {
+    int p, at, a, d;
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "i(Kiii)", &p, &hand, &at, &a, &d)) return NULL;
+    if (p < 0 || p > 1 || at < 0 || at > self->deck_len[p] || a < -1 || a > MAX_CARD + 1 ||
+        d < -1 || d > MAX_CARD + 1) {
+        PyErr_SetString(PyExc_ValueError, "solo state out of range");
+        return NULL;
+    }
+    return PyLong_FromLong(dead_count(self, p, (mask_t)hand, at, a, d));
+}
+
 static PyObject *game_has_turn(Game *self, PyObject *arg) {
     P pos;
     if (!read_pos(arg, &pos)) return NULL;
@@ -857,6 +911,7 @@ static PyMethodDef game_methods[] = {
     {"turns", (PyCFunction)game_turns, METH_VARARGS, turns_doc},
     {"has_turn", (PyCFunction)game_has_turn, METH_O, "DuelGame.has_turn(pos)."},
     {"solo_turns", (PyCFunction)game_solo_turns, METH_VARARGS, solo_turns_doc},
+    {"dead_cards", (PyCFunction)game_dead_cards, METH_VARARGS, dead_cards_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -95,16 +95,19 @@ def dead_cards(game: DuelGame, p: int, solo: Solo) -> int:
     return len(dead)
 
 
-def alone_floor(game: DuelGame, pos: Pos, q: int) -> int:
+def alone_floor(game: DuelGame, pos: Pos, q: int, dead: int | None = None) -> int:
     """A lower bound on the turns player q needs to play all their cards,
     this turn counted, while the opponent lays no card on q's piles.
 
     Sound: ``fewest_turns`` holds whatever happens; and each card dead on
     q's own piles (``dead_cards``: none of q's own cards can ever bring a
     pile to take it) can only leave q's hand onto the opponent's piles, at
-    most one card a turn (D2), so q needs a turn for each."""
+    most one card a turn (D2), so q needs a turn for each. ``dead``: that
+    count when known (the compiled one)."""
     low = fewest_turns(game, pos[H0 + q].bit_count(), game.stock_left(pos, q))
-    return max(low, dead_cards(game, q, solo_of(pos, q)))
+    if dead is None:
+        dead = dead_cards(game, q, solo_of(pos, q))
+    return max(low, dead)
 
 
 @dataclass

@@ -237,7 +237,11 @@ class DuelSearch:
         p = pos[CUR]
         o = 1 - p
         if self.alone:
-            low = [alone_floor(g, pos, q) for q in (0, 1)]
+            c = self.compiled
+            low = [
+                alone_floor(g, pos, q, None if c is None else c.dead_cards(q, solo_of(pos, q)))
+                for q in (0, 1)
+            ]
         else:
             low = [fewest_turns(g, pos[H0 + q].bit_count(), g.stock_left(pos, q)) for q in (0, 1)]
         up_p = self._robust(pos, p, low[o])
