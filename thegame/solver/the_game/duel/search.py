@@ -33,7 +33,7 @@ from .race import INF, RaceBudget, RaceSolver, alone_floor, fewest_turns
 
 # The robust race is searched only for players with at most this many cards
 # left, with at most this many nodes per call: it is a bound, not the search.
-ROBUST_CARDS = 12
+ROBUST_CARDS = 16
 ROBUST_NODES = 400
 # Proven positions kept at most (the table and its dominance groups cost
 # some 400 bytes a position in Python): beyond it, new values are not kept,
