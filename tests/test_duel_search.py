@@ -35,8 +35,11 @@ from thegame.solver.the_game.duel.search import DuelSearch, _unplayed, undominat
 NODE_LIMIT = 200_000  # small duels need far fewer: 'unknown' is a failure
 
 
-def small(high: int, hand: int = 3) -> object:
-    return DUEL.with_changes(high=high, hand_sizes=(hand, hand))
+def random_duel(rnd: random.Random, high: int, hand: int = 3) -> Deal:
+    """A generalised duel (D7), cards 2..high, both decks shuffled by ``rnd``."""
+    rules = DUEL.with_changes(high=high, hand_sizes=(hand, hand))
+    cards = list(rules.cards)
+    return Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
 
 
 @st.composite
@@ -248,9 +251,7 @@ def test_bounds_end_branches_and_stay_sound() -> None:
     rnd = random.Random(3)
     cuts = 0
     for _ in range(12):
-        rules = small(rnd.randint(7, 10), 2)
-        cards = list(rules.cards)
-        deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
+        deal = random_duel(rnd, rnd.randint(7, 10), 2)
         state = GameState(deal)
         game = DuelGame.of(deal)
         search = DuelSearch(game, NODE_LIMIT)
@@ -333,9 +334,7 @@ def test_the_floor_alone_counts_dead_cards() -> None:
     rnd = random.Random(11)
     raised = tight = 0
     for _ in range(30):
-        rules = small(rnd.randint(10, 16), rnd.randint(2, 4))
-        cards = list(rules.cards)
-        deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
+        deal = random_duel(rnd, rnd.randint(10, 16), rnd.randint(2, 4))
         game = DuelGame.of(deal)
         for state, _plays in turn_starts(deal, rnd.randrange(2**32)):
             pos = game.from_state(state)
@@ -355,9 +354,7 @@ def test_dominance_between_positions_keeps_every_value() -> None:
     rnd = random.Random(5)
     read = 0
     for _ in range(10):
-        rules = small(rnd.randint(9, 12), 3)
-        cards = list(rules.cards)
-        deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
+        deal = random_duel(rnd, rnd.randint(9, 12), 3)
         game = DuelGame.of(deal)
         search = DuelSearch(game, NODE_LIMIT)
         search.wins(game.start(1))
@@ -374,9 +371,7 @@ def test_a_full_table_keeps_the_verdict() -> None:
     rnd = random.Random(8)
     full = 0
     for _ in range(6):
-        rules = small(rnd.randint(7, 10), 2)
-        cards = list(rules.cards)
-        deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
+        deal = random_duel(rnd, rnd.randint(7, 10), 2)
         game = DuelGame.of(deal)
         search = DuelSearch(game, NODE_LIMIT)
         search.table_limit = 5

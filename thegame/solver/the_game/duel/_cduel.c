@@ -455,6 +455,29 @@ static PyObject *pos_tuple(const P *pos) {
                          pos->d[0], pos->a[1], pos->d[1], pos->cur);
 }
 
+/* A turn's plays as ((card, pile), ...); NULL on error. */
+static PyObject *plays_tuple(const uint8_t *cards, const uint8_t *piles, int n) {
+    PyObject *plays = PyTuple_New(n);
+    for (int k = 0; plays && k < n; k++) {
+        PyObject *pl = Py_BuildValue("(ii)", cards[k], piles[k]);
+        if (!pl) {
+            Py_CLEAR(plays);
+            break;
+        }
+        PyTuple_SET_ITEM(plays, k, pl);
+    }
+    return plays;
+}
+
+/* (plays, after) for a turn list, taking both references; NULL when either
+ * is NULL (an error is set). */
+static PyObject *turn_pair(PyObject *plays, PyObject *after) {
+    PyObject *item = plays && after ? PyTuple_Pack(2, plays, after) : NULL;
+    Py_XDECREF(plays);
+    Py_XDECREF(after);
+    return item;
+}
+
 static int game_init(Game *self, PyObject *args, PyObject *kw) {
     (void)kw;
     Py_buffer d0, d1;
@@ -593,19 +616,9 @@ static PyObject *game_turns(Game *self, PyObject *args) {
     PyObject *list = PyList_New((Py_ssize_t)T.n_out);
     for (size_t i = 0; list && i < T.n_out; i++) {
         const Result *r = &T.out[i];
-        PyObject *plays = PyTuple_New(r->n_plays);
-        for (int k = 0; plays && k < r->n_plays; k++) {
-            PyObject *pl = Py_BuildValue("(ii)", r->plays_c[k], r->plays_pile[k]);
-            if (!pl) {
-                Py_CLEAR(plays);
-                break;
-            }
-            PyTuple_SET_ITEM(plays, k, pl);
-        }
-        PyObject *after = r->won ? (Py_INCREF(Py_None), Py_None) : pos_tuple(&r->after);
-        PyObject *item = plays && after ? PyTuple_Pack(2, plays, after) : NULL;
-        Py_XDECREF(plays);
-        Py_XDECREF(after);
+        PyObject *item =
+            turn_pair(plays_tuple(r->plays_c, r->plays_pile, r->n_plays),
+                      r->won ? (Py_INCREF(Py_None), Py_None) : pos_tuple(&r->after));
         if (!item) {
             Py_CLEAR(list);
             break;
@@ -652,22 +665,11 @@ static PyObject *game_solo_turns(Game *self, PyObject *args) {
     PyObject *list = PyList_New((Py_ssize_t)S.n_out);
     for (size_t i = 0; list && i < S.n_out; i++) {
         const SoloResult *r = &S.out[i];
-        PyObject *plays = PyTuple_New(r->n);
-        for (int k = 0; plays && k < r->n; k++) {
-            PyObject *pl = Py_BuildValue("(ii)", r->plays_c[k], r->plays_pile[k]);
-            if (!pl) {
-                Py_CLEAR(plays);
-                break;
-            }
-            PyTuple_SET_ITEM(plays, k, pl);
-        }
         PyObject *after = r->hand == 0 && S.empty
                               ? (Py_INCREF(Py_None), Py_None)
                               : Py_BuildValue("(Kiii)", (unsigned long long)(r->hand | drawn),
                                               at + take, r->a, r->d);
-        PyObject *item = plays && after ? PyTuple_Pack(2, plays, after) : NULL;
-        Py_XDECREF(plays);
-        Py_XDECREF(after);
+        PyObject *item = turn_pair(plays_tuple(r->plays_c, r->plays_pile, r->n), after);
         if (!item) {
             Py_CLEAR(list);
             break;
