@@ -111,6 +111,8 @@ def test_analyze_duel_names_the_turn_that_threw_the_win_away(tmp_path: Path) -> 
     assert m["better"]["player"] == 1 and m["turns"][-1]["player"] == 1
     text = invoke("analyze", str(path), "--time-limit", "10")
     assert "turn 1: player 1 went from a forced win" in text.output
+    # turn starts on screen count from 1, like every other turn shown
+    assert "1:P1+ 2:P2+" in " ".join(text.output.split())
 
 
 def test_analyze_duel_without_a_mistake(tmp_path: Path) -> None:

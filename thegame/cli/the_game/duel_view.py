@@ -56,10 +56,16 @@ def duel_analysis_view(analysis: DuelAnalysis) -> RenderableType:
     parts: list[RenderableType] = [
         Text("Hindsight analysis: both decks known, the order of the draw piles included.", "dim")
     ]
-    values = " ".join(f"{i}:P{p}{'+' if v == 'win' else '-' if v == 'loss' else '?'}"
-                      for i, (p, v) in enumerate(analysis.values))  # fmt: skip
-    parts.append(Text(f"turn starts (player to move: + forced win, - forced loss, ? unknown): "
-                      f"{values}"))  # fmt: skip
+    # On screen turns count from 1: entry i is the start of turn i + 1, and
+    # the entry after the last turn of a finished duel is its end.
+    played = len(analysis.record.turns)
+    values = " ".join(
+        f"{'end' if i == played and analysis.winner is not None else i + 1}:P{p}"
+        f"{'+' if v == 'win' else '-' if v == 'loss' else '?'}"
+        for i, (p, v) in enumerate(analysis.values)
+    )
+    parts.append(Text("turn starts (turn:player to move, + forced win, - forced loss, "
+                      f"? unknown): {values}"))  # fmt: skip
     m = analysis.mistake
     if m is None:
         parts.append(Text("no turn threw a proven forced win away", "green"))
