@@ -333,6 +333,46 @@ static int by_group(const void *x, const void *y) {
     return 0;
 }
 
+/* ---- race.dead_cards: cards that can never go on one's own piles alone ---- */
+
+static mask_t cards_above(int c) { /* the cards > c */
+    if (c < 0) return ~(mask_t)0;
+    if (c >= MAX_CARD) return 0;
+    return ~(((mask_t)2 << c) - 1);
+}
+
+static mask_t cards_below(int c) { /* the cards < c */
+    if (c <= 0) return 0;
+    if (c > MAX_CARD) return ~(mask_t)0;
+    return ((mask_t)1 << c) - 1;
+}
+
+static mask_t card_bit(int c) { return c >= 0 && c <= MAX_CARD ? (mask_t)1 << c : 0; }
+
+/* The same closure as race.dead_cards, a mask at a time: from the cards a
+ * pile takes now, add those beyond the lowest (ascending) or highest
+ * (descending) card it can take, and those a step below (above) one it can
+ * take, until nothing is added. */
+static int dead_count(const Game *g, int p, mask_t hand, int at, int a, int d) {
+    const mask_t all = hand | g->rest[p][at];
+    const int step = g->step;
+    mask_t asc = all & (cards_above(a) | card_bit(a - step));
+    for (;;) {
+        const mask_t reach = (asc ? cards_above(__builtin_ctzll(asc)) : 0) | (asc >> step);
+        const mask_t add = all & ~asc & reach;
+        if (!add) break;
+        asc |= add;
+    }
+    mask_t desc = all & (cards_below(d) | card_bit(d + step));
+    for (;;) {
+        const mask_t reach = (desc ? cards_below(63 - __builtin_clzll(desc)) : 0) | (desc << step);
+        const mask_t add = all & ~desc & reach;
+        if (!add) break;
+        desc |= add;
+    }
+    return popcount(all & ~asc & ~desc);
+}
+
 static int score(const Game *g, const P *pos, const P *after) {
     const int p = pos->cur, o = 1 - p;
     const int a = after->a[p], d = after->d[p];
@@ -343,7 +383,9 @@ static int score(const Game *g, const P *pos, const P *after) {
     const int left = popcount(after->h[p]) + g->deck_len[p] - after->at[p];
     const int ja = a - pos->a[p], jd = pos->d[p] - d;
     const int jumps = (ja > 0 ? ja : 0) + (jd > 0 ? jd : 0);
-    return 8 * stuck + gift + 2 * left + jumps;
+    /* the opponent's cards dead on their own piles: each costs them a turn */
+    const int odead = dead_count(g, o, after->h[o], after->at[o], after->a[o], after->d[o]);
+    return 8 * stuck + gift + 2 * left + jumps - 4 * odead;
 }
 
 /* ---- position.solo_turns: one player's turns on their own piles alone ---- */
@@ -678,46 +720,6 @@ static PyObject *game_solo_turns(Game *self, PyObject *args) {
     }
     free(S.out);
     return list;
-}
-
-/* ---- race.dead_cards: cards that can never go on one's own piles alone ---- */
-
-static mask_t cards_above(int c) { /* the cards > c */
-    if (c < 0) return ~(mask_t)0;
-    if (c >= MAX_CARD) return 0;
-    return ~(((mask_t)2 << c) - 1);
-}
-
-static mask_t cards_below(int c) { /* the cards < c */
-    if (c <= 0) return 0;
-    if (c > MAX_CARD) return ~(mask_t)0;
-    return ((mask_t)1 << c) - 1;
-}
-
-static mask_t card_bit(int c) { return c >= 0 && c <= MAX_CARD ? (mask_t)1 << c : 0; }
-
-/* The same closure as race.dead_cards, a mask at a time: from the cards a
- * pile takes now, add those beyond the lowest (ascending) or highest
- * (descending) card it can take, and those a step below (above) one it can
- * take, until nothing is added. */
-static int dead_count(const Game *g, int p, mask_t hand, int at, int a, int d) {
-    const mask_t all = hand | g->rest[p][at];
-    const int step = g->step;
-    mask_t asc = all & (cards_above(a) | card_bit(a - step));
-    for (;;) {
-        const mask_t reach = (asc ? cards_above(__builtin_ctzll(asc)) : 0) | (asc >> step);
-        const mask_t add = all & ~asc & reach;
-        if (!add) break;
-        asc |= add;
-    }
-    mask_t desc = all & (cards_below(d) | card_bit(d + step));
-    for (;;) {
-        const mask_t reach = (desc ? cards_below(63 - __builtin_clzll(desc)) : 0) | (desc << step);
-        const mask_t add = all & ~desc & reach;
-        if (!add) break;
-        desc |= add;
-    }
-    return popcount(all & ~asc & ~desc);
 }
 
 PyDoc_STRVAR(dead_cards_doc, "dead_cards(p, solo) -> int: race.dead_cards.");
