@@ -16,11 +16,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ....models import interrupt
 from ....models.the_game.placement import accepts
 from . import ccore
 from .position import H0, DuelGame, Pos, Solo, SoloTurn, solo_of, solo_turns
+
+if TYPE_CHECKING:
+    from . import _cduel
 
 INF = 1 << 30
 
@@ -51,12 +55,6 @@ def solo_floor(game: DuelGame, p: int, solo: Solo) -> int:
     if solo[0] == 0 and stock == 0:
         return 0
     return 1 + -(-stock // game.draw_own) if stock else 1
-
-
-def has_dead_card(game: DuelGame, p: int, solo: Solo) -> bool:
-    """Whether some card of player p can never be played on their own piles
-    alone (so the race alone cannot finish): ``dead_cards``."""
-    return dead_cards(game, p, solo) > 0
 
 
 def dead_cards(game: DuelGame, p: int, solo: Solo) -> int:
@@ -137,17 +135,25 @@ class RaceSolver:
     """Exact fewest turns alone (``robust``: with the robust turns only),
     memoised across calls for one player of one deal."""
 
-    def __init__(self, game: DuelGame, p: int, robust: bool = False) -> None:
+    def __init__(
+        self, game: DuelGame, p: int, robust: bool = False, compiled: _cduel.Game | None = None
+    ) -> None:
         self.game = game
         self.p = p
         self.robust = robust
         self.memo: dict[Solo, int] = {}
-        # The turns alone, compiled when ``ccore`` says so (the same list).
-        compiled = ccore.compiled(game)
+        # The turns alone and the dead-card count, compiled when ``ccore``
+        # says so (the same answers): the caller's compiled game, else our own.
+        c = compiled if compiled is not None else ccore.compiled(game)
         self.turns: Callable[[Solo], list[SoloTurn]] = (
-            (lambda solo: compiled.solo_turns(p, solo, robust))
-            if compiled is not None
+            (lambda solo: c.solo_turns(p, solo, robust))
+            if c is not None
             else (lambda solo: solo_turns(game, p, solo, robust))
+        )
+        self.dead: Callable[[Solo], int] = (
+            (lambda solo: c.dead_cards(p, solo))
+            if c is not None
+            else (lambda solo: dead_cards(game, p, solo))
         )
         self.nodes = 0
         self.node_limit = INF
@@ -174,7 +180,7 @@ class RaceSolver:
             raise RaceBudget
         floor = solo_floor(self.game, self.p, solo)
         best = INF
-        if not self.robust and has_dead_card(self.game, self.p, solo):
+        if not self.robust and self.dead(solo) > 0:
             self.memo[solo] = INF  # a card that never goes down: no finish alone
             return INF
         children = self.turns(solo)

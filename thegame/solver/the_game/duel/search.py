@@ -79,9 +79,9 @@ class DuelSearch:
         self.alone = True
         self.stats = DuelStats()
         self.progress: Callable[[int], None] | None = None
-        self.robust = [RaceSolver(game, 0, robust=True), RaceSolver(game, 1, robust=True)]
         # The compiled node expansion (``ccore``), None: the Python pieces.
         self.compiled = ccore.compiled(game)
+        self.robust = [RaceSolver(game, q, True, self.compiled) for q in (0, 1)]
 
     # -- the search -------------------------------------------------------------
 
