@@ -5,6 +5,7 @@ Usage (from the repository root):
 
     python benchmarks/duel_policy.py --seeds 1-2000 --jobs 2
     python benchmarks/duel_policy.py --seeds 1-3 --horizon --time-limit 20
+    python benchmarks/duel_policy.py --seeds 1-3 --horizon --time-limit 20 --reference
 
 The exact solver (``benchmarks/duel.py``) does not decide printed duels
 within its budget, so this asks a weaker, clearly different question: when
@@ -20,7 +21,9 @@ not best play, and says nothing about who wins a duel under best play.
 ``--horizon`` measures how far the exact solver reaches instead: for each
 seed (player 1 first) it plays the policy game, then decides its turn
 starts with ``duel.api.decide``, the last first, ``--time-limit`` seconds
-each, until two in a row end unknown.
+each, until two in a row end unknown; ``--reference`` does the same with
+the depth-first reference search (``duel.search.DuelSearch``) instead of the
+proof-number search ``decide`` runs.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from typing import Any
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide, first_guess
+from thegame.solver.the_game.duel.position import DuelGame
+from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
 from thegame.survey.report import wilson
 
 
@@ -69,23 +74,40 @@ def play_out(args: tuple[int, int]) -> dict[str, Any]:
     }
 
 
-def horizon(seed: int, seconds: float) -> None:
-    """Decide the turn starts of one policy game, the last first."""
+def horizon(seed: int, seconds: float, reference: bool = False) -> None:
+    """Decide the turn starts of one policy game, the last first: with
+    ``decide`` (the proof-number search), or with the depth-first reference
+    search (``reference``; the verdict only, no line)."""
     state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
     starts = policy_game(state)
     print(f"seed {seed}: {len(starts)} turns, player {state.winner} wins ({state.reason})")
     misses = 0
     for i in range(len(starts) - 1, -1, -1):
         t0 = time.monotonic()
-        res = decide(starts[i], Limit(seconds, None))
+        if reference:
+            verdict, nodes = depth_first(starts[i], seconds)
+        else:
+            res = decide(starts[i], Limit(seconds, None))
+            verdict, nodes = res.verdict.value, res.nodes
         print(
-            f"  turn {i + 1} ({len(starts) - i} from the end): {res.verdict}, "
-            f"{res.nodes} nodes, {time.monotonic() - t0:.2f} s",
+            f"  turn {i + 1} ({len(starts) - i} from the end): {verdict}, "
+            f"{nodes} nodes, {time.monotonic() - t0:.2f} s",
             flush=True,
         )
-        misses = misses + 1 if res.verdict == "unknown" else 0
+        misses = misses + 1 if verdict == "unknown" else 0
         if misses == 2:
             return
+
+
+def depth_first(state: GameState, seconds: float) -> tuple[str, int]:
+    """The depth-first reference search from a turn start: verdict, nodes."""
+    game = DuelGame.of(state.deal)
+    search = DuelSearch(game, None, time.monotonic() + seconds)
+    try:
+        win = search.wins(game.from_state(state))
+    except DuelBudget:
+        return "unknown", search.stats.nodes
+    return ("win" if win else "loss"), search.stats.nodes
 
 
 def _seeds(text: str) -> range:
@@ -100,10 +122,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/duel-policy.jsonl"))
     ap.add_argument("--horizon", action="store_true", help="how far the exact solver reaches")
     ap.add_argument("--time-limit", type=float, default=20.0, help="--horizon: seconds a position")
+    ap.add_argument(
+        "--reference", action="store_true", help="--horizon: the depth-first reference search"
+    )
     args = ap.parse_args()
     if args.horizon:
         for seed in _seeds(args.seeds):
-            horizon(seed, args.time_limit)
+            horizon(seed, args.time_limit, args.reference)
         return
     work = [(s, f) for s in _seeds(args.seeds) for f in (1, 2)]
     t0 = time.monotonic()

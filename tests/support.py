@@ -646,6 +646,13 @@ def after_turn(state: GameState, plays: Sequence[tuple[int, int]]) -> GameState:
     return s
 
 
+def random_duel(rnd: random.Random, high: int, hand: int = 3) -> Deal:
+    """A generalised duel (D7), cards 2..high, both decks shuffled by ``rnd``."""
+    rules = DUEL.with_changes(high=high, hand_sizes=(hand, hand))
+    cards = list(rules.cards)
+    return Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
+
+
 def turn_starts(deal: Deal, seed: int) -> Iterator[tuple[GameState, list[tuple[int, int]]]]:
     """The turn starts of a random duel, each with the plays of the turn then
     played (each state is a fresh copy the caller may keep)."""

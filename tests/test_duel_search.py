@@ -11,7 +11,7 @@ import pytest
 from duel_brute import EngineMinimax, engine_turn_results, result_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import DUEL, after_turn, examples, random_playout, turn_starts
+from support import DUEL, after_turn, examples, random_duel, random_playout, turn_starts
 
 from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
@@ -33,13 +33,6 @@ from thegame.solver.the_game.duel.race import INF, RaceSolver, alone_floor, fewe
 from thegame.solver.the_game.duel.search import DuelSearch, _unplayed, undominated
 
 NODE_LIMIT = 200_000  # small duels need far fewer: 'unknown' is a failure
-
-
-def random_duel(rnd: random.Random, high: int, hand: int = 3) -> Deal:
-    """A generalised duel (D7), cards 2..high, both decks shuffled by ``rnd``."""
-    rules = DUEL.with_changes(high=high, hand_sizes=(hand, hand))
-    cards = list(rules.cards)
-    return Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))])
 
 
 @st.composite
@@ -140,7 +133,7 @@ def test_turns_inside_a_turn_match_the_engine(deal: Deal, seed: int) -> None:
             state.end_turn()
 
 
-# -- verdicts: the AND-OR search equals the engine-only minimax -------------------
+# -- verdicts: the searches equal the engine-only minimax -------------------
 
 
 @settings(max_examples=examples(15), deadline=None)

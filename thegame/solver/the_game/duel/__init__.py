@@ -1,7 +1,9 @@
 """Face to Face (rules D1-D7): the exact duel solver.
 
 ``position`` (the compact state; the only code that lists whole turns),
-``search`` (the AND-OR search with a transposition table), ``race`` (each
-player's race alone and the bounds from it), ``api`` (``solve_duel``,
-``decide``, the replay check).
+``search`` (the depth-first AND-OR search with a transposition table: the
+reference, and the pieces both searches share), ``pns`` (proof-number
+search over the same pieces: what ``decide`` runs), ``race`` (each player's
+race alone and the bounds from it), ``api`` (``solve_duel``, ``decide``,
+the replay check).
 """

@@ -11,6 +11,7 @@ from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdi
 from ....models.outcome import NO_LIMIT
 from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.the_game.record import turn_to_dict
+from .pns import ProofNumberSearch
 from .position import DuelGame, Plays, Pos, solo_of
 from .race import Race, race_alone
 from .search import DuelBudget, DuelSearch, undominated
@@ -131,7 +132,7 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
         winner = state.winner
         verdict = Verdict.WIN if winner == mover else Verdict.LOSS
         return DuelResult(state.deal, mover, verdict, winner, state.reason, [], 0, 0.0)
-    search = DuelSearch(game, limit.nodes, deadline)
+    search = ProofNumberSearch(game, limit.nodes, deadline)
     search.progress = limit.progress
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
@@ -155,8 +156,9 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
         else ""
     )
     proof = (
-        f"AND-OR search over whole turns: every turn of player {3 - winner} refuted "
-        f"({search.stats.nodes} positions searched, {len(search.tt)} in the table, "
+        f"proof-number search (df-pn) over whole turns: every turn of player "
+        f"{3 - winner} refuted "
+        f"({search.stats.nodes} positions visited, {len(search.tt)} in the table, "
         f"{search.stats.bound_cuts} ended by the race bounds{dominated})"
     )
     return DuelResult(

@@ -1,17 +1,19 @@
 """The AND-OR search of a Face to Face duel over whole turns.
 
-Choice: depth-first AND-OR search (negamax over win/loss values) with a
-transposition table of proven values, not proof-number search. The duel is
-finite and acyclic (every turn plays at least two cards) and has no draws,
-so a depth-first search that stores each proven value under the exact
-position (``Pos``, the player to move included) is complete and exact
-without depth limits or iterative deepening; its memory is the table alone,
-while proof-number search keeps the whole explored tree with its numbers,
-which in Python costs far more memory on a shared machine. The price is
-ordering: the search is only as fast as its first choices, so children are
+Depth-first AND-OR search (negamax over win/loss values) with a
+transposition table of proven values. The duel is finite and acyclic (every
+turn plays at least two cards) and has no draws, so a depth-first search
+that stores each proven value under the exact position (``Pos``, the player
+to move included) is complete and exact without depth limits; its memory is
+the table alone. It is only as fast as its first choices, so children are
 ordered (immediate wins, replies that leave the opponent without a legal
 turn, children already proven, then a static score), and sound bounds end
 a branch early (``_decide``).
+
+This is the reference. ``decide`` runs ``pns.ProofNumberSearch``, which
+shares every piece here (the table, dominance, the bounds, the children and
+their order) and only chooses differently which child to search next; the
+tests check the two against each other.
 
 A node is proven a win only when one child is proven a loss for the
 opponent; a loss only when every child is proven a win for the opponent (or
@@ -92,17 +94,10 @@ class DuelSearch:
             self.stats.tt_hits += 1
             return got
         self._tick()
-        got = self._by_dominance(pos) if self.dominance else None
-        if got is not None:
-            self.stats.dominated += 1
-            self._store(pos, got)
-            return got
-        decided = self._decide(pos)
-        if decided is not None:
-            self.stats.bound_cuts += 1
-            self._store(pos, decided)
-            return decided
-        value = self._expand(pos)
+        value = self._first_look(pos)
+        if value is None:
+            kids = self._open(pos)
+            value = kids if isinstance(kids, bool) else any(not self.wins(a) for a in kids)
         self._store(pos, value)
         return value
 
@@ -122,7 +117,21 @@ class DuelSearch:
             return self.compiled.dominance(pos, known)
         return by_dominance(self.game, pos, known)
 
-    def _expand(self, pos: Pos) -> bool:
+    def _first_look(self, pos: Pos) -> bool | None:
+        """The value of ``pos`` without its children, when dominance or the
+        race bounds give it (None: open it)."""
+        got = self._by_dominance(pos) if self.dominance else None
+        if got is not None:
+            self.stats.dominated += 1
+            return got
+        decided = self._decide(pos)
+        if decided is not None:
+            self.stats.bound_cuts += 1
+        return decided
+
+    def _open(self, pos: Pos) -> bool | list[Pos]:
+        """The value of ``pos`` when its turns settle it at once, else the
+        positions after its turns that are still to search, best first."""
         c = self.compiled
         if c is not None:
             status, kids = c.expand(pos)
@@ -155,7 +164,8 @@ class DuelSearch:
             self._store(got, False)  # D6: the opponent cannot play 2 cards
             return True
         assert isinstance(got, list)
-        return any(not self.wins(after) for after in got)
+        # Empty: every turn leads to a proven win for the opponent.
+        return got if got else False
 
     def _children(self, pos: Pos) -> tuple[int, list[TurnResult]]:
         """The node's status and, for ``SEARCH``, its undominated turn

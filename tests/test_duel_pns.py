@@ -1,0 +1,83 @@
+"""The proof-number search of a duel (``duel.pns``, what ``decide`` runs)
+against the depth-first reference (``duel.search.DuelSearch``, itself
+checked against the engine-only minimax in ``test_duel_search``): the same
+value at every position asked, every value it stores the reference's, exact
+with tables that hold almost nothing, and the same search on the compiled
+and the Python pieces."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from duel_brute import EngineMinimax
+from support import random_duel, turn_starts
+
+from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.solver.the_game.duel.pns import ProofNumberSearch
+from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_turns
+from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
+
+NODE_LIMIT = 200_000  # these duels need far fewer: running out is a failure
+
+
+def test_proof_numbers_agree_with_the_depth_first_search() -> None:
+    rnd = random.Random(11)
+    asked = stored = 0
+    for _ in range(12):
+        deal = random_duel(rnd, rnd.randint(9, 14), 3)
+        game = DuelGame.of(deal)
+        pns = ProofNumberSearch(game, NODE_LIMIT)
+        ref = DuelSearch(game, NODE_LIMIT)
+        for state, _plays in turn_starts(deal, rnd.randrange(2**32)):
+            pos = game.from_state(state)
+            assert pns.wins(pos) == ref.wins(pos)
+            asked += 1
+        for pos, value in pns.tt.items():
+            assert ref.wins(pos) == value
+        stored += len(pns.tt)
+    assert asked > 50 and stored > 1000
+
+
+def test_proof_numbers_stay_exact_with_almost_no_tables() -> None:
+    # Unsettled numbers are dropped when their table is full, and settled
+    # values are not kept beyond theirs: that costs visits, not the verdict.
+    rnd = random.Random(12)
+    cleared = 0
+    for _ in range(8):
+        deal = random_duel(rnd, rnd.randint(7, 10), 2)
+        game = DuelGame.of(deal)
+        pns = ProofNumberSearch(game, NODE_LIMIT)
+        pns.numbers_limit, pns.table_limit = 3, 5
+        assert pns.wins(game.start(1)) == EngineMinimax().wins(GameState(deal))
+        assert len(pns.numbers) <= 3 and len(pns.tt) <= 5
+        roomy = ProofNumberSearch(game, NODE_LIMIT)
+        roomy.wins(game.start(1))
+        cleared += roomy.stats.nodes > 10
+    assert cleared >= 4
+
+
+def searched(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:
+    search = ProofNumberSearch(game, nodes)
+    if not compiled:
+        search.compiled = None
+        for race in search.robust:
+            race.turns = lambda solo, r=race: solo_turns(game, r.p, solo, r.robust)
+    try:
+        value: bool | None = search.wins(pos)
+    except DuelBudget:
+        value = None
+    return value, search.stats, search.tt, search.numbers
+
+
+@pytest.mark.parametrize("seed, back", [(1, 6), (2, 5)])
+def test_proof_numbers_match_visit_for_visit_on_both_backends(seed: int, back: int) -> None:
+    deal = Deal.from_seed(seed, get_rules("face-to-face"), 2)
+    game = DuelGame.of(deal)
+    starts = [game.from_state(s) for s, _plays in turn_starts(deal, seed)]
+    # The start, cut by the budget; a position near the end, settled after
+    # some hundreds of visits.
+    assert searched(game, starts[0], 200, True) == searched(game, starts[0], 200, False)
+    near_end = searched(game, starts[-back], 3000, True)
+    assert near_end[0] is not None and near_end[1].nodes > 200  # type: ignore[attr-defined]
+    assert near_end == searched(game, starts[-back], 3000, False)
