@@ -908,7 +908,69 @@ fail:
     return NULL;
 }
 
+/* pns.ProofNumberSearch._read: the proof and disproof numbers of each child
+ * (from the view of its mover, the opponent): (0, inf) when `tt` holds it as
+ * won, (inf, 0) as lost, else its entry in `numbers`, else (1, 1 + weight *
+ * its rank). Two lists, in the children's order. */
+PyDoc_STRVAR(numbers_doc,
+             "numbers(children, tt, numbers, weight, inf) -> (phis, deltas)\n--\n\n"
+             "ProofNumberSearch._read over the children to search.");
+
+static PyObject *game_numbers(Game *self, PyObject *args) {
+    (void)self;
+    PyObject *kids, *tt, *numbers;
+    long long weight, inf;
+    if (!PyArg_ParseTuple(args, "O!O!O!LL", &PyList_Type, &kids, &PyDict_Type, &tt, &PyDict_Type,
+                          &numbers, &weight, &inf))
+        return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(kids);
+    PyObject *phis = PyList_New(n), *deltas = PyList_New(n);
+    if (!phis || !deltas) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *kid = PyList_GET_ITEM(kids, i);
+        PyObject *phi = NULL, *delta = NULL;
+        PyObject *known = PyDict_GetItemWithError(tt, kid);
+        if (known) {
+            const int won = PyObject_IsTrue(known);
+            if (won < 0) goto fail;
+            phi = PyLong_FromLongLong(won ? 0 : inf);
+            delta = PyLong_FromLongLong(won ? inf : 0);
+        } else if (PyErr_Occurred()) {
+            goto fail;
+        } else {
+            PyObject *got = PyDict_GetItemWithError(numbers, kid);
+            if (got && PyTuple_Check(got) && PyTuple_GET_SIZE(got) == 2) {
+                phi = PyTuple_GET_ITEM(got, 0);
+                delta = PyTuple_GET_ITEM(got, 1);
+                Py_INCREF(phi);
+                Py_INCREF(delta);
+            } else if (got) {
+                PyErr_SetString(PyExc_ValueError, "numbers holds (phi, delta) pairs");
+                goto fail;
+            } else if (PyErr_Occurred()) {
+                goto fail;
+            } else {
+                phi = PyLong_FromLong(1);
+                delta = PyLong_FromLongLong(1 + weight * (long long)i);
+            }
+        }
+        if (!phi || !delta) {
+            Py_XDECREF(phi);
+            Py_XDECREF(delta);
+            goto fail;
+        }
+        PyList_SET_ITEM(phis, i, phi);
+        PyList_SET_ITEM(deltas, i, delta);
+    }
+    return Py_BuildValue("(NN)", phis, deltas);
+fail:
+    Py_XDECREF(phis);
+    Py_XDECREF(deltas);
+    return NULL;
+}
+
 static PyMethodDef game_methods[] = {
+    {"numbers", (PyCFunction)game_numbers, METH_VARARGS, numbers_doc},
     {"dominance", (PyCFunction)game_dominance, METH_VARARGS, dominance_doc},
     {"sift", (PyCFunction)game_sift, METH_VARARGS, sift_doc},
     {"expand", (PyCFunction)game_expand, METH_O, expand_doc},

@@ -36,3 +36,12 @@ class Game:
         /,
     ) -> tuple[int, Pos | list[Pos], int, int]: ...
     def dead_cards(self, p: int, solo: tuple[int, int, int, int], /) -> int: ...
+    def numbers(
+        self,
+        children: list[Pos],
+        tt: dict[Pos, bool],
+        numbers: dict[Pos, tuple[int, int]],
+        weight: int,
+        inf: int,
+        /,
+    ) -> tuple[list[int], list[int]]: ...

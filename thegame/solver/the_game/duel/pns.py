@@ -73,11 +73,24 @@ class ProofNumberSearch(DuelSearch):
         self.numbers.pop(pos, None)
         return (0, INF) if value else (INF, 0)
 
-    def _numbers(self, pos: Pos, rank: int) -> tuple[int, int]:
-        got = self.tt.get(pos)
-        if got is not None:
-            return (0, INF) if got else (INF, 0)
-        return self.numbers.get(pos) or (1, 1 + ORDER_WEIGHT * rank)
+    def _read(self, kids: list[Pos]) -> tuple[list[int], list[int]]:
+        """Each child's phi and delta (its mover's view): settled ones from
+        the table, searched ones from ``numbers``, new ones by their rank
+        (``ORDER_WEIGHT``); ``_cduel.Game.numbers`` does the same in C."""
+        c = self.compiled
+        if c is not None:
+            return c.numbers(kids, self.tt, self.numbers, ORDER_WEIGHT, INF)
+        k_phi: list[int] = []
+        k_delta: list[int] = []
+        for rank, kid in enumerate(kids):
+            won = self.tt.get(kid)
+            if won is not None:
+                f, d = (0, INF) if won else (INF, 0)
+            else:
+                f, d = self.numbers.get(kid) or (1, 1 + ORDER_WEIGHT * rank)
+            k_phi.append(f)
+            k_delta.append(d)
+        return k_phi, k_delta
 
     def _mid(self, pos: Pos, th_phi: int, th_delta: int) -> tuple[int, int]:
         """Search below ``pos`` until its phi reaches ``th_phi`` or its
@@ -95,11 +108,7 @@ class ProofNumberSearch(DuelSearch):
             return self._settle(pos, kids)
         # The children's numbers, read from the tables once on entry and
         # then kept here: the child searched last returns its new numbers.
-        k_phi, k_delta = [], []
-        for rank, kid in enumerate(kids):
-            f, d = self._numbers(kid, rank)
-            k_phi.append(f)
-            k_delta.append(d)
+        k_phi, k_delta = self._read(kids)
         while True:
             phi = min(k_delta)
             if phi == 0:
