@@ -33,7 +33,7 @@ def test_solve_duel_json_and_record(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["variant"] == "face-to-face" and data["first"] == 1
     assert data["winner"] == 1 and data["verdict"] == "win"
-    assert data["proof"] and "proof-number search" in data["proof"]
+    assert data["proof"] and "search" in data["proof"] and "refuted" in data["proof"]
     assert data["stats"]["nodes"] >= 1 and data["stats"]["seconds"] >= 0
     assert [r["player"] for r in data["race"]] == [1, 2]
     # The record written is the principal line, and check says player 1 won.

@@ -81,3 +81,24 @@ def test_proof_numbers_match_visit_for_visit_on_both_backends(seed: int, back: i
     near_end = searched(game, starts[-back], 3000, True)
     assert near_end[0] is not None and near_end[1].nodes > 200  # type: ignore[attr-defined]
     assert near_end == searched(game, starts[-back], 3000, False)
+
+
+def test_the_portfolio_hands_over_to_proof_numbers_on_the_same_table() -> None:
+    # With almost no share the depth-first search runs out and df-pn
+    # settles the position from the values it left in the table; with the
+    # whole budget the depth-first search settles it alone.
+    rnd = random.Random(13)
+    handed = 0
+    for _ in range(10):
+        deal = random_duel(rnd, rnd.randint(9, 12), 3)
+        game = DuelGame.of(deal)
+        expect = EngineMinimax().wins(GameState(deal)) if deal.rules.high <= 10 else None
+        ref = DuelSearch(game, NODE_LIMIT).wins(game.start(1))
+        assert expect is None or expect == ref
+        short = ProofNumberSearch(game, NODE_LIMIT)
+        assert short.portfolio(lambda s=short: s.wins(game.start(1)), 1e-4) == ref
+        handed += "then" in short.settled_by
+        whole = ProofNumberSearch(game, NODE_LIMIT)
+        assert whole.portfolio(lambda s=whole: s.wins(game.start(1)), 1.0) == ref
+        assert whole.settled_by == "depth-first AND-OR search" and not whole.numbers
+    assert handed >= 5

@@ -137,7 +137,9 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     try:
-        win = _root_wins(search, pos, done, dumped)
+        # The depth-first search first, then df-pn on its table (``portfolio``):
+        # each is far ahead of the other on some duels (README, RESULTS).
+        win = search.portfolio(lambda: _root_wins(search, pos, done, dumped))
     except DuelBudget:
         return DuelResult(
             state.deal, mover, Verdict.UNKNOWN, None, None, [], search.stats.nodes,
@@ -156,8 +158,7 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
         else ""
     )
     proof = (
-        f"proof-number search (df-pn) over whole turns: every turn of player "
-        f"{3 - winner} refuted "
+        f"{search.settled_by} over whole turns: every turn of player {3 - winner} refuted "
         f"({search.stats.nodes} positions visited, {len(search.tt)} in the table, "
         f"{search.stats.bound_cuts} ended by the race bounds{dominated})"
     )

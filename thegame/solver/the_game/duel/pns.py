@@ -27,10 +27,12 @@ proven won drop out of the sums as they are found). The numbers only steer.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from heapq import nsmallest
 
 from .position import DuelGame, Pos
-from .search import DuelSearch
+from .search import DuelBudget, DuelSearch
 
 INF = 1 << 40
 # Widening of the second-best threshold (the 1 + epsilon trick of Pawlewicz
@@ -45,6 +47,8 @@ NUMBERS_LIMIT = 500_000
 # child is cheaper. Plain (1, 1) leaves the ordering unused: on the printed
 # game's horizon positions 32 took 5-30x fewer nodes than (1, 1).
 ORDER_WEIGHT = 32
+# The share of a budget ``portfolio`` gives the depth-first search first.
+DEPTH_FIRST_SHARE = 0.5
 
 
 class ProofNumberSearch(DuelSearch):
@@ -58,8 +62,38 @@ class ProofNumberSearch(DuelSearch):
         # are in ``tt``), at most ``numbers_limit`` of them.
         self.numbers: dict[Pos, tuple[int, int]] = {}
         self.numbers_limit = NUMBERS_LIMIT
+        # While set, ``wins`` is the depth-first search (``portfolio``).
+        self.depth_first = False
+        self.settled_by = "proof-number search (df-pn)"  # what ``portfolio`` ended with
+
+    def portfolio(self, run: Callable[[], bool], share: float = DEPTH_FIRST_SHARE) -> bool:
+        """``run()`` (a question put to ``wins``) answered by the depth-first
+        search within ``share`` of the budget left, then, if it ran out, by
+        df-pn with the rest, which starts from every value the first one
+        proved (the same table). ``DuelBudget`` when both run out."""
+        node_limit, deadline = self.node_limit, self.deadline
+        if node_limit < INF:
+            self.node_limit = self.stats.nodes + int(share * (node_limit - self.stats.nodes))
+        if deadline is not None:
+            now = time.monotonic()
+            self.deadline = now + share * max(0.0, deadline - now)
+        self.depth_first = True
+        try:
+            value = run()
+            self.settled_by = "depth-first AND-OR search"
+            return value
+        except DuelBudget:
+            pass
+        finally:
+            self.depth_first = False
+            self.node_limit, self.deadline = node_limit, deadline
+        value = run()
+        self.settled_by = "depth-first AND-OR search, then proof-number search (df-pn)"
+        return value
 
     def wins(self, pos: Pos) -> bool:
+        if self.depth_first:
+            return super().wins(pos)
         got = self.tt.get(pos)
         if got is not None:
             self.stats.tt_hits += 1
