@@ -319,20 +319,6 @@ static int dominates(const Game *g, int p, const P *y, const P *x, mask_t un_p, 
            takes_all_of(0, x->d[o], y->d[o], step, un_o);
 }
 
-/* qsort has no context argument: the results being sorted (one sort at a
- * time; the extension runs under the GIL). */
-static const Result *sort_results;
-
-static int by_group(const void *x, const void *y) {
-    const P *a = &sort_results[*(const size_t *)x].after;
-    const P *b = &sort_results[*(const size_t *)y].after;
-    for (int q = 0; q < 2; q++) {
-        if (a->h[q] != b->h[q]) return a->h[q] < b->h[q] ? -1 : 1;
-        if (a->at[q] != b->at[q]) return a->at[q] < b->at[q] ? -1 : 1;
-    }
-    return 0;
-}
-
 /* ---- race.dead_cards: cards that can never go on one's own piles alone ---- */
 
 static mask_t cards_above(int c) { /* the cards > c */
@@ -492,9 +478,28 @@ static int check_pos(const Game *g, const P *pos) {
 }
 
 static PyObject *pos_tuple(const P *pos) {
-    return Py_BuildValue("(KKiiiiiii)", (unsigned long long)pos->h[0],
-                         (unsigned long long)pos->h[1], pos->at[0], pos->at[1], pos->a[0],
-                         pos->d[0], pos->a[1], pos->d[1], pos->cur);
+    /* Built item by item: Py_BuildValue's format parsing was some 8% of a
+     * search's time. */
+    PyObject *t = PyTuple_New(9);
+    if (!t) return NULL;
+    PyObject *items[9] = {
+        PyLong_FromUnsignedLongLong((unsigned long long)pos->h[0]),
+        PyLong_FromUnsignedLongLong((unsigned long long)pos->h[1]),
+        PyLong_FromLong(pos->at[0]), PyLong_FromLong(pos->at[1]),
+        PyLong_FromLong(pos->a[0]), PyLong_FromLong(pos->d[0]),
+        PyLong_FromLong(pos->a[1]), PyLong_FromLong(pos->d[1]),
+        PyLong_FromLong(pos->cur),
+    };
+    int ok = 1;
+    for (int k = 0; k < 9; k++) {
+        if (!items[k]) ok = 0;
+        PyTuple_SET_ITEM(t, k, items[k]); /* NULL items are skipped by dealloc */
+    }
+    if (!ok) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return t;
 }
 
 /* A turn's plays as ((card, pile), ...); NULL on error. */
@@ -587,28 +592,53 @@ static PyObject *game_expand(Game *self, PyObject *arg) {
     }
     const int p = pos.cur;
     /* Only results with the same hands and draw piles (a group) can
-     * dominate each other: sort the indices by group, then compare within
-     * each run. Every result of a group has the same unplayed cards. */
-    size_t *order = malloc(n * sizeof(size_t));
+     * dominate each other: chain each group's results through a hash of
+     * the group (first[] over the buckets, one representative a group;
+     * next[] links the results of a group), then compare within each
+     * group. Every result of a group has the same unplayed cards. */
+    size_t cap = 8;
+    while (cap < 2 * n) cap <<= 1;
+    size_t *order = malloc((cap + 3 * n) * sizeof(size_t));
     if (!order) {
         free(dropped);
         free(r);
         return PyErr_NoMemory();
     }
-    for (size_t i = 0; i < n; i++) order[i] = i;
-    sort_results = r;
-    qsort(order, n, sizeof(size_t), by_group);
-    for (size_t lo = 0, hi; lo < n; lo = hi) {
-        hi = lo + 1;
-        while (hi < n && same_group(&r[order[lo]].after, &r[order[hi]].after)) hi++;
-        if (hi - lo < 2) continue;
-        const mask_t un_p = unplayed(self, &r[order[lo]].after, p);
-        const mask_t un_o = unplayed(self, &r[order[lo]].after, 1 - p);
-        for (size_t x = lo; x < hi; x++) {
-            for (size_t y = lo; y < hi; y++) {
-                if (y != x && dominates(self, p, &r[order[y]].after, &r[order[x]].after, un_p, un_o)) {
-                    dropped[order[x]] = 1;
-                    break;
+    size_t *first = order, *bucket_next = order + cap, *next = bucket_next + n,
+           *group = next + n;
+    const size_t none = (size_t)-1;
+    for (size_t b = 0; b < cap; b++) first[b] = none;
+    for (size_t i = 0; i < n; i++) {
+        const P *x = &r[i].after;
+        uint64_t h = x->h[0] * 0x9E3779B97F4A7C15ull ^ x->h[1] * 0xC2B2AE3D27D4EB4Full ^
+                     (uint64_t)(x->at[0] * 64 + x->at[1]) * 0x165667B19E3779F9ull;
+        h ^= h >> 29;
+        const size_t b = (size_t)h & (cap - 1);
+        size_t rep = first[b];
+        while (rep != none && !same_group(&r[rep].after, x)) rep = bucket_next[rep];
+        if (rep == none) { /* a new group: i represents it */
+            bucket_next[i] = first[b];
+            first[b] = i;
+            next[i] = none;
+        } else {
+            next[i] = next[rep];
+            next[rep] = i;
+        }
+    }
+    for (size_t b = 0; b < cap; b++) {
+        for (size_t rep = first[b]; rep != none; rep = bucket_next[rep]) {
+            if (next[rep] == none) continue; /* a group of one */
+            size_t k = 0;
+            for (size_t i = rep; i != none; i = next[i]) group[k++] = i;
+            const mask_t un_p = unplayed(self, &r[rep].after, p);
+            const mask_t un_o = unplayed(self, &r[rep].after, 1 - p);
+            for (size_t x = 0; x < k; x++) {
+                for (size_t y = 0; y < k; y++) {
+                    if (y != x &&
+                        dominates(self, p, &r[group[y]].after, &r[group[x]].after, un_p, un_o)) {
+                        dropped[group[x]] = 1;
+                        break;
+                    }
                 }
             }
         }
@@ -624,8 +654,16 @@ static PyObject *game_expand(Game *self, PyObject *arg) {
             break;
         }
         PyObject *after = pos_tuple(&r[i].after);
-        PyObject *item =
-            after ? Py_BuildValue("(Nii)", after, score(self, &pos, &r[i].after), ht) : NULL;
+        PyObject *item = after ? PyTuple_New(3) : NULL;
+        if (item) {
+            PyObject *sc = PyLong_FromLong(score(self, &pos, &r[i].after));
+            PyTuple_SET_ITEM(item, 0, after);
+            PyTuple_SET_ITEM(item, 1, sc);
+            PyTuple_SET_ITEM(item, 2, PyBool_FromLong(ht));
+            if (!sc) Py_CLEAR(item);
+        } else {
+            Py_XDECREF(after);
+        }
         if (!item || PyList_Append(list, item) < 0) {
             Py_XDECREF(item);
             Py_CLEAR(list);
