@@ -95,10 +95,11 @@ def test_the_portfolio_hands_over_to_proof_numbers_on_the_same_table() -> None:
         expect = EngineMinimax().wins(GameState(deal)) if deal.rules.high <= 10 else None
         ref = DuelSearch(game, NODE_LIMIT).wins(game.start(1))
         assert expect is None or expect == ref
+        start = game.start(1)
         short = ProofNumberSearch(game, NODE_LIMIT)
-        assert short.portfolio(lambda s=short: s.wins(game.start(1)), 1e-4) == ref
+        assert short.portfolio(lambda s=short, q=start: s.wins(q), 1e-4) == ref
         handed += "then" in short.settled_by
         whole = ProofNumberSearch(game, NODE_LIMIT)
-        assert whole.portfolio(lambda s=whole: s.wins(game.start(1)), 1.0) == ref
+        assert whole.portfolio(lambda s=whole, q=start: s.wins(q), 1.0) == ref
         assert whole.settled_by == "depth-first AND-OR search" and not whole.numbers
     assert handed >= 5
