@@ -477,11 +477,24 @@ static int check_pos(const Game *g, const P *pos) {
     return 1;
 }
 
+/* A tuple of n new references (stolen), NULL when any is NULL. Built item
+ * by item: Py_BuildValue's format parsing was some 8% of a search's time. */
+static PyObject *pack(PyObject **items, int n) {
+    PyObject *t = PyTuple_New(n);
+    int ok = t != NULL;
+    for (int k = 0; k < n; k++) {
+        if (!items[k]) ok = 0;
+        if (t) {
+            PyTuple_SET_ITEM(t, k, items[k]); /* dealloc skips NULL items */
+        } else {
+            Py_XDECREF(items[k]);
+        }
+    }
+    if (!ok) Py_XDECREF(t);
+    return ok ? t : NULL;
+}
+
 static PyObject *pos_tuple(const P *pos) {
-    /* Built item by item: Py_BuildValue's format parsing was some 8% of a
-     * search's time. */
-    PyObject *t = PyTuple_New(9);
-    if (!t) return NULL;
     PyObject *items[9] = {
         PyLong_FromUnsignedLongLong((unsigned long long)pos->h[0]),
         PyLong_FromUnsignedLongLong((unsigned long long)pos->h[1]),
@@ -490,16 +503,18 @@ static PyObject *pos_tuple(const P *pos) {
         PyLong_FromLong(pos->a[1]), PyLong_FromLong(pos->d[1]),
         PyLong_FromLong(pos->cur),
     };
-    int ok = 1;
-    for (int k = 0; k < 9; k++) {
-        if (!items[k]) ok = 0;
-        PyTuple_SET_ITEM(t, k, items[k]); /* NULL items are skipped by dealloc */
-    }
-    if (!ok) {
-        Py_DECREF(t);
-        return NULL;
-    }
-    return t;
+    return pack(items, 9);
+}
+
+/* search._cards: what dominance between positions compares within. */
+static PyObject *cards_key(const P *pos) {
+    PyObject *items[5] = {
+        PyLong_FromUnsignedLongLong((unsigned long long)pos->h[0]),
+        PyLong_FromUnsignedLongLong((unsigned long long)pos->h[1]),
+        PyLong_FromLong(pos->at[0]), PyLong_FromLong(pos->at[1]),
+        PyLong_FromLong(pos->cur),
+    };
+    return pack(items, 5);
 }
 
 /* A turn's plays as ((card, pile), ...); NULL on error. */
@@ -901,8 +916,7 @@ static PyObject *game_sift(Game *self, PyObject *args) {
                 PyErr_SetString(PyExc_ValueError, "position out of range");
                 goto fail;
             }
-            PyObject *key = Py_BuildValue("(KKiii)", (unsigned long long)at.h[0],
-                                          (unsigned long long)at.h[1], at.at[0], at.at[1], at.cur);
+            PyObject *key = cards_key(&at);
             if (!key) goto fail;
             PyObject *group = PyDict_GetItemWithError(by_cards, key);
             Py_DECREF(key);
