@@ -13,7 +13,10 @@ import pytest
 from duel_brute import EngineMinimax
 from support import random_duel, turn_starts
 
+from thegame.models import Limit
+from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.solver.the_game.duel.api import decide, session
 from thegame.solver.the_game.duel.pns import ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_turns
 from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
@@ -103,3 +106,29 @@ def test_the_portfolio_hands_over_to_proof_numbers_on_the_same_table() -> None:
         assert whole.portfolio(lambda s=whole, q=start: s.wins(q), 1.0) == ref
         assert whole.settled_by == "depth-first AND-OR search" and not whole.numbers
     assert handed >= 5
+
+
+def test_a_session_keeps_its_table_and_every_verdict() -> None:
+    # One search for all turn starts of a duel, the last first (as analyze
+    # does): the same verdicts as a fresh search for each, fewer nodes in
+    # all, and the proven table grows from one question to the next.
+    rnd = random.Random(14)
+    fewer = 0
+    for _ in range(6):
+        deal = random_duel(rnd, rnd.randint(10, 13), 3)
+        states = [s for s, _plays in turn_starts(deal, rnd.randrange(2**32))]
+        shared = session(deal)
+        alone_nodes = shared_nodes = 0
+        for state in reversed(states):
+            before = len(shared.tt)
+            got = decide(state, Limit(nodes=NODE_LIMIT), search=shared)
+            fresh = decide(state, Limit(nodes=NODE_LIMIT))
+            assert got.verdict == fresh.verdict != Verdict.UNKNOWN
+            assert len(shared.tt) >= before
+            shared_nodes += got.nodes
+            alone_nodes += fresh.nodes
+        fewer += shared_nodes < alone_nodes
+    assert fewer >= 4
+    other = random_duel(rnd, 10, 3)
+    with pytest.raises(ValueError):
+        decide(GameState(other), Limit(nodes=10), search=session(random_duel(rnd, 11, 3)))

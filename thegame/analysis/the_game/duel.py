@@ -20,7 +20,7 @@ from ...models import InvalidInputError, Limit, Verdict
 from ...models.the_game import GameState, Play, Record, Turn
 from ...models.the_game.record import replayed, turn_to_dict
 from ...models.the_game.state import pile_name
-from ...solver.the_game.duel.api import DuelResult, decide, first_guess
+from ...solver.the_game.duel.api import DuelResult, decide, first_guess, session
 
 POSITION_LIMIT = Limit(2.0)
 HINT_LIMIT = Limit(5.0)
@@ -90,17 +90,20 @@ def analyze_duel(
             state.end_turn()
     states.append(state)
     out = DuelAnalysis(record, winner=state.winner if state.over else None)
-    results: list[DuelResult | None] = []
+    results: list[DuelResult | None] = [None] * len(states)
     total = len(states) - start_turn
-    for n, s in enumerate(states):
-        if n < start_turn:
-            results.append(None)
-            continue
-        res = decide(s, limit)
-        results.append(res)
-        out.values.append((s.current + 1, res.verdict))
+    # The last turn start first, all on one table: every position proven
+    # near the end is known when the search reaches it again from earlier
+    # turn starts (on printed duels that decides several more of them).
+    search = session(record.deal)
+    for k, n in enumerate(range(len(states) - 1, start_turn - 1, -1)):
+        results[n] = decide(states[n], limit, search=search)
         if progress is not None:
-            progress(n - start_turn + 1, total)
+            progress(k + 1, total)
+    for n in range(start_turn, len(states)):
+        res = results[n]
+        assert res is not None
+        out.values.append((states[n].current + 1, res.verdict))
     for i, turn in enumerate(record.turns):
         before, after = results[i], results[i + 1]
         if before is None or after is None:

@@ -13,8 +13,8 @@ from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.the_game.record import turn_to_dict
 from .pns import ProofNumberSearch
 from .position import DuelGame, Plays, Pos, solo_of
-from .race import Race, race_alone
-from .search import DuelBudget, DuelSearch, undominated
+from .race import INF, Race, race_alone
+from .search import DuelBudget, DuelSearch, DuelStats, undominated
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
 RACE_SHARE = 0.1
@@ -118,11 +118,18 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
 
 
 @interrupt.polled
-def decide(state: GameState, limit: Limit, deadline: float | None = None) -> DuelResult:
+def decide(
+    state: GameState,
+    limit: Limit,
+    deadline: float | None = None,
+    search: ProofNumberSearch | None = None,
+) -> DuelResult:
     """Who wins from ``state`` (a turn start or inside a turn) under best play.
 
     ``verdict`` is from the view of the player to move; the turns continue
-    the game (the first may finish the turn under way)."""
+    the game (the first may finish the turn under way). ``search``: one made
+    by ``session`` for the same deal, to keep its table of proven positions
+    from one question to the next (its statistics restart)."""
     game = check_duel(state.deal)
     t0 = time.monotonic()
     if deadline is None:
@@ -132,7 +139,14 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
         winner = state.winner
         verdict = Verdict.WIN if winner == mover else Verdict.LOSS
         return DuelResult(state.deal, mover, verdict, winner, state.reason, [], 0, 0.0)
-    search = ProofNumberSearch(game, limit.nodes, deadline)
+    if search is None:
+        search = ProofNumberSearch(game, limit.nodes, deadline)
+    else:
+        if search.game != game:
+            raise ValueError("a search session answers for its own deal only")
+        search.node_limit = limit.nodes if limit.nodes is not None else INF
+        search.deadline = deadline
+        search.stats = DuelStats()
     search.progress = limit.progress
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
@@ -173,6 +187,13 @@ def decide(state: GameState, limit: Limit, deadline: float | None = None) -> Due
         time.monotonic() - t0,
         _details(search),
     )
+
+
+def session(deal: Deal) -> ProofNumberSearch:
+    """A search to pass to ``decide`` for several positions of one deal: the
+    values it proves hold for every question (a position's value does not
+    depend on how it was reached), so later questions start from them."""
+    return ProofNumberSearch(check_duel(deal))
 
 
 def _details(search: DuelSearch) -> dict[str, int]:
