@@ -6,6 +6,7 @@ Usage (from the repository root):
     python benchmarks/duel_policy.py --seeds 1-2000 --jobs 2
     python benchmarks/duel_policy.py --seeds 1-3 --horizon --time-limit 20
     python benchmarks/duel_policy.py --seeds 1-3 --horizon --time-limit 20 --reference
+    python benchmarks/duel_policy.py --seeds 2 --record duel2.json  # for thegame analyze
 
 The exact solver (``benchmarks/duel.py``) does not decide printed duels
 within its budget, so this asks a weaker, clearly different question: when
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from thegame.models import Limit
-from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.models.the_game import Deal, GameState, Record, Turn, get_rules
 from thegame.solver.the_game.duel.api import decide, first_guess
 from thegame.solver.the_game.duel.position import DuelGame
 from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
@@ -46,12 +47,17 @@ from thegame.survey.report import wilson
 def policy_game(state: GameState) -> list[GameState]:
     """Play the duel on from ``state`` with the policy on both seats to its
     end (rule D6); the positions at the start of each turn played, in order."""
-    starts: list[GameState] = []
+    return [start for start, _turn in policy_turns(state)]
+
+
+def policy_turns(state: GameState) -> list[tuple[GameState, Turn]]:
+    """``policy_game`` with the turn played from each turn start."""
+    starts: list[tuple[GameState, Turn]] = []
     while not state.over:
         plays = first_guess(state)
         if plays is None:  # no legal turn: the engine has already ended the game
             break
-        starts.append(state.copy())
+        starts.append((state.copy(), Turn(state.current + 1, plays)))
         for p in plays:
             state.play(p.card, p.pile)
         if not state.over:
@@ -125,7 +131,17 @@ def main() -> None:
     ap.add_argument(
         "--reference", action="store_true", help="--horizon: the depth-first reference search"
     )
+    ap.add_argument(
+        "--record", type=Path, help="write the policy game of the first seed as a record"
+    )
     args = ap.parse_args()
+    if args.record is not None:
+        seed = _seeds(args.seeds)[0]
+        state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
+        turns = tuple(turn for _start, turn in policy_turns(state))
+        args.record.write_text(Record(state.deal, turns).to_json() + "\n")
+        print(f"seed {seed}: the policy game, {len(turns)} turns, written to {args.record}")
+        return
     if args.horizon:
         for seed in _seeds(args.seeds):
             horizon(seed, args.time_limit, args.reference)
