@@ -16,7 +16,7 @@ from support import random_duel, turn_starts
 from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, get_rules
-from thegame.solver.the_game.duel.api import decide, session
+from thegame.solver.the_game.duel.api import decide, session, solve_duel
 from thegame.solver.the_game.duel.pns import ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_turns
 from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
@@ -132,3 +132,23 @@ def test_a_session_keeps_its_table_and_every_verdict() -> None:
     other = random_duel(rnd, 10, 3)
     with pytest.raises(ValueError):
         decide(GameState(other), Limit(nodes=10), search=session(random_duel(rnd, 11, 3)))
+
+
+def test_both_starts_share_one_table() -> None:
+    # A deal with a free start is solved for each start on one table: the
+    # same verdicts as a search of its own for each, and the second start
+    # finds positions the first proved (fewer nodes over the deals).
+    rnd = random.Random(15)
+    shared_nodes = alone_nodes = 0
+    for _ in range(6):
+        fixed = random_duel(rnd, rnd.randint(11, 14), 3)
+        deal = Deal.create(fixed.rules, 2, [list(d) for d in fixed.decks])
+        assert list(deal.starting_players()) == [1, 2]
+        sol = solve_duel(deal, Limit(nodes=2 * NODE_LIMIT), races=False)
+        for res, first in zip(sol.results, (1, 2), strict=True):
+            fresh = decide(GameState(deal, first=first), Limit(nodes=NODE_LIMIT))
+            assert res.verdict == fresh.verdict != Verdict.UNKNOWN
+            if first == 2:
+                shared_nodes += res.nodes
+                alone_nodes += fresh.nodes
+    assert shared_nodes < alone_nodes

@@ -101,6 +101,9 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
             race_list.append(race_alone(game, p, solo_of(pos, p), race_nodes, race_deadline))
     firsts = deal.starting_players()
     results: list[DuelResult] = []
+    # One table for both starts: after a turn each, positions of the two
+    # starts meet whenever neither turn touched the other's piles.
+    shared = session(deal)
     used = sum(r.nodes for r in race_list)
     for n, first in enumerate(firsts):
         share_nodes = None
@@ -111,7 +114,7 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
             now = time.monotonic()
             share_deadline = now + max(0.0, deadline - now) / (len(firsts) - n)
         state = GameState(deal, first=first)
-        res = decide(state, Limit(None, share_nodes, limit.progress), share_deadline)
+        res = decide(state, Limit(None, share_nodes, limit.progress), share_deadline, shared)
         used += res.nodes
         results.append(res)
     return DuelSolution(deal, results, race_list, time.monotonic() - start)
