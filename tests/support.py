@@ -30,6 +30,8 @@ from thegame.models.the_game import (
     pile_index,
     replay,
 )
+from thegame.solver.the_game.duel.position import Pos, solo_turns
+from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch, DuelStats
 
 CLASSIC = get_rules("classic")
 PROFI = get_rules("profi")
@@ -664,3 +666,18 @@ def turn_starts(deal: Deal, seed: int) -> Iterator[tuple[GameState, list[tuple[i
         plays = [(p.card, p.pile) for p in turn.plays]
         yield state, plays
         state = after_turn(state, plays)
+
+
+def searched(search: DuelSearch, pos: Pos, compiled: bool) -> tuple[bool | None, DuelStats]:
+    """``search.wins(pos)`` (None: the budget ran out) and its statistics, on
+    the compiled expansion or, with ``compiled`` False, the Python pieces
+    (the search's and its races' turn lists)."""
+    if not compiled:
+        game = search.game
+        search.compiled = None
+        for race in search.robust:
+            race.turns = lambda solo, r=race: solo_turns(game, r.p, solo, r.robust)
+    try:
+        return search.wins(pos), search.stats
+    except DuelBudget:
+        return None, search.stats

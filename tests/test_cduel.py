@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import DUEL, examples, turn_starts
+from support import DUEL, examples, searched, turn_starts
 
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel import ccore
@@ -113,17 +113,9 @@ def test_c_equals_python_along_printed_duels() -> None:
     assert checked >= 60  # three whole duels of some 40 turns each
 
 
-def searched(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:
+def search_run(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:
     search = DuelSearch(game, nodes)
-    if not compiled:
-        search.compiled = None
-        for race in search.robust:
-            race.turns = lambda solo, r=race: solo_turns(game, r.p, solo, r.robust)
-    try:
-        value: bool | None = search.wins(pos)
-    except DuelBudget:
-        value = None
-    return value, search.stats, search.tt
+    return *searched(search, pos, compiled), search.tt
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -131,7 +123,7 @@ def test_searches_match_node_for_node_on_printed_duels(seed: int) -> None:
     game = DuelGame.of(Deal.from_seed(seed, get_rules("face-to-face"), 2))
     for first in (1, 2):
         pos = game.start(first)
-        assert searched(game, pos, 1500, True) == searched(game, pos, 1500, False)
+        assert search_run(game, pos, 1500, True) == search_run(game, pos, 1500, False)
 
 
 @settings(max_examples=examples(15), deadline=None)
@@ -140,7 +132,7 @@ def test_searches_match_node_for_node_on_generalised_duels(deal: Deal) -> None:
     game = DuelGame.of(deal)
     state = GameState(deal)
     pos = game.from_state(state)
-    assert searched(game, pos, 3000, True) == searched(game, pos, 3000, False)
+    assert search_run(game, pos, 3000, True) == search_run(game, pos, 3000, False)
 
 
 @settings(max_examples=examples(15), deadline=None)

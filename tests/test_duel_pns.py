@@ -11,15 +11,15 @@ import random
 
 import pytest
 from duel_brute import EngineMinimax
-from support import random_duel, turn_starts
+from support import random_duel, searched, turn_starts
 
 from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide, session, solve_duel
 from thegame.solver.the_game.duel.pns import ProofNumberSearch
-from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_turns
-from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
+from thegame.solver.the_game.duel.position import DuelGame, Pos
+from thegame.solver.the_game.duel.search import DuelSearch
 
 NODE_LIMIT = 200_000  # these duels need far fewer: running out is a failure
 
@@ -60,17 +60,9 @@ def test_proof_numbers_stay_exact_with_almost_no_tables() -> None:
     assert cleared >= 4
 
 
-def searched(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:
+def search_run(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:
     search = ProofNumberSearch(game, nodes)
-    if not compiled:
-        search.compiled = None
-        for race in search.robust:
-            race.turns = lambda solo, r=race: solo_turns(game, r.p, solo, r.robust)
-    try:
-        value: bool | None = search.wins(pos)
-    except DuelBudget:
-        value = None
-    return value, search.stats, search.tt, search.numbers
+    return *searched(search, pos, compiled), search.tt, search.numbers
 
 
 @pytest.mark.parametrize("seed, back", [(1, 6), (2, 5)])
@@ -80,10 +72,10 @@ def test_proof_numbers_match_visit_for_visit_on_both_backends(seed: int, back: i
     starts = [game.from_state(s) for s, _plays in turn_starts(deal, seed)]
     # The start, cut by the budget; a position near the end, settled after
     # some hundreds of visits.
-    assert searched(game, starts[0], 200, True) == searched(game, starts[0], 200, False)
-    near_end = searched(game, starts[-back], 3000, True)
+    assert search_run(game, starts[0], 200, True) == search_run(game, starts[0], 200, False)
+    near_end = search_run(game, starts[-back], 3000, True)
     assert near_end[0] is not None and near_end[1].nodes > 200  # type: ignore[attr-defined]
-    assert near_end == searched(game, starts[-back], 3000, False)
+    assert near_end == search_run(game, starts[-back], 3000, False)
 
 
 def test_the_portfolio_hands_over_to_proof_numbers_on_the_same_table() -> None:
