@@ -21,6 +21,7 @@ from ...models.the_game import GameState, Play, Record, Turn
 from ...models.the_game.record import replayed, turn_to_dict
 from ...models.the_game.state import pile_name
 from ...solver.the_game.duel.api import DuelResult, decide, first_guess, session
+from ...solver.the_game.duel.pns import ProofNumberSearch
 
 POSITION_LIMIT = Limit(2.0)
 HINT_LIMIT = Limit(5.0)
@@ -144,11 +145,14 @@ def turn_words(state: GameState, plays: tuple[Play, ...]) -> str:
     return ", ".join(f"{p.card} {pile_name(state.rules, p.pile)}" for p in plays)
 
 
-def duel_hint(state: GameState, limit: Limit = HINT_LIMIT) -> DuelHint:
-    """The best next turn for the player to move (inside a turn: the rest of it)."""
+def duel_hint(
+    state: GameState, limit: Limit = HINT_LIMIT, search: ProofNumberSearch | None = None
+) -> DuelHint:
+    """The best next turn for the player to move (inside a turn: the rest of
+    it); ``search``: a session of the same deal (``play`` keeps one)."""
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason})", "record")
-    res = decide(state, limit)
+    res = decide(state, limit, search=search)
     made = len(state.placed)
     if res.turns:
         turn = res.turns[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Group, RenderableType
@@ -36,6 +36,9 @@ from .puzzle_view import (
     puzzle_title,
     turns_text,
 )
+
+if TYPE_CHECKING:
+    from ...solver.the_game.duel.pns import ProofNumberSearch
 
 HELP = (
     "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
@@ -83,6 +86,9 @@ class Session:
     actions: list[Action] = dataclasses.field(default_factory=list)
     hints: int = 0
     title: RenderableType = ""  # what the game is, shown first
+    # A duel's search, kept across hint and solve: what it proved stays
+    # proven for the rest of the game (``duel.api.session``).
+    duel_search: ProofNumberSearch | None = None
 
     @property
     def state(self) -> GameState:
@@ -322,7 +328,8 @@ def _hint(session: Session, opts: PlayOptions) -> None:
         if state.rules.is_duel:
             from ...analysis.the_game.duel import duel_hint
 
-            _say(f"hint: {duel_hint(state, Limit(opts.hint_time)).text}", "cyan")
+            hint = duel_hint(state, Limit(opts.hint_time), _duel_search(session))
+            _say(f"hint: {hint.text}", "cyan")
             return
         from ...analysis.the_game.review import hint_for
 
@@ -338,12 +345,13 @@ def _solve(session: Session, opts: PlayOptions, spoiler: bool) -> None:
         if not spoiler:
             _say(solve_refusal(state), "yellow")
             return
-        text, style = spoiler_text(state, opts.solve_time)
+        search = _duel_search(session) if state.rules.is_duel else None
+        text, style = spoiler_text(state, opts.solve_time, search)
         _say(text, style)
         return
     try:
         if state.rules.is_duel:
-            _solve_duel(state, opts.solve_time)
+            _solve_duel(state, opts.solve_time, _duel_search(session))
         else:
             _solve_open(state, opts.solve_time)
     except InvalidInputError as e:
@@ -373,10 +381,21 @@ def _solve_open(state: GameState, time_limit: float) -> None:
         )
 
 
-def _solve_duel(state: GameState, time_limit: float) -> None:
+def _duel_search(session: Session) -> ProofNumberSearch:
+    """The session's duel search, made at the first question."""
+    from ...solver.the_game.duel.api import session as search_session
+
+    if session.duel_search is None:
+        session.duel_search = search_session(session.state.deal)
+    return session.duel_search
+
+
+def _solve_duel(
+    state: GameState, time_limit: float, search: ProofNumberSearch | None = None
+) -> None:
     from ...solver.the_game.duel.api import decide
 
-    res = decide(state, Limit(time_limit))
+    res = decide(state, Limit(time_limit), search=search)
     if res.winner is None:
         _say(f"no proof within {time_limit:g} s", "yellow")
         return

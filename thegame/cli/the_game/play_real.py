@@ -10,6 +10,8 @@ same for every order of the hidden cards.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 
@@ -18,6 +20,9 @@ from ...models.the_game import GameState, is_ascending, pile_name, placement
 from ...models.the_game.notation import plays_text, plural, turn_label
 from ...models.the_game.state import pile_owner
 from .render import card_text, cards_text, commands_text, legend
+
+if TYPE_CHECKING:
+    from ...solver.the_game.duel.pns import ProofNumberSearch
 
 # Inner width of a drawn card: fits "100", "55[S]" and "A1 up".
 CARD_WIDTH = 7
@@ -203,15 +208,18 @@ def solve_refusal(state: GameState) -> str:
     )
 
 
-def spoiler_text(state: GameState, time_limit: float) -> tuple[str, str]:
+def spoiler_text(
+    state: GameState, time_limit: float, duel_search: ProofNumberSearch | None = None
+) -> tuple[str, str]:
     """(text, style) of ``solve spoiler``: whether the real order still
-    allows a perfect clear (a duel: who wins with best play); never the line."""
+    allows a perfect clear (a duel: who wins with best play, on the game's
+    ``duel_search`` when given); never the line."""
     limit = Limit(time_limit)
     if state.rules.is_duel:
         from ...solver.the_game.duel.api import decide
 
         try:
-            duel = decide(state, limit)
+            duel = decide(state, limit, search=duel_search)
         except InvalidInputError as e:
             return f"{not_available('solve', state)}: {e.message}", "yellow"
         if duel.winner is None:
