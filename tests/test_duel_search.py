@@ -359,23 +359,6 @@ def test_dominance_between_positions_keeps_every_value() -> None:
     assert read > 0
 
 
-def test_a_full_table_keeps_the_verdict() -> None:
-    # With room for only a few proven positions the search stays exact.
-    rnd = random.Random(8)
-    full = 0
-    for _ in range(6):
-        deal = random_duel(rnd, rnd.randint(7, 10), 2)
-        game = DuelGame.of(deal)
-        search = DuelSearch(game, NODE_LIMIT)
-        search.table_limit = 5
-        assert search.wins(game.start(1)) == EngineMinimax().wins(GameState(deal))
-        assert len(search.tt) <= 5
-        plain = DuelSearch(game, NODE_LIMIT)
-        plain.wins(game.start(1))
-        full += len(plain.tt) > 5
-    assert full >= 3
-
-
 # -- hand-made duels ------------------------------------------------------------------
 
 
