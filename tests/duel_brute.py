@@ -5,13 +5,17 @@
 end, a memo on ``GameState.key()``, and none of the solver's shortcuts (no
 compact state, no turn merging beyond exact engine keys, no bounds, no
 ordering). ``engine_turn_results`` lists the distinct positions a whole turn
-can lead to, through the engine alone.
+can lead to, through the engine alone. ``relaxed_afters`` lists one
+player's relaxed turns from the rules alone, for the race and survival
+bounds.
 """
 
 from __future__ import annotations
 
 from thegame.models.outcome import Status
 from thegame.models.the_game import GameState
+from thegame.models.the_game.placement import accepts
+from thegame.solver.the_game.duel.position import DuelGame, Solo, cards_of
 
 
 def result_key(state: GameState) -> tuple[object, ...]:
@@ -112,3 +116,50 @@ def pin(path: str, specs: list[tuple[int, int, int]]) -> None:
 
 if __name__ == "__main__":
     pin("data/duel_pinned.json", [(s, 12, 3) for s in range(1, 4)] + [(s, 11, 3) for s in (4, 5)])
+
+
+def walk(
+    ends: set[tuple[int, int, int, bool]],
+    m: int,
+    step: int,
+    h: int,
+    a: int,
+    d: int,
+    n: int,
+    dumped: bool,
+) -> None:
+    """Every end of a relaxed turn: own plays (D3) and at most one card
+    left anywhere, at least ``m`` in all (D2)."""
+    if n >= m:
+        ends.add((h, a, d, dumped))
+    for c in cards_of(h):
+        rest = h & ~(1 << c)
+        if accepts(True, a, c, step):
+            walk(ends, m, step, rest, c, d, n + 1, dumped)
+        if accepts(False, d, c, step):
+            walk(ends, m, step, rest, a, c, n + 1, dumped)
+        if not dumped:
+            walk(ends, m, step, rest, a, d, n + 1, True)
+
+
+def relaxed_afters(game: DuelGame, q: int, solo: Solo) -> set[Solo | None]:
+    """Player q's states after one relaxed turn (None: every card played),
+    while the opponent lays nothing on q's piles, from the rules alone (D2,
+    D3, D5): any one card a turn may leave q's hand onto the opponent's
+    piles (in the game it must also improve one, D4), and q then refills."""
+    hand, at, a, d = solo
+    deck = game.decks[q]
+    m = game.min_play if at < len(deck) else game.min_play_empty
+    ends: set[tuple[int, int, int, bool]] = set()
+    walk(ends, m, game.step, hand, a, d, 0, False)
+    out: set[Solo | None] = set()
+    for h, a2, d2, dumped in ends:
+        if h == 0 and at == len(deck):
+            out.add(None)
+            continue
+        want = game.hand_size - h.bit_count() if dumped else game.draw_own
+        take = max(0, min(want, len(deck) - at))
+        for c in deck[at : at + take]:
+            h |= 1 << c
+        out.add((h, at + take, a2, d2))
+    return out

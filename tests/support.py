@@ -32,6 +32,7 @@ from thegame.models.the_game import (
 )
 from thegame.solver.the_game.duel.position import Pos, solo_turns
 from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch, DuelStats
+from thegame.solver.the_game.duel.survival import listing
 
 CLASSIC = get_rules("classic")
 PROFI = get_rules("profi")
@@ -677,6 +678,8 @@ def searched(search: DuelSearch, pos: Pos, compiled: bool) -> tuple[bool | None,
         search.compiled = None
         for race in search.robust:
             race.turns = lambda solo, r=race: solo_turns(game, r.p, solo, r.robust)
+        for e in search.relaxed + search.sure:
+            e.turns = listing(game, e.p, e.relaxed, None)
     try:
         return search.wins(pos), search.stats
     except DuelBudget:

@@ -50,7 +50,7 @@ def test_tables_that_hold_almost_nothing_keep_the_verdict(kind: type[DuelSearch]
     rnd = random.Random(8)
     bitten = visited = 0
     for _ in range(8):
-        deal = random_duel(rnd, rnd.randint(7, 10), 2)
+        deal = random_duel(rnd, rnd.randint(9, 12), 2)
         game = DuelGame.of(deal)
         tiny = kind(game, NODE_LIMIT)
         tiny.table_limit = 5

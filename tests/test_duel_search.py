@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from duel_brute import EngineMinimax, engine_turn_results, result_key
+from duel_brute import EngineMinimax, engine_turn_results, relaxed_afters, result_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import DUEL, after_turn, examples, random_duel, random_playout, turn_starts
@@ -16,7 +16,7 @@ from support import DUEL, after_turn, examples, random_duel, random_playout, tur
 from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Record, replay
-from thegame.models.the_game.placement import accepts, takes_all_of
+from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game.duel.api import decide, solve_duel
 from thegame.solver.the_game.duel.position import (
     A0,
@@ -25,7 +25,6 @@ from thegame.solver.the_game.duel.position import (
     P0,
     DuelGame,
     Pos,
-    cards_of,
     solo_of,
     solo_turns,
 )
@@ -254,54 +253,20 @@ def test_bounds_end_branches_and_stay_sound() -> None:
     assert cuts > 0
 
 
-def walk(
-    ends: set[tuple[int, int, int, bool]],
-    m: int,
-    step: int,
-    h: int,
-    a: int,
-    d: int,
-    n: int,
-    dumped: bool,
-) -> None:
-    """Every end of a turn for ``relaxed_race``: own plays (D3) and at most
-    one card left anywhere, at least ``m`` in all (D2)."""
-    if n >= m:
-        ends.add((h, a, d, dumped))
-    for c in cards_of(h):
-        rest = h & ~(1 << c)
-        if accepts(True, a, c, step):
-            walk(ends, m, step, rest, c, d, n + 1, dumped)
-        if accepts(False, d, c, step):
-            walk(ends, m, step, rest, a, c, n + 1, dumped)
-        if not dumped:
-            walk(ends, m, step, rest, a, d, n + 1, True)
-
-
 def relaxed_race(game: DuelGame, q: int, pos: Pos) -> int:
     """The fewest turns in which player q plays every card while the
     opponent lays nothing on q's piles, from the rules alone (D2, D3, D5),
     relaxed: any one card a turn may leave q's hand onto the opponent's
     piles (in the game it must also improve one, D4). So it is at most the
     real number, and a sound floor is at most it."""
-    deck, step = game.decks[q], game.step
     frontier = {(pos[H0 + q], pos[P0 + q], pos[A0 + 2 * q], pos[D0 + 2 * q])}
     seen = set(frontier)
     for t in range(1, 100):
         nxt = set()
-        for hand, at, a, d in frontier:
-            m = game.min_play if at < len(deck) else game.min_play_empty
-            ends: set[tuple[int, int, int, bool]] = set()
-
-            walk(ends, m, step, hand, a, d, 0, False)
-            for h, a2, d2, dumped in ends:
-                if h == 0 and at == len(deck):
+        for solo in frontier:
+            for after in relaxed_afters(game, q, solo):
+                if after is None:
                     return t
-                want = game.hand_size - h.bit_count() if dumped else game.draw_own
-                take = max(0, min(want, len(deck) - at))
-                for c in deck[at : at + take]:
-                    h |= 1 << c
-                after = (h, at + take, a2, d2)
                 if after not in seen:
                     seen.add(after)
                     nxt.add(after)

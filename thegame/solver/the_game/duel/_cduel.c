@@ -775,6 +775,91 @@ static PyObject *game_solo_turns(Game *self, PyObject *args) {
     return list;
 }
 
+PyDoc_STRVAR(relaxed_turns_doc,
+             "relaxed_turns(p, solo) -> [solo after or None]\n--\n\n"
+             "survival.relaxed_turns: player p's distinct states after a relaxed turn.");
+
+/* 1: added, 0: there already, -1: out of memory (the list owns the new item) */
+static int relaxed_add(Seen *seen, PyObject *list, mask_t hand, int at, int a, int d) {
+    Key key = {hand, a, d, at, 0};
+    const int added = seen_add(seen, &key);
+    if (added <= 0) return added;
+    PyObject *item = Py_BuildValue("(Kiii)", (unsigned long long)hand, at, a, d);
+    if (!item || PyList_Append(list, item) < 0) {
+        Py_XDECREF(item);
+        return -1;
+    }
+    Py_DECREF(item);
+    return 1;
+}
+
+static PyObject *game_relaxed_turns(Game *self, PyObject *args) {
+    int p, at, a, d;
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "i(Kiii)", &p, &hand, &at, &a, &d)) return NULL;
+    if (p < 0 || p > 1 || at < 0 || at > self->deck_len[p] || a < -1 || a > MAX_CARD + 1 ||
+        d < -1 || d > MAX_CARD + 1) {
+        PyErr_SetString(PyExc_ValueError, "solo state out of range");
+        return NULL;
+    }
+    /* Every state the own plays reach with at least one play (a dump needs
+     * one own play, D2); the minimum is applied below. */
+    Solo S;
+    memset(&S, 0, sizeof S);
+    S.g = self;
+    S.p = p;
+    S.empty = at == self->deck_len[p];
+    const int m = S.empty ? self->min_play_empty : self->min_play;
+    S.m = m - 1 > 1 ? m - 1 : 1;
+    S.step = self->step;
+    solo_visit(&S, (mask_t)hand, a, d, 0, 0, 0);
+    free(S.seen.keys);
+    free(S.seen.used);
+    if (S.oom) {
+        free(S.out);
+        return PyErr_NoMemory();
+    }
+    const int stock = self->deck_len[p] - at;
+    Seen seen;
+    memset(&seen, 0, sizeof seen);
+    PyObject *list = PyList_New(0);
+    int won = 0, bad = list == NULL;
+    for (size_t i = 0; !bad && i < S.n_out; i++) {
+        const SoloResult *r = &S.out[i];
+        if (r->n >= m) { /* the turn ends here: draw 2 (D5) */
+            if (r->hand == 0 && S.empty) {
+                won = 1;
+                continue;
+            }
+            const int take = self->draw_own < stock ? self->draw_own : stock;
+            bad = relaxed_add(&seen, list, r->hand | (self->rest[p][at] & ~self->rest[p][at + take]),
+                              at + take, r->a, r->d) < 0;
+        }
+        if (r->n + 1 < m) continue;
+        for (mask_t left = r->hand; !bad && left; left &= left - 1) { /* one card out, refill */
+            const mask_t kept = r->hand & ~(left & (0 - left));
+            if (kept == 0 && S.empty) {
+                won = 1;
+                continue;
+            }
+            int take = self->hand_size - popcount(kept);
+            if (take > stock) take = stock;
+            if (take < 0) take = 0;
+            bad = relaxed_add(&seen, list, kept | (self->rest[p][at] & ~self->rest[p][at + take]),
+                              at + take, r->a, r->d) < 0;
+        }
+    }
+    free(S.out);
+    free(seen.keys);
+    free(seen.used);
+    if (!bad && won) bad = PyList_Append(list, Py_None) < 0;
+    if (bad) {
+        Py_XDECREF(list);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    return list;
+}
+
 PyDoc_STRVAR(dead_cards_doc, "dead_cards(p, solo) -> int: race.dead_cards.");
 
 static PyObject *game_dead_cards(Game *self, PyObject *args) {
@@ -1030,6 +1115,7 @@ static PyMethodDef game_methods[] = {
     {"has_turn", (PyCFunction)game_has_turn, METH_O, "DuelGame.has_turn(pos)."},
     {"solo_turns", (PyCFunction)game_solo_turns, METH_VARARGS, solo_turns_doc},
     {"dead_cards", (PyCFunction)game_dead_cards, METH_VARARGS, dead_cards_doc},
+    {"relaxed_turns", (PyCFunction)game_relaxed_turns, METH_VARARGS, relaxed_turns_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -36,6 +36,9 @@ class Game:
         /,
     ) -> tuple[int, Pos | list[Pos], int, int]: ...
     def dead_cards(self, p: int, solo: tuple[int, int, int, int], /) -> int: ...
+    def relaxed_turns(
+        self, p: int, solo: tuple[int, int, int, int], /
+    ) -> list[tuple[int, int, int, int] | None]: ...
     def numbers(
         self,
         children: list[Pos],

@@ -177,7 +177,8 @@ def decide(
     proof = (
         f"{search.settled_by} over whole turns: every turn of player {3 - winner} refuted "
         f"({search.stats.nodes} positions visited, {len(search.tt)} in the table, "
-        f"{search.stats.bound_cuts} ended by the race bounds{dominated})"
+        f"{search.stats.bound_cuts} ended by the race bounds, "
+        f"{search.stats.survival_cuts} by the survival bounds{dominated})"
     )
     return DuelResult(
         state.deal,
@@ -204,6 +205,7 @@ def _details(search: DuelSearch) -> dict[str, int]:
     return {
         "table": len(search.tt),
         "bound_cuts": s.bound_cuts,
+        "survival_cuts": s.survival_cuts,
         "stuck_cuts": s.stuck_cuts,
         "dominated": s.dominated,
     }

@@ -8,7 +8,8 @@ to move included) is complete and exact without depth limits; its memory is
 the table alone. It is only as fast as its first choices, so children are
 ordered (immediate wins, replies that leave the opponent without a legal
 turn, children already proven, then a static score), and sound bounds end
-a branch early (``_decide``).
+a branch early: who finishes first (``_decide``) and who is stuck first
+(``_survival``).
 
 This is the reference. ``decide`` runs ``pns.ProofNumberSearch``, which
 shares every piece here (the table, dominance, the bounds, the children and
@@ -32,6 +33,7 @@ from ....models.the_game.placement import takes_all_of
 from . import ccore
 from .position import A0, CUR, D0, H0, P0, DuelGame, Plays, Pos, TurnResult, cards_of, solo_of
 from .race import INF, RaceBudget, RaceSolver, alone_floor, dead_cards, fewest_turns
+from .survival import Endurance
 
 # The robust race is searched only for players with at most this many cards
 # left, with at most this many nodes per call: it is a bound, not the search.
@@ -42,6 +44,10 @@ ROBUST_NODES = 400
 # which costs speed, never soundness, and keeps a worker under 1 GiB at any
 # budget (860 MB at 60 s on the printed game, 2.4 M positions).
 TABLE_LIMIT = 2_000_000
+# The survival bounds look this many turns ahead, with at most this many
+# turn listings per call.
+SURVIVAL_TURNS = 5
+SURVIVAL_NODES = 200
 
 
 # What ``DuelSearch._children`` says of a node (``_cduel.Game.expand`` too),
@@ -56,7 +62,8 @@ class DuelBudget(Exception):
 @dataclass
 class DuelStats:
     nodes: int = 0
-    bound_cuts: int = 0
+    bound_cuts: int = 0  # positions the race bounds settle
+    survival_cuts: int = 0  # positions the survival bounds settle
     stuck_cuts: int = 0
     tt_hits: int = 0
     dominated: int = 0  # values read from a dominating or dominated position
@@ -84,6 +91,12 @@ class DuelSearch:
         # The compiled node expansion (``ccore``), None: the Python pieces.
         self.compiled = ccore.compiled(game)
         self.robust = [RaceSolver(game, q, True, self.compiled) for q in (0, 1)]
+        # The survival bounds (``_survival``; off: for measuring) and how
+        # many turns ahead they look.
+        self.survival = True
+        self.survival_turns = SURVIVAL_TURNS
+        self.relaxed = [Endurance(game, q, True, self.compiled) for q in (0, 1)]
+        self.sure = [Endurance(game, q, False, self.compiled) for q in (0, 1)]
 
     # -- the search -------------------------------------------------------------
 
@@ -127,6 +140,10 @@ class DuelSearch:
         decided = self._decide(pos)
         if decided is not None:
             self.stats.bound_cuts += 1
+            return decided
+        if self.survival:
+            decided = self._survival(pos)
+            self.stats.survival_cuts += decided is not None
         return decided
 
     def _open(self, pos: Pos) -> bool | list[Pos]:
@@ -260,6 +277,32 @@ class DuelSearch:
         up_o = self._robust(pos, o, low[p] - 1)
         if up_o is not None and low[p] > up_o:
             return False
+        return None
+
+    def _survival(self, pos: Pos) -> bool | None:
+        """Sound early ends from how long each player can keep playing
+        (``survival.py``; None: search on). Let p move and o be the other.
+        - o takes at most s < K relaxed turns alone and p surely takes s + 1
+          turns: p wins. p plays the robust turns, laying nothing on o's
+          piles, so o's real turns are relaxed ones and o, who cannot finish
+          in them, is stuck at one of their first s + 1 turns, each of which
+          follows a turn p surely has.
+        - p takes at most s < K relaxed turns alone and o surely takes s
+          turns: p loses, stuck at one of their first s + 1 turns while o's
+          robust turns before each are legal."""
+        p = pos[CUR]
+        o = 1 - p
+        k = self.survival_turns
+        mine, theirs = solo_of(pos, p), solo_of(pos, o)
+        try:
+            s = self.relaxed[o].lasts(theirs, k, SURVIVAL_NODES)
+            if s < k and self.sure[p].lasts(mine, s + 1, SURVIVAL_NODES) > s:
+                return True
+            s = self.relaxed[p].lasts(mine, k, SURVIVAL_NODES)
+            if s < k and self.sure[o].lasts(theirs, s, SURVIVAL_NODES) >= s:
+                return False
+        except RaceBudget:
+            return None
         return None
 
     def _robust(self, pos: Pos, q: int, useful: int) -> int | None:
