@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 
 from ....models import interrupt
 from ....models.the_game.placement import takes_all_of
@@ -363,7 +364,13 @@ class DuelSearch:
                 # A child already proven lost for the opponent first (the
                 # search's own refutation); searching another could be long.
                 known = [t for t in children if t[1] is None or self.tt.get(t[1]) is False]
-                for plays, after in known + children:
+                # Then one the bounds settle at once: where a bound decided
+                # this position, the turn of its plan (a robust turn) is
+                # such a child, and any other may need a long search.
+                settled = (
+                    t for t in children if t[1] is not None and self._first_look(t[1]) is False
+                )
+                for plays, after in chain(known, settled, children):
                     if after is None or not self.wins(after):
                         pick = (plays, after)
                         break
