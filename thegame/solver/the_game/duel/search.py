@@ -147,6 +147,15 @@ class DuelSearch:
             self.stats.survival_cuts += decided is not None
         return decided
 
+    def _lost_at_once(self, pos: Pos) -> bool:
+        """Whether ``_first_look`` settles ``pos`` as lost for its mover; a
+        look, not a visit, so the statistics stay as they were."""
+        s = self.stats
+        counts = s.bound_cuts, s.survival_cuts, s.dominated
+        lost = self._first_look(pos) is False
+        s.bound_cuts, s.survival_cuts, s.dominated = counts
+        return lost
+
     def _open(self, pos: Pos) -> bool | list[Pos]:
         """The value of ``pos`` when its turns settle it at once, else the
         positions after its turns that are still to search, best first."""
@@ -367,9 +376,7 @@ class DuelSearch:
                 # Then one the bounds settle at once: where a bound decided
                 # this position, the turn of its plan (a robust turn) is
                 # such a child, and any other may need a long search.
-                settled = (
-                    t for t in children if t[1] is not None and self._first_look(t[1]) is False
-                )
+                settled = (t for t in children if t[1] is not None and self._lost_at_once(t[1]))
                 for plays, after in chain(known, settled, children):
                     if after is None or not self.wins(after):
                         pick = (plays, after)
