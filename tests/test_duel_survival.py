@@ -12,7 +12,10 @@ from functools import cache
 from duel_brute import EngineMinimax, relaxed_afters
 from support import random_duel, turn_starts
 
+from thegame.models import Limit
+from thegame.models.outcome import Verdict
 from thegame.solver.the_game.duel import ccore
+from thegame.solver.the_game.duel.api import decide
 from thegame.solver.the_game.duel.position import DuelGame, Solo, solo_of, solo_turns
 from thegame.solver.the_game.duel.search import DuelSearch
 from thegame.solver.the_game.duel.survival import FOREVER, Endurance, listing, relaxed_turns
@@ -117,3 +120,23 @@ def test_a_finishing_turn_lasts_for_ever() -> None:
             assert e.memo[solo] == (FOREVER, False)
             return
     raise AssertionError("no finishing turn found")
+
+
+def test_the_line_after_a_survival_cut_costs_a_visit_a_turn() -> None:
+    # Where the survival bounds settle a turn start, ``decide`` reads its
+    # principal line (replayed through the engine) taking the turns the
+    # bounds settle at once: one visit for each position on the line.
+    rnd = random.Random(9)
+    cut = 0
+    for _ in range(20):
+        deal = random_duel(rnd, rnd.randint(12, 20), rnd.randint(2, 4))
+        game = DuelGame.of(deal)
+        probe = DuelSearch(game)
+        for state, _plays in turn_starts(deal, rnd.randrange(2**32)):
+            if probe._survival(game.from_state(state)) is None:
+                continue
+            res = decide(state, Limit(60, None))
+            assert res.verdict != Verdict.UNKNOWN and res.turns
+            assert res.nodes <= len(res.turns) + 1
+            cut += 1
+    assert cut > 20
