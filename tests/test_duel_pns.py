@@ -84,10 +84,10 @@ def test_proof_numbers_match_visit_for_visit_on_both_backends(seed: int, back: i
     assert near_end == search_run(game, starts[-back], 3000, False)
 
 
-def test_the_portfolio_hands_over_to_proof_numbers_on_the_same_table() -> None:
-    # With almost no share the depth-first search runs out and df-pn
-    # settles the position from the values it left in the table; with the
-    # whole budget the depth-first search settles it alone.
+def test_the_portfolio_takes_turns_on_the_same_table() -> None:
+    # With slices of a visit or two the searches take turns many times, each
+    # starting from the other's table, and settle the position exactly; with
+    # a slice of the whole budget the depth-first search settles it alone.
     rnd = random.Random(13)
     handed = 0
     for _ in range(10):
@@ -98,10 +98,10 @@ def test_the_portfolio_hands_over_to_proof_numbers_on_the_same_table() -> None:
         assert expect is None or expect == ref
         start = game.start(1)
         short = ProofNumberSearch(game, NODE_LIMIT)
-        assert short.portfolio(lambda s=short, q=start: s.wins(q), 1e-4) == ref
-        handed += "then" in short.settled_by
+        assert short.portfolio(lambda s=short, q=start: s.wins(q), 1) == ref
+        handed += "in turns" in short.settled_by and short.stats.nodes > 10
         whole = ProofNumberSearch(game, NODE_LIMIT)
-        assert whole.portfolio(lambda s=whole, q=start: s.wins(q), 1.0) == ref
+        assert whole.portfolio(lambda s=whole, q=start: s.wins(q), NODE_LIMIT) == ref
         assert whole.settled_by == "depth-first AND-OR search" and not whole.numbers
     assert handed >= 5
 

@@ -154,7 +154,7 @@ def decide(
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     try:
-        # The depth-first search first, then df-pn on its table (``portfolio``):
+        # The depth-first search and df-pn in turns on one table (``portfolio``):
         # each is far ahead of the other on some duels (README, RESULTS).
         win = search.portfolio(lambda: _root_wins(search, pos, done, dumped))
     except DuelBudget:

@@ -24,8 +24,7 @@ settles turn starts the depth-first search does not within 20 s, while on
 whole small duels the depth-first search, whose many settled values feed
 dominance between positions, decides deals df-pn does not (cards 2..32,
 hand 3: 10 of 10 against 5 of 10 at 10 s). So ``decide`` runs both on one
-table (``portfolio``): the depth-first search first, df-pn with what is
-left.
+table (``portfolio``), taking turns in slices that double.
 
 Only settled values go into the table of proven positions, and each is
 settled exactly as in ``DuelSearch``: a win by one child proven lost for
@@ -39,6 +38,7 @@ import time
 from collections.abc import Callable
 from heapq import nsmallest
 
+from ....models import interrupt
 from .position import DuelGame, Pos
 from .search import DuelBudget, DuelSearch
 
@@ -57,8 +57,10 @@ NUMBERS_LIMIT = 500_000
 # (seed 1, 9 from the end: 552,870 -> 28,256; seed 2, 14: 117,728 -> 19,693;
 # seed 3, 11: 27,201 -> 1,527).
 ORDER_WEIGHT = 32
-# The share of a budget ``portfolio`` gives the depth-first search first.
-DEPTH_FIRST_SHARE = 0.5
+# ``portfolio``'s first slice, by budget: visits (no deadline), seconds.
+# Small, so that a question one search settles at once costs little more.
+FIRST_SLICE = (4_000, 0.1)
+NAMES = ("depth-first AND-OR search", "proof-number search (df-pn)")
 
 
 class ProofNumberSearch(DuelSearch):
@@ -76,30 +78,48 @@ class ProofNumberSearch(DuelSearch):
         self.depth_first = False
         self.settled_by = "proof-number search (df-pn)"  # what ``portfolio`` ended with
 
-    def portfolio(self, run: Callable[[], bool], share: float = DEPTH_FIRST_SHARE) -> bool:
+    def portfolio(self, run: Callable[[], bool], first: float | None = None) -> bool:
         """``run()`` (a question put to ``wins``) answered by the depth-first
-        search within ``share`` of the budget left, then, if it ran out, by
-        df-pn with the rest, which starts from every value the first one
-        proved (the same table). ``DuelBudget`` when both run out."""
+        search and df-pn taking turns on one table, each for a slice of the
+        budget that doubles every round: in seconds when the budget has a
+        deadline, else in visits (``first``: the first slice, by default
+        ``FIRST_SLICE``). Each search starts from every value the other
+        proved, and each comes back to its own work: the depth-first search
+        finds its settled children in the table, df-pn its numbers. So the
+        answer costs at most about twice what the faster search alone
+        needs. ``DuelBudget`` when the whole budget runs out."""
         node_limit, deadline = self.node_limit, self.deadline
-        if node_limit < INF:
-            self.node_limit = self.stats.nodes + int(share * (node_limit - self.stats.nodes))
-        if deadline is not None:
-            now = time.monotonic()
-            self.deadline = now + share * max(0.0, deadline - now)
-        self.depth_first = True
+        timed = deadline is not None
+        size = first if first is not None else FIRST_SLICE[timed]
+        rounds = 0
         try:
-            value = run()
-            self.settled_by = "depth-first AND-OR search"
-            return value
-        except DuelBudget:
-            pass
+            while True:
+                self.depth_first = rounds % 2 == 0
+                rounds += 1
+                if deadline is not None:
+                    self.deadline = min(deadline, time.monotonic() + size)
+                else:
+                    self.node_limit = min(node_limit, self.stats.nodes + max(1, int(size)))
+                try:
+                    value = run()
+                except DuelBudget:
+                    if (
+                        interrupt.requested()
+                        or self.stats.nodes >= node_limit
+                        or (deadline is not None and time.monotonic() >= deadline)
+                    ):
+                        raise
+                else:
+                    name, other = NAMES if self.depth_first else NAMES[::-1]
+                    self.settled_by = (
+                        name if rounds == 1 else f"{name} (slice {rounds}, in turns with {other})"
+                    )
+                    return value
+                if not self.depth_first:
+                    size *= 2
         finally:
             self.depth_first = False
             self.node_limit, self.deadline = node_limit, deadline
-        value = run()
-        self.settled_by = "depth-first AND-OR search, then proof-number search (df-pn)"
-        return value
 
     def wins(self, pos: Pos) -> bool:
         if self.depth_first:
