@@ -47,8 +47,8 @@ ROBUST_NODES = 400
 TABLE_LIMIT = 2_000_000
 # The survival bounds look this many turns ahead, with at most this many
 # turn listings per call.
-SURVIVAL_TURNS = 5
-SURVIVAL_NODES = 200
+SURVIVAL_TURNS = 6
+SURVIVAL_NODES = 400
 
 
 # What ``DuelSearch._children`` says of a node (``_cduel.Game.expand`` too),
