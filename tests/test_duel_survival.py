@@ -16,7 +16,7 @@ from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.solver.the_game.duel import ccore
 from thegame.solver.the_game.duel.api import decide
-from thegame.solver.the_game.duel.position import DuelGame, Solo, solo_of, solo_turns
+from thegame.solver.the_game.duel.position import DuelGame, Solo, solo_of
 from thegame.solver.the_game.duel.search import DuelSearch
 from thegame.solver.the_game.duel.survival import FOREVER, Endurance, listing, relaxed_turns
 
@@ -80,14 +80,6 @@ def test_endurance_is_the_longest_run_capped() -> None:
                 assert e.lasts(solo, k, NODES) == longest(solo, k)
             short += longest(solo, 3) < 3
     assert short > 50
-
-
-def test_robust_turns_are_the_race_turns() -> None:
-    # The sure count runs on the robust race's own turns.
-    rnd = random.Random(6)
-    for game, q, solo in solos(rnd, 10):
-        want = sorted(map(str, (a for _p, a in solo_turns(game, q, solo, True))))
-        assert sorted(map(str, listing(game, q, False, None)(solo))) == want
 
 
 def test_survival_verdicts_agree_with_the_minimax() -> None:

@@ -724,6 +724,37 @@ static PyObject *game_turns(Game *self, PyObject *args) {
     return list;
 }
 
+static int solo_in_range(const Game *self, int p, int at, int a, int d) {
+    if (p < 0 || p > 1 || at < 0 || at > self->deck_len[p] || a < -1 || a > MAX_CARD + 1 ||
+        d < -1 || d > MAX_CARD + 1) {
+        PyErr_SetString(PyExc_ValueError, "solo state out of range");
+        return 0;
+    }
+    return 1;
+}
+
+/* The states player p's own plays reach with at least m plays (m 0: the
+ * turn's minimum, D2), into S->out (the caller frees it); 0: out of memory. */
+static int solo_list(const Game *self, Solo *S, int p, mask_t hand, int at, int a, int d,
+                     int robust, int m) {
+    memset(S, 0, sizeof *S);
+    S->g = self;
+    S->p = p;
+    S->empty = at == self->deck_len[p];
+    S->m = m ? m : S->empty ? self->min_play_empty : self->min_play;
+    S->robust = robust;
+    S->step = self->step;
+    solo_visit(S, hand, a, d, 0, 0, 0);
+    free(S->seen.keys);
+    free(S->seen.used);
+    if (S->oom) {
+        free(S->out);
+        PyErr_NoMemory();
+        return 0;
+    }
+    return 1;
+}
+
 PyDoc_STRVAR(solo_turns_doc,
              "solo_turns(p, solo, robust) -> [(plays, solo after or None)]\n--\n\n"
              "position.solo_turns: player p's distinct turns on their own piles alone.");
@@ -732,26 +763,9 @@ static PyObject *game_solo_turns(Game *self, PyObject *args) {
     int p, robust, at, a, d;
     unsigned long long hand;
     if (!PyArg_ParseTuple(args, "i(Kiii)p", &p, &hand, &at, &a, &d, &robust)) return NULL;
-    if (p < 0 || p > 1 || at < 0 || at > self->deck_len[p] || a < -1 || a > MAX_CARD + 1 ||
-        d < -1 || d > MAX_CARD + 1) {
-        PyErr_SetString(PyExc_ValueError, "solo state out of range");
-        return NULL;
-    }
+    if (!solo_in_range(self, p, at, a, d)) return NULL;
     Solo S;
-    memset(&S, 0, sizeof S);
-    S.g = self;
-    S.p = p;
-    S.empty = at == self->deck_len[p];
-    S.m = S.empty ? self->min_play_empty : self->min_play;
-    S.robust = robust;
-    S.step = self->step;
-    solo_visit(&S, (mask_t)hand, a, d, 0, 0, 0);
-    free(S.seen.keys);
-    free(S.seen.used);
-    if (S.oom) {
-        free(S.out);
-        return PyErr_NoMemory();
-    }
+    if (!solo_list(self, &S, p, (mask_t)hand, at, a, d, robust, 0)) return NULL;
     int take = self->deck_len[p] - at;
     if (self->draw_own < take) take = self->draw_own;
     if (take < 0) take = 0;
@@ -797,28 +811,12 @@ static PyObject *game_relaxed_turns(Game *self, PyObject *args) {
     int p, at, a, d;
     unsigned long long hand;
     if (!PyArg_ParseTuple(args, "i(Kiii)", &p, &hand, &at, &a, &d)) return NULL;
-    if (p < 0 || p > 1 || at < 0 || at > self->deck_len[p] || a < -1 || a > MAX_CARD + 1 ||
-        d < -1 || d > MAX_CARD + 1) {
-        PyErr_SetString(PyExc_ValueError, "solo state out of range");
-        return NULL;
-    }
+    if (!solo_in_range(self, p, at, a, d)) return NULL;
     /* Every state the own plays reach with at least one play (a dump needs
      * one own play, D2); the minimum is applied below. */
+    const int m = at == self->deck_len[p] ? self->min_play_empty : self->min_play;
     Solo S;
-    memset(&S, 0, sizeof S);
-    S.g = self;
-    S.p = p;
-    S.empty = at == self->deck_len[p];
-    const int m = S.empty ? self->min_play_empty : self->min_play;
-    S.m = m - 1 > 1 ? m - 1 : 1;
-    S.step = self->step;
-    solo_visit(&S, (mask_t)hand, a, d, 0, 0, 0);
-    free(S.seen.keys);
-    free(S.seen.used);
-    if (S.oom) {
-        free(S.out);
-        return PyErr_NoMemory();
-    }
+    if (!solo_list(self, &S, p, (mask_t)hand, at, a, d, 0, m - 1 > 1 ? m - 1 : 1)) return NULL;
     const int stock = self->deck_len[p] - at;
     Seen seen;
     memset(&seen, 0, sizeof seen);
@@ -866,11 +864,7 @@ static PyObject *game_dead_cards(Game *self, PyObject *args) {
     int p, at, a, d;
     unsigned long long hand;
     if (!PyArg_ParseTuple(args, "i(Kiii)", &p, &hand, &at, &a, &d)) return NULL;
-    if (p < 0 || p > 1 || at < 0 || at > self->deck_len[p] || a < -1 || a > MAX_CARD + 1 ||
-        d < -1 || d > MAX_CARD + 1) {
-        PyErr_SetString(PyExc_ValueError, "solo state out of range");
-        return NULL;
-    }
+    if (!solo_in_range(self, p, at, a, d)) return NULL;
     return PyLong_FromLong(dead_count(self, p, (mask_t)hand, at, a, d));
 }
 
