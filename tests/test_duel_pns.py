@@ -99,7 +99,7 @@ def test_the_portfolio_takes_turns_on_the_same_table() -> None:
         start = game.start(1)
         short = ProofNumberSearch(game, NODE_LIMIT)
         assert short.portfolio(lambda s=short, q=start: s.wins(q), 1) == ref
-        handed += "in turns" in short.settled_by and short.stats.nodes > 10
+        handed += "taking turns" in short.settled_by and short.stats.nodes > 10
         whole = ProofNumberSearch(game, NODE_LIMIT)
         assert whole.portfolio(lambda s=whole, q=start: s.wins(q), NODE_LIMIT) == ref
         assert whole.settled_by == "depth-first AND-OR search" and not whole.numbers

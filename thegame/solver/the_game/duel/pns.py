@@ -111,9 +111,8 @@ class ProofNumberSearch(DuelSearch):
                         raise
                 else:
                     name, other = NAMES if self.depth_first else NAMES[::-1]
-                    self.settled_by = (
-                        name if rounds == 1 else f"{name} (slice {rounds}, in turns with {other})"
-                    )
+                    turns = f" (in slice {rounds}, taking turns with the {other})"
+                    self.settled_by = name + (turns if rounds > 1 else "")
                     return value
                 if not self.depth_first:
                     size *= 2
