@@ -4,6 +4,7 @@
 ``search`` (the depth-first AND-OR search with a transposition table: the
 reference, and the pieces both searches share), ``pns`` (proof-number
 search over the same pieces: what ``decide`` runs), ``race`` (each player's
-race alone and the bounds from it), ``api`` (``solve_duel``, ``decide``,
+race alone and the bounds from it), ``survival`` (how many more turns each
+player can take, and the bounds from that), ``api`` (``solve_duel``, ``decide``,
 the replay check).
 """

@@ -89,8 +89,7 @@ class ProofNumberSearch(DuelSearch):
         answer costs at most about twice what the faster search alone
         needs. ``DuelBudget`` when the whole budget runs out."""
         node_limit, deadline = self.node_limit, self.deadline
-        timed = deadline is not None
-        size = first if first is not None else FIRST_SLICE[timed]
+        size = first if first is not None else FIRST_SLICE[deadline is not None]
         rounds = 0
         try:
             while True:

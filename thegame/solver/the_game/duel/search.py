@@ -132,8 +132,8 @@ class DuelSearch:
         return by_dominance(self.game, pos, known)
 
     def _first_look(self, pos: Pos) -> bool | None:
-        """The value of ``pos`` without its children, when dominance or the
-        race bounds give it (None: open it)."""
+        """The value of ``pos`` without its children, when dominance, the
+        race bounds or the survival bounds give it (None: open it)."""
         got = self._by_dominance(pos) if self.dominance else None
         if got is not None:
             self.stats.dominated += 1
