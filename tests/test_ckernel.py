@@ -204,6 +204,135 @@ def test_full_deals_drawn_by_hypothesis(variant: str, players: int, seed: int, n
     same_search(GameState(Deal.from_seed(seed, get_rules(variant), players)), nodes)
 
 
+# Words of the compiled memo key per game: the compact layout where it is
+# shorter than a 128-bit mask per hand (``key_words`` in _ckernel.c).
+KEY_WORDS = [
+    ("profi-hard", 1, 2),
+    ("classic", 1, 3),
+    ("on-fire", 2, 3),
+    ("profi-hard", 3, 3),
+    ("classic", 5, 5),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "words"), KEY_WORDS)
+def test_compiled_keys_are_equal_exactly_when_python_keys_are(
+    variant: str, players: int, words: int
+) -> None:
+    """Random games on one full deal, each position's compiled key words
+    beside its Python key: one maps to the other both ways (the games share
+    the deck, so many positions differ in a hand or a top alone)."""
+    rng = random.Random(players)
+    deal = Deal.from_seed(7, get_rules(variant), players)
+    to_words: dict[tuple[int, ...], tuple[int, ...]] = {}
+    to_key: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def check(py: Kernel, c: CKernel) -> None:
+        key, got = py.key(), c._key_words()
+        assert len(got) == words
+        assert to_words.setdefault(key, got) == got
+        assert to_key.setdefault(got, key) == key
+
+    def pick(moves: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+        return rng.choice(moves[:3])
+
+    for _ in range(20):
+        walk_kernels(Kernel(deal, 0), CKernel(deal, 0), rng, check, pick)
+    assert len(to_words) > 400
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    variant=st.sampled_from(["classic", "profi-hard", "on-fire"]),
+    players=st.integers(1, 5),
+    data=st.data(),
+)
+def test_compiled_keys_tell_near_positions_apart(
+    variant: str, players: int, data: st.DataObject
+) -> None:
+    """A position and the same position with one thing changed (a card of a
+    hand, the draw position, the plays this turn, the player, a top, a fire
+    mark): the compiled key words are equal exactly when the keys are."""
+    c = CKernel(Deal.from_seed(1, get_rules(variant), players), 0)
+    cards = st.integers(2, c.size - 2)
+    tmax = max(c.hand_size, c.min_play, 3)
+
+    def hand() -> int:
+        got = data.draw(st.sets(cards, max_size=c.hand_size))
+        return sum(1 << x for x in got)
+
+    tops = [data.draw(st.integers(1, c.size - 1)) for _ in range(c.n_piles)]
+    hands = [hand() for _ in range(players)]
+    pos = data.draw(st.integers(0, c.total))
+    cur = data.draw(st.integers(0, players - 1))
+    t = data.draw(st.integers(0, tmax))
+
+    def words_and_key(
+        tops: list[int], hands: list[int], pos: int, cur: int, t: int, pending: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        un = 0
+        for h in hands:
+            un |= h
+        for x in c.deck[pos:]:
+            un |= 1 << x
+        c._set_state(tops, hands, pos, un, cur, t, pending, c.turn_min, c.max_turn)
+        return c._key_words(), c.key()
+
+    before = words_and_key(tops, hands, pos, cur, t, 0)
+    what = data.draw(st.integers(0, 5))
+    tops, hands, pending = list(tops), list(hands), 0
+    if what == 0:
+        p = data.draw(st.integers(0, players - 1))
+        held = [x for x in range(c.size) if hands[p] >> x & 1]
+        if held:
+            hands[p] &= ~(1 << data.draw(st.sampled_from(held)))
+        hands[p] |= 1 << data.draw(cards)
+    elif what == 1:
+        pos = data.draw(st.integers(0, c.total))
+    elif what == 2:
+        t = data.draw(st.integers(0, tmax))
+    elif what == 3:
+        cur = data.draw(st.integers(0, players - 1))
+    elif what == 4:
+        tops[data.draw(st.integers(0, c.n_piles - 1))] = data.draw(st.integers(1, c.size - 1))
+    elif c.fire:
+        pending = data.draw(st.integers(0, (1 << c.n_piles) - 1))
+    after = words_and_key(tops, hands, pos, cur, t, pending)
+    assert (before[0] == after[0]) == (before[1] == after[1])
+    for words, key in (before, after):
+        assert read_compact_key(c, words) == (key[-1], key[-2], key[-3], key[c.n_piles : -3])
+
+
+def read_compact_key(c: CKernel, words: tuple[int, ...]) -> tuple[int, int, int, tuple[int, ...]]:
+    """The turn count, player, draw position and hands a compact key holds,
+    read back as its layout says (``key_words`` in _ckernel.c)."""
+    stream = sum(w << (64 * i) for i, w in enumerate(words[1:]))
+
+    def take(bits: int) -> int:
+        nonlocal stream
+        got = stream & ((1 << bits) - 1)
+        stream >>= bits
+        return got
+
+    t = take(max(c.hand_size, c.min_play, 3).bit_length())
+    cur = take((c.players - 1).bit_length())
+    pos = take(c.total.bit_length())
+    hands = []
+    for _ in range(c.players):
+        held = [take(7) for _ in range(c.hand_size)]
+        hands.append(sum(1 << x for x in held if x != 127))
+    assert stream == 0
+    return t, cur, pos, tuple(hands)
+
+
+def test_a_hand_over_the_hand_size_is_refused() -> None:
+    """The compact key holds at most the hand size per hand."""
+    c = CKernel(Deal.from_seed(1, get_rules("classic")), 0)
+    with pytest.raises(ValueError, match="hand size"):
+        nine = c.hands[0] | 1 << c.deck[-1]  # a card still in the draw pile
+        c._set_state(c.tops, [nine], c.pos, c.unplayed, 0, 0, 0, c.turn_min, c.max_turn)
+
+
 TIGHT = small_rules(high=30, hand=3, step=7)
 TIGHT_FIRE = get_rules("on-fire").with_changes(
     high=30,

@@ -76,6 +76,11 @@ typedef struct {
     int cur, t, pending, turn_min, max_turn;
 } State;
 
+/* The memo key's layout (``key_shape``) */
+typedef struct {
+    int compact, tbits, fbits, cbits, pbits, hand, kw;
+} KeyShape;
+
 typedef struct {
     int players, hand_size, n_asc, n_piles, step, min_play, min_empty, total, low, size;
     int base_max_turn, w2, w3;
@@ -84,6 +89,7 @@ typedef struct {
      * classic family. The turn state is packed into ``pending`` as there. */
     int extreme;
     M stop, skull, three, no_trick, one_pile, draw_one;
+    KeyShape ks;
     int deck[MAXSIZE];
     int trick_top[2][MAXSIZE + 1];
     int first_beyond[MAXSIZE + 1];
@@ -552,11 +558,45 @@ static int evaluate(const K *k) {
     return score;
 }
 
-/* Kernel.key, as words: the sorted marked tops (8 bits each: the top and
- * the pending-fire mark), each hand as two words, then pos, cur and the
- * capped turn count. Equal words exactly when Python's tuples are equal. */
-static int key_words(int n_asc, int n_piles, int players, const int *marked, const M *hands,
-                     int pos, int cur, int t, uint64_t *out) {
+/* Kernel.key, as words. Word 0: the sorted marked tops (8 bits each: the
+ * top and the pending-fire mark). The rest in one of two layouts, fixed
+ * per game (``key_shape``):
+ * - masks: each hand as two words (a 128-bit mask), then pos, cur and the
+ *   capped turn count (with Extreme's flags above its low 8 bits);
+ * - compact, where it takes fewer words: one bit stream of the turn count
+ *   and flags, cur and pos, then each hand's cards in ascending order, 7
+ *   bits each, padded with 127 up to the hand size. A hand never holds more
+ *   than the hand size (``check_state``) and no card is 127 here (the card
+ *   range is at most 127), so the stream is read back one way only.
+ * The memo tables hold whole keys, so a shorter key is more positions in
+ * the same memory: profi-hard, one player, 2 words instead of 4; three
+ * players, 3 instead of 8. Equal words exactly when Python's tuples are
+ * equal. */
+static int bits_for(int v) {
+    int b = 0;
+    while (b < 31 && (1 << b) <= v) b++;
+    return b;
+}
+
+static KeyShape key_shape(int players, int hand, int size, int total, int min_play, int extreme) {
+    KeyShape ks;
+    int tmax = hand > min_play ? hand : min_play;
+    if (tmax < 3) tmax = 3; /* Extreme caps the turn count at max(m, 3) */
+    ks.hand = hand;
+    ks.tbits = bits_for(tmax);
+    ks.fbits = extreme ? 2 : 0; /* X_STOP, X_THREE */
+    ks.cbits = bits_for(players - 1);
+    ks.pbits = bits_for(total);
+    int bits = ks.tbits + ks.fbits + ks.cbits + ks.pbits + 7 * hand * players;
+    int compact_kw = 1 + (bits + 63) / 64, mask_kw = 2 + 2 * players;
+    ks.compact = size <= 127 && compact_kw < mask_kw;
+    ks.kw = ks.compact ? compact_kw : mask_kw;
+    return ks;
+}
+
+static int tmax_of(const KeyShape *ks) { return (1 << ks->tbits) - 1; }
+
+static uint64_t tops_word(int n_asc, int n_piles, const int *marked) {
     int a[MAXPILES];
     memcpy(a, marked, sizeof(int) * n_piles);
     for (int g = 0; g < 2; g++) {
@@ -569,14 +609,57 @@ static int key_words(int n_asc, int n_piles, int players, const int *marked, con
     }
     uint64_t w = 0;
     for (int i = 0; i < n_piles; i++) w |= (uint64_t)(a[i] & 0xff) << (8 * i);
-    out[0] = w;
-    for (int p = 0; p < players; p++) {
-        out[1 + 2 * p] = (uint64_t)hands[p];
-        out[2 + 2 * p] = (uint64_t)(hands[p] >> 64);
+    return w;
+}
+
+static inline void put_bits(uint64_t *w, int *at, uint64_t v, int n) {
+    if (n == 0) return;
+    int i = *at >> 6, off = *at & 63;
+    w[i] |= v << off;
+    if (off + n > 64) w[i + 1] |= v >> (64 - off);
+    *at += n;
+}
+
+/* The key's words into ``out``; -1 when the position does not fit the
+ * shape (a hand over the hand size, a count past its field): then it is no
+ * position of this game. */
+static int key_words(const KeyShape *ks, int n_asc, int n_piles, int players, const int *marked,
+                     const M *hands, int pos, int cur, int t, int flags, uint64_t *out) {
+    out[0] = tops_word(n_asc, n_piles, marked);
+    if (!ks->compact) {
+        int tail = ks->fbits ? (t & 0xff) | (flags << 8) : t;
+        for (int p = 0; p < players; p++) {
+            out[1 + 2 * p] = (uint64_t)hands[p];
+            out[2 + 2 * p] = (uint64_t)(hands[p] >> 64);
+        }
+        out[1 + 2 * players] = (uint64_t)(uint32_t)pos | ((uint64_t)(uint16_t)cur << 32) |
+                               ((uint64_t)(uint16_t)tail << 48);
+        return ks->kw;
     }
-    out[1 + 2 * players] = (uint64_t)(uint32_t)pos | ((uint64_t)(uint16_t)cur << 32) |
-                           ((uint64_t)(uint16_t)t << 48);
-    return 2 + 2 * players;
+    if (t < 0 || t > tmax_of(ks) || flags < 0 || flags >= (1 << ks->fbits) || cur < 0 ||
+        cur >= (1 << ks->cbits) || pos < 0 || pos >= (1 << ks->pbits))
+        return -1;
+    memset(out + 1, 0, sizeof(uint64_t) * (ks->kw - 1));
+    int at = 0;
+    put_bits(out + 1, &at, (uint64_t)t | ((uint64_t)flags << ks->tbits), ks->tbits + ks->fbits);
+    put_bits(out + 1, &at, (uint64_t)cur, ks->cbits);
+    put_bits(out + 1, &at, (uint64_t)pos, ks->pbits);
+    for (int p = 0; p < players; p++) {
+        M h = hands[p];
+        if (popc(h) > ks->hand || (h >> 127)) return -1;
+        for (int i = 0; i < ks->hand; i++) {
+            int c = h ? ctz128(h) : 127;
+            put_bits(out + 1, &at, (uint64_t)c, 7);
+            h &= h - 1;
+        }
+    }
+    return ks->kw;
+}
+
+/* Whether a key is of a position at a turn's start (turn count 0) */
+static inline int key_at_turn_start(const KeyShape *ks, const uint64_t *key) {
+    if (ks->compact) return (key[1] & (((uint64_t)1 << ks->tbits) - 1)) == 0;
+    return ((key[ks->kw - 1] >> 48) & 0xffff) == 0;
 }
 
 static inline int key_turns(const K *k) {
@@ -595,20 +678,18 @@ static inline int x_key_turns(const K *k) {
     return s->t < cap ? s->t : cap;
 }
 
-static inline int x_key_tail(int t, int flags) { return (t & 0xff) | (flags << 8); }
-
 static int make_key(const K *k, uint64_t *out) {
     int marked[MAXPILES];
     if (k->extreme) {
         for (int i = 0; i < k->n_piles; i++)
             marked[i] = k->s.tops[i] * 2 + ((k->s.pending >> i) & 1);
-        return key_words(k->n_asc, k->n_piles, k->players, marked, k->s.hands, k->s.pos,
-                         k->s.cur, x_key_tail(x_key_turns(k), k->s.pending >> 20), out);
+        return key_words(&k->ks, k->n_asc, k->n_piles, k->players, marked, k->s.hands,
+                         k->s.pos, k->s.cur, x_key_turns(k), k->s.pending >> 20, out);
     }
     for (int i = 0; i < k->n_piles; i++)
         marked[i] = k->s.tops[i] | (((k->s.pending >> i) & 1) << 7);
-    return key_words(k->n_asc, k->n_piles, k->players, marked, k->s.hands, k->s.pos, k->s.cur,
-                     key_turns(k), out);
+    return key_words(&k->ks, k->n_asc, k->n_piles, k->players, marked, k->s.hands, k->s.pos,
+                     k->s.cur, key_turns(k), 0, out);
 }
 
 /* ---- hash tables ------------------------------------------------------ */
@@ -846,9 +927,10 @@ static void solo_rec(K *k, Scratch *x, int depth, int cost) {
     uint64_t key[TKW];
     int marked[MAXPILES];
     for (int i = 0; i < k->n_piles; i++) marked[i] = s->tops[i];
-    M hand0[1] = {s->hands[0]};
-    /* (sorted tops, hand): the words of key_words with one player, no tail */
-    key_words(k->n_asc, k->n_piles, 1, marked, hand0, 0, 0, 0, key);
+    /* (sorted tops, hand mask) */
+    key[0] = tops_word(k->n_asc, k->n_piles, marked);
+    key[1] = (uint64_t)s->hands[0];
+    key[2] = (uint64_t)(s->hands[0] >> 64);
     key[3] = 0;
     XEntry *e = x_expand(x, key, cost);
     if (!e) return;
@@ -1207,7 +1289,7 @@ static void bury(S *s, const uint64_t *key) {
 }
 
 static inline void dead_add(S *s, const uint64_t *key) {
-    if (s->shared && (s->k->extreme || ((key[s->kw - 1] >> 48) & 0xffff) == 0))
+    if (s->shared && (s->k->extreme || key_at_turn_start(&s->k->ks, key)))
         tab_put(s->shared, key, 1);
     else
         tab_put(s->dead, key, 1);
@@ -1556,6 +1638,7 @@ typedef struct {
     PyObject_HEAD
     Table t;
     int n_asc, n_piles, players, extreme; /* the game shape its keys are of */
+    KeyShape ks;
 } DeadSetObject;
 
 static PyTypeObject CoreType;
@@ -1658,6 +1741,16 @@ static int check_state(const K *k) {
         PyErr_SetString(PyExc_ValueError, "a player or draw position out of range");
         return 0;
     }
+    /* the memo key holds at most the hand size per hand (key_words) */
+    for (int p = 0; p < k->players; p++)
+        if (popc(k->s.hands[p]) > k->hand_size) {
+            PyErr_SetString(PyExc_ValueError, "a hand over the hand size");
+            return 0;
+        }
+    if (k->s.t < 0 || k->s.t > tmax_of(&k->ks)) {
+        PyErr_SetString(PyExc_ValueError, "more plays this turn than a hand holds");
+        return 0;
+    }
     return 1;
 }
 
@@ -1701,6 +1794,7 @@ static PyObject *core_configure(CoreObject *self, PyObject *args) {
         }
     k->extreme = 0;
     k->stop = k->skull = k->three = k->no_trick = k->one_pile = k->draw_one = 0;
+    k->ks = key_shape(k->players, k->hand_size, k->size, k->total, k->min_play, 0);
     memset(&k->s, 0, sizeof(State));
     self->configured = 1;
     Py_RETURN_NONE;
@@ -1727,6 +1821,7 @@ static PyObject *core_commands(CoreObject *self, PyObject *args) {
     k->one_pile = m[4];
     k->draw_one = m[5];
     k->extreme = 1;
+    k->ks = key_shape(k->players, k->hand_size, k->size, k->total, k->min_play, 1);
     Py_RETURN_NONE;
 }
 
@@ -1889,6 +1984,28 @@ static PyObject *core_key(CoreObject *self, PyObject *unused) {
     return out;
 }
 
+/* _key_words(): the memo key as the compiled tables hold it (key_words) */
+static PyObject *core_key_words(CoreObject *self, PyObject *unused) {
+    if (!check_configured(self)) return NULL;
+    uint64_t w[MAXKW];
+    int n = make_key(&self->k, w);
+    if (n < 0) {
+        PyErr_SetString(PyExc_ValueError, "the position does not fit the key");
+        return NULL;
+    }
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(w[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
 #define BOOL_METHOD(name, expr)                                           \
     static PyObject *core_##name(CoreObject *self, PyObject *unused) {    \
         if (!check_configured(self)) return NULL;                         \
@@ -2024,7 +2141,8 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         }
         shared = (DeadSetObject *)shared_o;
         if (shared->n_asc != self->k.n_asc || shared->n_piles != self->k.n_piles ||
-            shared->players != self->k.players || shared->extreme != self->k.extreme) {
+            shared->players != self->k.players || shared->extreme != self->k.extreme ||
+            memcmp(&shared->ks, &self->k.ks, sizeof(KeyShape)) != 0) {
             PyErr_SetString(PyExc_ValueError, "the shared DeadSet is of another game shape");
             return NULL;
         }
@@ -2055,7 +2173,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     memset(&s, 0, sizeof s);
     s.k = &k;
     s.mode = mode;
-    s.kw = 2 + 2 * k.players;
+    s.kw = k.ks.kw;
     s.node_limit = node_limit;
     s.has_deadline = deadline_o != Py_None;
     if (s.has_deadline) {
@@ -2074,6 +2192,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     ds->n_piles = k.n_piles;
     ds->players = k.players;
     ds->extreme = k.extreme;
+    ds->ks = k.ks;
     memset(&ds->t, 0, sizeof(Table));
     /* half the memo budget for the dead table, a quarter for the tried one
      * and a quarter for the dominance chains (their table and entries) */
@@ -2215,6 +2334,7 @@ static PyMethodDef core_methods[] = {
     {"end_turn", (PyCFunction)core_end_turn, METH_NOARGS, NULL},
     {"unend_turn", (PyCFunction)core_unend_turn, METH_VARARGS, NULL},
     {"key", (PyCFunction)core_key, METH_NOARGS, NULL},
+    {"_key_words", (PyCFunction)core_key_words, METH_NOARGS, NULL},
     {"won", (PyCFunction)core_won, METH_NOARGS, NULL},
     {"can_end", (PyCFunction)core_can_end, METH_NOARGS, NULL},
     {"min_met", (PyCFunction)core_min_met, METH_NOARGS, NULL},
@@ -2269,9 +2389,10 @@ static int deadset_contains(DeadSetObject *self, PyObject *key) {
         if (v == -1 && PyErr_Occurred()) return -1;
         tail[i] = (int)v;
     }
-    if (x) tail[2] = x_key_tail(tail[2], tail[3]);
     uint64_t w[MAXKW];
-    key_words(self->n_asc, np, pl, marked, hands, tail[0], tail[1], tail[2], w);
+    if (key_words(&self->ks, self->n_asc, np, pl, marked, hands, tail[0], tail[1], tail[2],
+                  x ? tail[3] : 0, w) < 0)
+        return 0; /* not a key of this game */
     return tab_get(&self->t, w) != NULL;
 }
 
@@ -2289,15 +2410,18 @@ static PyTypeObject DeadSetType = {
     .tp_as_sequence = &deadset_seq,
 };
 
-/* new_dead_set(n_asc, n_piles, players, memo_bytes[, extreme]): an empty DeadSet to
- * share between searches of one deal (``_search``'s ``shared``) */
+/* new_dead_set(n_asc, n_piles, players, hand_size, size, total, min_play, memo_bytes[,
+ * extreme]): an empty DeadSet to share between searches of one deal (``_search``'s
+ * ``shared``); the kernel's shape, so its keys have the same layout */
 static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
-    int n_asc, n_piles, players, extreme = 0;
+    int n_asc, n_piles, players, hand_size, size, total, min_play, extreme = 0;
     Py_ssize_t memo_bytes;
-    if (!PyArg_ParseTuple(args, "iiin|p", &n_asc, &n_piles, &players, &memo_bytes, &extreme))
+    if (!PyArg_ParseTuple(args, "iiiiiiin|p", &n_asc, &n_piles, &players, &hand_size, &size,
+                          &total, &min_play, &memo_bytes, &extreme))
         return NULL;
     if (players < 1 || players > MAXPL || n_piles < 1 || n_piles > MAXPILES || n_asc < 0 ||
-        n_asc > n_piles || memo_bytes < 0) {
+        n_asc > n_piles || memo_bytes < 0 || hand_size < 0 || size < 2 || size > MAXSIZE ||
+        total < 0 || total > MAXSIZE) {
         PyErr_SetString(PyExc_ValueError, "no such game shape");
         return NULL;
     }
@@ -2307,7 +2431,8 @@ static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
     ds->n_piles = n_piles;
     ds->players = players;
     ds->extreme = extreme;
-    int kw = 2 + 2 * players;
+    ds->ks = key_shape(players, hand_size, size, total, min_play, extreme);
+    int kw = ds->ks.kw;
     if (!tab_init(&ds->t, kw, slots_for((size_t)memo_bytes, kw, 4 + 1))) {
         tab_free(&ds->t);
         ds->t.cap = 0;

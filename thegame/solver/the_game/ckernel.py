@@ -227,6 +227,10 @@ def new_dead_set(kernel: Kernel) -> _ckernel.DeadSet:
         kernel.n_asc,
         kernel.n_piles,
         kernel.players,
+        kernel.hand_size,
+        kernel.size,
+        kernel.total,
+        kernel.min_play,
         MEMO_BYTES // 2,
         isinstance(kernel, ExtremeKernel),
     )
