@@ -7,6 +7,7 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/loss_arguments.py --lines 108,526,898
     python benchmarks/loss_arguments.py --players-set mp3 --deals 20
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --line-nodes 100000000
+    python benchmarks/loss_arguments.py --horizon 28 --players 3 --solver --time-limit 120
 
 Issue 16 names three arguments that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
@@ -47,7 +48,9 @@ takes the best line ``api.solve`` finds within ``--line-nodes`` nodes (a
 node budget, so that the line does not depend on the machine), then runs
 the complete play-level search (the compiled one when built) from the turn
 starts along it, latest first, ``--time-limit`` seconds each, until one
-does not finish.
+does not finish. With ``--solver`` it runs the solver's own decision
+search there instead (the beam over turns, then the limited-discrepancy
+iterations; compiled), as ``thegame solve`` would from that position.
 """
 
 from __future__ import annotations
@@ -202,7 +205,7 @@ def run_players_set(name: str, count: int, limit: Limit) -> None:
     compare(deals, modes, Searcher, limit)
 
 
-def horizon(seed: int, players: int, line_nodes: int, limit: Limit) -> None:
+def horizon(seed: int, players: int, line_nodes: int, limit: Limit, solver: bool = False) -> None:
     deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
     sol = api.solve(deal, Limit(None, line_nodes))
     print(
@@ -220,13 +223,13 @@ def horizon(seed: int, players: int, line_nodes: int, limit: Limit) -> None:
         k = Kernel.from_state(state)
         t0 = time.perf_counter()
         if ckernel.use_compiled(k):
-            res, _ = ckernel.search(k, limit, limit.deadline(), play_level=True)
+            res, _ = ckernel.search(k, limit, limit.deadline(), play_level=not solver)
         else:
             res = Searcher(k, limit, limit.deadline()).run()
         verdict = "win" if res.win else "loss" if res.proven else "unknown"
         print(
             f"from turn {at + 1}: {verdict}, {res.stats.nodes:,} nodes, "
-            f"{time.perf_counter() - t0:.1f} s",
+            f"{res.stats.dead_positions:,} dead in the memo, {time.perf_counter() - t0:.1f} s",
             flush=True,
         )
         if verdict == "unknown":
@@ -288,6 +291,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lines", help="profi-hard seeds, comma-separated")
     ap.add_argument("--players-set", choices=sorted(PLAYER_SETS))
     ap.add_argument("--horizon", type=int, help="a profi-hard seed that ends unknown")
+    ap.add_argument(
+        "--solver", action="store_true", help="--horizon: the solver's search, not the plain one"
+    )
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--line-nodes", type=int, default=100_000_000)
     args = ap.parse_args(argv)
@@ -298,7 +304,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.players_set:
         run_players_set(args.players_set, args.deals, Limit(args.time_limit, None))
     if args.horizon is not None:
-        horizon(args.horizon, args.players, args.line_nodes, Limit(args.time_limit, None))
+        horizon(
+            args.horizon, args.players, args.line_nodes, Limit(args.time_limit, None), args.solver
+        )
     if not args.set and not args.lines and not args.players_set and args.horizon is None:
         ap.error("give --set, --players-set, --lines or --horizon")
 

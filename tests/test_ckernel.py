@@ -363,6 +363,31 @@ def test_dead_positions_are_the_python_searchs(deal: Deal) -> None:
     assert (1, 2, 3) not in dead  # not a key of this game
 
 
+def lost_deal(seed: int) -> Deal:
+    """Cards 2..50, one pile each way, hand 4: lost for seeds 1-2, with
+    proofs of some 10^5 nodes (the loss-argument benchmark's ``lost-50``)."""
+    rules = get_rules("classic").with_changes(
+        high=50, hand_sizes=(4,) * 5, min_play=2, asc_piles=1, desc_piles=1
+    )
+    deck = list(rules.cards)
+    random.Random(seed).shuffle(deck)
+    return Deal.create(rules, 1, [deck], first=1)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_full_memo_keeps_the_costly_proofs(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a memo of a few thousand positions the search still ends with
+    the same proof and the same best line length: the full table takes new
+    keys in place of cheaper proofs (``tab_keep``), soundly."""
+    state = GameState(lost_deal(seed))
+    roomy, _ = ckernel.search(Kernel.from_state(state), Limit(nodes=5_000_000), None)
+    monkeypatch.setattr(ckernel, "MEMO_BYTES", 1 << 17)
+    tight, dead = ckernel.search(Kernel.from_state(state), Limit(nodes=5_000_000), None)
+    assert roomy.proven and not roomy.win
+    assert (tight.proven, tight.win, tight.best_left) == (True, False, roomy.best_left)
+    assert dead.replaced > 0 and len(dead) < roomy.stats.dead_positions  # type: ignore[arg-type]
+
+
 def test_search_position_uses_the_compiled_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     """Same verdicts and lines through ``search_position`` either way;
     ``THEGAME_KERNEL=python`` forces the reference."""

@@ -715,6 +715,7 @@ typedef struct {
     uint8_t *used;
     size_t cap, count, maxcap;
     int kw;
+    long long replaced; /* keys put out of a full table (tab_keep) */
 } Table;
 
 static int tab_init(Table *t, int kw, size_t maxcap) {
@@ -723,6 +724,7 @@ static int tab_init(Table *t, int kw, size_t maxcap) {
     if (t->cap > maxcap) t->cap = maxcap;
     t->maxcap = maxcap;
     t->count = 0;
+    t->replaced = 0;
     t->keys = malloc(t->cap * kw * sizeof(uint64_t));
     t->vals = malloc(t->cap * sizeof(int32_t));
     t->used = calloc(t->cap, 1);
@@ -766,7 +768,7 @@ static int tab_grow(Table *t) {
         free(nu);
         return 0;
     }
-    Table n = {nk, nv, nu, ncap, 0, t->maxcap, t->kw};
+    Table n = {nk, nv, nu, ncap, 0, t->maxcap, t->kw, t->replaced};
     for (size_t i = 0; i < t->cap; i++) {
         if (!t->used[i]) continue;
         size_t j = tab_slot(&n, t->keys + i * t->kw);
@@ -1288,11 +1290,51 @@ static void bury(S *s, const uint64_t *key) {
     s->gn++;
 }
 
-static inline void dead_add(S *s, const uint64_t *key) {
+/* A dead position's value in the memo: the bits of the nodes its proof
+ * took (at least 1) */
+static inline int32_t work_bits(long long nodes) {
+    int32_t b = 1;
+    while (b < 63 && nodes >> b) b++;
+    return b;
+}
+
+/* tab_put for the dead memo, whose values are ``work_bits``. Where the
+ * table is full, a new key takes the slot of the cheapest proof among the
+ * first KEEP_PROBE slots of its probe path, if that proof cost less: a full
+ * memo then keeps the costly proofs (the positions nearer the root, whose
+ * loss costs most to find again) instead of refusing every new one. The
+ * slot is taken in place, so every other key's probe path stays whole; the
+ * key put out is only not found again (sound: a memo entry saves work). */
+#define KEEP_PROBE 8
+static void tab_keep(Table *t, const uint64_t *key, int32_t val) {
+    int32_t *got = tab_get(t, key);
+    if (got) {
+        if (*got < val) *got = val;
+        return;
+    }
+    size_t before = t->count;
+    tab_put(t, key, val);
+    if (t->count != before) return;
+    size_t mask = t->cap - 1, j = hash_words(key, t->kw) & mask, low = 0;
+    int found = 0;
+    for (int n = 0; n < KEEP_PROBE && t->used[j]; n++, j = (j + 1) & mask)
+        if (!found || t->vals[j] < t->vals[low]) {
+            low = j;
+            found = 1;
+        }
+    if (found && t->vals[low] < val) {
+        memcpy(t->keys + low * t->kw, key, t->kw * sizeof(uint64_t));
+        t->vals[low] = val;
+        t->replaced++;
+    }
+}
+
+static inline void dead_add(S *s, const uint64_t *key, long long start) {
+    int32_t val = work_bits(s->nodes - start);
     if (s->shared && (s->k->extreme || key_at_turn_start(&s->k->ks, key)))
-        tab_put(s->shared, key, 1);
+        tab_keep(s->shared, key, val);
     else
-        tab_put(s->dead, key, 1);
+        tab_keep(s->dead, key, val);
     bury(s, key);
 }
 
@@ -1323,6 +1365,7 @@ static int dfs_play(S *s, int allowance) {
     K *k = s->k;
     State *st = &k->s;
     if (tick(s)) return BUDGET;
+    long long start = s->nodes - 1;
     uint64_t key[MAXKW];
     make_key(k, key);
     if (dead_has(s, key)) return DEAD;
@@ -1330,12 +1373,12 @@ static int dfs_play(S *s, int allowance) {
     if ((tv ? *tv : -1) >= allowance) return OPEN;
     if (dead_mask(k)) {
         s->dead_card_cuts++;
-        dead_add(s, key);
+        dead_add(s, key, start);
         return DEAD;
     }
     if (stuck_ahead(k)) {
         s->stuck_cuts++;
-        dead_add(s, key);
+        dead_add(s, key, start);
         return DEAD;
     }
     Mv ms[MAXMOVES + 1];
@@ -1380,7 +1423,7 @@ static int dfs_play(S *s, int allowance) {
         if (r == OPEN) complete = 0;
     }
     if (complete) {
-        dead_add(s, key);
+        dead_add(s, key, start);
         return DEAD;
     }
     tab_put(&s->tried, key, allowance);
@@ -1391,6 +1434,7 @@ static int dfs_play(S *s, int allowance) {
 static int dfs_turn(S *s, int allowance) {
     K *k = s->k;
     if (tick(s)) return BUDGET;
+    long long start = s->nodes - 1;
     uint64_t key[MAXKW];
     make_key(k, key);
     if (dead_has(s, key)) return DEAD;
@@ -1398,7 +1442,7 @@ static int dfs_turn(S *s, int allowance) {
     if ((tv ? *tv : -1) >= allowance) return OPEN;
     if (dead_mask(k)) {
         s->dead_card_cuts++;
-        dead_add(s, key);
+        dead_add(s, key, start);
         return DEAD;
     }
     TurnList tl;
@@ -1437,7 +1481,7 @@ static int dfs_turn(S *s, int allowance) {
     turns_free(&tl);
     (void)result;
     if (complete) {
-        dead_add(s, key);
+        dead_add(s, key, start);
         return DEAD;
     }
     tab_put(&s->tried, key, allowance);
@@ -2401,6 +2445,15 @@ static PySequenceMethods deadset_seq = {
     .sq_contains = (objobjproc)deadset_contains,
 };
 
+static PyObject *deadset_replaced(DeadSetObject *self, void *c) {
+    return PyLong_FromLongLong(self->t.replaced);
+}
+
+static PyGetSetDef deadset_getset[] = {
+    {"replaced", (getter)deadset_replaced, NULL, "keys put out of the full memo", NULL},
+    {NULL},
+};
+
 static PyTypeObject DeadSetType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "thegame.solver.the_game._ckernel.DeadSet",
     .tp_basicsize = sizeof(DeadSetObject),
@@ -2408,6 +2461,7 @@ static PyTypeObject DeadSetType = {
     .tp_doc = "Positions a compiled search proved dead, asked by Python memo key.",
     .tp_dealloc = (destructor)deadset_dealloc,
     .tp_as_sequence = &deadset_seq,
+    .tp_getset = deadset_getset,
 };
 
 /* new_dead_set(n_asc, n_piles, players, hand_size, size, total, min_play, memo_bytes[,

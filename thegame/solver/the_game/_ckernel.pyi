@@ -7,6 +7,7 @@ MAX_PILES: int
 MAX_PLAYERS: int
 
 class DeadSet:
+    replaced: int
     def __contains__(self, key: object) -> bool: ...
     def __len__(self) -> int: ...
 
