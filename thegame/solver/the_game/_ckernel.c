@@ -44,6 +44,8 @@ typedef unsigned __int128 M;
 #define DEAD 0
 #define OPEN (-1)
 #define BUDGET (-2)
+/* dfs.LAST_ALLOWANCE: the iterations' allowances are 0, 1, 3, then unlimited */
+#define LAST_ALLOWANCE 3
 
 static inline M bitm(int c) { return (c >= 0 && c < 128) ? ((M)1) << c : 0; }
 static inline M low_bits(int n) {
@@ -2278,7 +2280,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
             break;
         }
         if (r == BUDGET) break;
-        allowance = allowance < 64 ? allowance * 2 + 1 : INF;
+        allowance = allowance < LAST_ALLOWANCE ? allowance * 2 + 1 : INF;
         tab_clear(&s.tried);
     }
     tab_free(&s.tried);
