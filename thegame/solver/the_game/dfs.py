@@ -25,7 +25,7 @@ from .kernel import END, FIRE_MARK, INF, Action, Kernel
 # (0, 1, 3, ..., 63) found no more wins on the benchmark sets, where the
 # beams find nearly all of them, and in a loss proof each rung searches
 # again what the unlimited round searches anyway: on profi-hard seed 28
-# with 3 players, 9 turns into its best line, the solver proves the loss
+# with 3 players, from turn 9 of its best line, the solver proves the loss
 # in 34 million nodes instead of 189 million (benchmarks/RESULTS.md).
 LAST_ALLOWANCE = 3
 
