@@ -784,23 +784,29 @@ static int tab_grow(Table *t) {
     return 1;
 }
 
-static void tab_put(Table *t, const uint64_t *key, int32_t val) {
-    size_t i = tab_slot(t, key);
-    if (t->used[i]) {
-        t->vals[i] = val;
-        return;
-    }
+/* A new key into its free slot ``i`` (from ``tab_slot``), growing the
+ * table first where it is due; 0 when the table is full and takes none. */
+static int tab_add(Table *t, size_t i, const uint64_t *key, int32_t val) {
     if ((t->count + 1) * 10 > t->cap * 7) {
         if (t->cap * 2 <= t->maxcap && tab_grow(t)) {
             i = tab_slot(t, key);
         } else if ((t->count + 1) * 10 > t->cap * 9) {
-            return; /* full: the memo stops growing */
+            return 0; /* full: the memo stops growing */
         }
     }
     memcpy(t->keys + i * t->kw, key, t->kw * sizeof(uint64_t));
     t->vals[i] = val;
     t->used[i] = 1;
     t->count++;
+    return 1;
+}
+
+static void tab_put(Table *t, const uint64_t *key, int32_t val) {
+    size_t i = tab_slot(t, key);
+    if (t->used[i])
+        t->vals[i] = val;
+    else
+        tab_add(t, i, key, val);
 }
 
 /* ---- turn enumeration (Kernel.solo_turns, Kernel.fire_turns) ---------- */
@@ -1309,14 +1315,12 @@ static inline int32_t work_bits(long long nodes) {
  * key put out is only not found again (sound: a memo entry saves work). */
 #define KEEP_PROBE 8
 static void tab_keep(Table *t, const uint64_t *key, int32_t val) {
-    int32_t *got = tab_get(t, key);
-    if (got) {
-        if (*got < val) *got = val;
+    size_t i = tab_slot(t, key);
+    if (t->used[i]) {
+        if (t->vals[i] < val) t->vals[i] = val;
         return;
     }
-    size_t before = t->count;
-    tab_put(t, key, val);
-    if (t->count != before) return;
+    if (tab_add(t, i, key, val)) return;
     size_t mask = t->cap - 1, j = hash_words(key, t->kw) & mask, low = 0;
     int found = 0;
     for (int n = 0; n < KEEP_PROBE && t->used[j]; n++, j = (j + 1) & mask)

@@ -76,7 +76,7 @@ class ProofNumberSearch(DuelSearch):
         self.numbers_limit = NUMBERS_LIMIT
         # While set, ``wins`` is the depth-first search (``portfolio``).
         self.depth_first = False
-        self.settled_by = "proof-number search (df-pn)"  # what ``portfolio`` ended with
+        self.settled_by = NAMES[1]  # what ``portfolio`` ended with
 
     def portfolio(self, run: Callable[[], bool], first: float | None = None) -> bool:
         """``run()`` (a question put to ``wins``) answered by the depth-first
