@@ -1133,9 +1133,11 @@ static int list_turns(K *k, Scratch *x, int kind, int branch, int longest, int e
 
 /* ---- the searches (dfs.Searcher, beam.TurnSearcher, FireBeamSearcher) - */
 
-#define MODE_PLAY 0
-#define MODE_TURN 1
-#define MODE_FIRE 2
+/* Every mode's complete search is ``dfs`` (play by play); they differ in
+ * the beams that run before it and how those list a turn. */
+#define MODE_PLAY 0 /* no beams */
+#define MODE_TURN 1 /* TurnSearcher: solo turns listed inline (no fire) */
+#define MODE_FIRE 2 /* FireBeamSearcher, MultiBeamSearcher: turns through play() */
 #define MODE_EXTREME 3 /* extreme_beam.ExtremeBeamSearcher, 1-5 players */
 
 typedef struct {
@@ -1366,8 +1368,8 @@ static int child_end(S *s, int allowance) {
     return r;
 }
 
-/* Searcher._dfs */
-static int dfs_play(S *s, int allowance) {
+/* Searcher._dfs: the complete search of every mode (the beams come first) */
+static int dfs(S *s, int allowance) {
     K *k = s->k;
     State *st = &k->s;
     if (tick(s)) return BUDGET;
@@ -1436,73 +1438,6 @@ static int dfs_play(S *s, int allowance) {
     return OPEN;
 }
 
-/* TurnSearcher._dfs while the draw pile lasts */
-static int dfs_turn(S *s, int allowance) {
-    K *k = s->k;
-    if (tick(s)) return BUDGET;
-    long long start = s->nodes - 1;
-    uint64_t key[MAXKW];
-    make_key(k, key);
-    if (dead_has(s, key)) return DEAD;
-    int32_t *tv = tab_get(&s->tried, key);
-    if ((tv ? *tv : -1) >= allowance) return OPEN;
-    if (dead_mask(k)) {
-        s->dead_card_cuts++;
-        dead_add(s, key, start);
-        return DEAD;
-    }
-    TurnList tl;
-    if (!list_turns(k, &s->x, TURNS_SOLO, INF, INF, INF, &tl)) return fail_memory(s);
-    int complete = 1, result = 0;
-    for (int rank = 0; rank < tl.n; rank++) {
-        int cost = rank == 0 ? 0 : 1;
-        if (cost > allowance) {
-            complete = 0;
-            break;
-        }
-        Act *plays = tl.plays + tl.off[rank];
-        int np = tl.len[rank];
-        PlayUndo us[MAXSIZE];
-        for (int i = 0; i < np; i++) {
-            us[i] = play(k, plays[i].c, plays[i].p);
-            if (!line_push(&s->path, plays[i])) {
-                turns_free(&tl);
-                return fail_memory(s);
-            }
-        }
-        if (won(k)) {
-            turns_free(&tl);
-            if (!line_push(&s->path, END_ACT)) return fail_memory(s);
-            return CLEAR;
-        }
-        int r = child_end(s, allowance - cost);
-        if (r == CLEAR || r == BUDGET) {
-            turns_free(&tl);
-            return r;
-        }
-        s->path.n -= np;
-        for (int i = np - 1; i >= 0; i--) unplay(k, plays[i].c, plays[i].p, us[i]);
-        if (r == OPEN) complete = 0;
-    }
-    turns_free(&tl);
-    (void)result;
-    if (complete) {
-        dead_add(s, key, start);
-        return DEAD;
-    }
-    tab_put(&s->tried, key, allowance);
-    return OPEN;
-}
-
-/* the virtual ``self._dfs`` of each searcher class */
-static int dfs(S *s, int allowance) {
-    if (s->mode == MODE_TURN) {
-        if (s->k->s.pos >= s->k->total) return dfs_play(s, INF);
-        return dfs_turn(s, allowance);
-    }
-    return dfs_play(s, allowance);
-}
-
 typedef struct {
     int score;
     Line line;
@@ -1554,7 +1489,7 @@ static int beam(S *s, int width) {
                     result = fail_memory(s);
                     goto done;
                 }
-                int r = dfs_play(s, s->endgame);
+                int r = dfs(s, s->endgame);
                 if (r == CLEAR || r == BUDGET) {
                     result = r;
                     goto done;

@@ -4,8 +4,12 @@ Ordering single plays cannot see that a costly play enables a backward
 trick right after it; ordering whole turns (as the kernel lists them) by
 their total cost can. The beam keeps the ``w`` best positions per turn
 (ranked by ``Kernel.evaluate``); it is incomplete and proves nothing but a
-win it finds. The limited-discrepancy search over turns that follows is
-complete.
+win it finds. The complete search that follows is the play-level one
+(``dfs.Searcher``): it memoizes positions inside turns as well, and a
+discrepancy there is one play, not one whole turn, so a loss proof is
+several times cheaper than over turns (profi-hard seed 108, from turn 11 of
+its best line: 18.7 million nodes instead of 78.5 million; RESULTS.md),
+while the beams find every win of the benchmark sets either way.
 """
 
 from __future__ import annotations
@@ -75,13 +79,14 @@ def _long(
 
 
 class TurnSearcher(Searcher):
-    """Solo search over whole turns while the draw pile lasts.
+    """Solo: beams over whole turns, then the play-level search (complete).
 
     Ordering single plays cannot see that a costly play enables a backward
     trick right after it; ordering whole turns (all distinct results of
-    m..2m-1 plays, the solo turn cap) by their total cost can. Discrepancies
-    count per turn. Once the draw pile is empty the play-level search
-    finishes the hand exactly (complete, so the endgame needs no allowance).
+    m..2m-1 plays, the solo turn cap) by their total cost can, and the beam
+    ranks them so. Once the draw pile is empty the play-level search
+    finishes the hand exactly (complete, so the beam's endgame needs no
+    allowance).
     """
 
     fire_ok = False  # see ``FireBeamSearcher``
@@ -95,46 +100,6 @@ class TurnSearcher(Searcher):
         self.per_parent = PER_PARENT
         self.extra_cost = EXTRA
         self.beam_widths = beam_widths(k, limit, deadline)
-
-    def _dfs(self, allowance: int) -> int:
-        k = self.k
-        if k.pos >= k.total:
-            return super()._dfs(INF)
-        self._tick()
-        key = k.key()
-        if self._is_dead(key):
-            return Node.DEAD
-        if self.tried.get(key, -1) >= allowance:
-            return Node.OPEN
-        if k.dead_card():
-            self.stats.dead_card_cuts += 1
-            self._bury(key)
-            return Node.DEAD
-        complete = True
-        for rank, (_, plays) in enumerate(self._turns()):
-            cost = 0 if rank == 0 else 1
-            if cost > allowance:
-                complete = False
-                break
-            saved = [k.play(c, p) for c, p in plays]
-            self.path.extend(plays)
-            if k.won():
-                self.path.append(END)
-                return Node.CLEAR
-            r = self._child_end(allowance - cost)
-            if r == Node.CLEAR:
-                return Node.CLEAR
-            if plays:
-                del self.path[-len(plays) :]
-            for (c, p), s in zip(reversed(plays), reversed(saved), strict=True):
-                k.unplay(c, p, s)
-            if r == Node.OPEN:
-                complete = False
-        if complete:
-            self._bury(key)
-            return Node.DEAD
-        self.tried[key] = allowance
-        return Node.OPEN
 
     def _turns(
         self, branch: int = INF, longest: int = INF, extra_cost: int = INF
@@ -213,7 +178,7 @@ class TurnSearcher(Searcher):
 
 class FireBeamSearcher(TurnSearcher):
     """Solo with fire cards: the beam over whole turns, then the play-level
-    limited-discrepancy search (complete).
+    limited-discrepancy search (complete), as without them.
 
     The solo turn cap and the inline turn enumeration assume no fire (a
     split would move a fire deadline, rule F2), so here turns are listed
@@ -223,9 +188,6 @@ class FireBeamSearcher(TurnSearcher):
     """
 
     fire_ok = True
-
-    def _dfs(self, allowance: int) -> int:
-        return Searcher._dfs(self, allowance)
 
     def _turns(
         self, branch: int = INF, longest: int = INF, extra_cost: int = INF

@@ -69,9 +69,6 @@ class ExtremeBeamSearcher(TurnSearcher):
         self.extra_cost = EXTRA
         self.beam_widths = beam_widths(self.k)
 
-    def _dfs(self, allowance: int) -> int:
-        return Searcher._dfs(self, allowance)
-
     def _dfs_endgame(self) -> bool:
         return Searcher._dfs(self, endgame_allowance(self.k)) == Node.CLEAR
 
