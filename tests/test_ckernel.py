@@ -388,6 +388,20 @@ def test_a_full_memo_keeps_the_costly_proofs(seed: int, monkeypatch: pytest.Monk
     assert dead.replaced > 0 and len(dead) < roomy.stats.dead_positions  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_memory_budget_sizes_the_tables(seed: int) -> None:
+    """``Limit.memory`` is what the compiled tables get: 1 MiB is too little
+    for these proofs (entries replaced, more nodes, the same proof), 4 MiB
+    holds them (the same search as with the default)."""
+    state = GameState(lost_deal(seed))
+    default, _ = ckernel.search(Kernel.from_state(state), Limit(nodes=5_000_000), None)
+    tight, dead = ckernel.search(Kernel.from_state(state), Limit(nodes=5_000_000, memory=1), None)
+    roomy, kept = ckernel.search(Kernel.from_state(state), Limit(nodes=5_000_000, memory=4), None)
+    assert (tight.proven, tight.win, tight.best_left) == (True, False, default.best_left)
+    assert dead.replaced > 0 and tight.stats.nodes > default.stats.nodes  # type: ignore[attr-defined]
+    assert kept.replaced == 0 and roomy.stats == default.stats  # type: ignore[attr-defined]
+
+
 def test_search_position_uses_the_compiled_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     """Same verdicts and lines through ``search_position`` either way;
     ``THEGAME_KERNEL=python`` forces the reference."""

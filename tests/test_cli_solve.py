@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
-from thegame.cli.main import cli
+from thegame.cli.main import cli, main
+from thegame.models import Limit
 from thegame.models.the_game import Deal, Record, get_rules, replay, small_rules
 
 
@@ -72,6 +75,36 @@ def test_solve_bad_input_is_one_line() -> None:
     result = invoke("solve", "--deck", "2 3 4")
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
+
+
+def test_solve_memory_reaches_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    from thegame.solver.the_game import ckernel
+
+    asked: list[int | None] = []
+    real = ckernel.memo_bytes
+
+    def spy(limit: Limit) -> int:
+        asked.append(limit.memory)
+        return real(limit)
+
+    monkeypatch.setattr(ckernel, "memo_bytes", spy)
+    result = invoke("solve", "--seed", "3", "--players", "3", "--memory", "64", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["verdict"] == "win"
+    # every start's search of the portfolio got it, the slices too
+    assert asked and set(asked) == {64}
+
+
+@pytest.mark.parametrize("value", ["8", "lots", "0"])
+def test_solve_memory_out_of_range_is_one_line(
+    value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["thegame", "solve", "--seed", "1", "--memory", value])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 2
+    got = capsys.readouterr().err
+    assert got.startswith("error: ") and len(got.splitlines()) == 1 and "--memory" in got
 
 
 def test_solve_batch_json_lines() -> None:

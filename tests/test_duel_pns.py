@@ -17,9 +17,9 @@ from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide, session, solve_duel
-from thegame.solver.the_game.duel.pns import ProofNumberSearch
+from thegame.solver.the_game.duel.pns import NUMBERS_LIMIT, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
-from thegame.solver.the_game.duel.search import DuelSearch
+from thegame.solver.the_game.duel.search import DEFAULT_MIB, TABLE_LIMIT, DuelSearch
 
 NODE_LIMIT = 200_000  # these duels need far fewer: running out is a failure
 
@@ -64,6 +64,14 @@ def test_tables_that_hold_almost_nothing_keep_the_verdict(kind: type[DuelSearch]
         bitten += len(roomy.tt) > 5
         visited += roomy.stats.nodes > 10
     assert bitten >= 3 and visited >= 4
+
+
+def test_the_memory_budget_scales_the_tables() -> None:
+    # ``Limit.memory`` sizes both tables in proportion to the default's MiB
+    deal = random_duel(random.Random(5), 10, 3)
+    shared = session(deal)
+    decide(GameState(deal), Limit(nodes=NODE_LIMIT, memory=3 * DEFAULT_MIB), search=shared)
+    assert (shared.table_limit, shared.numbers_limit) == (3 * TABLE_LIMIT, 3 * NUMBERS_LIMIT)
 
 
 def search_run(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:

@@ -22,6 +22,9 @@ from ..models.seeds import MAX_SEED
 # nothing), a seed fits SplitMix64's 64 bits (a larger one would wrap).
 SECONDS = click.FloatRange(min=0, min_open=True)
 SEED = click.IntRange(min=0, max=MAX_SEED)
+# --memory, in MiB (``Limit.memory``): the compiled tables index their
+# dominance chains with 32-bit integers, which 128 GiB keeps within range.
+MEMORY = click.IntRange(min=16, max=128 << 10)
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)

@@ -38,12 +38,16 @@ class Limit:
     """The budget every engine takes: seconds, nodes, and who hears progress.
 
     ``None`` means no limit. ``progress`` is called now and then with the
-    nodes searched so far (a progress bar, a Ctrl-C check).
+    nodes searched so far (a progress bar, a Ctrl-C check). ``memory``: the
+    MiB a search may give its tables of proven positions (None: the
+    engine's default, which keeps a worker under 1 GiB); searches without
+    such tables ignore it.
     """
 
     time: float | None = None
     nodes: int | None = None
     progress: Callable[[int], None] | None = None
+    memory: int | None = None
 
     def deadline(self, start: float | None = None) -> float | None:
         """The ``time.monotonic()`` at which the time budget ends."""
@@ -58,7 +62,8 @@ class Limit:
             parts.append(f"{self.time:g} s")
         if self.nodes is not None:
             parts.append(f"{self.nodes:,} nodes")
-        return " and ".join(parts) or "no limit"
+        text = " and ".join(parts) or "no limit"
+        return text if self.memory is None else f"{text}, {self.memory:,} MiB of tables"
 
     def with_time(self, seconds: float | None) -> Limit:
         return replace(self, time=seconds)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from ...models.outcome import Limit
 from ...models.the_game import Deal
-from ..common import SECONDS, err, out, print_json, searching, user_errors, write_atomic
+from ..common import MEMORY, SECONDS, err, out, print_json, searching, user_errors, write_atomic
 from .options import deal_options, load_game
 
 
@@ -24,6 +26,14 @@ from .options import deal_options, load_game
     type=click.IntRange(min=1),
     default=None,
     help="Search nodes before the verdict is 'unknown'.",
+)
+@click.option(
+    "--memory",
+    type=MEMORY,
+    default=None,
+    metavar="MIB",
+    help="MiB for the search's tables of proven positions (default 768: a "
+    "worker stays under 1 GiB); more lets a deep loss proof go further.",
 )
 @click.option(
     "--engine",
@@ -49,6 +59,7 @@ def solve(
     first: int | None,
     time_limit: float,
     node_limit: int | None,
+    memory: int | None,
     engine: str,
     record_file: str | None,
     as_json: bool,
@@ -70,12 +81,12 @@ def solve(
     if d.rules.is_duel:
         if game.turns:
             raise InvalidInputError("Face to Face is solved from the deal; give a deal file")
-        _solve_duel(d, Limit(time_limit, node_limit), engine, record_file, as_json)
+        _solve_duel(d, Limit(time_limit, node_limit, None, memory), engine, record_file, as_json)
         return
     if game.turns and engine == "cpsat":
         raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
-        limit = Limit(time_limit, node_limit, tick)
+        limit = Limit(time_limit, node_limit, tick, memory)
         result = solve_record(game, limit) if game.turns else solve_with(d, engine, limit)
     if record_file:
         write_atomic(record_file, result.record().to_json(indent=1) + "\n")
@@ -97,7 +108,7 @@ def _solve_duel(
     if engine == "cpsat":
         raise InvalidInputError("Face to Face is solved by the duel search; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
-        sol = solve_duel(deal, Limit(limit.time, limit.nodes, tick))
+        sol = solve_duel(deal, replace(limit, progress=tick))
     if record_file:
         if len(sol.results) != 1:
             raise InvalidInputError("--record needs one start: give --first 1 or --first 2")
@@ -129,6 +140,13 @@ def _solve_duel(
 )
 @click.option("--node-limit", type=click.IntRange(min=1), default=None, help="Nodes per deal.")
 @click.option(
+    "--memory",
+    type=MEMORY,
+    default=None,
+    metavar="MIB",
+    help="MiB for each worker's tables of proven positions (default 768).",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
@@ -142,6 +160,7 @@ def solve_batch(
     players: int | None,
     time_limit: float,
     node_limit: int | None,
+    memory: int | None,
     jobs: int | None,
 ) -> None:
     """Solve many deals on all cores; one JSON line per deal on stdout."""
@@ -153,6 +172,6 @@ def solve_batch(
     items = batch_items(seeds, deals_file, variant, players)
     with Progress(transient=True, console=err) as progress:
         task = progress.add_task("solving", total=len(items))
-        for line in run_batch(items, Limit(time_limit, node_limit), jobs):
+        for line in run_batch(items, Limit(time_limit, node_limit, None, memory), jobs):
             progress.advance(task)
             print_json(line)

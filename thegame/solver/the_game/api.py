@@ -335,11 +335,11 @@ def _last_round(
 def _slice(limit: Limit, rnd: int) -> Limit:
     """One start's budget in a round that is not the last."""
     if limit.time is None and limit.nodes is None:
-        return Limit(None, UNLIMITED_SLICE * GROWTH**rnd, limit.progress)
+        return replace(limit, nodes=UNLIMITED_SLICE * GROWTH**rnd)
     frac = FIRST_SLICE * GROWTH**rnd
     seconds = None if limit.time is None else limit.time * frac
     nodes = None if limit.nodes is None else max(1, int(limit.nodes * frac))
-    return Limit(seconds, nodes, limit.progress)
+    return replace(limit, time=seconds, nodes=nodes)
 
 
 def _capped(a: Limit, b: Limit) -> Limit:
@@ -349,14 +349,14 @@ def _capped(a: Limit, b: Limit) -> Limit:
         return y if x is None else x if y is None else min(x, y)
 
     nodes = low(a.nodes, b.nodes)
-    return Limit(low(a.time, b.time), None if nodes is None else int(nodes), a.progress)
+    return replace(a, time=low(a.time, b.time), nodes=None if nodes is None else int(nodes))
 
 
 def _even(limit: Limit, deadline: float | None, used: int, left: int) -> Limit:
     """What is left of the budget, shared evenly by ``left`` searches."""
     seconds = None if deadline is None else max(0.0, deadline - time.monotonic()) / left
     nodes = None if limit.nodes is None else max(1, (limit.nodes - used) // left)
-    return Limit(seconds, nodes, limit.progress)
+    return replace(limit, time=seconds, nodes=nodes)
 
 
 def _spent(limit: Limit, deadline: float | None, used: int) -> bool:

@@ -69,10 +69,10 @@ def batch_items(
     return items
 
 
-def _work(job: tuple[Item, float | None, int | None]) -> dict[str, Any]:
-    (label, deal_json), time_limit, node_limit = job
+def _work(job: tuple[Item, float | None, int | None, int | None]) -> dict[str, Any]:
+    (label, deal_json), time_limit, node_limit, memory = job
     deal = Deal.from_dict(deal_json)
-    sol = solve(deal, Limit(time_limit, node_limit))
+    sol = solve(deal, Limit(time_limit, node_limit, None, memory))
     out = dict(label)
     out.update(sol.to_dict())
     out["deal"] = deal_json
@@ -84,10 +84,10 @@ def run_batch(
 ) -> Iterator[dict[str, Any]]:
     """Solve every item in a process pool; yield results in input order.
 
-    Each deal gets ``limit``'s time and nodes (its progress callback is not
+    Each deal gets ``limit``'s time, nodes and memory (its progress callback is not
     sent to the workers: a caller counts the results as they come)."""
     jobs = jobs or os.cpu_count() or 1
-    work = [(item, limit.time, limit.nodes) for item in items]
+    work = [(item, limit.time, limit.nodes, limit.memory) for item in items]
     ctx = multiprocessing.get_context("spawn")
     # Ctrl-C reaches every process of the terminal's group: the workers
     # ignore it and the parent stops them (no traceback from each worker).

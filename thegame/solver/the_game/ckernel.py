@@ -51,10 +51,11 @@ except ImportError:  # installed without a C compiler: the Python kernel only
     _Core = object  # type: ignore[misc,assignment]
     BUILT = False
 
-# Memory for the compiled search's two memo tables together (dead
-# positions, tried allowances): each table's slots are a power of two within
-# half of it, so at most 384 MiB in use each, plus the old table while one
-# grows; a worker's peak stays under 1 GiB.
+# Memory for the compiled search's memo tables together (``Limit.memory``
+# overrides it): half for the dead positions, a quarter for the tried
+# allowances, a quarter for the dominance chains; each table's slots are a
+# power of two within its share, plus the old table while one grows, so a
+# worker's peak stays under 1 GiB. Deep loss proofs fill it (RESULTS.md).
 MEMO_BYTES = 768 << 20
 # Search modes of ``_ckernel.Core._search``: the classes they port.
 # Searcher, TurnSearcher, FireBeamSearcher, ExtremeBeamSearcher
@@ -220,6 +221,11 @@ class CKernel(_Core):
         return self.hand_size - hand.bit_count()
 
 
+def memo_bytes(limit: Limit) -> int:
+    """The bytes of the memo tables: ``limit.memory`` MiB, else ``MEMO_BYTES``."""
+    return MEMO_BYTES if limit.memory is None else limit.memory << 20
+
+
 def new_dead_set(kernel: Kernel) -> _ckernel.DeadSet:
     """An empty memo of dead turn-start positions, shared by the compiled
     searches of one deal (``search``'s ``shared``)."""
@@ -280,7 +286,7 @@ def search(
         branch,
         per_parent,
         extra,
-        MEMO_BYTES,
+        memo_bytes(limit),
         shared,
         endgame,
     )

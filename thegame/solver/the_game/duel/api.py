@@ -11,10 +11,10 @@ from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdi
 from ....models.outcome import NO_LIMIT
 from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.the_game.record import turn_to_dict
-from .pns import ProofNumberSearch
+from .pns import NUMBERS_LIMIT, ProofNumberSearch
 from .position import DuelGame, Plays, Pos, solo_of
 from .race import INF, Race, race_alone
-from .search import DuelBudget, DuelSearch, DuelStats, undominated
+from .search import DEFAULT_MIB, TABLE_LIMIT, DuelBudget, DuelSearch, DuelStats, undominated
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
 RACE_SHARE = 0.1
@@ -114,7 +114,8 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
             now = time.monotonic()
             share_deadline = now + max(0.0, deadline - now) / (len(firsts) - n)
         state = GameState(deal, first=first)
-        res = decide(state, Limit(None, share_nodes, limit.progress), share_deadline, shared)
+        share = Limit(None, share_nodes, limit.progress, limit.memory)
+        res = decide(state, share, share_deadline, shared)
         used += res.nodes
         results.append(res)
     return DuelSolution(deal, results, race_list, time.monotonic() - start)
@@ -151,6 +152,8 @@ def decide(
         search.deadline = deadline
         search.stats = DuelStats()
     search.progress = limit.progress
+    if limit.memory is not None:
+        search.table_limit, search.numbers_limit = scaled_limits(limit.memory)
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     try:
@@ -191,6 +194,12 @@ def decide(
         time.monotonic() - t0,
         _details(search),
     )
+
+
+def scaled_limits(memory: int) -> tuple[int, int]:
+    """The table limits (proven positions, df-pn numbers) for ``memory`` MiB:
+    the defaults scaled from the ``DEFAULT_MIB`` they are sized for."""
+    return TABLE_LIMIT * memory // DEFAULT_MIB, NUMBERS_LIMIT * memory // DEFAULT_MIB
 
 
 def session(deal: Deal) -> ProofNumberSearch:
