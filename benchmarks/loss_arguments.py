@@ -8,6 +8,7 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/loss_arguments.py --players-set mp3 --deals 20
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --line-nodes 100000000
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --solver --time-limit 120
+    python benchmarks/loss_arguments.py --horizon 108 --players 1 --from-turn 7 --memory 20480
 
 Issue 16 names three arguments that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
@@ -51,13 +52,16 @@ starts along it, latest first, ``--time-limit`` seconds each, until one
 does not finish. With ``--solver`` it runs the solver's own decision
 search there instead (the beam over turns, then the limited-discrepancy
 iterations; compiled), as ``thegame solve`` would from that position.
+``--from-turn N`` starts at turn N instead of the last; ``--memory MIB``
+gives the searches' tables that much (``Limit.memory``, ``--memory`` of
+``thegame solve``); each line also prints the peak memory so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
+import resource
 import time
 from collections.abc import Iterator
 
@@ -205,7 +209,14 @@ def run_players_set(name: str, count: int, limit: Limit) -> None:
     compare(deals, modes, Searcher, limit)
 
 
-def horizon(seed: int, players: int, line_nodes: int, limit: Limit, solver: bool = False) -> None:
+def horizon(
+    seed: int,
+    players: int,
+    line_nodes: int,
+    limit: Limit,
+    solver: bool = False,
+    from_turn: int | None = None,
+) -> None:
     deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
     sol = api.solve(deal, Limit(None, line_nodes))
     print(
@@ -214,7 +225,8 @@ def horizon(seed: int, players: int, line_nodes: int, limit: Limit, solver: bool
     )
     if sol.verdict != "unknown":
         return
-    for at in range(len(sol.turns) - 1, -1, -1):
+    last = len(sol.turns) if from_turn is None else min(from_turn, len(sol.turns))
+    for at in range(last - 1, -1, -1):
         state = GameState(deal, first=sol.first)
         for turn in sol.turns[:at]:
             for p in turn.plays:
@@ -229,7 +241,8 @@ def horizon(seed: int, players: int, line_nodes: int, limit: Limit, solver: bool
         verdict = "win" if res.win else "loss" if res.proven else "unknown"
         print(
             f"from turn {at + 1}: {verdict}, {res.stats.nodes:,} nodes, "
-            f"{res.stats.dead_positions:,} dead in the memo, {time.perf_counter() - t0:.1f} s",
+            f"{res.stats.dead_positions:,} dead in the memo, {time.perf_counter() - t0:.1f} s, "
+            f"peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10:,} MiB",
             flush=True,
         )
         if verdict == "unknown":
@@ -296,20 +309,21 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--line-nodes", type=int, default=100_000_000)
+    ap.add_argument("--from-turn", type=int, help="--horizon: start at this turn, not the last")
+    ap.add_argument("--memory", type=int, help="MiB for the search's tables (Limit.memory)")
     args = ap.parse_args(argv)
     if args.set:
-        run_set(args.set, args.deals, Limit(args.time_limit, None))
+        run_set(args.set, args.deals, Limit(args.time_limit, None, None, args.memory))
     if args.lines:
         run_lines([int(s) for s in args.lines.split(",")])
     if args.players_set:
         run_players_set(args.players_set, args.deals, Limit(args.time_limit, None))
     if args.horizon is not None:
-        horizon(
-            args.horizon, args.players, args.line_nodes, Limit(args.time_limit, None), args.solver
-        )
+        limit = Limit(args.time_limit, None, None, args.memory)
+        horizon(args.horizon, args.players, args.line_nodes, limit, args.solver, args.from_turn)
     if not args.set and not args.lines and not args.players_set and args.horizon is None:
         ap.error("give --set, --players-set, --lines or --horizon")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
