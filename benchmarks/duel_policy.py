@@ -6,6 +6,7 @@ Usage (from the repository root):
     python benchmarks/duel_policy.py --seeds 1-2000 --jobs 2
     python benchmarks/duel_policy.py --seeds 1-3 --horizon --time-limit 20
     python benchmarks/duel_policy.py --seeds 1-3 --horizon --time-limit 20 --reference
+    python benchmarks/duel_policy.py --seeds 3 --horizon --time-limit 60 --memory 4096
     python benchmarks/duel_policy.py --seeds 2 --record duel2.json  # for thegame analyze
 
 The exact solver (``benchmarks/duel.py``) does not decide printed duels
@@ -80,7 +81,9 @@ def play_out(args: tuple[int, int]) -> dict[str, Any]:
     }
 
 
-def horizon(seed: int, seconds: float, reference: bool = False) -> None:
+def horizon(
+    seed: int, seconds: float, reference: bool = False, memory: int | None = None
+) -> None:
     """Decide the turn starts of one policy game, the last first: with
     ``decide`` (the proof-number search), or with the depth-first reference
     search (``reference``; the verdict only, no line)."""
@@ -93,7 +96,7 @@ def horizon(seed: int, seconds: float, reference: bool = False) -> None:
         if reference:
             verdict, nodes = depth_first(starts[i], seconds)
         else:
-            res = decide(starts[i], Limit(seconds, None))
+            res = decide(starts[i], Limit(seconds, None, None, memory))
             verdict, nodes = res.verdict.value, res.nodes
         print(
             f"  turn {i + 1} ({len(starts) - i} from the end): {verdict}, "
@@ -131,6 +134,7 @@ def main() -> None:
     ap.add_argument(
         "--reference", action="store_true", help="--horizon: the depth-first reference search"
     )
+    ap.add_argument("--memory", type=int, help="--horizon: MiB for the tables (Limit.memory)")
     ap.add_argument(
         "--record", type=Path, help="write the policy game of the first seed as a record"
     )
@@ -144,7 +148,7 @@ def main() -> None:
         return
     if args.horizon:
         for seed in _seeds(args.seeds):
-            horizon(seed, args.time_limit, args.reference)
+            horizon(seed, args.time_limit, args.reference, args.memory)
         return
     work = [(s, f) for s in _seeds(args.seeds) for f in (1, 2)]
     t0 = time.monotonic()

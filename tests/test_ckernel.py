@@ -25,7 +25,7 @@ from thegame.models.the_game import Deal, GameState, get_rules, small_rules
 from thegame.solver.the_game import api, ckernel
 from thegame.solver.the_game.beam import BRANCH, EXTRA
 from thegame.solver.the_game.ckernel import BUILT, CKernel
-from thegame.solver.the_game.dfs import SearchResult
+from thegame.solver.the_game.dfs import Searcher, SearchResult
 from thegame.solver.the_game.kernel import END, Kernel
 
 pytestmark = pytest.mark.skipif(not BUILT, reason="the C extension is not built")
@@ -400,6 +400,26 @@ def test_the_memory_budget_sizes_the_tables(seed: int) -> None:
     assert (tight.proven, tight.win, tight.best_left) == (True, False, default.best_left)
     assert dead.replaced > 0 and tight.stats.nodes > default.stats.nodes  # type: ignore[attr-defined]
     assert kept.replaced == 0 and roomy.stats == default.stats  # type: ignore[attr-defined]
+
+
+def test_a_search_without_a_node_budget_has_no_node_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``Limit.nodes`` only the clock stops a search: the node limit
+    handed to the compiled search (and the Python one's) is out of reach,
+    not ``kernel.INF`` (2^30 nodes: some 18 minutes of a compiled search)."""
+    k = Kernel.from_state(GameState(Deal.from_seed(1, get_rules("profi-hard"))))
+    assert Searcher(k, Limit(60), None).node_limit >= 1 << 62
+    handed: list[int] = []
+    real = CKernel._search
+
+    def spy(self: CKernel, mode: int, nodes: int, *rest: object) -> object:
+        handed.append(nodes)
+        return real(self, mode, nodes, *rest)
+
+    monkeypatch.setattr(CKernel, "_search", spy)
+    res, _ = ckernel.search(k, Limit(60), None)
+    assert res.win and handed == [1 << 62]
+    ckernel.search(k, Limit(60, 12_345), None)
+    assert handed[-1] == 12_345
 
 
 def test_search_position_uses_the_compiled_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

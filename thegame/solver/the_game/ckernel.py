@@ -36,7 +36,7 @@ from ...models.outcome import Limit
 from ...models.the_game import Deal, GameState, Rules
 from . import extreme_beam
 from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths
-from .budget import SearchStats
+from .budget import SearchStats, node_limit
 from .dfs import SearchResult
 from .extreme_kernel import ExtremeKernel
 from .extreme_kernel import covers as extreme_covers
@@ -276,7 +276,7 @@ def search(
         endgame = MULTI_ENDGAME
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
-    nodes = limit.nodes if limit.nodes is not None else INF
+    nodes = node_limit(limit)
     win, proven, actions, left, n, iterations, dead_n, cuts, stuck, dom, dead = ck._search(
         mode,
         nodes,

@@ -11,9 +11,10 @@ from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdi
 from ....models.outcome import NO_LIMIT
 from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.the_game.record import turn_to_dict
+from ..budget import NO_NODE_LIMIT, node_limit
 from .pns import NUMBERS_LIMIT, ProofNumberSearch
 from .position import DuelGame, Plays, Pos, solo_of
-from .race import INF, Race, race_alone
+from .race import Race, race_alone
 from .search import DEFAULT_MIB, TABLE_LIMIT, DuelBudget, DuelSearch, DuelStats, undominated
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
@@ -148,7 +149,7 @@ def decide(
     else:
         if search.game != game:
             raise ValueError("a search session answers for its own deal only")
-        search.node_limit = limit.nodes if limit.nodes is not None else INF
+        search.node_limit = node_limit(limit)
         search.deadline = deadline
         search.stats = DuelStats()
     search.progress = limit.progress
@@ -166,7 +167,7 @@ def decide(
             time.monotonic() - t0, _details(search),
         )  # fmt: skip
     # The line is read from the table; no budget applies to reading it.
-    search.node_limit, search.deadline = 1 << 62, None
+    search.node_limit, search.deadline = NO_NODE_LIMIT, None
     line = _root_line(search, pos, done, dumped, win)
     turns, final = replay_duel(state, line)
     winner = mover if win else 3 - mover

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ....models import interrupt
 from ....models.the_game.placement import accepts
+from ..budget import NO_NODE_LIMIT
 from . import ccore
 from .position import H0, DuelGame, Pos, Solo, SoloTurn, solo_of, solo_turns
 
@@ -156,13 +157,13 @@ class RaceSolver:
             else (lambda solo: dead_cards(game, p, solo))
         )
         self.nodes = 0
-        self.node_limit = INF
+        self.node_limit = NO_NODE_LIMIT
         self.deadline: float | None = None
 
     def fewest(self, solo: Solo, nodes: int | None = None, deadline: float | None = None) -> int:
         """Exact fewest turns to finish alone from ``solo`` (INF: never);
         ``RaceBudget`` when ``nodes`` more nodes or the deadline run out."""
-        self.node_limit = self.nodes + nodes if nodes is not None else INF
+        self.node_limit = self.nodes + nodes if nodes is not None else NO_NODE_LIMIT
         self.deadline = deadline
         return self._fewest(solo)
 

@@ -31,6 +31,7 @@ from itertools import chain
 
 from ....models import interrupt
 from ....models.the_game.placement import takes_all_of
+from ..budget import NO_NODE_LIMIT
 from . import ccore
 from .position import A0, CUR, D0, H0, P0, DuelGame, Plays, Pos, TurnResult, cards_of, solo_of
 from .race import INF, RaceBudget, RaceSolver, alone_floor, dead_cards, fewest_turns
@@ -80,7 +81,7 @@ class DuelSearch:
         self, game: DuelGame, node_limit: int | None = None, deadline: float | None = None
     ) -> None:
         self.game = game
-        self.node_limit = node_limit if node_limit is not None else INF
+        self.node_limit = node_limit if node_limit is not None else NO_NODE_LIMIT
         self.deadline = deadline
         self.tt: dict[Pos, bool] = {}
         # The proven positions again, grouped by what dominance compares
