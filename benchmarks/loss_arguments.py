@@ -312,14 +312,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--from-turn", type=int, help="--horizon: start at this turn, not the last")
     ap.add_argument("--memory", type=int, help="MiB for the search's tables (Limit.memory)")
     args = ap.parse_args(argv)
+    limit = Limit(args.time_limit, None, None, args.memory)
     if args.set:
-        run_set(args.set, args.deals, Limit(args.time_limit, None, None, args.memory))
+        run_set(args.set, args.deals, limit)
     if args.lines:
         run_lines([int(s) for s in args.lines.split(",")])
     if args.players_set:
-        run_players_set(args.players_set, args.deals, Limit(args.time_limit, None))
+        run_players_set(args.players_set, args.deals, limit)
     if args.horizon is not None:
-        limit = Limit(args.time_limit, None, None, args.memory)
         horizon(args.horizon, args.players, args.line_nodes, limit, args.solver, args.from_turn)
     if not args.set and not args.lines and not args.players_set and args.horizon is None:
         ap.error("give --set, --players-set, --lines or --horizon")

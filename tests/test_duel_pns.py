@@ -16,10 +16,11 @@ from support import random_duel, searched, turn_starts
 from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.solver.the_game.budget import DEFAULT_MEMORY_MIB
 from thegame.solver.the_game.duel.api import decide, session, solve_duel
 from thegame.solver.the_game.duel.pns import NUMBERS_LIMIT, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
-from thegame.solver.the_game.duel.search import DEFAULT_MIB, TABLE_LIMIT, DuelSearch
+from thegame.solver.the_game.duel.search import TABLE_LIMIT, DuelSearch
 
 NODE_LIMIT = 200_000  # these duels need far fewer: running out is a failure
 
@@ -70,7 +71,7 @@ def test_the_memory_budget_scales_the_tables() -> None:
     # ``Limit.memory`` sizes both tables in proportion to the default's MiB
     deal = random_duel(random.Random(5), 10, 3)
     shared = session(deal)
-    decide(GameState(deal), Limit(nodes=NODE_LIMIT, memory=3 * DEFAULT_MIB), search=shared)
+    decide(GameState(deal), Limit(nodes=NODE_LIMIT, memory=3 * DEFAULT_MEMORY_MIB), search=shared)
     assert (shared.table_limit, shared.numbers_limit) == (3 * TABLE_LIMIT, 3 * NUMBERS_LIMIT)
 
 

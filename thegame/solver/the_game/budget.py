@@ -14,6 +14,10 @@ from ...models.outcome import Limit
 # ``kernel.INF`` (2^30), a search value: as a node limit it stopped an
 # unbudgeted compiled search after about 18 minutes.
 NO_NODE_LIMIT = 1 << 62
+# ``Limit.memory`` when it sets none: the MiB the searches' tables are sized
+# for (the compiled search's memo tables, the duel search's table limits),
+# so that a worker stays under 1 GiB.
+DEFAULT_MEMORY_MIB = 768
 
 
 def node_limit(limit: Limit) -> int:

@@ -36,7 +36,7 @@ from ...models.outcome import Limit
 from ...models.the_game import Deal, GameState, Rules
 from . import extreme_beam
 from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths
-from .budget import SearchStats, node_limit
+from .budget import DEFAULT_MEMORY_MIB, SearchStats, node_limit
 from .dfs import SearchResult
 from .extreme_kernel import ExtremeKernel
 from .extreme_kernel import covers as extreme_covers
@@ -56,7 +56,7 @@ except ImportError:  # installed without a C compiler: the Python kernel only
 # allowances, a quarter for the dominance chains; each table's slots are a
 # power of two within its share, plus the old table while one grows, so a
 # worker's peak stays under 1 GiB. Deep loss proofs fill it (RESULTS.md).
-MEMO_BYTES = 768 << 20
+MEMO_BYTES = DEFAULT_MEMORY_MIB << 20
 # Search modes of ``_ckernel.Core._search``: the classes they port.
 # Searcher, TurnSearcher, FireBeamSearcher, ExtremeBeamSearcher
 PLAY, TURN, FIRE, EXTREME = 0, 1, 2, 3

@@ -11,11 +11,11 @@ from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdi
 from ....models.outcome import NO_LIMIT
 from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.the_game.record import turn_to_dict
-from ..budget import NO_NODE_LIMIT, node_limit
+from ..budget import DEFAULT_MEMORY_MIB, NO_NODE_LIMIT, node_limit
 from .pns import NUMBERS_LIMIT, ProofNumberSearch
 from .position import DuelGame, Plays, Pos, solo_of
 from .race import Race, race_alone
-from .search import DEFAULT_MIB, TABLE_LIMIT, DuelBudget, DuelSearch, DuelStats, undominated
+from .search import TABLE_LIMIT, DuelBudget, DuelSearch, DuelStats, undominated
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
 RACE_SHARE = 0.1
@@ -153,8 +153,7 @@ def decide(
         search.deadline = deadline
         search.stats = DuelStats()
     search.progress = limit.progress
-    if limit.memory is not None:
-        search.table_limit, search.numbers_limit = scaled_limits(limit.memory)
+    search.table_limit, search.numbers_limit = scaled_limits(limit.memory)
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     try:
@@ -197,10 +196,11 @@ def decide(
     )
 
 
-def scaled_limits(memory: int) -> tuple[int, int]:
-    """The table limits (proven positions, df-pn numbers) for ``memory`` MiB:
-    the defaults scaled from the ``DEFAULT_MIB`` they are sized for."""
-    return TABLE_LIMIT * memory // DEFAULT_MIB, NUMBERS_LIMIT * memory // DEFAULT_MIB
+def scaled_limits(memory: int | None) -> tuple[int, int]:
+    """The table limits (proven positions, df-pn numbers) for ``memory`` MiB
+    (None: the defaults, sized for ``DEFAULT_MEMORY_MIB``)."""
+    mib = DEFAULT_MEMORY_MIB if memory is None else memory
+    return TABLE_LIMIT * mib // DEFAULT_MEMORY_MIB, NUMBERS_LIMIT * mib // DEFAULT_MEMORY_MIB
 
 
 def session(deal: Deal) -> ProofNumberSearch:

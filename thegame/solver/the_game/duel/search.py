@@ -45,10 +45,9 @@ ROBUST_NODES = 400
 # some 400 bytes a position in Python): beyond it, new values are not kept,
 # which costs speed, never soundness, and keeps a worker under 1 GiB at any
 # budget (860 MB at 60 s on the printed game, 2.4 M positions).
+# It and df-pn's limit are sized for ``budget.DEFAULT_MEMORY_MIB``;
+# ``api.scaled_limits`` scales them to another ``Limit.memory``.
 TABLE_LIMIT = 2_000_000
-# The memory (MiB, ``Limit.memory``) the table limits above and df-pn's are
-# sized for: ``api.scaled_limits`` scales them to another.
-DEFAULT_MIB = 768
 # The survival bounds look this many turns ahead, with at most this many
 # turn listings per call.
 SURVIVAL_TURNS = 6
