@@ -720,10 +720,13 @@ typedef struct {
     long long replaced; /* keys put out of a full table (tab_keep) */
 } Table;
 
-static int tab_init(Table *t, int kw, size_t maxcap) {
+/* An empty table of ``cap`` slots (at most ``maxcap``) that grows to
+ * ``maxcap``. Its pages are only taken as slots are written (malloc and
+ * calloc leave large blocks untouched), so a table made at its full size
+ * costs memory as it fills, without the doubling's old and new copy. */
+static int tab_init_at(Table *t, int kw, size_t cap, size_t maxcap) {
     t->kw = kw;
-    t->cap = 1 << 12;
-    if (t->cap > maxcap) t->cap = maxcap;
+    t->cap = cap < maxcap ? cap : maxcap;
     t->maxcap = maxcap;
     t->count = 0;
     t->replaced = 0;
@@ -732,6 +735,8 @@ static int tab_init(Table *t, int kw, size_t maxcap) {
     t->used = calloc(t->cap, 1);
     return t->keys && t->vals && t->used;
 }
+
+static int tab_init(Table *t, int kw, size_t maxcap) { return tab_init_at(t, kw, 1 << 12, maxcap); }
 
 static void tab_free(Table *t) {
     free(t->keys);
@@ -747,9 +752,18 @@ static void tab_clear(Table *t) {
     t->count = 0;
 }
 
+/* A used slot's byte holds its key's tag: the hash's top 7 bits, and 1 so
+ * that it is never 0 (empty). A probe compares a key only where the tags
+ * agree: near a full table a missing key's long probe path reads a few
+ * bytes instead of a key a slot. */
+static inline uint8_t tag_of(uint64_t h) { return (uint8_t)((h >> 56) | 1); }
+
 static inline size_t tab_slot(const Table *t, const uint64_t *key) {
-    size_t mask = t->cap - 1, i = hash_words(key, t->kw) & mask;
-    while (t->used[i] && memcmp(t->keys + i * t->kw, key, t->kw * sizeof(uint64_t)) != 0)
+    uint64_t h = hash_words(key, t->kw);
+    uint8_t tag = tag_of(h);
+    size_t mask = t->cap - 1, i = h & mask;
+    while (t->used[i] &&
+           (t->used[i] != tag || memcmp(t->keys + i * t->kw, key, t->kw * sizeof(uint64_t)) != 0))
         i = (i + 1) & mask;
     return i;
 }
@@ -776,7 +790,7 @@ static int tab_grow(Table *t) {
         size_t j = tab_slot(&n, t->keys + i * t->kw);
         memcpy(n.keys + j * t->kw, t->keys + i * t->kw, t->kw * sizeof(uint64_t));
         n.vals[j] = t->vals[i];
-        n.used[j] = 1;
+        n.used[j] = t->used[i];
         n.count++;
     }
     tab_free(t);
@@ -796,7 +810,7 @@ static int tab_add(Table *t, size_t i, const uint64_t *key, int32_t val) {
     }
     memcpy(t->keys + i * t->kw, key, t->kw * sizeof(uint64_t));
     t->vals[i] = val;
-    t->used[i] = 1;
+    t->used[i] = tag_of(hash_words(key, t->kw));
     t->count++;
     return 1;
 }
@@ -1172,6 +1186,11 @@ typedef struct {
     Table *dead;
     Table *shared; /* turn-start dead positions shared between searches, or NULL */
     Table tried;
+    /* The tried table, once the unlimited iteration has emptied it: no
+     * position is left open there (every allowance is met), so its room
+     * takes dead positions once the dead table is full (``keep_dead``);
+     * NULL before. */
+    Table *spill;
     /* Searcher.buried: the tops of the positions proven dead, chained by
      * the rest of their key (``groups`` maps it to the head of a chain in
      * ``gtops``/``gnext``); only where tops dominate (not Extreme) */
@@ -1272,7 +1291,8 @@ static int dominated(S *s, const uint64_t *key) {
 }
 
 static inline int dead_has(S *s, const uint64_t *key) {
-    return tab_get(s->dead, key) || (s->shared && tab_get(s->shared, key)) || dominated(s, key);
+    return tab_get(s->dead, key) || (s->spill && s->spill->count && tab_get(s->spill, key)) ||
+           (s->shared && tab_get(s->shared, key)) || dominated(s, key);
 }
 
 /* Searcher._bury's chain of tops (past ``gmax`` entries the chains stop
@@ -1323,7 +1343,8 @@ static void tab_keep(Table *t, const uint64_t *key, int32_t val) {
         return;
     }
     if (tab_add(t, i, key, val)) return;
-    size_t mask = t->cap - 1, j = hash_words(key, t->kw) & mask, low = 0;
+    uint64_t h = hash_words(key, t->kw);
+    size_t mask = t->cap - 1, j = h & mask, low = 0;
     int found = 0;
     for (int n = 0; n < KEEP_PROBE && t->used[j]; n++, j = (j + 1) & mask)
         if (!found || t->vals[j] < t->vals[low]) {
@@ -1333,8 +1354,36 @@ static void tab_keep(Table *t, const uint64_t *key, int32_t val) {
     if (found && t->vals[low] < val) {
         memcpy(t->keys + low * t->kw, key, t->kw * sizeof(uint64_t));
         t->vals[low] = val;
+        t->used[low] = tag_of(h);
         t->replaced++;
     }
+}
+
+/* tab_keep for the search's own dead positions: into the dead table while
+ * it has room, then into the spill while that has room, then in place of a
+ * cheaper proof in one of the two (chosen by a bit of the key's hash, so
+ * both keep their costly proofs). Without a spill, tab_keep itself. */
+static void keep_dead(S *s, const uint64_t *key, int32_t val) {
+    Table *t = s->dead, *sp = s->spill;
+    if (!sp) {
+        tab_keep(t, key, val);
+        return;
+    }
+    size_t i = tab_slot(t, key);
+    if (t->used[i]) {
+        if (t->vals[i] < val) t->vals[i] = val;
+        return;
+    }
+    /* an empty spill holds no key: the common case costs one probe */
+    size_t j = sp->count ? tab_slot(sp, key) : 0;
+    if (sp->count && sp->used[j]) {
+        if (sp->vals[j] < val) sp->vals[j] = val;
+        return;
+    }
+    if (tab_add(t, i, key, val)) return;
+    if (!sp->count) j = tab_slot(sp, key);
+    if (tab_add(sp, j, key, val)) return;
+    tab_keep(hash_words(key, t->kw) >> 63 ? sp : t, key, val);
 }
 
 static inline void dead_add(S *s, const uint64_t *key, long long start) {
@@ -1342,7 +1391,7 @@ static inline void dead_add(S *s, const uint64_t *key, long long start) {
     if (s->shared && (s->k->extreme || key_at_turn_start(&s->k->ks, key)))
         tab_keep(s->shared, key, val);
     else
-        tab_keep(s->dead, key, val);
+        keep_dead(s, key, val);
     bury(s, key);
 }
 
@@ -1377,7 +1426,7 @@ static int dfs(S *s, int allowance) {
     uint64_t key[MAXKW];
     make_key(k, key);
     if (dead_has(s, key)) return DEAD;
-    int32_t *tv = tab_get(&s->tried, key);
+    int32_t *tv = s->spill ? NULL : tab_get(&s->tried, key);
     if ((tv ? *tv : -1) >= allowance) return OPEN;
     if (dead_mask(k)) {
         s->dead_card_cuts++;
@@ -1434,7 +1483,7 @@ static int dfs(S *s, int allowance) {
         dead_add(s, key, start);
         return DEAD;
     }
-    tab_put(&s->tried, key, allowance);
+    if (!s->spill) tab_put(&s->tried, key, allowance);
     return OPEN;
 }
 
@@ -1622,6 +1671,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Table t;
+    Table spill; /* the search's spill (S.spill), when it took positions; else empty */
     int n_asc, n_piles, players, extreme; /* the game shape its keys are of */
     KeyShape ks;
 } DeadSetObject;
@@ -2179,6 +2229,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
     ds->extreme = k.extreme;
     ds->ks = k.ks;
     memset(&ds->t, 0, sizeof(Table));
+    memset(&ds->spill, 0, sizeof(Table));
     /* half the memo budget for the dead table, a quarter for the tried one
      * and a quarter for the dominance chains (their table and entries) */
     size_t half = (size_t)memo_bytes / 2, quarter = half / 2;
@@ -2220,7 +2271,30 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         }
         if (r == BUDGET) break;
         allowance = allowance < LAST_ALLOWANCE ? allowance * 2 + 1 : INF;
-        tab_clear(&s.tried);
+        if (allowance < INF) {
+            tab_clear(&s.tried);
+        } else {
+            /* the unlimited iteration: the tried table becomes the spill,
+             * made anew at its full size (no doubling on top of a full dead
+             * table); without the memory, no spill */
+            size_t maxcap = s.tried.maxcap;
+            tab_free(&s.tried);
+            if (tab_init_at(&s.tried, s.kw, maxcap, maxcap)) {
+                s.spill = &s.tried;
+            } else {
+                tab_free(&s.tried);
+                if (!tab_init(&s.tried, s.kw, maxcap)) {
+                    fail_memory(&s);
+                    break;
+                }
+            }
+        }
+    }
+    size_t dead_count = ds->t.count + (s.spill ? s.spill->count : 0);
+    if (s.spill && s.spill->count) {
+        /* the dead positions it took stay askable through the DeadSet */
+        ds->spill = s.tried;
+        memset(&s.tried, 0, sizeof(Table));
     }
     tab_free(&s.tried);
     tab_free(&s.groups);
@@ -2237,7 +2311,7 @@ static PyObject *core_search(CoreObject *self, PyObject *args) {
         if (actions)
             result = Py_BuildValue("(OONiLLnLLLO)", win ? Py_True : Py_False,
                                    proven ? Py_True : Py_False, actions, win ? 0 : s.best_left,
-                                   s.nodes, s.iterations, (Py_ssize_t)ds->t.count,
+                                   s.nodes, s.iterations, (Py_ssize_t)dead_count,
                                    s.dead_card_cuts, s.stuck_cuts, s.dominated, (PyObject *)ds);
     }
     Py_DECREF(ds);
@@ -2350,10 +2424,13 @@ static PyTypeObject CoreType = {
  * asked with Python memo keys (``key in dead``), as the branch and bound does. */
 static void deadset_dealloc(DeadSetObject *self) {
     tab_free(&self->t);
+    tab_free(&self->spill);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static Py_ssize_t deadset_len(DeadSetObject *self) { return (Py_ssize_t)self->t.count; }
+static Py_ssize_t deadset_len(DeadSetObject *self) {
+    return (Py_ssize_t)(self->t.count + self->spill.count);
+}
 
 static int deadset_contains(DeadSetObject *self, PyObject *key) {
     int np = self->n_piles, pl = self->players, x = self->extreme;
@@ -2378,7 +2455,7 @@ static int deadset_contains(DeadSetObject *self, PyObject *key) {
     if (key_words(&self->ks, self->n_asc, np, pl, marked, hands, tail[0], tail[1], tail[2],
                   x ? tail[3] : 0, w) < 0)
         return 0; /* not a key of this game */
-    return tab_get(&self->t, w) != NULL;
+    return tab_get(&self->t, w) != NULL || (self->spill.keys && tab_get(&self->spill, w));
 }
 
 static PySequenceMethods deadset_seq = {
@@ -2387,7 +2464,7 @@ static PySequenceMethods deadset_seq = {
 };
 
 static PyObject *deadset_replaced(DeadSetObject *self, void *c) {
-    return PyLong_FromLongLong(self->t.replaced);
+    return PyLong_FromLongLong(self->t.replaced + self->spill.replaced);
 }
 
 static PyGetSetDef deadset_getset[] = {
@@ -2427,6 +2504,7 @@ static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
     ds->players = players;
     ds->extreme = extreme;
     ds->ks = key_shape(players, hand_size, size, total, min_play, extreme);
+    memset(&ds->spill, 0, sizeof(Table));
     int kw = ds->ks.kw;
     if (!tab_init(&ds->t, kw, slots_for((size_t)memo_bytes, kw, 4 + 1))) {
         tab_free(&ds->t);
