@@ -758,12 +758,19 @@ static void tab_clear(Table *t) {
  * bytes instead of a key a slot. */
 static inline uint8_t tag_of(uint64_t h) { return (uint8_t)((h >> 56) | 1); }
 
+/* Keys are a few words: compared inline, not through a memcmp call */
+static inline int words_eq(const uint64_t *a, const uint64_t *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 static inline size_t tab_slot(const Table *t, const uint64_t *key) {
     uint64_t h = hash_words(key, t->kw);
     uint8_t tag = tag_of(h);
     size_t mask = t->cap - 1, i = h & mask;
     while (t->used[i] &&
-           (t->used[i] != tag || memcmp(t->keys + i * t->kw, key, t->kw * sizeof(uint64_t)) != 0))
+           (t->used[i] != tag || !words_eq(t->keys + i * t->kw, key, t->kw)))
         i = (i + 1) & mask;
     return i;
 }
@@ -869,7 +876,7 @@ static int x_reset(Scratch *x) {
 
 static XEntry *x_slot(Scratch *x, const uint64_t *key) {
     size_t mask = x->cap - 1, i = hash_words(key, TKW) & mask;
-    while (x->tab[i].gen == x->gen && memcmp(x->tab[i].key, key, sizeof(uint64_t) * TKW) != 0)
+    while (x->tab[i].gen == x->gen && !words_eq(x->tab[i].key, key, TKW))
         i = (i + 1) & mask;
     return &x->tab[i];
 }
