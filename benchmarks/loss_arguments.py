@@ -235,7 +235,9 @@ def horizon(
         k = Kernel.from_state(state)
         t0 = time.perf_counter()
         if ckernel.use_compiled(k):
-            res, _ = ckernel.search(k, limit, limit.deadline(), play_level=not solver)
+            # [0]: the dead set goes at once, not kept (tables and all) through
+            # the next position's search, whose peak it would swell
+            res = ckernel.search(k, limit, limit.deadline(), play_level=not solver)[0]
         else:
             res = Searcher(k, limit, limit.deadline()).run()
         verdict = "win" if res.win else "loss" if res.proven else "unknown"
