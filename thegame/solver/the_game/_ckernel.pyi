@@ -8,6 +8,7 @@ MAX_PLAYERS: int
 
 class DeadSet:
     replaced: int
+    chained: int
     def __contains__(self, key: object) -> bool: ...
     def __len__(self) -> int: ...
 
