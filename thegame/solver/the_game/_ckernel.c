@@ -733,7 +733,6 @@ static int tab_init(Table *t, int kw, size_t maxcap) {
     return t->keys && t->vals && t->used;
 }
 
-
 static void tab_free(Table *t) {
     free(t->keys);
     free(t->vals);

@@ -53,7 +53,8 @@ except ImportError:  # installed without a C compiler: the Python kernel only
 
 # Memory for the compiled search's memo tables together (``Limit.memory``
 # overrides it): half for the dead positions, a quarter for the tried
-# allowances, a quarter for the dominance chains; each table's slots are a
+# allowances (the chains' in the last, unlimited iteration, which asks no
+# tried allowance), a quarter for the dominance chains; each table's slots are a
 # power of two within its share, plus the old table while one grows, so a
 # worker's peak stays under 1 GiB. Deep loss proofs fill it (RESULTS.md).
 MEMO_BYTES = DEFAULT_MEMORY_MIB << 20
