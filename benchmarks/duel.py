@@ -16,13 +16,11 @@ seconds, peak resident memory of a worker) is printed as markdown.
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing
 import resource
-import statistics
 import time
-from pathlib import Path
 from typing import Any
+
+from _rows import run_rows, seconds_cells, seeds_of
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
@@ -55,8 +53,6 @@ def summary(rows: list[dict[str, Any]], budget: str) -> str:
     n = len(rows)
     decided = [r for r in rows if r["verdict"] != "unknown"]
     starter = [r for r in decided if r["winner"] == r["first"]]
-    secs = sorted(r["seconds"] for r in rows)
-    p95 = secs[min(n - 1, int(0.95 * n))] if secs else 0.0
     peak = max((r["peak_kb"] for r in rows), default=0) / 1024
     share = f"{100 * len(starter) / len(decided):.0f}%" if decided else "n/a"
     return "\n".join(
@@ -65,8 +61,7 @@ def summary(rows: list[dict[str, Any]], budget: str) -> str:
             "median s | p95 s | max s | peak MB |",
             "|---|---|---|---|---|---|---|---|",
             f"| {n} | {budget} | {len(decided)} ({100 * len(decided) / max(n, 1):.1f}%) | "
-            f"{len(starter)} ({share}) | {statistics.median(secs) if secs else 0:.2f} | "
-            f"{p95:.2f} | {secs[-1] if secs else 0:.2f} | {peak:.0f} |",
+            f"{len(starter)} ({share}) | {seconds_cells(rows)} | {peak:.0f} |",
         ]
     )
 
@@ -81,19 +76,9 @@ def main() -> None:
     ap.add_argument("--hand", type=int, default=6, help="hand size (rule D7; 6 printed)")
     ap.add_argument("--out", default="benchmarks/results/duel.jsonl")
     a = ap.parse_args()
-    lo, _, hi = a.seeds.partition("-")
-    seeds = range(int(lo), int(hi or lo) + 1)
-    work = [(s, f, a.time_limit, a.node_limit, a.high, a.hand) for s in seeds for f in (1, 2)]
-    rows: list[dict[str, Any]] = []
-    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    with (
-        multiprocessing.get_context("spawn").Pool(a.jobs, maxtasksperchild=1) as pool,
-        open(a.out, "w") as fh,
-    ):
-        for row in pool.imap(run_one, work):
-            rows.append(row)
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
+    budgets = (a.time_limit, a.node_limit, a.high, a.hand)
+    work = [(s, f, *budgets) for s in seeds_of(a.seeds) for f in (1, 2)]
+    rows = run_rows(run_one, work, a.jobs, a.out)
     budget = f"{a.time_limit:g} s" + (f", {a.node_limit:,} nodes" if a.node_limit else "")
     if (a.high, a.hand) != (59, 6):
         budget += f" (cards 2..{a.high}, hand {a.hand})"

@@ -16,12 +16,10 @@ printed as markdown.
 from __future__ import annotations
 
 import argparse
-import json
-import multiprocessing
-import statistics
 import time
-from pathlib import Path
 from typing import Any
+
+from _rows import run_rows, seconds_cells, seeds_of
 
 from thegame.models.the_game import Deal, get_rules
 from thegame.solver.the_game.duel.position import DuelGame, solo_of
@@ -53,8 +51,6 @@ def summary(rows: list[dict[str, Any]], budget: str) -> str:
     n = len(rows)
     proven = [r for r in rows if r["proven"]]
     finish = [r for r in proven if r["turns"] is not None]
-    secs = sorted(r["seconds"] for r in rows)
-    p95 = secs[min(n - 1, int(0.95 * n))] if secs else 0.0
     at_floor = sum(r["turns"] == r["floor"] for r in finish)
     return "\n".join(
         [
@@ -62,8 +58,7 @@ def summary(rows: list[dict[str, Any]], budget: str) -> str:
             "finish at the floor | median s | p95 s | max s |",
             "|---|---|---|---|---|---|---|---|",
             f"| {n} | {budget} | {len(proven)} ({100 * len(proven) / max(n, 1):.1f}%) | "
-            f"{len(finish)} | {at_floor} | {statistics.median(secs) if secs else 0:.2f} | "
-            f"{p95:.2f} | {secs[-1] if secs else 0:.2f} |",
+            f"{len(finish)} | {at_floor} | {seconds_cells(rows)} |",
         ]
     )
 
@@ -77,19 +72,8 @@ def main() -> None:
     ap.add_argument("--hand", type=int, default=6, help="hand size (rule D7; 6 printed)")
     ap.add_argument("--out", default="benchmarks/results/duel-races.jsonl")
     a = ap.parse_args()
-    lo, _, hi = a.seeds.partition("-")
-    seeds = range(int(lo), int(hi or lo) + 1)
-    work = [(s, p, a.time_limit, a.high, a.hand) for s in seeds for p in (1, 2)]
-    rows: list[dict[str, Any]] = []
-    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    with (
-        multiprocessing.get_context("spawn").Pool(a.jobs, maxtasksperchild=1) as pool,
-        open(a.out, "w") as fh,
-    ):
-        for row in pool.imap(run_one, work):
-            rows.append(row)
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
+    work = [(s, p, a.time_limit, a.high, a.hand) for s in seeds_of(a.seeds) for p in (1, 2)]
+    rows = run_rows(run_one, work, a.jobs, a.out)
     budget = f"{a.time_limit:g} s a player"
     if (a.high, a.hand) != (59, 6):
         budget += f" (cards 2..{a.high}, hand {a.hand})"

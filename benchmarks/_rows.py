@@ -1,0 +1,48 @@
+"""What the per-deal benchmarks share: a seed range, one worker process per
+row, the rows written as JSON lines as they come, and the seconds columns."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import statistics
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+W = TypeVar("W")
+
+
+def seeds_of(spec: str) -> range:
+    """``A-B`` (or ``A``) as a range of seeds."""
+    lo, _, hi = spec.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def run_rows(
+    run_one: Callable[[W], dict[str, Any]], work: Sequence[W], jobs: int, out: str
+) -> list[dict[str, Any]]:
+    """``run_one`` on each item in a fresh worker process (``jobs`` at a
+    time, so no row inherits another's tables), in order; each row is
+    written to ``out`` as soon as it is back, so an interrupted run keeps
+    what it finished."""
+    rows: list[dict[str, Any]] = []
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    with (
+        multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=1) as pool,
+        open(out, "w") as fh,
+    ):
+        for row in pool.imap(run_one, work):
+            rows.append(row)
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+    return rows
+
+
+def seconds_cells(rows: list[dict[str, Any]]) -> str:
+    """The median, p95 and max of the rows' ``seconds``, as table cells."""
+    secs = sorted(r["seconds"] for r in rows)
+    if not secs:
+        return "0.00 | 0.00 | 0.00"
+    p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
+    return f"{statistics.median(secs):.2f} | {p95:.2f} | {secs[-1]:.2f}"
