@@ -21,7 +21,7 @@ def invoke(*args: str) -> Result:
 def test_solve_json_win_replays(tmp_path: Path) -> None:
     record_path = tmp_path / "line.json"
     result = invoke(
-        "solve", "--seed", "3", "--json", "--time-limit", "30", "--record", str(record_path)
+        "solve", "--seed", "3", "--json", "--time-limit", "30", "--save", str(record_path)
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -156,7 +156,7 @@ def test_solve_extreme_json_replays(tmp_path: Path) -> None:
         "--deal",
         str(deal_path),
         "--json",
-        "--record",
+        "--save",
         str(record_path),
         "--node-limit",
         "300000",

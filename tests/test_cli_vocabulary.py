@@ -44,7 +44,7 @@ def test_explain_counts_turns_from_one() -> None:
 
 def solved_record(tmp_path: Path, keep: int) -> tuple[Path, Record]:
     full = tmp_path / "full.json"
-    code, _, _ = invoke("solve", "--seed", "3", "--node-limit", "300000", "--record", str(full))
+    code, _, _ = invoke("solve", "--seed", "3", "--node-limit", "300000", "--save", str(full))
     assert code == 0
     record = Record.from_json(full.read_text())
     cut = Record(record.deal, record.turns[:keep])
@@ -56,7 +56,7 @@ def solved_record(tmp_path: Path, keep: int) -> tuple[Path, Record]:
 def test_solve_goes_on_from_a_record_s_position(tmp_path: Path) -> None:
     path, cut = solved_record(tmp_path, keep=10)
     written = tmp_path / "again.json"
-    code, out, _ = invoke("solve", "--deal", str(path), "--json", "--record", str(written))
+    code, out, _ = invoke("solve", "--deal", str(path), "--json", "--save", str(written))
     assert code == 0
     data = json.loads(out)
     assert data["from_turn"] == 10 and data["verdict"] == "win"

@@ -28,7 +28,7 @@ def deal_file(tmp_path: Path, first: int | None = 1) -> Path:
 
 def test_solve_duel_json_and_record(tmp_path: Path) -> None:
     rec = tmp_path / "line.json"
-    result = invoke("solve", "--deal", str(deal_file(tmp_path)), "--json", "--record", str(rec))
+    result = invoke("solve", "--deal", str(deal_file(tmp_path)), "--json", "--save", str(rec))
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["variant"] == "face-to-face" and data["first"] == 1

@@ -31,8 +31,16 @@ from ..solver.mind.gap import GapResult, check_tolerance, play_gap
 from ..solver.mind.odds import LevelOdds, campaign_odds
 from ..solver.mind.sample import sample_level
 from .common import SEED, err, out, print_json, read_text, user_errors
+from .options import deal_source_options, json_option, record_argument
 
 PLAYERS = click.IntRange(2, 4)
+players_option = click.option("--players", type=PLAYERS, required=True, help="Players (2-4).")
+level_option = click.option("--level", type=click.IntRange(min=1), required=True,
+                            help="The level: n cards each (rule M2).")
+high_option = click.option("--high", type=click.IntRange(2, 1000), default=HIGH,
+                           show_default=True, help="Highest card (a smaller deck for tests).")
+tolerance_option = click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
+                                help="Rule M6: cards closer than d collide.")
 
 
 def _lives(n: int) -> str:
@@ -63,12 +71,12 @@ def _hands_text(deal: LevelDeal) -> str:
 
 
 @mind.command()
-@click.option("--seed", type=SEED, required=True, help="Seed of the shuffle.")
-@click.option("--players", type=PLAYERS, required=True)
-@click.option("--level", type=click.IntRange(min=1), required=True)
-@click.option("--high", type=click.IntRange(2, 1000), default=HIGH, show_default=True,
-              help="Highest card (a smaller deck for tests).")
-@click.option("--json", "as_json", is_flag=True, help="Print the deal JSON.")
+@click.option("--seed", type=SEED, required=True, help="Deal by seed (the same deal on every "
+              "machine).")
+@players_option
+@level_option
+@high_option
+@json_option("Print the deal as JSON.")
 @user_errors
 def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
     """Deal one level from a seed (rule M2: level n, n cards each)."""
@@ -81,8 +89,8 @@ def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
 
 
 @mind.command("check")
-@click.argument("record_file", metavar="FILE")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@record_argument()
+@json_option()
 @user_errors
 def check_cmd(record_file: str, as_json: bool) -> None:
     """Replay a level record. Exit code 2 when an event is illegal."""
@@ -118,16 +126,15 @@ def _gap_text(result: GapResult) -> str:
 
 
 @mind.command()
-@click.option("--deal", "deal_file", metavar="FILE", help="A deal or record JSON ('-': stdin).")
-@click.option("--seed", type=SEED, help="Or deal from a seed ...")
-@click.option("--players", type=PLAYERS, help="... for this many players ...")
-@click.option("--level", type=click.IntRange(min=1), help="... at this level.")
-@click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
-              help="Rule M6: cards closer than d collide.")
+@deal_source_options(seed_help="Deal by seed (with --players and --level).",
+                     deal_help="A deal or record JSON: its deal ('-': stdin).", deck=False)
+@click.option("--players", type=PLAYERS, help="With --seed: players (2-4).")
+@click.option("--level", type=click.IntRange(min=1), help="With --seed: the level (n cards each).")
+@tolerance_option
 @click.option("--star", is_flag=True, help="Throw a star at the start (rule M4).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option()
 @user_errors
-def solve(deal_file: str | None, seed: int | None, players: int | None, level: int | None,
+def solve(seed: int | None, deal_file: str | None, players: int | None, level: int | None,
           tolerance: int, star: bool, as_json: bool) -> None:
     """Play a level under the gap model (rule M6)."""
     if deal_file is not None:
@@ -193,14 +200,12 @@ def _policy_table(rules: MindRules, sol: CampaignSolution) -> Table:
 
 
 @mind.command()
-@click.option("--players", type=PLAYERS, required=True)
-@click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
-              help="Rule M6: cards closer than d collide.")
-@click.option("--high", type=click.IntRange(2, 1000), default=HIGH, show_default=True,
-              help="Highest card (a smaller deck for tests).")
+@players_option
+@tolerance_option
+@high_option
 @click.option("--simulate", type=click.IntRange(min=1), default=None,
               help="Also estimate every level from this many random deals (a cross-check).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option()
 @user_errors
 def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json: bool) -> None:
     """Exact odds of every level and the best star policy (rule M6)."""
@@ -259,10 +264,10 @@ def _analysis_text(a: LevelAnalysis) -> str:
 
 
 @mind.command("analyze")
-@click.argument("record_file", metavar="FILE")
+@record_argument()
 @click.option("--tolerance", "-d", "tolerances", type=click.IntRange(min=1), multiple=True,
               help="Tolerances for the star what-if (repeatable; default 2, 3, 5).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option()
 @user_errors
 def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) -> None:
     """Each life lost in a played level, and what a star at the start would change."""

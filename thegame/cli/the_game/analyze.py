@@ -24,7 +24,8 @@ from ...models import InvalidInputError, Limit
 from ...models.the_game import Deal, GameState, Play, Record, Rules
 from ...models.the_game.notation import play_text, plays_text, plural, turn_label
 from ...models.the_game.state import pile_name
-from ..common import SECONDS, SEED, err, out, print_json, searching, user_errors
+from ..common import SECONDS, err, out, print_json, searching, user_errors
+from ..options import json_option, limit_options, record_argument, sample_seed_option
 from .options import load_record
 from .render import card_text, cards_text
 
@@ -289,7 +290,7 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 
 
 @click.command()
-@click.argument("record_file", metavar="RECORD")
+@record_argument()
 @click.option(
     "--samples",
     type=click.IntRange(min=2),
@@ -297,14 +298,11 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     show_default=True,
     help="Sampled orders of the unseen cards per turn (the fair review).",
 )
-@click.option("--seed", "sample_seed", type=SEED, default=0,
-              help="Seed of the samples.")  # fmt: skip
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=1.0,
-    show_default=True,
-    help="Seconds of search per position that hindsight needs to search.",
+@sample_seed_option()
+@limit_options(
+    1.0,
+    time_help="Seconds of search per position that hindsight (or a duel's analysis) searches.",
+    nodes=False,
 )
 @click.option(
     "--hindsight-total",
@@ -314,26 +312,27 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     help="Seconds for the whole hindsight column (figures past it are best found).",
 )
 @click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@json_option("Print the review as JSON.")
 @user_errors
 def analyze(
     record_file: str,
     samples: int,
     sample_seed: int,
-    time_limit: float,
+    limit: Limit,
     hindsight_total: float,
     no_hindsight: bool,
     as_json: bool,
 ) -> None:
-    """Review a played game (a record or a puzzle file): every action judged
+    """Review a played game (a record or a puzzle FILE): every action judged
     from what the player knew, marked ?!, ? or ?? where it cost, with the
-    better action; hindsight (the deck's order known) as a second column.
+    better action; hindsight (the deck's order known) as a second column;
+    the fair win chance at each turn start drawn as a curve.
     """
     record = load_record(record_file)
     if record.deal.rules.is_duel:
-        _analyze_duel(record, time_limit, as_json)
+        _analyze_duel(record, limit, as_json)
         return
-    hindsight = None if no_hindsight else Limit(time_limit)
+    hindsight = None if no_hindsight else limit
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
             record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total
@@ -345,18 +344,12 @@ def analyze(
 
 
 @click.command()
-@click.argument("record_file", metavar="RECORD")
-@click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=10.0,
-    show_default=True,
-    help="Seconds of search.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
+@record_argument()
+@limit_options(10.0, time_help="Seconds of search.", nodes=False)
+@json_option("Print the hint as JSON.")
 @user_errors
-def hint(record_file: str, time_limit: float, as_json: bool) -> None:
-    """The best next play from where the record ends, with hindsight."""
+def hint(record_file: str, limit: Limit, as_json: bool) -> None:
+    """The best next play from where the record FILE ends, with hindsight."""
     from ...models.the_game.record import replayed, turn_to_dict
 
     record = load_record(record_file)
@@ -364,10 +357,10 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason}): no next play", record_file)
     if state.rules.is_duel:
-        _hint_duel(record, state, time_limit, as_json)
+        _hint_duel(record, state, limit, as_json)
         return
     with searching(enabled=not as_json):
-        h = hint_for(state, Limit(time_limit))
+        h = hint_for(state, limit)
     rules = record.deal.rules
     if as_json:
         print_json(
@@ -378,7 +371,7 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
                 "end_turn": h.play is None,
                 "verdict": h.verdict,
                 "cards_left": h.cards_left,
-                "cards_left_optimal": h.optimal,
+                "optimal": h.optimal,
                 "turns": [turn_to_dict(rules, t) for t in h.line],
                 "text": h.text,
             }
@@ -390,25 +383,25 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
 # -- Face to Face (rules D1-D7) ----------------------------------------------------------
 
 
-def _analyze_duel(record: Record, time_limit: float, as_json: bool) -> None:
+def _analyze_duel(record: Record, limit: Limit, as_json: bool) -> None:
     """``analyze`` on a duel: the first turn that threw a forced win away."""
     from ...analysis.the_game.duel import analyze_duel
     from .duel_view import duel_analysis_view
 
     with _bar(enabled=not as_json, label="analysing") as progress:
-        analysis = analyze_duel(record, Limit(time_limit), progress)
+        analysis = analyze_duel(record, limit, progress)
     if as_json:
         print_json(analysis.to_dict())
     else:
         out.print(duel_analysis_view(analysis))
 
 
-def _hint_duel(record: Record, state: GameState, time_limit: float, as_json: bool) -> None:
+def _hint_duel(record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
     """``hint`` on a duel: the best next turn."""
     from ...analysis.the_game.duel import duel_hint
 
     with searching(enabled=not as_json):
-        h = duel_hint(state, Limit(time_limit))
+        h = duel_hint(state, limit)
     if as_json:
         print_json(h.to_dict(record))
     else:
