@@ -156,6 +156,7 @@ def test_check_json_output_shape(tmp_path: Path) -> None:
         "legal": True,
         "status": "won",
         "cards_left": 0,
+        "reason": "all cards played: a perfect clear (rule C7)",
         "error": None,
     }
 
@@ -168,6 +169,7 @@ def test_check_in_progress_json(tmp_path: Path) -> None:
         "legal": True,
         "status": "in_progress",
         "cards_left": 7,
+        "reason": None,
         "error": None,
     }
 
@@ -176,11 +178,11 @@ def test_check_illegal_record_json(tmp_path: Path) -> None:
     result = invoke("check", write(tmp_path, ILLEGAL.to_json()), "--json")
     assert result.exit_code == 2
     data = json.loads(result.stdout)
-    assert set(data) == {"legal", "status", "cards_left", "error"}
+    assert set(data) == {"legal", "status", "cards_left", "reason", "error"}
     assert data["legal"] is False and data["status"] == "in_progress"
     assert {k: data["error"][k] for k in ("turn", "play", "rule")} == {
-        "turn": 1,
-        "play": 1,
+        "turn": 2,
+        "play": 2,
         "rule": "C5",
     }
 
@@ -204,6 +206,7 @@ def test_check_duel_json_names_the_winner(tmp_path: Path) -> None:
         "legal": True,
         "status": "won",
         "cards_left": 6,
+        "reason": "player 1 played all their cards (rule D6)",
         "error": None,
         "winner": 1,
     }

@@ -164,7 +164,7 @@ def test_solve_extreme_json_replays(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["verdict"] in ("win", "loss")
-    assert {"verdict", "cards_left", "cards_left_optimal", "turns", "proof", "stats"} <= set(data)
+    assert {"verdict", "cards_left", "optimal", "turns", "proof", "stats"} <= set(data)
     checked = json.loads(invoke("check", str(record_path), "--json").stdout)
     assert checked["legal"] is True
     assert checked["cards_left"] == data["cards_left"]

@@ -376,7 +376,7 @@ def replay_json(data: dict[str, Any]) -> tuple[list[Turn], GameState]:
     state = GameState(deal)
     turns: list[Turn] = []
     for i, t in enumerate(data["turns"]):
-        assert t["turn"] == i and t["player"] == state.current + 1
+        assert t["turn"] == i + 1 and t["player"] == state.current + 1
         player = state.current
         piles = {n: state.tops[pile_index(rules, n)] for n in t["before"]["piles"]}
         assert t["before"] == {"piles": piles, "hand": state.hand()}
@@ -409,7 +409,7 @@ def test_json_replays_to_the_record() -> None:
         "status",
         "reason",
         "proof",
-        "cards_left_optimal",
+        "optimal",
         "first",
         "deal",
         "turns",

@@ -27,7 +27,7 @@ from ...models.the_game.state import pile_name
 from ..common import SECONDS, err, out, print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument, sample_seed_option
 from .options import load_record
-from .render import card_text, cards_text
+from .render import LineView, card_text, cards_text, marked_line
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
@@ -378,6 +378,8 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
         )
         return
     out.print(Text(f"player {state.current + 1}: {h.text}"))
+    if h.line:
+        out.print(LineView("line: ", marked_line(record.deal, h.line), "dim"))
 
 
 # -- Face to Face (rules D1-D7) ----------------------------------------------------------

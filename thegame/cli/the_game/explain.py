@@ -16,12 +16,12 @@ from rich.text import Text
 from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, explain_record
 from ...models import InvalidInputError
 from ...models.outcome import Limit
-from ...models.the_game import Deal, Record, replay
+from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
 from ...models.the_game.notation import plural, turn_label
 from ..common import print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument
 from .options import deal_options, load_deal, load_record
-from .render import card_text, cards_text, deal_title, legend
+from .render import LineView, card_text, cards_text, deal_title, legend, marked_line
 
 # How a reason looks on a terminal (plain text elsewhere: rich detects it).
 _REASON_STYLE = {
@@ -63,7 +63,7 @@ class Summary:
             "status": self.status,
             "reason": self.reason,
             "proof": self.proof,
-            "cards_left_optimal": self.optimal,
+            "optimal": self.optimal,
             "first": self.deal.first,
             "deal": self.deal.to_dict(),
             "turns": [t.to_dict() for t in turns],
@@ -162,6 +162,10 @@ def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
     return Group(head, rows)
 
 
+def _plays(deal: Deal, t: TurnExplanation) -> tuple[Play, ...]:
+    return tuple(Play(p.card, pile_index(deal.rules, p.pile)) for p in t.plays)
+
+
 def explain_view(summary: Summary, turns: list[TurnExplanation]) -> Group:
     """The whole explanation: verdict, the deal, every turn, the end."""
     deal = summary.deal
@@ -169,6 +173,9 @@ def explain_view(summary: Summary, turns: list[TurnExplanation]) -> Group:
     if summary.proof:
         parts.append(Text(f"proof: {summary.proof}"))
     parts.append(Text(deal_title(deal, summary.seed)))
+    if turns:
+        line = marked_line(deal, [Turn(t.player, _plays(deal, t)) for t in turns])
+        parts.append(LineView("line: ", line))
     note = legend(deal)
     if note:
         parts.append(Text(note))

@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...models import IllegalMoveError, InvalidInputError, interrupt
+from ...models.jsonio import load_json
 from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, GameState, Play, Record, Turn, pile_name
 from ...models.the_game.notation import action_text, parse_play, plural
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 HELP = (
     "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
     "'end' ends the turn, 'undo' takes back the last action, 'hint', 'solve', "
-    "'help', 'quit'"
+    "'help', 'quit'; a move that loses the game is asked for again ('!' insists)"
 )
 
 
@@ -55,7 +56,8 @@ def help_text(session: Session) -> str:
         "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
         "'end' ends the turn and draws, 'undo' takes back a play of this turn (the cards "
         "drawn cannot go back: the draw pile is hidden), 'hint' (from what you can see), "
-        f"'solve spoiler' (only {spoiler}), 'help', 'quit'"
+        f"'solve spoiler' (only {spoiler}), 'help', 'quit'; a move that loses the game is "
+        "asked for again ('!' insists)"
     )
 
 
@@ -66,7 +68,17 @@ read_line: Callable[[str], str] = input
 
 
 def load_puzzle(path: str) -> Puzzle:
-    return Puzzle.from_json(read_text(path), path)
+    """A puzzle file, or a record (its turns are the position). A deal file
+    is pointed to ``--deal``; a record that is over or illegal says which."""
+    text = read_text(path)
+    data = load_json(text, path) if text.lstrip().startswith("{") else None
+    if not isinstance(data, dict) or "deal" not in data:
+        raise InvalidInputError(
+            f"this file holds a deal, not a puzzle or a record: play it with "
+            f"'thegame play --deal {path}'",
+            path,
+        )
+    return Puzzle.from_dict(data, path)
 
 
 @dataclasses.dataclass
@@ -179,11 +191,10 @@ class Saver:
             return
         try:
             write_atomic(self.path, session.record().to_json() + "\n")
-        except OSError as e:
-            message = f"cannot write the game: {e.strerror or e}"
+        except InvalidInputError as e:
             if strict:
-                raise InvalidInputError(message, self.path) from None
-            err.print(f"warning: {self.path}: {message}", markup=False, soft_wrap=True)
+                raise
+            err.print(f"warning: {e}", markup=False, soft_wrap=True)
 
 
 def _parse_play(state: GameState, text: str) -> tuple[int, int]:
@@ -229,11 +240,66 @@ def _read_command() -> str | None:
         return None
 
 
+INSIST = "!"
+
+
+def _insisted(cmd: str) -> tuple[str, bool]:
+    """``'61 a1!'`` or ``'! 61 a1'``: the command, and whether it insists."""
+    if cmd.endswith(INSIST) or cmd.startswith(INSIST):
+        return cmd.strip(INSIST + " "), True
+    return cmd, False
+
+
+def losing_play(state: GameState, card: int, pile: int) -> str | None:
+    """Why this accepted play loses the game at once (a command broken,
+    X2), from what the player can see; None when it does not."""
+    rule = state.loses(card, pile)
+    if rule is None:
+        return None
+    probe = state.copy()
+    probe.play(card, pile)
+    return probe.reason or f"it breaks a command (rule {rule})"
+
+
+def losing_end(state: GameState) -> str | None:
+    """Why ending the turn now loses the game, from public facts only: a
+    command broken (X3b, X3c) or a fire card not covered in time (F2). A
+    loss that the draw would reveal (the next player stuck, C8) is not
+    foretold: the cards drawn are hidden."""
+    rule = state.end_loses()
+    if rule is not None:
+        probe = state.copy()
+        probe.end_turn()
+        return probe.reason or f"it breaks a command (rule {rule})"
+    rules = state.rules
+    if not rules.fire_cards or not state.can_end_turn():
+        return None
+    if state.cards_left() == 0 and rules.fire_safe_at_clear:
+        return None
+    for pile, top in enumerate(state.tops):
+        if top in rules.fire_cards and state.top_turn[pile] < state.turn:
+            return (
+                f"fire card {top} on {pile_name(rules, pile)} is not covered "
+                "and this turn is its last (rule F2)"
+            )
+    return None
+
+
+def _wins_by_ending(state: GameState) -> bool:
+    """Every card is down and ending the turn clears the game (rule C7)."""
+    if state.over or state.cards_left() != 0 or not state.can_end_turn():
+        return False
+    probe = state.copy()
+    probe.end_turn()
+    return probe.status == Status.WON
+
+
 def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
     """The loop: read a command, act, redraw. Returns how it ended."""
     _say(help_text(session), "dim")
     out.print(table_legend(session.state))
     out.print(_view(session))
+    pending: str | None = None  # a losing move asked about once
     while not session.state.over:
         if interrupt.requested():
             # Ctrl-C during a hint's search stopped that search: stop the game too.
@@ -241,7 +307,11 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
         line = _read_command()
         if line is None:
             return "quit"
-        cmd = " ".join(line.strip().lower().split())
+        cmd, insist = _insisted(" ".join(line.strip().lower().split()))
+        if not cmd and insist and pending is not None:
+            cmd = pending
+        asked, pending = pending, None
+        insist = insist or cmd == asked  # the same move again: the player means it
         state = session.state
         if not cmd:
             continue
@@ -251,9 +321,18 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
             _say(help_text(session))
             continue
         if cmd in ("end", "e"):
+            why = None if insist else losing_end(state)
+            if why is not None:
+                pending = cmd
+                _say(f"ending the turn now loses the game: {why}. "
+                     "Type 'end' again or '!' to end it anyway.", "bold yellow")  # fmt: skip
+                continue
             if not _end_turn(session):
                 continue
             saver.save(session)
+            hot_seat = session.hidden and session.state.players > 1
+            if hot_seat and not session.state.over and not _hand_over(session):
+                return "quit"
         elif cmd in ("undo", "u"):
             undone = session.undo()
             if undone is None:
@@ -277,6 +356,12 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
         else:
             try:
                 card, pile = _parse_play(state, cmd)
+                why = None if insist else losing_play(state, card, pile)
+                if why is not None:
+                    pending = cmd
+                    _say(f"{action_text(state.rules, (card, pile))} loses the game: {why}. "
+                         f"Type it again or '!' to play it anyway.", "bold yellow")  # fmt: skip
+                    continue
                 session.play(card, pile)
             except InvalidInputError as e:
                 _say(f"invalid: {e.message}", "red")
@@ -284,9 +369,31 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
             except IllegalMoveError as e:
                 _say(f"illegal: rule {e.rule}: {e.message}", "red")
                 continue
+            if _wins_by_ending(session.state):
+                # The last card: the turn ends by itself and the win is said now.
+                _say(f"{action_text(state.rules, (card, pile))} was the last card")
+                session.end_turn()
+                saver.save(session)
         if not session.state.over:
             out.print(_view(session))
     return session.state.status
+
+
+ENTER_PROMPT = "press Enter when only player {n} looks at the screen: "
+
+
+def _hand_over(session: Session) -> bool:
+    """Hot seat: clear the screen (the last hand goes out of view), then
+    wait for Enter before the next hand is shown. False at the end of input."""
+    out.clear()
+    nxt = session.state.current + 1
+    _say(f"--- player {nxt}'s turn: pass the keyboard ---", "bold")
+    try:
+        read_line(ENTER_PROMPT.format(n=nxt))
+    except EOFError:
+        out.print()
+        return False
+    return True
 
 
 def _end_turn(session: Session) -> bool:
@@ -299,11 +406,9 @@ def _end_turn(session: Session) -> bool:
         return False
     state = session.state
     if session.hidden and state.players > 1:
-        # Hot seat: the next player is looking at the screen now; the drawn
-        # cards are that player's own business (their count is public).
+        # Hot seat: the drawn cards are that player's own business (their
+        # count is public); the screen is cleared before the next hand.
         _say(f"player {player} ended the turn and drew {plural(len(drew), 'card')}")
-        if not state.over:
-            _say(f"--- player {state.current + 1}'s turn: pass the keyboard ---", "bold")
     elif drew:
         _say(f"turn ended; drew {' '.join(map(str, drew))}")
     elif not state.over:

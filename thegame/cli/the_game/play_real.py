@@ -24,8 +24,8 @@ from .render import card_text, cards_text, commands_text, legend
 if TYPE_CHECKING:
     from ...solver.the_game.duel.pns import ProofNumberSearch
 
-# Inner width of a drawn card: fits "100", "55[S]" and "A1 up".
-CARD_WIDTH = 7
+# Width of a drawn card: its inside fits "100", "55[S]" and "A1 down".
+CARD_WIDTH = 9
 
 
 def not_available(what: str, state: GameState) -> str:
@@ -85,7 +85,7 @@ def piles_view(state: GameState) -> RenderableType:
         if top in rules.fire_cards or deal.command(top):
             style = "bold red" if top in rules.fire_cards else "bold magenta"
         top_row.append(_cell("┌" + "─" * (CARD_WIDTH - 2) + "┐"))
-        name = f"{pile_name(rules, i)} {'up' if asc else 'dn'}"
+        name = f"{pile_name(rules, i)} {'up' if asc else 'down'}"
         name_row.append(Text("│", style="") + Text(f"{name:^{CARD_WIDTH - 2}}") + Text("│"))
         card_row.append(
             Text("│") + Text(f"{card_text(deal, top):^{CARD_WIDTH - 2}}", style=style) + Text("│")
