@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from support import run_main
 
 from thegame.cli.main import cli
 from thegame.models import InvalidInputError, Limit
-from thegame.models.the_game import Deal, get_rules
+from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.portfolio import solve_with
 
 # The commands of The Game family and of The Mind (the other games' groups
@@ -143,3 +144,54 @@ def test_analyze_takes_its_sampling_seed_as_sample_seed(
     assert runs[0] == runs[1] and runs[0]["samples"] == 4
     code, _, err = run_main(capsys, *args, "--seed", "1")
     assert code == 2 and "--seed" in err  # --seed is a deal's seed, never a sampling seed
+
+
+# -- pictures: marks, the win-chance curve, colour ---------------------------------------
+
+
+def test_solve_marks_fire_cards_in_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(capsys, "solve", "--seed", "2", "--variant", "on-fire",
+                            "--time-limit", "20")  # fmt: skip
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert any("22* A1" in row or "33* A1" in row for row in rows)
+    assert "* fire card (rule F1)" in out
+
+
+def test_analyze_draws_the_fair_win_chance_per_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.console import Console
+
+    from thegame.analysis.the_game.annotate import annotate_record
+    from thegame.cli.the_game.analyze import BLOCKS, win_chart
+    from thegame.cli.the_game.options import load_record
+
+    puzzle = "tests/data/puzzles/classic-12.json"
+    # Not a terminal: the figures as plain text, each turn start named.
+    code, out, _ = run_main(capsys, "analyze", puzzle, "--samples", "4", "--no-hindsight")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "fair win chance at each turn start" in text
+    # One figure for the start of each of the 32 turns the file holds.
+    assert len(re.findall(r"turn \d+ \d+%", text)) == 32
+    review = annotate_record(load_record(puzzle), 4, 0, Limit(1))
+    console = Console(record=True, width=160, force_terminal=True)
+    chart = win_chart(review, terminal=True)
+    assert chart is not None
+    console.print(chart)
+    drawn = console.export_text()
+    assert "fair win chance (estimate)" in drawn and "100% |" in drawn
+    assert any(block in drawn for block in BLOCKS[1:])
+    assert "hindsight" in drawn  # the hindsight curve beside it
+
+
+def test_play_colours_the_piles_the_room_and_marked_cards() -> None:
+    from rich.text import Text
+
+    from thegame.cli.the_game.play_real import card_style, piles_view, room_style
+
+    state = GameState(Deal.from_seed(0, get_rules("on-fire")))
+    assert (room_style(0), room_style(3), room_style(40)) == ("bold red", "yellow", "green")
+    assert "red" in card_style(state, 44) and card_style(state, 23) == ""
+    rows = [r for r in piles_view(state).renderables if isinstance(r, Text)]
+    styles = {str(span.style) for row in rows for span in row.spans}
+    assert {"cyan", "magenta", "green"} <= styles

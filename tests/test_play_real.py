@@ -582,3 +582,20 @@ def test_play_of_a_finished_or_illegal_record_says_which(tmp_path: Path) -> None
     bad.write_text(Record(deal, (broken, *turns[1:])).to_json())
     result = invoke([str(bad)], ["quit"])
     assert result.exit_code == 2 and "illegal: turn 2, play 2: rule C5" in result.stderr
+
+
+def test_a_duel_position_title_counts_its_turns(tmp_path: Path) -> None:
+    text = "face-to-face 2p first=1 high=9 : 2 3 4 5 6 7 8 9 / 2 3 4 5 6 7 8 9"
+    deal = Deal.from_text(text)
+    state = GameState(deal)
+    plays = []
+    while not state.can_end_turn():
+        p = state.legal_plays()[0]
+        state.play(p.card, p.pile)
+        plays.append(p)
+    path = tmp_path / "duel.json"
+    path.write_text(Record(deal, (Turn(1, tuple(plays)),)).to_json())
+    result = invoke([str(path), "--no-review"], ["quit"])
+    assert result.exit_code == 0, result.output
+    assert "face-to-face, 1 turn already played; player 2 to move" in result.output
+    assert "turns already" not in result.output and "clear the last" not in result.output

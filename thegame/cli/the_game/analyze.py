@@ -72,6 +72,99 @@ def best_chart(analysis: Analysis, height: int = 6) -> RenderableType | None:
     return Group(*rows)
 
 
+def hindsight_at_turn_starts(analysis: Analysis) -> dict[int, int]:
+    """The best reachable cards left (hindsight) at the start of each turn
+    (0-based index) the analysis judged."""
+    values: dict[int, int] = {}
+    if analysis.steps:
+        values[analysis.steps[0][0]] = analysis.curve[0]
+    for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
+        values[i + 1] = value  # the last step of turn i: where turn i + 1 starts
+    return values
+
+
+def _block_rows(values: list[float], height: int) -> list[str]:
+    """Columns of blocks for ``values`` in 0..1, top row first."""
+    rows = []
+    for level in range(height, 0, -1):
+        row = ""
+        for v in values:
+            fill = v * height - (level - 1)
+            row += BLOCKS[max(0, min(8, round(fill * 8)))]
+        rows.append(row)
+    return rows
+
+
+def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType | None:
+    """The fair win chance at each turn start (``turn_starts``), with the
+    hindsight curve beside it: block columns on a terminal, plain text
+    elsewhere (a pipe, a file). None when no turn was judged."""
+    if not review.turn_starts:
+        return None
+    turns = [t for t, _ in review.turn_starts]
+    wins = [e.win for _, e in review.turn_starts]
+    hs = {} if review.hindsight is None else hindsight_at_turn_starts(review.hindsight)
+    samples = review.turn_starts[0][1].samples
+    caption = (
+        f"fair win chance at each turn start (the blind policy over {samples} sampled "
+        "orders of the unseen cards; an estimate)"
+    )
+    if not terminal:
+        lines = [
+            Text(caption + ":"),
+            Text(
+                "  "
+                + ", ".join(
+                    f"turn {t + 1} {100 * w:.0f}%" for t, w in zip(turns, wins, strict=True)
+                )
+            ),
+        ]
+        if hs:
+            lines.append(Text("hindsight, best reachable cards left at each turn start:"))
+            lines.append(
+                Text("  " + ", ".join(f"turn {t + 1} {hs[t]}" for t in turns if t in hs))
+            )
+        return Group(*lines)
+    left = [f"100% |{row}" if i == 0 else f"     |{row}" for i, row in enumerate(
+        _block_rows(wins, height))]  # fmt: skip
+    left.append("  0% +" + "-" * len(wins))
+    labels = [" "] * (len(wins) + 4)
+    for col, t in enumerate(turns):
+        if col == 0 or (t + 1) % 5 == 0:
+            mark = str(t + 1)
+            labels[col : col + len(mark)] = list(mark)
+    left.append("      " + "".join(labels).rstrip())
+    chart = Table.grid(padding=(0, 4))
+    chart.add_column()
+    fair = Group(
+        Text("fair win chance (estimate)", style="bold"),
+        *(Text(line, style="cyan") for line in left),
+        Text("      turn", style="dim"),
+    )
+    if hs and review.hindsight is not None:
+        chart.add_column()
+        top = max(hs.values())
+        if top == 0:
+            right: RenderableType = Text(
+                "hindsight: a perfect clear stayed reachable at every turn start", style="green"
+            )
+        else:
+            values = [hs.get(t, 0) / top for t in turns]
+            rows = [f"{top:>4} |{r}" if i == 0 else f"     |{r}" for i, r in enumerate(
+                _block_rows(values, height))]  # fmt: skip
+            rows.append("   0 +" + "-" * len(values))
+            rows.append("      " + "".join(labels).rstrip())
+            right = Group(
+                Text("hindsight: best reachable cards left", style="bold"),
+                *(Text(line, style="magenta") for line in rows),
+                Text("      turn", style="dim"),
+            )
+        chart.add_row(fair, right)
+    else:
+        chart.add_row(fair)
+    return Group(Text(caption, style="dim"), chart)
+
+
 def analysis_view(analysis: Analysis) -> RenderableType:
     """Hindsight only: summary, the mistakes with the better play, the chart."""
     rules = analysis.record.deal.rules
@@ -129,7 +222,7 @@ def _hindsight_summary(analysis: Analysis) -> list[RenderableType]:
     return [line]
 
 
-def review_view(review: Review) -> RenderableType:
+def review_view(review: Review, terminal: bool = False) -> RenderableType:
     """The annotated review: marked actions with the position and the better
     action, then every judged turn at a glance, then hindsight."""
     rules = review.record.deal.rules
@@ -172,6 +265,10 @@ def review_view(review: Review) -> RenderableType:
         parts.append(_marked_view(deal, rules, a))
     parts.append(Text())
     parts.append(_turn_table(review))
+    chart = win_chart(review, terminal)
+    if chart is not None:
+        parts.append(Text())
+        parts.append(chart)
     if review.hindsight is not None:
         parts.append(Text())
         parts.append(analysis_view(review.hindsight))
@@ -340,7 +437,7 @@ def analyze(
     if as_json:
         print_json(review.to_dict())
     else:
-        out.print(review_view(review))
+        out.print(review_view(review, out.is_terminal))
 
 
 @click.command()

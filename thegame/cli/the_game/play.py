@@ -565,7 +565,7 @@ def _end_analysis_open(record: Record, opening: int, time_limit: float) -> dict[
             progress=lambda d, t: update(f"reviewing {d}/{t}"),
             start_turn=opening,
         )
-    out.print(review_view(review))
+    out.print(review_view(review, out.is_terminal))
     result: dict[str, Any] = review.to_dict()
     return result
 

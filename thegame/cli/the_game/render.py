@@ -207,6 +207,9 @@ def solution_view(sol: Solution) -> Group:
         table.add_row(str(i + 1), str(turn.player), marked_plays(deal, turn.plays), style=style)
     if sol.turns:
         lines.append(table)
+        marks = legend(deal)
+        if marks:
+            lines.append(Text(marks, style="dim"))
     lines.append(Text(f"cards left: {sol.cards_left}"))
     stats = f"engine: {sol.engine}; {sol.nodes:,} nodes in {sol.seconds:.2f} s"
     lines.append(Text(stats, style="dim"))
