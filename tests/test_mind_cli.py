@@ -316,3 +316,31 @@ def test_analyze_of_an_illegal_record_exits_2_like_check(tmp_path: Path) -> None
         assert result.stdout == ""
     data = json.loads(invoke("analyze", path, "--json").stdout)
     assert data["error"] == {"event": 1, "rule": "M2", "message": "player 1 does not hold 15"}
+
+
+def test_play_a_real_ctrl_c_exits_130_and_keeps_the_level(tmp_path: Path) -> None:
+    """The real signal, in a child process waiting for the next command."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    save = tmp_path / "g.json"
+    command = "from thegame.cli.main import main; main()"
+    args = ["mind", "play", "--players", "2", "--seed", "5", "--save", str(save)]
+    child = subprocess.Popen([sys.executable, "-c", command, *args], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdin is not None
+    child.stdin.write(_winning_lines(2, 5)[0] + "\n")
+    child.stdin.flush()
+    deadline = time.monotonic() + 60  # the first event saved: the child waits for the next
+    while time.monotonic() < deadline:
+        if save.exists() and json.loads(save.read_text() or "{}").get("events"):
+            break
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    stdout, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    assert "Traceback" not in stderr and "interrupted; the level so far is saved" in stderr
+    assert "game won" not in stdout and "quit" not in stdout  # no ending but Ctrl-C's
+    assert len(json.loads(save.read_text())["events"]) == 1

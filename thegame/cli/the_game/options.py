@@ -65,8 +65,9 @@ def load_deal(
     if game.turns and not turns_ok:
         raise InvalidInputError(
             f"{deal_file} holds a game in progress ({plural(len(game.turns), 'turn')} played); "
-            "this command starts from the deal: use 'thegame solve' or 'thegame hint' for the "
-            "position",
+            "this command starts from the deal: for the position give the file as FILE "
+            f"('thegame solve {deal_file}', 'thegame hint {deal_file}', 'thegame explain "
+            f"{deal_file}')",
             "options",
         )
     return game.deal
