@@ -383,10 +383,10 @@ def test_the_save_file_exists_from_the_start(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["PUZZLE", "--seed", "1"], "--seed goes with a real game, not with a PUZZLE file"),
+        (["PUZZLE", "--seed", "1"], "--seed goes with a real game, not with a puzzle or record"),
         (["--daily", "--seed", "1"], "--seed goes with a real game, not with --daily"),
         (["PUZZLE", "--variant", "profi"], "--variant goes with a real game"),
-        ([], "give a PUZZLE file, --daily, or a deal"),
+        ([], "give a puzzle or record FILE, --daily, or a deal"),
         (["--variant", "profi"], "no deal given"),
         (["--seed", "1", "--deck", "2 3"], "give one deal source"),
         (["--seed", "1", "--variant", "nope"], "'nope' is not one of 'classic'"),

@@ -21,6 +21,7 @@ from ...puzzles.the_game.daily import STREAMS
 from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
 from ..common import SECONDS, err, out, read_text, user_errors, write_atomic
+from ..options import record_argument, save_option
 from .options import deal_options, load_deal
 from .play_real import (
     hidden_hint_text,
@@ -597,7 +598,7 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 
 
 @click.command()
-@click.argument("puzzle_file", metavar="[PUZZLE]", required=False)
+@record_argument(required=False)
 @click.option(
     "--daily",
     "use_daily",
@@ -606,13 +607,15 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 )
 @click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
 @deal_options
+@save_option("Write the game as a record ('check' and 'analyze' read it) after every turn "
+             "and at the end.")
 @click.option(
-    "--save",
-    "save_file",
-    metavar="FILE",
-    help="Write the game as a record (for check and analyze) after every turn and at the end.",
+    "--hint-time",
+    type=SECONDS,
+    default=5.0,
+    show_default=True,
+    help="Seconds that 'hint' and 'solve' may search.",
 )
-@click.option("--hint-time", type=SECONDS, default=5.0, show_default=True, help="Seconds.")
 @click.option(
     "--hint-samples",
     type=click.IntRange(min=1),
@@ -630,7 +633,7 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 @click.option("--no-review", is_flag=True, help="Skip the analysis at the end.")
 @user_errors
 def play(
-    puzzle_file: str | None,
+    record_file: str | None,
     use_daily: bool,
     date: str | None,
     seed: int | None,
@@ -647,7 +650,7 @@ def play(
 ) -> None:
     """Play in the terminal: a real game with the draw pile face down
     (--seed N, --deck or --deal, with --variant, --players), or a puzzle
-    (PUZZLE file or --daily) with everything in view.
+    or record FILE, or --daily) with everything in view.
 
     Ctrl-C stops the game (exit 130), saving it first with --save.
     """
@@ -663,8 +666,8 @@ def play(
         )
         if value is not None
     ]
-    if use_daily and puzzle_file is not None:
-        raise InvalidInputError("give a PUZZLE file or --daily, not both", "play")
+    if use_daily and record_file is not None:
+        raise InvalidInputError("give a FILE or --daily, not both", "play")
     stream = None
     if use_daily and variant is not None and given == ["--variant"]:
         # --daily --variant extreme: the second daily stream (thegame daily).
@@ -675,26 +678,27 @@ def play(
                 "play",
             )
         stream, given = variant, []
-    if (use_daily or puzzle_file is not None) and given:
-        what = "--daily" if use_daily else "a PUZZLE file"
+    if (use_daily or record_file is not None) and given:
+        what = "--daily" if use_daily else "a puzzle or record FILE"
         raise InvalidInputError(
             f"{given[0]} goes with a real game, not with {what} (a puzzle has its own deal)",
             "play",
         )
     if date is not None and not use_daily:
         raise InvalidInputError("--date goes with --daily", "play")
-    if "-" in (deal_file, puzzle_file):
+    if "-" in (deal_file, record_file):
         raise InvalidInputError(
             "play reads its commands from stdin: give the deal or puzzle as a file", "play"
         )
-    if not (use_daily or puzzle_file is not None or given):
+    if not (use_daily or record_file is not None or given):
         raise InvalidInputError(
-            "give a PUZZLE file, --daily, or a deal for a real game (--seed N, --deck, --deal)",
+            "give a puzzle or record FILE, --daily, or a deal for a real game "
+            "(--seed N, --deck, --deal FILE)",
             "play",
         )
     try:
         session = _open(
-            puzzle_file, use_daily, date, (seed, deck, deal_file, variant, players, first), stream
+            record_file, use_daily, date, (seed, deck, deal_file, variant, players, first), stream
         )
     except KeyboardInterrupt:
         # Ctrl-C while the daily puzzle is being made: nothing to save yet.
@@ -726,7 +730,7 @@ def play(
 
 
 def _open(
-    puzzle_file: str | None,
+    record_file: str | None,
     use_daily: bool,
     date: str | None,
     deal_source: tuple[int | None, str | None, str | None, str | None, int | None, int | None],
@@ -735,11 +739,11 @@ def _open(
     """The session the options ask for: a puzzle (everything in view) or a
     real game from a deal (the draw pile face down); ``stream``: the daily
     stream of ``--daily``."""
-    if use_daily or puzzle_file is not None:
+    if use_daily or record_file is not None:
         if use_daily:
             puzzle = load_daily(date, show=True, stream=stream)
         else:
-            puzzle = load_puzzle(str(puzzle_file))
+            puzzle = load_puzzle(str(record_file))
         session = puzzle_session(puzzle)
         lines: list[RenderableType] = [puzzle_title(puzzle)]
         if puzzle.difficulty:
