@@ -56,7 +56,7 @@ def solved_record(tmp_path: Path, keep: int) -> tuple[Path, Record]:
 def test_solve_goes_on_from_a_record_s_position(tmp_path: Path) -> None:
     path, cut = solved_record(tmp_path, keep=10)
     written = tmp_path / "again.json"
-    code, out, _ = invoke("solve", "--deal", str(path), "--json", "--save", str(written))
+    code, out, _ = invoke("solve", str(path), "--json", "--save", str(written))
     assert code == 0
     data = json.loads(out)
     assert data["from_turn"] == 10 and data["verdict"] == "win"
@@ -64,7 +64,7 @@ def test_solve_goes_on_from_a_record_s_position(tmp_path: Path) -> None:
     assert played.turns[:10] == cut.turns  # the record's turns stay as played
     code, out, _ = invoke("check", str(written), "--json")
     assert json.loads(out)["status"] == "won"
-    code, text, _ = invoke("solve", "--deal", str(path))
+    code, text, _ = invoke("solve", "--deal", str(path))  # --deal reads a record too
     assert "from the position after 10 turns of the record" in text
 
 
