@@ -160,10 +160,10 @@ def test_cli_analyze_json_and_hint(tmp_path: pytest.TempPathFactory) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     hs = data["hindsight"]
-    assert hs["best_at_start"] == {"cards_left": 0, "cards_left_optimal": True}
+    assert hs["best_at_start"] == {"cards_left": 0, "optimal": True}
     assert hs["cards_left"] == data["cards_left"] == after
     first = hs["mistakes"][0]
-    assert (first["turn"], first["play"]) == (turn, play)
+    assert (first["turn"], first["play"]) == (turn + 1, play + 1)  # from 1, as on screen
     p = record.turns[turn].plays[play]
     assert first["played"]["card"] == p.card
     assert {"best_before", "best_after", "better", "turns"} <= set(first)
@@ -172,7 +172,7 @@ def test_cli_analyze_json_and_hint(tmp_path: pytest.TempPathFactory) -> None:
         m["best_after"] - m["best_before"] for m in hs["mistakes"] if m["cards_lost_proven"]
     )
     # The fair column judges the same action, on the same samples.
-    action = next(a for a in data["actions"] if (a["turn"], a["play"]) == (turn, play))
+    action = next(a for a in data["actions"] if (a["turn"], a["play"]) == (turn + 1, play + 1))
     assert action["played"]["text"] == f"{p.card} {'A1' if p.pile == 0 else 'D1'}"
     text = runner.invoke(cli, ["analyze", str(path), "--samples", "8"])
     assert text.exit_code == 0
@@ -184,7 +184,7 @@ def test_cli_analyze_json_and_hint(tmp_path: pytest.TempPathFactory) -> None:
     h = runner.invoke(cli, ["hint", str(cut_path), "--json"])
     assert h.exit_code == 0, h.output
     assert json.loads(h.output)["verdict"] == "win"
-    assert json.loads(h.output)["cards_left_optimal"] is True
+    assert json.loads(h.output)["optimal"] is True
 
 
 def test_cli_errors_are_one_line(tmp_path: pytest.TempPathFactory) -> None:

@@ -116,7 +116,7 @@ def test_cli_review_json_and_text(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["samples"] == 30 and data["cards_left"] == record_cards_left(record)
-    act = next(a for a in data["actions"] if (a["turn"], a["play"]) == (1, 0))
+    act = next(a for a in data["actions"] if (a["turn"], a["play"]) == (2, 1))
     assert act["played"]["text"] == f"{blunder.card} A1"
     assert act["mark"] in ("?", "??") and act["drop"]["cards_left_gained"] > 0
     lo, hi = act["after_played"]["win_chance_interval"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from support import EXTREME
+from support import EXTREME, run_main
 
 from thegame.cli.main import cli
 from thegame.models.the_game import Deal, Play, Record, Turn, get_rules, small_rules
@@ -156,6 +156,7 @@ def test_check_json_output_shape(tmp_path: Path) -> None:
         "legal": True,
         "status": "won",
         "cards_left": 0,
+        "reason": "all cards played: a perfect clear (rule C7)",
         "error": None,
     }
 
@@ -168,6 +169,7 @@ def test_check_in_progress_json(tmp_path: Path) -> None:
         "legal": True,
         "status": "in_progress",
         "cards_left": 7,
+        "reason": None,
         "error": None,
     }
 
@@ -176,11 +178,11 @@ def test_check_illegal_record_json(tmp_path: Path) -> None:
     result = invoke("check", write(tmp_path, ILLEGAL.to_json()), "--json")
     assert result.exit_code == 2
     data = json.loads(result.stdout)
-    assert set(data) == {"legal", "status", "cards_left", "error"}
+    assert set(data) == {"legal", "status", "cards_left", "reason", "error"}
     assert data["legal"] is False and data["status"] == "in_progress"
     assert {k: data["error"][k] for k in ("turn", "play", "rule")} == {
-        "turn": 1,
-        "play": 1,
+        "turn": 2,
+        "play": 2,
         "rule": "C5",
     }
 
@@ -204,6 +206,7 @@ def test_check_duel_json_names_the_winner(tmp_path: Path) -> None:
         "legal": True,
         "status": "won",
         "cards_left": 6,
+        "reason": "player 1 played all their cards (rule D6)",
         "error": None,
         "winner": 1,
     }
@@ -305,8 +308,6 @@ def test_deal_bad_file(tmp_path: Path, content: Any, fragments: tuple[str, ...])
 @pytest.mark.parametrize(
     ("args", "fragments"),
     [
-        (["--seed", "1", "--variant", "nope"], ("unknown variant 'nope'",)),
-        (["--seed", "1", "--players", "6"], ("classic is for 1-5 players, not 6",)),
         (["--seed", "1", "--variant", "face-to-face", "--players", "1"], ("for 2 players",)),
         (["--seed", "1", "--first", "2"], ("player 2 does not exist",)),
         (["--seed", "1", "--deck", "2 3"], ("give one deal source",)),
@@ -317,6 +318,21 @@ def test_deal_bad_file(tmp_path: Path, content: Any, fragments: tuple[str, ...])
 )
 def test_deal_bad_options(args: list[str], fragments: tuple[str, ...]) -> None:
     assert_user_error(invoke("deal", *args), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--seed", "1", "--variant", "nope"], "'nope' is not one of 'classic', 'profi'"),
+        (["--seed", "1", "--players", "6"], "'--players': 6 is not in the range 1<=x<=5"),
+    ],
+)
+def test_deal_options_out_of_their_choices_are_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], fragment: str
+) -> None:
+    code, out, err = run_main(capsys, "deal", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and fragment in err
 
 
 def test_deal_file_contradicting_options(tmp_path: Path) -> None:

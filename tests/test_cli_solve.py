@@ -21,7 +21,7 @@ def invoke(*args: str) -> Result:
 def test_solve_json_win_replays(tmp_path: Path) -> None:
     record_path = tmp_path / "line.json"
     result = invoke(
-        "solve", "--seed", "3", "--json", "--time-limit", "30", "--record", str(record_path)
+        "solve", "--seed", "3", "--json", "--time-limit", "30", "--save", str(record_path)
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -156,7 +156,7 @@ def test_solve_extreme_json_replays(tmp_path: Path) -> None:
         "--deal",
         str(deal_path),
         "--json",
-        "--record",
+        "--save",
         str(record_path),
         "--node-limit",
         "300000",
@@ -164,7 +164,7 @@ def test_solve_extreme_json_replays(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["verdict"] in ("win", "loss")
-    assert {"verdict", "cards_left", "cards_left_optimal", "turns", "proof", "stats"} <= set(data)
+    assert {"verdict", "cards_left", "optimal", "turns", "proof", "stats"} <= set(data)
     checked = json.loads(invoke("check", str(record_path), "--json").stdout)
     assert checked["legal"] is True
     assert checked["cards_left"] == data["cards_left"]

@@ -1,5 +1,5 @@
 """One notation, one vocabulary, every position file accepted, limits and
-interrupts (issue 18): what a user reads and types is the same everywhere."""
+interrupts: what a user reads and types is the same everywhere."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_explain_counts_turns_from_one() -> None:
 
 def solved_record(tmp_path: Path, keep: int) -> tuple[Path, Record]:
     full = tmp_path / "full.json"
-    code, _, _ = invoke("solve", "--seed", "3", "--node-limit", "300000", "--record", str(full))
+    code, _, _ = invoke("solve", "--seed", "3", "--node-limit", "300000", "--save", str(full))
     assert code == 0
     record = Record.from_json(full.read_text())
     cut = Record(record.deal, record.turns[:keep])
@@ -56,7 +56,7 @@ def solved_record(tmp_path: Path, keep: int) -> tuple[Path, Record]:
 def test_solve_goes_on_from_a_record_s_position(tmp_path: Path) -> None:
     path, cut = solved_record(tmp_path, keep=10)
     written = tmp_path / "again.json"
-    code, out, _ = invoke("solve", "--deal", str(path), "--json", "--record", str(written))
+    code, out, _ = invoke("solve", str(path), "--json", "--save", str(written))
     assert code == 0
     data = json.loads(out)
     assert data["from_turn"] == 10 and data["verdict"] == "win"
@@ -64,7 +64,7 @@ def test_solve_goes_on_from_a_record_s_position(tmp_path: Path) -> None:
     assert played.turns[:10] == cut.turns  # the record's turns stay as played
     code, out, _ = invoke("check", str(written), "--json")
     assert json.loads(out)["status"] == "won"
-    code, text, _ = invoke("solve", "--deal", str(path))
+    code, text, _ = invoke("solve", "--deal", str(path))  # --deal reads a record too
     assert "from the position after 10 turns of the record" in text
 
 
@@ -165,3 +165,62 @@ def test_json_lines_stay_whole_when_ctrl_c_lands_on_a_full_pipe() -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert [json.loads(line)["i"] for line in out.splitlines()] == list(range(30))
+
+
+# -- one line format everywhere: 37 A1, 40 A1 | 90 D1 --------------------------------------
+
+
+def _joined(out: str, label: str) -> str:
+    """The text after ``label``, its wrapped lines joined again."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(label))
+    text = [lines[start][len(label) :]]
+    for line in lines[start + 1 :]:
+        if not line.startswith(" " * len(label)):
+            break
+        text.append(line.strip())
+    return " ".join(t.strip() for t in text)
+
+
+def test_line_text_joins_plays_with_commas_and_turns_with_bars() -> None:
+    from thegame.models.the_game import Play, Turn, get_rules
+    from thegame.models.the_game.notation import line_text
+
+    turns = [Turn(1, (Play(37, 0), Play(40, 0))), Turn(1, (Play(90, 2),))]
+    assert line_text(get_rules("classic"), turns) == "37 A1, 40 A1 | 90 D1"
+    marked = line_text(get_rules("classic"), turns, lambda c: f"{c}*")
+    assert marked == "37* A1, 40* A1 | 90* D1"
+
+
+def test_hint_explain_and_daily_print_the_line_with_line_text(tmp_path: Path) -> None:
+    from thegame.models.the_game.notation import line_text
+    from thegame.puzzles.the_game.files import Puzzle
+
+    puzzle = str(Path(__file__).parent / "data" / "puzzles" / "classic-12.json")
+    code, out, _ = invoke("hint", puzzle, "--json", "--time-limit", "20")
+    data = json.loads(out)
+    deal = Puzzle.from_json(Path(puzzle).read_text()).deal
+    line = Record.from_dict({"deal": deal.to_dict(), "turns": data["turns"]}).turns
+    code, out, _ = invoke("hint", puzzle, "--time-limit", "20")
+    assert code == 0 and _joined(out, "line: ") == line_text(deal.rules, line)
+    path, cut = solved_record(tmp_path, keep=6)
+    code, out, _ = invoke("explain", str(path))
+    assert code == 0 and _joined(out, "line: ") == line_text(cut.deal.rules, cut.turns)
+    code, out, _ = invoke("daily", "--date", "2026-01-05", "--solution")
+    assert code == 0
+    code, js, _ = invoke("daily", "--date", "2026-01-05", "--json")
+    daily = Puzzle.from_dict(json.loads(js))
+    assert _joined(out, "solution: ") == line_text(daily.deal.rules, daily.solution)
+
+
+def test_check_counts_from_one_on_screen_and_in_json(tmp_path: Path) -> None:
+    path, _ = solved_record(tmp_path, keep=3)
+    data = json.loads(path.read_text())
+    data["turns"][1]["plays"][0]["card"] = 200  # not a card of the deal
+    path.write_text(json.dumps(data))
+    code, out, _ = invoke("check", str(path), "--json")
+    error = json.loads(out)["error"]
+    assert code == 2 and set(error) == {"turn", "play", "rule", "message"}
+    assert (error["turn"], error["play"]) == (2, 1)
+    code, _, err = invoke("check", str(path))
+    assert code == 2 and err.startswith("illegal: turn 2, play 1: rule ")

@@ -28,7 +28,7 @@ def deal_file(tmp_path: Path, first: int | None = 1) -> Path:
 
 def test_solve_duel_json_and_record(tmp_path: Path) -> None:
     rec = tmp_path / "line.json"
-    result = invoke("solve", "--deal", str(deal_file(tmp_path)), "--json", "--record", str(rec))
+    result = invoke("solve", "--deal", str(deal_file(tmp_path)), "--json", "--save", str(rec))
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["variant"] == "face-to-face" and data["first"] == 1
@@ -102,11 +102,11 @@ def test_analyze_duel_names_the_turn_that_threw_the_win_away(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["values"] == [
-        {"turn": 0, "player": 1, "verdict": "win"},
-        {"turn": 1, "player": 2, "verdict": "win"},
+        {"turn": 1, "player": 1, "verdict": "win"},
+        {"turn": 2, "player": 2, "verdict": "win"},
     ]
     m = data["first_mistake"]
-    assert m["turn"] == 0 and m["player"] == 1 and m["proven"]
+    assert m["turn"] == 1 and m["player"] == 1 and m["proven"]
     assert m["played"]["plays"] == [{"card": 7, "pile": "A1"}, {"card": 2, "pile": "D1"}]
     assert m["better"]["player"] == 1 and m["turns"][-1]["player"] == 1
     text = invoke("analyze", str(path), "--time-limit", "10")

@@ -298,7 +298,7 @@ def test_an_illegal_record_names_the_first_illegal_play() -> None:
 
 
 def test_golden_record_text() -> None:
-    result = invoke("explain", "--record", str(FIRE_RECORD))
+    result = invoke("explain", str(FIRE_RECORD))
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     check_golden("fire_2p.txt", result.stdout)
@@ -313,13 +313,13 @@ def test_golden_seed_text(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_golden_record_json() -> None:
-    result = invoke("explain", "--record", str(FIRE_RECORD), "--json")
+    result = invoke("explain", str(FIRE_RECORD), "--json")
     assert result.exit_code == 0
     check_golden("fire_2p.json", json.dumps(json.loads(result.stdout), indent=1) + "\n")
 
 
 def test_plain_text_has_no_escapes_but_a_terminal_gets_colour() -> None:
-    result = invoke("explain", "--record", str(FIRE_RECORD))
+    result = invoke("explain", str(FIRE_RECORD))
     assert "\x1b" not in result.stdout
     summary, turns = explain_cli.summary_of_record(load(FIRE_RECORD), "record")
     buf = io.StringIO()
@@ -330,7 +330,7 @@ def test_plain_text_has_no_escapes_but_a_terminal_gets_colour() -> None:
 
 
 def test_long_reasons_wrap_under_their_column() -> None:
-    result = invoke("explain", "--record", str(SEED_RECORD))
+    result = invoke("explain", str(SEED_RECORD))
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 100
     assert all(line == line.rstrip() for line in lines)
@@ -376,7 +376,7 @@ def replay_json(data: dict[str, Any]) -> tuple[list[Turn], GameState]:
     state = GameState(deal)
     turns: list[Turn] = []
     for i, t in enumerate(data["turns"]):
-        assert t["turn"] == i and t["player"] == state.current + 1
+        assert t["turn"] == i + 1 and t["player"] == state.current + 1
         player = state.current
         piles = {n: state.tops[pile_index(rules, n)] for n in t["before"]["piles"]}
         assert t["before"] == {"piles": piles, "hand": state.hand()}
@@ -399,7 +399,7 @@ def replay_json(data: dict[str, Any]) -> tuple[list[Turn], GameState]:
 
 def test_json_replays_to_the_record() -> None:
     record = load(SEED_RECORD)
-    result = invoke("explain", "--record", str(SEED_RECORD), "--json")
+    result = invoke("explain", str(SEED_RECORD), "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert set(data) == {
@@ -409,7 +409,7 @@ def test_json_replays_to_the_record() -> None:
         "status",
         "reason",
         "proof",
-        "cards_left_optimal",
+        "optimal",
         "first",
         "deal",
         "turns",
@@ -449,22 +449,23 @@ def test_an_illegal_record_is_one_line_and_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert_one_line_error(
-        invoke("explain", "--record", str(path)),
+        invoke("explain", str(path)),
         "illegal record: turn 2, play 1: rule C5",
     )
     data["turns"][1]["player"] = 1
     path.write_text(json.dumps(data), encoding="utf-8")
-    assert_one_line_error(invoke("explain", "--record", str(path)), "turn 2: rule C3", "C3")
+    assert_one_line_error(invoke("explain", str(path)), "turn 2: rule C3", "C3")
 
 
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["--record", "{missing}"], "No such file"),
-        (["--record", "{malformed}"], "malformed.json"),
-        (["--record", "{malformed}", "--seed", "1"], "--record takes its deal from the file"),
-        ([], "--record FILE"),
-        (["--seed", "1", "--variant", "face-to-face"], "the solver covers"),
+        (["{missing}"], "No such file"),
+        (["{malformed}"], "malformed.json"),
+        (["{malformed}", "--seed", "1"], "a record FILE brings its own deal"),
+        ([], "give a record FILE, or a deal"),
+        (["--seed", "1", "--variant", "face-to-face"], "for Face to Face, 'thegame solve"),
+        (["--record", "{missing}"], "No such file"),  # the old spelling still works
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], fragment: str) -> None:

@@ -14,10 +14,10 @@ def test_m3_analysis_stops_at_the_first_illegal_event() -> None:
     deal = LevelDeal(MindRules(2), 2, ((10, 40), (20, 30)))
     record = LevelRecord(deal, (Play(2, 30), Play(1, 10), Play(1, 40)))
     a = analyze_level(record, (2,))
-    assert not a.legal and a.error == {"event": 1,
-                                       "message": "rule M2: player 1 does not hold 10"}
+    assert not a.legal and a.error == {"event": 2, "rule": "M2",
+                                       "message": "player 1 does not hold 10"}
     assert [(x.event, x.player, x.played, x.lower) for x in a.lives] == [
-        (0, 2, 30, ((1, 10), (2, 20))),
+        (1, 2, 30, ((1, 10), (2, 20))),
     ]
 
 

@@ -88,9 +88,9 @@ def test_check_json_fields_and_exit_codes(tmp_path: Path) -> None:
     bad = invoke("check", write(tmp_path, record), "--json")
     assert bad.exit_code == 2
     assert json.loads(bad.stdout)["error"] == {
-        "event": 0, "message": "rule M2: player 1 does not hold 15"}
+        "event": 1, "rule": "M2", "message": "player 1 does not hold 15"}
     text = invoke("check", write(tmp_path, record))
-    assert text.exit_code == 2 and "event 0: rule M2" in text.stderr
+    assert text.exit_code == 2 and "event 1: rule M2" in text.stderr
 
 
 @pytest.mark.parametrize(
@@ -190,7 +190,7 @@ def test_analyze_names_the_early_player_and_the_star_what_if(tmp_path: Path) -> 
     result = invoke("analyze", write(tmp_path, record), "--json", "-d", "5", "-d", "4")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["collisions"] == [{"event": 0, "early": 2, "played": 15,
+    assert data["collisions"] == [{"event": 1, "player": 2, "played": 15,
                                    "lower": [{"player": 3, "card": 11}], "waited": [3]}]
     assert data["star_at_start"] == [
         {"tolerance": 5, "lives_lost_without_star": 1, "lives_lost_with_star": 0,
@@ -240,3 +240,107 @@ def test_play_early_cards_lose_lives_then_the_game() -> None:
     assert "game lost at level 2" in result.stdout
     quit_ = invoke("play", "--players", "2", "--seed", "3", stdin="quit\n")
     assert quit_.exit_code == 0 and "game" not in quit_.stdout.splitlines()[-1]
+
+
+def _winning_lines(players: int, seed: int) -> list[str]:
+    """What the table types to win the campaign: the lowest card each time."""
+    from thegame.models.mind import Campaign, MindRules
+
+    game = Campaign(MindRules(players), seed=seed)
+    lines = []
+    while game.status == "in_progress":
+        hands = game.current.hands
+        card = min(c for h in hands for c in h)
+        player = next(i for i, h in enumerate(hands, 1) if card in h)
+        lines.append(f"{player} {card}")
+        game.play(player, card)
+    return lines
+
+
+def test_play_save_writes_level_records_that_check_and_analyze_accept(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    lines = ["star", *_winning_lines(2, 5)]  # a star first: level 1 is cleared by it
+    result = invoke("play", "--players", "2", "--seed", "5", "--save", str(save),
+                    stdin="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "game won at level 12" in result.stdout
+    assert f"saved to {save}" in result.stdout
+    # The last level in FILE, every finished level beside it.
+    last = json.loads(save.read_text())
+    assert last["deal"]["level"] == 12 and len(last["events"]) == 24
+    first = tmp_path / "game-level1.json"
+    assert json.loads(first.read_text())["events"] == [{"star": True}]
+    for path in (save, first, tmp_path / "game-level7.json"):
+        checked = invoke("check", str(path), "--json")
+        assert checked.exit_code == 0, checked.output
+        assert json.loads(checked.stdout)["status"] == "cleared"
+        analysed = invoke("analyze", str(path), "--json")
+        assert analysed.exit_code == 0 and json.loads(analysed.stdout)["legal"] is True
+
+
+@pytest.mark.parametrize(("then", "code"), [(KeyboardInterrupt, 130), (EOFError, 0)],
+                         ids=["ctrl-c", "ctrl-d"])
+def test_play_ctrl_c_exits_130_and_ctrl_d_quits_with_a_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    then: type[BaseException], code: int,
+) -> None:
+    import thegame.cli.mind as mind_module
+
+    first = _winning_lines(2, 5)[:1]
+
+    def feed() -> Any:
+        yield from first
+        raise then
+
+    lines = feed()
+    monkeypatch.setattr(mind_module, "read_line", lambda prompt: next(lines))
+    save = tmp_path / "g.json"
+    got, out, err = run_main(capsys, "play", "--players", "2", "--seed", "5", "--save", str(save))
+    assert got == code and "Traceback" not in err
+    if code == 130:
+        assert err.strip().endswith(f"interrupted; the level so far is saved to {save}")
+        assert "game" not in out.splitlines()[-1]
+    else:
+        assert "end of input: quit at level" in out
+    data = json.loads(save.read_text())
+    assert len(data["events"]) == 1 or data["deal"]["level"] == 2
+
+
+def test_analyze_of_an_illegal_record_exits_2_like_check(tmp_path: Path) -> None:
+    record = {"deal": BOOKLET, "events": [{"player": 1, "card": 15}]}
+    path = write(tmp_path, record)
+    for command in ("check", "analyze"):
+        result = invoke(command, path)
+        assert result.exit_code == 2, command
+        assert "event 1: rule M2: player 1 does not hold 15" in result.stderr
+        assert result.stdout == ""
+    data = json.loads(invoke("analyze", path, "--json").stdout)
+    assert data["error"] == {"event": 1, "rule": "M2", "message": "player 1 does not hold 15"}
+
+
+def test_play_a_real_ctrl_c_exits_130_and_keeps_the_level(tmp_path: Path) -> None:
+    """The real signal, in a child process waiting for the next command."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    save = tmp_path / "g.json"
+    command = "from thegame.cli.main import main; main()"
+    args = ["mind", "play", "--players", "2", "--seed", "5", "--save", str(save)]
+    child = subprocess.Popen([sys.executable, "-c", command, *args], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdin is not None
+    child.stdin.write(_winning_lines(2, 5)[0] + "\n")
+    child.stdin.flush()
+    deadline = time.monotonic() + 60  # the first event saved: the child waits for the next
+    while time.monotonic() < deadline:
+        if save.exists() and json.loads(save.read_text() or "{}").get("events"):
+            break
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    stdout, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    assert "Traceback" not in stderr and "interrupted; the level so far is saved" in stderr
+    assert stdout.endswith("> ")  # nothing after the open prompt: no ending but Ctrl-C's
+    assert len(json.loads(save.read_text())["events"]) == 1

@@ -157,8 +157,9 @@ def test_check_reports_fields_and_the_first_illegal_event() -> None:
     }
     bad = check(LevelRecord(deal, (Play(3, 11), Play(1, 11), Play(2, 15))))
     assert bad.to_dict()["error"] == {
-        "event": 1,
-        "message": "rule M2: player 1 does not hold 11",
+        "event": 2,
+        "rule": "M2",
+        "message": "player 1 does not hold 11",
     }
     assert bad.to_dict()["status"] == "in_progress" and not bad.legal
 
@@ -212,7 +213,7 @@ def test_m2_m3_m4_random_events_match_a_set_model(
     error = None
     for i, e in enumerate(events):
         if not any(hands) or (isinstance(e, Play) and e.card not in hands[e.player - 1]):
-            error = i
+            error = i + 1  # events count from 1
             break
         if isinstance(e, Star):
             for h in hands:

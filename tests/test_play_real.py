@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from support import run_main
 
 import thegame.cli.the_game.play as play_module
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.cli.main import cli
 from thegame.models.outcome import Status
-from thegame.models.the_game import Deal, GameState, Record, Turn, pile_name
+from thegame.models.the_game import Deal, GameState, Play, Record, Turn, pile_name
 from thegame.solver.the_game.api import solve
 
 SMALL = "classic 1p first=1 high=20 asc_piles=1 desc_piles=1 hand_sizes=3,3,3,3,3"
@@ -45,11 +46,14 @@ def deal_file(tmp_path: Path, text: str, name: str = "deal.txt") -> Path:
 
 
 def script_of(deal: Deal, turns: list[Turn]) -> list[str]:
-    """What a player types to play ``turns``."""
+    """What a player types to play ``turns`` (hot seat: Enter after each
+    turn's end, when the next player has the keyboard)."""
     lines = []
     for turn in turns:
         lines += [f"{p.card} {pile_name(deal.rules, p.pile)}" for p in turn.plays]
         lines.append("end")
+        if deal.players > 1:
+            lines.append("")
     return lines
 
 
@@ -93,7 +97,13 @@ def test_a_hidden_game_played_to_a_win_is_saved_checked_and_analysed(tmp_path: P
     record = Record.from_json(save.read_text())
     assert list(record.turns) == sol.turns
     assert record.deal == deal
-    assert check_json(save) == {"legal": True, "status": "won", "cards_left": 0, "error": None}
+    assert check_json(save) == {
+        "legal": True,
+        "status": "won",
+        "cards_left": 0,
+        "reason": "all cards played: a perfect clear (rule C7)",
+        "error": None,
+    }
     analysis = CliRunner().invoke(cli, ["analyze", str(save), "--json", "--samples", "8"])
     assert analysis.exit_code == 0, analysis.output
     review = json.loads(analysis.stdout)
@@ -111,6 +121,7 @@ def test_a_hot_seat_game_to_its_end_keeps_each_draw_to_its_player(tmp_path: Path
     assert "player 2's hand: 3 cards (hidden)" in text
     assert "player 1 ended the turn and drew 2 cards" in text
     assert "--- player 2's turn: pass the keyboard ---" in text
+    assert "press Enter when only player 2 looks at the screen" in text
     assert "turn ended; drew" not in text  # hot seat: the drawn cards are not shown
     assert "Hindsight analysis" not in text  # --no-review
     data = check_json(save)
@@ -133,7 +144,13 @@ def test_a_saved_lost_game_is_checked_as_lost(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "lost: player 1 cannot play 2 cards (rule C8); 13 cards left" in result.output
     assert "Hindsight analysis" in result.output
-    assert check_json(save) == {"legal": True, "status": "lost", "cards_left": 13, "error": None}
+    assert check_json(save) == {
+        "legal": True,
+        "status": "lost",
+        "cards_left": 13,
+        "reason": "player 1 cannot play 2 cards (rule C8)",
+        "error": None,
+    }
     # The last turn's end left player 1 without 2 playable cards: it is saved.
     assert Record.from_json(save.read_text()).turns == tuple(turns)
 
@@ -226,11 +243,11 @@ def test_the_piles_are_drawn_as_cards_with_their_room(tmp_path: Path) -> None:
     result = invoke(["--deal", str(deal_file(tmp_path, EASY)), "--no-review"], ["20 A1", "quit"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert "room 19  room 19" in lines
-    assert "room 1   room 18" in lines
-    card = lines.index("room 1   room 18") - 2
-    assert lines[card] == "│ 20  │  │ 21  │"
-    assert lines[card - 1] == "│A1 up│  │D1 dn│"
+    assert " room 19    room 19 " in lines
+    assert " room 1     room 18 " in lines
+    card = lines.index(" room 1     room 18 ") - 2
+    assert lines[card] == "│  20   │  │  21   │"
+    assert lines[card - 1] == "│ A1 up │  │D1 down│"
 
 
 def test_a_game_lost_inside_a_turn_is_saved_with_that_turn(tmp_path: Path) -> None:
@@ -241,8 +258,12 @@ def test_a_game_lost_inside_a_turn_is_saved_with_that_turn(tmp_path: Path) -> No
     )
     save = tmp_path / "x.json"
     args = ["--deal", str(deal_file(tmp_path, text)), "--save", str(save), "--no-review"]
-    result = invoke(args, ["2 A1", "3 A1"])
+    result = invoke(args, ["2 A1", "3 A1", "!"])
     assert result.exit_code == 0, result.output
+    # Asked once, then played when the player insists.
+    assert "3 A1 loses the game: 3 played after a stop card had ended the turn (rule X3a)" in (
+        result.output
+    )
     assert "lost: 3 played after a stop card had ended the turn (rule X3a)" in result.output
     record = Record.from_json(save.read_text())
     assert [[(p.card, p.pile) for p in t.plays] for t in record.turns] == [[(2, 0), (3, 0)]]
@@ -362,32 +383,34 @@ def test_the_save_file_exists_from_the_start(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["PUZZLE", "--seed", "1"], "--seed goes with a real game, not with a PUZZLE file"),
+        (["PUZZLE", "--seed", "1"], "--seed goes with a real game, not with a puzzle or record"),
         (["--daily", "--seed", "1"], "--seed goes with a real game, not with --daily"),
         (["PUZZLE", "--variant", "profi"], "--variant goes with a real game"),
-        ([], "give a PUZZLE file, --daily, or a deal"),
+        ([], "give a puzzle or record FILE, --daily, or a deal"),
         (["--variant", "profi"], "no deal given"),
         (["--seed", "1", "--deck", "2 3"], "give one deal source"),
-        (["--seed", "1", "--variant", "nope"], "nope"),
-        (["--seed", "1", "--players", "9"], "not 9"),
+        (["--seed", "1", "--variant", "nope"], "'nope' is not one of 'classic'"),
+        (["--seed", "1", "--players", "9"], "9 is not in the range 1<=x<=5"),
         (["--seed", "1", "--date", "2025-01-01"], "--date goes with --daily"),
-        (["--seed", "1", "--save", "NODIR/x/g.json"], "No such file"),
+        (["--seed", "1", "--save", "NODIR/x/g.json"], "no folder"),
         (["--deal", "-"], "play reads its commands from stdin"),
         (["-"], "play reads its commands from stdin"),
     ],
 )
-def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+def test_bad_options_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     puzzle = tmp_path / "p.json"
     puzzle.write_text(Record(Deal.from_text(EASY)).to_json())
     args = [
         str(puzzle) if a == "PUZZLE" else str(tmp_path / a) if a.startswith("NODIR") else a
         for a in args
     ]
-    result = invoke(args, ["quit"])
-    assert result.exit_code == 2, result.output
-    assert result.output.startswith("error: ")
-    assert message in result.output
-    assert len(result.output.strip().splitlines()) == 1
+    code, out, err = run_main(capsys, "play", *args)
+    assert code == 2, out + err
+    assert out == "" and err.startswith("error: ")
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_a_real_ctrl_c_exits_130_without_a_traceback_and_saves(tmp_path: Path) -> None:
@@ -447,7 +470,7 @@ def test_a_fire_card_on_top_is_marked_until_covered() -> None:
     turn2 = lines.index("turn 2 - played 0 this turn, minimum 2")
     assert "fire" in lines[:turn2] and "cover!" not in lines[:turn2]
     assert "cover!" in lines[turn2:]
-    assert "│ 55* │  │  1  │  │ 100 │  │ 100 │" in lines
+    assert "│  55*  │  │   1   │  │  100  │  │  100  │" in lines
 
 
 def test_save_in_a_puzzle_keeps_the_opening(tmp_path: Path) -> None:
@@ -462,3 +485,117 @@ def test_save_in_a_puzzle_keeps_the_opening(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "top first:" in result.output  # a puzzle shows its draw pile
     assert Record.from_json(save.read_text()).turns == tuple(turns[:2])
+
+
+# -- a game-losing move is asked for again; the last card announces the win -------------
+
+
+def test_end_with_a_fire_card_uncovered_is_asked_for_again() -> None:
+    # Seed 0, on-fire: 55 on A1 in turn 1 must be covered in turn 2 (F2).
+    lines = ["44 A1", "55 A1", "end", "63 A2", "74 A2", "end", "end"]
+    result = invoke(["--seed", "0", "--variant", "on-fire", "--no-review"], lines)
+    assert result.exit_code == 0, result.output
+    warning = (
+        "ending the turn now loses the game: fire card 55 on A1 is not covered and this "
+        "turn is its last (rule F2)"
+    )
+    assert result.output.count(warning) == 1  # once; 'end' again ends it
+    assert "lost: fire card 55 on A1 was not covered in time (rule F2)" in result.output
+
+
+def test_a_losing_move_not_confirmed_is_not_played(tmp_path: Path) -> None:
+    text = (
+        "extreme 1p high=20 asc_piles=1 desc_piles=1 hand_sizes=3,3,3,3,3"
+        " : 2=stop 3 20 4 19 5 18 6 17 7 16 8 15 9 14 10 13 11 12"
+    )
+    lines = ["2 A1", "3 A1", "end", "quit"]
+    result = invoke(["--deal", str(deal_file(tmp_path, text)), "--no-review"], lines)
+    assert result.exit_code == 0, result.output
+    assert "3 A1 loses the game" in result.output
+    assert "lost:" not in result.output and "quit with 18 cards left" in result.output
+
+
+def test_the_last_card_announces_the_win(tmp_path: Path) -> None:
+    deal = Deal.from_text(EASY)
+    turns = solve(deal).turns
+    lines = script_of(deal, turns)[:-1]  # no 'end' after the last card
+    save = tmp_path / "g.json"
+    args = ["--deal", str(deal_file(tmp_path, EASY)), "--save", str(save), "--no-review"]
+    result = invoke(args, lines)
+    assert result.exit_code == 0, result.output
+    last = turns[-1].plays[-1]
+    assert f"{last.card} {pile_name(deal.rules, last.pile)} was the last card" in result.output
+    assert "won: a perfect clear!" in result.output
+    assert check_json(save)["status"] == "won"
+
+
+# -- hot seat: the screen is cleared, and the next hand waits for Enter ------------------
+
+
+def test_hot_seat_clears_the_screen_and_waits_for_enter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deal = Deal.from_text(DUO)
+    turns, _ = policy_turns(deal)
+    script = iter([*script_of(deal, turns[:1]), "quit"])
+    seen: list[tuple[str, str]] = []  # (prompt, what was printed since the last read)
+    clears: list[int] = []
+
+    def read(prompt: str) -> str:
+        seen.append((prompt, capsys.readouterr().out))
+        return next(script)
+
+    monkeypatch.setattr(play_module, "read_line", read)
+    monkeypatch.setattr(play_module.out, "clear", lambda *a, **k: clears.append(len(seen)))
+    code, _, _ = run_main(capsys, "play", "--deal", str(deal_file(tmp_path, DUO)), "--no-review")
+    assert code == 0
+    enter = next(i for i, (prompt, _) in enumerate(seen) if prompt.startswith("press Enter"))
+    before, after = seen[enter][1], seen[enter + 1][1]
+    assert clears == [enter]  # cleared once, before the hand-over prompt
+    assert "player 1 ended the turn" in before and "pass the keyboard" in before
+    assert "player 2's hand: " not in before
+    assert "player 2's hand: " in after and "player 1's hand: 3 cards (hidden)" in after
+
+
+# -- files that are not a game to play say what they are --------------------------------
+
+
+def test_play_of_a_deal_file_points_to_deal(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(Deal.from_text(EASY).to_json())
+    result = invoke([str(path)], ["quit"])
+    assert result.exit_code == 2
+    assert f"play it with 'thegame play --deal {path}'" in result.stderr
+
+
+def test_play_of_a_finished_or_illegal_record_says_which(tmp_path: Path) -> None:
+    deal = Deal.from_text(EASY)
+    turns = solve(deal).turns
+    done = tmp_path / "done.json"
+    done.write_text(Record(deal, tuple(turns)).to_json())
+    result = invoke([str(done)], ["quit"])
+    assert result.exit_code == 2
+    assert "the game is already over (won: all cards played" in result.stderr
+    bad = tmp_path / "bad.json"
+    first = turns[0].plays[0]
+    broken = Turn(1, (Play(first.card, 1), *turns[0].plays[1:]))  # 2 on D1: 20 cannot follow
+    bad.write_text(Record(deal, (broken, *turns[1:])).to_json())
+    result = invoke([str(bad)], ["quit"])
+    assert result.exit_code == 2 and "illegal: turn 2, play 2: rule C5" in result.stderr
+
+
+def test_a_duel_position_title_counts_its_turns(tmp_path: Path) -> None:
+    text = "face-to-face 2p first=1 high=9 : 2 3 4 5 6 7 8 9 / 2 3 4 5 6 7 8 9"
+    deal = Deal.from_text(text)
+    state = GameState(deal)
+    plays = []
+    while not state.can_end_turn():
+        p = state.legal_plays()[0]
+        state.play(p.card, p.pile)
+        plays.append(p)
+    path = tmp_path / "duel.json"
+    path.write_text(Record(deal, (Turn(1, tuple(plays)),)).to_json())
+    result = invoke([str(path), "--no-review"], ["quit"])
+    assert result.exit_code == 0, result.output
+    assert "face-to-face, 1 turn already played; player 2 to move" in result.output
+    assert "turns already" not in result.output and "clear the last" not in result.output

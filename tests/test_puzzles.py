@@ -45,6 +45,7 @@ def _check_won(tmp_path: Path, data: dict[str, Any]) -> None:
         "legal": True,
         "status": "won",
         "cards_left": 0,
+        "reason": "all cards played: a perfect clear (rule C7)",
         "error": None,
     }
 

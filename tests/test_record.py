@@ -36,7 +36,13 @@ def test_replay_a_won_record() -> None:
     assert result.cards_left == 0
     assert result.error is None
     assert result.turns_ok == 4
-    assert result.to_dict() == {"legal": True, "status": "won", "cards_left": 0, "error": None}
+    assert result.to_dict() == {
+        "legal": True,
+        "status": "won",
+        "cards_left": 0,
+        "reason": "all cards played: a perfect clear (rule C7)",
+        "error": None,
+    }
 
 
 def test_replay_an_in_progress_record() -> None:
@@ -58,7 +64,13 @@ def test_replay_a_lost_record() -> None:
     assert result.status == Status.LOST
     assert result.cards_left == 17
     assert result.reason == "player 1 cannot play 2 cards (rule C8)"
-    assert result.to_dict() == {"legal": True, "status": "lost", "cards_left": 17, "error": None}
+    assert result.to_dict() == {
+        "legal": True,
+        "status": "lost",
+        "cards_left": 17,
+        "reason": "player 1 cannot play 2 cards (rule C8)",
+        "error": None,
+    }
 
 
 def test_replay_a_turn_after_the_end_is_illegal() -> None:
@@ -67,18 +79,18 @@ def test_replay_a_turn_after_the_end_is_illegal() -> None:
     result = replay(record)
     assert not result.legal
     assert result.error is not None
-    assert (result.error["turn"], result.error["play"], result.error["rule"]) == (1, None, "C8")
+    assert (result.error["turn"], result.error["play"], result.error["rule"]) == (2, None, "C8")
 
 
 def test_replay_an_illegal_play_reports_turn_play_and_rule() -> None:
-    # rule C5: 5 on A1 after 6 (counted from 0: turn 1, play 1).
+    # rule C5: 5 on A1 after 6 (counted from 1, as on screen: turn 2, play 2).
     record = Record(SMALL_DEAL, (WON_TURNS[0], t(1, (6, A1), (5, A1), (7, A1))))
     result = replay(record)
     assert not result.legal
     assert result.status == Status.IN_PROGRESS
     assert result.error == {
-        "turn": 1,
-        "play": 1,
+        "turn": 2,
+        "play": 2,
         "rule": "C5",
         "message": "5 A1: A1 shows 6; a card must be higher than 6",
     }
@@ -94,7 +106,7 @@ def test_replay_the_wrong_player_is_rule_C3() -> None:
     result = replay(record)
     assert not result.legal
     assert result.error == {
-        "turn": 1,
+        "turn": 2,
         "play": None,
         "rule": "C3",
         "message": "it is player 2's turn, not player 1's",
@@ -106,7 +118,7 @@ def test_replay_a_deal_that_fixes_the_start_rejects_another_starter() -> None:
     deal = Deal.create(small_rules(high=20, hand=3), 2, [list(range(2, 21))], first=1)
     result = replay(Record(deal, (t(2, (5, A1), (6, A1)),)))
     assert result.error is not None
-    assert (result.error["turn"], result.error["rule"]) == (0, "C3")
+    assert (result.error["turn"], result.error["rule"]) == (1, "C3")
 
 
 def test_replay_without_fixed_start_the_record_states_it() -> None:
@@ -123,14 +135,14 @@ def test_replay_too_few_cards_is_rule_C4() -> None:
     result = replay(Record(SMALL_DEAL, (t(1, (2, A1)),)))
     assert not result.legal
     assert result.error is not None
-    assert (result.error["turn"], result.error["play"], result.error["rule"]) == (0, None, "C4")
+    assert (result.error["turn"], result.error["play"], result.error["rule"]) == (1, None, "C4")
     assert result.error["message"] == "a turn needs at least 2 cards, played 1"
 
 
 def test_replay_a_card_not_in_hand_is_rule_C4() -> None:
     result = replay(Record(SMALL_DEAL, (t(1, (2, A1), (9, A1)),)))
     assert result.error is not None
-    assert (result.error["turn"], result.error["play"], result.error["rule"]) == (0, 1, "C4")
+    assert (result.error["turn"], result.error["play"], result.error["rule"]) == (1, 2, "C4")
 
 
 def test_replay_a_won_duel_reports_the_winner() -> None:
@@ -143,6 +155,7 @@ def test_replay_a_won_duel_reports_the_winner() -> None:
         "legal": True,
         "status": "won",
         "cards_left": 6,
+        "reason": "player 1 played all their cards (rule D6)",
         "error": None,
         "winner": 1,
     }

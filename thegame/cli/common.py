@@ -16,15 +16,26 @@ import click
 from rich.console import Console
 
 from ..models.errors import InvalidInputError, ThegameError
-from ..models.seeds import MAX_SEED
 
-# Shared option types: a time budget must be positive (0 would decide
-# nothing), a seed fits SplitMix64's 64 bits (a larger one would wrap).
-SECONDS = click.FloatRange(min=0, min_open=True)
-SEED = click.IntRange(min=0, max=MAX_SEED)
-# --memory, in MiB (``Limit.memory``): the compiled tables index their
-# dominance chains with 32-bit integers, which 128 GiB keeps within range.
-MEMORY = click.IntRange(min=16, max=128 << 10)
+# The option types live with the shared options; every game's CLI imports
+# them from here too.
+from .options import MEMORY, NODES, SECONDS, SEED
+
+__all__ = [
+    "MEMORY",
+    "NODES",
+    "SECONDS",
+    "SEED",
+    "err",
+    "fail",
+    "out",
+    "print_json",
+    "read_text",
+    "searching",
+    "user_errors",
+    "write_atomic",
+    "write_whole",
+]
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -86,10 +97,29 @@ def write_whole(text: str) -> None:
         data = data[os.write(fd, data) :]
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Write a whole file or nothing: a temporary file renamed into place."""
+def writable(path: str) -> None:
+    """Refuse, naming ``path``, a file that cannot be written: a directory,
+    or a folder that does not exist or is not writable. Called before the
+    work, so that a typo fails at once and not after a long search."""
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+    if target.is_dir():
+        raise InvalidInputError("is a directory, not a file", path)
+    parent = target.parent
+    if not parent.is_dir():
+        raise InvalidInputError(f"no folder {str(parent)!r} to write into", path)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InvalidInputError(f"cannot write into the folder {str(parent)!r}", path)
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write a whole file or nothing: a temporary file renamed into place.
+    A failure names ``path`` (not the temporary file)."""
+    writable(path)
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    except OSError as e:
+        raise InvalidInputError(f"cannot write: {e.strerror or e}", path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -98,9 +128,11 @@ def write_atomic(path: str, text: str) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise InvalidInputError(f"cannot write: {e.strerror or e}", path) from None
         raise
 
 

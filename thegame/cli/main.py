@@ -31,9 +31,15 @@ from .the_game.generate import generate
 from .the_game.play import play
 from .the_game.solve import solve, solve_batch
 
+DOCS = (
+    "Documentation: the docs/ folder of the repository (docs/vocabulary.md: the words, "
+    "numbers and JSON fields every game shares); 'mkdocs build' makes it a site."
+)
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-# The search kernel in use: compiled C, or the Python reference (issue 16).
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=DOCS)
+# The version line names the search kernel in use: compiled C, or the
+# Python reference.
 @click.version_option(
     __version__,
     prog_name="thegame",

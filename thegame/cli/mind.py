@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,9 +20,11 @@ from ..models.mind import (
     MAX_LIVES,
     MAX_STARS,
     Campaign,
+    Event,
     LevelDeal,
     LevelRecord,
     MindRules,
+    Play,
     Star,
     check,
 )
@@ -30,9 +33,17 @@ from ..solver.mind.campaign import CampaignSolution, solve_campaign
 from ..solver.mind.gap import GapResult, check_tolerance, play_gap
 from ..solver.mind.odds import LevelOdds, campaign_odds
 from ..solver.mind.sample import sample_level
-from .common import SEED, err, out, print_json, read_text, user_errors
+from .common import SEED, err, out, print_json, read_text, user_errors, writable, write_atomic
+from .options import deal_source_options, json_option, record_argument, save_option
 
 PLAYERS = click.IntRange(2, 4)
+players_option = click.option("--players", type=PLAYERS, required=True, help="Players (2-4).")
+level_option = click.option("--level", type=click.IntRange(min=1), required=True,
+                            help="The level: n cards each (rule M2).")
+high_option = click.option("--high", type=click.IntRange(2, 1000), default=HIGH,
+                           show_default=True, help="Highest card (a smaller deck for tests).")
+tolerance_option = click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
+                                help="Rule M6: cards closer than d collide.")
 
 
 def _lives(n: int) -> str:
@@ -63,12 +74,12 @@ def _hands_text(deal: LevelDeal) -> str:
 
 
 @mind.command()
-@click.option("--seed", type=SEED, required=True, help="Seed of the shuffle.")
-@click.option("--players", type=PLAYERS, required=True)
-@click.option("--level", type=click.IntRange(min=1), required=True)
-@click.option("--high", type=click.IntRange(2, 1000), default=HIGH, show_default=True,
-              help="Highest card (a smaller deck for tests).")
-@click.option("--json", "as_json", is_flag=True, help="Print the deal JSON.")
+@click.option("--seed", type=SEED, required=True, help="Deal by seed (the same deal on every "
+              "machine).")
+@players_option
+@level_option
+@high_option
+@json_option("Print the deal as JSON.")
 @user_errors
 def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
     """Deal one level from a seed (rule M2: level n, n cards each)."""
@@ -81,8 +92,8 @@ def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
 
 
 @mind.command("check")
-@click.argument("record_file", metavar="FILE")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@record_argument()
+@json_option()
 @user_errors
 def check_cmd(record_file: str, as_json: bool) -> None:
     """Replay a level record. Exit code 2 when an event is illegal."""
@@ -98,7 +109,8 @@ def check_cmd(record_file: str, as_json: bool) -> None:
             f"discarded {' '.join(map(str, s.discarded)) or 'nothing'}"
         )
         if result.error:
-            err.print(f"{line}; event {result.error['event']}: {result.error['message']}",
+            e = result.error
+            err.print(f"{line}; event {e['event']}: rule {e['rule']}: {e['message']}",
                       markup=False, soft_wrap=True)
         else:
             out.print(line, markup=False, soft_wrap=True)
@@ -118,16 +130,15 @@ def _gap_text(result: GapResult) -> str:
 
 
 @mind.command()
-@click.option("--deal", "deal_file", metavar="FILE", help="A deal or record JSON ('-': stdin).")
-@click.option("--seed", type=SEED, help="Or deal from a seed ...")
-@click.option("--players", type=PLAYERS, help="... for this many players ...")
-@click.option("--level", type=click.IntRange(min=1), help="... at this level.")
-@click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
-              help="Rule M6: cards closer than d collide.")
+@deal_source_options(seed_help="Deal by seed (with --players and --level).",
+                     deal_help="A deal or record JSON: its deal ('-': stdin).", deck=False)
+@click.option("--players", type=PLAYERS, help="With --seed: players (2-4).")
+@click.option("--level", type=click.IntRange(min=1), help="With --seed: the level (n cards each).")
+@tolerance_option
 @click.option("--star", is_flag=True, help="Throw a star at the start (rule M4).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option()
 @user_errors
-def solve(deal_file: str | None, seed: int | None, players: int | None, level: int | None,
+def solve(seed: int | None, deal_file: str | None, players: int | None, level: int | None,
           tolerance: int, star: bool, as_json: bool) -> None:
     """Play a level under the gap model (rule M6)."""
     if deal_file is not None:
@@ -193,14 +204,12 @@ def _policy_table(rules: MindRules, sol: CampaignSolution) -> Table:
 
 
 @mind.command()
-@click.option("--players", type=PLAYERS, required=True)
-@click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,
-              help="Rule M6: cards closer than d collide.")
-@click.option("--high", type=click.IntRange(2, 1000), default=HIGH, show_default=True,
-              help="Highest card (a smaller deck for tests).")
+@players_option
+@tolerance_option
+@high_option
 @click.option("--simulate", type=click.IntRange(min=1), default=None,
               help="Also estimate every level from this many random deals (a cross-check).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option()
 @user_errors
 def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json: bool) -> None:
     """Exact odds of every level and the best star policy (rule M6)."""
@@ -245,7 +254,8 @@ def _analysis_text(a: LevelAnalysis) -> str:
     lines = [f"{'legal' if a.legal else 'illegal'}, {a.status.value.replace('_', ' ')}: "
              f"{_lives(a.lives_lost)} lost, {a.stars_used} stars used"]
     if a.error:
-        lines.append(f"  stops at event {a.error['event']}: {a.error['message']}")
+        e = a.error
+        lines.append(f"  stops at event {e['event']}: rule {e['rule']}: {e['message']}")
     for life in a.lives:
         lower = ", ".join(f"{c} (player {p})" for p, c in life.lower)
         lines.append(f"  event {life.event}: player {life.player} played {life.played} too "
@@ -259,10 +269,10 @@ def _analysis_text(a: LevelAnalysis) -> str:
 
 
 @mind.command("analyze")
-@click.argument("record_file", metavar="FILE")
+@record_argument()
 @click.option("--tolerance", "-d", "tolerances", type=click.IntRange(min=1), multiple=True,
               help="Tolerances for the star what-if (repeatable; default 2, 3, 5).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option()
 @user_errors
 def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) -> None:
     """Each life lost in a played level, and what a star at the start would change."""
@@ -270,12 +280,20 @@ def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) ->
     a = analyze_level(record, tolerances or (2, 3, 5))
     if as_json:
         print_json(a.to_dict())
-    else:
+    elif a.legal:
         out.print(_analysis_text(a), markup=False)
+    else:
+        err.print(_analysis_text(a), markup=False, soft_wrap=True)
+    if not a.legal:
+        raise SystemExit(2)  # as 'mind check': an illegal record is bad input
 
 
 PLAY_HELP = ("commands: 'P CARD' player P plays CARD, 'star' throw a star, "
              "'hand P' show player P's hand (the others look away), 'quit'")
+
+# How a command line is read; a module attribute so that tests can script
+# Ctrl-C and the end of input (``input``: click's prompt makes both an Abort).
+read_line: Callable[[str], str] = input
 
 
 def _status_line(game: Campaign) -> str:
@@ -285,13 +303,51 @@ def _status_line(game: Campaign) -> str:
             f"pile top {top}; cards in hand: {counts}")
 
 
-def _play_step(game: Campaign, line: str) -> str | None:
+class LevelSaver:
+    """``--save FILE``: the level in play as a level record ('mind check' and
+    'mind analyze' read it), written whole after every event. When a level
+    ends and the next begins, the finished level is also kept as
+    ``NAME-levelN.json`` beside FILE."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.deal: LevelDeal | None = None
+        self.level = 0
+        self.events: list[Event] = []
+
+    def start(self, game: Campaign) -> None:
+        """A new level begins: keep the last one, start a new record."""
+        if self.path is not None and self.deal is not None and self.events:
+            self._write(self._level_path(self.path, self.level))
+        self.deal, self.level, self.events = game.current.deal, game.level, []
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+
+    def save(self) -> None:
+        if self.path is not None:
+            self._write(self.path)
+
+    @staticmethod
+    def _level_path(path: str, level: int) -> str:
+        p = Path(path)
+        return str(p.with_name(f"{p.stem}-level{level}{p.suffix or '.json'}"))
+
+    def _write(self, path: str | None) -> None:
+        if path is None or self.deal is None:
+            return
+        record = LevelRecord(self.deal, tuple(self.events))
+        write_atomic(path, record.to_json() + "\n")
+
+
+def _play_step(game: Campaign, line: str, saver: LevelSaver) -> str | None:
     """Apply one typed command; the message to show, or None to quit."""
     words = line.split()
     if words == ["quit"]:
         return None
     if words == ["star"]:
         thrown = game.star()
+        saver.add(Star())
         return "star: " + ", ".join(f"player {p} throws {c}" for p, c in thrown)
     if len(words) == 2 and words[0] == "hand" and words[1].isdigit():
         p = int(words[1])
@@ -304,6 +360,7 @@ def _play_step(game: Campaign, line: str) -> str | None:
             raise InvalidInputError(f"no player {p}", "play")
         level = game.level
         collision = game.play(p, card)
+        saver.add(Play(p, card))
         msg = f"player {p} plays {card}"
         if collision is not None:
             lower = " ".join(str(c) for _, c in collision.discarded)
@@ -315,27 +372,60 @@ def _play_step(game: Campaign, line: str) -> str | None:
 
 
 @mind.command("play")
-@click.option("--players", type=PLAYERS, required=True)
+@players_option
 @click.option("--seed", type=SEED, default=None,
-              help="Seed of the whole campaign (default: from the clock).")
+              help="Deal the whole campaign by seed (default: from the clock).")
+@save_option("Write the level in play as a level record ('mind check' and 'mind analyze' "
+             "read it) after every event; each finished level is kept as NAME-levelN.json.")
 @user_errors
-def play_cmd(players: int, seed: int | None) -> None:
-    """Play a campaign at one keyboard (rules M1-M5)."""
+def play_cmd(players: int, seed: int | None, save_file: str | None) -> None:
+    """Play a campaign at one keyboard (rules M1-M5).
+
+    Ctrl-C stops the game (exit 130); the end of input (Ctrl-D) quits it
+    (exit 0); with --save the level so far is saved either way.
+    """
     if seed is None:
         seed = time.time_ns() & 0xFFFFFFFF
+    if save_file is not None:
+        writable(save_file)
     game = Campaign(MindRules(players), seed)
-    out.print(f"The Mind, {players} players, campaign seed {seed}. {PLAY_HELP}", markup=False)
+    saver = LevelSaver(save_file)
+    saver.start(game)
+    saver.save()
+    out.print(f"The Mind, {players} players, campaign seed {seed}. {PLAY_HELP}",
+              markup=False, soft_wrap=True)
+    try:
+        ending = _play_loop(game, saver)
+    except KeyboardInterrupt:
+        saver.save()
+        where = f"; the level so far is saved to {save_file}" if save_file else ""
+        err.print(f"\ninterrupted{where}", markup=False, soft_wrap=True)
+        raise SystemExit(130) from None
+    saver.save()
+    out.print(ending, markup=False, soft_wrap=True)
+    if save_file is not None:
+        out.print(f"saved to {save_file}: thegame mind analyze {save_file}",
+                  markup=False, soft_wrap=True)
+
+
+def _play_loop(game: Campaign, saver: LevelSaver) -> str:
+    """Read and apply commands until the game ends; how it ended, in words."""
     while game.status is Status.IN_PROGRESS:
-        out.print(_status_line(game), markup=False)
+        out.print(_status_line(game), markup=False, soft_wrap=True)
         try:
-            line = click.prompt(">", prompt_suffix=" ", default="", show_default=False)
-        except click.Abort:
-            return
+            line = read_line("> ")
+        except EOFError:
+            out.print()
+            return f"end of input: quit at level {game.level}"
+        level = game.level
         try:
-            message = _play_step(game, line)
+            message = _play_step(game, line.strip(), saver)
         except (IllegalMoveError, InvalidInputError) as e:
             message = f"not possible: {e}"
         if message is None:
-            return
-        out.print(message, markup=False)
-    out.print(f"game {game.status.value} at level {game.level}", markup=False)
+            return f"quit at level {game.level}"
+        out.print(message, markup=False, soft_wrap=True)
+        saver.save()
+        if game.level != level:
+            saver.start(game)
+    return f"game {game.status.value} at level {game.level}"

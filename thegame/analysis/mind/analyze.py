@@ -15,7 +15,7 @@ from ...solver.mind.gap import GapResult, check_tolerance, play_gap
 class LifeLost:
     """One collision of the record (rule M3)."""
 
-    event: int  # index into the record's events, from 0
+    event: int  # the record's event, counted from 1
     player: int  # who played too early (from 1)
     played: int
     lower: tuple[tuple[int, int], ...]  # (holder from 1, card): the cards it jumped
@@ -23,7 +23,7 @@ class LifeLost:
     def to_dict(self) -> dict[str, Any]:
         return {
             "event": self.event,
-            "early": self.player,
+            "player": self.player,
             "played": self.played,
             "lower": [{"player": p, "card": c} for p, c in self.lower],
             "waited": sorted({p for p, _ in self.lower}),
@@ -80,7 +80,8 @@ def analyze_level(record: LevelRecord, tolerances: tuple[int, ...] = (2, 3, 5)) 
     for d in tolerances:
         check_tolerance(d)
     result = check(record)
-    last = result.error["event"] if result.error else len(record.events)
+    # Up to the first illegal event (counted from 1), or every event.
+    last = result.error["event"] - 1 if result.error else len(record.events)
     state = LevelState(record.deal)
     lives: list[LifeLost] = []
     for i, event in enumerate(record.events[:last]):
@@ -90,7 +91,9 @@ def analyze_level(record: LevelRecord, tolerances: tuple[int, ...] = (2, 3, 5)) 
         assert isinstance(event, Play)
         collision = state.play(event.player, event.card)
         if collision is not None:
-            lives.append(LifeLost(i, collision.player, collision.played, collision.discarded))
+            lives.append(
+                LifeLost(i + 1, collision.player, collision.played, collision.discarded)
+            )
     what_if = tuple(
         StarWhatIf(d, play_gap(record.deal, d), play_gap(record.deal, d, star=True))
         for d in tolerances

@@ -205,7 +205,8 @@ class Review:
                 "win_chance_lost": list(self.marks.win),
                 "cards_left_gained": list(self.marks.left),
             },
-            "turn_starts": [{"turn": t, **e.to_dict()} for t, e in self.turn_starts],
+            # Turns and plays count from 1 in JSON, as on screen.
+            "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in self.turn_starts],
             "actions": [_annotation_dict(rules, a) for a in self.annotations],
             "hindsight": None if hs is None else hs.to_dict(),
             "stats": {"seconds": round(self.seconds, 3)},
@@ -224,8 +225,8 @@ def _play_dict(rules: Rules, play: Play | None) -> dict[str, Any]:
 
 def _annotation_dict(rules: Rules, a: Annotation) -> dict[str, Any]:
     return {
-        "turn": a.turn,
-        "play": a.play,
+        "turn": a.turn + 1,
+        "play": a.play + 1,
         "player": a.player,
         "played": _play_dict(rules, a.played),
         "better": _play_dict(rules, a.better),

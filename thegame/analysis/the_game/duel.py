@@ -18,8 +18,8 @@ from typing import Any
 
 from ...models import InvalidInputError, Limit, Verdict
 from ...models.the_game import GameState, Play, Record, Turn
+from ...models.the_game.notation import plays_text
 from ...models.the_game.record import replayed, turn_to_dict
-from ...models.the_game.state import pile_name
 from ...solver.the_game.duel.api import DuelResult, decide, first_guess, session
 from ...solver.the_game.duel.pns import ProofNumberSearch
 
@@ -54,12 +54,15 @@ class DuelAnalysis:
             "variant": rules.name,
             "hindsight": True,
             "values": [
-                {"turn": i, "player": p, "verdict": v} for i, (p, v) in enumerate(self.values)
+                # The start of turn i + 1 (from 1, as on screen); after the
+                # last turn of a finished duel, its end.
+                {"turn": i + 1, "player": p, "verdict": v}
+                for i, (p, v) in enumerate(self.values)
             ],
             "first_mistake": None
             if m is None
             else {
-                "turn": m.turn,
+                "turn": m.turn + 1,
                 "player": m.player,
                 "played": turn_to_dict(rules, m.played),
                 "better": turn_to_dict(rules, m.better),
@@ -142,7 +145,7 @@ class DuelHint:
 
 
 def turn_words(state: GameState, plays: tuple[Play, ...]) -> str:
-    return ", ".join(f"{p.card} {pile_name(state.rules, p.pile)}" for p in plays)
+    return plays_text(state.rules, plays)
 
 
 def duel_hint(

@@ -97,7 +97,7 @@ class PlayExplanation:
 
 @dataclass(frozen=True)
 class TurnExplanation:
-    turn: int  # counted from 0, as in records and ``thegame check``
+    turn: int  # counted from 0 here; from 1 on screen and in JSON
     player: int  # 1-based
     minimum: int  # cards this turn needs (rules C4, P1, D2)
     draw_before: int  # cards in the active player's draw pile at the start
@@ -112,7 +112,7 @@ class TurnExplanation:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "turn": self.turn,
+            "turn": self.turn + 1,
             "player": self.player,
             "minimum": self.minimum,
             "before": self.before.to_dict(),

@@ -89,7 +89,7 @@ class Analysis:
         return {
             "best_at_start": {
                 "cards_left": self.best_at_start,
-                "cards_left_optimal": self.start_proven,
+                "optimal": self.start_proven,
             },
             "cards_left": self.result,
             "status": self.status,
@@ -101,8 +101,8 @@ class Analysis:
             "hindsight": True,
             "mistakes": [
                 {
-                    "turn": m.turn,
-                    "play": m.play,
+                    "turn": m.turn + 1,  # from 1, as on screen
+                    "play": m.play + 1,
                     "played": play_dict(m.played),
                     "best_before": m.best_before,
                     "best_after": m.best_after,

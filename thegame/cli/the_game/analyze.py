@@ -24,9 +24,10 @@ from ...models import InvalidInputError, Limit
 from ...models.the_game import Deal, GameState, Play, Record, Rules
 from ...models.the_game.notation import play_text, plays_text, plural, turn_label
 from ...models.the_game.state import pile_name
-from ..common import SECONDS, SEED, err, out, print_json, searching, user_errors
+from ..common import SECONDS, err, out, print_json, searching, user_errors
+from ..options import json_option, limit_options, record_argument, sample_seed_option
 from .options import load_record
-from .render import card_text, cards_text
+from .render import LineView, card_text, cards_text, marked_line
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
@@ -69,6 +70,99 @@ def best_chart(analysis: Analysis, height: int = 6) -> RenderableType | None:
     rows.append(Text("     " + "".join(labels).rstrip()))
     rows.append(Text("     turns played -> best reachable cards left (hindsight)", style="dim"))
     return Group(*rows)
+
+
+def hindsight_at_turn_starts(analysis: Analysis) -> dict[int, int]:
+    """The best reachable cards left (hindsight) at the start of each turn
+    (0-based index) the analysis judged."""
+    values: dict[int, int] = {}
+    if analysis.steps:
+        values[analysis.steps[0][0]] = analysis.curve[0]
+    for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
+        values[i + 1] = value  # the last step of turn i: where turn i + 1 starts
+    return values
+
+
+def _block_rows(values: list[float], height: int) -> list[str]:
+    """Columns of blocks for ``values`` in 0..1, top row first."""
+    rows = []
+    for level in range(height, 0, -1):
+        row = ""
+        for v in values:
+            fill = v * height - (level - 1)
+            row += BLOCKS[max(0, min(8, round(fill * 8)))]
+        rows.append(row)
+    return rows
+
+
+def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType | None:
+    """The fair win chance at each turn start (``turn_starts``), with the
+    hindsight curve beside it: block columns on a terminal, plain text
+    elsewhere (a pipe, a file). None when no turn was judged."""
+    if not review.turn_starts:
+        return None
+    turns = [t for t, _ in review.turn_starts]
+    wins = [e.win for _, e in review.turn_starts]
+    hs = {} if review.hindsight is None else hindsight_at_turn_starts(review.hindsight)
+    samples = review.turn_starts[0][1].samples
+    caption = (
+        f"fair win chance at each turn start (the blind policy over {samples} sampled "
+        "orders of the unseen cards; an estimate)"
+    )
+    if not terminal:
+        lines = [
+            Text(caption + ":"),
+            Text(
+                "  "
+                + ", ".join(
+                    f"turn {t + 1} {100 * w:.0f}%" for t, w in zip(turns, wins, strict=True)
+                )
+            ),
+        ]
+        if hs:
+            lines.append(Text("hindsight, best reachable cards left at each turn start:"))
+            lines.append(
+                Text("  " + ", ".join(f"turn {t + 1} {hs[t]}" for t in turns if t in hs))
+            )
+        return Group(*lines)
+    left = [f"100% |{row}" if i == 0 else f"     |{row}" for i, row in enumerate(
+        _block_rows(wins, height))]  # fmt: skip
+    left.append("  0% +" + "-" * len(wins))
+    labels = [" "] * (len(wins) + 4)
+    for col, t in enumerate(turns):
+        if col == 0 or (t + 1) % 5 == 0:
+            mark = str(t + 1)
+            labels[col : col + len(mark)] = list(mark)
+    left.append("      " + "".join(labels).rstrip())
+    chart = Table.grid(padding=(0, 4))
+    chart.add_column()
+    fair = Group(
+        Text("fair win chance (estimate)", style="bold"),
+        *(Text(line, style="cyan") for line in left),
+        Text("      turn", style="dim"),
+    )
+    if hs and review.hindsight is not None:
+        chart.add_column()
+        top = max(hs.values())
+        if top == 0:
+            right: RenderableType = Text(
+                "hindsight: a perfect clear stayed reachable at every turn start", style="green"
+            )
+        else:
+            values = [hs.get(t, 0) / top for t in turns]
+            rows = [f"{top:>4} |{r}" if i == 0 else f"     |{r}" for i, r in enumerate(
+                _block_rows(values, height))]  # fmt: skip
+            rows.append("   0 +" + "-" * len(values))
+            rows.append("      " + "".join(labels).rstrip())
+            right = Group(
+                Text("hindsight: best reachable cards left", style="bold"),
+                *(Text(line, style="magenta") for line in rows),
+                Text("      turn", style="dim"),
+            )
+        chart.add_row(fair, right)
+    else:
+        chart.add_row(fair)
+    return Group(Text(caption, style="dim"), chart)
 
 
 def analysis_view(analysis: Analysis) -> RenderableType:
@@ -128,7 +222,7 @@ def _hindsight_summary(analysis: Analysis) -> list[RenderableType]:
     return [line]
 
 
-def review_view(review: Review) -> RenderableType:
+def review_view(review: Review, terminal: bool = False) -> RenderableType:
     """The annotated review: marked actions with the position and the better
     action, then every judged turn at a glance, then hindsight."""
     rules = review.record.deal.rules
@@ -171,6 +265,10 @@ def review_view(review: Review) -> RenderableType:
         parts.append(_marked_view(deal, rules, a))
     parts.append(Text())
     parts.append(_turn_table(review))
+    chart = win_chart(review, terminal)
+    if chart is not None:
+        parts.append(Text())
+        parts.append(chart)
     if review.hindsight is not None:
         parts.append(Text())
         parts.append(analysis_view(review.hindsight))
@@ -289,7 +387,7 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 
 
 @click.command()
-@click.argument("record_file", metavar="RECORD")
+@record_argument()
 @click.option(
     "--samples",
     type=click.IntRange(min=2),
@@ -297,14 +395,11 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     show_default=True,
     help="Sampled orders of the unseen cards per turn (the fair review).",
 )
-@click.option("--seed", "sample_seed", type=SEED, default=0,
-              help="Seed of the samples.")  # fmt: skip
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=1.0,
-    show_default=True,
-    help="Seconds of search per position that hindsight needs to search.",
+@sample_seed_option()
+@limit_options(
+    1.0,
+    time_help="Seconds of search per position that hindsight (or a duel's analysis) searches.",
+    nodes=False,
 )
 @click.option(
     "--hindsight-total",
@@ -314,26 +409,27 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     help="Seconds for the whole hindsight column (figures past it are best found).",
 )
 @click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@json_option("Print the review as JSON.")
 @user_errors
 def analyze(
     record_file: str,
     samples: int,
     sample_seed: int,
-    time_limit: float,
+    limit: Limit,
     hindsight_total: float,
     no_hindsight: bool,
     as_json: bool,
 ) -> None:
-    """Review a played game (a record or a puzzle file): every action judged
+    """Review a played game (a record or a puzzle FILE): every action judged
     from what the player knew, marked ?!, ? or ?? where it cost, with the
-    better action; hindsight (the deck's order known) as a second column.
+    better action; hindsight (the deck's order known) as a second column;
+    the fair win chance at each turn start drawn as a curve.
     """
     record = load_record(record_file)
     if record.deal.rules.is_duel:
-        _analyze_duel(record, time_limit, as_json)
+        _analyze_duel(record, limit, as_json)
         return
-    hindsight = None if no_hindsight else Limit(time_limit)
+    hindsight = None if no_hindsight else limit
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
             record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total
@@ -341,22 +437,16 @@ def analyze(
     if as_json:
         print_json(review.to_dict())
     else:
-        out.print(review_view(review))
+        out.print(review_view(review, out.is_terminal))
 
 
 @click.command()
-@click.argument("record_file", metavar="RECORD")
-@click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=10.0,
-    show_default=True,
-    help="Seconds of search.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
+@record_argument()
+@limit_options(10.0, time_help="Seconds of search.", nodes=False)
+@json_option("Print the hint as JSON.")
 @user_errors
-def hint(record_file: str, time_limit: float, as_json: bool) -> None:
-    """The best next play from where the record ends, with hindsight."""
+def hint(record_file: str, limit: Limit, as_json: bool) -> None:
+    """The best next play from where the record FILE ends, with hindsight."""
     from ...models.the_game.record import replayed, turn_to_dict
 
     record = load_record(record_file)
@@ -364,10 +454,10 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason}): no next play", record_file)
     if state.rules.is_duel:
-        _hint_duel(record, state, time_limit, as_json)
+        _hint_duel(record, state, limit, as_json)
         return
     with searching(enabled=not as_json):
-        h = hint_for(state, Limit(time_limit))
+        h = hint_for(state, limit)
     rules = record.deal.rules
     if as_json:
         print_json(
@@ -378,37 +468,39 @@ def hint(record_file: str, time_limit: float, as_json: bool) -> None:
                 "end_turn": h.play is None,
                 "verdict": h.verdict,
                 "cards_left": h.cards_left,
-                "cards_left_optimal": h.optimal,
+                "optimal": h.optimal,
                 "turns": [turn_to_dict(rules, t) for t in h.line],
                 "text": h.text,
             }
         )
         return
     out.print(Text(f"player {state.current + 1}: {h.text}"))
+    if h.line:
+        out.print(LineView("line: ", marked_line(record.deal, h.line), "dim"))
 
 
 # -- Face to Face (rules D1-D7) ----------------------------------------------------------
 
 
-def _analyze_duel(record: Record, time_limit: float, as_json: bool) -> None:
+def _analyze_duel(record: Record, limit: Limit, as_json: bool) -> None:
     """``analyze`` on a duel: the first turn that threw a forced win away."""
     from ...analysis.the_game.duel import analyze_duel
     from .duel_view import duel_analysis_view
 
     with _bar(enabled=not as_json, label="analysing") as progress:
-        analysis = analyze_duel(record, Limit(time_limit), progress)
+        analysis = analyze_duel(record, limit, progress)
     if as_json:
         print_json(analysis.to_dict())
     else:
         out.print(duel_analysis_view(analysis))
 
 
-def _hint_duel(record: Record, state: GameState, time_limit: float, as_json: bool) -> None:
+def _hint_duel(record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
     """``hint`` on a duel: the best next turn."""
     from ...analysis.the_game.duel import duel_hint
 
     with searching(enabled=not as_json):
-        h = duel_hint(state, Limit(time_limit))
+        h = duel_hint(state, limit)
     if as_json:
         print_json(h.to_dict(record))
     else:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from ..common import err, out, print_json, user_errors
+from ..options import json_option, record_argument
 from .options import load_record
 from .render import check_text
 
 
 @click.command()
-@click.argument("record_file", metavar="FILE")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@record_argument()
+@json_option()
 @user_errors
 def check(record_file: str, as_json: bool) -> None:
     """Replay a game record and say whether it is legal.

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from ...puzzles.the_game.daily import STREAMS
 from ..common import out, print_json, user_errors
+from ..options import json_option
 from .puzzle_view import (
     difficulty_text,
     load_daily,
@@ -18,7 +19,7 @@ from .puzzle_view import (
 
 @click.command()
 @click.option("--date", metavar="YYYY-MM-DD", help="The day (default: today, UTC).")
-@click.option("--json", "as_json", is_flag=True, help="Print the puzzle as JSON.")
+@json_option("Print the puzzle as JSON.")
 @click.option("--solution", "show_solution", is_flag=True, help="Show the solution too.")
 @click.option(
     "--variant",

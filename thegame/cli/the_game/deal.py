@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from ..common import out, print_json, user_errors
+from ..options import json_option
 from .options import deal_options, load_deal
 from .render import deal_table, deal_title, legend
 
 
 @click.command()
 @deal_options
-@click.option("--json", "as_json", is_flag=True, help="Print the deal JSON.")
+@json_option("Print the deal as JSON.")
 @click.option("--text", "as_text", is_flag=True, help="Print the one-line text form.")
 @user_errors
 def deal(

@@ -6,7 +6,7 @@ source (solve a deal, or replay a record), renders with rich and prints JSON.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import click
@@ -15,11 +15,13 @@ from rich.text import Text
 
 from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, explain_record
 from ...models import InvalidInputError
-from ...models.the_game import Deal, Record, replay
+from ...models.outcome import Limit
+from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
 from ...models.the_game.notation import plural, turn_label
-from ..common import SECONDS, print_json, searching, user_errors
+from ..common import print_json, searching, user_errors
+from ..options import json_option, limit_options, record_argument
 from .options import deal_options, load_deal, load_record
-from .render import card_text, cards_text, deal_title, legend
+from .render import LineView, card_text, cards_text, deal_title, legend, marked_line
 
 # How a reason looks on a terminal (plain text elsewhere: rich detects it).
 _REASON_STYLE = {
@@ -61,7 +63,7 @@ class Summary:
             "status": self.status,
             "reason": self.reason,
             "proof": self.proof,
-            "cards_left_optimal": self.optimal,
+            "optimal": self.optimal,
             "first": self.deal.first,
             "deal": self.deal.to_dict(),
             "turns": [t.to_dict() for t in turns],
@@ -160,6 +162,10 @@ def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
     return Group(head, rows)
 
 
+def _plays(deal: Deal, t: TurnExplanation) -> tuple[Play, ...]:
+    return tuple(Play(p.card, pile_index(deal.rules, p.pile)) for p in t.plays)
+
+
 def explain_view(summary: Summary, turns: list[TurnExplanation]) -> Group:
     """The whole explanation: verdict, the deal, every turn, the end."""
     deal = summary.deal
@@ -167,6 +173,9 @@ def explain_view(summary: Summary, turns: list[TurnExplanation]) -> Group:
     if summary.proof:
         parts.append(Text(f"proof: {summary.proof}"))
     parts.append(Text(deal_title(deal, summary.seed)))
+    if turns:
+        line = marked_line(deal, [Turn(t.player, _plays(deal, t)) for t in turns])
+        parts.append(LineView("line: ", line))
     note = legend(deal)
     if note:
         parts.append(Text(note))
@@ -195,58 +204,68 @@ def summary_of_record(record: Record, where: str) -> tuple[Summary, list[TurnExp
 
 
 @click.command()
+@record_argument(required=False)
 @deal_options
-@click.option(
-    "--record",
-    "record_file",
-    metavar="FILE",
-    help="Explain this game record (as 'thegame check' reads it) instead of solving.",
+@click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old spelling of FILE
+@limit_options(
+    60.0, time_help="With a deal: seconds the solver may take before the verdict is 'unknown'."
 )
-@click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=60.0,
-    show_default=True,
-    help="Seconds the solver may take before the verdict is 'unknown'.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+@json_option("Print the explanation as JSON.")
 @user_errors
 def explain(
+    record_file: str | None,
     seed: int | None,
     deck: str | None,
     deal_file: str | None,
     variant: str | None,
     players: int | None,
     first: int | None,
-    record_file: str | None,
-    time_limit: float,
+    old_record: str | None,
+    limit: Limit,
     as_json: bool,
 ) -> None:
     """Walk a line turn by turn and say why each card was played.
 
-    With a deal (--seed, --deck or --deal) the deal is solved first and the
-    solver's line is explained; with --record FILE that record's turns are.
+    A record FILE: its turns are explained. A deal (--seed, --deck or
+    --deal): the deal is solved first and the solver's line is explained.
     """
+    if old_record is not None:
+        if record_file is not None:
+            raise InvalidInputError("give the record once, as FILE", "options")
+        record_file = old_record
     if record_file is not None:
         deal_given = seed is not None or deck or deal_file or variant or players or first
         if deal_given:
             raise InvalidInputError(
-                "--record takes its deal from the file; drop the deal options", "options"
+                "a record FILE brings its own deal; drop the deal options", "options"
             )
         record = load_record(record_file)
+        if record.deal.rules.is_duel:
+            raise InvalidInputError(
+                f"explain walks the solitaire and team games; for a Face to Face record "
+                f"'thegame analyze {record_file}' judges each turn",
+                record_file,
+            )
         summary, turns = summary_of_record(record, record_file)
     else:
         if seed is None and not deck and not deal_file:
             raise InvalidInputError(
-                "no deal given: use --seed N, --deck '...', --deal FILE or --record FILE",
+                "no deal given: give a record FILE, or a deal with --seed N, --deck '...' "
+                "or --deal FILE",
                 "options",
             )
-        from ...models.outcome import Limit
         from ...solver.the_game import portfolio  # late: the solver imports OR-Tools lazily
 
         deal = load_deal(seed, deck, deal_file, variant, players, first)
+        if deal.rules.is_duel:
+            source = f"--deal {deal_file}" if deal_file else "with the same options"
+            raise InvalidInputError(
+                f"explain walks the solitaire and team games; for Face to Face, "
+                f"'thegame solve {source}' shows who wins and the line",
+                "options",
+            )
         with searching(enabled=not as_json) as tick:
-            sol = portfolio.solve_with(deal, "auto", Limit(time_limit, None, tick))
+            sol = portfolio.solve_with(deal, "auto", replace(limit, progress=tick))
         record = sol.record()
         turns = explain_record(record, "solution")
         final = replay(record)

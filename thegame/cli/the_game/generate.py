@@ -21,6 +21,7 @@ from ...puzzles.the_game.make import CARDS_HIGH, CARDS_LOW, VARIANTS
 from ...puzzles.the_game.make import generate as generate_puzzles
 from ...puzzles.the_game.rating import LABELS
 from ..common import SEED, err, print_json, user_errors, write_atomic
+from ..options import choice_option, json_option
 
 
 def _cards_range(text: str) -> tuple[int, int]:
@@ -31,7 +32,13 @@ def _cards_range(text: str) -> tuple[int, int]:
 
 
 @click.command()
-@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--count",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many puzzles to write.",
+)
 @click.option(
     "--difficulty",
     type=click.Choice(["any", *LABELS]),
@@ -39,9 +46,11 @@ def _cards_range(text: str) -> tuple[int, int]:
     show_default=True,
     help="Keep only puzzles of this label.",
 )
-@click.option("--variant", type=click.Choice(VARIANTS), default="classic", show_default=True)
+@choice_option("--variant", VARIANTS, "Rules preset of the puzzles.", default="classic")
 @click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the files.")
-@click.option("--seed-start", type=SEED, default=1, show_default=True, help="First seed.")
+@click.option(
+    "--seed-start", type=SEED, default=1, show_default=True, help="The first deal's seed."
+)
 @click.option(
     "--cards",
     default=f"{CARDS_LOW}-{CARDS_HIGH}",
@@ -55,7 +64,7 @@ def _cards_range(text: str) -> tuple[int, int]:
     show_default=True,
     help="Give up after this many seeds.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Also print each puzzle as a JSON line.")
+@json_option("Also print each puzzle as a JSON line.")
 @user_errors
 def generate(
     count: int,

@@ -11,8 +11,12 @@ from ...models import InvalidInputError
 from ...models.jsonio import load_json
 from ...models.the_game import Deal, Record, Turn, get_rules
 from ...models.the_game.notation import plural
+from ...models.the_game.rules import PRESETS
 from ...puzzles.the_game.files import Puzzle
-from ..common import SEED, read_text
+from ..common import read_text
+from ..options import choice_option, deal_source_options
+
+VARIANT_HELP = "Rules preset (default: classic)."
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,17 +24,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 def deal_options(func: F) -> F:
     """``--seed`` / ``--deck`` / ``--deal`` with ``--variant``, ``--players``, ``--first``."""
     decorators = [
-        click.option("--seed", type=SEED, help="Deal by seed (stable shuffle)."),
-        click.option("--deck", help='Deck in deal order, "c1 c2 ..." (spaces or commas).'),
-        click.option(
-            "--deal",
-            "deal_file",
-            metavar="FILE",
-            help="Deal file: deal JSON, a record JSON, or the one-line text form ('-': stdin).",
+        deal_source_options(
+            deck_help='The deck in deal order, "c1 c2 ..." (spaces or commas; Face to Face: '
+            'both decks, "/" between them).',
+            deal_help="A deal file: deal JSON, the one-line text form, or a record or puzzle "
+            "(its deal; '-': stdin).",
         ),
-        click.option("--variant", default=None, help="Rules preset (default: classic)."),
-        click.option("--players", type=int, default=None, help="Number of players."),
-        click.option("--first", type=int, default=None, help="Starting player (1-based)."),
+        choice_option("--variant", list(PRESETS), VARIANT_HELP),
+        click.option(
+            "--players",
+            type=click.IntRange(1, 5),
+            default=None,
+            help="Number of players (1-5; Face to Face: 2; default: the variant's fewest).",
+        ),
+        click.option(
+            "--first",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Starting player, from 1 (default: free, rule C3).",
+        ),
     ]
     for deco in reversed(decorators):
         func = deco(func)
@@ -53,8 +65,9 @@ def load_deal(
     if game.turns and not turns_ok:
         raise InvalidInputError(
             f"{deal_file} holds a game in progress ({plural(len(game.turns), 'turn')} played); "
-            "this command starts from the deal: use 'thegame solve' or 'thegame hint' for the "
-            "position",
+            "this command starts from the deal: for the position give the file as FILE "
+            f"('thegame solve {deal_file}', 'thegame hint {deal_file}', 'thegame explain "
+            f"{deal_file}')",
             "options",
         )
     return game.deal

@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...models import IllegalMoveError, InvalidInputError, interrupt
+from ...models.jsonio import load_json
 from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, GameState, Play, Record, Turn, pile_name
 from ...models.the_game.notation import action_text, parse_play, plural
@@ -20,6 +21,7 @@ from ...puzzles.the_game.daily import STREAMS
 from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
 from ..common import SECONDS, err, out, read_text, user_errors, write_atomic
+from ..options import record_argument, save_option
 from .options import deal_options, load_deal
 from .play_real import (
     hidden_hint_text,
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 HELP = (
     "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
     "'end' ends the turn, 'undo' takes back the last action, 'hint', 'solve', "
-    "'help', 'quit'"
+    "'help', 'quit'; a move that loses the game is asked for again ('!' insists)"
 )
 
 
@@ -55,7 +57,8 @@ def help_text(session: Session) -> str:
         "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
         "'end' ends the turn and draws, 'undo' takes back a play of this turn (the cards "
         "drawn cannot go back: the draw pile is hidden), 'hint' (from what you can see), "
-        f"'solve spoiler' (only {spoiler}), 'help', 'quit'"
+        f"'solve spoiler' (only {spoiler}), 'help', 'quit'; a move that loses the game is "
+        "asked for again ('!' insists)"
     )
 
 
@@ -66,7 +69,17 @@ read_line: Callable[[str], str] = input
 
 
 def load_puzzle(path: str) -> Puzzle:
-    return Puzzle.from_json(read_text(path), path)
+    """A puzzle file, or a record (its turns are the position). A deal file
+    is pointed to ``--deal``; a record that is over or illegal says which."""
+    text = read_text(path)
+    data = load_json(text, path) if text.lstrip().startswith("{") else None
+    if not isinstance(data, dict) or "deal" not in data:
+        raise InvalidInputError(
+            f"this file holds a deal, not a puzzle or a record: play it with "
+            f"'thegame play --deal {path}'",
+            path,
+        )
+    return Puzzle.from_dict(data, path)
 
 
 @dataclasses.dataclass
@@ -179,11 +192,10 @@ class Saver:
             return
         try:
             write_atomic(self.path, session.record().to_json() + "\n")
-        except OSError as e:
-            message = f"cannot write the game: {e.strerror or e}"
+        except InvalidInputError as e:
             if strict:
-                raise InvalidInputError(message, self.path) from None
-            err.print(f"warning: {self.path}: {message}", markup=False, soft_wrap=True)
+                raise
+            err.print(f"warning: {e}", markup=False, soft_wrap=True)
 
 
 def _parse_play(state: GameState, text: str) -> tuple[int, int]:
@@ -229,11 +241,66 @@ def _read_command() -> str | None:
         return None
 
 
+INSIST = "!"
+
+
+def _insisted(cmd: str) -> tuple[str, bool]:
+    """``'61 a1!'`` or ``'! 61 a1'``: the command, and whether it insists."""
+    if cmd.endswith(INSIST) or cmd.startswith(INSIST):
+        return cmd.strip(INSIST + " "), True
+    return cmd, False
+
+
+def losing_play(state: GameState, card: int, pile: int) -> str | None:
+    """Why this accepted play loses the game at once (a command broken,
+    X2), from what the player can see; None when it does not."""
+    rule = state.loses(card, pile)
+    if rule is None:
+        return None
+    probe = state.copy()
+    probe.play(card, pile)
+    return probe.reason or f"it breaks a command (rule {rule})"
+
+
+def losing_end(state: GameState) -> str | None:
+    """Why ending the turn now loses the game, from public facts only: a
+    command broken (X3b, X3c) or a fire card not covered in time (F2). A
+    loss that the draw would reveal (the next player stuck, C8) is not
+    foretold: the cards drawn are hidden."""
+    rule = state.end_loses()
+    if rule is not None:
+        probe = state.copy()
+        probe.end_turn()
+        return probe.reason or f"it breaks a command (rule {rule})"
+    rules = state.rules
+    if not rules.fire_cards or not state.can_end_turn():
+        return None
+    if state.cards_left() == 0 and rules.fire_safe_at_clear:
+        return None
+    for pile, top in enumerate(state.tops):
+        if top in rules.fire_cards and state.top_turn[pile] < state.turn:
+            return (
+                f"fire card {top} on {pile_name(rules, pile)} is not covered "
+                "and this turn is its last (rule F2)"
+            )
+    return None
+
+
+def _wins_by_ending(state: GameState) -> bool:
+    """Every card is down and ending the turn clears the game (rule C7)."""
+    if state.over or state.cards_left() != 0 or not state.can_end_turn():
+        return False
+    probe = state.copy()
+    probe.end_turn()
+    return probe.status == Status.WON
+
+
 def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
     """The loop: read a command, act, redraw. Returns how it ended."""
     _say(help_text(session), "dim")
     out.print(table_legend(session.state))
     out.print(_view(session))
+    pending: str | None = None  # a losing move asked about once
     while not session.state.over:
         if interrupt.requested():
             # Ctrl-C during a hint's search stopped that search: stop the game too.
@@ -241,7 +308,11 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
         line = _read_command()
         if line is None:
             return "quit"
-        cmd = " ".join(line.strip().lower().split())
+        cmd, insist = _insisted(" ".join(line.strip().lower().split()))
+        if not cmd and insist and pending is not None:
+            cmd = pending
+        asked, pending = pending, None
+        insist = insist or cmd == asked  # the same move again: the player means it
         state = session.state
         if not cmd:
             continue
@@ -251,9 +322,18 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
             _say(help_text(session))
             continue
         if cmd in ("end", "e"):
+            why = None if insist else losing_end(state)
+            if why is not None:
+                pending = cmd
+                _say(f"ending the turn now loses the game: {why}. "
+                     "Type 'end' again or '!' to end it anyway.", "bold yellow")  # fmt: skip
+                continue
             if not _end_turn(session):
                 continue
             saver.save(session)
+            hot_seat = session.hidden and session.state.players > 1
+            if hot_seat and not session.state.over and not _hand_over(session):
+                return "quit"
         elif cmd in ("undo", "u"):
             undone = session.undo()
             if undone is None:
@@ -277,6 +357,12 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
         else:
             try:
                 card, pile = _parse_play(state, cmd)
+                why = None if insist else losing_play(state, card, pile)
+                if why is not None:
+                    pending = cmd
+                    _say(f"{action_text(state.rules, (card, pile))} loses the game: {why}. "
+                         f"Type it again or '!' to play it anyway.", "bold yellow")  # fmt: skip
+                    continue
                 session.play(card, pile)
             except InvalidInputError as e:
                 _say(f"invalid: {e.message}", "red")
@@ -284,9 +370,31 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
             except IllegalMoveError as e:
                 _say(f"illegal: rule {e.rule}: {e.message}", "red")
                 continue
+            if _wins_by_ending(session.state):
+                # The last card: the turn ends by itself and the win is said now.
+                _say(f"{action_text(state.rules, (card, pile))} was the last card")
+                session.end_turn()
+                saver.save(session)
         if not session.state.over:
             out.print(_view(session))
     return session.state.status
+
+
+ENTER_PROMPT = "press Enter when only player {n} looks at the screen: "
+
+
+def _hand_over(session: Session) -> bool:
+    """Hot seat: clear the screen (the last hand goes out of view), then
+    wait for Enter before the next hand is shown. False at the end of input."""
+    out.clear()
+    nxt = session.state.current + 1
+    _say(f"--- player {nxt}'s turn: pass the keyboard ---", "bold")
+    try:
+        read_line(ENTER_PROMPT.format(n=nxt))
+    except EOFError:
+        out.print()
+        return False
+    return True
 
 
 def _end_turn(session: Session) -> bool:
@@ -299,11 +407,9 @@ def _end_turn(session: Session) -> bool:
         return False
     state = session.state
     if session.hidden and state.players > 1:
-        # Hot seat: the next player is looking at the screen now; the drawn
-        # cards are that player's own business (their count is public).
+        # Hot seat: the drawn cards are that player's own business (their
+        # count is public); the screen is cleared before the next hand.
         _say(f"player {player} ended the turn and drew {plural(len(drew), 'card')}")
-        if not state.over:
-            _say(f"--- player {state.current + 1}'s turn: pass the keyboard ---", "bold")
     elif drew:
         _say(f"turn ended; drew {' '.join(map(str, drew))}")
     elif not state.over:
@@ -460,7 +566,7 @@ def _end_analysis_open(record: Record, opening: int, time_limit: float) -> dict[
             progress=lambda d, t: update(f"reviewing {d}/{t}"),
             start_turn=opening,
         )
-    out.print(review_view(review))
+    out.print(review_view(review, out.is_terminal))
     result: dict[str, Any] = review.to_dict()
     return result
 
@@ -492,7 +598,7 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 
 
 @click.command()
-@click.argument("puzzle_file", metavar="[PUZZLE]", required=False)
+@record_argument(required=False)
 @click.option(
     "--daily",
     "use_daily",
@@ -501,13 +607,15 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 )
 @click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
 @deal_options
+@save_option("Write the game as a record ('check' and 'analyze' read it) after every turn "
+             "and at the end.")
 @click.option(
-    "--save",
-    "save_file",
-    metavar="FILE",
-    help="Write the game as a record (for check and analyze) after every turn and at the end.",
+    "--hint-time",
+    type=SECONDS,
+    default=5.0,
+    show_default=True,
+    help="Seconds that 'hint' and 'solve' may search.",
 )
-@click.option("--hint-time", type=SECONDS, default=5.0, show_default=True, help="Seconds.")
 @click.option(
     "--hint-samples",
     type=click.IntRange(min=1),
@@ -525,7 +633,7 @@ def _game_title(deal: Deal, seed: int | None) -> Text:
 @click.option("--no-review", is_flag=True, help="Skip the analysis at the end.")
 @user_errors
 def play(
-    puzzle_file: str | None,
+    record_file: str | None,
     use_daily: bool,
     date: str | None,
     seed: int | None,
@@ -542,7 +650,7 @@ def play(
 ) -> None:
     """Play in the terminal: a real game with the draw pile face down
     (--seed N, --deck or --deal, with --variant, --players), or a puzzle
-    (PUZZLE file or --daily) with everything in view.
+    or record FILE, or --daily) with everything in view.
 
     Ctrl-C stops the game (exit 130), saving it first with --save.
     """
@@ -558,8 +666,8 @@ def play(
         )
         if value is not None
     ]
-    if use_daily and puzzle_file is not None:
-        raise InvalidInputError("give a PUZZLE file or --daily, not both", "play")
+    if use_daily and record_file is not None:
+        raise InvalidInputError("give a FILE or --daily, not both", "play")
     stream = None
     if use_daily and variant is not None and given == ["--variant"]:
         # --daily --variant extreme: the second daily stream (thegame daily).
@@ -570,26 +678,27 @@ def play(
                 "play",
             )
         stream, given = variant, []
-    if (use_daily or puzzle_file is not None) and given:
-        what = "--daily" if use_daily else "a PUZZLE file"
+    if (use_daily or record_file is not None) and given:
+        what = "--daily" if use_daily else "a puzzle or record FILE"
         raise InvalidInputError(
             f"{given[0]} goes with a real game, not with {what} (a puzzle has its own deal)",
             "play",
         )
     if date is not None and not use_daily:
         raise InvalidInputError("--date goes with --daily", "play")
-    if "-" in (deal_file, puzzle_file):
+    if "-" in (deal_file, record_file):
         raise InvalidInputError(
             "play reads its commands from stdin: give the deal or puzzle as a file", "play"
         )
-    if not (use_daily or puzzle_file is not None or given):
+    if not (use_daily or record_file is not None or given):
         raise InvalidInputError(
-            "give a PUZZLE file, --daily, or a deal for a real game (--seed N, --deck, --deal)",
+            "give a puzzle or record FILE, --daily, or a deal for a real game "
+            "(--seed N, --deck, --deal FILE)",
             "play",
         )
     try:
         session = _open(
-            puzzle_file, use_daily, date, (seed, deck, deal_file, variant, players, first), stream
+            record_file, use_daily, date, (seed, deck, deal_file, variant, players, first), stream
         )
     except KeyboardInterrupt:
         # Ctrl-C while the daily puzzle is being made: nothing to save yet.
@@ -621,7 +730,7 @@ def play(
 
 
 def _open(
-    puzzle_file: str | None,
+    record_file: str | None,
     use_daily: bool,
     date: str | None,
     deal_source: tuple[int | None, str | None, str | None, str | None, int | None, int | None],
@@ -630,11 +739,11 @@ def _open(
     """The session the options ask for: a puzzle (everything in view) or a
     real game from a deal (the draw pile face down); ``stream``: the daily
     stream of ``--daily``."""
-    if use_daily or puzzle_file is not None:
+    if use_daily or record_file is not None:
         if use_daily:
             puzzle = load_daily(date, show=True, stream=stream)
         else:
-            puzzle = load_puzzle(str(puzzle_file))
+            puzzle = load_puzzle(str(record_file))
         session = puzzle_session(puzzle)
         lines: list[RenderableType] = [puzzle_title(puzzle)]
         if puzzle.difficulty:

@@ -17,15 +17,15 @@ from rich.text import Text
 
 from ...models import InvalidInputError, Limit, Verdict
 from ...models.the_game import GameState, is_ascending, pile_name, placement
-from ...models.the_game.notation import plays_text, plural, turn_label
+from ...models.the_game.notation import direction_word, plays_text, plural, turn_label
 from ...models.the_game.state import pile_owner
 from .render import card_text, cards_text, commands_text, legend
 
 if TYPE_CHECKING:
     from ...solver.the_game.duel.pns import ProofNumberSearch
 
-# Inner width of a drawn card: fits "100", "55[S]" and "A1 up".
-CARD_WIDTH = 7
+# Width of a drawn card: its inside fits "100", "55[S]" and "A1 down".
+CARD_WIDTH = 9
 
 
 def not_available(what: str, state: GameState) -> str:
@@ -60,6 +60,27 @@ def room(state: GameState, pile: int) -> int:
     )
 
 
+PILE_STYLE = {True: "cyan", False: "magenta"}  # ascending, descending
+
+
+def room_style(left: int) -> str:
+    """How the room under a pile is coloured: plenty, short, none."""
+    if left == 0:
+        return "bold red"
+    return "yellow" if left <= ROOM_SHORT else "green"
+
+
+# Room at or under this many cards is shown as running short.
+ROOM_SHORT = 5
+
+
+def card_style(state: GameState, card: int) -> str:
+    """A marked card in a hand: fire red, a command magenta."""
+    if card in state.rules.fire_cards:
+        return "reverse bold red"
+    return "bold magenta" if state.deal.command(card) else ""
+
+
 def _cell(text: str, style: str = "") -> Text:
     return Text(f"{text:^{CARD_WIDTH}}", style=style)
 
@@ -84,14 +105,22 @@ def piles_view(state: GameState) -> RenderableType:
         style = "dim" if top == start else "bold"
         if top in rules.fire_cards or deal.command(top):
             style = "bold red" if top in rules.fire_cards else "bold magenta"
-        top_row.append(_cell("┌" + "─" * (CARD_WIDTH - 2) + "┐"))
-        name = f"{pile_name(rules, i)} {'up' if asc else 'dn'}"
-        name_row.append(Text("│", style="") + Text(f"{name:^{CARD_WIDTH - 2}}") + Text("│"))
-        card_row.append(
-            Text("│") + Text(f"{card_text(deal, top):^{CARD_WIDTH - 2}}", style=style) + Text("│")
+        # Colour (terminals only): each direction its own frame, the room
+        # left green, yellow when it runs short, red when the pile is dead.
+        frame = PILE_STYLE[asc]
+        top_row.append(_cell("┌" + "─" * (CARD_WIDTH - 2) + "┐", frame))
+        name = f"{pile_name(rules, i)} {direction_word(rules, i)}"
+        name_row.append(
+            Text("│", style=frame) + Text(f"{name:^{CARD_WIDTH - 2}}", frame) + Text("│", frame)
         )
-        bottom_row.append(_cell("└" + "─" * (CARD_WIDTH - 2) + "┘"))
-        room_row.append(_cell(f"room {room(state, i)}", "dim"))
+        card_row.append(
+            Text("│", frame)
+            + Text(f"{card_text(deal, top):^{CARD_WIDTH - 2}}", style=style)
+            + Text("│", frame)
+        )
+        bottom_row.append(_cell("└" + "─" * (CARD_WIDTH - 2) + "┘", frame))
+        left = room(state, i)
+        room_row.append(_cell(f"room {left}", room_style(left)))
         note = ""
         if top in rules.fire_cards:
             # F2: a fire card laid before this turn must be covered in it.
@@ -126,9 +155,8 @@ def table_view(state: GameState, hidden: bool) -> RenderableType:
     parts: list[RenderableType] = [_turn_line(state), piles_view(state)]
     who = f"player {me + 1}'s hand" if state.players > 1 else "hand"
     hand = Text(f"{who}: ", style="bold")
-    fire = state.rules.fire_cards
     for c in state.hand():
-        hand.append(f" {card_text(deal, c)} ", style="reverse" if c in fire else "")
+        hand.append(f" {card_text(deal, c)} ", style=card_style(state, c))
     parts.append(hand)
     for p in range(state.players):
         if p != me:

@@ -14,7 +14,7 @@ from ...models.the_game.notation import plays_text, plural, turn_label
 from ...puzzles.the_game.daily import parse_date, today_utc
 from ...puzzles.the_game.files import Puzzle
 from ..common import err
-from .render import card_text, cards_text, commands_text, legend
+from .render import LineView, card_text, cards_text, commands_text, legend, marked_line
 
 LABEL_STYLE = {"easy": "green", "medium": "yellow", "hard": "red", "expert": "bold magenta"}
 
@@ -44,10 +44,15 @@ def puzzle_title(puzzle: Puzzle) -> Text:
     if puzzle.seed is not None:
         where += f" (seed {puzzle.seed})"
     title = Text(where, style="bold")
-    title.append(
-        f" - {puzzle.variant}, clear the last {state.cards_left()} cards"
-        f" ({len(puzzle.position)} turns already played)"
-    )
+    played = plural(len(puzzle.position), "turn")
+    if state.rules.is_duel:
+        # A duel is won by the first to play out (D6), not by a clear.
+        title.append(
+            f" - {puzzle.variant}, {played} already played; player {state.current + 1} to move"
+        )
+    else:
+        left = plural(state.cards_left(), "card")
+        title.append(f" - {puzzle.variant}, clear the last {left} ({played} already played)")
     return title
 
 
@@ -87,19 +92,12 @@ def position_view(state: GameState) -> RenderableType:
     return Group(*parts)
 
 
-def solution_lines(puzzle: Puzzle) -> Text:
-    rules = puzzle.deal.rules
-    text = Text("solution: ", style="bold")
-    # A play is written '37 A1' as everywhere on screen; turns apart by '|'.
-    text.append(" | ".join(plays_text(rules, t.plays) for t in puzzle.solution))
-    return text
+def solution_lines(puzzle: Puzzle) -> LineView:
+    return LineView("solution: ", marked_line(puzzle.deal, puzzle.solution))
 
 
 def turns_text(state: GameState, turns: list[Turn]) -> str:
-    rules = state.rules
-    return " | ".join(
-        " ".join(f"{p.card} {pile_name(rules, p.pile)}" for p in t.plays) for t in turns
-    )
+    return marked_line(state.deal, turns)
 
 
 # -- daily -----------------------------------------------------------------------

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+import re
+from collections.abc import Iterable
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from ...models.the_game import CheckResult, Deal, GameState, pile_name
-from ...models.the_game.notation import plays_text, plural, turn_label
+from ...models.the_game import CheckResult, Deal, GameState, Play, Turn, pile_name
+from ...models.the_game.notation import line_text, plays_text, plural, turn_label
+from ...models.the_game.record import step_text
 from ...solver.the_game.api import Solution
 
 _COMMAND_MARK = {
@@ -63,6 +67,37 @@ def commands_text(state: GameState) -> str | None:
     if binding:
         text += "; " + "; ".join(binding)
     return text
+
+
+def marked_line(deal: Deal, turns: Iterable[Turn]) -> str:
+    """A line as ``line_text`` writes it, fire and command cards marked."""
+    return line_text(deal.rules, turns, lambda c: card_text(deal, c))
+
+
+class LineView:
+    """A line on screen, wrapped between plays and never inside one
+    (``37 A1`` stays whole), after a bold ``label``."""
+
+    def __init__(self, label: str, text: str, style: str = "") -> None:
+        self.label, self.text, self.style = label, text, style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # The pieces end at ", " or " | ": "37 A1," "40 A1 |" "90 D1".
+        pieces = re.findall(r".+?(?:, | \| |$)", self.text)
+        line = Text(self.label, style="bold")
+        for piece in pieces:
+            if line.cell_len + len(piece.rstrip()) > options.max_width and line.plain.strip():
+                line.rstrip()
+                yield line
+                line = Text(" " * len(self.label))
+            line.append(piece, style=self.style)
+        line.rstrip()
+        yield line
+
+
+def marked_plays(deal: Deal, plays: Iterable[Play]) -> str:
+    """The plays of a turn, fire and command cards marked."""
+    return plays_text(deal.rules, plays, lambda c: card_text(deal, c))
 
 
 def cards_text(deal: Deal, cards: list[int]) -> str:
@@ -125,11 +160,8 @@ def check_text(result: CheckResult, turns: int) -> Text:
         line.append(f"; cards left: {result.cards_left}")
         return line
     assert result.error is not None
-    e = result.error
-    # On screen turns and plays count from 1; the JSON keeps 0-based indices.
-    where = turn_label(e["turn"]) + (f", play {e['play'] + 1}" if e["play"] is not None else "")
     line = Text("illegal: ", style="bold red")
-    line.append(f"{where}: rule {e['rule']}: {e['message']}")
+    line.append(step_text(result.error))
     return line
 
 
@@ -172,9 +204,12 @@ def solution_view(sol: Solution) -> Group:
     table.add_column("plays")
     for i, turn in enumerate(sol.turns):
         style = "dim" if i < from_turn else ""  # the record's own turns
-        table.add_row(str(i + 1), str(turn.player), plays_text(deal.rules, turn.plays), style=style)
+        table.add_row(str(i + 1), str(turn.player), marked_plays(deal, turn.plays), style=style)
     if sol.turns:
         lines.append(table)
+        marks = legend(deal)
+        if marks:
+            lines.append(Text(marks, style="dim"))
     lines.append(Text(f"cards left: {sol.cards_left}"))
     stats = f"engine: {sol.engine}; {sol.nodes:,} nodes in {sol.seconds:.2f} s"
     lines.append(Text(stats, style="dim"))

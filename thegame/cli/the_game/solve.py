@@ -8,88 +8,83 @@ import click
 
 from ...models.outcome import Limit
 from ...models.the_game import Deal
-from ..common import MEMORY, SECONDS, err, out, print_json, searching, user_errors, write_atomic
+from ...models.the_game.rules import PRESETS
+from ...solver.the_game.portfolio import ENGINES
+from ..common import err, out, print_json, searching, user_errors, writable, write_atomic
+from ..options import (
+    choice_option,
+    json_option,
+    limit_options,
+    record_argument,
+    save_option,
+)
 from .options import deal_options, load_game
+
+ENGINE_HELP = (
+    "dfs: the search; cpsat: CP-SAT (counts no nodes: not with --node-limit); auto: the "
+    "search, then CP-SAT with the time left (the search alone under a node budget)."
+)
 
 
 @click.command()
+@record_argument(required=False)
 @deal_options
-@click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=60.0,
-    show_default=True,
-    help="Seconds before the verdict is 'unknown'.",
-)
-@click.option(
-    "--node-limit",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Search nodes before the verdict is 'unknown'.",
-)
-@click.option(
-    "--memory",
-    type=MEMORY,
-    default=None,
-    metavar="MIB",
-    help="MiB for the search's tables of proven positions (default 768: a "
-    "worker stays under 1 GiB); more lets a deep loss proof go further.",
-)
-@click.option(
-    "--engine",
-    type=click.Choice(["dfs", "cpsat", "auto"]),
-    default="auto",
-    show_default=True,
-    help="dfs: the search; cpsat: CP-SAT; auto: both, as a portfolio.",
-)
-@click.option(
-    "--record",
-    "record_file",
-    metavar="FILE",
-    help="Write the line as a game record that 'thegame check' accepts.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@limit_options(60.0, memory=True)
+@choice_option("--engine", ENGINES, ENGINE_HELP, default="auto")
+@save_option("Write the line as a game record ('thegame check' replays it).")
+@click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
+@json_option()
 @user_errors
 def solve(
+    record_file: str | None,
     seed: int | None,
     deck: str | None,
     deal_file: str | None,
     variant: str | None,
     players: int | None,
     first: int | None,
-    time_limit: float,
-    node_limit: int | None,
-    memory: int | None,
+    limit: Limit,
     engine: str,
-    record_file: str | None,
+    save_file: str | None,
+    old_record: str | None,
     as_json: bool,
 ) -> None:
     """Decide whether a perfect clear exists, and show the line.
 
-    A record or puzzle file (--deal FILE) is solved from its position: the
-    turns it holds stay as played. Face to Face: who wins the duel under
-    best play, for the deal's start or for each start; each player's race
-    alone too.
+    A deal (--seed, --deck, --deal) is solved from its start; a record or
+    puzzle FILE from its position: the turns it holds stay as played. Face
+    to Face: who wins the duel under best play, for the deal's start or for
+    each start; each player's race alone too.
     """
     from ...models import InvalidInputError
     from ...solver.the_game.api import solve_record
     from ...solver.the_game.portfolio import solve_with
     from .render import solution_view
 
+    if old_record is not None:
+        if save_file is not None:
+            raise InvalidInputError("give --save once", "options")
+        save_file = old_record
+    if record_file is not None:
+        if deal_file is not None:
+            raise InvalidInputError("give a record FILE or --deal FILE, not both", "options")
+        deal_file = record_file
+    if save_file is not None:
+        writable(save_file)  # before the search, not after it
     game = load_game(seed, deck, deal_file, variant, players, first)
     d = game.deal
     if d.rules.is_duel:
         if game.turns:
             raise InvalidInputError("Face to Face is solved from the deal; give a deal file")
-        _solve_duel(d, Limit(time_limit, node_limit, None, memory), engine, record_file, as_json)
+        _solve_duel(d, limit, engine, save_file, as_json)
         return
     if game.turns and engine == "cpsat":
         raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
-        limit = Limit(time_limit, node_limit, tick, memory)
+        limit = replace(limit, progress=tick)
         result = solve_record(game, limit) if game.turns else solve_with(d, engine, limit)
-    if record_file:
-        write_atomic(record_file, result.record().to_json(indent=1) + "\n")
+    if save_file:
+        write_atomic(save_file, result.record().to_json(indent=1) + "\n")
     if as_json:
         print_json(result.to_dict())
     else:
@@ -97,7 +92,7 @@ def solve(
 
 
 def _solve_duel(
-    deal: Deal, limit: Limit, engine: str, record_file: str | None, as_json: bool
+    deal: Deal, limit: Limit, engine: str, save_file: str | None, as_json: bool
 ) -> None:
     """Face to Face: who wins under best play (``solver.the_game.duel``)."""
     from ...models import InvalidInputError
@@ -109,12 +104,12 @@ def _solve_duel(
         raise InvalidInputError("Face to Face is solved by the duel search; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
         sol = solve_duel(deal, replace(limit, progress=tick))
-    if record_file:
+    if save_file:
         if len(sol.results) != 1:
-            raise InvalidInputError("--record needs one start: give --first 1 or --first 2")
+            raise InvalidInputError("--save needs one start: give --first 1 or --first 2")
         res = sol.results[0]
         rec = Record(deal.with_first(res.first), tuple(res.turns))
-        write_atomic(record_file, rec.to_json(indent=1) + "\n")
+        write_atomic(save_file, rec.to_json(indent=1) + "\n")
     if as_json:
         print_json(sol.to_dict())
     else:
@@ -129,23 +124,16 @@ def _solve_duel(
     metavar="FILE",
     help='File of deals: JSON lines, a JSON list, or {"deals": [...]}.',
 )
-@click.option("--variant", default="classic", show_default=True, help="Rules preset for --seeds.")
-@click.option("--players", type=int, default=None, help="Number of players for --seeds.")
+@choice_option("--variant", list(PRESETS), "Rules preset for --seeds.", default="classic")
 @click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=10.0,
-    show_default=True,
-    help="Seconds per deal.",
-)
-@click.option("--node-limit", type=click.IntRange(min=1), default=None, help="Nodes per deal.")
-@click.option(
-    "--memory",
-    type=MEMORY,
+    "--players",
+    type=click.IntRange(1, 5),
     default=None,
-    metavar="MIB",
-    help="MiB for each worker's tables of proven positions (default 768).",
+    help="Number of players for --seeds (default: the variant's fewest).",
 )
+@limit_options(10.0, time_help="Seconds per deal.", nodes_help="Search nodes per deal.",
+               memory=True, memory_help="MiB for each worker's tables of proven positions "
+               "(default 768).")  # fmt: skip
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
@@ -158,20 +146,17 @@ def solve_batch(
     deals_file: str | None,
     variant: str,
     players: int | None,
-    time_limit: float,
-    node_limit: int | None,
-    memory: int | None,
+    limit: Limit,
     jobs: int | None,
 ) -> None:
     """Solve many deals on all cores; one JSON line per deal on stdout."""
     from rich.progress import Progress
 
-    from ...models.outcome import Limit
     from ...solver.the_game.batch import batch_items, run_batch
 
     items = batch_items(seeds, deals_file, variant, players)
     with Progress(transient=True, console=err) as progress:
         task = progress.add_task("solving", total=len(items))
-        for line in run_batch(items, Limit(time_limit, node_limit, None, memory), jobs):
+        for line in run_batch(items, limit, jobs):
             progress.advance(task)
             print_json(line)

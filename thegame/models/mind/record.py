@@ -86,7 +86,8 @@ def event_from_dict(deal: LevelDeal, data: Any, where: str) -> Event:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """What ``check`` reports; ``error`` counts events from 0 (``events[i]``)."""
+    """What ``check`` reports; ``error`` is ``{"event", "rule", "message"}``,
+    events counted from 1 as on screen (``events[event - 1]``)."""
 
     legal: bool
     state: LevelState
@@ -121,5 +122,6 @@ def check(record: LevelRecord) -> CheckResult:
         try:
             apply(state, event)
         except IllegalMoveError as e:
-            return CheckResult(False, state, {"event": i, "message": str(e)})
+            error = {"event": i + 1, "rule": e.rule, "message": e.message}
+            return CheckResult(False, state, error)
     return CheckResult(True, state, None)

@@ -123,22 +123,22 @@ class CheckResult:
             "legal": self.legal,
             "status": self.status,
             "cards_left": self.cards_left,
+            # Why the game ended, with the rule id (C7, C8, F2, X2, D6); null
+            # while it goes on.
+            "reason": self.reason,
             "error": self.error,
         }
         if self.state.rules.is_duel:
             out["winner"] = self.winner
-        if self.state.rules.commands:
-            # Extreme: why the game ended, with the rule id (a broken
-            # command, X2, is a legal move that loses).
-            out["reason"] = self.reason
         return out
 
 
 def replay(record: Record) -> CheckResult:
     """Replay every turn through the engine; stop at the first illegal step.
 
-    ``error`` counts turns and plays from 0; ``play`` is null when the turn as
-    a whole is wrong (the wrong player, or ending it is illegal).
+    ``error`` is ``{"turn", "play", "rule", "message"}``, turns and plays
+    counted from 1 as on screen; ``play`` is null when the turn as a whole
+    is wrong (the wrong player, or ending it is illegal).
     """
     state = GameState(record.deal, first=record.first)
 
@@ -148,7 +148,12 @@ def replay(record: Record) -> CheckResult:
             status=state.status,
             cards_left=state.cards_left(),
             state=state,
-            error={"turn": i, "play": j, "rule": err.rule, "message": err.message},
+            error={
+                "turn": i + 1,
+                "play": None if j is None else j + 1,
+                "rule": err.rule,
+                "message": err.message,
+            },
             reason=state.reason,
             winner=state.winner,
             turns_ok=i,
@@ -192,10 +197,13 @@ def replayed(record: Record, where: str = "record") -> GameState:
     raises ``InvalidInputError`` naming the first illegal step."""
     result = replay(record)
     if result.error is not None:
-        e = result.error
-        # Counted from 1 on screen; the JSON of ``thegame check`` keeps 0-based indices.
-        at = f"turn {e['turn'] + 1}" + (
-            f", play {e['play'] + 1}" if e.get("play") is not None else ""
-        )
-        raise InvalidInputError(f"illegal record: {at}: rule {e['rule']}: {e['message']}", where)
+        raise InvalidInputError(f"illegal record: {step_text(result.error)}", where)
     return result.state
+
+
+def step_text(error: dict[str, Any]) -> str:
+    """An illegal step as a line: ``turn 2, play 1: rule C5: ...``."""
+    at = f"turn {error['turn']}"
+    if error.get("play") is not None:
+        at += f", play {error['play']}"
+    return f"{at}: rule {error['rule']}: {error['message']}"

@@ -11,7 +11,7 @@ from ...models import InvalidInputError
 from ...models.jsonio import load_json
 from ...models.outcome import Status
 from ...models.the_game import Deal, GameState, Record, Turn, replay
-from ...models.the_game.record import turn_to_dict
+from ...models.the_game.record import step_text, turn_to_dict
 from .rating import LABELS, Rating
 
 
@@ -42,11 +42,17 @@ class Puzzle:
     def score(self) -> float:
         return float(self.difficulty.get("score", 0))
 
-    def start(self) -> GameState:
+    def start(self, where: str = "position") -> GameState:
         """The puzzle position (the opening replayed through the engine)."""
         result = replay(Record(self.deal, self.position))
-        if not result.legal or result.state.over:
-            raise PuzzleError("the position turns do not replay to a game in progress", "position")
+        if result.error is not None:
+            raise PuzzleError(f"illegal: {step_text(result.error)}", where)
+        if result.state.over:
+            raise PuzzleError(
+                f"the game is already over ({result.status}: {result.reason}): "
+                "nothing left to play",
+                where,
+            )
         return result.state
 
     def record(self) -> Record:
@@ -90,7 +96,7 @@ class Puzzle:
         if "position" not in data and "turns" in data:
             record = Record.from_dict(data, where)
             puzzle = cls(record.deal, record.turns, (), {})
-            puzzle.start()
+            puzzle.start(where)
             return puzzle
         known = {
             "date", "variant", "seed", "cards_left", "deal", "position", "difficulty", "turns",
@@ -126,14 +132,7 @@ class Puzzle:
         if date is not None and not isinstance(date, str):
             raise PuzzleError("date must be a string", f"{where}.date")
         puzzle = cls(deal, position, solution, difficulty, seed, date)
-        result = replay(Record(deal, position))
-        if not result.legal:
-            assert result.error is not None
-            raise PuzzleError(
-                f"turn {result.error['turn']}: {result.error['message']}", f"{where}.position"
-            )
-        if result.state.over:
-            raise PuzzleError(f"the position is already over ({result.status})", where)
+        puzzle.start(f"{where}.position")
         if solution:
             puzzle.verify()
         return puzzle

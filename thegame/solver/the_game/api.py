@@ -18,7 +18,7 @@ from ...models import (
 )
 from ...models.the_game import Deal, GameState, Play, Record, Turn, replay
 from ...models.the_game.notation import plural
-from ...models.the_game.record import turn_to_dict
+from ...models.the_game.record import step_text, turn_to_dict
 from . import ckernel
 from .beam import FireBeamSearcher, MultiBeamSearcher, TurnSearcher
 from .bounds import state_lower_bound
@@ -68,8 +68,8 @@ class Solution:
             "verdict": self.verdict,
             "first": self.first,
             "cards_left": self.cards_left,
-            "cards_left_optimal": self.optimal,
-            "cards_left_lower_bound": self.lower_bound,
+            "optimal": self.optimal,
+            "lower_bound": self.lower_bound,
             "turns": [turn_to_dict(rules, t) for t in self.turns],
             "from_turn": self.details.get("from_turn", 0),
             "proof": self.proof,
@@ -482,10 +482,7 @@ def solve_record(record: Record, limit: Limit = NO_LIMIT, optimize: bool = True)
     result = replay(record)
     if not result.legal:
         assert result.error is not None
-        raise InvalidInputError(
-            f"the record is illegal at turn {result.error['turn'] + 1}: {result.error['message']}",
-            "record",
-        )
+        raise InvalidInputError(f"illegal record: {step_text(result.error)}", "record")
     state = result.state
     if state.over:
         raise InvalidInputError(f"the game in the record is over ({state.status})", "record")

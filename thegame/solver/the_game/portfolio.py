@@ -28,6 +28,10 @@ def solve_with(
     every win fast); if that ends undecided and CP-SAT covers the deal, CP-SAT
     gets the rest of the time with the search's best line as a hint. The
     result names the engine that proved the verdict.
+
+    A node budget is the search's alone: CP-SAT counts no search nodes, so
+    under ``auto`` a node budget runs the search only (with the whole
+    time), and ``cpsat`` refuses one rather than run past it.
     """
     if engine not in ENGINES:
         raise InvalidInputError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
@@ -35,6 +39,11 @@ def solve_with(
     if engine == "dfs":
         return search.solve(deal, limit)
     if engine == "cpsat":
+        if limit.nodes is not None:
+            raise InvalidInputError(
+                "CP-SAT counts no search nodes: give it --time-limit only, or use --engine dfs",
+                "--node-limit",
+            )
         if not cpsat.covers(deal):
             raise InvalidInputError(
                 "the CP-SAT engine covers the classic family only; use --engine dfs"
@@ -44,6 +53,8 @@ def solve_with(
 
     start = time.monotonic()
     time_limit = limit.time
+    if limit.nodes is not None:
+        return search.solve(deal, limit)
     covered = cpsat.covers(deal)
     share = 0.7 * time_limit if time_limit is not None and covered else time_limit
     first = search.solve(deal, limit.with_time(share))

@@ -125,10 +125,11 @@ class Race:
     def to_dict(self) -> dict[str, object]:
         return {
             "player": self.player,
-            "turns": self.turns,
+            # A count, not a line: "turns" is a line in every JSON document.
+            "fewest_turns": self.turns,
             "proven": self.proven,
             "floor": self.floor,
-            "nodes": self.nodes,
+            "stats": {"nodes": self.nodes},
         }
 
 

@@ -1,0 +1,185 @@
+"""The options every game's commands share, defined once: one name, one
+type and one help text for the same meaning.
+
+- a budget: ``--time-limit``, ``--node-limit``, ``--memory``, handed to the
+  command as one ``Limit`` (``limit_options``);
+- ``--json`` (``json_option``);
+- a deal: ``--seed N`` / ``--deck`` / ``--deal FILE`` (``deal_source_options``);
+- a record: the positional ``FILE`` (``record_argument``);
+- a sampling seed: ``--sample-seed`` (``sample_seed_option``), never ``--seed``,
+  which is always the deal's.
+
+A budget that is not a finite positive number (``nan``, ``inf``, 0, a
+negative) is refused in one line, exit 2, before any work.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
+
+import click
+
+from ..models.outcome import Limit
+from ..models.seeds import MAX_SEED
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FiniteSeconds(click.ParamType[float, Any]):
+    """Seconds: a finite number above 0 (0 would decide nothing; ``inf``
+    would never end and ``nan`` compares false with every clock)."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float) and math.isfinite(value) and value > 0:
+            return value
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        return seconds
+
+
+# Shared option types: seconds as above; a seed fits SplitMix64's 64 bits
+# (a larger one would wrap); nodes count from 1.
+SECONDS = FiniteSeconds()
+SEED = click.IntRange(min=0, max=MAX_SEED)
+NODES = click.IntRange(min=1)
+# --memory, in MiB (``Limit.memory``): the compiled tables index their
+# dominance chains with 32-bit integers, which 128 GiB keeps within range.
+MEMORY = click.IntRange(min=16, max=128 << 10)
+
+TIME_HELP = "Seconds before the answer is 'unknown' (the best found so far)."
+NODES_HELP = "Search nodes before the answer is 'unknown' (the best found so far)."
+MEMORY_HELP = (
+    "MiB for the search's tables of proven positions (default 768: a worker stays "
+    "under 1 GiB); more lets a deep loss proof go further."
+)
+
+
+def _apply(func: F, decorators: Sequence[Callable[[F], F]]) -> F:
+    for deco in reversed(decorators):
+        func = deco(func)
+    return func
+
+
+def limit_options(
+    time_default: float | None = 60.0,
+    *,
+    time_help: str = TIME_HELP,
+    nodes: bool = True,
+    nodes_help: str = NODES_HELP,
+    memory: bool = False,
+    memory_help: str = MEMORY_HELP,
+) -> Callable[[F], F]:
+    """``--time-limit`` (and ``--node-limit``, ``--memory`` when asked for),
+    handed to the command as one keyword argument ``limit: Limit``.
+
+    ``time_default`` None: no time limit unless one is given."""
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            limit = Limit(
+                kwargs.pop("time_limit"),
+                kwargs.pop("node_limit", None),
+                None,
+                kwargs.pop("memory", None),
+            )
+            return func(*args, limit=limit, **kwargs)
+
+        decorators: list[Callable[[F], F]] = [
+            click.option(
+                "--time-limit",
+                type=SECONDS,
+                default=time_default,
+                show_default=time_default is not None,
+                help=time_help,
+            )
+        ]
+        if nodes:
+            decorators.append(
+                click.option("--node-limit", type=NODES, default=None, help=nodes_help)
+            )
+        if memory:
+            decorators.append(
+                click.option("--memory", type=MEMORY, default=None, metavar="MIB", help=memory_help)
+            )
+        return _apply(cast(F, wrapper), decorators)
+
+    return decorate
+
+
+def json_option(
+    help: str = "Print the result as JSON (one document on stdout).",
+) -> Callable[[F], F]:
+    """``--json``, passed as ``as_json``."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def record_argument(required: bool = True, help_name: str = "FILE") -> Callable[[F], F]:
+    """The record a command reads: the positional ``FILE``, passed as
+    ``record_file`` ('-' reads stdin)."""
+    return click.argument("record_file", metavar=help_name if required else f"[{help_name}]",
+                          required=required)  # fmt: skip
+
+
+def deal_source_options(
+    seed_help: str = "Deal by seed (the same deal on every machine).",
+    deck_help: str = 'The deck in deal order, "c1 c2 ..." (spaces or commas).',
+    deal_help: str = "A deal file ('-': stdin).",
+    deck: bool = True,
+) -> Callable[[F], F]:
+    """``--seed N`` / ``--deck`` / ``--deal FILE``: where a deal comes from,
+    passed as ``seed``, ``deck`` (when offered) and ``deal_file``."""
+    decorators: list[Callable[[F], F]] = [click.option("--seed", type=SEED, help=seed_help)]
+    if deck:
+        decorators.append(click.option("--deck", metavar="CARDS", help=deck_help))
+    decorators.append(click.option("--deal", "deal_file", metavar="FILE", help=deal_help))
+
+    def decorate(func: F) -> F:
+        return _apply(func, decorators)
+
+    return decorate
+
+
+def sample_seed_option(
+    default: int = 0, help: str = "Seed of the random samples (the same seed, the same figures)."
+) -> Callable[[F], F]:
+    """``--sample-seed``: the seed of a sampling, passed as ``sample_seed``."""
+    return click.option(
+        "--sample-seed", "sample_seed", type=SEED, default=default, show_default=True, help=help
+    )
+
+
+def choice_option(
+    name: str,
+    choices: Sequence[str],
+    help: str,
+    default: str | None = None,
+    dest: str | None = None,
+) -> Callable[[F], F]:
+    """An option whose values are listed in the help (``--variant [classic|profi|...]``)."""
+    decls = [name] if dest is None else [name, dest]
+    return click.option(
+        *decls,
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+def save_option(
+    help: str = "Write the game as a record ('check' and 'analyze' read it).",
+) -> Callable[[F], F]:
+    """``--save FILE``: where a command writes a record, passed as ``save_file``."""
+    return click.option("--save", "save_file", metavar="FILE", help=help)
