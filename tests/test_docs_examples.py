@@ -246,8 +246,12 @@ def test_the_examples_of_a_page_run(page: Path, tmp_path: Path) -> None:
     run_page(page, tmp_path, slow=False)
 
 
+def slow_page_ids() -> list[Path]:
+    return [p for p in PAGES if any(isinstance(b, Block) and b.slow for b in parse(p))]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("page", page_ids(), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("page", slow_page_ids(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_examples_of_a_page_run_with_the_slow_ones(page: Path, tmp_path: Path) -> None:
     run_page(page, tmp_path, slow=True)
 
