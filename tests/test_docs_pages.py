@@ -1,0 +1,53 @@
+"""The README and the site speak of the tool, not of its history, and stay short
+where they promised to."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+HISTORY = [
+    re.compile(r"\bissues? \d+", re.IGNORECASE),
+    re.compile(r"\bcommit [0-9a-f]{7,40}\b"),
+    re.compile(r"\((?:[0-9a-f]{7}|[0-9a-f]{40})\b"),  # "(5ecb110, ...)"
+    re.compile(r"shared/(?:rules|seeds)"),  # not in a clone
+]
+
+
+def test_the_readme_is_short() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250
+
+
+def test_no_page_speaks_of_the_projects_history() -> None:
+    found = []
+    for page in PAGES:
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            found.extend(f"{page.name}:{n}: {line.strip()}" for p in HISTORY if p.search(line))
+    assert not found, "\n".join(found)
+
+
+def test_the_history_patterns_catch_what_they_should() -> None:
+    for text in ("see issue 16", "Issues 11", "(5ecb110, 2 h)", "../shared/rules.md"):
+        assert any(p.search(text) for p in HISTORY), text
+    assert not any(p.search("seed 8338261474446703, deadbeef-free") for p in HISTORY)
+
+
+def nav_files() -> set[str]:
+    """The pages the navigation of mkdocs.yml lists (its ``nav:`` section)."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = text[text.index("\nnav:") :]
+    return set(re.findall(r"([\w./-]+\.md)\s*$", nav, re.MULTILINE))
+
+
+def test_every_page_is_in_the_navigation() -> None:
+    listed = nav_files()
+    pages = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
+    assert pages == listed
+    # the pages other features own are there, at least as placeholders
+    owned = {"vocabulary.md", "games-play-nimmt-cento.md", "serve.md", "duel-engine.md",
+             "nimmt-players.md", "c-kernels.md"}
+    assert owned <= pages
