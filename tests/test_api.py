@@ -117,6 +117,14 @@ def test_solve_from_a_position_keeps_its_turns() -> None:
     assert tuple(again.turns[:3]) == opening.turns
 
 
+@pytest.mark.parametrize("text", ["", "{", '{"deal": {"variant": "classic"}}', "classic 1p : 2 3"])
+def test_a_bad_file_is_invalid_input_naming_the_file(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(thegame.models.InvalidInputError, match=r"bad\.json"):
+        thegame.load(path)
+
+
 @pytest.fixture(scope="module")
 def puzzle() -> Puzzle:
     return thegame.daily("2026-12-01")

@@ -13,11 +13,11 @@ calls, and returns that function's result.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import NO_LIMIT, InvalidInputError, Limit, Status, Verdict
+from ..models.jsonio import load_json
 from ..models.the_game import Deal as _Deal
 from ..models.the_game import Record as _Record
 from ..models.the_game import Rules, get_rules
@@ -106,9 +106,11 @@ class Record(_Record):
         """
         text = Path(path).read_text(encoding="utf-8").strip()
         where = str(path)
+        if not text:
+            raise InvalidInputError("the file is empty", where)
         if not text.startswith("{"):
             return cls(_Deal.from_text(text, where))
-        data = json.loads(text)
+        data = load_json(text, where)
         if isinstance(data, dict) and "position" in data:
             from ..puzzles.the_game.files import Puzzle
 
