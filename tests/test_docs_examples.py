@@ -16,7 +16,8 @@ The convention (documented in docs/writing-docs.md):
   a line); ``slow`` runs the block only in the slow run (``-m slow``).
 - A command whose output is JSON (``--json``) must print JSON (one document,
   or one per line), and when the shown output is a JSON object, the real one
-  must have every key shown.
+  must have every key shown. Every line of a text output shown (but ``...``)
+  must appear in the real output, spaces aside.
 - A command the click group does not have (yet) is skipped, with the rest
   of its block: pages can document a command before it lands, and the test
   starts checking it the day it does.
@@ -160,6 +161,10 @@ def missing_command(args: list[str]) -> str | None:
     return None
 
 
+def _squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
 def json_documents(text: str) -> list[object]:
     text = text.strip()
     try:
@@ -189,7 +194,9 @@ def run_block(block: Block, runner: CliRunner) -> list[str]:
         missing = missing_command(args)
         if missing is not None:
             return [*problems, f"SKIP {where}: no command {missing!r} yet"]
-        result = runner.invoke(cli, args, input=block.input, catch_exceptions=True)
+        result = runner.invoke(
+            cli, args, input=block.input, catch_exceptions=True, prog_name="thegame"
+        )
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             problems.append(f"{where}: `{ex.command}` raised {result.exception!r}")
             continue
@@ -199,6 +206,15 @@ def run_block(block: Block, runner: CliRunner) -> list[str]:
                 f"{result.stderr.strip()[:300]}"
             )
             continue
+        if "--json" not in args:
+            text = _squeeze(result.stdout)
+            unseen = [
+                line for line in ex.shown if line.strip() and line.strip() != "..."
+                and _squeeze(line) not in text
+            ]
+            if unseen:
+                problems.append(f"{where}: `{ex.command}` does not print {unseen[0]!r}")
+                continue
         if "--json" in args and block.exit == 0:
             try:
                 docs = json_documents(result.stdout)
@@ -289,6 +305,15 @@ def test_a_wrong_example_fails(tmp_path: Path) -> None:
     problems = run_block(block, CliRunner())
     assert len(problems) == 2
     assert "no_such_key" in problems[0] and "exited 2" in problems[1]
+    page.write_text(
+        "```console\n$ thegame check --help\nUsage: thegame check [OPTIONS] FILE\n...\n"
+        "$ thegame solve --help\nUsage: thegame solve --no-such-thing\n```\n",
+        encoding="utf-8",
+    )
+    (block,) = parse(page)
+    assert isinstance(block, Block)
+    (problem,) = run_block(block, CliRunner())
+    assert "does not print 'Usage: thegame solve --no-such-thing'" in problem
 
 
 def test_a_command_outside_a_console_block_is_refused(tmp_path: Path) -> None:
