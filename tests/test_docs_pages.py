@@ -51,3 +51,30 @@ def test_every_page_is_in_the_navigation() -> None:
     owned = {"vocabulary.md", "games-play-nimmt-cento.md", "serve.md", "duel-engine.md",
              "nimmt-players.md", "c-kernels.md"}
     assert owned <= pages
+
+
+def test_the_command_reference_holds_every_command_and_its_help() -> None:
+    import importlib.util
+
+    import click
+
+    from thegame.cli.main import cli
+
+    spec = importlib.util.spec_from_file_location("commands_hook", ROOT / "docs/hooks/commands.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    page = hook.on_page_markdown("# Commands\n\n<!-- commands -->\n", None, None, None)
+    assert "<!-- commands -->" not in page
+
+    def paths(command: click.Command, path: list[str]) -> list[list[str]]:
+        out = [path]
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                out.extend(paths(sub, [*path, name]))
+        return out
+
+    for path in paths(cli, ["thegame"]):
+        assert f"`{' '.join(path)}` {{ #{'-'.join(path)} }}" in page
+    # the help text itself, as --help prints it
+    assert "Usage: thegame solve [OPTIONS]" in page and "--time-limit" in page
