@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PINNED = {
     thegame: {
-        "NO_LIMIT", "Deal", "Limit", "Record", "Status", "Verdict", "__version__",
+        "NO_LIMIT", "Deal", "IllegalMoveError", "InvalidInputError", "Limit", "Record",
+        "Status", "Verdict", "__version__",
         "analyze", "analyze_duel", "cento", "check", "daily", "explain", "hint", "load",
         "mind", "nimmt", "solve", "solve_duel",
     },
@@ -87,7 +88,7 @@ def test_deal_from_seed_takes_the_variant_and_players_as_keywords() -> None:
     from thegame.models.the_game import Deal, get_rules
 
     assert profi.decks == Deal.from_seed(7, get_rules("profi"), 3).decks
-    with pytest.raises(thegame.models.InvalidInputError):
+    with pytest.raises(thegame.InvalidInputError):
         thegame.Deal.from_seed(1, variant="no-such-variant")
 
 
@@ -121,7 +122,7 @@ def test_solve_from_a_position_keeps_its_turns() -> None:
 def test_a_bad_file_is_invalid_input_naming_the_file(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(thegame.models.InvalidInputError, match=r"bad\.json"):
+    with pytest.raises(thegame.InvalidInputError, match=r"bad\.json"):
         thegame.load(path)
 
 
@@ -161,9 +162,9 @@ def test_hint_and_analyze_a_played_game() -> None:
 
 def test_duels_go_to_their_own_verbs() -> None:
     deal = thegame.Deal.from_seed(1, variant="face-to-face")
-    with pytest.raises(thegame.models.InvalidInputError, match="solve_duel"):
+    with pytest.raises(thegame.InvalidInputError, match="solve_duel"):
         thegame.solve(deal)
-    with pytest.raises(thegame.models.InvalidInputError, match="analyze_duel"):
+    with pytest.raises(thegame.InvalidInputError, match="analyze_duel"):
         thegame.analyze(thegame.Record(deal))
 
 
@@ -189,7 +190,7 @@ def test_six_nimmt(tmp_path: Path) -> None:
     best = nimmt.solve(loaded, player=1)
     review = nimmt.analyze(loaded, player=1, samples=2)
     assert best.heads <= review.played_heads
-    with pytest.raises(thegame.models.InvalidInputError):
+    with pytest.raises(thegame.InvalidInputError):
         nimmt.solve(loaded, player=5)
 
 

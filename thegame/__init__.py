@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from .api.the_game import (
         NO_LIMIT,
         Deal,
+        IllegalMoveError,
+        InvalidInputError,
         Limit,
         Record,
         Status,
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
 __all__ = [
     "NO_LIMIT",
     "Deal",
+    "IllegalMoveError",
+    "InvalidInputError",
     "Limit",
     "Record",
     "Status",

@@ -16,7 +16,7 @@ import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..models import NO_LIMIT, InvalidInputError, Limit, Status, Verdict
+from ..models import NO_LIMIT, IllegalMoveError, InvalidInputError, Limit, Status, Verdict
 from ..models.jsonio import load_json
 from ..models.the_game import Deal as _Deal
 from ..models.the_game import Record as _Record
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 __all__ = [
     "NO_LIMIT",
     "Deal",
+    "IllegalMoveError",
+    "InvalidInputError",
     "Limit",
     "Record",
     "Status",
