@@ -3,8 +3,10 @@ where they promised to."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -53,17 +55,30 @@ def test_every_page_is_in_the_navigation() -> None:
     assert owned <= pages
 
 
-def test_the_command_reference_holds_every_command_and_its_help() -> None:
-    import importlib.util
-
-    import click
-
-    from thegame.cli.main import cli
-
+def load_hook() -> ModuleType:
     spec = importlib.util.spec_from_file_location("commands_hook", ROOT / "docs/hooks/commands.py")
     assert spec is not None and spec.loader is not None
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)
+    return hook
+
+
+def test_rule_ids_in_prose_link_to_the_rulebook() -> None:
+    hook = load_hook()
+    text = "by rule C5, `rule C4`, [rule X1](x.md) and rule Z1.\n```\nrule S3\n```"
+    assert hook.link_rules(text, "games/cento.md") == (
+        "by [rule C5](../rules/the-game.md#C5), `rule C4`, [rule X1](x.md) and "
+        "[rule Z1](../rules/cento.md#Z1).\n```\nrule S3\n```"
+    )
+    assert hook.link_rules("rule M6", "api.md") == "[rule M6](rules/the-mind.md#M6)"
+
+
+def test_the_command_reference_holds_every_command_and_its_help() -> None:
+    import click
+
+    from thegame.cli.main import cli
+
+    hook = load_hook()
     page = hook.on_page_markdown("# Commands\n\n<!-- commands -->\n", None, None, None)
     assert "<!-- commands -->" not in page
 
