@@ -87,7 +87,10 @@ def test_deal_from_seed_takes_the_variant_and_players_as_keywords() -> None:
     # the same deck as the engine's own seeded deal
     from thegame.models.the_game import Deal, get_rules
 
-    assert profi.decks == Deal.from_seed(7, get_rules("profi"), 3).decks
+    engine_deal = Deal.from_seed(7, get_rules("profi"), 3, 2)
+    assert profi == engine_deal and engine_deal == profi and hash(profi) == hash(engine_deal)
+    assert profi != Deal.from_seed(8, get_rules("profi"), 3, 2)
+    assert thegame.Record(profi) == thegame.models.the_game.Record(engine_deal)
     with pytest.raises(thegame.InvalidInputError):
         thegame.Deal.from_seed(1, variant="no-such-variant")
 

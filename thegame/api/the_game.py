@@ -13,6 +13,7 @@ calls, and returns that function's result.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,13 +59,25 @@ DUEL_LIMIT = Limit(time=2.0)  # ``thegame analyze`` of a duel: per turn start
 HINT_LIMIT = Limit(time=5.0)
 
 
+def _same_fields(a: object, b: object, base: type) -> bool:
+    return all(getattr(a, f.name) == getattr(b, f.name) for f in fields(base) if f.compare)
+
+
 class Deal(_Deal):
     """A deal of The Game family whose card order is known (rules C2, D1, X1).
 
-    The same class as the engine's deal, with a friendlier ``from_seed``:
-    ``Deal.from_seed(1)`` is the solo classic deal of seed 1, and
+    The engine's deal, with a friendlier ``from_seed``: ``Deal.from_seed(1)``
+    is the solo classic deal of seed 1, and
     ``Deal.from_seed(7, variant="profi", players=3)`` a Profi deal for three.
+    It equals the engine's deal with the same cards.
     """
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Deal):
+            return NotImplemented
+        return _same_fields(self, other, _Deal)
+
+    __hash__ = _Deal.__hash__
 
     @classmethod
     def from_seed(
@@ -95,7 +108,18 @@ class Deal(_Deal):
 
 
 class Record(_Record):
-    """A deal and the turns played on it: a game record, or a position."""
+    """A deal and the turns played on it: a game record, or a position.
+
+    The engine's record, with ``from_file``; it equals the engine's record
+    with the same deal and turns.
+    """
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Record):
+            return NotImplemented
+        return _same_fields(self, other, _Record)
+
+    __hash__ = _Record.__hash__
 
     @classmethod
     def from_file(cls, path: str | Path) -> Record:
