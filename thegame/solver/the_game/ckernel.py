@@ -1,4 +1,4 @@
-"""The compiled search kernel (issue 16): ``Kernel`` and the searches over
+"""The compiled search kernel: ``Kernel`` and the searches over
 it (``dfs.Searcher``, ``beam.TurnSearcher``, ``beam.FireBeamSearcher``) in C,
 and Extreme's: ``ExtremeKernel`` and ``extreme_beam.ExtremeBeamSearcher``.
 

@@ -75,7 +75,7 @@ class Searcher(Budgeted[Kernel]):
 
     def _is_dead(self, key: tuple[int, ...]) -> bool:
         """Proven dead: stored, or dominated by a position this search proved
-        dead (dominance between positions, issue 16).
+        dead (dominance between positions).
 
         The key of the current position, and a dead key with the same rest:
         the same hands, draw pile, player and plays this turn, so the same

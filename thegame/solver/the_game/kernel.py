@@ -373,7 +373,7 @@ class Kernel:
         starts, and q's minimum is m (C4, P1). Fewer than m cards of q's hand
         within reach: q cannot complete that turn, and the game ends there
         with cards left (C8). Too many cards held at once in one round is
-        the "too many cards held" loss of issue 16 for several players.
+        the "too many cards held" loss argument, for several players.
         """
         if self.players == 1:
             return False

@@ -1,0 +1,74 @@
+"""Cento game 2 (rules Z1-Z6) for programs: deals, records, the solo and
+two-player solvers, hints and the daily puzzle.
+
+    >>> from thegame import cento
+    >>> sol = cento.solve(cento.Deal.from_seed(3, players=1))
+    >>> sol.turns_needed, sol.optimal
+    (7, True)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..models import Limit
+from ..models.cento import CentoDeal, CentoRecord, CentoRules
+from ..models.cento import CheckResult as CentoCheck
+from ..models.cento import check as check_record
+
+if TYPE_CHECKING:
+    from ..analysis.cento.hint import Hint
+    from ..puzzles.cento.puzzles import SoloPuzzle
+    from ..solver.cento.duel import DuelResult
+    from ..solver.cento.solo import SoloResult
+
+__all__ = ["Deal", "Record", "Rules", "check", "daily", "hint", "load", "solve"]
+
+Deal = CentoDeal
+"""A Cento deal: ``Deal.from_seed(seed, players, rules)`` (rule Z6)."""
+
+Record = CentoRecord
+"""A deal and the turns played on it."""
+
+Rules = CentoRules
+"""The rule parameters where the printed rules are silent (Z1-Z5 decisions)."""
+
+SOLVE_LIMIT = Limit(time=60.0)
+
+
+def load(path: str | Path) -> CentoRecord:
+    """A record from a JSON file (what ``thegame cento check`` reads)."""
+    return CentoRecord.from_json(Path(path).read_text(encoding="utf-8"), str(path))
+
+
+def check(record: CentoRecord) -> CentoCheck:
+    """Replay a record against Z1-Z5: legal or not, the status, the winner."""
+    return check_record(record)
+
+
+def solve(deal: CentoDeal, limit: Limit = SOLVE_LIMIT) -> SoloResult | DuelResult:
+    """Solo: the fewest turns to empty the hand, proven. Two players: who
+    wins with best play from both sides. ``unknown`` when the budget ends."""
+    from ..solver.cento.duel import solve_duel
+    from ..solver.cento.solo import solve_solo
+
+    return solve_solo(deal, limit) if deal.players == 1 else solve_duel(deal, limit)
+
+
+def hint(record: CentoRecord, limit: Limit = SOLVE_LIMIT) -> Hint:
+    """The best next turn from where ``record`` stops (1 or 2 players)."""
+    from ..analysis.cento.hint import hint_for
+
+    return hint_for(record, limit)
+
+
+def daily(date: str | dt.date | None = None, limit: Limit = SOLVE_LIMIT) -> SoloPuzzle:
+    """The solo puzzle of the day: the same on every machine (``YYYY-MM-DD``,
+    default today, UTC)."""
+    from ..puzzles.cento.puzzles import daily as make_daily
+    from ..puzzles.cento.puzzles import parse_date
+
+    day = date if isinstance(date, dt.date) else parse_date(date)
+    return make_daily(day, limit)
