@@ -1,0 +1,106 @@
+"""The pages as HTML (no browser): each serves, carries the test hooks of
+the documented contract, ships its assets locally, and shows bad input as a
+400 page with the one line."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import DAY, blunder_record
+from starlette.testclient import TestClient
+
+
+@pytest.mark.parametrize(
+    ("path", "hooks"),
+    [
+        (
+            f"/daily/{DAY}",
+            ['data-state="loading"', 'data-action="end-turn"', 'data-action="solution"'],
+        ),
+        ("/play?seed=4&variant=on-fire&players=2", ['data-mode="play"', 'data-action="hint"']),
+        ("/solve", ['data-action="cancel"', "data-verdict", "data-progress"]),
+        ("/review", ['data-action="review"', 'name="record"']),
+        ("/", ['href="/daily"']),
+    ],
+)
+def test_pages_serve_with_their_hooks(client: TestClient, path: str, hooks: list[str]) -> None:
+    r = client.get(path)
+    assert r.status_code == 200
+    for hook in hooks:
+        assert hook in r.text, hook
+    # Nothing from elsewhere: every script and style is the package's own.
+    for src in re.findall(r'(?:src|href)="([^"]+)"', r.text):
+        assert not src.startswith(("http:", "https:", "//")), src
+
+
+def test_static_assets_are_served(client: TestClient) -> None:
+    for name in ("style.css", "board.js", "solve.js"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and len(r.text) > 500
+
+
+def test_play_without_a_seed_redirects_to_one(client: TestClient) -> None:
+    r = client.get("/play?variant=classic", follow_redirects=False)
+    assert r.status_code == 303
+    assert re.fullmatch(r"/play\?seed=\d+&variant=classic&players=1", r.headers["location"])
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/daily/2026-13-01", "not a valid date"),
+        ("/daily?variant=mind", "no daily stream"),
+        ("/play?seed=abc", "seed: must be a whole number"),
+        ("/play?seed=1&players=7", "players: must be from 1 to 5"),
+        ("/play?seed=1&variant=face-to-face", "the server plays"),
+        ("/play?seed=1&variant=profi&players=0", "players"),
+    ],
+)
+def test_bad_page_input_is_a_400_page(client: TestClient, path: str, words: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 400
+    assert words in r.text and "Traceback" not in r.text
+
+
+def test_review_page_draws_the_chart_with_the_marks(client: TestClient) -> None:
+    record = blunder_record()
+    r = client.post("/review", data={"record": record.to_json(), "samples": "20"})
+    assert r.status_code == 200
+    assert 'data-chart="win-chance"' in r.text
+    assert re.search(r'<g class="mark[^"]*" data-mark="\?\?">', r.text)
+    assert '<tr data-mark="??">' in r.text
+
+
+def test_review_page_takes_an_uploaded_file(client: TestClient) -> None:
+    record = blunder_record()
+    files = {"file": ("game.json", record.to_json().encode(), "application/json")}
+    r = client.post("/review", data={"record": "", "samples": "4"}, files=files)
+    assert r.status_code == 200 and 'data-chart="win-chance"' in r.text
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"record": ""}, "paste a record"),
+        ({"record": "{nope"}, "malformed JSON"),
+        ({"record": '{"deal": {"variant": "classic", "players": 1, "seed": 3}}'}, "deal"),
+        ({"record": blunder_record().to_json(), "samples": "1"}, "samples: must be from 2"),
+    ],
+)
+def test_review_page_bad_input(client: TestClient, data: dict[str, str], words: str) -> None:
+    r = client.post("/review", data=data)
+    assert r.status_code == 400
+    assert words in r.text
+
+
+def test_the_cli_command_is_registered() -> None:
+    from click.testing import CliRunner
+
+    from thegame.cli.main import cli
+    from thegame.cli.serve import _loopback
+
+    result = CliRunner().invoke(cli, ["serve", "--help"])
+    assert result.exit_code == 0 and "--host" in result.output and "--open" in result.output
+    assert _loopback("127.0.0.1") and _loopback("::1") and _loopback("localhost")
+    assert not _loopback("0.0.0.0") and not _loopback("192.168.1.4")
