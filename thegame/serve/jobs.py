@@ -22,6 +22,10 @@ from .board import open_board
 from .views import check_dict, explain_list, hint_dict, play_dict, review_dict, solution_dict
 
 
+# Seconds under which a solve uses the search alone (see ``solve_job``).
+SHORT_SOLVE = 2.0
+
+
 def daily_job(day: str, stream: str | None) -> dict[str, Any]:
     """The day's puzzle as ``thegame daily --json`` gives it (its solution under ``turns``)."""
     return daily(dt.date.fromisoformat(day), None, stream).to_dict()
@@ -30,8 +34,11 @@ def daily_job(day: str, stream: str | None) -> dict[str, Any]:
 def solve_job(record: Record, seconds: float, memory: int | None, explain: bool) -> dict[str, Any]:
     """``solve``: from the deal, or on from the turns a record holds."""
     limit = Limit(seconds, None, None, memory)
-    # One CP-SAT thread: the pool already gives each core its own worker.
-    sol = solve_record(record, limit) if record.turns else solve_with(record.deal, "auto", limit, 1)
+    # The portfolio gives CP-SAT at least a second after the search's share:
+    # under SHORT_SOLVE seconds the search alone keeps the budget. One CP-SAT
+    # thread: the pool already gives each core its own worker.
+    engine = "auto" if seconds >= SHORT_SOLVE else "dfs"
+    sol = solve_record(record, limit) if record.turns else solve_with(record.deal, engine, limit, 1)
     out = solution_dict(sol)
     if explain:
         out["explain"] = explain_list(sol.deal.rules, explain_record(sol.record(), "solution"))
