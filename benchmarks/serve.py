@@ -135,13 +135,14 @@ def main() -> int:
     ap.add_argument("--solve-time", type=float, default=0.2)
     ap.add_argument("--samples", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--queue-wait", type=float, default=30.0, help="the server's --queue-wait (s)")
     args = ap.parse_args()
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "thegame.cli.main", "serve", "--port", str(port)]
-    cmd += ["--workers", str(args.workers)]
+    cmd += ["--workers", str(args.workers), "--queue-wait", str(args.queue_wait)]
     server = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
@@ -178,7 +179,8 @@ def main() -> int:
     print(
         f"{platform.node()}: {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, Python {platform.python_version()}; "
-        f"{args.workers} workers, {args.clients} clients, {args.requests} requests "
+        f"{args.workers} workers, queue wait {args.queue_wait:g} s, {args.clients} clients, "
+        f"{args.requests} requests "
         f"in {wall:.0f} s\n"
     )
     print("| endpoint | requests | status codes | p50 (s) | p99 (s) | max (s) |")

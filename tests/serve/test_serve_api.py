@@ -306,16 +306,15 @@ def test_daily_board_solved_step_by_step(client: TestClient) -> None:
     puzzle = Puzzle.from_dict(client.get(f"/api/daily?date={DAY}").json())
     steps = 0
     while view["state"] == "playing":
-        view = _board(
-            client,
-            {"game": game, "turns": view["turns"], "plays": view["plays"], "action": "solution"},
-        )
+        body = {"game": game, "turns": view["turns"], "plays": view["plays"]}
+        view = _board(client, {**body, "action": "solution"})
         steps += 1
         assert steps < 200
     assert view["state"] == "solved"
     assert view["turns_taken"] == len(puzzle.solution)
     share = view["share"]
     assert f"solved in {len(puzzle.solution)} turns" in share
+    assert ", 1 hint\n" in share  # the client said 0 before the last step; it counts
     # Spoiler-free: no play of the solution is named.
     rules = puzzle.deal.rules
     assert not any(

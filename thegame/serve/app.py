@@ -130,6 +130,7 @@ class Server:
         self.settings = settings
         self.pool = WorkerPool(settings.workers, settings.queue_wait)
         self.puzzles: OrderedDict[tuple[str, str | None], Puzzle] = OrderedDict()
+        self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
         self._making: dict[tuple[str, str | None], asyncio.Lock] = {}
         self.templates = Environment(
             loader=PackageLoader("thegame.serve", "templates"),
@@ -155,8 +156,10 @@ class Server:
                 )
                 self.puzzles[key] = Puzzle.from_dict(data, "daily")
                 self.puzzles[key].date = key[0]
+                self.puzzle_json[key] = data
                 while len(self.puzzles) > PUZZLE_CACHE:
-                    self.puzzles.popitem(last=False)
+                    old, _ = self.puzzles.popitem(last=False)
+                    self.puzzle_json.pop(old, None)
             self.puzzles.move_to_end(key)
             return self.puzzles[key]
 
@@ -240,8 +243,10 @@ def _day(text: str | None) -> dt.date:
 @api
 async def api_daily(request: Request) -> Response:
     q = request.query_params
-    puzzle = await _server(request).puzzle(_day(q.get("date")), _stream(q.get("variant")), request)
-    return JSONResponse(puzzle.to_dict())
+    server = _server(request)
+    day, stream = _day(q.get("date")), _stream(q.get("variant"))
+    await server.puzzle(day, stream, request)
+    return JSONResponse(server.puzzle_json[(day.isoformat(), stream)])
 
 
 @api
@@ -391,6 +396,7 @@ async def api_board(request: Request) -> Response:
     elif action in ("hint", "solution"):
         if b.state.over:
             raise InvalidInputError("the game is over", "action")
+        helped += 1  # counted in the share text of a puzzle this step solves
         now = b.record
         if game.hidden:
             extra["hint"] = await server.run(

@@ -21,7 +21,6 @@ from ..solver.the_game.portfolio import solve_with
 from .board import open_board
 from .views import check_dict, explain_list, hint_dict, play_dict, review_dict, solution_dict
 
-
 # Seconds under which a solve uses the search alone (see ``solve_job``).
 SHORT_SOLVE = 2.0
 

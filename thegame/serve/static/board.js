@@ -8,6 +8,8 @@
   const game = JSON.parse(root.dataset.game);
   const mode = root.dataset.mode;
   let turns = [], plays = [], view = null, selected = null, helped = 0, busy = false;
+  // Hot seat: after a turn ends the next hand stays hidden until its player asks.
+  let shownFor = null;
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, text) => {
@@ -32,6 +34,7 @@
       const data = await resp.json();
       if (!resp.ok) { $("message").textContent = data.error || ("error " + resp.status); return; }
       turns = data.turns; plays = data.plays; view = data; selected = null;
+      if (data.hint || data.step) helped += 1;
       render();
     } catch (e) {
       $("message").textContent = "the server did not answer: " + e;
@@ -117,18 +120,25 @@
     }
     info.append(draw);
     for (const o of v.other_hands) info.append(el("span", { class: "dim" }, ` · player ${o.player}: ${o.cards} cards`));
-    $("hand").replaceChildren(...v.hand.map(cardButton));
+    const hotSeat = mode === "play" && v.players > 1 && v.state === "playing";
+    if (hotSeat && shownFor === null) shownFor = v.player;  // the first hand: no one saw another
+    if (hotSeat && shownFor !== v.player) {
+      const show = el("button", { type: "button", "data-action": "show-hand" },
+        `Player ${v.player}: show my hand`);
+      show.addEventListener("click", () => { shownFor = v.player; render(); });
+      $("hand").replaceChildren(el("p", {}, `Pass the device to player ${v.player}.`), show);
+    } else {
+      $("hand").replaceChildren(...v.hand.map(cardButton));
+    }
     let msg = "";
     if (v.error) msg = `rule ${v.error.rule}: ${v.error.message}`;
     if (v.step) msg = `solution: ${v.step}`;
     if (v.hint) {
-      helped += 1;
       msg = "hint: " + v.hint.text;
       if (v.hint.estimate) msg += ` (win chance about ${Math.round(100 * v.hint.estimate.win_chance)}% over ${v.hint.estimate.samples} sampled orders)`;
       const first = v.hint.play || (v.hint.plays && v.hint.plays[0]);
       if (first) { selected = first.card; highlight(); }
     }
-    if (v.step) helped += 1;
     $("message").textContent = msg;
     $("line").textContent = v.line ? "played: " + v.line + (v.plays_text.length ? " | " + v.plays_text.join(", ") : "") : (v.plays_text.length ? "played: " + v.plays_text.join(", ") : "");
     const over = v.state !== "playing";
