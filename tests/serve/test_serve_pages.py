@@ -4,11 +4,21 @@ the documented contract, ships its assets locally, and shows bad input as a
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 
 import pytest
 from conftest import DAY, blunder_record
 from starlette.testclient import TestClient
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -104,3 +114,44 @@ def test_the_cli_command_is_registered() -> None:
     assert result.exit_code == 0 and "--host" in result.output and "--open" in result.output
     assert _loopback("127.0.0.1") and _loopback("::1") and _loopback("localhost")
     assert not _loopback("0.0.0.0") and not _loopback("192.168.1.4")
+
+
+def _serve(*args: str) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "thegame.cli.main", "serve", *args]
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_serve_prints_its_address_warns_off_loopback_and_exits_130_on_ctrl_c() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = _serve("--host", "0.0.0.0", "--port", str(port))
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.strip() == f"thegame serve: http://0.0.0.0:{port}/  (Ctrl-C stops it)"
+    # It answers, then Ctrl-C stops it.
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                assert r.status == 200
+                break
+        except OSError:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and rest == ""
+    assert "warning: listening on 0.0.0.0" in err and "Traceback" not in err
+
+
+def test_serve_on_a_taken_port_is_one_line_and_exit_2() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        proc = _serve("--port", str(port))
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and out == ""
+    assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import socket
 
 import click
 
-from .common import SECONDS, err, out
+from .common import SECONDS, err, fail, out
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
 
 
 def _loopback(host: str) -> bool:
@@ -40,7 +45,7 @@ def _loopback(host: str) -> bool:
 @click.option(
     "--queue-wait",
     type=SECONDS,
-    default=30.0,
+    default=120.0,
     show_default=True,
     help="Seconds a request waits for a free worker before a 503.",
 )
@@ -64,13 +69,24 @@ def serve(
         workers=workers or os.cpu_count() or 1, time_cap=time_cap, queue_wait=queue_wait
     )
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    try:
+        # Bound here, so a taken port or a bad address is one line and exit 2.
+        sock = socket.create_server((host, port), family=_family(host))
+    except (OSError, OverflowError) as e:
+        fail(f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}")
+        return
     if not _loopback(host):
         err.print(
             f"warning: listening on {host}: other machines can reach this server "
             "(it has no accounts and no TLS)",
             markup=False,
+            soft_wrap=True,
         )
     out.print(f"thegame serve: {url}  (Ctrl-C stops it)", markup=False)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(create_app(settings), log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
+    # uvicorn returns once Ctrl-C (or SIGTERM) has stopped it: exit 130 as
+    # every command does after Ctrl-C.
+    raise KeyboardInterrupt

@@ -52,7 +52,9 @@ class Settings:
 
     workers: int = os.cpu_count() or 1
     time_cap: float = 30.0  # seconds: no search runs longer, whatever a request asks
-    queue_wait: float = 30.0  # seconds a request waits for a free worker before a 503
+    # Seconds a request waits for a free worker before a 503: 50 clients on 2
+    # workers wait up to about 40 s for searches of a fraction of a second.
+    queue_wait: float = 120.0
     memory: int | None = 256  # MiB of search tables per worker
     max_body: int = MAX_BODY
     default_time: float = 10.0  # a solve's budget when the request names none
