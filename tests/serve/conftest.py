@@ -11,20 +11,29 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
-from starlette.testclient import TestClient
 
-from thegame.analysis.the_game.blind import choose_turn
-from thegame.models.the_game import Deal, GameState, Play, Record, Turn, get_rules
-from thegame.serve.app import Settings, create_app
+# The serve extra (pip install -e ".[serve]"); .ci/run installs it.
+for _module in ("starlette", "uvicorn", "jinja2", "multipart", "httpx"):
+    pytest.importorskip(_module, reason='needs the serve extra: pip install -e ".[serve]"')
+
+import uvicorn  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from thegame.analysis.the_game.blind import choose_turn  # noqa: E402
+from thegame.models.the_game import Deal, GameState, Play, Record, Turn, get_rules  # noqa: E402
+from thegame.serve.app import Settings, create_app  # noqa: E402
 
 # A day whose puzzles the tests play (any day would do; one keeps it cached).
 DAY = "2026-11-26"
+# Two workers; the review page's hindsight column kept short (a second in all).
+SETTINGS = Settings(
+    workers=2, time_cap=10.0, queue_wait=20.0, hindsight_time=0.5, hindsight_total=1.0
+)
 
 
 @pytest.fixture(scope="session")
 def client() -> Iterator[TestClient]:
-    app = create_app(Settings(workers=2, time_cap=10.0, queue_wait=20.0))
+    app = create_app(SETTINGS)
     with TestClient(app) as c:
         yield c
 
@@ -86,5 +95,5 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[LiveServer]:
-    with LiveServer(Settings(workers=2, time_cap=10.0, queue_wait=20.0)) as server:
+    with LiveServer(SETTINGS) as server:
         yield server
