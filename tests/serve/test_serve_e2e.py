@@ -202,3 +202,11 @@ def test_solve_runs_then_a_second_solve_is_cancelled(page: Any, live_server: Liv
             break
         page.wait_for_timeout(100)
     assert pool.cancelled >= 1
+
+
+def test_the_minds_odds_chart(page: Any) -> None:
+    page.goto("/mind?players=3&tolerance=4")
+    chart = page.wait_for_selector('[data-chart="mind-odds"]')
+    assert len(chart.query_selector_all("rect.bar")) == 2 * 10  # rule M1: 10 levels for 3
+    assert "Chance to win the campaign" in page.inner_text("main")
+    shot(page, "mind")

@@ -155,3 +155,34 @@ def test_serve_on_a_taken_port_is_one_line_and_exit_2() -> None:
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2 and out == ""
     assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1
+
+
+def test_the_minds_odds_page_and_api(client: TestClient) -> None:
+    r = client.get("/api/mind/odds?players=2&tolerance=3")
+    assert r.status_code == 200
+    odds = r.json()
+    levels = odds["levels"]
+    assert [row["level"] for row in levels] == list(range(1, 13))  # rule M1: 12 levels for 2
+    for row in levels:
+        assert abs(sum(row["lives_lost"]) - 1) < 1e-9 and row["exact"] is True
+    # A star at the start of level 1 (one card each) saves every life there.
+    assert levels[0]["lives_lost_with_star"] == [1.0]
+    camp = odds["campaign"]
+    assert 0 < camp["p_win_without_stars"] <= camp["p_win"] < 1
+    page = client.get("/mind?players=2&tolerance=3")
+    assert page.status_code == 200
+    assert 'data-chart="mind-odds"' in page.text and page.text.count('class="bar ') == 24
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("players=5", "players: must be from 2 to 4"),
+        ("tolerance=0", "tolerance: must be from 1 to 10"),
+        ("tolerance=x", "tolerance: must be a whole number"),
+    ],
+)
+def test_the_minds_odds_bad_input(client: TestClient, query: str, words: str) -> None:
+    r = client.get(f"/api/mind/odds?{query}")
+    assert r.status_code == 400 and words in r.json()["error"]
+    assert client.get(f"/mind?{query}").status_code == 400

@@ -44,6 +44,8 @@ log = logging.getLogger("thegame.serve")
 
 MAX_BODY = 1 << 20  # bytes: a record of the longest game is about 10 KB
 PUZZLE_CACHE = 64  # daily puzzles kept (each a few KB)
+# The Mind's odds: the largest tolerance served (the count grows with it).
+MIND_TOLERANCE = 10
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ class Server:
         self.pool = WorkerPool(settings.workers, settings.queue_wait)
         self.puzzles: OrderedDict[tuple[str, str | None], Puzzle] = OrderedDict()
         self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
+        self.mind_odds: dict[tuple[int, int], dict[str, Any]] = {}
         self._making: dict[tuple[str, str | None], asyncio.Lock] = {}
         self.templates = Environment(
             loader=PackageLoader("thegame.serve", "templates"),
@@ -317,6 +320,24 @@ async def api_analyze(request: Request) -> Response:
         budget=server.settings.time_cap,
     )
     return JSONResponse(result)
+
+
+async def _mind_odds(request: Request, players_raw: str | None, d_raw: str | None) -> Any:
+    server = _server(request)
+    players = _int_param(players_raw, "players", 2, 4, 2)
+    tolerance = _int_param(d_raw, "tolerance", 1, MIND_TOLERANCE, 3)
+    key = (players, tolerance)
+    if key not in server.mind_odds:
+        server.mind_odds[key] = await server.run(
+            request, jobs.mind_odds_job, players, tolerance, budget=server.settings.time_cap
+        )
+    return server.mind_odds[key]
+
+
+@api
+async def api_mind_odds(request: Request) -> Response:
+    q = request.query_params
+    return JSONResponse(await _mind_odds(request, q.get("players"), q.get("tolerance")))
 
 
 # -- a game on a page ------------------------------------------------------------
@@ -551,6 +572,15 @@ async def review_page(request: Request) -> Response:
     return server.page("review.html", review=review_context(record, review), record_text=text)
 
 
+@page
+async def mind_page(request: Request) -> Response:
+    q = request.query_params
+    odds = await _mind_odds(request, q.get("players"), q.get("tolerance"))
+    from .charts import mind_context
+
+    return _server(request).page("mind.html", **mind_context(odds))
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     server = Server(settings or Settings())
 
@@ -570,7 +600,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/play", play_page),
         Route("/solve", solve_page),
         Route("/review", review_page, methods=["GET", "POST"]),
+        Route("/mind", mind_page),
         Route("/api/daily", api_daily),
+        Route("/api/mind/odds", api_mind_odds),
         Route("/api/solve", api_solve, methods=["POST"]),
         Route("/api/check", api_check, methods=["POST"]),
         Route("/api/hint", api_hint, methods=["POST"]),

@@ -124,3 +124,57 @@ def review_context(record: Record, review: dict[str, Any]) -> dict[str, Any]:
         "hindsight_chart": hindsight_chart(review),
         "differ": [a for a in review["actions"] if not a["same"] and a["drop"] is not None],
     }
+
+
+def mind_chart(odds: dict[str, Any]) -> Markup:
+    """The Mind, per level: the chance to lose no life without a star and
+    with one thrown at the start (bars), and the chance to complete the
+    level with the best star policy (the line); all exact."""
+    levels = odds["levels"]
+    done = odds["campaign"]["p_complete_level"]
+    n = len(levels)
+    step = (WIDTH - 2 * PAD) / max(1, n)
+    parts = [
+        f'<svg data-chart="mind-odds" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" class="chart" '
+        f'aria-label="The Mind: the odds of each level">',
+        "<title>Chance to lose no life per level (without and with a star), and to "
+        "complete it with the best star policy</title>",
+    ]
+    for level in (0, 0.5, 1):
+        y = _y(level)
+        parts.append(
+            f'<line class="grid" x1="{PAD}" x2="{WIDTH - PAD}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        )
+        parts.append(f'<text class="axis" x="4" y="{y + 4:.1f}">{int(level * 100)}%</text>')
+    points = []
+    for i, row in enumerate(levels):
+        x = PAD + i * step
+        for k, (key, cls) in enumerate((("lives_lost", "plain"), ("lives_lost_with_star", "star"))):
+            p = row[key][0]
+            top = _y(p)
+            parts.append(
+                f'<rect class="bar {cls}" x="{x + 4 + k * (step - 8) / 2:.1f}" y="{top:.1f}" '
+                f'width="{(step - 8) / 2:.1f}" height="{HEIGHT - PAD - top:.1f}">'
+                f"<title>level {row['level']}, {'a star at the start' if k else 'no star'}: "
+                f"{100 * p:.1f}% lose no life</title></rect>"
+            )
+        parts.append(
+            f'<text class="axis" x="{x + step / 2:.1f}" y="{HEIGHT - 12}" '
+            f'text-anchor="middle">{row["level"]}</text>'
+        )
+        points.append(f"{x + step / 2:.1f},{_y(done[i]):.1f}")
+    parts.append(f'<polyline class="curve" points="{" ".join(points)}"/>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def mind_context(odds: dict[str, Any]) -> dict[str, Any]:
+    camp = odds["campaign"]
+    reachable = [e for e in camp["star_policy"] if e["reachable"]]
+    return {
+        "odds": odds,
+        "chart": mind_chart(odds),
+        "p_win": camp["p_win"],
+        "p_win_without_stars": camp["p_win_without_stars"],
+        "policy": reachable,
+    }

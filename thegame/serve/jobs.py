@@ -14,8 +14,12 @@ from ..analysis.the_game.explain import explain_record
 from ..analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
 from ..analysis.the_game.review import hint_for
 from ..models import InvalidInputError, Limit
+from ..models.mind import MindRules
 from ..models.the_game import Play, Record, replay
 from ..puzzles.the_game.daily import daily
+from ..solver.mind.campaign import solve_campaign
+from ..solver.mind.gap import check_tolerance
+from ..solver.mind.odds import campaign_odds
 from ..solver.the_game.api import solve_record
 from ..solver.the_game.portfolio import solve_with
 from .board import open_board
@@ -108,3 +112,28 @@ def analyze_job(
     out["stats"]["seconds"] = round(time.monotonic() - start, 3)
     out["turns_played"] = len(record.turns)
     return out
+
+
+def mind_odds_job(players: int, tolerance: int) -> dict[str, Any]:
+    """The Mind: the exact odds of every level, without and with a star at
+    its start, and the best star policy over the campaign (``mind odds``)."""
+    check_tolerance(tolerance)
+    rules = MindRules(players)
+    levels = campaign_odds(rules, tolerance)
+    sol = solve_campaign(
+        rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
+    )
+    return {
+        "players": players,
+        "tolerance": tolerance,
+        "levels": [
+            {
+                "level": n,
+                "lives_lost": plain.floats(),
+                "lives_lost_with_star": starred.floats(),
+                "exact": True,
+            }
+            for n, (plain, starred) in levels.items()
+        ],
+        "campaign": sol.to_dict(),
+    }
