@@ -178,6 +178,7 @@ def test_solve_runs_then_a_second_solve_is_cancelled(page: Any, live_server: Liv
     page.fill('input[name="time_limit"]', "5")
     page.click('[data-action="solve"]')
     page.wait_for_selector("#verdict[data-verdict='win']")
+    assert not page.is_visible("#progress")  # the progress bar goes once the answer is in
     assert "turn 1 of" in page.inner_text("#step-label")
     page.click('[data-action="next"]')
     assert "turn 2 of" in page.inner_text("#step-label")
@@ -188,10 +189,10 @@ def test_solve_runs_then_a_second_solve_is_cancelled(page: Any, live_server: Liv
     page.select_option('select[name="variant"]', "profi-hard")
     page.fill('input[name="time_limit"]', "10")
     page.click('[data-action="solve"]')
-    page.wait_for_selector("#progress:not([hidden])")
+    page.wait_for_selector("#progress", state="visible")
     page.wait_for_timeout(600)
     page.click('[data-action="cancel"]')
-    page.wait_for_selector("#progress[hidden]", state="attached")
+    page.wait_for_selector("#progress", state="hidden")
     assert "cancelled" in page.inner_text("#message")
     assert page.locator('[data-action="solve"]').is_enabled()
     # The server saw the request go away and stopped the search.
