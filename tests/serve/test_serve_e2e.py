@@ -211,3 +211,21 @@ def test_the_minds_odds_chart(page: Any) -> None:
     assert len(chart.query_selector_all("rect.bar")) == 2 * 10  # rule M1: 10 levels for 3
     assert "Chance to win the campaign" in page.inner_text("main")
     shot(page, "mind")
+
+
+def test_hot_seat_hides_the_next_hand_until_its_player_asks(page: Any) -> None:
+    page.goto("/play?seed=4&variant=classic&players=2")
+    _board_settled(page)
+    assert page.locator("#hand [data-card]").count() == 7  # rule C2: 7 cards each for 2
+    for _ in range(2):
+        card = page.locator("#hand [data-card]:not(.unplayable)").first
+        pile = (card.get_attribute("data-piles") or "").split()[0]
+        card.click()
+        page.click(f'#piles [data-pile="{pile}"]')
+        _board_settled(page)
+    page.click('[data-action="end-turn"]')
+    _board_settled(page)
+    assert page.locator("#hand [data-card]").count() == 0
+    assert "player 2 to move" in page.inner_text("#status")
+    page.click('[data-action="show-hand"]')
+    assert page.locator("#hand [data-card]").count() == 7
