@@ -21,6 +21,7 @@ from .cento import cento
 from .common import err
 from .mind import mind
 from .nimmt import nimmt
+from .serve import serve
 from .survey import survey
 from .the_game.analyze import analyze, hint
 from .the_game.check import check
@@ -54,6 +55,7 @@ for command in (deal, check, solve, solve_batch, explain, analyze, hint, daily, 
     cli.add_command(command)
 for group in (mind, nimmt, cento, survey):
     cli.add_command(group)
+cli.add_command(serve)
 
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it

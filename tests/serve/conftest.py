@@ -1,0 +1,99 @@
+"""Fixtures of the server's tests: an app with a small worker pool (in
+process, for the HTTP tests), a real server on a free port (for the
+browser), and game records made with the library."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+# The serve extra (pip install -e ".[serve]"); .ci/run installs it.
+for _module in ("starlette", "uvicorn", "jinja2", "multipart", "httpx"):
+    pytest.importorskip(_module, reason='needs the serve extra: pip install -e ".[serve]"')
+
+import uvicorn  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from thegame.analysis.the_game.blind import choose_turn  # noqa: E402
+from thegame.models.the_game import Deal, GameState, Play, Record, Turn, get_rules  # noqa: E402
+from thegame.serve.app import Settings, create_app  # noqa: E402
+
+# A day whose puzzles the tests play (any day would do; one keeps it cached).
+DAY = "2026-11-26"
+# Two workers; the review page's hindsight column kept short (a second in all).
+SETTINGS = Settings(
+    workers=2, time_cap=10.0, queue_wait=20.0, hindsight_time=0.5, hindsight_total=1.0
+)
+
+
+@pytest.fixture(scope="session")
+def client() -> Iterator[TestClient]:
+    app = create_app(SETTINGS)
+    with TestClient(app) as c:
+        yield c
+
+
+def blunder_record(seed: int = 2) -> Record:
+    """A whole solo classic game: the two highest cards of the hand onto an
+    ascending pile in turn 1 (a blunder the review marks), then the blind
+    policy to the end."""
+    deal = Deal.from_seed(seed, get_rules("classic"), 1)
+    state = GameState(deal)
+    hand = state.hand()
+    first = (Play(hand[-2], 0), Play(hand[-1], 0))
+    turns = []
+    plays: tuple[Play, ...] = first
+    while True:
+        for p in plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            if not state.can_end_turn():
+                break
+            state.end_turn()
+        turns.append(Turn(1, plays))
+        if state.over:
+            break
+        plays = tuple(choose_turn(state))
+    return Record(deal, tuple(turns))
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    return record.to_dict()
+
+
+class LiveServer:
+    """uvicorn on 127.0.0.1 in a thread, stopped at the end of the session."""
+
+    def __init__(self, settings: Settings) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    with LiveServer(SETTINGS) as server:
+        yield server

@@ -1,0 +1,231 @@
+"""The pages in a real browser: headless Chromium driven by Playwright.
+
+Debian's chromium is used (nothing is downloaded). Where it is absent the
+tests skip with the reason, except in CI (``CI=true``), where a skip would
+hide a broken page and fails instead. With ``THEGAME_SCREENSHOTS=1`` the
+same tests save a screenshot of each page to docs/img/serve-*.png.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DAY, LiveServer, blunder_record
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def _unavailable() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is absent (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright for Python is not installed"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    reason = _unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests cannot run in CI: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+    yield pg
+    context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    """A screenshot for the docs, only when asked (tracked files stay put)."""
+    if os.environ.get("THEGAME_SCREENSHOTS") == "1":
+        IMG.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(IMG / f"serve-{name}.png"), full_page=True)
+
+
+def _board_settled(page: Any) -> None:
+    page.wait_for_function(
+        "() => { const b = document.getElementById('board');"
+        " return b.dataset.state !== 'loading' && !b.hasAttribute('aria-busy'); }"
+    )
+
+
+def test_daily_puzzle_solved_by_clicks(page: Any) -> None:
+    """Each step of the solution made by clicking its card, then its pile."""
+    from thegame.puzzles.the_game.files import Puzzle
+
+    page.goto(f"/daily/{DAY}")
+    _board_settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "playing"
+    shot(page, "daily")
+    data = page.request.get(f"/api/daily?date={DAY}").json()
+    puzzle = Puzzle.from_dict(data)
+    rules = puzzle.deal.rules
+    from thegame.models.the_game import pile_name
+
+    for turn in puzzle.solution:
+        for p in turn.plays:
+            page.click(f'#hand [data-card="{p.card}"]')
+            page.click(f'#piles [data-pile="{pile_name(rules, p.pile)}"]')
+            _board_settled(page)
+        if page.locator("#board").get_attribute("data-state") == "playing":
+            page.click('[data-action="end-turn"]')
+            _board_settled(page)
+    board = page.locator("#board")
+    assert board.get_attribute("data-state") == "solved"
+    assert f"Solved in {len(puzzle.solution)} turns" in page.inner_text("#status")
+    assert "no help" in page.inner_text("[data-share]")
+    shot(page, "daily-solved")
+
+
+def test_daily_hint_undo_and_keyboard(page: Any) -> None:
+    page.goto(f"/daily/{DAY}")
+    _board_settled(page)
+    first = page.locator("#hand [data-card]").first
+    label = first.get_attribute("aria-label")
+    assert label is not None and label.startswith("card ")
+    # Keyboard: focus a card, Enter selects it; the piles that take it light up.
+    first.focus()
+    page.keyboard.press("Enter")
+    assert first.get_attribute("aria-pressed") == "true"
+    assert page.locator("#piles .pile.takes").count() >= 1
+    page.locator("#piles .pile.takes").first.focus()
+    page.keyboard.press("Enter")
+    _board_settled(page)
+    assert "played" in page.inner_text("#status")
+    page.click('[data-action="undo"]')
+    _board_settled(page)
+    assert page.inner_text("#line") == ""
+    page.click('[data-action="hint"]')
+    _board_settled(page)
+    assert page.inner_text("#message").startswith("hint: ")
+
+
+def test_play_a_game_to_its_end_and_open_its_review(page: Any) -> None:
+    page.goto("/play?seed=11&variant=classic&players=1")
+    _board_settled(page)
+    assert page.locator(".facedown").count() == 1  # the draw pile, face down
+    shot(page, "play")
+    for _ in range(400):
+        state = page.locator("#board").get_attribute("data-state")
+        if state != "playing":
+            break
+        end = page.locator('[data-action="end-turn"]')
+        cards = page.locator("#hand [data-card]:not(.unplayable)")
+        if end.is_enabled() or cards.count() == 0:
+            end.click()
+        else:
+            # The highest playable card onto the first pile that takes it.
+            values = [int(c) for c in cards.evaluate_all("els => els.map(e => e.dataset.card)")]
+            card = page.locator(f'#hand [data-card="{max(values)}"]')
+            pile = (card.get_attribute("data-piles") or "").split()[0]
+            card.click()
+            page.click(f'#piles [data-pile="{pile}"]')
+        _board_settled(page)
+    assert page.locator("#board").get_attribute("data-state") in ("lost", "solved")
+    download = page.locator('[data-action="download"]')
+    assert download.get_attribute("download") == "game.json"
+    shot(page, "play-over")
+    page.click('[data-action="review"]')
+    page.wait_for_selector('[data-chart="win-chance"]', timeout=60_000)
+    assert "Fair review" in page.inner_text("#review")
+
+
+def test_review_a_record_finds_its_marks_on_the_chart(page: Any) -> None:
+    record = blunder_record()
+    page.goto("/review")
+    page.fill("#record", record.to_json())
+    page.fill('input[name="samples"]', "20")
+    page.click('[data-action="review"]')
+    chart = page.wait_for_selector('[data-chart="win-chance"]', timeout=60_000)
+    marks = chart.query_selector_all("[data-mark]")
+    assert marks and marks[0].get_attribute("data-mark") == "??"
+    assert page.locator('table.marks tr[data-mark="??"]').count() >= 1
+    assert "better" in page.inner_text("table.marks")
+    shot(page, "review")
+
+
+def test_solve_runs_then_a_second_solve_is_cancelled(page: Any, live_server: LiveServer) -> None:
+    page.goto("/solve")
+    page.fill('input[name="seed"]', "5")
+    page.fill('input[name="time_limit"]', "5")
+    page.click('[data-action="solve"]')
+    page.wait_for_selector("#verdict[data-verdict='win']")
+    assert not page.is_visible("#progress")  # the progress bar goes once the answer is in
+    assert "turn 1 of" in page.inner_text("#step-label")
+    page.click('[data-action="next"]')
+    assert "turn 2 of" in page.inner_text("#step-label")
+    assert page.locator("#step li[data-play]").count() >= 2
+    shot(page, "solve")
+    # A deal the search cannot decide within its budget: cancel it.
+    page.fill('input[name="seed"]', "108")
+    page.select_option('select[name="variant"]', "profi-hard")
+    page.fill('input[name="time_limit"]', "10")
+    page.click('[data-action="solve"]')
+    page.wait_for_selector("#progress", state="visible")
+    page.wait_for_timeout(600)
+    page.click('[data-action="cancel"]')
+    page.wait_for_selector("#progress", state="hidden")
+    assert "cancelled" in page.inner_text("#message")
+    assert page.locator('[data-action="solve"]').is_enabled()
+    # The server saw the request go away and stopped the search.
+    pool = live_server.app.state.server.pool
+    page.wait_for_function("() => true")  # let the server's poll come round
+    for _ in range(50):
+        if pool.cancelled:
+            break
+        page.wait_for_timeout(100)
+    assert pool.cancelled >= 1
+
+
+def test_the_minds_odds_chart(page: Any) -> None:
+    page.goto("/mind?players=3&tolerance=4")
+    chart = page.wait_for_selector('[data-chart="mind-odds"]')
+    assert len(chart.query_selector_all("rect.bar")) == 2 * 10  # rule M1: 10 levels for 3
+    assert "Chance to win the campaign" in page.inner_text("main")
+    shot(page, "mind")
+
+
+def test_hot_seat_hides_the_next_hand_until_its_player_asks(page: Any) -> None:
+    page.goto("/play?seed=4&variant=classic&players=2")
+    _board_settled(page)
+    assert page.locator("#hand [data-card]").count() == 7  # rule C2: 7 cards each for 2
+    for _ in range(2):
+        card = page.locator("#hand [data-card]:not(.unplayable)").first
+        pile = (card.get_attribute("data-piles") or "").split()[0]
+        card.click()
+        page.click(f'#piles [data-pile="{pile}"]')
+        _board_settled(page)
+    page.click('[data-action="end-turn"]')
+    _board_settled(page)
+    assert page.locator("#hand [data-card]").count() == 0
+    assert "player 2 to move" in page.inner_text("#status")
+    page.click('[data-action="show-hand"]')
+    assert page.locator("#hand [data-card]").count() == 7

@@ -1,0 +1,92 @@
+"""``thegame serve``: the web pages and the JSON API on this machine."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+
+import click
+
+from .common import SECONDS, err, fail, out
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on.")  # fmt: skip
+@click.option("--open", "open_browser", is_flag=True, help="Open the pages in a browser.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=64),
+    default=None,
+    help="Worker processes for the searches (default: the cores).",
+)
+@click.option(
+    "--time-cap",
+    type=SECONDS,
+    default=30.0,
+    show_default=True,
+    help="Seconds any one search may take, whatever a request asks.",
+)
+@click.option(
+    "--queue-wait",
+    type=SECONDS,
+    default=120.0,
+    show_default=True,
+    help="Seconds a request waits for a free worker before a 503.",
+)
+def serve(
+    host: str,
+    port: int,
+    open_browser: bool,
+    workers: int | None,
+    time_cap: float,
+    queue_wait: float,
+) -> None:
+    """Serve the daily puzzle, real games, the solver and the review in a browser."""
+    import threading
+    import webbrowser
+
+    import uvicorn
+
+    from ..serve.app import Settings, create_app
+
+    settings = Settings(
+        workers=workers or os.cpu_count() or 1, time_cap=time_cap, queue_wait=queue_wait
+    )
+    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    try:
+        # Bound here, so a taken port or a bad address is one line and exit 2.
+        sock = socket.create_server((host, port), family=_family(host))
+    except (OSError, OverflowError) as e:
+        fail(f"cannot listen on {host}:{port}: {getattr(e, 'strerror', None) or e}")
+        return
+    if not _loopback(host):
+        err.print(
+            f"warning: listening on {host}: other machines can reach this server "
+            "(it has no accounts and no TLS)",
+            markup=False,
+            soft_wrap=True,
+        )
+    out.print(f"thegame serve: {url}  (Ctrl-C stops it)", markup=False)
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    config = uvicorn.Config(create_app(settings), log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
+    # uvicorn returns once Ctrl-C (or SIGTERM) has stopped it: exit 130 as
+    # every command does after Ctrl-C.
+    raise KeyboardInterrupt

@@ -1,0 +1,617 @@
+"""The web application: pages and the JSON API under ``/api/``.
+
+Every route is thin: it validates what the client sent (``inputs``), hands
+searches to the worker pool (``jobs``, ``pool``) and presents the library's
+answers (``views``, the templates). Bad input is a 400 with the command
+line's one line as ``{"error": ...}``; a body over ``max_body`` bytes a 413;
+a full pool a 503 with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import logging
+import os
+import random
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..models import InvalidInputError, ThegameError
+from ..models.seeds import MAX_SEED
+from ..models.the_game import Deal, Play, Record, get_rules, pile_index
+from ..models.the_game.notation import play_text
+from ..puzzles.the_game.daily import STREAMS, parse_date, today_utc
+from ..puzzles.the_game.files import Puzzle
+from . import board as boards
+from . import inputs, jobs
+from .pool import JobCancelled, JobFailed, JobOverran, PoolBusy, WorkerPool
+
+log = logging.getLogger("thegame.serve")
+
+MAX_BODY = 1 << 20  # bytes: a record of the longest game is about 10 KB
+PUZZLE_CACHE = 64  # daily puzzles kept (each a few KB)
+# The Mind's odds: the largest tolerance served (the count grows with it).
+MIND_TOLERANCE = 10
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The server's limits (``thegame serve`` options)."""
+
+    workers: int = os.cpu_count() or 1
+    time_cap: float = 30.0  # seconds: no search runs longer, whatever a request asks
+    # Seconds a request waits for a free worker before a 503: 50 clients on 2
+    # workers wait up to about 40 s for searches of a fraction of a second.
+    queue_wait: float = 120.0
+    memory: int | None = 256  # MiB of search tables per worker
+    max_body: int = MAX_BODY
+    default_time: float = 10.0  # a solve's budget when the request names none
+    hint_time: float = 3.0
+    hindsight_time: float = 1.0  # per position of a review's hindsight column
+    hindsight_total: float = 6.0
+
+
+class BodyLimit:
+    """413 for a request body over ``limit`` bytes, declared or streamed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(self.limit, send)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except _TooLarge:
+            if not started:
+                await _too_large(self.limit, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(limit: int, send: Send) -> None:
+    body = json.dumps({"error": f"body: larger than {limit // 1024} KB"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def error(message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status, headers=headers)
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class Server:
+    """The application's state: settings, the pool, the daily puzzles made."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pool = WorkerPool(settings.workers, settings.queue_wait)
+        self.puzzles: OrderedDict[tuple[str, str | None], Puzzle] = OrderedDict()
+        self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
+        self.mind_odds: dict[tuple[int, int], dict[str, Any]] = {}
+        self._making: dict[tuple[str, str | None], asyncio.Lock] = {}
+        self.templates = Environment(
+            loader=PackageLoader("thegame.serve", "templates"),
+            autoescape=select_autoescape(["html"]),
+        )
+
+    # -- running jobs ------------------------------------------------------------
+
+    async def run(
+        self, request: Request | None, func: Callable[..., Any], *args: Any, budget: float
+    ) -> Any:
+        gone = None if request is None else request.is_disconnected
+        return await self.pool.run(func, args, budget, gone)
+
+    async def puzzle(self, day: dt.date, stream: str | None, request: Request | None) -> Puzzle:
+        """The day's puzzle, made once in a worker and kept."""
+        key = (day.isoformat(), stream)
+        lock = self._making.setdefault(key, asyncio.Lock())
+        async with lock:
+            if key not in self.puzzles:
+                data = await self.run(
+                    request, jobs.daily_job, key[0], stream, budget=self.settings.time_cap * 4
+                )
+                self.puzzles[key] = Puzzle.from_dict(data, "daily")
+                self.puzzles[key].date = key[0]
+                self.puzzle_json[key] = data
+                while len(self.puzzles) > PUZZLE_CACHE:
+                    old, _ = self.puzzles.popitem(last=False)
+                    self.puzzle_json.pop(old, None)
+            self.puzzles.move_to_end(key)
+            return self.puzzles[key]
+
+    # -- pages -------------------------------------------------------------------
+
+    def page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        html = self.templates.get_template(name).render(**context)
+        return HTMLResponse(html, status)
+
+
+def api(handler: Handler) -> Handler:
+    """An API route: user errors are 400s with one line, never tracebacks."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ThegameError as e:
+            return error(str(e))
+        except PoolBusy as e:
+            return error(str(e), 503, {"Retry-After": str(e.retry_after)})
+        except JobOverran as e:
+            return error(f"{e}; try a smaller time_limit", 503, {"Retry-After": "1"})
+        except JobCancelled:
+            return error("cancelled: the client went away", 499)
+        except JobFailed as e:
+            log.error("server fault: %s", e)
+            return error(f"internal error: {e}", 500)
+
+    return wrapped
+
+
+def page(handler: Handler) -> Handler:
+    """A page route: user errors show the page with the message (400)."""
+
+    async def wrapped(request: Request) -> Response:
+        server: Server = request.app.state.server
+        try:
+            return await handler(request)
+        except ThegameError as e:
+            return server.page("error.html", 400, message=str(e))
+        except PoolBusy as e:
+            resp = server.page("error.html", 503, message=str(e))
+            resp.headers["Retry-After"] = str(e.retry_after)
+            return resp
+        except (JobOverran, JobCancelled) as e:
+            return server.page("error.html", 503, message=str(e))
+        except JobFailed as e:
+            log.error("server fault: %s", e)
+            return server.page("error.html", 500, message=f"internal error: {e}")
+
+    return wrapped
+
+
+def _server(request: Request) -> Server:
+    server: Server = request.app.state.server
+    return server
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    return inputs.body_json(await request.body())
+
+
+def _stream(name: str | None) -> str | None:
+    """A daily stream: None (the default one) or one of ``STREAMS``."""
+    if name in (None, "", "classic"):
+        return None
+    if name not in STREAMS:
+        raise InvalidInputError(
+            f"no daily stream {name!r} (streams: classic, {', '.join(STREAMS)})", "variant"
+        )
+    return name
+
+
+def _day(text: str | None) -> dt.date:
+    return today_utc() if text in (None, "") else parse_date(text or "")
+
+
+# -- the API -------------------------------------------------------------------------
+
+
+@api
+async def api_daily(request: Request) -> Response:
+    q = request.query_params
+    server = _server(request)
+    day, stream = _day(q.get("date")), _stream(q.get("variant"))
+    await server.puzzle(day, stream, request)
+    return JSONResponse(server.puzzle_json[(day.isoformat(), stream)])
+
+
+@api
+async def api_solve(request: Request) -> Response:
+    server, data = _server(request), await _json(request)
+    s = server.settings
+    record = inputs.game(data)
+    seconds = inputs.seconds(data, "time_limit", s.default_time, s.time_cap)
+    explain = inputs.flag(data, "explain", False)
+    result = await server.run(
+        request, jobs.solve_job, record, seconds, s.memory, explain, budget=seconds
+    )
+    return JSONResponse(result)
+
+
+@api
+async def api_check(request: Request) -> Response:
+    data = await _json(request)
+    record = inputs.record(data)
+    return JSONResponse(jobs.check_job(record))  # a replay: milliseconds, no worker needed
+
+
+@api
+async def api_hint(request: Request) -> Response:
+    server, data = _server(request), await _json(request)
+    s = server.settings
+    record = inputs.record(data)
+    plays = inputs.plays(record.deal, data.get("plays"))
+    seconds = inputs.seconds(data, "time_limit", s.hint_time, s.time_cap)
+    result = await server.run(
+        request, jobs.hint_job, record, plays, seconds, s.memory, budget=seconds
+    )
+    return JSONResponse(result)
+
+
+@api
+async def api_explain(request: Request) -> Response:
+    data = await _json(request)
+    record = inputs.record(data)
+    return JSONResponse({"turns": jobs.explain_job(record)})
+
+
+def _analyze_options(data: dict[str, Any], s: Settings) -> tuple[int, int, float | None, float]:
+    samples = inputs.integer(data, "samples", 2, 1000, 100)
+    seed = inputs.integer(data, "sample_seed", 0, MAX_SEED, 0)
+    hindsight = inputs.flag(data, "hindsight", True)
+    per = inputs.seconds(data, "time_limit", s.hindsight_time, s.time_cap)
+    total = inputs.seconds(data, "hindsight_total", s.hindsight_total, s.time_cap)
+    assert samples is not None and seed is not None
+    return samples, seed, per if hindsight else None, total
+
+
+@api
+async def api_analyze(request: Request) -> Response:
+    server, data = _server(request), await _json(request)
+    record = inputs.record(data)
+    samples, seed, per, total = _analyze_options(data, server.settings)
+    result = await server.run(
+        request,
+        jobs.analyze_job,
+        record,
+        samples,
+        seed,
+        per,
+        total,
+        budget=server.settings.time_cap,
+    )
+    return JSONResponse(result)
+
+
+async def _mind_odds(request: Request, players_raw: str | None, d_raw: str | None) -> Any:
+    server = _server(request)
+    players = _int_param(players_raw, "players", 2, 4, 2)
+    tolerance = _int_param(d_raw, "tolerance", 1, MIND_TOLERANCE, 3)
+    key = (players, tolerance)
+    if key not in server.mind_odds:
+        server.mind_odds[key] = await server.run(
+            request, jobs.mind_odds_job, players, tolerance, budget=server.settings.time_cap
+        )
+    return server.mind_odds[key]
+
+
+@api
+async def api_mind_odds(request: Request) -> Response:
+    q = request.query_params
+    return JSONResponse(await _mind_odds(request, q.get("players"), q.get("tolerance")))
+
+
+# -- a game on a page ------------------------------------------------------------
+
+
+@dataclass
+class _Game:
+    base: Record
+    hidden: bool
+    puzzle: Puzzle | None
+    label: str
+
+
+async def _game(server: Server, raw: Any, request: Request | None) -> _Game:
+    """The game a page plays: a daily puzzle ``{"daily": "YYYY-MM-DD",
+    "variant"}`` or a real game ``{"seed", "variant", "players"}``."""
+    g = inputs.obj(raw, "game")
+    if "daily" in g:
+        day = _day(inputs.text(g, "daily"))
+        stream = _stream(inputs.text(g, "variant"))
+        puzzle = await server.puzzle(day, stream, request)
+        label = f"{day.isoformat()}" + (f" {stream}" if stream else "")
+        return _Game(Record(puzzle.deal, puzzle.position), False, puzzle, label)
+    seed = inputs.integer(g, "seed", 0, MAX_SEED, None)
+    if seed is None:
+        raise InvalidInputError('give "daily" or "seed"', "game")
+    rules = get_rules(inputs.variant_name(inputs.text(g, "variant")))
+    players = inputs.integer(g, "players", 1, 5, 1)
+    deal = inputs.served(Deal.from_seed(seed, rules, players))
+    return _Game(Record(deal), True, None, f"seed {seed}")
+
+
+def _next_of_solution(game: _Game, b: boards.Board) -> tuple[bool, Play | None]:
+    """Whether the player still follows the puzzle's solution, and its next
+    step then (a play, or None for the end of the turn)."""
+    assert game.puzzle is not None
+    solution = game.puzzle.solution
+    k = len(b.turns)
+    if tuple(b.turns) != solution[:k] or k >= len(solution):
+        return False, None
+    plays = solution[k].plays
+    if tuple(b.plays) != plays[: len(b.plays)]:
+        return False, None
+    return True, plays[len(b.plays)] if len(b.plays) < len(plays) else None
+
+
+def _share(game: _Game, b: boards.Board, helped: int) -> str:
+    """The result without the cards: the day, the turns, the help taken."""
+    assert game.puzzle is not None
+    help_text = "no help" if helped == 0 else f"{helped} hint{'s' if helped > 1 else ''}"
+    bars = " ".join(str(len(t.plays)) for t in b.turns)
+    return (
+        f"thegame daily {game.label} ({game.puzzle.variant}, {game.puzzle.label}): "
+        f"solved in {len(b.turns)} turns, {help_text}\ncards per turn: {bars}"
+    )
+
+
+@api
+async def api_board(request: Request) -> Response:
+    """One action on a page's game (see ``board``): ``play``, ``end``,
+    ``undo``, ``hint``, ``solution`` (a puzzle's next step), or none."""
+    server, data = _server(request), await _json(request)
+    s = server.settings
+    game = await _game(server, data.get("game"), request)
+    deal = game.base.deal
+    b = boards.open_board(
+        game.base, inputs.turns(deal, data.get("turns")), inputs.plays(deal, data.get("plays")),
+        game.hidden,
+    )  # fmt: skip
+    helped = inputs.integer(data, "helped", 0, 10_000, 0) or 0
+    action = data.get("action")
+    extra: dict[str, Any] = {}
+    if isinstance(action, dict) and set(action) == {"play"}:
+        boards.play(b, inputs.one_play(deal, action["play"], "action.play"))
+    elif action == "end":
+        boards.end_turn(b)
+    elif action == "undo":
+        boards.undo(b)
+    elif action in ("hint", "solution"):
+        if b.state.over:
+            raise InvalidInputError("the game is over", "action")
+        helped += 1  # counted in the share text of a puzzle this step solves
+        now = b.record
+        if game.hidden:
+            extra["hint"] = await server.run(
+                request, jobs.blind_hint_job, now, tuple(b.plays), s.hint_time, budget=s.hint_time
+            )
+        elif action == "hint":
+            extra["hint"] = await server.run(
+                request, jobs.hint_job, now, tuple(b.plays), s.hint_time, s.memory,
+                budget=s.hint_time,
+            )  # fmt: skip
+        else:
+            on_line, step = _next_of_solution(game, b)
+            if not on_line:
+                # Off the puzzle's line: the solver's line from here.
+                h = await server.run(
+                    request, jobs.hint_job, now, tuple(b.plays), s.hint_time, s.memory,
+                    budget=s.hint_time,
+                )  # fmt: skip
+                p = h["play"]
+                step = None if p is None else Play(p["card"], pile_index(deal.rules, p["pile"]))
+            extra["step"] = "end" if step is None else play_text(deal.rules, step.card, step.pile)
+            if step is None:
+                boards.end_turn(b)
+            else:
+                boards.play(b, step)
+    elif action is not None:
+        raise InvalidInputError(
+            'must be {"play": {"card": N, "pile": "A1"}}, "end", "undo", "hint" or "solution"',
+            "action",
+        )
+    out = boards.view(b)
+    out.update(extra)
+    if game.puzzle is not None:
+        out["puzzle"] = {
+            "date": game.puzzle.date,
+            "variant": game.puzzle.variant,
+            "label": game.puzzle.label,
+            "turns_in_solution": len(game.puzzle.solution),
+        }
+        if out["state"] == "solved":
+            out["share"] = _share(game, b, helped)
+    return JSONResponse(out)
+
+
+# -- pages ------------------------------------------------------------------------------
+
+
+@page
+async def index(request: Request) -> Response:
+    return _server(request).page("index.html", today=today_utc().isoformat())
+
+
+@page
+async def daily_page(request: Request) -> Response:
+    server = _server(request)
+    day = _day(request.path_params.get("date"))
+    stream = _stream(request.query_params.get("variant"))
+    puzzle = await server.puzzle(day, stream, request)
+    game = {"daily": day.isoformat(), "variant": stream or "classic"}
+    title = f"Daily puzzle {day.isoformat()}" + (" (Extreme)" if stream else "")
+    prev_day, next_day = day - dt.timedelta(days=1), day + dt.timedelta(days=1)
+    return server.page(
+        "board.html",
+        title=title,
+        mode="daily",
+        game=json.dumps(game),
+        subtitle=f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
+        f"{puzzle.start().cards_left()} cards",
+        prev=f"/daily/{prev_day.isoformat()}" + (f"?variant={stream}" if stream else ""),
+        next=f"/daily/{next_day.isoformat()}" + (f"?variant={stream}" if stream else ""),
+    )
+
+
+@page
+async def play_page(request: Request) -> Response:
+    server, q = _server(request), request.query_params
+    variant = inputs.variant_name(q.get("variant"))
+    players = _int_param(q.get("players"), "players", 1, 5, 1)
+    if q.get("seed") in (None, ""):
+        seed = random.SystemRandom().randrange(1 << 32)
+        return RedirectResponse(f"/play?seed={seed}&variant={variant}&players={players}", 303)
+    seed = _int_param(q.get("seed"), "seed", 0, MAX_SEED, 0)
+    inputs.served(Deal.from_seed(seed, get_rules(variant), players))
+    game = {"seed": seed, "variant": variant, "players": players}
+    return server.page(
+        "board.html",
+        title=f"Play: {variant}, seed {seed}",
+        mode="play",
+        game=json.dumps(game),
+        subtitle=f"{players} player{'s' if players > 1 else ''}; the draw pile is face down",
+        prev=None,
+        next=None,
+    )
+
+
+def _int_param(raw: str | None, name: str, low: int, high: int, default: int) -> int:
+    if raw in (None, ""):
+        return default
+    assert raw is not None
+    if not raw.strip().isdigit():
+        raise InvalidInputError(f"must be a whole number, not {raw!r}", name)
+    value = int(raw)
+    if not low <= value <= high:
+        raise InvalidInputError(f"must be from {low} to {high}, not {value}", name)
+    return value
+
+
+@page
+async def solve_page(request: Request) -> Response:
+    s = _server(request).settings
+    return _server(request).page("solve.html", time_cap=s.time_cap)
+
+
+@page
+async def review_page(request: Request) -> Response:
+    server = _server(request)
+    if request.method == "GET":
+        return server.page("review.html", review=None, record_text="")
+    form = await request.form()
+    raw = form.get("record")
+    text = raw if isinstance(raw, str) else ""
+    upload = form.get("file")
+    if isinstance(upload, UploadFile) and upload.filename:
+        data = await upload.read()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInputError("not a UTF-8 text file", upload.filename) from None
+    if not text.strip():
+        raise InvalidInputError("paste a record or choose a file", "record")
+    options = {
+        k: int(v) if isinstance(v, str) and v.isdigit() else v
+        for k, v in form.items()
+        if k in ("samples",) and v != ""
+    }
+    record = inputs.record({"record": text})
+    samples, seed, per, total = _analyze_options(options, server.settings)
+    review = await server.run(
+        request,
+        jobs.analyze_job,
+        record,
+        samples,
+        seed,
+        per,
+        total,
+        budget=server.settings.time_cap,
+    )
+    from .charts import review_context
+
+    return server.page("review.html", review=review_context(record, review), record_text=text)
+
+
+@page
+async def mind_page(request: Request) -> Response:
+    q = request.query_params
+    odds = await _mind_odds(request, q.get("players"), q.get("tolerance"))
+    from .charts import mind_context
+
+    return _server(request).page("mind.html", **mind_context(odds))
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    server = Server(settings or Settings())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.pool.start()
+        try:
+            yield
+        finally:
+            await server.pool.close()
+
+    static = StaticFiles(packages=[("thegame.serve", "static")])
+    routes = [
+        Route("/", index),
+        Route("/daily", daily_page),
+        Route("/daily/{date}", daily_page),
+        Route("/play", play_page),
+        Route("/solve", solve_page),
+        Route("/review", review_page, methods=["GET", "POST"]),
+        Route("/mind", mind_page),
+        Route("/api/daily", api_daily),
+        Route("/api/mind/odds", api_mind_odds),
+        Route("/api/solve", api_solve, methods=["POST"]),
+        Route("/api/check", api_check, methods=["POST"]),
+        Route("/api/hint", api_hint, methods=["POST"]),
+        Route("/api/analyze", api_analyze, methods=["POST"]),
+        Route("/api/explain", api_explain, methods=["POST"]),
+        Route("/api/board", api_board, methods=["POST"]),
+        Mount("/static", static, name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
+    app.add_middleware(BodyLimit, limit=server.settings.max_body)
+    return app

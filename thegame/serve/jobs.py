@@ -1,0 +1,139 @@
+"""The work the server hands to its worker processes: each function takes
+plain values (deals, records, budgets), calls the library and returns the
+API's JSON. A ``ThegameError`` is the user's bad input (400); anything else
+is a fault of the server."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any
+
+from ..analysis.the_game.annotate import annotate_record
+from ..analysis.the_game.explain import explain_record
+from ..analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
+from ..analysis.the_game.review import hint_for
+from ..models import InvalidInputError, Limit
+from ..models.mind import MindRules
+from ..models.the_game import Play, Record, replay
+from ..puzzles.the_game.daily import daily
+from ..solver.mind.campaign import solve_campaign
+from ..solver.mind.gap import check_tolerance
+from ..solver.mind.odds import campaign_odds
+from ..solver.the_game.api import solve_record
+from ..solver.the_game.portfolio import solve_with
+from .board import open_board
+from .views import check_dict, explain_list, hint_dict, play_dict, review_dict, solution_dict
+
+# Seconds under which a solve uses the search alone (see ``solve_job``).
+SHORT_SOLVE = 2.0
+
+
+def daily_job(day: str, stream: str | None) -> dict[str, Any]:
+    """The day's puzzle as ``thegame daily --json`` gives it (its solution under ``turns``)."""
+    return daily(dt.date.fromisoformat(day), None, stream).to_dict()
+
+
+def solve_job(record: Record, seconds: float, memory: int | None, explain: bool) -> dict[str, Any]:
+    """``solve``: from the deal, or on from the turns a record holds."""
+    limit = Limit(seconds, None, None, memory)
+    # The portfolio gives CP-SAT at least a second after the search's share:
+    # under SHORT_SOLVE seconds the search alone keeps the budget. One CP-SAT
+    # thread: the pool already gives each core its own worker.
+    engine = "auto" if seconds >= SHORT_SOLVE else "dfs"
+    sol = solve_record(record, limit) if record.turns else solve_with(record.deal, engine, limit, 1)
+    out = solution_dict(sol)
+    if explain:
+        out["explain"] = explain_list(sol.deal.rules, explain_record(sol.record(), "solution"))
+    return out
+
+
+def check_job(record: Record) -> dict[str, Any]:
+    return check_dict(replay(record))
+
+
+def hint_job(
+    record: Record, plays: tuple[Play, ...], seconds: float, memory: int | None
+) -> dict[str, Any]:
+    """The best next action with the whole deal known (``hint``)."""
+    board = open_board(record, (), plays, hidden=False)
+    if board.state.over:
+        raise InvalidInputError(f"the game is over ({board.state.reason}): no next play", "record")
+    if board.state.rules.is_duel:
+        raise InvalidInputError("Face to Face hints: use 'thegame hint'", "record")
+    return hint_dict(board.state.rules, hint_for(board.state, Limit(seconds, None, None, memory)))
+
+
+def blind_hint_job(record: Record, plays: tuple[Play, ...], seconds: float) -> dict[str, Any]:
+    """A hint from what the player sees (a real game: the draw pile hidden)."""
+    board = open_board(record, (), plays, hidden=True)
+    state = board.state
+    if state.over:
+        raise InvalidInputError(f"the game is over ({state.reason}): no next play", "record")
+    if not blind_hint_covers(state):
+        raise InvalidInputError(
+            f"hints from what a player sees cover the classic family, not {state.rules.name}",
+            "hint",
+        )
+    h = blind_hint(state, 200, seconds)
+    rules = state.rules
+    plays_out = [play_dict(rules, p) for p in h.plays]
+    if not h.can_finish:
+        text = "no legal way to finish this turn was found"
+    elif h.plays:
+        text = "play " + ", ".join(p["text"] for p in plays_out) + ", then end the turn"
+    else:
+        text = "end the turn"
+    return {
+        "plays": plays_out,
+        "end_turn": not h.plays and h.can_finish,
+        "text": text,
+        # An estimate over sampled orders of the unseen cards, labelled as one.
+        "estimate": {
+            "win_chance": round(h.win_rate, 4),
+            "expected_cards_left": round(h.expected_left, 3),
+            "samples": h.samples,
+        },
+    }
+
+
+def explain_job(record: Record) -> list[dict[str, Any]]:
+    return explain_list(record.deal.rules, explain_record(record))
+
+
+def analyze_job(
+    record: Record, samples: int, sample_seed: int, hindsight: float | None, total: float
+) -> dict[str, Any]:
+    """``analyze``: the fair review, then hindsight (``hindsight`` None: skipped)."""
+    start = time.monotonic()
+    limit = None if hindsight is None else Limit(hindsight)
+    review = annotate_record(record, samples, sample_seed, limit, hindsight_total=total)
+    out = review_dict(review)
+    out["stats"]["seconds"] = round(time.monotonic() - start, 3)
+    out["turns_played"] = len(record.turns)
+    return out
+
+
+def mind_odds_job(players: int, tolerance: int) -> dict[str, Any]:
+    """The Mind: the exact odds of every level, without and with a star at
+    its start, and the best star policy over the campaign (``mind odds``)."""
+    check_tolerance(tolerance)
+    rules = MindRules(players)
+    levels = campaign_odds(rules, tolerance)
+    sol = solve_campaign(
+        rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
+    )
+    return {
+        "players": players,
+        "tolerance": tolerance,
+        "levels": [
+            {
+                "level": n,
+                "lives_lost": plain.floats(),
+                "lives_lost_with_star": starred.floats(),
+                "exact": True,
+            }
+            for n, (plain, starred) in levels.items()
+        ],
+        "campaign": sol.to_dict(),
+    }

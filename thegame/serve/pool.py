@@ -1,0 +1,230 @@
+"""A bounded pool of worker processes for the searches.
+
+Each worker is a process of its own that runs one job at a time, so a
+search never holds up the server's event loop nor another search. A job
+waits for a free worker up to ``wait`` seconds, then the pool answers
+``PoolBusy`` (the server's 503 with Retry-After). Each job has a budget
+(the request's, capped by the server): at its end the worker's interrupt
+flag is raised, which the library's searches and reviews read as Ctrl-C
+(stop with the best found); a job still running ``GRACE`` seconds later,
+or one whose client went away, is ended by killing its worker, and a fresh
+worker takes its place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Awaitable, Callable
+from multiprocessing.connection import Connection
+from types import FrameType
+from typing import Any
+
+from ..models import ThegameError, interrupt
+
+log = logging.getLogger("thegame.serve")
+
+# Seconds a job may run past its budget before its worker is killed.
+GRACE = 5.0
+# How often a waiting request looks whether its client is still there.
+POLL = 0.2
+
+
+class PoolBusy(Exception):
+    """Every worker stayed busy for the whole wait."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__("the server is busy: every worker is searching; try again shortly")
+        self.retry_after = retry_after
+
+
+class JobCancelled(Exception):
+    """The client went away: the job was stopped."""
+
+
+class JobOverran(Exception):
+    """A job ran past its budget and grace: its worker was killed."""
+
+
+class JobFailed(Exception):
+    """A fault of the server inside a job (logged with its traceback in the worker)."""
+
+
+class BadInput(ThegameError):
+    """A ``ThegameError`` raised in a worker, carried back as its one line."""
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    interrupt.request()  # the budget is spent: searches stop with their best so far
+
+
+def _worker_main(conn: Connection) -> None:
+    """A worker: run jobs from ``conn`` until it closes."""
+    # The server's Ctrl-C is the server's business; the pool ends its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    while True:
+        try:
+            func, args, budget = conn.recv()
+        except (EOFError, OSError):
+            return
+        interrupt.reset()
+        signal.setitimer(signal.ITIMER_REAL, budget)
+        try:
+            with interrupt.polling():
+                reply: tuple[str, Any] = ("ok", func(*args))
+        except ThegameError as e:
+            reply = ("bad", str(e))
+        except Exception as e:  # a server fault: logged here, reported as one line
+            log.exception("job %s failed", getattr(func, "__name__", func))
+            reply = ("fail", f"{type(e).__name__}: {e}")
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if interrupt.requested() and reply[0] == "ok" and isinstance(reply[1], dict):
+            reply[1]["stopped_early"] = True  # the budget ran out: the best found so far
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Worker:
+    def __init__(self, ctx: Any) -> None:
+        parent, child = ctx.Pipe()
+        self.conn: Connection = parent
+        self.process = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, AttributeError, TypeError):
+            os.kill(self.process.pid, signal.SIGKILL)
+        self.process.join(5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        self.conn.close()  # the worker's recv ends: it returns
+        self.process.join(2)
+        if self.process.is_alive():
+            self.kill()
+
+
+class WorkerPool:
+    """``size`` worker processes; ``run`` gives a job to a free one."""
+
+    def __init__(self, size: int, wait: float) -> None:
+        self.size = max(1, size)
+        self.wait = wait
+        self._ctx = multiprocessing.get_context("forkserver")
+        # The workers start with the library already imported.
+        self._ctx.set_forkserver_preload(["thegame.serve.jobs"])
+        self._idle: asyncio.Queue[_Worker] | None = None
+        self._all: set[_Worker] = set()
+        self.busy = 0
+        self.done = 0
+        self.cancelled = 0
+        self.refused = 0
+
+    async def start(self) -> None:
+        self._idle = asyncio.Queue()
+        for _ in range(self.size):
+            w = await asyncio.to_thread(_Worker, self._ctx)
+            self._all.add(w)
+            self._idle.put_nowait(w)
+
+    async def close(self) -> None:
+        workers, self._all = list(self._all), set()
+        for w in workers:
+            await asyncio.to_thread(w.stop)
+
+    def pids(self) -> list[int]:
+        return [w.process.pid for w in self._all if w.process.pid is not None]
+
+    async def _replace(self, w: _Worker) -> _Worker:
+        self._all.discard(w)
+        await asyncio.to_thread(w.kill)
+        fresh = await asyncio.to_thread(_Worker, self._ctx)
+        self._all.add(fresh)
+        return fresh
+
+    async def run(
+        self,
+        func: Callable[..., Any],
+        args: tuple[Any, ...],
+        budget: float,
+        gone: Callable[[], Awaitable[bool]] | None = None,
+    ) -> Any:
+        """Run ``func(*args)`` in a worker within ``budget`` seconds; ``gone``
+        says whether the client went away (the job is then cancelled)."""
+        assert self._idle is not None, "the pool is not started"
+        try:
+            worker = await asyncio.wait_for(self._idle.get(), self.wait)
+        except TimeoutError:
+            self.refused += 1
+            raise PoolBusy(max(1, round(self.wait))) from None
+        self.busy += 1
+        keep = worker
+        try:
+            return await self._run_on(worker, func, args, budget, gone)
+        except BadInput:
+            raise  # the worker answered: it is ready for the next job
+        except BaseException:
+            # Cancelled, overran, or the request task itself was cancelled:
+            # the worker may be mid-search; a fresh one takes its place.
+            keep = await asyncio.shield(self._replace(worker))
+            raise
+        finally:
+            self.busy -= 1
+            self._idle.put_nowait(keep)
+
+    async def _run_on(
+        self,
+        worker: _Worker,
+        func: Callable[..., Any],
+        args: tuple[Any, ...],
+        budget: float,
+        gone: Callable[[], Awaitable[bool]] | None,
+    ) -> Any:
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        fd = worker.conn.fileno()
+
+        def readable() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        try:
+            worker.conn.send((func, args, budget))
+        except (BrokenPipeError, OSError):
+            raise JobFailed("a worker process died") from None
+        loop.add_reader(fd, readable)
+        deadline = time.monotonic() + budget + GRACE
+        try:
+            while True:
+                done, _ = await asyncio.wait({ready}, timeout=POLL)
+                if done:
+                    break
+                if not worker.process.is_alive():
+                    raise JobFailed("a worker process died")
+                if gone is not None and await gone():
+                    self.cancelled += 1
+                    raise JobCancelled("the client went away")
+                if time.monotonic() > deadline:
+                    raise JobOverran(f"the job ran past its budget of {budget:g} s")
+        finally:
+            loop.remove_reader(fd)
+        try:
+            kind, value = worker.conn.recv()
+        except (EOFError, OSError):
+            raise JobFailed("a worker process died") from None
+        self.done += 1
+        if kind == "bad":
+            raise BadInput(value)
+        if kind == "fail":
+            raise JobFailed(value)
+        return value

@@ -1,0 +1,204 @@
+"""The API's JSON, built from the library's result objects in the shared
+vocabulary: turns, plays and events count from 1; a line is ``turns``;
+proven is ``optimal``; figures go under ``stats`` (``nodes``, ``seconds``);
+an illegal step is ``{"turn", "play", "rule", "message"}``; a play is
+written ``37 A1`` and a line ``37 A1, 40 A1 | 90 D1``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..analysis.the_game.annotate import Annotation, Review
+from ..analysis.the_game.explain import TurnExplanation
+from ..analysis.the_game.review import Analysis, Hint
+from ..models.the_game import CheckResult, Play, Rules, Turn, pile_name
+from ..models.the_game.notation import play_text, plays_text
+from ..models.the_game.record import turn_to_dict
+from ..solver.the_game.api import Solution
+
+
+def play_dict(rules: Rules, play: Play | None) -> dict[str, Any]:
+    """A play as ``{"card", "pile", "text"}``; the end of a turn as ``{"end_turn": true}``."""
+    if play is None:
+        return {"end_turn": True, "text": "end"}
+    return {
+        "card": play.card,
+        "pile": pile_name(rules, play.pile),
+        "text": play_text(rules, play.card, play.pile),
+    }
+
+
+def line_text(rules: Rules, turns: Iterable[Turn]) -> str:
+    """``37 A1, 40 A1 | 90 D1``."""
+    return " | ".join(plays_text(rules, t.plays) for t in turns)
+
+
+def turns_list(rules: Rules, turns: Iterable[Turn]) -> list[dict[str, Any]]:
+    return [turn_to_dict(rules, t) for t in turns]
+
+
+def stats(nodes: int | None, seconds: float) -> dict[str, Any]:
+    out: dict[str, Any] = {"seconds": round(seconds, 3)}
+    if nodes is not None:
+        out["nodes"] = nodes
+    return out
+
+
+def solution_dict(sol: Solution) -> dict[str, Any]:
+    rules = sol.deal.rules
+    from_turn = int(sol.details.get("from_turn", 0))
+    return {
+        "verdict": str(sol.verdict),
+        "first": sol.first,
+        "cards_left": sol.cards_left,
+        "optimal": sol.optimal,
+        "cards_left_lower_bound": sol.lower_bound,
+        "turns": turns_list(rules, sol.turns),
+        "line": line_text(rules, sol.turns[from_turn:]),
+        # The turns the record held, kept as played: the search's line starts after them.
+        "from_turn": from_turn + 1,
+        "proof": sol.proof,
+        "engine": sol.engine,
+        "stats": stats(sol.nodes, sol.seconds),
+    }
+
+
+def error_dict(result: CheckResult) -> dict[str, Any] | None:
+    """The first illegal step, counted from 1. Built from the replay's own
+    counters (the turns that replayed, the plays of the failing turn that
+    were placed), not from the indices of its ``error``."""
+    if result.error is None:
+        return None
+    play = None if result.error.get("play") is None else len(result.state.placed) + 1
+    return {
+        "turn": result.turns_ok + 1,
+        "play": play,
+        "rule": result.error["rule"],
+        "message": result.error["message"],
+    }
+
+
+def check_dict(result: CheckResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "legal": result.legal,
+        "status": str(result.status),
+        "cards_left": result.cards_left,
+        "error": error_dict(result),
+        "reason": result.reason,
+    }
+    if result.state.rules.is_duel:
+        out["winner"] = result.winner
+    return out
+
+
+def hint_dict(rules: Rules, hint: Hint) -> dict[str, Any]:
+    return {
+        "play": None if hint.play is None else play_dict(rules, hint.play),
+        "end_turn": hint.play is None,
+        "verdict": str(hint.verdict),
+        "cards_left": hint.cards_left,
+        "optimal": hint.optimal,
+        "turns": turns_list(rules, hint.line),
+        "line": line_text(rules, hint.line),
+        "text": hint.text,
+    }
+
+
+def explain_list(rules: Rules, turns: Sequence[TurnExplanation]) -> list[dict[str, Any]]:
+    """Each turn of a line with the reasons for its plays (``explain``)."""
+    out = []
+    for t in turns:
+        out.append(
+            {
+                "turn": t.turn + 1,
+                "player": t.player,
+                "minimum": t.minimum,
+                "before": t.before.to_dict(),
+                "plays": [
+                    {
+                        "card": p.card,
+                        "pile": p.pile,
+                        "text": f"{p.card} {p.pile}",
+                        "from": p.before,
+                        "reasons": [r.to_dict() for r in p.reasons],
+                    }
+                    for p in t.plays
+                ],
+                "drew": list(t.drew),
+                "draw_left": t.draw_left,
+                "cards_left": t.cards_left,
+                "status": str(t.status),
+                "notes": [n.to_dict() for n in t.notes],
+            }
+        )
+    return out
+
+
+def analysis_dict(a: Analysis) -> dict[str, Any]:
+    """The hindsight column (the deck's order known)."""
+    rules = a.record.deal.rules
+    return {
+        "best_at_start": {"cards_left": a.best_at_start, "optimal": a.start_proven},
+        "cards_left": a.result,
+        "status": str(a.status),
+        "cards_lost_proven": a.cards_lost,
+        "mistakes": [
+            {
+                "turn": m.turn + 1,
+                "play": m.play + 1,
+                "played": play_dict(rules, m.played),
+                "better": play_dict(rules, m.better),
+                "best_before": m.best_before,
+                "best_after": m.best_after,
+                "optimal": m.proven,
+                "turns": turns_list(rules, m.line),
+            }
+            for m in a.mistakes
+        ],
+        # Best reachable cards left before the first action and after each.
+        "curve": list(a.curve),
+        "steps": [{"turn": t + 1, "play": p + 1} for t, p in a.steps],
+        "stats": stats(None, a.seconds),
+    }
+
+
+def annotation_dict(rules: Rules, a: Annotation) -> dict[str, Any]:
+    return {
+        "turn": a.turn + 1,
+        "play": a.play + 1,
+        "player": a.player,
+        "played": play_dict(rules, a.played),
+        "better": play_dict(rules, a.better),
+        "same": a.same,
+        "mark": a.mark,
+        "position": {
+            "piles": {pile_name(rules, i): top for i, top in enumerate(a.tops)},
+            "hand": list(a.hand),
+            "draw_left": a.draw_left,
+        },
+        "after_played": None if a.after_played is None else a.after_played.to_dict(),
+        "after_better": None if a.after_better is None else a.after_better.to_dict(),
+        "drop": None if a.drop is None else a.drop.to_dict(),
+        "continuation": [play_dict(rules, p) for p in a.continuation],
+        "hindsight_before": a.hindsight_before,
+        "hindsight_after": a.hindsight_after,
+        "hindsight_optimal": a.hindsight_proven,
+    }
+
+
+def review_dict(review: Review) -> dict[str, Any]:
+    """``analyze``: the fair review first, the hindsight column second."""
+    rules = review.record.deal.rules
+    hs = review.hindsight
+    return {
+        "cards_left": review.cards_left,
+        "status": str(review.status),
+        "fair_unavailable": review.fair_unavailable,
+        "samples": review.samples,
+        "sample_seed": review.seed,
+        "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in review.turn_starts],
+        "actions": [annotation_dict(rules, a) for a in review.annotations],
+        "hindsight": None if hs is None else analysis_dict(hs),
+        "stats": stats(None, review.seconds),
+    }
