@@ -184,9 +184,13 @@ def review(record: CentoRecord, limit: Limit, step: Callable[[int], None] | None
     states = [initial_state(deal)]
     for turn in record.turns:
         states.append(apply_turn(deal, states[-1], turn))
-    positions = []
+    positions: list[Position] = []
     for i, s in enumerate(states):
-        positions.append(solver.position(s))
+        if deal.players == 1 and positions and positions[-1].verdict == Verdict.LOSS:
+            # Every later position is reachable from this one: no win there either.
+            positions.append(Position(Verdict.LOSS))
+        else:
+            positions.append(solver.position(s))
         if step is not None:
             step(i)
     reviews = []
