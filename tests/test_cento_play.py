@@ -371,3 +371,13 @@ def test_ctrl_c_in_daily_prints_nothing_but_the_days_answer() -> None:
     else:
         assert r.returncode == 130 and r.stdout == "", r.stdout
         assert "Traceback" not in r.stderr
+
+
+def test_every_option_has_help_and_choices_are_listed() -> None:
+    from thegame.cli.cento import cento
+
+    for name, command in cento.commands.items():
+        for param in command.params:
+            if param.param_type_name == "option":
+                assert getattr(param, "help", None), (name, param.name)
+    assert "trick_treat|plain" in invoke("solve", "--help").stdout
