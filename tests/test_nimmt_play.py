@@ -125,6 +125,7 @@ def test_play_options_are_checked_before_the_game(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     code, out, err = run_main(capsys, "nimmt", "play", "--seed", "1", "--level", "hard")
+    assert out == ""
     assert code == 2 and err.count("\n") == 1 and "--level" in err and "'normal'" in err
     one_line_error(invoke("play", "--seed", "1", "--players", "11"), "2 to 10")
     one_line_error(invoke("play", "--seed", "1", "--save", str(tmp_path / "no/such.json")))
