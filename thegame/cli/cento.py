@@ -799,7 +799,11 @@ def play(
         if seed is not None or deck is not None or deal_file is not None:
             raise InvalidInputError("--daily has its own deal: no --seed, --deck or --deal", "play")
         try:
-            d = _daily(date, show=True).deal
+            puzzle = _daily(date, show=True)
+            d = puzzle.deal
+            goal = (
+                f"puzzle of {puzzle.date}: empty your hand in {plural(puzzle.turn_count, 'turn')}"
+            )
         except KeyboardInterrupt:
             err.print("interrupted", markup=False)
             raise SystemExit(130) from None
@@ -816,10 +820,12 @@ def play(
     if d.players == 1 and seat != 1:
         raise InvalidInputError("alone, you are player 1", "--seat")
     session = Session(d, frozenset({seat - 1}), Limit(time=think))
+    if not use_daily:
+        goal = ""
     saver = _Saver(save_file)
     saver.save(session.record)  # now: a path that cannot be written fails before the game
     who = "alone" if d.players == 1 else f"you are player {seat}, the solver player {3 - seat}"
-    out.print(Text(f"Cento, {who}", style="bold"))
+    out.print(Text(f"Cento, {who}" + (f"; {goal}" if goal else ""), style="bold"))
     out.print(PLAY_HELP, style="dim", markup=False)
     try:
         ending = _play_loop(session, saver, think)

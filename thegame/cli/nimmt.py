@@ -604,7 +604,10 @@ def play(
     scores = [0] * n
     deals = iter([first]) if one_round else _game_deals(seed or 0, n)
 
+    played = [0]  # turns of the round in play
+
     def watch(shown: TurnShown) -> None:
+        played[0] = shown.turn
         _show_turn(shown)
         save(shown.record)
 
@@ -612,6 +615,7 @@ def play(
         for number, d in enumerate(deals, 1):
             if not one_round:
                 out.print(Text(f"\nround {number}; points: {_points(scores)}", style="bold"))
+            played[0] = 0
             record = play_round(d, seats, scores, watch)
             rounds.append(record)
             heads = replay(record).heads
@@ -620,7 +624,10 @@ def play(
             if one_round or game_over(scores):
                 break
     except Quit:
-        out.print(f"game left after {plural(len(rounds), 'whole round')}", style="dim")
+        where = plural(played[0], "turn")
+        if not one_round:
+            where = f"{plural(len(rounds), 'whole round')} and {where}"
+        out.print(f"game left after {where}", style="dim")
         _saved(save_file, one_round)
         return
     except KeyboardInterrupt:
