@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,8 +23,29 @@ from ..models.outcome import Limit
 from ..models.words import plural
 from ..solver.nimmt.problem import problem_from_record
 from ..solver.nimmt.search import BudgetExceeded, Move, Searcher, line_heads
-from .cento import BUDGET
 from .common import SEED, err, out, print_json, read_text, searching, user_errors, write_atomic
+
+
+class FiniteSeconds(click.ParamType):  # type: ignore[type-arg]
+    """A time budget: a finite number of seconds above 0. The same type as
+    ``cli.cento.FiniteSeconds`` (one game's room may not import another's):
+    both are meant for the shared options module."""
+
+    name = "SECONDS"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value} is not a finite number of seconds above 0", param, ctx)
+        return seconds
+
+
+BUDGET = FiniteSeconds()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
