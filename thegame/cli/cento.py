@@ -925,6 +925,8 @@ def _play_loop(session: Session, saver: _Saver, think: float) -> str:
                 )
                 continue
             h = hint_for(session.record, Limit(time=think))
+            if interrupt.requested():  # Ctrl-C cut the hint's search: no half answer
+                raise KeyboardInterrupt
             if h.hint is None:
                 out.print(f"no proven best turn within {think:g} s", style="yellow")
             else:
