@@ -62,13 +62,14 @@ def run_solo(seeds: range, limit: float) -> tuple[list[dict[str, Any]], str]:
         if r.turns:
             res = check(CentoRecord(deal, r.turns))
             replays = res.legal and res.status == CentoStatus.WON
-        rows.append({"seed": seed, **r.to_dict(), "turns": len(r.turns), "replays": replays})
-        print(f"solo {seed}: {r.verdict} {r.turns_needed} {r.seconds:.2f}s", file=sys.stderr)
+        row = {"seed": seed, **r.to_dict(), "turns": len(r.turns), "replays": replays}
+        rows.append({**row, "nodes": r.nodes, "seconds": r.seconds})
+        print(f"solo {seed}: {r.verdict} {r.turn_count} {r.seconds:.2f}s", file=sys.stderr)
     n = len(rows)
     wins = [r for r in rows if r["verdict"] == "win"]
     losses = sum(r["verdict"] == "loss" for r in rows)
     unknown = sum(r["verdict"] == "unknown" for r in rows)
-    need = [r["turns_needed"] for r in wins]
+    need = [r["turn_count"] for r in wins]
     replayed = sum(bool(r["replays"]) for r in wins)
     med, p95, mx, nodes = _stats(rows)
     line = (
@@ -88,13 +89,14 @@ def run_duel(
         deal = CentoDeal.from_seed(seed, 2, rules)
         r = solve_duel(deal, Limit(time=limit))
         replays = None
-        if r.proven:
+        if r.optimal:
             res = check(CentoRecord(deal, r.turns))
             replays = res.legal and res.state.over and r.line_complete
-        rows.append({"seed": seed, **r.to_dict(), "turns": len(r.turns), "replays": replays})
+        row = {"seed": seed, **r.to_dict(), "turns": len(r.turns), "replays": replays}
+        rows.append({**row, "nodes": r.nodes, "seconds": r.seconds})
         print(f"{name} {seed}: {r.value} {r.seconds:.2f}s", file=sys.stderr)
     n = len(rows)
-    decided = [r for r in rows if r["proven"]]
+    decided = [r for r in rows if r["optimal"]]
     p1 = sum(r["winner"] == 1 for r in decided)
     p2 = sum(r["winner"] == 2 for r in decided)
     ties = sum(r["tie"] for r in decided)

@@ -65,13 +65,14 @@ def test_solve_solo_json_and_record_replays(tmp_path: Path) -> None:
     result = invoke("solve", "--deal", deal, "--json", "--record", record)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["turns_needed"] == 7 and data["optimal"] is True
+    assert data["turn_count"] == 7 and data["optimal"] is True
+    assert set(data["stats"]) == {"nodes", "seconds"} and "nodes" not in data
     assert len(data["turns"]) == 7
     checked = invoke("check", record, "--json")
     assert checked.exit_code == 0
     verdict = json.loads(checked.stdout)
     assert verdict["legal"] and verdict["status"] == "won" and verdict["winner"] == 1
-    assert verdict["cards"] == [0]
+    assert verdict["cards_left"] == [0] and verdict["error"] is None
 
 
 def test_solve_duel_json_small_deck() -> None:
@@ -79,14 +80,14 @@ def test_solve_duel_json_small_deck() -> None:
     result = invoke("solve", *args, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["proven"] is True and data["winner"] in (1, 2, None)
-    assert set(data) >= {"winner", "proven", "turns"}
+    assert data["optimal"] is True and data["winner"] in (1, 2, None)
+    assert set(data) >= {"winner", "optimal", "turns", "stats"} and "proven" not in data
 
 
 def test_solve_duel_budget_gives_unknown() -> None:
     result = invoke("solve", "--seed", "1", "--players", "2", "--node-limit", "100", "--json")
     data = json.loads(result.stdout)
-    assert data["proven"] is False and data["winner"] is None and data["verdict"] == "unknown"
+    assert data["optimal"] is False and data["winner"] is None and data["verdict"] == "unknown"
 
 
 def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:
@@ -95,8 +96,10 @@ def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:
     result = invoke("check", write(tmp_path, record), "--json")
     assert result.exit_code == 2
     data = json.loads(result.stdout)
-    assert data["legal"] is False and data["turn"] == 1 and data["play"] == 1
-    assert data["rule"] == "Z1" and data["cards"] == [7, 7]
+    assert data["legal"] is False and data["cards_left"] == [7, 7]
+    assert set(data["error"]) == {"turn", "play", "rule", "message"}
+    assert data["error"]["turn"] == 1 and data["error"]["play"] == 1
+    assert data["error"]["rule"] == "Z1"
     text = invoke("check", write(tmp_path, record))
     assert text.exit_code == 2 and "rule Z1" in text.stderr
 
@@ -107,7 +110,7 @@ def test_check_free_card_as(tmp_path: Path) -> None:
     assert invoke("check", write(tmp_path, ok)).exit_code == 0
     bad = {"deal": deal, "turns": [{"player": 1, "plays": [{"card": "free", "as": 12}]}]}
     data = json.loads(invoke("check", write(tmp_path, bad), "--json").stdout)
-    assert data["rule"] == "Z4"
+    assert data["error"]["rule"] == "Z4"
 
 
 @pytest.mark.parametrize(
@@ -138,6 +141,7 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
     assert_user_error(invoke("deal", "--seed", "1", "--cards", "0-30"), "card range")
     assert_user_error(invoke("deal", "--seed", "1", "--players", "6", "--hand-size", "20"), "deck")
     assert_user_error(invoke("solve"), "--deal")
+    assert_user_error(invoke("solve", "--seed", "1", "--deck", "1 2"), "--seed and --deck")
     three = write(tmp_path, deal_json("--seed", "1", "--players", "3"))
     assert_user_error(invoke("solve", "--deal", three), "1 or 2 players")
     assert_user_error(invoke("check", str(tmp_path / "missing.json")), "missing.json")

@@ -52,7 +52,7 @@ def test_solo_hint_is_optimal_from_the_position(seed: int, high: int) -> None:
     state = check(record).state
     h = hint_for(record)
     expected = brute_solo_turns(record.deal, state)
-    assert h.result["turns_needed"] == expected
+    assert h.result["turn_count"] == expected
     if expected is not None:
         assert h.hint is not None
         line = CentoRecord(record.deal, record.turns + tuple(_turns(h.result["turns"])))
@@ -69,7 +69,7 @@ def test_duel_hint_keeps_the_proven_value(seed: int, high: int) -> None:
     assert h.player == state.to_move + 1
     expected = brute_duel_value(record.deal, state)
     winner = {1: 1, -1: 2, 0: None}[expected]
-    assert h.result["proven"] and h.result["winner"] == winner
+    assert h.result["optimal"] and h.result["winner"] == winner
     assert h.hint is not None and h.hint.player == h.player
 
 
@@ -91,7 +91,7 @@ def test_hint_cli_text_and_json(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["cento", "hint", str(path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["turn_number"] == 2 and data["turns_needed"] == 6 and data["hint"]["player"] == 1
+    assert data["turn"] == 2 and data["turn_count"] == 6 and data["hint"]["player"] == 1
     text = CliRunner().invoke(cli, ["cento", "hint", str(path)])
     assert "6 turns left" in text.stdout
     bad = tmp_path / "bad.json"

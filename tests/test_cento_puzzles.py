@@ -23,12 +23,12 @@ def test_generate_small_puzzles_are_proven_and_replay(tmp_path: Path) -> None:
     assert len(lines) == 3 and len(list(tmp_path.glob("cento-seed-*.json"))) == 3
     for p in lines:
         deal = CentoDeal.from_dict(p["deal"])
-        assert p["optimal"] is True and p["turns_needed"] >= 2
-        assert p["turns_needed"] == brute_solo_turns(deal)
-        turns = tuple(CentoTurn.from_dict(t, "solution") for t in p["solution"])
+        assert p["optimal"] is True and p["turn_count"] >= 2
+        assert p["turn_count"] == brute_solo_turns(deal)
+        turns = tuple(CentoTurn.from_dict(t, "turns") for t in p["turns"])
         replay = check(CentoRecord(deal, turns))
         assert replay.legal and replay.status == CentoStatus.WON
-        assert replay.turns_played == p["turns_needed"]
+        assert replay.turns_played == p["turn_count"]
 
 
 def test_daily_is_fixed_by_the_date() -> None:
@@ -39,7 +39,7 @@ def test_daily_is_fixed_by_the_date() -> None:
     again = CliRunner().invoke(cli, ["cento", "daily", "--date", "2026-01-02", "--json"])
     assert json.loads(again.stdout) == data
     deal = CentoDeal.from_dict(data["deal"])
-    turns = tuple(CentoTurn.from_dict(t, "solution") for t in data["solution"])
+    turns = tuple(CentoTurn.from_dict(t, "turns") for t in data["turns"])
     assert check(CentoRecord(deal, turns)).status == CentoStatus.WON
 
 

@@ -48,7 +48,7 @@ def test_solo_fewest_turns_equals_brute_force(seed: int, high: int, hand: int, f
     expected = brute_solo_turns(deal)
     result = solve_solo(deal)
     assert result.optimal
-    assert result.turns_needed == expected
+    assert result.turn_count == expected
     if expected is None:
         assert result.verdict == Verdict.LOSS and result.turns == ()
     else:
@@ -62,7 +62,7 @@ def test_solo_fewest_turns_equals_brute_force(seed: int, high: int, hand: int, f
 @given(st.integers(0, 10**6))
 def test_solo_with_two_free_cards_equals_brute_force(seed: int) -> None:
     deal = small_deal(seed, 1, 10, 3, 2)
-    assert solve_solo(deal).turns_needed == brute_solo_turns(deal)
+    assert solve_solo(deal).turn_count == brute_solo_turns(deal)
 
 
 @settings(max_examples=25, deadline=None)
@@ -71,7 +71,7 @@ def test_duel_winner_equals_brute_force(seed: int, high: int, hand: int, free: i
     deal = small_deal(seed, 2, high, hand, free)
     expected = brute_duel_value(deal)
     result = solve_duel(deal)
-    assert result.proven and result.value == expected
+    assert result.optimal and result.value == expected
     assert result.line_complete
     replay = check(CentoRecord(deal, result.turns))
     assert replay.legal and replay.state.over
@@ -91,9 +91,9 @@ def test_lower_bound_counts_digits_to_hit_every_card() -> None:
 
 def test_budget_runs_out_gives_unknown() -> None:
     solo = solve_solo(CentoDeal.from_seed(1, 1), Limit(nodes=5))
-    assert solo.verdict == Verdict.UNKNOWN and not solo.optimal and solo.turns_needed is None
+    assert solo.verdict == Verdict.UNKNOWN and not solo.optimal and solo.turn_count is None
     duel = solve_duel(CentoDeal.from_seed(1, 2), Limit(nodes=50))
-    assert not duel.proven and duel.winner is None
+    assert not duel.optimal and duel.winner is None
     assert duel.to_dict()["verdict"] == "unknown"
 
 
@@ -102,7 +102,7 @@ def test_printed_game_solo_seed_3_line_replays() -> None:
     hand of 7 number cards needs at least the digit bound."""
     deal = CentoDeal.from_seed(3, 1)
     result = solve_solo(deal, Limit(time=30))
-    assert result.optimal and result.turns_needed == len(result.turns) == 7
+    assert result.optimal and result.turn_count == len(result.turns) == 7
     replay = check(CentoRecord(deal, result.turns))
     assert replay.legal and replay.status == CentoStatus.WON and replay.turns_played == 7
 

@@ -68,10 +68,15 @@ def test_check_illegal_names_turn_and_player(tmp_path: Path) -> None:
     assert result.exit_code == 2
     out = json.loads(result.stdout)
     assert out["legal"] is False and out["status"] == "in_progress"
-    assert out["error"]["turn"] == 4 and out["error"]["player"] == 3
+    assert out["error"] == {
+        "turn": 4,
+        "play": 3,
+        "rule": "S2",
+        "message": out["error"]["message"],
+    }
     text = invoke("check", write(tmp_path, data))
     lines = text.stderr.splitlines()
-    assert len(lines) == 1 and "turn 4, player 3" in text.stderr
+    assert len(lines) == 1 and "turn 4, player 3: rule S2" in text.stderr
 
 
 def test_solve_json(tmp_path: Path) -> None:
@@ -79,7 +84,8 @@ def test_solve_json(tmp_path: Path) -> None:
     result = invoke("solve", write(tmp_path, record.to_json()), "--player", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"player", "heads", "optimal", "played_heads", "turns"}
+    assert set(data) == {"player", "heads", "optimal", "played_heads", "turns", "stats"}
+    assert set(data["stats"]) == {"nodes", "seconds"}
     assert data["player"] == 2 and data["optimal"] is True
     assert data["played_heads"] == replay(record).heads[1]
     assert data["heads"] <= data["played_heads"]
@@ -114,8 +120,9 @@ def test_bad_input_is_one_line(
 
 
 def test_bad_options_are_one_line(tmp_path: Path) -> None:
-    assert_user_error(invoke("deal", "--players", "11"), "--players", "2 to 10")
-    assert_user_error(invoke("deal", "--players", "1", "--json"), "--players")
+    assert_user_error(invoke("deal", "--seed", "1", "--players", "11"), "--players", "2 to 10")
+    assert_user_error(invoke("deal", "--seed", "1", "--players", "1", "--json"), "--players")
+    assert_user_error(invoke("deal"), "--seed N")
     path = write(tmp_path, random_record(3, 3).to_json())
     assert_user_error(invoke("solve", path, "--player", "4"), "--player")
     unfinished = Record.from_json(random_record(3, 3).to_json())
@@ -127,10 +134,12 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
 def test_analyze_json(tmp_path: Path) -> None:
     record = random_record(17, 3)
     path = write(tmp_path, record.to_json())
-    result = invoke("analyze", path, "--player", "3", "--samples", "2", "--json")
+    result = invoke(
+        "analyze", path, "--player", "3", "--samples", "2", "--sample-seed", "4", "--json"
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["player"] == 3 and data["samples"] == 2
+    assert data["player"] == 3 and data["samples"] == 2 and data["sample_seed"] == 4
     assert data["played_heads"] == replay(record).heads[2]
     assert data["lost"] == data["played_heads"] - data["optimal_heads"]
     assert [t["turn"] for t in data["turns"]] == list(range(1, 11))

@@ -55,7 +55,8 @@ def test_card_not_held_is_illegal(seed: int, n: int, data: st.DataObject) -> Non
     turns = [*record.turns[:t], Turn(tuple(cards), dict(record.turns[t].choices))]
     result = replay(Record(record.deal, tuple(turns)))
     assert not result.legal and result.error is not None
-    assert result.error.turn == t + 1
+    assert result.error.turn == t + 1 and result.error.rule == "S2"
+    assert result.error.player is not None
     assert result.error.player <= p + 1  # an earlier player may hold none either
     assert result.status == "in_progress"
 
@@ -81,7 +82,7 @@ def test_missing_row_choice_is_illegal(seed: int) -> None:
     result = replay(Record(record.deal, tuple(turns)))
     assert result.error is not None
     assert (result.error.turn, result.error.player) == (t + 1, p + 1)
-    assert "S3" in result.error.message
+    assert "S3" in result.error.message and result.error.rule == "S3"
 
 
 @settings(max_examples=15)
@@ -97,7 +98,7 @@ def test_needless_row_choice_is_illegal(seed: int, data: st.DataObject) -> None:
     turns[t] = Turn(turns[t].cards, {**turns[t].choices, p: data.draw(st.integers(0, 3))})
     bad = replay(Record(record.deal, tuple(turns)))
     assert bad.error is not None
-    assert (bad.error.turn, bad.error.player) == (t + 1, p + 1)
+    assert (bad.error.turn, bad.error.player, bad.error.rule) == (t + 1, p + 1, "S3")
 
 
 def test_check_counts_the_heads_of_a_known_round() -> None:

@@ -24,14 +24,14 @@ class Hint:
     solo hand that cannot be emptied)."""
 
     player: int
-    turn_number: int
+    turn: int
     hint: CentoTurn | None
     result: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "player": self.player,
-            "turn_number": self.turn_number,
+            "turn": self.turn,
             "hint": self.hint.to_dict() if self.hint else None,
             **self.result,
         }
@@ -54,6 +54,6 @@ def hint_for(record: CentoRecord, limit: Limit = NO_LIMIT) -> Hint:
         return Hint(1, len(record.turns) + 1, first, solo.to_dict())
     if deal.players == 2:
         duel = solve_duel(deal, limit, state)
-        first = duel.turns[0] if duel.proven and duel.turns else None
+        first = duel.turns[0] if duel.optimal and duel.turns else None
         return Hint(state.to_move + 1, len(record.turns) + 1, first, duel.to_dict())
     raise InvalidInputError(f"hint takes 1 or 2 players, not {deal.players}", "deal")

@@ -7,7 +7,10 @@ the fewest heads, ties to the lowest row number (the README's Decision).
 
 from __future__ import annotations
 
-from ...models.nimmt.game import View
+from collections.abc import Callable
+
+from ...models.errors import InvalidInputError
+from ...models.nimmt.game import Player, View
 from ...models.nimmt.rules import Rows, fewest_heads_row, place_trick, row_heads
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, Trick, to_slots
@@ -214,3 +217,21 @@ class BlindPlayer:
                 exact = Searcher(problem).best() if len(rest) <= self.exact_cards else 0
                 totals[r] += h + exact + later
         return min(range(4), key=lambda r: (totals[r], r))
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {
+    "easy": RandomPlayer,  # a random card from the hand: any legal play
+    "normal": BlindPlayer,  # sampling with the exact best response (default settings)
+}
+"""The named opponents of ``nimmt play``, weakest first; a new level is one
+more entry (a factory from a seed)."""
+
+
+def by_level(name: str, seed: int) -> Player:
+    """A seeded player of the named level (``LEVELS``)."""
+    try:
+        factory = LEVELS[name]
+    except KeyError:
+        names = ", ".join(LEVELS)
+        raise InvalidInputError(f"no level {name!r}; the levels are {names}", "--level") from None
+    return factory(seed)

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.nimmt.game import View
-from ...models.nimmt.record import Record, replay
+from ...models.nimmt.record import Record, RoundStatus, replay
 from ...models.nimmt.rules import row_heads
 from ...solver.nimmt.problem import problem_from_record
 from ...solver.nimmt.search import Move, Searcher
@@ -75,7 +76,7 @@ class Review:
             "optimal_heads": self.optimal_heads,
             "lost": self.lost,
             "samples": self.samples,
-            "seed": self.seed,
+            "sample_seed": self.seed,
             "turns": [t.to_json() for t in self.turns],
         }
 
@@ -130,3 +131,49 @@ def review(
         if step is not None:
             step(t)
     return Review(player, tuple(turns), actual, optimal, samples, seed)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The next card by what the player knows: each card's mean score over
+    ``samples`` guesses at the unseen cards (lower is better; heads, with
+    the blind player's playout term), best first."""
+
+    player: int  # 0-based
+    turn: int  # from 1
+    means: tuple[tuple[int, float], ...]
+    samples: int
+    sample_seed: int
+
+    @property
+    def card(self) -> int:
+        return self.means[0][0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player + 1,
+            "turn": self.turn,
+            "card": self.card,
+            "cards": [{"card": c, "score": round(m, 3)} for c, m in self.means],
+            "samples": self.samples,
+            "sample_seed": self.sample_seed,
+        }
+
+
+def hint(record: Record, player: int, samples: int = 20, seed: int = 0) -> Hint:
+    """The best next card of ``player`` (0-based) in a legal unfinished round,
+    chosen as :class:`BlindPlayer` chooses: from what the player has seen."""
+    result = replay(record)
+    if result.error is not None:
+        e = result.error
+        raise IllegalMoveError(e.rule, f"turn {e.turn}: {e.message} (fix the record first)")
+    if result.status == RoundStatus.FINISHED:
+        raise InvalidInputError("the round is over: there is no next card", "record")
+    t = len(record.turns)
+    view = view_at(record, player, t)
+    if len(view.hand) == 1:
+        means = {view.hand[0]: 0.0}
+    else:
+        means = BlindPlayer(seed, samples).card_means(view)
+    ranked = tuple(sorted(means.items(), key=lambda cm: (cm[1], cm[0])))
+    return Hint(player, t + 1, ranked, samples, seed)

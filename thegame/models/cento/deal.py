@@ -58,10 +58,29 @@ class CentoDeal:
         met, to the bottom of the draw pile. The draw pile is the rest, top first.
         """
         rules = rules or CentoRules()
-        if not 1 <= players <= MAX_PLAYERS:
-            raise InvalidInputError(f"players must be 1..{MAX_PLAYERS}, not {players}", "--players")
         deck = rules.deck()
         SplitMix64(seed).shuffle(deck)
+        return cls.from_deck(deck, players, rules, seed)
+
+    @classmethod
+    def from_deck(
+        cls,
+        deck: list[int],
+        players: int = 1,
+        rules: CentoRules | None = None,
+        seed: int | None = None,
+    ) -> CentoDeal:
+        """The deal of a deck in deal order (rule Z6), as ``from_seed`` deals
+        its shuffled deck; ``deck`` must hold exactly the cards of ``rules.deck()``."""
+        rules = rules or CentoRules()
+        if not 1 <= players <= MAX_PLAYERS:
+            raise InvalidInputError(f"players must be 1..{MAX_PLAYERS}, not {players}", "--players")
+        if sorted(deck) != sorted(rules.deck()):
+            raise InvalidInputError(
+                f"the deck must hold the cards {rules.low}..{rules.high} once each and "
+                f"{rules.free_cards} free cards (rule Z6)",
+                "--deck",
+            )
         h = rules.hand_size
         if players * h >= len(deck):
             raise InvalidInputError(

@@ -234,6 +234,22 @@ class TurnBuilder:
         self.plays.append(CentoPlay(card, named))
         self.phase = Phase.OVER if not self.hand else Phase.PLAYING
 
+    def can_continue(self) -> bool:
+        """Whether a further play is possible in this turn: the drawn card
+        fits (rule Z1: it may be played at once), or a repdigit's chain goes
+        on (rule Z3) with a card of its digit."""
+        if self.phase == Phase.DRAWN:
+            d = self.drawn
+            return d is not None and (
+                d == FREE or (self.rules.is_number(d) and (fits(d, self.open)))
+            )
+        if self.phase == Phase.PLAYING and self.chain is not None:
+            return any(
+                c == FREE or (self.rules.is_number(c) and self.chain in digits(c))
+                for c in self.hand
+            )
+        return self.phase in (Phase.START, Phase.TRICKED)
+
     def finish(self) -> CentoState:
         """End the turn; the position the next player faces."""
         if self.phase in (Phase.START, Phase.TRICKED):

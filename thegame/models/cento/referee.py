@@ -36,17 +36,22 @@ class CheckResult:
         return w[0] + 1 if len(w) == 1 else None
 
     def to_dict(self) -> dict[str, Any]:
+        error = None
+        if not self.legal:
+            error = {
+                "turn": self.turn,
+                "play": self.play,
+                "rule": self.rule,
+                "message": self.message,
+            }
         return {
             "legal": self.legal,
-            "turn": self.turn,
-            "play": self.play,
-            "rule": self.rule,
-            "message": self.message,
+            "error": error,
             "turns_played": self.turns_played,
             "status": str(self.status),
             "winner": self.winner,
             "winners": [w + 1 for w in self.state.winners],
-            "cards": [len(h) for h in self.state.hands],
+            "cards_left": [len(h) for h in self.state.hands],
             "hands": [[card_to_json(c) for c in h] for h in self.state.hands],
             "open": self.state.open,
             "draw_left": self.draw_left,

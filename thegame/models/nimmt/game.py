@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -10,7 +10,7 @@ from ..errors import IllegalMoveError
 from ..seeds import SplitMix64
 from .deal import Deal, check_players, deal_from_deck, shuffled_deck
 from .record import Record, Turn, replay
-from .rules import GAME_END, HAND, ChooseRow, Rows, place_trick, row_heads
+from .rules import GAME_END, HAND, ChooseRow, Placement, Rows, place_trick, row_heads
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,29 @@ class Player(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class TurnShown:
+    """What everyone sees after a turn: the cards revealed (player 0 first),
+    where each went (lowest first, rule S2), the rows after it, the heads
+    of the round so far and the record so far."""
+
+    turn: int  # from 1
+    cards: tuple[int, ...]
+    placements: tuple[Placement, ...]
+    rows: Rows
+    round_heads: tuple[int, ...]
+    record: Record
+
+
 def play_round(
-    deal: Deal, players: Sequence[Player], scores: Sequence[int] | None = None
+    deal: Deal,
+    players: Sequence[Player],
+    scores: Sequence[int] | None = None,
+    watch: Callable[[TurnShown], None] | None = None,
 ) -> Record:
     """Ten turns of ``deal`` (rules S2-S4), each player asked through a
-    :class:`View`; the result is a record that ``replay`` accepts."""
+    :class:`View`; the result is a record that ``replay`` accepts.
+    ``watch`` is told every turn once it is placed."""
     n = deal.players
     if len(players) != n:
         raise ValueError(f"{len(players)} players for a deal of {n}")
@@ -66,6 +84,9 @@ def play_round(
             hands[pl.player].discard(pl.card)
             heads[pl.player] += row_heads(pl.taken)
         turns.append(Turn(cards, choices))
+        if watch is not None:
+            record = Record(deal, tuple(turns))
+            watch(TurnShown(t + 1, cards, tuple(placed), rows, tuple(heads), record))
     return Record(deal, tuple(turns))
 
 
@@ -113,6 +134,19 @@ def game_deals(seed: int, players: int) -> SplitMix64:
     of one ``SplitMix64(seed)``, so round 1 is ``Deal.from_seed(seed)``."""
     check_players(players)
     return SplitMix64(seed)
+
+
+def game_over(scores: Sequence[int], end: int = GAME_END) -> bool:
+    """Rule S5: the game ends when a player has ``end`` (66) or more after a round."""
+    return bool(scores) and max(scores) >= end
+
+
+def round_deals(seed: int, players: int) -> Iterator[Deal]:
+    """The deals of a game's rounds, one after another (see ``game_deals``)."""
+    rng = game_deals(seed, players)
+    while True:
+        rows, hands = deal_from_deck(shuffled_deck(rng), players)
+        yield Deal(rows, hands)
 
 
 def play_game(

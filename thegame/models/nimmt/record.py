@@ -8,8 +8,8 @@ from typing import Any
 
 from ..errors import IllegalMoveError, InvalidInputError
 from ..jsonio import load_json
-from .deal import Deal, card
-from .rules import HAND, HEADS, ROWS, Placement, Rows, choices_from, chooser, place_trick
+from .deal import GAME_NAME, Deal, card
+from .rules import GAME_END, HAND, HEADS, ROWS, Placement, Rows, choices_from, chooser, place_trick
 
 
 class RoundStatus(StrEnum):
@@ -88,14 +88,18 @@ def _turn(data: Any, players: int, where: str) -> Turn:
 
 @dataclass(frozen=True)
 class TurnError:
-    """Where a record breaks a rule: turn and player count from 1."""
+    """Where a record breaks a rule: turn and player count from 1; ``rule``
+    is the rule id (S1-S5)."""
 
     turn: int
-    player: int
+    player: int | None  # None: no one player's card (a rule S5 error of a game)
+    rule: str
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"turn": self.turn, "player": self.player, "message": self.message}
+        """The error object every game shares. In 6 nimmt! every player
+        plays one card a turn, in seat order, so the play is the player."""
+        return {"turn": self.turn, "play": self.player, "rule": self.rule, "message": self.message}
 
 
 @dataclass
@@ -139,12 +143,12 @@ def replay(record: Record) -> Replay:
     for t, turn in enumerate(record.turns):
         error = _turn_error(hands, rows, turn)
         if error is not None:
-            result.error = TurnError(t + 1, error[0] + 1, error[1])
+            result.error = TurnError(t + 1, error[0] + 1, error[1], error[2])
             return result
         try:
             rows, placed = place_trick(rows, turn.cards, choices_from(turn.choices))
         except IllegalMoveError as e:  # pragma: no cover - _turn_error found it first
-            result.error = TurnError(t + 1, 0, str(e))
+            result.error = TurnError(t + 1, None, e.rule, e.message)
             return result
         for p in placed:
             hands[p.player].discard(p.card)
@@ -154,20 +158,169 @@ def replay(record: Record) -> Replay:
     return result
 
 
-def _turn_error(hands: list[set[int]], rows: Rows, turn: Turn) -> tuple[int, str] | None:
+def _turn_error(hands: list[set[int]], rows: Rows, turn: Turn) -> tuple[int, str, str] | None:
+    """The first broken rule of a turn: (0-based player, rule id, message)."""
     for p, c in enumerate(turn.cards):
         if c not in hands[p]:
-            return p, f"player {p + 1} does not hold card {c} (rules S1, S2)"
+            return p, "S2", f"player {p + 1} does not hold card {c} (rules S1, S2)"
     must = chooser(rows, turn.cards)
     for p in sorted(turn.choices):
         if p != must:
-            return p, (
-                f"player {p + 1} names a row, but card {turn.cards[p]} is not lower than "
-                "every row's end, so there is no choice (rule S3)"
+            return (
+                p,
+                "S3",
+                (
+                    f"player {p + 1} names a row, but card {turn.cards[p]} is not lower than "
+                    "every row's end, so there is no choice (rule S3)"
+                ),
             )
     if must is not None and must not in turn.choices:
-        return must, (
-            f"card {turn.cards[must]} of player {must + 1} is lower than every row's end: "
-            "the record must name the row taken (rule S3)"
+        return (
+            must,
+            "S3",
+            (
+                f"card {turn.cards[must]} of player {must + 1} is lower than every row's end: "
+                "the record must name the row taken (rule S3)"
+            ),
         )
     return None
+
+
+class GameStatus(StrEnum):
+    """Where a whole game stands (rule S5)."""
+
+    FINISHED = "finished"  # a player has 66 or more after a round
+    IN_PROGRESS = "in_progress"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game (rule S5): its rounds in order, each a round record
+    (rule S6); ``seed`` is the game's seed when it was dealt from one."""
+
+    rounds: tuple[Record, ...]
+    seed: int | None = None
+
+    @property
+    def players(self) -> int:
+        return self.rounds[0].deal.players
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": GAME_NAME, "players": self.players}
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["rounds"] = [r.to_json() for r in self.rounds]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict):
+            raise InvalidInputError("a game must be a JSON object", "game")
+        rounds_data = data.get("rounds")
+        if not isinstance(rounds_data, list) or not rounds_data:
+            raise InvalidInputError("expected a list of round records", "rounds")
+        rounds = []
+        for i, r in enumerate(rounds_data):
+            try:
+                rounds.append(Record.from_json(r))
+            except InvalidInputError as e:
+                raise InvalidInputError(e.message, f"rounds[{i}].{e.where}") from None
+        n = rounds[0].deal.players
+        for i, r in enumerate(rounds):
+            if r.deal.players != n:
+                raise InvalidInputError(
+                    f"{r.deal.players} players, but round 1 has {n}", f"rounds[{i}].deal"
+                )
+        seed = data.get("seed")
+        return cls(tuple(rounds), seed if isinstance(seed, int) else None)
+
+
+def load_file(data: Any) -> Record | GameRecord:
+    """A round record, or a whole game (an object with ``rounds``)."""
+    if isinstance(data, dict) and "rounds" in data:
+        return GameRecord.from_json(data)
+    return Record.from_json(data)
+
+
+@dataclass(frozen=True)
+class GameError:
+    """Where a game record breaks a rule: the round (from 1) and the error."""
+
+    round: int
+    error: TurnError
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, **self.error.to_json()}
+
+
+@dataclass
+class GameReplay:
+    """A game replayed round by round; ``scores`` after the last legal round."""
+
+    game: GameRecord
+    rounds: list[Replay]
+    scores: list[int]
+    error: GameError | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.error is None
+
+    @property
+    def status(self) -> GameStatus:
+        done = self.legal and self.rounds[-1].status == RoundStatus.FINISHED
+        over = max(self.scores) >= GAME_END
+        return GameStatus.FINISHED if done and over else GameStatus.IN_PROGRESS
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "status": self.status.value,
+            "scores": self.scores,
+            "rounds": [
+                {"round": i, "status": r.status.value, "heads": r.heads}
+                for i, r in enumerate(self.rounds, 1)
+            ],
+            "error": None if self.error is None else self.error.to_json(),
+        }
+
+
+def replay_game(game: GameRecord) -> GameReplay:
+    """Replay every round (rules S1-S4) and the game's end (rule S5): every
+    round but the last has all 10 turns, and no round follows one after
+    which a player has 66 or more."""
+    result = GameReplay(game, [], [0] * game.players)
+    for i, record in enumerate(game.rounds, 1):
+        if i > 1:
+            before = result.rounds[-1]
+            if before.status != RoundStatus.FINISHED:
+                result.error = GameError(
+                    i - 1,
+                    TurnError(
+                        len(game.rounds[i - 2].turns) + 1,
+                        None,
+                        "S5",
+                        f"round {i - 1} has {len(game.rounds[i - 2].turns)} of {HAND} turns, "
+                        f"but round {i} follows it",
+                    ),
+                )
+                return result
+            if max(result.scores) >= GAME_END:
+                result.error = GameError(
+                    i,
+                    TurnError(
+                        1,
+                        None,
+                        "S5",
+                        f"the game ended after round {i - 1} (a player has {max(result.scores)}, "
+                        f"{GAME_END} or more)",
+                    ),
+                )
+                return result
+        replayed = replay(record)
+        result.rounds.append(replayed)
+        if replayed.error is not None:
+            result.error = GameError(i, replayed.error)
+            return result
+        result.scores = [s + h for s, h in zip(result.scores, replayed.heads, strict=True)]
+    return result

@@ -49,7 +49,8 @@ class DuelResult:
     seconds: float
 
     @property
-    def proven(self) -> bool:
+    def optimal(self) -> bool:
+        """The value is proven (and ``turns`` keep it, best play from both sides)."""
         return self.value is not None
 
     @property
@@ -60,13 +61,12 @@ class DuelResult:
         verdict = {1: "win", -1: "loss", 0: "tie", None: "unknown"}[self.value]
         return {
             "winner": self.winner,
-            "proven": self.proven,
+            "optimal": self.optimal,
             "tie": self.value == 0,
             "verdict": verdict,
             "turns": [t.to_dict() for t in self.turns],
             "line_complete": self.line_complete,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
+            "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
         }
 
 

@@ -33,11 +33,12 @@ Key = tuple[int, int, int, int, bool, bool]
 
 @dataclass(frozen=True)
 class SoloResult:
-    """``turns_needed`` is the proven minimum when ``optimal``; None when the
-    hand cannot be emptied (verdict loss) or the budget ran out (unknown)."""
+    """``turn_count`` is the proven minimum when the verdict is win; None when
+    the hand cannot be emptied (verdict loss) or the budget ran out (unknown).
+    ``optimal``: the verdict is proven (a win's line is the fewest turns)."""
 
     verdict: Verdict
-    turns_needed: int | None
+    turn_count: int | None
     optimal: bool
     turns: tuple[CentoTurn, ...]
     lower_bound: int
@@ -48,12 +49,11 @@ class SoloResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "verdict": str(self.verdict),
-            "turns_needed": self.turns_needed,
+            "turn_count": self.turn_count,
             "optimal": self.optimal,
             "lower_bound": self.lower_bound,
             "turns": [t.to_dict() for t in self.turns],
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 4),
+            "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
         }
 
 

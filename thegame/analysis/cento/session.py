@@ -1,0 +1,180 @@
+"""A game of Cento played turn by turn: a person's steps, the solver's turns.
+
+The person builds a turn one step at a time (``draw``, ``trick``, ``treat``,
+a card, a free card named a value); each step obeys the rules engine or is
+refused with its rule id. The other seat of a two-player game is the
+solver: the first turn of its proven line when the search decides within
+the budget, else the turn that sheds the most cards.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ...models.cento.deal import CentoDeal
+from ...models.cento.engine import (
+    CentoState,
+    TurnBuilder,
+    TurnError,
+    apply_turn,
+    initial_state,
+)
+from ...models.cento.record import CentoRecord, CentoTurn
+from ...models.cento.rules import FREE
+from ...models.errors import InvalidInputError
+from ...models.outcome import Limit
+from ...solver.cento.duel import DuelSolver
+from ...solver.cento.solo import to_turn
+
+
+class StepKind(StrEnum):
+    PLAY = "play"
+    DRAW = "draw"
+    TRICK = "trick"  # rule Z5: show the 100
+    TREAT = "treat"  # rule Z5: lay the 100 out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a turn as a person types it."""
+
+    kind: StepKind
+    card: int = 0
+    named: int | None = None
+
+
+def parse_steps(text: str) -> list[Step]:
+    """``37``, ``free 45`` (or ``f45``), ``draw``, ``trick``, ``treat``;
+    several steps in one line separated by spaces or commas (``33 13 31``)."""
+    words = text.replace(",", " ").lower().split()
+    steps: list[Step] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in ("draw", "d", "trick", "treat"):
+            steps.append(Step(StepKind.DRAW if w == "d" else StepKind(w)))
+        elif m := re.fullmatch(r"(?:free|f)(\d*)", w):
+            rest = m.group(1)
+            if not rest:
+                i += 1
+                rest = words[i] if i < len(words) else ""
+            if not rest.isdigit():
+                raise InvalidInputError("a free card is named a value: 'free 45' or 'f45'", w)
+            steps.append(Step(StepKind.PLAY, FREE, int(rest)))
+        elif w.isdigit():
+            steps.append(Step(StepKind.PLAY, int(w)))
+        else:
+            raise InvalidInputError(
+                "expected a card (37), a free card named a value (free 45), draw, trick or treat",
+                w,
+            )
+        i += 1
+    return steps
+
+
+@dataclass
+class Session:
+    """A game from a deal; ``human`` is the set of 0-based seats a person plays."""
+
+    deal: CentoDeal
+    human: frozenset[int]
+    think: Limit = field(default_factory=lambda: Limit(time=2.0))
+    turns: list[CentoTurn] = field(default_factory=list)
+    states: list[CentoState] = field(default_factory=list)
+    builder: TurnBuilder | None = None
+
+    def __post_init__(self) -> None:
+        if not self.states:
+            self.states.append(initial_state(self.deal))
+
+    @property
+    def state(self) -> CentoState:
+        return self.states[-1]
+
+    @property
+    def record(self) -> CentoRecord:
+        return CentoRecord(self.deal, tuple(self.turns))
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def to_move(self) -> int:
+        return self.state.to_move
+
+    def open_value(self) -> int:
+        """The open card's value, with the steps of the turn so far."""
+        return self.builder.open if self.builder is not None else self.state.open
+
+    def hand(self) -> tuple[int, ...]:
+        """The hand of the player to move, with the steps of the turn so far."""
+        if self.builder is not None:
+            return tuple(sorted(self.builder.hand, key=lambda c: 1000 if c == FREE else c))
+        return self.state.hands[self.to_move]
+
+    def step(self, steps: list[Step]) -> bool:
+        """Apply the person's steps; True when the turn ended. On an illegal
+        step the turn is taken back to its start and ``TurnError`` raised."""
+        b = self.builder or TurnBuilder(self.deal, self.state)
+        try:
+            for s in steps:
+                if s.kind == StepKind.DRAW:
+                    b.draw()
+                elif s.kind == StepKind.TRICK:
+                    b.trick()
+                elif s.kind == StepKind.TREAT:
+                    b.treat()
+                else:
+                    b.play(s.card, s.named)
+        except TurnError:
+            self.builder = None
+            raise
+        self.builder = b
+        if not b.can_continue():
+            self._end(b)
+            return True
+        return False
+
+    def end_turn(self) -> None:
+        """End the turn being built (refused by the rules when it has no play yet)."""
+        b = self.builder or TurnBuilder(self.deal, self.state)
+        self._end(b)
+
+    def _end(self, b: TurnBuilder) -> None:
+        state = b.copy().finish()  # raises TurnError when the turn is not complete
+        self.turns.append(b.turn())
+        self.states.append(state)
+        self.builder = None
+
+    def undo(self) -> bool:
+        """Take back the turn being built, or else the last turns back to the person's."""
+        if self.builder is not None:
+            self.builder = None
+            return True
+        if not self.turns:
+            return False
+        while self.turns:
+            self.turns.pop()
+            self.states.pop()
+            if self.state.to_move in self.human:
+                break
+        return True
+
+    def solver_turn(self) -> tuple[CentoTurn, bool]:
+        """The solver's turn for the seat to move (two players), and whether
+        it is from a proven line (else: the turn that sheds the most cards)."""
+        solver = DuelSolver(self.deal, self.think)
+        result = solver.solve(self.state)
+        if result.optimal and result.turns:
+            turn = result.turns[0]
+            proven = True
+        else:
+            o, _, _ = solver.children(solver.key_of(self.state))[0]
+            turn = to_turn(self.to_move + 1, o)
+            proven = False
+        self.states.append(apply_turn(self.deal, self.state, turn))
+        self.turns.append(turn)
+        return turn, proven
