@@ -1,6 +1,7 @@
 """The package's rooms, checked from its import statements.
 
-Layers, lowest first: models <- solver <- analysis <- puzzles <- cli. A module
+Layers, lowest first: models <- solver <- analysis <- puzzles <- survey <- serve
+<- cli (the web server is as thin as the CLI, and the CLI starts it). A module
 may import its own layer and the layers below, never above. Inside a layer,
 each game has a room (``the_game``, ``mind``, ``nimmt``, ``cento``): a room
 may import the shared modules of any layer below and its own game's rooms,
@@ -16,7 +17,7 @@ from pathlib import Path
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parent.parent / "thegame"
-LAYERS = ("models", "solver", "analysis", "puzzles", "survey", "cli")
+LAYERS = ("models", "solver", "analysis", "puzzles", "survey", "serve", "cli")
 GAMES = ("the_game", "mind", "nimmt", "cento")
 
 
@@ -88,6 +89,9 @@ def test_the_graph_sees_the_package() -> None:
     assert "thegame.models.the_game.state" in g
     assert g.has_edge("thegame.solver.the_game.kernel", "thegame.models.the_game")
     assert g.has_edge("thegame.models.the_game.state", "thegame.models.the_game.placement")
+    # The server is a layer of its own: its imports are checked like the CLI's.
+    assert g.has_edge("thegame.serve.jobs", "thegame.solver.the_game.portfolio")
+    assert layer("thegame.serve.app") == LAYERS.index("serve") < LAYERS.index("cli")
 
 
 def test_no_layer_imports_a_layer_above_it() -> None:

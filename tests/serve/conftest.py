@@ -1,6 +1,11 @@
-"""Fixtures of the server's tests: an app with a small worker pool (in
-process, for the HTTP tests), a real server on a free port (for the
-browser), and game records made with the library."""
+"""Fixtures of the server's tests: a real server on a free port with a small
+worker pool (the HTTP tests talk to it with httpx, the browser tests with
+Chromium), and game records made with the library.
+
+The HTTP tests use httpx against the running server rather than Starlette's
+TestClient: the TestClient warns that it is moving from httpx to another
+package, and a real server is what users get (uvicorn, its lifespan, a
+client that can go away)."""
 
 from __future__ import annotations
 
@@ -16,8 +21,8 @@ import pytest
 for _module in ("starlette", "uvicorn", "jinja2", "multipart", "httpx"):
     pytest.importorskip(_module, reason='needs the serve extra: pip install -e ".[serve]"')
 
+import httpx  # noqa: E402
 import uvicorn  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
 
 from thegame.analysis.the_game.blind import choose_turn  # noqa: E402
 from thegame.models.the_game import Deal, GameState, Play, Record, Turn, get_rules  # noqa: E402
@@ -29,13 +34,6 @@ DAY = "2026-11-26"
 SETTINGS = Settings(
     workers=2, time_cap=10.0, queue_wait=20.0, hindsight_time=0.5, hindsight_total=1.0
 )
-
-
-@pytest.fixture(scope="session")
-def client() -> Iterator[TestClient]:
-    app = create_app(SETTINGS)
-    with TestClient(app) as c:
-        yield c
 
 
 def blunder_record(seed: int = 2) -> Record:
@@ -97,3 +95,14 @@ class LiveServer:
 def live_server() -> Iterator[LiveServer]:
     with LiveServer(SETTINGS) as server:
         yield server
+
+
+def http_client(server: LiveServer) -> httpx.Client:
+    """A client of ``server``; searches may take a while on a busy machine."""
+    return httpx.Client(base_url=server.url, timeout=120)
+
+
+@pytest.fixture(scope="session")
+def client(live_server: LiveServer) -> Iterator[httpx.Client]:
+    with http_client(live_server) as c:
+        yield c

@@ -10,20 +10,20 @@ import threading
 import time
 from typing import Any
 
+import httpx
 import pytest
-from conftest import DAY, blunder_record
-from starlette.testclient import TestClient
+from conftest import DAY, LiveServer, blunder_record, http_client
 
 from thegame.models.the_game import Deal, Record, get_rules, replay
 from thegame.models.the_game.notation import play_text
 from thegame.puzzles.the_game.files import Puzzle
-from thegame.serve.app import Settings, create_app
+from thegame.serve.app import Settings
 from thegame.serve.pool import JobCancelled, WorkerPool
 
 # -- daily ------------------------------------------------------------------------
 
 
-def test_daily_is_the_days_puzzle_with_a_solution_that_wins(client: TestClient) -> None:
+def test_daily_is_the_days_puzzle_with_a_solution_that_wins(client: httpx.Client) -> None:
     r = client.get(f"/api/daily?date={DAY}")
     assert r.status_code == 200
     data = r.json()
@@ -34,7 +34,7 @@ def test_daily_is_the_days_puzzle_with_a_solution_that_wins(client: TestClient) 
 
 
 @pytest.mark.slow  # making an Extreme puzzle takes seconds
-def test_daily_extreme_stream(client: TestClient) -> None:
+def test_daily_extreme_stream(client: httpx.Client) -> None:
     r = client.get(f"/api/daily?date={DAY}&variant=extreme")
     assert r.status_code == 200
     assert r.json()["variant"] == "extreme"
@@ -48,7 +48,7 @@ def test_daily_extreme_stream(client: TestClient) -> None:
         ("variant=nimmt", "no daily stream"),
     ],
 )
-def test_daily_bad_input(client: TestClient, query: str, words: str) -> None:
+def test_daily_bad_input(client: httpx.Client, query: str, words: str) -> None:
     r = client.get(f"/api/daily?{query}")
     assert r.status_code == 400
     assert words in r.json()["error"]
@@ -57,7 +57,7 @@ def test_daily_bad_input(client: TestClient, query: str, words: str) -> None:
 # -- solve and check -------------------------------------------------------------------
 
 
-def test_solve_a_seed_gives_a_line_that_the_referee_accepts(client: TestClient) -> None:
+def test_solve_a_seed_gives_a_line_that_the_referee_accepts(client: httpx.Client) -> None:
     r = client.post("/api/solve", json={"seed": 5, "time_limit": 5, "explain": True})
     assert r.status_code == 200
     sol = r.json()
@@ -80,7 +80,7 @@ def test_solve_a_seed_gives_a_line_that_the_referee_accepts(client: TestClient) 
     assert all(p["reasons"] for t in sol["explain"] for p in t["plays"])
 
 
-def test_solve_takes_a_deal_file_text_and_a_deck(client: TestClient) -> None:
+def test_solve_takes_a_deal_file_text_and_a_deck(client: httpx.Client) -> None:
     deal = Deal.from_seed(5, get_rules("classic"), 1)
     by_text = client.post("/api/solve", json={"deal": deal.to_text(), "time_limit": 5})
     by_deck = client.post(
@@ -91,7 +91,7 @@ def test_solve_takes_a_deal_file_text_and_a_deck(client: TestClient) -> None:
     assert verdicts == {200: "win"}
 
 
-def test_solve_on_from_a_record_keeps_its_turns(client: TestClient) -> None:
+def test_solve_on_from_a_record_keeps_its_turns(client: httpx.Client) -> None:
     record = blunder_record()
     part = Record(record.deal, record.turns[:2])
     r = client.post("/api/solve", json={"deal": part.to_dict(), "time_limit": 3})
@@ -102,8 +102,8 @@ def test_solve_on_from_a_record_keeps_its_turns(client: TestClient) -> None:
 
 
 def test_the_server_cap_wins_over_the_requests_time_limit() -> None:
-    app = create_app(Settings(workers=1, time_cap=1.0, queue_wait=5.0))
-    with TestClient(app) as c:
+    settings = Settings(workers=1, time_cap=1.0, queue_wait=5.0)
+    with LiveServer(settings) as server, http_client(server) as c:
         start = time.monotonic()
         # profi-hard 108: a deal the search does not decide in seconds.
         r = c.post("/api/solve", json={"seed": 108, "variant": "profi-hard", "time_limit": 600})
@@ -113,7 +113,7 @@ def test_the_server_cap_wins_over_the_requests_time_limit() -> None:
     assert r.json()["stats"]["seconds"] <= 2.5 and took < 8
 
 
-def test_check_names_the_first_illegal_step_counted_from_1(client: TestClient) -> None:
+def test_check_names_the_first_illegal_step_counted_from_1(client: httpx.Client) -> None:
     record = blunder_record()
     data = record.to_dict()
     bad = data["turns"][1]["plays"][1]
@@ -152,7 +152,9 @@ BAD_SOLVES: list[tuple[Any, str]] = [
 
 
 @pytest.mark.parametrize(("body", "words"), BAD_SOLVES)
-def test_solve_bad_input_is_a_400_with_one_line(client: TestClient, body: Any, words: str) -> None:
+def test_solve_bad_input_is_a_400_with_one_line(
+    client: httpx.Client, body: Any, words: str
+) -> None:
     r = client.post("/api/solve", json=body)
     assert r.status_code == 400, r.text
     message = r.json()["error"]
@@ -169,7 +171,7 @@ def test_solve_bad_input_is_a_400_with_one_line(client: TestClient, body: Any, w
         (b"[" * 100_000 + b"]" * 100_000, "malformed JSON"),
     ],
 )
-def test_malformed_bodies_are_400s(client: TestClient, raw: bytes, words: str) -> None:
+def test_malformed_bodies_are_400s(client: httpx.Client, raw: bytes, words: str) -> None:
     for path in ("/api/solve", "/api/check", "/api/hint", "/api/analyze", "/api/board"):
         r = client.post(path, content=raw, headers={"content-type": "application/json"})
         assert r.status_code == 400, (path, r.text)
@@ -177,13 +179,15 @@ def test_malformed_bodies_are_400s(client: TestClient, raw: bytes, words: str) -
 
 
 @pytest.mark.parametrize("value", [b"NaN", b"1e999", b"-Infinity"])
-def test_a_time_limit_that_is_no_finite_number_is_refused(client: TestClient, value: bytes) -> None:
+def test_a_time_limit_that_is_no_finite_number_is_refused(
+    client: httpx.Client, value: bytes
+) -> None:
     r = client.post("/api/solve", content=b'{"seed": 1, "time_limit": ' + value + b"}")
     assert r.status_code == 400
     assert "time_limit: must be a finite positive number" in r.json()["error"]
 
 
-def test_a_body_over_1_mb_is_a_413(client: TestClient) -> None:
+def test_a_body_over_1_mb_is_a_413(client: httpx.Client) -> None:
     big = b'{"seed": 1, "pad": "' + b"x" * (1 << 20) + b'"}'
     r = client.post("/api/solve", content=big)
     assert r.status_code == 413
@@ -200,7 +204,7 @@ def test_a_body_over_1_mb_is_a_413(client: TestClient) -> None:
 # -- hint, analyze, explain -----------------------------------------------------------
 
 
-def test_hint_from_a_record(client: TestClient) -> None:
+def test_hint_from_a_record(client: httpx.Client) -> None:
     record = blunder_record()
     part = Record(record.deal, record.turns[:3])
     r = client.post("/api/hint", json={"record": part.to_dict(), "time_limit": 2})
@@ -221,20 +225,20 @@ def test_hint_from_a_record(client: TestClient) -> None:
         ({"record": {"deal": {"variant": "classic", "players": 1, "seed": 1}}}, "record"),
     ],
 )
-def test_record_endpoints_bad_input(client: TestClient, body: Any, words: str) -> None:
+def test_record_endpoints_bad_input(client: httpx.Client, body: Any, words: str) -> None:
     for path in ("/api/check", "/api/hint", "/api/analyze", "/api/explain"):
         r = client.post(path, json=body)
         assert r.status_code == 400, (path, r.text)
         assert words in r.json()["error"]
 
 
-def test_hint_of_a_finished_game_is_a_400(client: TestClient) -> None:
+def test_hint_of_a_finished_game_is_a_400(client: httpx.Client) -> None:
     r = client.post("/api/hint", json={"record": blunder_record().to_dict()})
     assert r.status_code == 400
     assert "the game is over" in r.json()["error"]
 
 
-def test_analyze_marks_the_blunder_counted_from_1(client: TestClient) -> None:
+def test_analyze_marks_the_blunder_counted_from_1(client: httpx.Client) -> None:
     record = blunder_record()
     r = client.post(
         "/api/analyze",
@@ -249,7 +253,7 @@ def test_analyze_marks_the_blunder_counted_from_1(client: TestClient) -> None:
     assert [s["turn"] for s in review["turn_starts"]][:3] == [1, 2, 3]
 
 
-def test_analyze_with_hindsight(client: TestClient) -> None:
+def test_analyze_with_hindsight(client: httpx.Client) -> None:
     record = blunder_record()
     r = client.post(
         "/api/analyze",
@@ -274,14 +278,14 @@ def test_analyze_with_hindsight(client: TestClient) -> None:
         ({"time_limit": float("inf")}, "finite positive"),
     ],
 )
-def test_analyze_bad_options(client: TestClient, extra: dict[str, Any], words: str) -> None:
+def test_analyze_bad_options(client: httpx.Client, extra: dict[str, Any], words: str) -> None:
     body = json.dumps({"record": blunder_record().to_dict(), **extra})
     r = client.post("/api/analyze", content=body)
     assert r.status_code == 400
     assert words in r.json()["error"]
 
 
-def test_explain(client: TestClient) -> None:
+def test_explain(client: httpx.Client) -> None:
     record = blunder_record()
     r = client.post("/api/explain", json={"record": record.to_dict()})
     assert r.status_code == 200
@@ -292,14 +296,14 @@ def test_explain(client: TestClient) -> None:
 # -- the pages' game ----------------------------------------------------------------------
 
 
-def _board(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
+def _board(client: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:
     r = client.post("/api/board", json=body)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
 
 
-def test_daily_board_solved_step_by_step(client: TestClient) -> None:
+def test_daily_board_solved_step_by_step(client: httpx.Client) -> None:
     game = {"daily": DAY}
     view = _board(client, {"game": game})
     assert view["state"] == "playing" and "draw_pile" in view  # a puzzle shows its deck
@@ -322,7 +326,7 @@ def test_daily_board_solved_step_by_step(client: TestClient) -> None:
     )
 
 
-def test_board_refuses_an_illegal_play_and_keeps_the_position(client: TestClient) -> None:
+def test_board_refuses_an_illegal_play_and_keeps_the_position(client: httpx.Client) -> None:
     game = {"seed": 3, "variant": "classic", "players": 1}
     view = _board(client, {"game": game})
     assert "draw_pile" not in view  # a real game: the draw pile is face down
@@ -331,6 +335,11 @@ def test_board_refuses_an_illegal_play_and_keeps_the_position(client: TestClient
     after = _board(client, {"game": game, "action": {"play": {"card": high, "pile": "A1"}}})
     assert after["plays"] == [{"card": high, "pile": "A1"}] and after["error"] is None
     assert after["can_end"] is False  # the minimum is 2
+    # Each pile's room: the cards still out it takes (every one at the start, rule C5).
+    assert [p["room"] for p in view["piles"]] == [98] * 4
+    room = {p["pile"]: p["room"] for p in after["piles"]}
+    assert room["A1"] == sum(1 for c in range(2, 100) if c != high and (c > high or c == high - 10))
+    assert room["D1"] == 97
     assert "A1" not in after["legal"].get(str(min(hand)), [])
     low = min(hand)
     refused = _board(
@@ -344,7 +353,7 @@ def test_board_refuses_an_illegal_play_and_keeps_the_position(client: TestClient
     assert undone["plays"] == [] and undone["hand"] == view["hand"]
 
 
-def test_real_game_played_to_its_end_reveals_the_record_only_then(client: TestClient) -> None:
+def test_real_game_played_to_its_end_reveals_the_record_only_then(client: httpx.Client) -> None:
     game = {"seed": 11, "variant": "classic", "players": 1}
     view = _board(client, {"game": game})
     hint = _board(client, {"game": game, "action": "hint"})["hint"]
@@ -385,7 +394,7 @@ def test_real_game_played_to_its_end_reveals_the_record_only_then(client: TestCl
         ({"game": {"seed": 1}, "helped": -1}, "helped"),
     ],
 )
-def test_board_bad_input(client: TestClient, body: dict[str, Any], words: str) -> None:
+def test_board_bad_input(client: httpx.Client, body: dict[str, Any], words: str) -> None:
     r = client.post("/api/board", json=body)
     assert r.status_code == 400, r.text
     assert words in r.json()["error"]
@@ -395,8 +404,8 @@ def test_board_bad_input(client: TestClient, body: dict[str, Any], words: str) -
 
 
 def test_a_full_pool_answers_503_with_retry_after() -> None:
-    app = create_app(Settings(workers=1, time_cap=4.0, queue_wait=0.3))
-    with TestClient(app) as c:
+    settings = Settings(workers=1, time_cap=4.0, queue_wait=0.3)
+    with LiveServer(settings) as server, http_client(server) as c:
         slow: dict[str, Any] = {}
 
         def long_solve() -> None:

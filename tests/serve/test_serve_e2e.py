@@ -206,7 +206,9 @@ def test_solve_runs_then_a_second_solve_is_cancelled(page: Any, live_server: Liv
 
 
 def test_the_minds_odds_chart(page: Any) -> None:
-    page.goto("/mind?players=3&tolerance=4")
+    # Tolerance 1: its odds take half a second; tolerance 4 took 8-11 s on a
+    # busy machine, at the edge of the test server's 10 s cap.
+    page.goto("/mind?players=3&tolerance=1")
     chart = page.wait_for_selector('[data-chart="mind-odds"]')
     assert len(chart.query_selector_all("rect.bar")) == 2 * 10  # rule M1: 10 levels for 3
     assert "Chance to win the campaign" in page.inner_text("main")
@@ -229,3 +231,61 @@ def test_hot_seat_hides_the_next_hand_until_its_player_asks(page: Any) -> None:
     assert "player 2 to move" in page.inner_text("#status")
     page.click('[data-action="show-hand"]')
     assert page.locator("#hand [data-card]").count() == 7
+
+
+# Tab presses enough to go round a board page (its links, piles, hand and buttons).
+TAB_LIMIT = 80
+
+
+def _tab_round(page: Any) -> list[dict[str, Any]]:
+    """What Tab reaches from the top of the page, in order, until the focus
+    leaves the page: each element's hooks and its text label (its
+    aria-label, or else its text)."""
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    reached: list[dict[str, Any]] = []
+    for _ in range(TAB_LIMIT):
+        page.keyboard.press("Tab")
+        info = page.evaluate(
+            "() => { const e = document.activeElement;"
+            " if (!e || e === document.body) return null;"
+            " return { card: e.dataset.card ?? null, pile: e.dataset.pile ?? null,"
+            " action: e.dataset.action ?? null,"
+            " label: (e.getAttribute('aria-label') || e.textContent || '').trim() }; }"
+        )
+        if info is None:
+            break
+        if reached and info == reached[0]:
+            break  # round to the first again
+        reached.append(info)
+    return reached
+
+
+@pytest.mark.parametrize(
+    "path", [f"/daily/{DAY}", "/play?seed=11&variant=classic&players=1"], ids=["daily", "play"]
+)
+def test_every_card_and_pile_is_reached_by_tab_with_a_text_label(page: Any, path: str) -> None:
+    page.goto(path)
+    _board_settled(page)
+    hand = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    piles = page.locator("#piles [data-pile]").evaluate_all(
+        "els => els.map(e => [e.dataset.pile, e.dataset.top])"
+    )
+    assert hand and len(piles) == 4
+    reached = _tab_round(page)
+    cards = {r["card"]: r["label"] for r in reached if r["card"] is not None}
+    tabbed_piles = {r["pile"]: r["label"] for r in reached if r["pile"] is not None}
+    assert sorted(cards) == sorted(hand)
+    assert sorted(tabbed_piles) == sorted(name for name, _ in piles)
+    for card, label in cards.items():
+        assert label.startswith(f"card {card}"), label
+    for name, top in piles:
+        label = tabbed_piles[name]
+        assert label.startswith(f"pile {name}, ") and f"shows {top}" in label, label
+        assert "room for " in label, label
+    # The board's buttons that can be pressed now are reached too, each with words.
+    enabled = page.locator("#board button[data-action]:enabled").evaluate_all(
+        "els => els.map(e => e.dataset.action)"
+    )
+    actions = {r["action"]: r["label"] for r in reached if r["action"] is not None}
+    assert "hint" in enabled and set(enabled) <= set(actions)
+    assert all(actions.values()), actions

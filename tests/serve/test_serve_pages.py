@@ -14,9 +14,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+import httpx
 import pytest
 from conftest import DAY, blunder_record
-from starlette.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
         ("/", ['href="/daily"']),
     ],
 )
-def test_pages_serve_with_their_hooks(client: TestClient, path: str, hooks: list[str]) -> None:
+def test_pages_serve_with_their_hooks(client: httpx.Client, path: str, hooks: list[str]) -> None:
     r = client.get(path)
     assert r.status_code == 200
     for hook in hooks:
@@ -44,13 +44,13 @@ def test_pages_serve_with_their_hooks(client: TestClient, path: str, hooks: list
         assert not src.startswith(("http:", "https:", "//")), src
 
 
-def test_static_assets_are_served(client: TestClient) -> None:
+def test_static_assets_are_served(client: httpx.Client) -> None:
     for name in ("style.css", "board.js", "solve.js"):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and len(r.text) > 500
 
 
-def test_play_without_a_seed_redirects_to_one(client: TestClient) -> None:
+def test_play_without_a_seed_redirects_to_one(client: httpx.Client) -> None:
     r = client.get("/play?variant=classic", follow_redirects=False)
     assert r.status_code == 303
     assert re.fullmatch(r"/play\?seed=\d+&variant=classic&players=1", r.headers["location"])
@@ -67,13 +67,13 @@ def test_play_without_a_seed_redirects_to_one(client: TestClient) -> None:
         ("/play?seed=1&variant=profi&players=0", "players"),
     ],
 )
-def test_bad_page_input_is_a_400_page(client: TestClient, path: str, words: str) -> None:
+def test_bad_page_input_is_a_400_page(client: httpx.Client, path: str, words: str) -> None:
     r = client.get(path)
     assert r.status_code == 400
     assert words in r.text and "Traceback" not in r.text
 
 
-def test_review_page_draws_the_chart_with_the_marks(client: TestClient) -> None:
+def test_review_page_draws_the_chart_with_the_marks(client: httpx.Client) -> None:
     record = blunder_record()
     r = client.post("/review", data={"record": record.to_json(), "samples": "20"})
     assert r.status_code == 200
@@ -82,7 +82,7 @@ def test_review_page_draws_the_chart_with_the_marks(client: TestClient) -> None:
     assert '<tr data-mark="??">' in r.text
 
 
-def test_review_page_takes_an_uploaded_file(client: TestClient) -> None:
+def test_review_page_takes_an_uploaded_file(client: httpx.Client) -> None:
     record = blunder_record()
     files = {"file": ("game.json", record.to_json().encode(), "application/json")}
     r = client.post("/review", data={"record": "", "samples": "4"}, files=files)
@@ -98,7 +98,7 @@ def test_review_page_takes_an_uploaded_file(client: TestClient) -> None:
         ({"record": blunder_record().to_json(), "samples": "1"}, "samples: must be from 2"),
     ],
 )
-def test_review_page_bad_input(client: TestClient, data: dict[str, str], words: str) -> None:
+def test_review_page_bad_input(client: httpx.Client, data: dict[str, str], words: str) -> None:
     r = client.post("/review", data=data)
     assert r.status_code == 400
     assert words in r.text
@@ -157,7 +157,7 @@ def test_serve_on_a_taken_port_is_one_line_and_exit_2() -> None:
     assert err.startswith(f"error: cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1
 
 
-def test_the_minds_odds_page_and_api(client: TestClient) -> None:
+def test_the_minds_odds_page_and_api(client: httpx.Client) -> None:
     r = client.get("/api/mind/odds?players=2&tolerance=3")
     assert r.status_code == 200
     odds = r.json()
@@ -182,7 +182,7 @@ def test_the_minds_odds_page_and_api(client: TestClient) -> None:
         ("tolerance=x", "tolerance: must be a whole number"),
     ],
 )
-def test_the_minds_odds_bad_input(client: TestClient, query: str, words: str) -> None:
+def test_the_minds_odds_bad_input(client: httpx.Client, query: str, words: str) -> None:
     r = client.get(f"/api/mind/odds?{query}")
     assert r.status_code == 400 and words in r.json()["error"]
     assert client.get(f"/mind?{query}").status_code == 400

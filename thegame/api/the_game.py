@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import NO_LIMIT, IllegalMoveError, InvalidInputError, Limit, Status, Verdict
-from ..models.jsonio import load_json
 from ..models.the_game import Deal as _Deal
 from ..models.the_game import Record as _Record
 from ..models.the_game import Rules, get_rules
@@ -130,22 +129,10 @@ class Record(_Record):
         Bad content raises :class:`thegame.models.InvalidInputError` naming
         where it is.
         """
-        text = Path(path).read_text(encoding="utf-8").strip()
-        where = str(path)
-        if not text:
-            raise InvalidInputError("the file is empty", where)
-        if not text.startswith("{"):
-            return cls(_Deal.from_text(text, where))
-        data = load_json(text, where)
-        if isinstance(data, dict) and "position" in data:
-            from ..puzzles.the_game.files import Puzzle
+        from ..puzzles.the_game.files import parse_game_text
 
-            puzzle = Puzzle.from_dict(data, where)
-            return cls(puzzle.deal, puzzle.position)
-        if isinstance(data, dict) and "deal" in data:
-            record = _Record.from_dict(data, where)
-            return cls(record.deal, record.turns)
-        return cls(_Deal.from_dict(data, where))
+        record = parse_game_text(Path(path).read_text(encoding="utf-8"), str(path))
+        return cls(record.deal, record.turns)
 
 
 def load(path: str | Path) -> Record:

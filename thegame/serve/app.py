@@ -480,7 +480,10 @@ async def daily_page(request: Request) -> Response:
     puzzle = await server.puzzle(day, stream, request)
     game = {"daily": day.isoformat(), "variant": stream or "classic"}
     title = f"Daily puzzle {day.isoformat()}" + (" (Extreme)" if stream else "")
-    prev_day, next_day = day - dt.timedelta(days=1), day + dt.timedelta(days=1)
+    suffix = f"?variant={stream}" if stream else ""
+    # The first and last days the calendar has link no further (no day before 0001-01-01).
+    prev_day = None if day == dt.date.min else f"/daily/{day - dt.timedelta(days=1)}{suffix}"
+    next_day = None if day == dt.date.max else f"/daily/{day + dt.timedelta(days=1)}{suffix}"
     return server.page(
         "board.html",
         title=title,
@@ -488,8 +491,8 @@ async def daily_page(request: Request) -> Response:
         game=json.dumps(game),
         subtitle=f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
         f"{puzzle.start().cards_left()} cards",
-        prev=f"/daily/{prev_day.isoformat()}" + (f"?variant={stream}" if stream else ""),
-        next=f"/daily/{next_day.isoformat()}" + (f"?variant={stream}" if stream else ""),
+        prev=prev_day,
+        next=next_day,
     )
 
 
@@ -516,15 +519,26 @@ async def play_page(request: Request) -> Response:
 
 
 def _int_param(raw: str | None, name: str, low: int, high: int, default: int) -> int:
+    """A whole number from a query string, from ``low`` to ``high``."""
     if raw in (None, ""):
         return default
     assert raw is not None
-    if not raw.strip().isdigit():
-        raise InvalidInputError(f"must be a whole number, not {raw!r}", name)
-    value = int(raw)
-    if not low <= value <= high:
-        raise InvalidInputError(f"must be from {low} to {high}, not {value}", name)
+    text = raw.strip()
+    # ASCII digits only: str.isdigit also takes "²", which int() refuses.
+    if not (text.isascii() and text.isdigit()):
+        raise InvalidInputError(f"must be a whole number, not {_shown(raw)}", name)
+    # Longer than the bound's digits is out of range, and not parsed: int() refuses
+    # strings of thousands of digits.
+    value = int(text) if len(text.lstrip("0")) <= len(str(high)) else None
+    if value is None or not low <= value <= high:
+        shown = text if len(text) <= 24 else text[:24] + "…"
+        raise InvalidInputError(f"must be from {low} to {high}, not {shown}", name)
     return value
+
+
+def _shown(raw: str, most: int = 24) -> str:
+    """A value quoted in a message, cut short."""
+    return repr(raw) if len(raw) <= most else repr(raw[:most]) + "…"
 
 
 @page
@@ -551,7 +565,9 @@ async def review_page(request: Request) -> Response:
     if not text.strip():
         raise InvalidInputError("paste a record or choose a file", "record")
     options = {
-        k: int(v) if isinstance(v, str) and v.isdigit() else v
+        # A form sends text: ASCII digits become a number ("²" or thousands of
+        # digits stay text, which the check of the number refuses in one line).
+        k: int(v) if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) <= 18 else v
         for k, v in form.items()
         if k in ("samples",) and v != ""
     }

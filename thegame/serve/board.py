@@ -16,6 +16,7 @@ from typing import Any
 from ..models import IllegalMoveError, InvalidInputError
 from ..models.outcome import Status
 from ..models.the_game import GameState, Play, Record, Turn, is_ascending, pile_name
+from ..models.the_game.room import room
 from .views import line_text, play_dict, turns_list
 
 
@@ -159,6 +160,8 @@ def view(board: Board) -> dict[str, Any]:
                 # F2: a fire card laid before this turn must be covered in it.
                 "cover": top in rules.fire_cards and state.top_turn[i] < state.turn,
                 "command": deal.command(top),
+                # Public: the cards still out are those not on the table (the CLI shows it too).
+                "room": room(state, i),
             }
         )
     hand = [

@@ -10,7 +10,7 @@ from ..models import InvalidInputError
 from ..models.jsonio import load_json
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, Turn, get_rules, pile_index
-from ..puzzles.the_game.files import Puzzle
+from ..puzzles.the_game.files import game_from_json, parse_game_text
 
 # The variants the pages and the searches here serve: the classic family and Extreme.
 SERVED = ("classic", "profi", "profi-hard", "on-fire", "extreme")
@@ -88,31 +88,6 @@ def served(deal: Deal) -> Deal:
     return deal
 
 
-def game_from_text(raw: str, where: str) -> Record:
-    """A file's text as a record: a deal JSON or the one-line text form, a
-    game record, or a puzzle file (its position)."""
-    stripped = raw.strip()
-    if not stripped:
-        raise InvalidInputError("empty", where)
-    if stripped.startswith("{"):
-        return game_from_json(load_json(stripped, where), where)
-    lines = [line for line in stripped.splitlines() if line.strip()]
-    if len(lines) != 1:
-        raise InvalidInputError("a text deal is one line", where)
-    return Record(Deal.from_text(lines[0], where))
-
-
-def game_from_json(data: Any, where: str) -> Record:
-    if isinstance(data, dict) and "position" in data:
-        puzzle = Puzzle.from_dict(data, where)
-        return Record(puzzle.deal, puzzle.position)
-    if isinstance(data, dict) and "turns" in data:
-        return Record.from_dict(data, where)
-    if isinstance(data, dict) and isinstance(data.get("deal"), dict) and "deck" not in data:
-        return Record.from_dict(data, where)
-    return Record(Deal.from_dict(data, where))
-
-
 def game(data: dict[str, Any]) -> Record:
     """The deal (and turns played) a request names: ``deal`` (a deal,
     record or puzzle as JSON, or a file's text), ``deck``, or ``seed`` with
@@ -128,7 +103,7 @@ def game(data: dict[str, Any]) -> Record:
     if source == "deal":
         raw = data["deal"]
         record = (
-            game_from_text(raw, "deal") if isinstance(raw, str) else game_from_json(raw, "deal")
+            parse_game_text(raw, "deal") if isinstance(raw, str) else game_from_json(raw, "deal")
         )
         if data.get("variant") is not None and data["variant"] != record.deal.rules.name:
             raise InvalidInputError(
@@ -165,7 +140,7 @@ def record(data: dict[str, Any], key: str = "record") -> Record:
     raw = data.get(key)
     if raw is None:
         raise InvalidInputError(f'missing "{key}"', "body")
-    rec = game_from_text(raw, key) if isinstance(raw, str) else game_from_json(raw, key)
+    rec = parse_game_text(raw, key) if isinstance(raw, str) else game_from_json(raw, key)
     served(rec.deal)
     return rec
 

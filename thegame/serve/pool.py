@@ -33,6 +33,10 @@ log = logging.getLogger("thegame.serve")
 GRACE = 5.0
 # How often a waiting request looks whether its client is still there.
 POLL = 0.2
+# Seconds a new worker may take to start and import the library's engines.
+START_WAIT = 120.0
+# What a worker sends once it is ready for jobs.
+READY = "ready"
 
 
 class PoolBusy(Exception):
@@ -63,11 +67,33 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     interrupt.request()  # the budget is spent: searches stop with their best so far
 
 
+def _warm_up() -> None:
+    """Import what the library loads lazily on a first use, before any job.
+
+    A job's budget starts when the worker takes it, but the library keeps
+    OR-Tools (about a second to load, more on a busy machine) and networkx
+    out of a plain import: a fresh worker's first ``auto`` solve spent its
+    budget importing CP-SAT, the alarm stopped the search at its first
+    check, and a deal won in a few hundred nodes came back ``unknown``. Here,
+    not in the forkserver's preload: OR-Tools starts a thread on import, and
+    a process with threads should not fork.
+    """
+    with contextlib.suppress(ImportError):  # a job that needs them reports it itself
+        import networkx  # noqa: F401  (the graph bounds)
+
+        from ..solver.the_game import cpsat  # noqa: F401  (the portfolio's second engine)
+
+
 def _worker_main(conn: Connection) -> None:
     """A worker: run jobs from ``conn`` until it closes."""
     # The server's Ctrl-C is the server's business; the pool ends its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGALRM, _on_alarm)
+    _warm_up()
+    try:
+        conn.send(READY)
+    except (BrokenPipeError, OSError):
+        return
     while True:
         try:
             func, args, budget = conn.recv()
@@ -100,6 +126,14 @@ class _Worker:
         self.process = ctx.Process(target=_worker_main, args=(child,), daemon=True)
         self.process.start()
         child.close()
+        # Ready only once its imports are done: no job's clock runs through them.
+        try:
+            ready = self.conn.poll(START_WAIT) and self.conn.recv() == READY
+        except (EOFError, OSError):
+            ready = False
+        if not ready:
+            self.kill()
+            raise JobFailed("a worker process did not start")
 
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError, AttributeError, TypeError):

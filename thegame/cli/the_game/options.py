@@ -12,7 +12,7 @@ from ...models.jsonio import load_json
 from ...models.the_game import Deal, Record, Turn, get_rules
 from ...models.the_game.notation import plural
 from ...models.the_game.rules import PRESETS
-from ...puzzles.the_game.files import Puzzle
+from ...puzzles.the_game.files import game_from_json, parse_game_text
 from ..common import read_text
 from ..options import choice_option, deal_source_options
 
@@ -125,31 +125,6 @@ def load_game(
     return Record(deal, turns)
 
 
-def parse_game_text(text: str, where: str) -> Record:
-    """Any file that holds a deal or a position, as a record: deal JSON or
-    the one-line text form (no turns), a game record, or a puzzle file (its
-    ``position`` turns; the solution it carries is not read as played)."""
-    stripped = text.strip()
-    if not stripped:
-        raise InvalidInputError("the file is empty", where)
-    if stripped.startswith("{"):
-        return _game_from_json(stripped, where)
-    lines = [line for line in stripped.splitlines() if line.strip()]
-    if len(lines) != 1:
-        raise InvalidInputError("a text deal is one line", where)
-    return Record(Deal.from_text(lines[0], where))
-
-
-def _game_from_json(text: str, where: str) -> Record:
-    data = load_json(text, where)
-    if isinstance(data, dict) and "position" in data:
-        puzzle = Puzzle.from_dict(data, where)
-        return Record(puzzle.deal, puzzle.position)
-    if isinstance(data, dict) and "deal" in data:
-        return Record.from_dict(data, where)
-    return Record(Deal.from_dict(data, where))
-
-
 def load_record(path: str) -> Record:
     """A record, a puzzle file (its position) or a deal, as JSON."""
-    return _game_from_json(read_text(path), path)
+    return game_from_json(load_json(read_text(path), path), path)

@@ -16,9 +16,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...models import InvalidInputError, Limit, Verdict
-from ...models.the_game import GameState, is_ascending, pile_name, placement
+from ...models.the_game import GameState, is_ascending, pile_name
 from ...models.the_game.notation import direction_word, plays_text, plural, turn_label
-from ...models.the_game.state import pile_owner
+from ...models.the_game.room import room
 from .render import card_text, cards_text, commands_text, legend
 
 if TYPE_CHECKING:
@@ -33,31 +33,6 @@ def not_available(what: str, state: GameState) -> str:
 
 
 # -- the table ---------------------------------------------------------------------
-
-
-def cards_out(state: GameState, owner: int | None) -> set[int]:
-    """The cards not played yet (hands and draw piles): public, since every
-    played card is on the table. In a duel only ``owner``'s cards (D1: each
-    player has their own 2..59)."""
-    players = range(len(state.hands)) if owner is None else range(owner, owner + 1)
-    out: set[int] = set()
-    for p in players:
-        out |= state.hands[p]
-        out.update(state.draw_pile(p))
-    return out
-
-
-def room(state: GameState, pile: int) -> int:
-    """How many cards still out can go on ``pile`` now (rule C5: beyond the
-    top, or the backward trick; in a duel, the owner's cards by D3)."""
-    rules = state.rules
-    asc = is_ascending(rules, pile)
-    top = state.tops[pile]
-    return sum(
-        1
-        for c in cards_out(state, pile_owner(rules, pile))
-        if placement.accepts(asc, top, c, rules.step)
-    )
 
 
 PILE_STYLE = {True: "cyan", False: "magenta"}  # ascending, descending

@@ -149,3 +149,35 @@ def _turns(deal: Deal, raw: Any, where: str) -> tuple[Turn, ...]:
         return Record.from_dict({"deal": deal.to_dict(), "turns": raw}, where).turns
     except InvalidInputError as e:
         raise PuzzleError(e.message, e.where) from None
+
+
+# -- any file that holds a game --------------------------------------------------------
+# The one reader of deal, record and puzzle files: the CLI (``--deal FILE``,
+# a record ``FILE``), the library's ``thegame.load`` and the server's
+# requests all call these, so a file means the same thing everywhere.
+
+
+def game_from_json(data: Any, where: str) -> Record:
+    """A deal, a game record or a puzzle given as parsed JSON, as a record:
+    a puzzle's turns are its ``position`` (the solution it carries is not
+    read as played), a deal has no turns."""
+    if isinstance(data, dict) and "position" in data:
+        puzzle = Puzzle.from_dict(data, where)
+        return Record(puzzle.deal, puzzle.position)
+    if isinstance(data, dict) and ("deal" in data or "turns" in data):
+        return Record.from_dict(data, where)
+    return Record(Deal.from_dict(data, where))
+
+
+def parse_game_text(text: str, where: str) -> Record:
+    """A file's text as a record: deal JSON or the one-line text form (no
+    turns), a game record, or a puzzle file (its position)."""
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidInputError("the file is empty", where)
+    if stripped.startswith("{"):
+        return game_from_json(load_json(stripped, where), where)
+    lines = [line for line in stripped.splitlines() if line.strip()]
+    if len(lines) != 1:
+        raise InvalidInputError("a text deal is one line", where)
+    return Record(Deal.from_text(lines[0], where))

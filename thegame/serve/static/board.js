@@ -52,7 +52,8 @@
     if (p.cover) b.classList.add("cover");
     b.append(el("span", { class: "dir" }, p.pile + (p.ascending ? " ↑" : " ↓")));
     b.append(el("span", { class: "top" }, String(p.top)));
-    let label = `pile ${p.pile}, ${p.ascending ? "ascending" : "descending"}, shows ${p.top}`;
+    b.append(el("span", { class: "room" + (p.room === 0 ? " none" : "") }, `room ${p.room}`));
+    let label = `pile ${p.pile}, ${p.ascending ? "ascending" : "descending"}, shows ${p.top}, room for ${p.room} more`;
     if (p.command) { b.append(el("span", { class: "tag" }, COMMAND[p.command])); label += `, ${COMMAND[p.command]} command`; }
     if (p.cover) { b.append(el("span", { class: "tag" }, "cover!")); label += ", fire card: cover it this turn"; }
     b.setAttribute("aria-label", label);
