@@ -488,7 +488,7 @@ def rate_plays(
             else:
                 st.play(alt.card, alt.pile)
             final = play_out(st, policy)
-            wins[k] += final.status == "won"
+            wins[k] += final.status == Status.WON
             left[k] += final.cards_left()
     return [
         PlayRating(alt, wins[k] / samples, left[k] / samples, samples)

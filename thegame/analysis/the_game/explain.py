@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models.outcome import Status
-from ...models.the_game import GameState, Record, is_ascending, pile_name, placement
+from ...models.the_game import Command, GameState, Record, is_ascending, pile_name, placement
 from ...models.the_game.record import replayed
 from ...models.the_game.state import pile_owner
 
@@ -45,13 +45,13 @@ _PRIORITY = {
 _COST_KINDS = frozenset({"trick", "gap", "extra", "opponent"})
 
 _COMMAND_TEXT = {
-    "stop": "stop card: the turn ends with it",
-    "skull": "skull card: it must be covered this turn",
-    "three": "three card: this turn has exactly 3 cards",
-    "no-trick": "no-trick card: no backward trick anywhere while it shows",
-    "one-pile": "one-pile card: a turn's cards go onto one pile while it shows",
-    "draw-one": "draw-one card: one card is drawn per turn while it shows",
-    "no-talk": "no-talk card: no talking while it shows",
+    Command.STOP: "stop card: the turn ends with it",
+    Command.SKULL: "skull card: it must be covered this turn",
+    Command.THREE: "three card: this turn has exactly 3 cards",
+    Command.NO_TRICK: "no-trick card: no backward trick anywhere while it shows",
+    Command.ONE_PILE: "one-pile card: a turn's cards go onto one pile while it shows",
+    Command.DRAW_ONE: "draw-one card: one card is drawn per turn while it shows",
+    Command.NO_TALK: "no-talk card: no talking while it shows",
 }
 
 
@@ -312,13 +312,13 @@ def _explain_play(
     if broken:
         # Rule X2: a play that breaks a command is made and loses at once.
         whys.append(Reason("broken", f"breaks a command (rule {broken}): the game is lost"))
-    elif command == "skull" and cover is not None:
+    elif command is Command.SKULL and cover is not None:
         whys.append(Reason("command", f"skull: covered by {cover} this turn (rule X3b)"))
-    elif command == "stop":
+    elif command is Command.STOP:
         whys.append(Reason("command", "Stop: ends the turn after this card (rule X3a)"))
     elif command:
         whys.append(Reason("command", _COMMAND_TEXT.get(command, f"{command} card")))
-    if state.deal.command(top) == "skull" and state.top_turn[pile] == state.turn:
+    if state.deal.command(top) is Command.SKULL and state.top_turn[pile] == state.turn:
         whys.append(Reason("command", f"covers the skull {top}, laid this turn (rule X3b)"))
     # A gap is the price of progress; say so when no other play was cheaper.
     if gap and len(legal) > 1 and len(gap) <= min(_cost(state, p.card, p.pile) for p in legal):

@@ -29,7 +29,7 @@ from typing import Any
 
 from ...models import InvalidInputError, interrupt
 from ...models.outcome import Limit
-from ...models.the_game import GameState, Play, Record, Turn
+from ...models.the_game import GameKind, GameState, Play, Record, Turn
 from ...models.the_game.notation import play_text
 from ...models.the_game.record import replayed, turn_to_dict
 from ...models.the_game.state import pile_name
@@ -255,7 +255,7 @@ def _same(state: GameState, planned: Action, taken: Action) -> bool:
     rules = state.rules
     a, b = planned[1], taken[1]
     same_direction = (a < rules.asc_piles) == (b < rules.asc_piles)
-    return same_direction and state.tops[a] == state.tops[b] and rules.kind == "classic"
+    return same_direction and state.tops[a] == state.tops[b] and rules.kind is GameKind.CLASSIC
 
 
 def _follow(ref: list[Action], taken: Action) -> list[Action]:

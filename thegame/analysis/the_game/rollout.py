@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from ...models.outcome import Status
-from ...models.the_game import GameState, Play, is_ascending
+from ...models.the_game import GameState, Play, TurnKind, is_ascending
 from .blind import BlindParams, BlindPolicy, check_family, deal_hidden, play_out
 
 try:
@@ -125,7 +125,7 @@ def c_covers(state: GameState, params: BlindParams | None = None) -> bool:
     p = params or BlindParams()
     return (
         type(state) is GameState  # not a variant's class with its own hooks
-        and rules.turn_kind == "classic"
+        and rules.turn_kind is TurnKind.CLASSIC
         and not state.over
         and len(state.stocks) == 1
         and 1 <= rules.low <= rules.high <= C_MAX_CARD
@@ -173,7 +173,13 @@ def plan_c(state: GameState, params: BlindParams | None = None) -> list[Play]:
 def _c_position(
     state: GameState, params: BlindParams | None, end_first: bool
 ) -> tuple[
-    tuple[int, ...], tuple[float, ...], bytes, tuple[int, ...], bytes, tuple[int, ...], bytes,
+    tuple[int, ...],
+    tuple[float, ...],
+    bytes,
+    tuple[int, ...],
+    bytes,
+    tuple[int, ...],
+    bytes,
     tuple[int, ...],
 ]:
     """The extension's arguments before the orders, positional: the rules

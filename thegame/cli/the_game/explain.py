@@ -7,6 +7,7 @@ source (solve a deal, or replay a record), renders with rich and prints JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 import click
@@ -15,7 +16,7 @@ from rich.text import Text
 
 from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, explain_record
 from ...models import InvalidInputError
-from ...models.outcome import Limit
+from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
 from ...models.the_game.notation import plural, turn_label
 from ..common import print_json, searching, user_errors
@@ -40,14 +41,21 @@ _LABEL_WIDTH = 8  # "before" and two spaces
 _PLAY_WIDTH = 16  # "99 on D2 (100)" and a little air, so reasons line up
 
 
+class Source(StrEnum):
+    """Where the explained line comes from."""
+
+    SOLVE = "solve"  # the solver's line for a deal
+    RECORD = "record"  # a record's turns, replayed
+
+
 @dataclass(frozen=True)
 class Summary:
     """The verdict above the turns: from the solver or from a record's replay."""
 
-    source: str  # "solve" or "record"
+    source: Source
     verdict: str  # solve: win|loss|unknown; record: won|lost|in_progress
     cards_left: int
-    status: str  # the engine's status at the end of the line
+    status: Status  # the engine's status at the end of the line
     reason: str | None  # why the line ended (engine text with rule id)
     proof: str | None
     deal: Deal  # with the starting player fixed
@@ -71,9 +79,9 @@ class Summary:
 
 
 def _headline(s: Summary) -> Text:
-    if s.source == "record":
-        style = {"won": "bold green", "lost": "bold red"}.get(s.status, "bold yellow")
-        word = {"won": "won", "lost": "lost"}.get(s.status, "in progress")
+    if s.source is Source.RECORD:
+        style = {Status.WON: "bold green", Status.LOST: "bold red"}.get(s.status, "bold yellow")
+        word = {Status.WON: "won", Status.LOST: "lost"}.get(s.status, "in progress")
         line = Text("RECORD", style=style)
         line.append(f" - {word}" + (f": {s.reason}" if s.reason else ""))
         line.append(f"; cards left: {s.cards_left}")
@@ -192,7 +200,7 @@ def summary_of_record(record: Record, where: str) -> tuple[Summary, list[TurnExp
     turns = explain_record(record, where)
     result = replay(record)  # legal here: explain_record would have raised
     summary = Summary(
-        source="record",
+        source=Source.RECORD,
         verdict=result.status,
         cards_left=result.cards_left,
         status=result.status,
@@ -270,7 +278,7 @@ def explain(
         turns = explain_record(record, "solution")
         final = replay(record)
         summary = Summary(
-            source="solve",
+            source=Source.SOLVE,
             verdict=sol.verdict,
             cards_left=sol.cards_left,
             status=final.status,

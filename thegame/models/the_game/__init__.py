@@ -8,21 +8,33 @@ from .deal import Deal
 from .duel import DuelState
 from .extreme import ExtremeState
 from .record import CheckResult, Record, Turn, replay
-from .rules import COMMAND_KINDS, PRESETS, Rules, get_rules, small_rules
+from .rules import (
+    COMMAND_KINDS,
+    PRESETS,
+    Command,
+    GameKind,
+    Rules,
+    TurnKind,
+    get_rules,
+    small_rules,
+)
 from .state import GameState, Play, is_ascending, pile_index, pile_name
 
 __all__ = [
     "COMMAND_KINDS",
     "PRESETS",
     "CheckResult",
+    "Command",
     "Deal",
     "DuelState",
     "ExtremeState",
+    "GameKind",
     "GameState",
     "Play",
     "Record",
     "Rules",
     "Turn",
+    "TurnKind",
     "get_rules",
     "is_ascending",
     "pile_index",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..errors import InvalidInputError
 from ..jsonio import load_json
@@ -25,6 +25,7 @@ from .rules import (
     MAX_MIN_PLAY,
     MAX_PILES,
     OVERRIDABLE,
+    Command,
     Rules,
     get_rules,
     overrides_of,
@@ -39,8 +40,8 @@ class Deal:
     players: int
     decks: tuple[tuple[int, ...], ...]
     first: int | None = None  # 1-based; None = free (rule C3)
-    commands: tuple[tuple[int, str], ...] = ()  # (card, kind), sorted by card
-    _command_map: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    commands: tuple[tuple[int, Command], ...] = ()  # (card, kind), sorted by card
+    _command_map: dict[int, Command] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_command_map", dict(self.commands))
@@ -62,7 +63,7 @@ class Deal:
             players=players,
             decks=tuple(tuple(d) for d in decks),
             first=first,
-            commands=tuple(sorted((commands or {}).items())),
+            commands=tuple(sorted((c, _command(k)) for c, k in (commands or {}).items())),
         )
 
     @classmethod
@@ -90,7 +91,7 @@ class Deal:
             deck = list(rules.cards)
             rng.shuffle(deck)
             decks.append(deck)
-        commands: dict[int, str] = {}
+        commands: dict[int, Command] = {}
         if rules.commands:
             order = list(rules.cards)
             rng.shuffle(order)
@@ -105,7 +106,7 @@ class Deal:
     def deck(self) -> tuple[int, ...]:
         return self.decks[0]
 
-    def command(self, card: int) -> str | None:
+    def command(self, card: int) -> Command | None:
         """The Extreme command on ``card`` (rule X1), if any."""
         return self._command_map.get(card)
 
@@ -322,6 +323,15 @@ def _int_list(raw: object, where: str) -> list[int]:
         if not _is_int(x):
             raise InvalidInputError(f"{x!r} is not a card number", f"{where}[{i}]")
     return list(raw)
+
+
+def _command(kind: str) -> Command:
+    """The command spelt ``kind`` (rule X1); an unknown spelling is kept as
+    it is for ``Deal.validate`` to name it in its error."""
+    return Command(kind) if kind in _SPELLINGS else cast(Command, kind)
+
+
+_SPELLINGS = frozenset(c.value for c in Command)
 
 
 def _commands(raw: object, where: str) -> dict[int, str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError, InvalidInputError
 from ..jsonio import load_json
+from ..outcome import Status
 from .deal import Deal
 from .state import GameState, Play, pile_index, pile_name
 
@@ -109,7 +110,7 @@ class CheckResult:
     """The outcome of replaying a record (``thegame check``)."""
 
     legal: bool
-    status: str
+    status: Status
     cards_left: int
     state: GameState
     error: dict[str, Any] | None = None

@@ -18,7 +18,7 @@ from ..outcome import Status
 from ..words import plural
 from . import placement
 from .deal import Deal
-from .rules import DUEL, Rules
+from .rules import DUEL, Rules, TurnKind
 
 
 @dataclass(frozen=True, order=True)
@@ -81,7 +81,7 @@ class GameState:
     # The state class of each kind of turn (``Rules.turn_kind``); a variant's
     # class registers itself by naming its kind (``ExtremeState``, ``DuelState``).
     _classes: ClassVar[dict[str, type[GameState]]] = {}
-    turn_kind: ClassVar[str] = "classic"
+    turn_kind: ClassVar[TurnKind] = TurnKind.CLASSIC
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -169,7 +169,7 @@ class GameState:
         turn's end, F2, it does not forbid the turn). False means "search":
         the variants whose turn rules say more (commands, the duel) keep
         this answer and are always searched."""
-        if self.turn_kind != "classic":
+        if self.turn_kind is not TurnKind.CLASSIC:
             return False
         rules = self.rules
         asc_low = min(self.tops[: rules.asc_piles], default=None)
@@ -342,7 +342,7 @@ class GameState:
         if self.over:
             return []
         rules = self.rules
-        if self.turn_kind == "classic":
+        if self.turn_kind is TurnKind.CLASSIC:
             # C5 is all there is to a play here (no turn rules, no commands,
             # every trick allowed): ``is_legal`` without raising and
             # catching an error per refused play; the same list.

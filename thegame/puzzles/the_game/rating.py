@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...models.outcome import Limit, Status, Verdict
-from ...models.the_game import GameState, Play
+from ...models.the_game import Command, GameState, Play
 from ...solver.the_game import ckernel
 from ...solver.the_game.api import kernel_of, search_position
 from ...solver.the_game.dfs import Searcher
@@ -165,7 +165,8 @@ def _extreme_key(state: GameState) -> tuple[object, ...]:
     marked = [(top, i in piles) for i, top in enumerate(state.tops)]
     played = frozenset(state.deal.command(p.card) for p in state.plays_this_turn)
     count = min(len(state.placed), max(state.turn_min, 3))
-    return _key(state, marked, count, tuple(sorted(k for k in played if k in ("stop", "three"))))
+    binding = (Command.STOP, Command.THREE)
+    return _key(state, marked, count, tuple(sorted(k for k in played if k in binding)))
 
 
 def _key(

@@ -16,7 +16,7 @@ from ...models import (
     Verdict,
     interrupt,
 )
-from ...models.the_game import Deal, GameState, Play, Record, Turn, replay
+from ...models.the_game import Deal, GameState, Play, Record, Turn, TurnKind, replay
 from ...models.the_game.notation import plural
 from ...models.the_game.record import step_text, turn_to_dict
 from . import ckernel
@@ -198,11 +198,11 @@ def covered(deal: Deal) -> None:
     rules = deal.rules
     if extreme_covers(rules):
         return
-    if rules.turn_kind == "extreme":
+    if rules.turn_kind is TurnKind.EXTREME:
         raise InvalidInputError(
             f"the solver does not cover {rules.name} deals with fire cards", "variant"
         )
-    if rules.kind != "classic" or rules.commands:
+    if rules.turn_kind is not TurnKind.CLASSIC:
         raise InvalidInputError(
             f"the solver covers classic, profi, profi-hard, on-fire and extreme, not {rules.name}",
             "variant",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Generic, TypeVar
 
 from ...models import interrupt
-from ...models.outcome import Limit
+from ...models.outcome import Limit, OutOfBudget
 
 # The node limit of a search without a node budget: a count no search
 # reaches (2^62 nodes at 10^7 a second is some 14,000 years). Not
@@ -23,10 +23,6 @@ DEFAULT_MEMORY_MIB = 768
 def node_limit(limit: Limit) -> int:
     """``limit.nodes``, or ``NO_NODE_LIMIT`` when it sets none."""
     return NO_NODE_LIMIT if limit.nodes is None else limit.nodes
-
-
-class Budget(Exception):
-    """The node or time budget ran out."""
 
 
 @dataclass
@@ -48,7 +44,7 @@ K = TypeVar("K")
 
 
 class Budgeted(Generic[K]):
-    """A search over a kernel within a ``Limit``: ``Budget`` is raised when
+    """A search over a kernel within a ``Limit``: ``OutOfBudget`` is raised when
     the nodes run out or the clock passes ``deadline`` (the caller owns the
     clock, so several searches can share one time budget). ``K``: the kernel
     type the search needs (``Kernel``, or for the branch and bound any kernel
@@ -64,11 +60,11 @@ class Budgeted(Generic[K]):
     def _tick(self) -> None:
         self.stats.nodes += 1
         if self.stats.nodes >= self.node_limit:
-            raise Budget
+            raise OutOfBudget
         if self.stats.nodes & 63 == 0:
             if self.deadline is not None and time.monotonic() > self.deadline:
-                raise Budget
+                raise OutOfBudget
             if interrupt.requested():  # Ctrl-C: stop as if out of time
-                raise Budget
+                raise OutOfBudget
             if self.progress is not None:
                 self.progress(self.stats.nodes)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple, Protocol
 
-from ...models.the_game import Deal, GameState, Rules
+from ...models.the_game import Deal, GameState, Rules, TurnKind
 from ...models.the_game.placement import accepted_mask, accepts, beyond, trick_card
 
 INF = 1 << 30
@@ -54,7 +54,7 @@ Action = tuple[int, int]
 TurnOption = tuple[int, list[tuple[int, int]]]
 
 
-class PlayUndo(NamedTuple):
+class KernelUndo(NamedTuple):
     """What ``Kernel.unplay`` restores after ``Kernel.play``."""
 
     top: int
@@ -73,7 +73,7 @@ class TurnUndo(NamedTuple):
     max_turn: int
 
 
-class Snapshot(NamedTuple):
+class KernelSnapshot(NamedTuple):
     """A whole kernel position, for searches that jump between positions."""
 
     tops: tuple[int, ...]
@@ -87,7 +87,7 @@ class Snapshot(NamedTuple):
     max_turn: int
 
     @classmethod
-    def of(cls, k: Position) -> Snapshot:
+    def of(cls, k: Position) -> KernelSnapshot:
         """The position of any kernel (the Python one or the compiled one)."""
         return cls(
             tuple(k.tops),
@@ -181,7 +181,7 @@ class Kernel:
 
     def __init__(self, deal: Deal, first: int) -> None:
         rules: Rules = deal.rules
-        if rules.kind != "classic" or rules.commands:
+        if rules.turn_kind is not TurnKind.CLASSIC:
             raise ValueError(f"the search solver does not cover {rules.name}")
         self.rules = rules
         self.deck = list(deal.deck)
@@ -558,10 +558,10 @@ class Kernel:
                     score += W3 * (bij & blocked[m]).bit_count()
         return score
 
-    def play(self, c: int, pile: int) -> PlayUndo:
+    def play(self, c: int, pile: int) -> KernelUndo:
         """Apply a play; returns what ``unplay`` needs."""
         bit = 1 << c
-        saved = PlayUndo(self.tops[pile], self.pending)
+        saved = KernelUndo(self.tops[pile], self.pending)
         self.hands[self.cur] ^= bit
         self.unplayed ^= bit
         self.tops[pile] = c
@@ -569,7 +569,7 @@ class Kernel:
         self.t += 1
         return saved
 
-    def unplay(self, c: int, pile: int, saved: PlayUndo) -> None:
+    def unplay(self, c: int, pile: int, saved: KernelUndo) -> None:
         bit = 1 << c
         self.hands[self.cur] ^= bit
         self.unplayed ^= bit
@@ -637,10 +637,10 @@ class Kernel:
         self.pending, self.turn_min, self.max_turn = saved.pending, saved.turn_min, saved.max_turn
         self.hands[saved.player] = saved.hand
 
-    def snapshot(self) -> Snapshot:
-        return Snapshot.of(self)
+    def snapshot(self) -> KernelSnapshot:
+        return KernelSnapshot.of(self)
 
-    def restore(self, snap: Snapshot) -> None:
+    def restore(self, snap: KernelSnapshot) -> None:
         self.tops = list(snap.tops)
         self.hands = list(snap.hands)
         self.pos, self.unplayed, self.cur, self.t = snap.pos, snap.unplayed, snap.player, snap.plays
