@@ -19,6 +19,7 @@ from ...models import InvalidInputError
 from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
 from ...models.the_game.notation import plural, turn_label
+from ...solver.the_game.solution import EngineName
 from ..common import print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument
 from .options import deal_options, load_deal, load_record
@@ -273,7 +274,7 @@ def explain(
                 "options",
             )
         with searching(enabled=not as_json) as tick:
-            sol = portfolio.solve_with(deal, "auto", replace(limit, progress=tick))
+            sol = portfolio.solve_with(deal, EngineName.AUTO, replace(limit, progress=tick))
         record = sol.record()
         turns = explain_record(record, "solution")
         final = replay(record)

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ....models.the_game import Deal, GameKind
+from ..solution import EngineName
 
-ENGINE = "cpsat"
+ENGINE = EngineName.CPSAT
 
 
 def check_supported(deal: Deal) -> None:
