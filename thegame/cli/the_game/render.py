@@ -145,7 +145,7 @@ def piles_text(state: GameState) -> str:
     )
 
 
-def check_text(result: CheckResult, turns: int) -> Text:
+def check_text(result: CheckResult[GameState], turns: int) -> Text:
     """One line for a legal record, or the first illegal step."""
     if result.legal:
         line = Text(f"legal ({plural(turns, 'turn')}): ", style="bold green")

@@ -1,13 +1,14 @@
 """The Game family (classic, Profi, On Fire, Extreme, Face to Face): rules,
 deals, placement (C5/D3/D4), the engine and records."""
 
+from ..check import CheckResult
 from . import placement
 from .deal import Deal
 
 # The variants' state classes register themselves with ``GameState``.
 from .duel import DuelState
 from .extreme import ExtremeState
-from .record import CheckResult, Record, Turn, replay
+from .record import Record, Turn, replay
 from .rules import (
     COMMAND_KINDS,
     PRESETS,

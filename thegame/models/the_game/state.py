@@ -277,6 +277,19 @@ class GameState:
             len(s) - p for s, p in zip(self.stocks, self.stock_pos, strict=True)
         )
 
+    def check_fields(self) -> dict[str, Any]:
+        """The fields of ``thegame check --json`` after the status."""
+        out: dict[str, Any] = {
+            "cards_left": self.cards_left(),
+            # Why the game ended, with the rule id (C7, C8, F2, X2, D6); null
+            # while it goes on.
+            "reason": self.reason,
+            "error": None,  # the check's error goes here, before a duel's winner
+        }
+        if self.rules.is_duel:
+            out["winner"] = self.winner
+        return out
+
     @property
     def plays_this_turn(self) -> list[Play]:
         return [p.play for p in self.placed]

@@ -26,7 +26,7 @@ from math import comb, factorial
 from typing import Any
 
 from ...models.errors import InvalidInputError
-from ...models.mind import MindRules
+from ...models.mind import Rules
 
 # (gap, flag, owner's need, others' needs). gap 0: the last card in play lies
 # d or more back (or none yet): no collision is possible with the next card,
@@ -161,7 +161,7 @@ def level_odds(
 
 
 def campaign_odds(
-    rules: MindRules,
+    rules: Rules,
     tolerance: int,
     tick: Callable[[int], None] | None = None,
 ) -> dict[int, tuple[LevelOdds, LevelOdds]]:
