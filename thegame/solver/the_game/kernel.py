@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from ...models.the_game import Deal, GameState, Rules, TurnKind
 from ...models.the_game.placement import accepts
-from . import turns
 from .records import (
     END,
     FIRE_MARK,
@@ -49,6 +48,7 @@ from .records import (
     TurnUndo,
 )
 from .tables import PlacementTable, between_table, placement_table
+from .turns import TurnLister
 
 __all__ = [
     "END",
@@ -66,7 +66,7 @@ __all__ = [
     "TurnUndo",
 ]
 
-class Kernel:
+class Kernel(TurnLister):
     """The compact state of one game of the classic family."""
 
     # Placement is rule C5 alone, so a position whose tops each take every
@@ -544,8 +544,3 @@ class Kernel:
     def won(self) -> bool:
         # F3 decision: a fire card showing after the last card does not lose.
         return self.unplayed == 0
-
-    # -- turns (the beam over whole turns) -------------------------------------
-
-    solo_turns = turns.solo_turns
-    fire_turns = turns.fire_turns
