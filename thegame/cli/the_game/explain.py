@@ -14,7 +14,13 @@ import click
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, explain_record
+from ...analysis.the_game.explain import (
+    Reason,
+    ReasonKind,
+    Snapshot,
+    TurnExplanation,
+    explain_record,
+)
 from ...models import InvalidInputError
 from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
@@ -27,16 +33,16 @@ from .render import LineView, card_text, cards_text, deal_title, legend, marked_
 
 # How a reason looks on a terminal (plain text elsewhere: rich detects it).
 _REASON_STYLE = {
-    "clear": "bold green",
-    "forced": "magenta",
-    "fire": "red",
-    "fire-deadline": "bold red",
-    "fire-cover": "red",
-    "trick": "green",
-    "setup": "cyan",
-    "extra": "green",
-    "opponent": "blue",
-    "command": "blue",
+    ReasonKind.CLEAR: "bold green",
+    ReasonKind.FORCED: "magenta",
+    ReasonKind.FIRE: "red",
+    ReasonKind.FIRE_DEADLINE: "bold red",
+    ReasonKind.FIRE_COVER: "red",
+    ReasonKind.TRICK: "green",
+    ReasonKind.SETUP: "cyan",
+    ReasonKind.EXTRA: "green",
+    ReasonKind.OPPONENT: "blue",
+    ReasonKind.COMMAND: "blue",
 }
 _LABEL_WIDTH = 8  # "before" and two spaces
 _PLAY_WIDTH = 16  # "99 on D2 (100)" and a little air, so reasons line up
@@ -109,7 +115,7 @@ def _reasons_text(reasons: tuple[Reason, ...], gap: int) -> Text:
         if i:
             text.append("; ")
         style = _REASON_STYLE.get(r.kind, "")
-        if r.kind == "gap" and gap:
+        if r.kind is ReasonKind.GAP and gap:
             style = "yellow"
         text.append(r.text, style=style)
     return text
@@ -167,7 +173,7 @@ def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
     rows.add("after", _table_text(deal, t.after))
     rows.add("left", f"{plural(t.cards_left, 'card')}, draw pile {t.draw_left}")
     for note in t.notes:
-        rows.add("note", Text(note.text, style="bold" if note.kind == "end" else ""))
+        rows.add("note", Text(note.text, style="bold" if note.kind is ReasonKind.END else ""))
     return Group(head, rows)
 
 
