@@ -10,7 +10,7 @@ from ...models.the_game import Deal
 from .engine import CpSatEngine, SearchEngine
 from .solution import EngineName, Solution
 
-ENGINES: tuple[str, ...] = tuple(EngineName)
+ENGINES: tuple[str, ...] = tuple(e.value for e in EngineName)
 
 
 def cpsat_covers(deal: Deal) -> bool:
