@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from enum import Enum, auto
 
 import click
 from rich.console import RenderableType
@@ -19,7 +20,7 @@ from .options import deal_options
 from .play_advice import PlayOptions, end_analysis, hint, say, say_ending, solve
 from .play_real import table_legend, table_view
 from .play_start import checked_sources, open_session
-from .session import Saver, Session, losing_end, losing_play, wins_by_ending
+from .session import Ending, Saver, Session, losing_end, losing_play, wins_by_ending
 
 HELP = (
     "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
@@ -96,7 +97,7 @@ def _insisted(cmd: str) -> tuple[str, bool]:
     return cmd, False
 
 
-def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
+def run_session(session: Session, opts: PlayOptions, saver: Saver) -> Ending:
     """The loop: read a command, act, redraw. Returns how it ended."""
     say(help_text(session), "dim")
     out.print(table_legend(session.state))
@@ -108,77 +109,107 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> str:
             raise KeyboardInterrupt
         line = _read_command()
         if line is None:
-            return "quit"
+            return Ending.QUIT
         cmd, insist = _insisted(" ".join(line.strip().lower().split()))
         if not cmd and insist and pending is not None:
             cmd = pending
         asked, pending = pending, None
         insist = insist or cmd == asked  # the same move again: the player means it
-        state = session.state
         if not cmd:
             continue
         if cmd in ("quit", "q", "exit"):
-            return "quit"
+            return Ending.QUIT
         if cmd in ("help", "?"):
             say(help_text(session))
             continue
-        if cmd in ("end", "e"):
-            why = None if insist else losing_end(state)
-            if why is not None:
-                pending = cmd
-                say(f"ending the turn now loses the game: {why}. "
-                     "Type 'end' again or '!' to end it anyway.", "bold yellow")  # fmt: skip
-                continue
-            if not _end_turn(session):
-                continue
-            saver.save(session)
-            hot_seat = session.hidden and session.state.players > 1
-            if hot_seat and not session.state.over and not _hand_over(session):
-                return "quit"
-        elif cmd in ("undo", "u"):
-            undone = session.undo()
-            if undone is None:
-                if session.hidden and session.actions:
-                    say(
-                        "nothing to undo in this turn: a turn that ended stays ended "
-                        "(its draw showed cards of the hidden pile)",
-                        "red",
-                    )
-                else:
-                    say("nothing to undo", "red")
-                continue
-            say(f"took back {_action_text(session.state, undone)}")
-        elif cmd in ("hint", "h"):
+        if cmd in ("hint", "h"):
             session.hints += 1
             hint(session, opts)
             continue
-        elif cmd in ("solve", "s", "solve spoiler"):
+        if cmd in ("solve", "s", "solve spoiler"):
             solve(session, opts, spoiler=cmd == "solve spoiler")
             continue
+        if cmd in ("end", "e"):
+            after = _end_command(session, saver, insist)
+        elif cmd in ("undo", "u"):
+            after = _undo_command(session)
         else:
-            try:
-                card, pile = _parse_play(state, cmd)
-                why = None if insist else losing_play(state, card, pile)
-                if why is not None:
-                    pending = cmd
-                    say(f"{action_text(state.rules, (card, pile))} loses the game: {why}. "
-                         f"Type it again or '!' to play it anyway.", "bold yellow")  # fmt: skip
-                    continue
-                session.play(card, pile)
-            except InvalidInputError as e:
-                say(f"invalid: {e.message}", "red")
-                continue
-            except IllegalMoveError as e:
-                say(f"illegal: rule {e.rule}: {e.message}", "red")
-                continue
-            if wins_by_ending(session.state):
-                # The last card: the turn ends by itself and the win is said now.
-                say(f"{action_text(state.rules, (card, pile))} was the last card")
-                session.end_turn()
-                saver.save(session)
-        if not session.state.over:
+            after = _play_command(session, saver, cmd, insist)
+        if after is _After.QUIT:
+            return Ending.QUIT
+        if after is _After.ASKED:
+            pending = cmd
+        elif after is _After.REDRAW and not session.state.over:
             out.print(_view(session))
-    return session.state.status
+    return Ending(session.state.status)
+
+
+class _After(Enum):
+    """What the loop does after a move command."""
+
+    REDRAW = auto()  # the table changed: show it
+    QUIET = auto()  # nothing changed (refused, or said why)
+    ASKED = auto()  # a move that loses was asked about: the same again insists
+    QUIT = auto()  # the end of input at the hot seat's hand-over
+
+
+def _end_command(session: Session, saver: Saver, insist: bool) -> _After:
+    """``end``: asked about first when it loses the game."""
+    why = None if insist else losing_end(session.state)
+    if why is not None:
+        say(f"ending the turn now loses the game: {why}. "
+            "Type 'end' again or '!' to end it anyway.", "bold yellow")  # fmt: skip
+        return _After.ASKED
+    if not _end_turn(session):
+        return _After.QUIET
+    saver.save(session)
+    hot_seat = session.hidden and session.state.players > 1
+    if hot_seat and not session.state.over and not _hand_over(session):
+        return _After.QUIT
+    return _After.REDRAW
+
+
+def _undo_command(session: Session) -> _After:
+    """``undo``: the last action back (in a real game only inside the turn)."""
+    undone = session.undo()
+    if undone is None:
+        if session.hidden and session.actions:
+            say(
+                "nothing to undo in this turn: a turn that ended stays ended "
+                "(its draw showed cards of the hidden pile)",
+                "red",
+            )
+        else:
+            say("nothing to undo", "red")
+        return _After.QUIET
+    say(f"took back {_action_text(session.state, undone)}")
+    return _After.REDRAW
+
+
+def _play_command(session: Session, saver: Saver, cmd: str, insist: bool) -> _After:
+    """A play (``37 A1``): asked about first when it loses the game; the last
+    card ends the turn by itself."""
+    state = session.state
+    try:
+        card, pile = _parse_play(state, cmd)
+        why = None if insist else losing_play(state, card, pile)
+        if why is not None:
+            say(f"{action_text(state.rules, (card, pile))} loses the game: {why}. "
+                f"Type it again or '!' to play it anyway.", "bold yellow")  # fmt: skip
+            return _After.ASKED
+        session.play(card, pile)
+    except InvalidInputError as e:
+        say(f"invalid: {e.message}", "red")
+        return _After.QUIET
+    except IllegalMoveError as e:
+        say(f"illegal: rule {e.rule}: {e.message}", "red")
+        return _After.QUIET
+    if wins_by_ending(session.state):
+        # The last card: the turn ends by itself and the win is said now.
+        say(f"{action_text(state.rules, (card, pile))} was the last card")
+        session.end_turn()
+        saver.save(session)
+    return _After.REDRAW
 
 
 ENTER_PROMPT = "press Enter when only player {n} looks at the screen: "

@@ -15,7 +15,7 @@ from ...models.the_game.notation import plural
 from ..common import out
 from .play_real import hidden_hint_text, not_available, solve_refusal, spoiler_text
 from .puzzle_view import live_status, turns_text
-from .session import Session
+from .session import Ending, Session
 
 if TYPE_CHECKING:
     from ...solver.the_game.duel.pns import ProofNumberSearch
@@ -117,19 +117,19 @@ def _solve_duel(
     say(f"with best play from here {who}: " + turns_text(state, res.turns), "green")
 
 
-def say_ending(session: Session, ending: str) -> None:
+def say_ending(session: Session, ending: Ending) -> None:
     """How the game ended, and what a quit left out of the record."""
     state = session.state
     if state.rules.is_duel and state.over:
         say(f"player {state.winner} wins: {state.reason}", "bold")
-    elif ending == Status.WON:
+    elif ending is Ending.WON:
         say("won: a perfect clear!", "bold green")
-    elif ending == "quit":
+    elif ending is Ending.QUIT:
         say(f"quit with {plural(state.cards_left(), 'card')} left", "bold yellow")
     else:
         say(f"lost: {state.reason}; {plural(state.cards_left(), 'card')} left", "bold red")
     pending = session.in_this_turn()
-    if ending == "quit" and pending:
+    if ending is Ending.QUIT and pending:
         say(
             f"the turn in progress ({plural(pending, 'play')}) is not in the record: "
             "a record holds whole turns",

@@ -4,6 +4,7 @@ record they make, ``--save``, and the warnings before a move that loses."""
 from __future__ import annotations
 
 import dataclasses
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
@@ -17,6 +18,14 @@ from ..common import err, write_atomic
 
 if TYPE_CHECKING:
     from ...solver.the_game.duel.pns import ProofNumberSearch
+
+
+class Ending(StrEnum):
+    """How a game in ``thegame play`` ended: by the rules, or the player quit."""
+
+    WON = Status.WON.value
+    LOST = Status.LOST.value
+    QUIT = "quit"
 
 
 @dataclasses.dataclass
