@@ -21,8 +21,8 @@ from .backend import covered, decide, kernel_of, walker
 from .bounds import state_lower_bound
 from .budget import SearchStats, capped, even_share, last_round, round_slice, spent
 from .dfs import SearchResult
-from .kernel import END, INF
-from .optimum import Optimizer, finish_greedily
+from .kernel import END, INF, Action, KernelSnapshot
+from .optimum import BoundKernel, Optimizer, finish_greedily
 from .proof import loss_proof
 from .solution import EngineName, PositionResult, Solution, SolverBug
 from .verify import replay_actions, verified
@@ -83,20 +83,7 @@ def search_position(
         return PositionResult(Verdict.WIN, res.actions, 0, True, 0, stats)
     # The rest walks a kernel from Python (the compiled one where built).
     bk = walker(kernel)
-    # A search cut by its budget leaves the kernel anywhere: back to the
-    # position, then finish the best line greedily.
-    bk.restore(snap)
-    prefix = list(res.actions)
-    while prefix and prefix[-1] != END:
-        prefix.pop()  # a line stopped inside a turn: drop the unfinished turn
-    for a in prefix:
-        if a == END:
-            bk.end_turn()
-        else:
-            bk.play(*a)
-    line = prefix + finish_greedily(bk)
-    left = bk.unplayed.bit_count()
-    bk.restore(snap)
+    line, left = _whole_game(bk, snap, res.actions)
     lower = max(floor, 1 if res.proven else 0)
     if not optimize or not res.proven:
         # Undecided: the whole budget went to the decision search.
@@ -112,6 +99,28 @@ def search_position(
     return PositionResult(
         Verdict.LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor
     )
+
+
+def _whole_game(
+    bk: BoundKernel, snap: KernelSnapshot, actions: list[Action]
+) -> tuple[list[Action], int]:
+    """The search's best line from the position ``snap`` made a whole game:
+    cut back to whole turns, then finished greedily; and the cards it
+    leaves. A search cut by its budget leaves the kernel anywhere: it is
+    put back at the position first, and left there."""
+    bk.restore(snap)
+    prefix = list(actions)
+    while prefix and prefix[-1] != END:
+        prefix.pop()  # a line stopped inside a turn: drop the unfinished turn
+    for a in prefix:
+        if a == END:
+            bk.end_turn()
+        else:
+            bk.play(*a)
+    line = prefix + finish_greedily(bk)
+    left = bk.unplayed.bit_count()
+    bk.restore(snap)
+    return line, left
 
 
 @interrupt.polled
