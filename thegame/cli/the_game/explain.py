@@ -25,7 +25,7 @@ from ...models import InvalidInputError
 from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
 from ...models.the_game.notation import plural, turn_label
-from ...solver.the_game.solution import EngineName
+from ...solver.the_game.solution import EngineName, Solution
 from ..common import print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument
 from .options import deal_options, load_deal, load_record
@@ -218,6 +218,27 @@ def summary_of_record(record: Record, where: str) -> tuple[Summary, list[TurnExp
     return summary, turns
 
 
+def summary_of_solution(
+    sol: Solution, seed: int | None
+) -> tuple[Summary, list[TurnExplanation]]:
+    record = sol.record()
+    turns = explain_record(record, "solution")
+    final = replay(record)
+    summary = Summary(
+        source=Source.SOLVE,
+        verdict=sol.verdict,
+        cards_left=sol.cards_left,
+        status=final.state.status,
+        reason=final.reason,
+        proof=sol.proof,
+        deal=record.deal,
+        seed=seed,
+        # A loss may come with a line that is not proven the best one.
+        optimal=sol.optimal,
+    )
+    return summary, turns
+
+
 @click.command()
 @record_argument(required=False)
 @deal_options
@@ -281,21 +302,7 @@ def explain(
             )
         with searching(enabled=not as_json) as tick:
             sol = portfolio.solve_with(deal, EngineName.AUTO, replace(limit, progress=tick))
-        record = sol.record()
-        turns = explain_record(record, "solution")
-        final = replay(record)
-        summary = Summary(
-            source=Source.SOLVE,
-            verdict=sol.verdict,
-            cards_left=sol.cards_left,
-            status=final.state.status,
-            reason=final.reason,
-            proof=sol.proof,
-            deal=record.deal,
-            seed=seed,
-            # A loss may come with a line that is not proven the best one.
-            optimal=sol.optimal,
-        )
+        summary, turns = summary_of_solution(sol, seed)
     if as_json:
         print_json(summary.to_dict(turns))
         return
