@@ -326,6 +326,26 @@ def looks_good(state: GameState, action: Action) -> bool:
     return play_cost(state, Play(*action), unplayed_cards(state)) <= TRAP_COST
 
 
+Option = tuple[Action, GameState]
+
+
+def _by_verdict(oracle: Oracle, opts: list[Option]) -> tuple[list[Option], list[Option], int]:
+    """The options that keep a clear (or may: undecided ones count as
+    winning), those that lose it, and how many the oracle left undecided."""
+    winning: list[Option] = []
+    losing: list[Option] = []
+    undecided = 0
+    for action, s in opts:
+        verdict = oracle.wins(s)
+        if verdict is None:
+            undecided += 1
+        if verdict is False:
+            losing.append((action, s))
+        else:
+            winning.append((action, s))
+    return winning, losing, undecided
+
+
 def rate(state: GameState, oracle: Oracle | None = None) -> Rating | None:
     """Rate the position ``state`` (start of a turn or mid-turn).
 
@@ -348,16 +368,8 @@ def rate(state: GameState, oracle: Oracle | None = None) -> Rating | None:
     undecided = 0
     while not state.over:
         opts = options(state)
-        winning: list[tuple[Action, GameState]] = []
-        losing: list[tuple[Action, GameState]] = []
-        for action, s in opts:
-            verdict = oracle.wins(s)
-            if verdict is None:
-                undecided += 1
-            if verdict is False:
-                losing.append((action, s))
-            else:
-                winning.append((action, s))
+        winning, losing, unsure = _by_verdict(oracle, opts)
+        undecided += unsure
         # The oracle's first answer says a clear exists, so some option wins
         # unless every winning option was undecided.
         step = len(line)

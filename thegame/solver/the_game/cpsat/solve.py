@@ -20,14 +20,14 @@ from ....models import IllegalMoveError, interrupt
 from ....models.outcome import NO_LIMIT, Limit, Status, Verdict
 from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.words import plural
-from ..api import Solution, SolverBug
 from ..bounds import state_lower_bound
 from ..kernel import Action
+from ..solution import Solution, SolverBug
 from . import objective
 from .build import build
 from .hint import hint_values, normalise
 from .shape import ENGINE, Shape, start_player
-from .stage import Stage, run
+from .stage import CpStatus, Stage, run
 
 FIRST_HORIZON = 24
 
@@ -130,6 +130,26 @@ def _replay(
     return turns, state
 
 
+def _verdict(shape: Shape, last: Stage, played: int) -> tuple[Verdict, str | None, bool]:
+    """What the last stage proves with a line of ``played`` cards: the
+    verdict, the proof in words, and whether the line is the optimum."""
+    n = shape.n
+    settled = shape.settled(last.horizon, last.bound)
+    if played == n:
+        return Verdict.WIN, None, True
+    if last.status is CpStatus.OPTIMAL and settled:
+        where = "" if last.horizon >= n else f" (settled on the first {last.horizon} slots)"
+        most = plural(played, "card")
+        proof = f"CP-SAT optimal: at most {most} can be played, {n - played} left{where}"
+        return Verdict.LOSS, proof, True
+    if last.status is CpStatus.INFEASIBLE and last.horizon >= n:
+        return Verdict.LOSS, "CP-SAT: the perfect clear is infeasible", False
+    if last.bound < n and settled:
+        most = plural(last.bound, "card")
+        return Verdict.LOSS, f"CP-SAT bound: at most {most} can be played (no perfect clear)", False
+    return Verdict.UNKNOWN, None, False
+
+
 def _report(
     deal: Deal,
     shape: Shape,
@@ -144,23 +164,7 @@ def _report(
     last = stages[-1]
     played = sum(len(t) for t in best)
     settled = shape.settled(last.horizon, last.bound)
-    optimum = False
-    proof: str | None
-    if played == n:
-        verdict, proof, optimum = Verdict.WIN, None, True
-    elif last.status == "OPTIMAL" and settled:
-        verdict, optimum = Verdict.LOSS, True
-        where = "" if last.horizon >= n else f" (settled on the first {last.horizon} slots)"
-        most = plural(played, "card")
-        proof = f"CP-SAT optimal: at most {most} can be played, {n - played} left{where}"
-    elif last.status == "INFEASIBLE" and last.horizon >= n:
-        verdict, proof = Verdict.LOSS, "CP-SAT: the perfect clear is infeasible"
-    elif last.bound < n and settled:
-        verdict = Verdict.LOSS
-        most = plural(last.bound, "card")
-        proof = f"CP-SAT bound: at most {most} can be played (no perfect clear)"
-    else:
-        verdict, proof = Verdict.UNKNOWN, None
+    verdict, proof, optimum = _verdict(shape, last, played)
     turns, final = _replay(deal, first + 1, best)
     if final.cards_left() != n - played:
         raise SolverBug(

@@ -9,13 +9,24 @@ any solution (UNKNOWN) proves nothing and keeps the trivial bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..api import SolverBug
+from ..solution import SolverBug
 from .model import Model
 from .shape import start_player
+
+
+class CpStatus(StrEnum):
+    """CP-SAT's status of a run, spelt as CP-SAT names it."""
+
+    OPTIMAL = "OPTIMAL"
+    FEASIBLE = "FEASIBLE"
+    INFEASIBLE = "INFEASIBLE"
+    UNKNOWN = "UNKNOWN"
+    MODEL_INVALID = "MODEL_INVALID"
 
 
 @dataclass
@@ -23,7 +34,7 @@ class Stage:
     """What one CP-SAT run established."""
 
     horizon: int
-    status: str
+    status: CpStatus
     played: int  # cards played on the line found (-1: no line)
     bound: int  # proven upper bound on the cards within the horizon
     turns: list[list[tuple[int, int]]]
@@ -108,7 +119,7 @@ def run(
     proto = m.model.proto
     return Stage(
         horizon=m.horizon,
-        status=solver.status_name(status),
+        status=CpStatus(solver.status_name(status)),
         played=played,
         bound=bound,
         turns=turns,
