@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import InvalidInputError, interrupt
-from ...models.outcome import Limit, Status
+from ...models.outcome import Limit, Status, Verdict
 from ...models.the_game import GameKind, GameState, Play, Record, Turn
 from ...models.the_game.notation import play_text
 from ...models.the_game.record import replayed, turn_to_dict
@@ -331,11 +331,11 @@ def hint_for(state: GameState, limit: Limit = HINT_LIMIT) -> Hint:
     play = _first_play(res.actions)
     rules = state.rules
     what = "end the turn" if play is None else f"play {play_text(rules, play.card, play.pile)}"
-    if res.verdict == "win":
+    if res.verdict == Verdict.WIN:
         keeps = "keeps a perfect clear possible"
     elif res.optimal:
         keeps = f"no perfect clear is possible any more; best possible: {res.cards_left} left"
-    elif res.verdict == "loss":
+    elif res.verdict == Verdict.LOSS:
         keeps = (
             f"no perfect clear is possible any more; best found: {res.cards_left} left "
             f"(at least {res.lower_bound})"

@@ -22,7 +22,7 @@ from ...analysis.the_game.explain import (
     explain_record,
 )
 from ...models import InvalidInputError
-from ...models.outcome import Limit, Status
+from ...models.outcome import Limit, Status, Verdict
 from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
 from ...models.the_game.notation import plural, turn_label
 from ...solver.the_game.solution import EngineName, Solution
@@ -93,9 +93,9 @@ def _headline(s: Summary) -> Text:
         line.append(f" - {word}" + (f": {s.reason}" if s.reason else ""))
         line.append(f"; cards left: {s.cards_left}")
         return line
-    if s.verdict == "win":
+    if s.verdict == Verdict.WIN:
         return Text("WIN", style="bold green") + Text(" - perfect clear")
-    if s.verdict == "loss":
+    if s.verdict == Verdict.LOSS:
         head = Text("LOSS", style="bold red")
         best = "best possible" if s.optimal is not False else "best found"
         return head + Text(f" - {best}: {plural(s.cards_left, 'card')} left")

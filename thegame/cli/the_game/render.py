@@ -9,7 +9,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from ...models.outcome import Status
+from ...models.outcome import Status, Verdict
 from ...models.the_game import CheckResult, Command, Deal, GameState, Play, Turn, pile_name
 from ...models.the_game.notation import line_text, plays_text, plural, turn_label
 from ...models.the_game.record import step_text
@@ -169,11 +169,11 @@ def check_text(result: CheckResult[GameState], turns: int) -> Text:
 def solution_view(sol: Solution) -> Group:
     """Verdict, starting player, the line turn by turn, search statistics."""
     deal = sol.deal
-    style = {"win": "bold green", "loss": "bold red"}.get(sol.verdict, "bold yellow")
+    style = {Verdict.WIN: "bold green", Verdict.LOSS: "bold red"}.get(sol.verdict, "bold yellow")
     head = Text(f"{sol.verdict.upper()}", style=style)
-    if sol.verdict == "win":
+    if sol.verdict == Verdict.WIN:
         head.append(" - a perfect clear exists", style="")
-    elif sol.verdict == "loss":
+    elif sol.verdict == Verdict.LOSS:
         if sol.optimal:
             head.append(f", best possible: {plural(sol.cards_left, 'card')} left", style="")
         else:
