@@ -20,7 +20,6 @@ from ..words import plural
 from .rules import (
     COMMAND_KINDS,
     COMMANDS_PER_KIND,
-    DUEL,
     MAX_CARD,
     MAX_MIN_PLAY,
     MAX_PILES,
@@ -83,9 +82,9 @@ class Deal:
         if seed < 0:
             raise InvalidInputError(f"seed must be >= 0, not {seed}", "seed")
         if players is None:
-            players = rules.min_players if rules.kind == DUEL else 1
+            players = rules.min_players if rules.is_duel else 1
         rng = SplitMix64(seed)
-        n_decks = 2 if rules.kind == DUEL else 1
+        n_decks = 2 if rules.is_duel else 1
         decks = []
         for _ in range(n_decks):
             deck = list(rules.cards)
@@ -122,7 +121,7 @@ class Deal:
     def validate(self) -> None:
         rules = self.rules
         rules.check_players(self.players)
-        expected_decks = 2 if rules.kind == DUEL else 1
+        expected_decks = 2 if rules.is_duel else 1
         if len(self.decks) != expected_decks:
             raise InvalidInputError(
                 f"{rules.name} needs {plural(expected_decks, 'deck')}, got {len(self.decks)}",
@@ -131,7 +130,7 @@ class Deal:
         for i, deck in enumerate(self.decks):
             where = "deck" if expected_decks == 1 else f"decks[{i}]"
             _check_permutation(deck, rules, where)
-        if rules.kind != DUEL and self.players * rules.hand_size(self.players) > rules.n_cards:
+        if not rules.is_duel and self.players * rules.hand_size(self.players) > rules.n_cards:
             raise InvalidInputError("not enough cards to deal every hand", "deck")
         if self.first is not None and not 1 <= self.first <= self.players:
             raise InvalidInputError(
@@ -182,7 +181,7 @@ class Deal:
         extra = overrides_of(self.rules)
         if extra:
             out["rules"] = extra
-        if self.rules.kind == DUEL:
+        if self.rules.is_duel:
             out["decks"] = [list(d) for d in self.decks]
         else:
             out["deck"] = list(self.deck)
@@ -210,7 +209,7 @@ class Deal:
         players = data.get("players", rules.min_players)
         if not _is_int(players):
             raise InvalidInputError("players must be an integer", f"{where}.players")
-        if rules.kind == DUEL:
+        if rules.is_duel:
             if "decks" not in data:
                 raise InvalidInputError('face-to-face needs "decks": [deck1, deck2]', where)
             raw = data["decks"]

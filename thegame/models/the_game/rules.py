@@ -45,9 +45,6 @@ class TurnKind(StrEnum):
     DUEL = "duel"
 
 
-CLASSIC = GameKind.CLASSIC
-DUEL = GameKind.DUEL
-
 
 @dataclass(frozen=True)
 class Rules:

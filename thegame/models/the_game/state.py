@@ -18,7 +18,7 @@ from ..outcome import Status
 from ..words import plural
 from . import placement
 from .deal import Deal
-from .rules import DUEL, Rules, TurnKind
+from .rules import Rules, TurnKind
 
 
 @dataclass(frozen=True, order=True)
@@ -32,7 +32,7 @@ class Play:
 def pile_name(rules: Rules, pile: int) -> str:
     """Classic: A1..An ascending, D1..Dn descending. Face to Face: ``A1``/``D1``
     are player 1's ascending/descending piles, ``A2``/``D2`` player 2's."""
-    if rules.kind == DUEL:
+    if rules.is_duel:
         return ("A" if pile % 2 == 0 else "D") + str(pile // 2 + 1)
     if pile < rules.asc_piles:
         return f"A{pile + 1}"
@@ -48,14 +48,14 @@ def pile_index(rules: Rules, name: str) -> int:
 
 
 def is_ascending(rules: Rules, pile: int) -> bool:
-    if rules.kind == DUEL:
+    if rules.is_duel:
         return pile % 2 == 0
     return pile < rules.asc_piles
 
 
 def pile_owner(rules: Rules, pile: int) -> int | None:
     """Duel: the 0-based player who owns ``pile``; classic: None (shared)."""
-    return pile // 2 if rules.kind == DUEL else None
+    return pile // 2 if rules.is_duel else None
 
 
 @dataclass(frozen=True)
