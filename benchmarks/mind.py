@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from thegame.models.mind import MindRules
+from thegame.models.mind import Rules
 from thegame.solver.mind.campaign import solve_campaign
 from thegame.solver.mind.odds import campaign_odds, level_odds
 from thegame.solver.mind.sample import sample_level
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent
 
 
 def run(players: int, d: int) -> dict[str, Any]:
-    rules = MindRules(players)
+    rules = Rules(players)
     start = time.perf_counter()
     odds = campaign_odds(rules, d)
     counted = time.perf_counter() - start
@@ -55,7 +55,7 @@ def run(players: int, d: int) -> dict[str, Any]:
 
 
 def cross_check(players: int, d: int, samples: int) -> dict[str, Any]:
-    level = MindRules(players).levels
+    level = Rules(players).levels
     start = time.perf_counter()
     exact = level_odds(players, level, d).floats()
     sampled = sample_level(players, level, d, samples, seed=2024)

@@ -566,7 +566,7 @@ def replay_matches(pl: Playout) -> None:
     result = replay(pl.record)
     s = pl.state
     assert result.legal, result.error
-    assert result.turns_ok == len(pl.turns)
+    assert result.steps_ok == len(pl.turns)
     if s.plays_this_turn and not s.over:
         # The record holds finished turns only: compare with the turn's start.
         return

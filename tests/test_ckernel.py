@@ -22,7 +22,7 @@ from test_solver import examples, random_deal, small_deals, starts
 from thegame.models import Limit, Verdict
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, get_rules, small_rules
-from thegame.solver.the_game import api, ckernel
+from thegame.solver.the_game import api, backend, ckernel
 from thegame.solver.the_game.beam import BRANCH, EXTRA
 from thegame.solver.the_game.ckernel import BUILT, CKernel
 from thegame.solver.the_game.dfs import Searcher, SearchResult
@@ -124,7 +124,7 @@ def walk_kernels(
 
 
 def python_search(kernel: Kernel, limit: Limit) -> SearchResult:
-    return api._searcher(kernel)(kernel, limit, None).run()
+    return backend.searcher_of(kernel)(kernel, limit, None).run()
 
 
 def same_search(state: GameState, nodes: int) -> SearchResult:
@@ -354,7 +354,7 @@ def test_dead_positions_are_the_python_searchs(deal: Deal) -> None:
     many of them."""
     state = GameState(deal)
     kernel = Kernel.from_state(state)
-    searcher = api._searcher(kernel)(kernel, Limit(nodes=200_000), None)
+    searcher = backend.searcher_of(kernel)(kernel, Limit(nodes=200_000), None)
     py = searcher.run()
     c, dead = ckernel.search(Kernel.from_state(state), Limit(nodes=200_000), None)
     assert py.proven and c.stats == py.stats

@@ -27,7 +27,7 @@ from test_solver_extreme import small_extreme_deals
 from thegame.models import Limit, Verdict
 from thegame.models.outcome import Status
 from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, get_rules
-from thegame.solver.the_game import api, ckernel, extreme_beam
+from thegame.solver.the_game import api, backend, ckernel, extreme_beam
 from thegame.solver.the_game.ckernel import BUILT, CKernel
 from thegame.solver.the_game.dfs import Searcher, SearchResult
 from thegame.solver.the_game.extreme_kernel import ExtremeKernel
@@ -187,7 +187,7 @@ def test_mid_turn_positions() -> None:
 
 
 def python_search(kernel: ExtremeKernel, limit: Limit) -> SearchResult:
-    assert api._searcher(kernel) is extreme_beam.ExtremeBeamSearcher
+    assert backend.searcher_of(kernel) is extreme_beam.ExtremeBeamSearcher
     return extreme_beam.ExtremeBeamSearcher(kernel, limit, None).run()
 
 

@@ -6,13 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thegame.analysis.mind.analyze import analyze_level
-from thegame.models.mind import LevelDeal, LevelRecord, MindRules, Play, Star
+from thegame.models.mind import Deal, Play, Record, Rules, Star
 from thegame.solver.mind.gap import play_gap
 
 
 def test_m3_analysis_stops_at_the_first_illegal_event() -> None:
-    deal = LevelDeal(MindRules(2), 2, ((10, 40), (20, 30)))
-    record = LevelRecord(deal, (Play(2, 30), Play(1, 10), Play(1, 40)))
+    deal = Deal(Rules(2), 2, ((10, 40), (20, 30)))
+    record = Record(deal, (Play(2, 30), Play(1, 10), Play(1, 40)))
     a = analyze_level(record, (2,))
     assert not a.legal and a.error == {"event": 2, "rule": "M2",
                                        "message": "player 1 does not hold 10"}
@@ -22,11 +22,11 @@ def test_m3_analysis_stops_at_the_first_illegal_event() -> None:
 
 
 def test_m4_small_deck_deal_round_trips_with_its_rules() -> None:
-    deal = LevelDeal.from_seed(5, 3, 4, high=12)
+    deal = Deal.from_seed(5, 3, 4, high=12)
     data = deal.to_dict()
     assert data["rules"] == {"high": 12}
     assert sorted(c for h in data["hands"] for c in h) == list(range(1, 13))
-    assert LevelDeal.from_dict(data) == deal
+    assert Deal.from_dict(data) == deal
 
 
 @settings(max_examples=100, deadline=None)
@@ -35,10 +35,10 @@ def test_m6_analysis_of_the_gap_play_agrees_with_it(seed: int, players: int, lev
                                                     d: int) -> None:
     """Analysing the level the gap model played finds its collisions, and the
     what-if for the same d gives the same lives lost with and without a star."""
-    deal = LevelDeal.from_seed(seed, players, min(level, MindRules(players).levels))
+    deal = Deal.from_seed(seed, players, min(level, Rules(players).levels))
     for star in (False, True):
         played = play_gap(deal, d, star)
-        a = analyze_level(LevelRecord(deal, played.events), (d,))
+        a = analyze_level(Record(deal, played.events), (d,))
         assert a.legal and a.status == "cleared" and a.stars_used == star
         assert [(x.played, x.lower) for x in a.lives] == [
             (c.played, c.discarded) for c in played.collisions

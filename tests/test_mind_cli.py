@@ -205,9 +205,9 @@ def test_analyze_names_the_early_player_and_the_star_what_if(tmp_path: Path) -> 
 
 def test_play_a_whole_campaign_at_one_keyboard() -> None:
     """Rules M1, M2, M5 through the terminal: every level played in order wins."""
-    from thegame.models.mind import Campaign, MindRules
+    from thegame.models.mind import Campaign, Rules
 
-    game = Campaign(MindRules(4), seed=4)
+    game = Campaign(Rules(4), seed=4)
     lines = ["hand 1", "9 9", "bogus"]
     while game.status == "in_progress":
         hands = game.current.hands
@@ -224,9 +224,9 @@ def test_play_a_whole_campaign_at_one_keyboard() -> None:
 
 def test_play_early_cards_lose_lives_then_the_game() -> None:
     """Rule M3 and the Decision: the last life gone mid-level loses at once."""
-    from thegame.models.mind import Campaign, MindRules
+    from thegame.models.mind import Campaign, Rules
 
-    game = Campaign(MindRules(2), seed=3)
+    game = Campaign(Rules(2), seed=3)
     lines = []
     for rank in (-1, -2):  # level 1: the higher card; level 2: the second highest
         hands = game.current.hands
@@ -244,9 +244,9 @@ def test_play_early_cards_lose_lives_then_the_game() -> None:
 
 def _winning_lines(players: int, seed: int) -> list[str]:
     """What the table types to win the campaign: the lowest card each time."""
-    from thegame.models.mind import Campaign, MindRules
+    from thegame.models.mind import Campaign, Rules
 
-    game = Campaign(MindRules(players), seed=seed)
+    game = Campaign(Rules(players), seed=seed)
     lines = []
     while game.status == "in_progress":
         hands = game.current.hands

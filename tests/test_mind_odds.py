@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from thegame.models.mind import Campaign, LevelDeal, LevelRecord, MindRules, check
+from thegame.models.mind import Campaign, Deal, Record, Rules, check
 from thegame.models.outcome import Status
 from thegame.solver.mind.campaign import CampaignSolution, solve_campaign
 from thegame.solver.mind.gap import gap_lives, next_gap_play, play_gap
@@ -21,8 +21,8 @@ from thegame.solver.mind.odds import campaign_odds, deal_count, level_odds
 from thegame.solver.mind.sample import sample_level
 
 
-def deal_of(*hands: list[int], high: int = 100) -> LevelDeal:
-    return LevelDeal(MindRules(len(hands), high), len(hands[0]),
+def deal_of(*hands: list[int], high: int = 100) -> Deal:
+    return Deal(Rules(len(hands), high), len(hands[0]),
                      tuple(tuple(sorted(h)) for h in hands))
 
 
@@ -59,20 +59,20 @@ def test_m4_m6_star_at_the_start_throws_lowest_cards_first() -> None:
 
 
 @st.composite
-def small_deals(draw: st.DrawFn) -> LevelDeal:
+def small_deals(draw: st.DrawFn) -> Deal:
     players = draw(st.integers(2, 4))
     level = draw(st.integers(1, 5))
     cards = draw(st.permutations(range(1, 41)))[: players * level]
-    return LevelDeal(MindRules(players, 40), level,
+    return Deal(Rules(players, 40), level,
                      tuple(tuple(sorted(cards[i * level : (i + 1) * level]))
                            for i in range(players)))
 
 
 @settings(max_examples=200, deadline=None)
 @given(small_deals(), st.integers(1, 8), st.booleans())
-def test_m6_gap_play_replays_through_check(deal: LevelDeal, d: int, star: bool) -> None:
+def test_m6_gap_play_replays_through_check(deal: Deal, d: int, star: bool) -> None:
     result = play_gap(deal, d, star)
-    replay = check(LevelRecord(deal, result.events))
+    replay = check(Record(deal, result.events))
     assert replay.legal and replay.status == "cleared"
     assert replay.state.lives_lost == result.lives_lost
     if d == 1:
@@ -97,9 +97,9 @@ def every_deal(players: int, level: int, high: int) -> Iterator[tuple[tuple[int,
 
 
 def brute_counts(players: int, level: int, high: int, d: int, star: bool) -> tuple[int, ...]:
-    rules = MindRules(players, high)
+    rules = Rules(players, high)
     c = Counter(
-        play_gap(LevelDeal(rules, level, hands), d, star).lives_lost
+        play_gap(Deal(rules, level, hands), d, star).lives_lost
         for hands in every_deal(players, level, high)
     )
     return tuple(c[k] for k in range(max(c) + 1))
@@ -151,18 +151,18 @@ def test_m6_tolerance_one_never_loses_and_level_one_with_a_star_is_free() -> Non
 # -- the campaign MDP ---------------------------------------------------------------------
 
 
-def solved(rules: MindRules, d: int) -> CampaignSolution:
+def solved(rules: Rules, d: int) -> CampaignSolution:
     odds = campaign_odds(rules, d)
     return solve_campaign(rules, {n: (a.probabilities(), b.probabilities())
                                   for n, (a, b) in odds.items()})
 
 
 def test_m6_campaign_with_perfect_timing_always_wins() -> None:
-    sol = solved(MindRules(3, high=30), 1)
+    sol = solved(Rules(3, high=30), 1)
     assert sol.p_win == 1 and sol.p_win_without_stars == 1
 
 
-def forward_value(rules: MindRules, d: int, sol: CampaignSolution, stars_allowed: bool) -> Fraction:
+def forward_value(rules: Rules, d: int, sol: CampaignSolution, stars_allowed: bool) -> Fraction:
     """Push the state distribution forward under the policy (independent of the DP)."""
     odds = campaign_odds(rules, d)
     use = {(e.level, e.lives, e.stars): e.use_star for e in sol.policy}
@@ -188,7 +188,7 @@ def forward_value(rules: MindRules, d: int, sol: CampaignSolution, stars_allowed
     ("players", "high", "d"), [(2, 16, 2), (3, 18, 2), (4, 24, 3), (2, 100, 3)]
 )
 def test_m6_campaign_values_match_a_forward_pass(players: int, high: int, d: int) -> None:
-    rules = MindRules(players, high)
+    rules = Rules(players, high)
     sol = solved(rules, d)
     assert forward_value(rules, d, sol, True) == sol.p_win
     assert forward_value(rules, d, sol, False) == sol.p_win_without_stars
@@ -199,7 +199,7 @@ def test_m6_campaign_values_match_a_forward_pass(players: int, high: int, d: int
         assert e.use_star == (e.p_win_star > e.p_win_keep)
 
 
-def simulate_campaign(rules: MindRules, d: int, seed: int,
+def simulate_campaign(rules: Rules, d: int, seed: int,
                       use: dict[tuple[int, int, int], bool] | None) -> bool:
     """One game through the Campaign referee, every level played by rule M6."""
     game = Campaign(rules, seed)
@@ -215,7 +215,7 @@ def simulate_campaign(rules: MindRules, d: int, seed: int,
 
 
 def test_m1_m5_m6_campaign_odds_match_playing_games_through_the_referee() -> None:
-    rules, d, n = MindRules(2, high=16), 2, 3000
+    rules, d, n = Rules(2, high=16), 2, 3000
     sol = solved(rules, d)
     use = {(e.level, e.lives, e.stars): e.use_star for e in sol.policy}
     for policy, exact in ((use, sol.p_win), (None, sol.p_win_without_stars)):

@@ -35,7 +35,7 @@ def test_replay_a_won_record() -> None:
     assert result.status == Status.WON
     assert result.cards_left == 0
     assert result.error is None
-    assert result.turns_ok == 4
+    assert result.steps_ok == 4
     assert result.to_dict() == {
         "legal": True,
         "status": "won",
@@ -94,7 +94,7 @@ def test_replay_an_illegal_play_reports_turn_play_and_rule() -> None:
         "rule": "C5",
         "message": "5 A1: A1 shows 6; a card must be higher than 6",
     }
-    assert result.turns_ok == 1
+    assert result.steps_ok == 1
     assert result.cards_left == 6  # the plays before the error count
     assert json.loads(json.dumps(result.to_dict()))["error"]["rule"] == "C5"
 

@@ -20,11 +20,11 @@ from ..models.mind import (
     MAX_LIVES,
     MAX_STARS,
     Campaign,
+    Deal,
     Event,
-    LevelDeal,
-    LevelRecord,
-    MindRules,
     Play,
+    Record,
+    Rules,
     Star,
     check,
 )
@@ -59,15 +59,15 @@ def _json(path: str) -> Any:
     return load_json(read_text(path), path)
 
 
-def _load_deal(path: str) -> LevelDeal:
+def _load_deal(path: str) -> Deal:
     """A deal JSON, or a record JSON whose deal is taken."""
     data = _json(path)
     if isinstance(data, dict) and "deal" in data:
-        return LevelRecord.from_dict(data, path).deal
-    return LevelDeal.from_dict(data, path)
+        return Record.from_dict(data, path).deal
+    return Deal.from_dict(data, path)
 
 
-def _hands_text(deal: LevelDeal) -> str:
+def _hands_text(deal: Deal) -> str:
     return "\n".join(
         f"player {i}: {' '.join(map(str, hand))}" for i, hand in enumerate(deal.hands, 1)
     )
@@ -83,7 +83,7 @@ def _hands_text(deal: LevelDeal) -> str:
 @user_errors
 def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
     """Deal one level from a seed (rule M2: level n, n cards each)."""
-    d = LevelDeal.from_seed(seed, players, level, high)
+    d = Deal.from_seed(seed, players, level, high)
     if as_json:
         print_json(d.to_dict())
         return
@@ -97,7 +97,7 @@ def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
 @user_errors
 def check_cmd(record_file: str, as_json: bool) -> None:
     """Replay a level record. Exit code 2 when an event is illegal."""
-    record = LevelRecord.from_dict(_json(record_file), record_file)
+    record = Record.from_dict(_json(record_file), record_file)
     result = check(record)
     if as_json:
         print_json(result.to_dict())
@@ -148,7 +148,7 @@ def solve(seed: int | None, deal_file: str | None, players: int | None, level: i
     elif seed is None or players is None or level is None:
         raise InvalidInputError("give --deal FILE, or --seed, --players and --level", "solve")
     else:
-        d = LevelDeal.from_seed(seed, players, level)
+        d = Deal.from_seed(seed, players, level)
     result = play_gap(d, tolerance, star)
     if as_json:
         print_json(result.to_dict())
@@ -182,7 +182,7 @@ def _odds_table(levels: dict[int, tuple[LevelOdds, LevelOdds]], star: bool) -> T
     return table
 
 
-def _policy_table(rules: MindRules, sol: CampaignSolution) -> Table:
+def _policy_table(rules: Rules, sol: CampaignSolution) -> Table:
     table = Table(title="Best star policy at the start of a level")
     table.add_column("level", justify="right")
     for lives in range(1, MAX_LIVES + 1):
@@ -214,7 +214,7 @@ def _policy_table(rules: MindRules, sol: CampaignSolution) -> Table:
 def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json: bool) -> None:
     """Exact odds of every level and the best star policy (rule M6)."""
     check_tolerance(tolerance)
-    rules = MindRules(players, high)
+    rules = Rules(players, high)
     start = time.monotonic()
     with _progress(2 * rules.levels * high, "counting deals") as tick:
         levels = campaign_odds(rules, tolerance, tick)
@@ -276,7 +276,7 @@ def _analysis_text(a: LevelAnalysis) -> str:
 @user_errors
 def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) -> None:
     """Each life lost in a played level, and what a star at the start would change."""
-    record = LevelRecord.from_dict(_json(record_file), record_file)
+    record = Record.from_dict(_json(record_file), record_file)
     a = analyze_level(record, tolerances or (2, 3, 5))
     if as_json:
         print_json(a.to_dict())
@@ -311,7 +311,7 @@ class LevelSaver:
 
     def __init__(self, path: str | None) -> None:
         self.path = path
-        self.deal: LevelDeal | None = None
+        self.deal: Deal | None = None
         self.level = 0
         self.events: list[Event] = []
 
@@ -336,7 +336,7 @@ class LevelSaver:
     def _write(self, path: str | None) -> None:
         if path is None or self.deal is None:
             return
-        record = LevelRecord(self.deal, tuple(self.events))
+        record = Record(self.deal, tuple(self.events))
         write_atomic(path, record.to_json() + "\n")
 
 
@@ -388,7 +388,7 @@ def play_cmd(players: int, seed: int | None, save_file: str | None) -> None:
         seed = time.time_ns() & 0xFFFFFFFF
     if save_file is not None:
         writable(save_file)
-    game = Campaign(MindRules(players), seed)
+    game = Campaign(Rules(players), seed)
     saver = LevelSaver(save_file)
     saver.start(game)
     saver.save()

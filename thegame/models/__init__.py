@@ -6,7 +6,7 @@ outcomes and the budget every engine takes (``outcome``). The games' rooms:
 """
 
 from .errors import IllegalMoveError, InvalidInputError, ThegameError
-from .outcome import NO_LIMIT, Limit, Status, Verdict
+from .outcome import NO_LIMIT, Limit, OutOfBudget, Status, Verdict
 from .seeds import SplitMix64
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidInputError",
     "Limit",
+    "OutOfBudget",
     "SplitMix64",
     "Status",
     "ThegameError",

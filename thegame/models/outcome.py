@@ -70,3 +70,7 @@ class Limit:
 
 
 NO_LIMIT = Limit()
+
+
+class OutOfBudget(Exception):
+    """A search ran out of its ``Limit`` (nodes or time) before it decided."""

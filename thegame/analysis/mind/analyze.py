@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.mind import LevelRecord, LevelState, Play, Star
-from ...models.mind.level import LevelStatus
+from ...models.mind import Play, Record, Star, State
 from ...models.mind.record import check
+from ...models.mind.state import LevelStatus
 from ...solver.mind.gap import GapResult, check_tolerance, play_gap
 
 
@@ -54,7 +54,7 @@ class StarWhatIf:
 
 @dataclass(frozen=True)
 class LevelAnalysis:
-    record: LevelRecord
+    record: Record
     legal: bool
     status: LevelStatus
     lives_lost: int
@@ -75,14 +75,14 @@ class LevelAnalysis:
         }
 
 
-def analyze_level(record: LevelRecord, tolerances: tuple[int, ...] = (2, 3, 5)) -> LevelAnalysis:
+def analyze_level(record: Record, tolerances: tuple[int, ...] = (2, 3, 5)) -> LevelAnalysis:
     """Replay the record (up to its first illegal event) and judge it."""
     for d in tolerances:
         check_tolerance(d)
     result = check(record)
     # Up to the first illegal event (counted from 1), or every event.
     last = result.error["event"] - 1 if result.error else len(record.events)
-    state = LevelState(record.deal)
+    state = State(record.deal)
     lives: list[LifeLost] = []
     for i, event in enumerate(record.events[:last]):
         if isinstance(event, Star):
@@ -101,7 +101,7 @@ def analyze_level(record: LevelRecord, tolerances: tuple[int, ...] = (2, 3, 5)) 
     return LevelAnalysis(
         record,
         result.legal,
-        result.status,
+        result.state.status,
         result.state.lives_lost,
         result.state.stars_used,
         tuple(lives),

@@ -336,37 +336,8 @@ def annotate_record(
         for j, p in enumerate(actions):
             if state.over or interrupt.requested():
                 break
-            taken = _action(p)
-            plan = policy_plan(state)
-            better = plan[0] if plan else None
-            same = _same(state, _action(better), taken)
-            ann = Annotation(
-                turn=i,
-                play=j,
-                player=state.current + 1,
-                played=p,
-                better=better,
-                same=same,
-                tops=tuple(state.tops),
-                hand=tuple(sorted(state.hands[state.current])),
-                draw_left=state.stock_left(),
-                continuation=list(plan),
-            )
-            after = _apply(state, taken)
-            if not same:
-                best_out = samples_of.at(state, j)
-                # After a play the position is still inside this turn (key
-                # j + 1, shared with the next action); after the end of the
-                # turn it is judged on this turn's samples too.
-                played_out = (
-                    samples_of.at(after, j + 1) if p is not None else _end_outcomes(state, orders)
-                )
-                ann.after_better = _estimate(best_out)
-                ann.after_played = _estimate(played_out)
-                ann.drop = _drop(best_out, played_out)
-                ann.mark = mark_of(ann.drop, marks)
+            ann, state = _judged(state, i, j, p, samples_of, marks)
             annotations.append(ann)
-            state = after
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -388,6 +359,50 @@ def annotate_record(
         seconds=time.monotonic() - start,
         marks=marks,
     )
+
+
+def _judged(
+    state: GameState,
+    i: int,
+    j: int,
+    p: Play | None,
+    samples_of: _TurnSamples,
+    marks: MarkThresholds,
+) -> tuple[Annotation, GameState]:
+    """The annotation of action ``j`` of turn ``i`` (``p``; None: the end of
+    the turn) against the policy's choice, and the position after it."""
+    taken = _action(p)
+    plan = policy_plan(state)
+    better = plan[0] if plan else None
+    same = _same(state, _action(better), taken)
+    ann = Annotation(
+        turn=i,
+        play=j,
+        player=state.current + 1,
+        played=p,
+        better=better,
+        same=same,
+        tops=tuple(state.tops),
+        hand=tuple(sorted(state.hands[state.current])),
+        draw_left=state.stock_left(),
+        continuation=list(plan),
+    )
+    after = _apply(state, taken)
+    if not same:
+        best_out = samples_of.at(state, j)
+        # After a play the position is still inside this turn (key j + 1,
+        # shared with the next action); after the end of the turn it is
+        # judged on this turn's samples too.
+        played_out = (
+            samples_of.at(after, j + 1)
+            if p is not None
+            else _end_outcomes(state, samples_of.orders)
+        )
+        ann.after_better = _estimate(best_out)
+        ann.after_played = _estimate(played_out)
+        ann.drop = _drop(best_out, played_out)
+        ann.mark = mark_of(ann.drop, marks)
+    return ann, after
 
 
 def _hindsight_only(

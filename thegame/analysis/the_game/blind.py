@@ -28,7 +28,6 @@ from functools import lru_cache
 
 from ...models.outcome import Status
 from ...models.the_game import GameState, Play, Rules, is_ascending, placement
-from ...models.the_game.rules import DUEL
 from ...models.words import plural
 
 # A policy maps the state at (or inside) a turn to the plays that finish it.
@@ -94,7 +93,7 @@ def _mask(cards: Iterable[int]) -> int:
 
 
 def check_family(rules: Rules) -> None:
-    if rules.kind == DUEL or rules.commands:
+    if rules.is_duel or rules.commands:
         raise ValueError(f"the blind policy covers the classic family, not {rules.name}")
 
 
@@ -488,7 +487,7 @@ def rate_plays(
             else:
                 st.play(alt.card, alt.pile)
             final = play_out(st, policy)
-            wins[k] += final.status == "won"
+            wins[k] += final.status == Status.WON
             left[k] += final.cards_left()
     return [
         PlayRating(alt, wins[k] / samples, left[k] / samples, samples)

@@ -12,46 +12,73 @@ Pure logic: no rendering here (``thegame.cli.explain`` presents it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ...models.outcome import Status
-from ...models.the_game import GameState, Record, is_ascending, pile_name, placement
+from ...models.the_game import Command, GameState, Record, is_ascending, pile_name, placement
 from ...models.the_game.record import replayed
 from ...models.the_game.state import pile_owner
 
 # A gap names its cards when there are at most this many (more would be noise).
 NAMED_GAP = 4
 
+class ReasonKind(StrEnum):
+    """The stable kind of a reason (its JSON ``kind``)."""
+
+    CLEAR = "clear"
+    BROKEN = "broken"
+    FORCED = "forced"
+    FIRE_DEADLINE = "fire-deadline"
+    TRICK = "trick"
+    OPPONENT = "opponent"
+    FIRE = "fire"
+    SETUP = "setup"
+    GAP = "gap"
+    EXTRA = "extra"
+    FIRE_COVER = "fire-cover"
+    COMMAND = "command"
+    OUT = "out"
+    CHEAPEST = "cheapest"
+    EXTRA_CARD = "extra-card"
+    MINIMUM = "minimum"
+    DRAW_EMPTY = "draw-empty"
+    SKIP = "skip"
+    END = "end"
+
+
 # Priorities of the reasons: higher first. The "cost" of a play (trick, gap
 # or a free extra card) is always kept; the best other reason joins it.
 _PRIORITY = {
-    "clear": 100,
-    "broken": 95,
-    "forced": 90,
-    "fire-deadline": 85,
-    "trick": 80,
-    "opponent": 80,
-    "fire": 70,
-    "setup": 60,
-    "gap": 50,
-    "extra": 50,
-    "fire-cover": 45,
-    "command": 40,
-    "out": 35,
-    "cheapest": 30,
-    "extra-card": 20,
-    "minimum": 10,
+    ReasonKind.CLEAR: 100,
+    ReasonKind.BROKEN: 95,
+    ReasonKind.FORCED: 90,
+    ReasonKind.FIRE_DEADLINE: 85,
+    ReasonKind.TRICK: 80,
+    ReasonKind.OPPONENT: 80,
+    ReasonKind.FIRE: 70,
+    ReasonKind.SETUP: 60,
+    ReasonKind.GAP: 50,
+    ReasonKind.EXTRA: 50,
+    ReasonKind.FIRE_COVER: 45,
+    ReasonKind.COMMAND: 40,
+    ReasonKind.OUT: 35,
+    ReasonKind.CHEAPEST: 30,
+    ReasonKind.EXTRA_CARD: 20,
+    ReasonKind.MINIMUM: 10,
 }
-_COST_KINDS = frozenset({"trick", "gap", "extra", "opponent"})
+_COST_KINDS = frozenset(
+    {ReasonKind.TRICK, ReasonKind.GAP, ReasonKind.EXTRA, ReasonKind.OPPONENT}
+)
 
 _COMMAND_TEXT = {
-    "stop": "stop card: the turn ends with it",
-    "skull": "skull card: it must be covered this turn",
-    "three": "three card: this turn has exactly 3 cards",
-    "no-trick": "no-trick card: no backward trick anywhere while it shows",
-    "one-pile": "one-pile card: a turn's cards go onto one pile while it shows",
-    "draw-one": "draw-one card: one card is drawn per turn while it shows",
-    "no-talk": "no-talk card: no talking while it shows",
+    Command.STOP: "stop card: the turn ends with it",
+    Command.SKULL: "skull card: it must be covered this turn",
+    Command.THREE: "three card: this turn has exactly 3 cards",
+    Command.NO_TRICK: "no-trick card: no backward trick anywhere while it shows",
+    Command.ONE_PILE: "one-pile card: a turn's cards go onto one pile while it shows",
+    Command.DRAW_ONE: "draw-one card: one card is drawn per turn while it shows",
+    Command.NO_TALK: "no-talk card: no talking while it shows",
 }
 
 
@@ -59,7 +86,7 @@ _COMMAND_TEXT = {
 class Reason:
     """One reason for a play (or a note on a turn): a stable kind and a sentence."""
 
-    kind: str
+    kind: ReasonKind
     text: str
 
     def to_dict(self) -> dict[str, str]:
@@ -238,103 +265,153 @@ def _explain_play(
     cover: int | None = None,
 ) -> PlayExplanation:
     """Classify one play (the state is just before it), then make it."""
-    rules = state.rules
-    name = pile_name(rules, pile)
     top = state.tops[pile]
-    asc = is_ascending(rules, pile)
-    step = rules.step
-    player = state.current
     extra = index >= state.turn_min
-    legal = state.legal_plays()
     trick = is_trick(state, card, pile)
     opponent = _on_opponent(state, pile)
     gap = [] if trick or opponent else jumped_over(state, card, pile)
-    fire = rules.fire_cards
-    laid_earlier = top in fire and state.top_turn[pile] < state.turn
-
-    # The cost: every play has exactly one.
-    cost: Reason
-    if opponent:
-        owner = pile_owner(rules, pile)
-        assert owner is not None
-        cost = Reason(
-            "opponent",
-            f"onto player {owner + 1}'s pile: it gives them room ({top} to {card}) "
-            "and lets you refill your hand (rule D5)",
-        )
-    elif trick:
-        word, way = ("below", "down") if asc else ("above", "up")
-        lo, hi = (card, top) if asc else (top, card)
-        regained = [c for c in unplayed_cards(state, pile_owner(rules, pile)) if lo < c < hi]
-        text = f"backward trick: {card} is exactly {step} {word} {top}, the pile goes back {way}"
-        if regained:
-            text += f" (room again for {_count(len(regained), 'card')})"
-        cost = Reason("trick", text)
-    elif extra and not gap:
-        cost = Reason("extra", "extra card, free: no gap")
-    else:
-        cost = Reason("gap", _gap_text(gap))
-
-    whys: list[Reason] = []
-    hand_after = state.hands[player] - {card}
-    if _ends_game_won(state, card, pile):
-        if state.rules.is_duel:
-            whys.append(Reason("clear", f"last card: player {player + 1} has played every card"))
-        else:
-            whys.append(Reason("clear", "last card: a perfect clear"))
-    elif not hand_after and not state.rules.is_duel and state.stock_left() == 0:
-        whys.append(Reason("out", f"last card in hand: player {player + 1} is out"))
-    if not extra and len(legal) == 1:
-        whys.append(Reason("forced", "only legal play"))
-    if laid_earlier:
-        whys.append(
-            Reason("fire-deadline", f"covers fire card {top}, which had to be covered this turn")
-        )
-    elif top in fire and state.top_turn[pile] == state.turn:
-        whys.append(Reason("fire-cover", f"covers fire card {top}, laid this turn"))
-    if card in fire:
-        if covered_later:
-            whys.append(Reason("fire", "fire card, covered again later this turn"))
-        else:
-            whys.append(Reason("fire", "fire card: must be covered by the end of the next turn"))
-    if not opponent:
-        # The card that can later go back onto this one (rule C5).
-        partner = placement.trick_card(asc, card, step)
-        if partner in hand_after:
-            whys.append(
-                Reason(
-                    "setup",
-                    f"prepares a backward trick: {partner} in hand can later go back onto it",
-                )
-            )
-    command = state.deal.command(card)
-    broken = state.loses(card, pile)
-    if broken:
-        # Rule X2: a play that breaks a command is made and loses at once.
-        whys.append(Reason("broken", f"breaks a command (rule {broken}): the game is lost"))
-    elif command == "skull" and cover is not None:
-        whys.append(Reason("command", f"skull: covered by {cover} this turn (rule X3b)"))
-    elif command == "stop":
-        whys.append(Reason("command", "Stop: ends the turn after this card (rule X3a)"))
-    elif command:
-        whys.append(Reason("command", _COMMAND_TEXT.get(command, f"{command} card")))
-    if state.deal.command(top) == "skull" and state.top_turn[pile] == state.turn:
-        whys.append(Reason("command", f"covers the skull {top}, laid this turn (rule X3b)"))
-    # A gap is the price of progress; say so when no other play was cheaper.
-    if gap and len(legal) > 1 and len(gap) <= min(_cost(state, p.card, p.pile) for p in legal):
-        whys.append(Reason("cheapest", "the smallest gap available"))
-    if extra and cost.kind != "extra":
-        whys.append(Reason("extra-card", f"extra card beyond the minimum of {state.turn_min}"))
-    elif not extra:
-        need = _count(state.turn_min, "card")
-        whys.append(Reason("minimum", f"required: the minimum is {need} this turn"))
-
+    cost = _cost_reason(state, card, pile, trick, opponent, extra, gap)
+    # In this order: the first of equal priority wins.
+    whys = [
+        *_end_whys(state, card, pile, extra),
+        *_fire_whys(state, card, pile, covered_later),
+        *_setup_whys(state, card, pile, opponent),
+        *_command_whys(state, card, pile, cover),
+        *_turn_whys(state, gap, extra, cost),
+    ]
     reasons = [cost]
     if whys:
         reasons.append(max(whys, key=lambda r: _PRIORITY[r.kind]))  # first of equals wins
     reasons.sort(key=lambda r: -_PRIORITY[r.kind])
+    name = pile_name(state.rules, pile)
     state.play(card, pile)
     return PlayExplanation(card, name, top, len(gap), trick, tuple(reasons))
+
+
+def _cost_reason(
+    state: GameState,
+    card: int,
+    pile: int,
+    trick: bool,
+    opponent: bool,
+    extra: bool,
+    gap: list[int],
+) -> Reason:
+    """The cost of a play: every play has exactly one (a trick, a gap, a
+    free extra card, or room given to the opponent)."""
+    rules = state.rules
+    top = state.tops[pile]
+    if opponent:
+        owner = pile_owner(rules, pile)
+        assert owner is not None
+        return Reason(
+            ReasonKind.OPPONENT,
+            f"onto player {owner + 1}'s pile: it gives them room ({top} to {card}) "
+            "and lets you refill your hand (rule D5)",
+        )
+    if trick:
+        asc = is_ascending(rules, pile)
+        word, way = ("below", "down") if asc else ("above", "up")
+        lo, hi = (card, top) if asc else (top, card)
+        regained = [c for c in unplayed_cards(state, pile_owner(rules, pile)) if lo < c < hi]
+        text = f"backward trick: {card} is exactly {rules.step} {word} {top}, "
+        text += f"the pile goes back {way}"
+        if regained:
+            text += f" (room again for {_count(len(regained), 'card')})"
+        return Reason(ReasonKind.TRICK, text)
+    if extra and not gap:
+        return Reason(ReasonKind.EXTRA, "extra card, free: no gap")
+    return Reason(ReasonKind.GAP, _gap_text(gap))
+
+
+def _end_whys(state: GameState, card: int, pile: int, extra: bool) -> list[Reason]:
+    """The last card (of the game, of a hand), or the only legal play."""
+    whys: list[Reason] = []
+    player = state.current
+    hand_after = state.hands[player] - {card}
+    if _ends_game_won(state, card, pile):
+        if state.rules.is_duel:
+            text = f"last card: player {player + 1} has played every card"
+            whys.append(Reason(ReasonKind.CLEAR, text))
+        else:
+            whys.append(Reason(ReasonKind.CLEAR, "last card: a perfect clear"))
+    elif not hand_after and not state.rules.is_duel and state.stock_left() == 0:
+        whys.append(Reason(ReasonKind.OUT, f"last card in hand: player {player + 1} is out"))
+    if not extra and len(state.legal_plays()) == 1:
+        whys.append(Reason(ReasonKind.FORCED, "only legal play"))
+    return whys
+
+
+def _fire_whys(state: GameState, card: int, pile: int, covered_later: bool) -> list[Reason]:
+    """Fire cards covered or laid (rules F1-F2)."""
+    whys: list[Reason] = []
+    fire = state.rules.fire_cards
+    top = state.tops[pile]
+    if top in fire and state.top_turn[pile] < state.turn:
+        text = f"covers fire card {top}, which had to be covered this turn"
+        whys.append(Reason(ReasonKind.FIRE_DEADLINE, text))
+    elif top in fire and state.top_turn[pile] == state.turn:
+        whys.append(Reason(ReasonKind.FIRE_COVER, f"covers fire card {top}, laid this turn"))
+    if card in fire:
+        if covered_later:
+            whys.append(Reason(ReasonKind.FIRE, "fire card, covered again later this turn"))
+        else:
+            text = "fire card: must be covered by the end of the next turn"
+            whys.append(Reason(ReasonKind.FIRE, text))
+    return whys
+
+
+def _setup_whys(state: GameState, card: int, pile: int, opponent: bool) -> list[Reason]:
+    """A backward trick the play prepares: the card that can later go back
+    onto this one (rule C5) is in hand."""
+    if opponent:
+        return []
+    partner = placement.trick_card(is_ascending(state.rules, pile), card, state.rules.step)
+    if partner not in state.hands[state.current] - {card}:
+        return []
+    text = f"prepares a backward trick: {partner} in hand can later go back onto it"
+    return [Reason(ReasonKind.SETUP, text)]
+
+
+def _command_whys(state: GameState, card: int, pile: int, cover: int | None) -> list[Reason]:
+    """Extreme's commands (rules X2-X4) on the card played or covered."""
+    whys: list[Reason] = []
+    top = state.tops[pile]
+    command = state.deal.command(card)
+    broken = state.loses(card, pile)
+    if broken:
+        # Rule X2: a play that breaks a command is made and loses at once.
+        text = f"breaks a command (rule {broken}): the game is lost"
+        whys.append(Reason(ReasonKind.BROKEN, text))
+    elif command is Command.SKULL and cover is not None:
+        text = f"skull: covered by {cover} this turn (rule X3b)"
+        whys.append(Reason(ReasonKind.COMMAND, text))
+    elif command is Command.STOP:
+        text = "Stop: ends the turn after this card (rule X3a)"
+        whys.append(Reason(ReasonKind.COMMAND, text))
+    elif command:
+        whys.append(Reason(ReasonKind.COMMAND, _COMMAND_TEXT.get(command, f"{command} card")))
+    if state.deal.command(top) is Command.SKULL and state.top_turn[pile] == state.turn:
+        text = f"covers the skull {top}, laid this turn (rule X3b)"
+        whys.append(Reason(ReasonKind.COMMAND, text))
+    return whys
+
+
+def _turn_whys(state: GameState, gap: list[int], extra: bool, cost: Reason) -> list[Reason]:
+    """The play within its turn: the cheapest gap, an extra card, or one
+    the minimum requires (C4)."""
+    whys: list[Reason] = []
+    legal = state.legal_plays()
+    # A gap is the price of progress; say so when no other play was cheaper.
+    if gap and len(legal) > 1 and len(gap) <= min(_cost(state, p.card, p.pile) for p in legal):
+        whys.append(Reason(ReasonKind.CHEAPEST, "the smallest gap available"))
+    if extra and cost.kind is not ReasonKind.EXTRA:
+        text = f"extra card beyond the minimum of {state.turn_min}"
+        whys.append(Reason(ReasonKind.EXTRA_CARD, text))
+    elif not extra:
+        need = _count(state.turn_min, "card")
+        whys.append(Reason(ReasonKind.MINIMUM, f"required: the minimum is {need} this turn"))
+    return whys
 
 
 def _ends_game_won(state: GameState, card: int, pile: int) -> bool:
@@ -353,12 +430,12 @@ def _turn_notes(state: GameState, player: int, draw_before: int, draw_left: int)
     notes: list[Reason] = []
     if draw_before > 0 and draw_left == 0 and not state.over:
         if state.rules.is_duel:
-            notes.append(Reason("draw-empty", f"player {player + 1}'s draw pile is now empty"))
+            text = f"player {player + 1}'s draw pile is now empty"
+            notes.append(Reason(ReasonKind.DRAW_EMPTY, text))
         else:
             need = _count(rules.min_play_empty, "card")
-            notes.append(
-                Reason("draw-empty", f"the draw pile is now empty: from now on a turn needs {need}")
-            )
+            text = f"the draw pile is now empty: from now on a turn needs {need}"
+            notes.append(Reason(ReasonKind.DRAW_EMPTY, text))
     if rules.fire_cards and not state.over:
         # F2: fire cards still on top after this turn burn until the next one.
         for i, top in enumerate(state.tops):
@@ -370,21 +447,20 @@ def _turn_notes(state: GameState, player: int, draw_before: int, draw_left: int)
                 )
                 notes.append(
                     Reason(
-                        "fire",
+                        ReasonKind.FIRE,
                         f"fire card {top} on {pile_name(rules, i)} must be covered by {who}",
                     )
                 )
     if not state.over and state.players > 1:
         expected = (player + 1) % state.players
         while expected != state.current:
-            notes.append(
-                Reason("skip", f"player {expected + 1} has no cards left and is skipped (rule C7)")
-            )
+            text = f"player {expected + 1} has no cards left and is skipped (rule C7)"
+            notes.append(Reason(ReasonKind.SKIP, text))
             expected = (expected + 1) % state.players
     if state.status == Status.WON:
-        notes.append(Reason("end", f"won: {state.reason}"))
+        notes.append(Reason(ReasonKind.END, f"won: {state.reason}"))
     elif state.status == Status.LOST:
-        notes.append(Reason("end", f"game over: {state.reason}"))
+        notes.append(Reason(ReasonKind.END, f"game over: {state.reason}"))
     return notes
 
 

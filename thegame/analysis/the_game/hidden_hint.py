@@ -17,7 +17,6 @@ import time
 from dataclasses import dataclass
 
 from ...models.the_game import GameState, Play
-from ...models.the_game.rules import DUEL
 from .blind import choose_turn
 from .rollout import playouts, sample_orders
 
@@ -31,7 +30,7 @@ def blind_hint_covers(state: GameState) -> bool:
     """Whether the blind policy plays this variant: the classic family
     (C, P, F); not Extreme's commands (X) nor the Face to Face duel (D)."""
     rules = state.rules
-    return rules.kind != DUEL and not rules.commands
+    return not rules.is_duel and not rules.commands
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import InvalidInputError, interrupt
-from ...models.outcome import Limit
-from ...models.the_game import GameState, Play, Record, Turn
+from ...models.outcome import Limit, Status, Verdict
+from ...models.the_game import GameKind, GameState, Play, Record, Turn
 from ...models.the_game.notation import play_text
 from ...models.the_game.record import replayed, turn_to_dict
 from ...models.the_game.state import pile_name
@@ -66,7 +66,7 @@ class Analysis:
     # with the (turn, play) index of each action.
     curve: list[int] = field(default_factory=list)
     steps: list[tuple[int, int]] = field(default_factory=list)
-    status: str = ""
+    status: Status = Status.IN_PROGRESS
     seconds: float = 0.0
 
     @property
@@ -156,93 +156,134 @@ def analyze_record(
         for j, p in enumerate(turn.plays):
             actions.append((i, j, p))
         actions.append((i, len(turn.plays), None))
-
-    deadline = None if total is None else start + total
-
-    def search(s: GameState) -> PositionResult:
-        if deadline is None:
-            return search_position(s, limit)
-        # A total budget for the whole analysis: each search gets what is
-        # left of it (at most ``limit``); once it is spent, a small node
-        # budget still finds a line (an upper bound, never called proven).
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return search_position(s, Limit(nodes=SPENT_NODES))
-        return search_position(s, Limit(min(limit.time or left, left), limit.nodes))
-
-    # Per position n (before action n): the cards left of the best line
-    # known from there, that line, and a proven lower bound.
-    res = search(state)
-    ref = list(res.actions)
-    found, lines, lower = [res.cards_left], [ref], [res.lower_bound]
-    positions = [state.copy()]
-    steps: list[tuple[int, int]] = []
-    taken: list[Play | None] = []
-    for n, (i, j, play) in enumerate(actions):
-        if state.over or interrupt.requested():
-            break  # the last card ended the game inside its turn, or Ctrl-C: so far
-        action: Action = END if play is None else (play.card, play.pile)
-        before = state
-        state = state.copy()
-        if play is None:
-            state.end_turn()
-        else:
-            state.play(play.card, play.pile)
-        if ref and _same(before, ref[0], action):
-            ref = _follow(ref, action)
-            found.append(found[-1])
-            lower.append(lower[-1])
-        else:
-            after = search(state)
-            ref = list(after.actions)
-            found.append(after.cards_left)
-            lower.append(after.lower_bound)
-        lines.append(ref)
-        positions.append(state)
-        steps.append((i, j))
-        taken.append(play)
-        if progress is not None:
-            progress(n + 1, len(actions))
-    # The true best reachable result never improves along a game (each
-    # action is one of the options), so a line found later bounds every
-    # earlier position from above (the record's actions lead to it), and a
-    # lower bound proven earlier holds later too.
-    best = list(found)
-    for n in range(len(best) - 2, -1, -1):
-        best[n] = min(best[n], best[n + 1])
-    proven_low = list(lower)
-    for n in range(1, len(proven_low)):
-        proven_low[n] = max(proven_low[n], proven_low[n - 1])
-    mistakes: list[Mistake] = []
-    for n, (i, j) in enumerate(steps):
-        if best[n + 1] <= best[n]:
-            continue
-        # best[n] < best[n + 1] <= every later line: it is the line found
-        # at position n itself, and it does not start with the action taken.
-        line = lines[n]
-        mistakes.append(
-            Mistake(
-                turn=i,
-                play=j,
-                played=taken[n],
-                best_before=best[n],
-                best_after=best[n + 1],
-                better=_first_play(line) if line else None,
-                line=_line_turns(positions[n], line) if line else [],
-                proven=proven_low[n + 1] > best[n],
-            )
-        )
+    budget = _AnalysisBudget(limit, None if total is None else start + total)
+    walk = _Walk.along(state, actions, budget, progress)
+    best, proven_low = walk.bounds()
     return Analysis(
         record=record,
         best_at_start=best[0],
         start_proven=best[0] <= proven_low[0],
-        result=state.cards_left(),
-        mistakes=mistakes,
+        result=walk.final.cards_left(),
+        mistakes=walk.mistakes(best, proven_low),
         curve=best,
-        steps=steps,
-        status=state.status,
+        steps=walk.steps,
+        status=walk.final.status,
         seconds=time.monotonic() - start,
     )
+
+
+@dataclass(frozen=True)
+class _AnalysisBudget:
+    """The search of one position within an analysis: ``limit`` each, and
+    with a ``deadline`` for the whole analysis, what is left of it."""
+
+    limit: Limit
+    deadline: float | None
+
+    def search(self, s: GameState) -> PositionResult:
+        if self.deadline is None:
+            return search_position(s, self.limit)
+        # Each search gets what is left of the total (at most ``limit``);
+        # once it is spent, a small node budget still finds a line (an upper
+        # bound, never called proven).
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            return search_position(s, Limit(nodes=SPENT_NODES))
+        return search_position(s, Limit(min(self.limit.time or left, left), self.limit.nodes))
+
+
+@dataclass
+class _Walk:
+    """The record's actions searched position by position: per position n
+    (before action n) the cards left of the best line known from there,
+    that line, and a proven lower bound; per action its (turn, play) and
+    the play taken (None: the end of the turn)."""
+
+    found: list[int]
+    lines: list[list[Action]]
+    lower: list[int]
+    positions: list[GameState]
+    final: GameState
+    steps: list[tuple[int, int]] = field(default_factory=list)
+    taken: list[Play | None] = field(default_factory=list)
+
+    @classmethod
+    def along(
+        cls,
+        state: GameState,
+        actions: list[tuple[int, int, Play | None]],
+        budget: _AnalysisBudget,
+        progress: Callable[[int, int], None] | None,
+    ) -> _Walk:
+        res = budget.search(state)
+        ref = list(res.actions)
+        walk = cls([res.cards_left], [ref], [res.lower_bound], [state.copy()], state)
+        for n, (i, j, play) in enumerate(actions):
+            if state.over or interrupt.requested():
+                break  # the last card ended the game inside its turn, or Ctrl-C: so far
+            action: Action = END if play is None else (play.card, play.pile)
+            before = state
+            state = state.copy()
+            if play is None:
+                state.end_turn()
+            else:
+                state.play(play.card, play.pile)
+            if ref and _same(before, ref[0], action):
+                # The action follows the best line known: no new search.
+                ref = _follow(ref, action)
+                walk.found.append(walk.found[-1])
+                walk.lower.append(walk.lower[-1])
+            else:
+                after = budget.search(state)
+                ref = list(after.actions)
+                walk.found.append(after.cards_left)
+                walk.lower.append(after.lower_bound)
+            walk.lines.append(ref)
+            walk.positions.append(state)
+            walk.steps.append((i, j))
+            walk.taken.append(play)
+            if progress is not None:
+                progress(n + 1, len(actions))
+        walk.final = state
+        return walk
+
+    def bounds(self) -> tuple[list[int], list[int]]:
+        """The best result known and the proven lower bound per position.
+
+        The true best reachable result never improves along a game (each
+        action is one of the options), so a line found later bounds every
+        earlier position from above (the record's actions lead to it), and a
+        lower bound proven earlier holds later too."""
+        best = list(self.found)
+        for n in range(len(best) - 2, -1, -1):
+            best[n] = min(best[n], best[n + 1])
+        proven_low = list(self.lower)
+        for n in range(1, len(proven_low)):
+            proven_low[n] = max(proven_low[n], proven_low[n - 1])
+        return best, proven_low
+
+    def mistakes(self, best: list[int], proven_low: list[int]) -> list[Mistake]:
+        """The actions after which the best reachable result got worse."""
+        out: list[Mistake] = []
+        for n, (i, j) in enumerate(self.steps):
+            if best[n + 1] <= best[n]:
+                continue
+            # best[n] < best[n + 1] <= every later line: it is the line found
+            # at position n itself, and it does not start with the action taken.
+            line = self.lines[n]
+            out.append(
+                Mistake(
+                    turn=i,
+                    play=j,
+                    played=self.taken[n],
+                    best_before=best[n],
+                    best_after=best[n + 1],
+                    better=_first_play(line) if line else None,
+                    line=_line_turns(self.positions[n], line) if line else [],
+                    proven=proven_low[n + 1] > best[n],
+                )
+            )
+        return out
 
 
 def _same(state: GameState, planned: Action, taken: Action) -> bool:
@@ -255,7 +296,7 @@ def _same(state: GameState, planned: Action, taken: Action) -> bool:
     rules = state.rules
     a, b = planned[1], taken[1]
     same_direction = (a < rules.asc_piles) == (b < rules.asc_piles)
-    return same_direction and state.tops[a] == state.tops[b] and rules.kind == "classic"
+    return same_direction and state.tops[a] == state.tops[b] and rules.kind is GameKind.CLASSIC
 
 
 def _follow(ref: list[Action], taken: Action) -> list[Action]:
@@ -290,11 +331,11 @@ def hint_for(state: GameState, limit: Limit = HINT_LIMIT) -> Hint:
     play = _first_play(res.actions)
     rules = state.rules
     what = "end the turn" if play is None else f"play {play_text(rules, play.card, play.pile)}"
-    if res.verdict == "win":
+    if res.verdict == Verdict.WIN:
         keeps = "keeps a perfect clear possible"
     elif res.optimal:
         keeps = f"no perfect clear is possible any more; best possible: {res.cards_left} left"
-    elif res.verdict == "loss":
+    elif res.verdict == Verdict.LOSS:
         keeps = (
             f"no perfect clear is possible any more; best found: {res.cards_left} left "
             f"(at least {res.lower_bound})"

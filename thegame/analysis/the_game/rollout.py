@@ -26,9 +26,10 @@ import os
 import random
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from enum import StrEnum
 
 from ...models.outcome import Status
-from ...models.the_game import GameState, Play, is_ascending
+from ...models.the_game import GameState, Play, TurnKind, is_ascending
 from .blind import BlindParams, BlindPolicy, check_family, deal_hidden, play_out
 
 try:
@@ -125,7 +126,7 @@ def c_covers(state: GameState, params: BlindParams | None = None) -> bool:
     p = params or BlindParams()
     return (
         type(state) is GameState  # not a variant's class with its own hooks
-        and rules.turn_kind == "classic"
+        and rules.turn_kind is TurnKind.CLASSIC
         and not state.over
         and len(state.stocks) == 1
         and 1 <= rules.low <= rules.high <= C_MAX_CARD
@@ -173,7 +174,13 @@ def plan_c(state: GameState, params: BlindParams | None = None) -> list[Play]:
 def _c_position(
     state: GameState, params: BlindParams | None, end_first: bool
 ) -> tuple[
-    tuple[int, ...], tuple[float, ...], bytes, tuple[int, ...], bytes, tuple[int, ...], bytes,
+    tuple[int, ...],
+    tuple[float, ...],
+    bytes,
+    tuple[int, ...],
+    bytes,
+    tuple[int, ...],
+    bytes,
     tuple[int, ...],
 ]:
     """The extension's arguments before the orders, positional: the rules
@@ -224,15 +231,22 @@ def _c_position(
     )
 
 
-def backend(state: GameState | None = None, params: BlindParams | None = None) -> str:
-    """Which implementation ``playouts`` uses for ``state``: ``"c"`` or
-    ``"python"``. Without a state: ``"c"`` when the extension is built and
-    not turned off (what every position it covers gets)."""
-    if os.environ.get("THEGAME_ROLLOUT", "").lower() == "python":
-        return "python"
+class Backend(StrEnum):
+    """An implementation of the playouts."""
+
+    C = "c"  # the extension
+    PYTHON = "python"  # the reference
+
+
+def backend(state: GameState | None = None, params: BlindParams | None = None) -> Backend:
+    """Which implementation ``playouts`` uses for ``state``. Without a state:
+    C when the extension is built and not turned off (what every position
+    it covers gets)."""
+    if os.environ.get("THEGAME_ROLLOUT", "").lower() == Backend.PYTHON:
+        return Backend.PYTHON
     if state is None:
-        return "c" if HAVE_C else "python"
-    return "c" if c_covers(state, params) else "python"
+        return Backend.C if HAVE_C else Backend.PYTHON
+    return Backend.C if c_covers(state, params) else Backend.PYTHON
 
 
 def playouts(
@@ -248,7 +262,7 @@ def playouts(
     cards left). ``end_first``: the player ends the turn before the policy
     plays (drawing from each order's draw pile). Compiled when possible
     (``backend``), identical either way."""
-    if backend(state, params) == "c":
+    if backend(state, params) is Backend.C:
         if len(orders) < SPLIT_AT or _CORES < 2:
             return playouts_c(state, orders, params, end_first)
         # The extension releases the GIL while it plays: a second thread
@@ -263,7 +277,7 @@ def playouts(
 def plan(state: GameState, params: BlindParams | None = None) -> list[Play]:
     """The blind policy's plays for the rest of the turn
     (``BlindPolicy.choose_turn``), compiled when possible (``backend``)."""
-    if backend(state, params) == "c":
+    if backend(state, params) is Backend.C:
         return plan_c(state, params)
     return BlindPolicy(params).choose_turn(state)
 

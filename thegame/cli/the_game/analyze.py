@@ -110,21 +110,7 @@ def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType
         "orders of the unseen cards; an estimate)"
     )
     if not terminal:
-        lines = [
-            Text(caption + ":"),
-            Text(
-                "  "
-                + ", ".join(
-                    f"turn {t + 1} {100 * w:.0f}%" for t, w in zip(turns, wins, strict=True)
-                )
-            ),
-        ]
-        if hs:
-            lines.append(Text("hindsight, best reachable cards left at each turn start:"))
-            lines.append(
-                Text("  " + ", ".join(f"turn {t + 1} {hs[t]}" for t in turns if t in hs))
-            )
-        return Group(*lines)
+        return _plain_chart(caption, turns, wins, hs)
     left = [f"100% |{row}" if i == 0 else f"     |{row}" for i, row in enumerate(
         _block_rows(wins, height))]  # fmt: skip
     left.append("  0% +" + "-" * len(wins))
@@ -143,26 +129,48 @@ def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType
     )
     if hs and review.hindsight is not None:
         chart.add_column()
-        top = max(hs.values())
-        if top == 0:
-            right: RenderableType = Text(
-                "hindsight: a perfect clear stayed reachable at every turn start", style="green"
-            )
-        else:
-            values = [hs.get(t, 0) / top for t in turns]
-            rows = [f"{top:>4} |{r}" if i == 0 else f"     |{r}" for i, r in enumerate(
-                _block_rows(values, height))]  # fmt: skip
-            rows.append("   0 +" + "-" * len(values))
-            rows.append("      " + "".join(labels).rstrip())
-            right = Group(
-                Text("hindsight: best reachable cards left", style="bold"),
-                *(Text(line, style="magenta") for line in rows),
-                Text("      turn", style="dim"),
-            )
-        chart.add_row(fair, right)
+        chart.add_row(fair, _hindsight_column(hs, turns, labels, height))
     else:
         chart.add_row(fair)
     return Group(Text(caption, style="dim"), chart)
+
+
+def _plain_chart(
+    caption: str, turns: list[int], wins: list[float], hs: dict[int, int]
+) -> RenderableType:
+    """The chart as plain lines (a pipe, a file)."""
+    lines = [
+        Text(caption + ":"),
+        Text(
+            "  "
+            + ", ".join(f"turn {t + 1} {100 * w:.0f}%" for t, w in zip(turns, wins, strict=True))
+        ),
+    ]
+    if hs:
+        lines.append(Text("hindsight, best reachable cards left at each turn start:"))
+        lines.append(Text("  " + ", ".join(f"turn {t + 1} {hs[t]}" for t in turns if t in hs)))
+    return Group(*lines)
+
+
+def _hindsight_column(
+    hs: dict[int, int], turns: list[int], labels: list[str], height: int
+) -> RenderableType:
+    """The hindsight curve beside the win chart: best reachable cards left."""
+    top = max(hs.values())
+    if top == 0:
+        return Text(
+            "hindsight: a perfect clear stayed reachable at every turn start", style="green"
+        )
+    values = [hs.get(t, 0) / top for t in turns]
+    rows = [f"{top:>4} |{r}" if i == 0 else f"     |{r}" for i, r in enumerate(
+        _block_rows(values, height))]  # fmt: skip
+    rows.append("   0 +" + "-" * len(values))
+    rows.append("      " + "".join(labels).rstrip())
+    return Group(
+        Text("hindsight: best reachable cards left", style="bold"),
+        *(Text(line, style="magenta") for line in rows),
+        Text("      turn", style="dim"),
+    )
 
 
 def analysis_view(analysis: Analysis) -> RenderableType:

@@ -7,17 +7,25 @@ source (solve a deal, or replay a record), renders with rich and prints JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 import click
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from ...analysis.the_game.explain import Reason, Snapshot, TurnExplanation, explain_record
+from ...analysis.the_game.explain import (
+    Reason,
+    ReasonKind,
+    Snapshot,
+    TurnExplanation,
+    explain_record,
+)
 from ...models import InvalidInputError
-from ...models.outcome import Limit
+from ...models.outcome import Limit, Status, Verdict
 from ...models.the_game import Deal, Play, Record, Turn, pile_index, replay
 from ...models.the_game.notation import plural, turn_label
+from ...solver.the_game.solution import EngineName, Solution
 from ..common import print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument
 from .options import deal_options, load_deal, load_record
@@ -25,29 +33,36 @@ from .render import LineView, card_text, cards_text, deal_title, legend, marked_
 
 # How a reason looks on a terminal (plain text elsewhere: rich detects it).
 _REASON_STYLE = {
-    "clear": "bold green",
-    "forced": "magenta",
-    "fire": "red",
-    "fire-deadline": "bold red",
-    "fire-cover": "red",
-    "trick": "green",
-    "setup": "cyan",
-    "extra": "green",
-    "opponent": "blue",
-    "command": "blue",
+    ReasonKind.CLEAR: "bold green",
+    ReasonKind.FORCED: "magenta",
+    ReasonKind.FIRE: "red",
+    ReasonKind.FIRE_DEADLINE: "bold red",
+    ReasonKind.FIRE_COVER: "red",
+    ReasonKind.TRICK: "green",
+    ReasonKind.SETUP: "cyan",
+    ReasonKind.EXTRA: "green",
+    ReasonKind.OPPONENT: "blue",
+    ReasonKind.COMMAND: "blue",
 }
 _LABEL_WIDTH = 8  # "before" and two spaces
 _PLAY_WIDTH = 16  # "99 on D2 (100)" and a little air, so reasons line up
+
+
+class Source(StrEnum):
+    """Where the explained line comes from."""
+
+    SOLVE = "solve"  # the solver's line for a deal
+    RECORD = "record"  # a record's turns, replayed
 
 
 @dataclass(frozen=True)
 class Summary:
     """The verdict above the turns: from the solver or from a record's replay."""
 
-    source: str  # "solve" or "record"
+    source: Source
     verdict: str  # solve: win|loss|unknown; record: won|lost|in_progress
     cards_left: int
-    status: str  # the engine's status at the end of the line
+    status: Status  # the engine's status at the end of the line
     reason: str | None  # why the line ended (engine text with rule id)
     proof: str | None
     deal: Deal  # with the starting player fixed
@@ -71,16 +86,16 @@ class Summary:
 
 
 def _headline(s: Summary) -> Text:
-    if s.source == "record":
-        style = {"won": "bold green", "lost": "bold red"}.get(s.status, "bold yellow")
-        word = {"won": "won", "lost": "lost"}.get(s.status, "in progress")
+    if s.source is Source.RECORD:
+        style = {Status.WON: "bold green", Status.LOST: "bold red"}.get(s.status, "bold yellow")
+        word = {Status.WON: "won", Status.LOST: "lost"}.get(s.status, "in progress")
         line = Text("RECORD", style=style)
         line.append(f" - {word}" + (f": {s.reason}" if s.reason else ""))
         line.append(f"; cards left: {s.cards_left}")
         return line
-    if s.verdict == "win":
+    if s.verdict == Verdict.WIN:
         return Text("WIN", style="bold green") + Text(" - perfect clear")
-    if s.verdict == "loss":
+    if s.verdict == Verdict.LOSS:
         head = Text("LOSS", style="bold red")
         best = "best possible" if s.optimal is not False else "best found"
         return head + Text(f" - {best}: {plural(s.cards_left, 'card')} left")
@@ -100,7 +115,7 @@ def _reasons_text(reasons: tuple[Reason, ...], gap: int) -> Text:
         if i:
             text.append("; ")
         style = _REASON_STYLE.get(r.kind, "")
-        if r.kind == "gap" and gap:
+        if r.kind is ReasonKind.GAP and gap:
             style = "yellow"
         text.append(r.text, style=style)
     return text
@@ -158,7 +173,7 @@ def turn_view(deal: Deal, t: TurnExplanation) -> RenderableType:
     rows.add("after", _table_text(deal, t.after))
     rows.add("left", f"{plural(t.cards_left, 'card')}, draw pile {t.draw_left}")
     for note in t.notes:
-        rows.add("note", Text(note.text, style="bold" if note.kind == "end" else ""))
+        rows.add("note", Text(note.text, style="bold" if note.kind is ReasonKind.END else ""))
     return Group(head, rows)
 
 
@@ -192,13 +207,34 @@ def summary_of_record(record: Record, where: str) -> tuple[Summary, list[TurnExp
     turns = explain_record(record, where)
     result = replay(record)  # legal here: explain_record would have raised
     summary = Summary(
-        source="record",
+        source=Source.RECORD,
         verdict=result.status,
         cards_left=result.cards_left,
-        status=result.status,
+        status=result.state.status,
         reason=result.reason,
         proof=None,
         deal=record.deal.with_first(record.first),
+    )
+    return summary, turns
+
+
+def summary_of_solution(
+    sol: Solution, seed: int | None
+) -> tuple[Summary, list[TurnExplanation]]:
+    record = sol.record()
+    turns = explain_record(record, "solution")
+    final = replay(record)
+    summary = Summary(
+        source=Source.SOLVE,
+        verdict=sol.verdict,
+        cards_left=sol.cards_left,
+        status=final.state.status,
+        reason=final.reason,
+        proof=sol.proof,
+        deal=record.deal,
+        seed=seed,
+        # A loss may come with a line that is not proven the best one.
+        optimal=sol.optimal,
     )
     return summary, turns
 
@@ -265,22 +301,8 @@ def explain(
                 "options",
             )
         with searching(enabled=not as_json) as tick:
-            sol = portfolio.solve_with(deal, "auto", replace(limit, progress=tick))
-        record = sol.record()
-        turns = explain_record(record, "solution")
-        final = replay(record)
-        summary = Summary(
-            source="solve",
-            verdict=sol.verdict,
-            cards_left=sol.cards_left,
-            status=final.status,
-            reason=final.reason,
-            proof=sol.proof,
-            deal=record.deal,
-            seed=seed,
-            # A loss may come with a line that is not proven the best one.
-            optimal=sol.optimal,
-        )
+            sol = portfolio.solve_with(deal, EngineName.AUTO, replace(limit, progress=tick))
+        summary, turns = summary_of_solution(sol, seed)
     if as_json:
         print_json(summary.to_dict(turns))
         return

@@ -9,19 +9,20 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from ...models.the_game import CheckResult, Deal, GameState, Play, Turn, pile_name
+from ...models.outcome import Status, Verdict
+from ...models.the_game import CheckResult, Command, Deal, GameState, Play, Turn, pile_name
 from ...models.the_game.notation import line_text, plays_text, plural, turn_label
 from ...models.the_game.record import step_text
 from ...solver.the_game.api import Solution
 
 _COMMAND_MARK = {
-    "stop": "S",
-    "skull": "K",
-    "three": "3",
-    "no-trick": "N",
-    "one-pile": "1",
-    "draw-one": "D",
-    "no-talk": "T",
+    Command.STOP: "S",
+    Command.SKULL: "K",
+    Command.THREE: "3",
+    Command.NO_TRICK: "N",
+    Command.ONE_PILE: "1",
+    Command.DRAW_ONE: "D",
+    Command.NO_TALK: "T",
 }
 
 
@@ -38,15 +39,15 @@ def card_text(deal: Deal, card: int) -> str:
 # What each command showing on a top means (X4), and what one played this
 # turn binds (X3), for the line under a position.
 _SHOWING = {
-    "no-trick": "no backward trick (X4a)",
-    "one-pile": "each turn on one pile (X4b)",
-    "draw-one": "draw one card after the turn (X4c)",
-    "no-talk": "no talking (X4d)",
-    "skull": "cover it in this turn (X3b)",
+    Command.NO_TRICK: "no backward trick (X4a)",
+    Command.ONE_PILE: "each turn on one pile (X4b)",
+    Command.DRAW_ONE: "draw one card after the turn (X4c)",
+    Command.NO_TALK: "no talking (X4d)",
+    Command.SKULL: "cover it in this turn (X3b)",
 }
 _PLAYED = {
-    "stop": "stop played: the turn is over (X3a)",
-    "three": "three played: exactly 3 cards this turn (X3c)",
+    Command.STOP: "stop played: the turn is over (X3a)",
+    Command.THREE: "three played: exactly 3 cards this turn (X3c)",
 }
 
 
@@ -144,13 +145,13 @@ def piles_text(state: GameState) -> str:
     )
 
 
-def check_text(result: CheckResult, turns: int) -> Text:
+def check_text(result: CheckResult[GameState], turns: int) -> Text:
     """One line for a legal record, or the first illegal step."""
     if result.legal:
         line = Text(f"legal ({plural(turns, 'turn')}): ", style="bold green")
-        if result.status == "won":
+        if result.status == Status.WON:
             word = f"won by player {result.winner}" if result.winner else "won"
-        elif result.status == "lost":
+        elif result.status == Status.LOST:
             word = f"lost, player {result.winner} wins" if result.winner else "lost"
         else:
             word = "in progress"
@@ -168,11 +169,11 @@ def check_text(result: CheckResult, turns: int) -> Text:
 def solution_view(sol: Solution) -> Group:
     """Verdict, starting player, the line turn by turn, search statistics."""
     deal = sol.deal
-    style = {"win": "bold green", "loss": "bold red"}.get(sol.verdict, "bold yellow")
+    style = {Verdict.WIN: "bold green", Verdict.LOSS: "bold red"}.get(sol.verdict, "bold yellow")
     head = Text(f"{sol.verdict.upper()}", style=style)
-    if sol.verdict == "win":
+    if sol.verdict == Verdict.WIN:
         head.append(" - a perfect clear exists", style="")
-    elif sol.verdict == "loss":
+    elif sol.verdict == Verdict.LOSS:
         if sol.optimal:
             head.append(f", best possible: {plural(sol.cards_left, 'card')} left", style="")
         else:

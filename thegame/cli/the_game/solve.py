@@ -10,6 +10,7 @@ from ...models.outcome import Limit
 from ...models.the_game import Deal
 from ...models.the_game.rules import PRESETS
 from ...solver.the_game.portfolio import ENGINES
+from ...solver.the_game.solution import EngineName
 from ..common import err, out, print_json, searching, user_errors, writable, write_atomic
 from ..options import (
     choice_option,
@@ -30,7 +31,7 @@ ENGINE_HELP = (
 @record_argument(required=False)
 @deal_options
 @limit_options(60.0, memory=True)
-@choice_option("--engine", ENGINES, ENGINE_HELP, default="auto")
+@choice_option("--engine", ENGINES, ENGINE_HELP, default=EngineName.AUTO.value)
 @save_option("Write the line as a game record ('thegame check' replays it).")
 @click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
 @json_option()
@@ -73,16 +74,17 @@ def solve(
         writable(save_file)  # before the search, not after it
     game = load_game(seed, deck, deal_file, variant, players, first)
     d = game.deal
+    chosen = EngineName(engine)  # one of ENGINES: click checked it
     if d.rules.is_duel:
         if game.turns:
             raise InvalidInputError("Face to Face is solved from the deal; give a deal file")
-        _solve_duel(d, limit, engine, save_file, as_json)
+        _solve_duel(d, limit, chosen, save_file, as_json)
         return
-    if game.turns and engine == "cpsat":
+    if game.turns and chosen is EngineName.CPSAT:
         raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
         limit = replace(limit, progress=tick)
-        result = solve_record(game, limit) if game.turns else solve_with(d, engine, limit)
+        result = solve_record(game, limit) if game.turns else solve_with(d, chosen, limit)
     if save_file:
         write_atomic(save_file, result.record().to_json(indent=1) + "\n")
     if as_json:
@@ -92,7 +94,7 @@ def solve(
 
 
 def _solve_duel(
-    deal: Deal, limit: Limit, engine: str, save_file: str | None, as_json: bool
+    deal: Deal, limit: Limit, engine: EngineName, save_file: str | None, as_json: bool
 ) -> None:
     """Face to Face: who wins under best play (``solver.the_game.duel``)."""
     from ...models import InvalidInputError
@@ -100,7 +102,7 @@ def _solve_duel(
     from ...solver.the_game.duel.api import solve_duel
     from .duel_view import duel_solution_view
 
-    if engine == "cpsat":
+    if engine is EngineName.CPSAT:
         raise InvalidInputError("Face to Face is solved by the duel search; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
         sol = solve_duel(deal, replace(limit, progress=tick))

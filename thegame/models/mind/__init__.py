@@ -1,19 +1,20 @@
 """The Mind (seed 003, rules M1-M6): rules, deals, level records and their referee."""
 
+from ..check import CheckResult
 from .campaign import Campaign
-from .deal import GAME, LevelDeal
-from .level import Collision, LevelState, LevelStatus
-from .record import CheckResult, Event, LevelRecord, Play, Star, check, event_from_dict
+from .deal import GAME, Deal
+from .record import Event, Play, Record, Star, check, event_from_dict
 from .rules import (
     HIGH,
     LEVELS,
     MAX_LIVES,
     MAX_STARS,
     START_STARS,
-    MindRules,
+    Rules,
     reward_after,
     with_reward,
 )
+from .state import Collision, LevelStatus, State
 
 __all__ = [
     "GAME",
@@ -25,14 +26,14 @@ __all__ = [
     "Campaign",
     "CheckResult",
     "Collision",
+    "Deal",
     "Event",
-    "LevelDeal",
-    "LevelRecord",
-    "LevelState",
     "LevelStatus",
-    "MindRules",
     "Play",
+    "Record",
+    "Rules",
     "Star",
+    "State",
     "check",
     "event_from_dict",
     "reward_after",

@@ -7,37 +7,37 @@ from dataclasses import dataclass, field
 from ..errors import IllegalMoveError
 from ..outcome import Status
 from ..seeds import SplitMix64
-from .deal import LevelDeal
-from .level import Collision, LevelState, LevelStatus
-from .rules import START_STARS, MindRules, with_reward
+from .deal import Deal
+from .rules import START_STARS, Rules, with_reward
+from .state import Collision, LevelStatus, State
 
 
 @dataclass
 class Campaign:
     """Levels 1..rules.levels dealt one after another (rules M1, M2, M5).
 
-    Level n of campaign ``seed`` is ``LevelDeal.from_seed(s_n, ...)`` where
+    Level n of campaign ``seed`` is ``Deal.from_seed(s_n, ...)`` where
     ``s_n`` is the n-th output of ``SplitMix64(seed)``. **Decision:** the game is
     lost at once when the last life goes, even in the middle of a level.
     """
 
-    rules: MindRules
+    rules: Rules
     seed: int
     lives: int = 0
     stars: int = START_STARS
     level: int = 1
     status: Status = Status.IN_PROGRESS
-    current: LevelState = field(init=False)
+    current: State = field(init=False)
     _seeds: SplitMix64 = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.lives == 0:
             self.lives = self.rules.start_lives
         self._seeds = SplitMix64(self.seed)
-        self.current = LevelState(self._deal(self.level))
+        self.current = State(self._deal(self.level))
 
-    def _deal(self, level: int) -> LevelDeal:
-        return LevelDeal.from_seed(self._seeds.next(), self.rules.players, level, self.rules.high)
+    def _deal(self, level: int) -> Deal:
+        return Deal.from_seed(self._seeds.next(), self.rules.players, level, self.rules.high)
 
     def _live(self) -> None:
         if self.status is not Status.IN_PROGRESS:
@@ -72,4 +72,4 @@ class Campaign:
             return
         self.lives, self.stars = with_reward(self.level, self.lives, self.stars)  # rule M5
         self.level += 1
-        self.current = LevelState(self._deal(self.level))
+        self.current = State(self._deal(self.level))

@@ -7,16 +7,16 @@ from typing import Any
 
 from ..errors import InvalidInputError
 from ..seeds import SplitMix64
-from .rules import HIGH, MindRules
+from .rules import HIGH, Rules
 
 GAME = "the-mind"
 
 
 @dataclass(frozen=True)
-class LevelDeal:
+class Deal:
     """The hands of one level (rule M2: level n, n cards each); each hand sorted."""
 
-    rules: MindRules
+    rules: Rules
     level: int
     hands: tuple[tuple[int, ...], ...]
 
@@ -25,11 +25,11 @@ class LevelDeal:
         return self.rules.players
 
     @classmethod
-    def from_seed(cls, seed: int, players: int, level: int, high: int = HIGH) -> LevelDeal:
+    def from_seed(cls, seed: int, players: int, level: int, high: int = HIGH) -> Deal:
         """The seeded deal: ``SplitMix64(seed).shuffle([1, 2, ..., high])``, then
         player 1 gets the first ``level`` cards, player 2 the next ``level``, and
         so on; the rest stay out of the game. Frozen forever (pinned in tests)."""
-        rules = MindRules(players, high)
+        rules = Rules(players, high)
         rules.check_level(level)
         deck = list(range(1, high + 1))
         SplitMix64(seed).shuffle(deck)
@@ -50,7 +50,7 @@ class LevelDeal:
         return out
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "deal") -> LevelDeal:
+    def from_dict(cls, data: Any, where: str = "deal") -> Deal:
         if not isinstance(data, dict):
             raise InvalidInputError("a deal must be a JSON object", where)
         unknown = sorted(set(data) - {"game", "players", "level", "hands", "rules"})
@@ -73,7 +73,7 @@ class LevelDeal:
         if "high" in raw_rules:
             high = _int(raw_rules["high"], f"{where}.rules.high")
         try:
-            rules = MindRules(players, high)
+            rules = Rules(players, high)
         except InvalidInputError as e:
             raise InvalidInputError(e.message, f"{where}.{e.where}") from None
         rules.check_level(level, f"{where}.level")

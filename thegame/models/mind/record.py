@@ -6,9 +6,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..check import CheckResult
 from ..errors import IllegalMoveError, InvalidInputError
-from .deal import LevelDeal
-from .level import LevelState, LevelStatus
+from .deal import Deal
+from .state import State
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,8 @@ Event = Play | Star
 
 
 @dataclass(frozen=True)
-class LevelRecord:
-    deal: LevelDeal
+class Record:
+    deal: Deal
     events: tuple[Event, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,7 +46,7 @@ class LevelRecord:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "record") -> LevelRecord:
+    def from_dict(cls, data: Any, where: str = "record") -> Record:
         if not isinstance(data, dict):
             raise InvalidInputError("a record must be a JSON object", where)
         unknown = sorted(set(data) - {"deal", "events"})
@@ -53,7 +54,7 @@ class LevelRecord:
             raise InvalidInputError(f"unknown key {unknown[0]!r}", where)
         if "deal" not in data:
             raise InvalidInputError('missing "deal"', where)
-        deal = LevelDeal.from_dict(data["deal"], f"{where}.deal")
+        deal = Deal.from_dict(data["deal"], f"{where}.deal")
         raw = data.get("events", [])
         if not isinstance(raw, list):
             raise InvalidInputError("events must be a list", f"{where}.events")
@@ -61,7 +62,7 @@ class LevelRecord:
         return cls(deal, events)
 
 
-def event_from_dict(deal: LevelDeal, data: Any, where: str) -> Event:
+def event_from_dict(deal: Deal, data: Any, where: str) -> Event:
     """An event: ``{"player": p, "card": c}`` or ``{"star": true}``."""
     if not isinstance(data, dict):
         raise InvalidInputError("an event must be a JSON object", where)
@@ -84,44 +85,21 @@ def event_from_dict(deal: LevelDeal, data: Any, where: str) -> Event:
     return Play(player, card)
 
 
-@dataclass(frozen=True)
-class CheckResult:
-    """What ``check`` reports; ``error`` is ``{"event", "rule", "message"}``,
-    events counted from 1 as on screen (``events[event - 1]``)."""
-
-    legal: bool
-    state: LevelState
-    error: dict[str, Any] | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "status": str(self.state.status),
-            "lives_lost": self.state.lives_lost,
-            "discarded": list(self.state.discarded),
-            "stars_used": self.state.stars_used,
-            "error": self.error,
-        }
-
-    @property
-    def status(self) -> LevelStatus:
-        return self.state.status
-
-
-def apply(state: LevelState, event: Event) -> None:
+def apply(state: State, event: Event) -> None:
     if isinstance(event, Star):
         state.star()
     else:
         state.play(event.player, event.card)
 
 
-def check(record: LevelRecord) -> CheckResult:
-    """Replay every event; stop at the first illegal one."""
-    state = LevelState(record.deal)
+def check(record: Record) -> CheckResult[State]:
+    """Replay every event; stop at the first illegal one (``error`` is
+    ``{"event", "rule", "message"}``, events counted from 1 as on screen)."""
+    state = State(record.deal)
     for i, event in enumerate(record.events):
         try:
             apply(state, event)
         except IllegalMoveError as e:
             error = {"event": i + 1, "rule": e.rule, "message": e.message}
-            return CheckResult(False, state, error)
-    return CheckResult(True, state, None)
+            return CheckResult(False, state, error, steps_ok=i)
+    return CheckResult(True, state, None, steps_ok=len(record.events))

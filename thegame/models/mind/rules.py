@@ -16,7 +16,7 @@ LIFE_AFTER = frozenset({3, 6, 9})  # rule M5: a life after completing these leve
 
 
 @dataclass(frozen=True)
-class MindRules:
+class Rules:
     """Players, the deck 1..high and the number of levels.
 
     The printed game (rule M1) is ``high=100`` with 12/10/8 levels for 2/3/4

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ..errors import InvalidInputError
 from ..jsonio import load_json
@@ -20,11 +20,11 @@ from ..words import plural
 from .rules import (
     COMMAND_KINDS,
     COMMANDS_PER_KIND,
-    DUEL,
     MAX_CARD,
     MAX_MIN_PLAY,
     MAX_PILES,
     OVERRIDABLE,
+    Command,
     Rules,
     get_rules,
     overrides_of,
@@ -39,8 +39,8 @@ class Deal:
     players: int
     decks: tuple[tuple[int, ...], ...]
     first: int | None = None  # 1-based; None = free (rule C3)
-    commands: tuple[tuple[int, str], ...] = ()  # (card, kind), sorted by card
-    _command_map: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    commands: tuple[tuple[int, Command], ...] = ()  # (card, kind), sorted by card
+    _command_map: dict[int, Command] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_command_map", dict(self.commands))
@@ -62,7 +62,7 @@ class Deal:
             players=players,
             decks=tuple(tuple(d) for d in decks),
             first=first,
-            commands=tuple(sorted((commands or {}).items())),
+            commands=tuple(sorted((c, _command(k)) for c, k in (commands or {}).items())),
         )
 
     @classmethod
@@ -82,15 +82,15 @@ class Deal:
         if seed < 0:
             raise InvalidInputError(f"seed must be >= 0, not {seed}", "seed")
         if players is None:
-            players = rules.min_players if rules.kind == DUEL else 1
+            players = rules.min_players if rules.is_duel else 1
         rng = SplitMix64(seed)
-        n_decks = 2 if rules.kind == DUEL else 1
+        n_decks = 2 if rules.is_duel else 1
         decks = []
         for _ in range(n_decks):
             deck = list(rules.cards)
             rng.shuffle(deck)
             decks.append(deck)
-        commands: dict[int, str] = {}
+        commands: dict[int, Command] = {}
         if rules.commands:
             order = list(rules.cards)
             rng.shuffle(order)
@@ -105,7 +105,7 @@ class Deal:
     def deck(self) -> tuple[int, ...]:
         return self.decks[0]
 
-    def command(self, card: int) -> str | None:
+    def command(self, card: int) -> Command | None:
         """The Extreme command on ``card`` (rule X1), if any."""
         return self._command_map.get(card)
 
@@ -121,7 +121,7 @@ class Deal:
     def validate(self) -> None:
         rules = self.rules
         rules.check_players(self.players)
-        expected_decks = 2 if rules.kind == DUEL else 1
+        expected_decks = 2 if rules.is_duel else 1
         if len(self.decks) != expected_decks:
             raise InvalidInputError(
                 f"{rules.name} needs {plural(expected_decks, 'deck')}, got {len(self.decks)}",
@@ -130,7 +130,7 @@ class Deal:
         for i, deck in enumerate(self.decks):
             where = "deck" if expected_decks == 1 else f"decks[{i}]"
             _check_permutation(deck, rules, where)
-        if rules.kind != DUEL and self.players * rules.hand_size(self.players) > rules.n_cards:
+        if not rules.is_duel and self.players * rules.hand_size(self.players) > rules.n_cards:
             raise InvalidInputError("not enough cards to deal every hand", "deck")
         if self.first is not None and not 1 <= self.first <= self.players:
             raise InvalidInputError(
@@ -181,7 +181,7 @@ class Deal:
         extra = overrides_of(self.rules)
         if extra:
             out["rules"] = extra
-        if self.rules.kind == DUEL:
+        if self.rules.is_duel:
             out["decks"] = [list(d) for d in self.decks]
         else:
             out["deck"] = list(self.deck)
@@ -209,7 +209,7 @@ class Deal:
         players = data.get("players", rules.min_players)
         if not _is_int(players):
             raise InvalidInputError("players must be an integer", f"{where}.players")
-        if rules.kind == DUEL:
+        if rules.is_duel:
             if "decks" not in data:
                 raise InvalidInputError('face-to-face needs "decks": [deck1, deck2]', where)
             raw = data["decks"]
@@ -322,6 +322,15 @@ def _int_list(raw: object, where: str) -> list[int]:
         if not _is_int(x):
             raise InvalidInputError(f"{x!r} is not a card number", f"{where}[{i}]")
     return list(raw)
+
+
+def _command(kind: str) -> Command:
+    """The command spelt ``kind`` (rule X1); an unknown spelling is kept as
+    it is for ``Deal.validate`` to name it in its error."""
+    return Command(kind) if kind in _SPELLINGS else cast(Command, kind)
+
+
+_SPELLINGS = frozenset(c.value for c in Command)
 
 
 def _commands(raw: object, where: str) -> dict[int, str]:

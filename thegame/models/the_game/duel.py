@@ -12,13 +12,14 @@ from ..errors import IllegalMoveError
 from ..outcome import Status
 from ..words import plural
 from . import placement
+from .rules import TurnKind
 from .state import GameState, is_ascending, pile_name, pile_owner
 
 
 class DuelState(GameState):
     """A position of a Face to Face duel."""
 
-    turn_kind = "duel"
+    turn_kind = TurnKind.DUEL
 
     def _deal_hands(self) -> None:
         # D1: each player has their own deck and draw pile and draws 6.

@@ -18,23 +18,24 @@ from __future__ import annotations
 from ..outcome import Status
 from ..words import plural
 from . import placement
+from .rules import Command, TurnKind
 from .state import GameState, is_ascending, pile_name
 
 
 class ExtremeState(GameState):
     """A position of an Extreme game."""
 
-    turn_kind = "extreme"
+    turn_kind = TurnKind.EXTREME
 
-    def _showing(self, kind: str) -> bool:
+    def _showing(self, kind: Command) -> bool:
         """Rule X4: an infinity command holds while its card is on top."""
         return any(self.deal.command(t) == kind for t in self.tops)
 
-    def _played_command(self, kind: str) -> bool:
+    def _played_command(self, kind: Command) -> bool:
         """Rule X3: a lightning command binds for the rest of the turn."""
         return any(self.deal.command(p.play.card) == kind for p in self.placed)
 
-    def _context(self) -> tuple[set[str | None], set[str | None]]:
+    def _context(self) -> tuple[set[Command | None], set[Command | None]]:
         """(commands showing on the tops, X4; commands played this turn, X3)."""
         command = self.deal.command
         return {command(t) for t in self.tops}, {command(p.play.card) for p in self.placed}
@@ -44,20 +45,20 @@ class ExtremeState(GameState):
         showing, played = self._context()
         n_played = len(self.placed)
         kind = self.deal.command(card)
-        if "stop" in played:
+        if Command.STOP in played:
             return ("X3a", f"{card} played after a stop card had ended the turn")
-        three = "three" in played or kind == "three"
+        three = Command.THREE in played or kind is Command.THREE
         if three and n_played >= 3:
             return ("X3c", f"{card} would be card {n_played + 1} of a three turn (exactly 3)")
-        if kind == "stop" and three and n_played != 2:
+        if kind is Command.STOP and three and n_played != 2:
             return ("X3c", f"stop card {card} as card {n_played + 1} of a three turn (only 3rd)")
-        if "one-pile" in showing and any(p.play.pile != pile for p in self.placed):
+        if Command.ONE_PILE in showing and any(p.play.pile != pile for p in self.placed):
             return (
                 "X4b",
                 f"{card} on {pile_name(self.rules, pile)}: a one-pile card is showing "
                 "and this turn's cards went onto another pile",
             )
-        if "no-trick" in showing:
+        if Command.NO_TRICK in showing:
             asc = is_ascending(self.rules, pile)
             if placement.is_trick(asc, self.tops[pile], card, self.rules.step):
                 name = pile_name(self.rules, pile)
@@ -75,14 +76,15 @@ class ExtremeState(GameState):
         # three card fixes the turn at exactly 3 cards in place of the
         # minimum, so a shorter three turn is not a C4 error but the X3c
         # loss (``_end_breaks``).
-        return self._played_command("stop") or self._played_command("three")
+        return self._played_command(Command.STOP) or self._played_command(Command.THREE)
 
     def _end_breaks(self) -> tuple[str, str] | None:
         n = len(self.placed)
-        if self._played_command("three") and n != 3:
+        if self._played_command(Command.THREE) and n != 3:
             return ("X3c", f"a three card needs exactly 3 cards, the turn ended with {n}")
         for pile, top in enumerate(self.tops):
-            if self.deal.command(top) == "skull" and any(p.play.card == top for p in self.placed):
+            mine = any(p.play.card == top for p in self.placed)
+            if self.deal.command(top) is Command.SKULL and mine:
                 # X3b: also after the last card of the game.
                 name = pile_name(self.rules, pile)
                 return ("X3b", f"the skull card {top} on {name} was left uncovered this turn")
@@ -97,17 +99,17 @@ class ExtremeState(GameState):
         step = self.rules.step
         mine = {p.play.card for p in self.placed}
         for pile, top in enumerate(self.tops):
-            if top in mine and self.deal.command(top) == "skull":
+            if top in mine and self.deal.command(top) is Command.SKULL:
                 asc = is_ascending(self.rules, pile)
                 if not any(placement.accepts(asc, top, c, step) for c in hand):
                     return True
-        if any(self.deal.command(c) == "three" for c in mine):
+        if any(self.deal.command(c) is Command.THREE for c in mine):
             return len(self.placed) + len(hand) < 3
         return False
 
     def _draw_count(self, hand: set[int]) -> int:
         # X4c: draw one card while a draw-one card shows, else refill (C6).
-        if self._showing("draw-one"):
+        if self._showing(Command.DRAW_ONE):
             return 1
         return super()._draw_count(hand)
 

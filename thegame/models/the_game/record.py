@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from ..check import CheckResult
 from ..errors import IllegalMoveError, InvalidInputError
 from ..jsonio import load_json
 from .deal import Deal
@@ -104,36 +105,7 @@ def _turn_from_dict(deal: Deal, raw: Any, where: str) -> Turn:
     return Turn(player, tuple(plays))
 
 
-@dataclass
-class CheckResult:
-    """The outcome of replaying a record (``thegame check``)."""
-
-    legal: bool
-    status: str
-    cards_left: int
-    state: GameState
-    error: dict[str, Any] | None = None
-    reason: str | None = None
-    winner: int | None = None
-    turns_ok: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "legal": self.legal,
-            "status": self.status,
-            "cards_left": self.cards_left,
-            # Why the game ended, with the rule id (C7, C8, F2, X2, D6); null
-            # while it goes on.
-            "reason": self.reason,
-            "error": self.error,
-        }
-        if self.state.rules.is_duel:
-            out["winner"] = self.winner
-        return out
-
-
-def replay(record: Record) -> CheckResult:
+def replay(record: Record) -> CheckResult[GameState]:
     """Replay every turn through the engine; stop at the first illegal step.
 
     ``error`` is ``{"turn", "play", "rule", "message"}``, turns and plays
@@ -142,11 +114,9 @@ def replay(record: Record) -> CheckResult:
     """
     state = GameState(record.deal, first=record.first)
 
-    def fail(i: int, j: int | None, err: IllegalMoveError) -> CheckResult:
+    def fail(i: int, j: int | None, err: IllegalMoveError) -> CheckResult[GameState]:
         return CheckResult(
             legal=False,
-            status=state.status,
-            cards_left=state.cards_left(),
             state=state,
             error={
                 "turn": i + 1,
@@ -154,9 +124,7 @@ def replay(record: Record) -> CheckResult:
                 "rule": err.rule,
                 "message": err.message,
             },
-            reason=state.reason,
-            winner=state.winner,
-            turns_ok=i,
+            steps_ok=i,
         )
 
     for i, turn in enumerate(record.turns):
@@ -181,15 +149,7 @@ def replay(record: Record) -> CheckResult:
             state.end_turn()
         except IllegalMoveError as err:
             return fail(i, None, err)
-    return CheckResult(
-        legal=True,
-        status=state.status,
-        cards_left=state.cards_left(),
-        state=state,
-        reason=state.reason,
-        winner=state.winner,
-        turns_ok=len(record.turns),
-    )
+    return CheckResult(legal=True, state=state, steps_ok=len(record.turns))
 
 
 def replayed(record: Record, where: str = "record") -> GameState:

@@ -6,35 +6,56 @@ Rule ids refer to ``shared/rules.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from ..errors import InvalidInputError
 
-# Extreme command kinds (rule X1), in a fixed order used everywhere.
-COMMAND_KINDS: tuple[str, ...] = (
-    "stop",  # X3a
-    "skull",  # X3b
-    "three",  # X3c
-    "no-trick",  # X4a
-    "one-pile",  # X4b
-    "draw-one",  # X4c
-    "no-talk",  # X4d
-)
+
+class Command(StrEnum):
+    """An Extreme command kind (rule X1), in the fixed order used everywhere;
+    the value is its JSON and notation spelling (``37=stop``)."""
+
+    STOP = "stop"  # X3a
+    SKULL = "skull"  # X3b
+    THREE = "three"  # X3c
+    NO_TRICK = "no-trick"  # X4a
+    ONE_PILE = "one-pile"  # X4b
+    DRAW_ONE = "draw-one"  # X4c
+    NO_TALK = "no-talk"  # X4d
+
+
+COMMAND_KINDS: tuple[Command, ...] = tuple(Command)
 COMMANDS_PER_KIND = 4  # rule X1: 7 kinds, 4 cards each
 
-CLASSIC = "classic"
-DUEL = "duel"
+
+class GameKind(StrEnum):
+    """The family a variant belongs to: the cooperative game and its
+    variants (C, P, F, X) or Face to Face (D)."""
+
+    CLASSIC = "classic"
+    DUEL = "duel"
+
+
+class TurnKind(StrEnum):
+    """Which rules shape a turn, each with its own state class (and search
+    kernel): classic (C, P, F), Extreme (X) or the duel (D)."""
+
+    CLASSIC = "classic"
+    EXTREME = "extreme"
+    DUEL = "duel"
+
 
 
 @dataclass(frozen=True)
 class Rules:
     """Parameters of one variant (rule C10: the official game is one preset).
 
-    ``kind`` is ``classic`` (the cooperative game and its variants) or
-    ``duel`` (Face to Face, rules D1-D6).
+    ``kind`` is the family: the cooperative game and its variants, or
+    Face to Face (rules D1-D6).
     """
 
     name: str
-    kind: str = CLASSIC
+    kind: GameKind = GameKind.CLASSIC
     low: int = 2  # C1: lowest card
     high: int = 99  # C1: highest card
     asc_piles: int = 2  # C1
@@ -52,16 +73,15 @@ class Rules:
     max_players: int = 5
 
     @property
-    def turn_kind(self) -> str:
-        """Which rules shape a turn: ``classic`` (C, P, F), ``extreme`` (X)
-        or ``duel`` (D); each has its own state class."""
-        if self.kind == DUEL:
-            return "duel"
-        return "extreme" if self.commands else "classic"
+    def turn_kind(self) -> TurnKind:
+        """Which rules shape a turn (each has its own state class)."""
+        if self.kind is GameKind.DUEL:
+            return TurnKind.DUEL
+        return TurnKind.EXTREME if self.commands else TurnKind.CLASSIC
 
     @property
     def is_duel(self) -> bool:
-        return self.kind == DUEL
+        return self.kind is GameKind.DUEL
 
     @property
     def cards(self) -> range:
@@ -75,7 +95,7 @@ class Rules:
     def n_piles(self) -> int:
         """Piles on the table (duel: both players' piles)."""
         per = self.asc_piles + self.desc_piles
-        return 2 * per if self.kind == DUEL else per
+        return 2 * per if self.kind is GameKind.DUEL else per
 
     @property
     def asc_start(self) -> int:
@@ -108,7 +128,7 @@ def _duel() -> Rules:
     # descending pile from 60; hand 6; D2: at least 2 cards, always.
     return Rules(
         name="face-to-face",
-        kind=DUEL,
+        kind=GameKind.DUEL,
         low=2,
         high=59,
         asc_piles=1,

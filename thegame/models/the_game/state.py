@@ -18,7 +18,7 @@ from ..outcome import Status
 from ..words import plural
 from . import placement
 from .deal import Deal
-from .rules import DUEL, Rules
+from .rules import Rules, TurnKind
 
 
 @dataclass(frozen=True, order=True)
@@ -32,7 +32,7 @@ class Play:
 def pile_name(rules: Rules, pile: int) -> str:
     """Classic: A1..An ascending, D1..Dn descending. Face to Face: ``A1``/``D1``
     are player 1's ascending/descending piles, ``A2``/``D2`` player 2's."""
-    if rules.kind == DUEL:
+    if rules.is_duel:
         return ("A" if pile % 2 == 0 else "D") + str(pile // 2 + 1)
     if pile < rules.asc_piles:
         return f"A{pile + 1}"
@@ -48,14 +48,14 @@ def pile_index(rules: Rules, name: str) -> int:
 
 
 def is_ascending(rules: Rules, pile: int) -> bool:
-    if rules.kind == DUEL:
+    if rules.is_duel:
         return pile % 2 == 0
     return pile < rules.asc_piles
 
 
 def pile_owner(rules: Rules, pile: int) -> int | None:
     """Duel: the 0-based player who owns ``pile``; classic: None (shared)."""
-    return pile // 2 if rules.kind == DUEL else None
+    return pile // 2 if rules.is_duel else None
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class GameState:
     # The state class of each kind of turn (``Rules.turn_kind``); a variant's
     # class registers itself by naming its kind (``ExtremeState``, ``DuelState``).
     _classes: ClassVar[dict[str, type[GameState]]] = {}
-    turn_kind: ClassVar[str] = "classic"
+    turn_kind: ClassVar[TurnKind] = TurnKind.CLASSIC
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -169,7 +169,7 @@ class GameState:
         turn's end, F2, it does not forbid the turn). False means "search":
         the variants whose turn rules say more (commands, the duel) keep
         this answer and are always searched."""
-        if self.turn_kind != "classic":
+        if self.turn_kind is not TurnKind.CLASSIC:
             return False
         rules = self.rules
         asc_low = min(self.tops[: rules.asc_piles], default=None)
@@ -277,6 +277,19 @@ class GameState:
             len(s) - p for s, p in zip(self.stocks, self.stock_pos, strict=True)
         )
 
+    def check_fields(self) -> dict[str, Any]:
+        """The fields of ``thegame check --json`` after the status."""
+        out: dict[str, Any] = {
+            "cards_left": self.cards_left(),
+            # Why the game ended, with the rule id (C7, C8, F2, X2, D6); null
+            # while it goes on.
+            "reason": self.reason,
+            "error": None,  # the check's error goes here, before a duel's winner
+        }
+        if self.rules.is_duel:
+            out["winner"] = self.winner
+        return out
+
     @property
     def plays_this_turn(self) -> list[Play]:
         return [p.play for p in self.placed]
@@ -342,7 +355,7 @@ class GameState:
         if self.over:
             return []
         rules = self.rules
-        if self.turn_kind == "classic":
+        if self.turn_kind is TurnKind.CLASSIC:
             # C5 is all there is to a play here (no turn rules, no commands,
             # every trick allowed): ``is_legal`` without raising and
             # catching an error per refused play; the same list.

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...models.outcome import Limit, Status, Verdict
-from ...models.the_game import GameState, Play
+from ...models.the_game import Command, GameState, Play
 from ...solver.the_game import ckernel
 from ...solver.the_game.api import kernel_of, search_position
 from ...solver.the_game.dfs import Searcher
@@ -165,7 +165,8 @@ def _extreme_key(state: GameState) -> tuple[object, ...]:
     marked = [(top, i in piles) for i, top in enumerate(state.tops)]
     played = frozenset(state.deal.command(p.card) for p in state.plays_this_turn)
     count = min(len(state.placed), max(state.turn_min, 3))
-    return _key(state, marked, count, tuple(sorted(k for k in played if k in ("stop", "three"))))
+    binding = (Command.STOP, Command.THREE)
+    return _key(state, marked, count, tuple(sorted(k for k in played if k in binding)))
 
 
 def _key(
@@ -325,6 +326,26 @@ def looks_good(state: GameState, action: Action) -> bool:
     return play_cost(state, Play(*action), unplayed_cards(state)) <= TRAP_COST
 
 
+Option = tuple[Action, GameState]
+
+
+def _by_verdict(oracle: Oracle, opts: list[Option]) -> tuple[list[Option], list[Option], int]:
+    """The options that keep a clear (or may: undecided ones count as
+    winning), those that lose it, and how many the oracle left undecided."""
+    winning: list[Option] = []
+    losing: list[Option] = []
+    undecided = 0
+    for action, s in opts:
+        verdict = oracle.wins(s)
+        if verdict is None:
+            undecided += 1
+        if verdict is False:
+            losing.append((action, s))
+        else:
+            winning.append((action, s))
+    return winning, losing, undecided
+
+
 def rate(state: GameState, oracle: Oracle | None = None) -> Rating | None:
     """Rate the position ``state`` (start of a turn or mid-turn).
 
@@ -347,16 +368,8 @@ def rate(state: GameState, oracle: Oracle | None = None) -> Rating | None:
     undecided = 0
     while not state.over:
         opts = options(state)
-        winning: list[tuple[Action, GameState]] = []
-        losing: list[tuple[Action, GameState]] = []
-        for action, s in opts:
-            verdict = oracle.wins(s)
-            if verdict is None:
-                undecided += 1
-            if verdict is False:
-                losing.append((action, s))
-            else:
-                winning.append((action, s))
+        winning, losing, unsure = _by_verdict(oracle, opts)
+        undecided += unsure
         # The oracle's first answer says a clear exists, so some option wins
         # unless every winning option was undecided.
         step = len(line)

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from ...models.mind import MAX_LIVES, MAX_STARS, START_STARS, MindRules, with_reward
+from ...models.mind import MAX_LIVES, MAX_STARS, START_STARS, Rules, with_reward
 
 # level -> (P(k lives lost) without a star, with a star at the start)
 Odds = Mapping[int, tuple[Sequence[Fraction], Sequence[Fraction]]]
@@ -72,7 +72,7 @@ def _survive(dist: Sequence[Fraction], lives: int, then: Callable[[int], Fractio
     return sum((p * then(lives - k) for k, p in enumerate(dist[:lives]) if p), Fraction(0))
 
 
-def solve_campaign(rules: MindRules, odds: Odds) -> CampaignSolution:
+def solve_campaign(rules: Rules, odds: Odds) -> CampaignSolution:
     last = rules.levels
 
     def after(level: int, lives: int, stars: int, value: Callable[..., Fraction]) -> Fraction:
@@ -118,7 +118,7 @@ def solve_campaign(rules: MindRules, odds: Odds) -> CampaignSolution:
 
 
 def _forward(
-    rules: MindRules,
+    rules: Rules,
     odds: Odds,
     start: tuple[int, int, int],
     use_star: Callable[[int, int, int], bool],

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models.errors import InvalidInputError
-from ...models.mind import Collision, Event, LevelDeal, LevelState, Play, Star
+from ...models.mind import Collision, Deal, Event, Play, Star, State
 
 
 @dataclass(frozen=True)
@@ -58,10 +58,10 @@ def next_gap_play(hands: list[list[int]], tolerance: int) -> tuple[int, int]:
     return holder + 1, c
 
 
-def play_gap(deal: LevelDeal, tolerance: int, star: bool = False) -> GapResult:
+def play_gap(deal: Deal, tolerance: int, star: bool = False) -> GapResult:
     """Play the level under rule M6, after one star at the start if ``star`` (rule M4)."""
     check_tolerance(tolerance)
-    state = LevelState(deal)
+    state = State(deal)
     events: list[Event] = []
     if star:
         state.star()

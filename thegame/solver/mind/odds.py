@@ -26,7 +26,7 @@ from math import comb, factorial
 from typing import Any
 
 from ...models.errors import InvalidInputError
-from ...models.mind import MindRules
+from ...models.mind import Rules
 
 # (gap, flag, owner's need, others' needs). gap 0: the last card in play lies
 # d or more back (or none yet): no collision is possible with the next card,
@@ -76,6 +76,53 @@ def check_sizes(players: int, cards_each: int, high: int, tolerance: int) -> Non
                                 "tolerance")
 
 
+class _Steps:
+    """The walk's moves for one card value under rule M6, from a key (the
+    gap since the last card put in play, whether that gap already cost a
+    life, its holder's cards still to receive, the others'); memoised."""
+
+    def __init__(self, tolerance: int, cards_each: int, star: bool) -> None:
+        self.d, self.n, self.star = tolerance, cards_each, star
+        self.moves = cache(self._moves)
+
+    def near(self, gap: int, flag: int, owner: int, others: tuple[int, ...]) -> Key:
+        if gap >= self.d:
+            return (FAR, 0, -1, tuple(sorted((*others, owner))))
+        return (gap, flag, owner, others)
+
+    def advance(self, key: Key) -> Key:
+        """One card value passes without a card put in play."""
+        gap, flag, owner, others = key
+        return key if gap == FAR else self.near(gap + 1, flag, owner, others)
+
+    def _moves(self, key: Key) -> tuple[tuple[Key, int, int, int], ...]:
+        """(next key, ways, lives lost, cards still to receive) for one value."""
+        near, advance = self.near, self.advance
+        gap, flag, owner, others = key
+        out: list[tuple[Key, int, int]] = [(advance(key), 1, 0)]  # nobody holds it
+        if gap != FAR and owner > 0:
+            # the last card's holder gets the next one too: never a collision
+            out.append((near(1, 0, owner - 1, others), 1, 0))
+        for q in sorted(set(others)):
+            if q == 0:
+                continue
+            ways = others.count(q)
+            i = others.index(q)
+            rest = others[:i] + others[i + 1 :]
+            if self.star and q == self.n:
+                # rule M4: a player's lowest card is thrown out before play
+                thrown = tuple(sorted((*rest, q - 1)))
+                out.append((advance((gap, flag, owner, thrown)), ways, 0))
+                continue
+            if gap == FAR:
+                out.append((near(1, 0, q - 1, rest), ways, 0))
+                continue
+            # rule M6: another player's card closer than d to the last one
+            hit = 1 - flag
+            out.append((near(1, hit, q - 1, tuple(sorted((*rest, owner)))), ways, hit))
+        return tuple((k, w, s, sum(k[3]) + max(k[2], 0)) for k, w, s in out)
+
+
 def level_odds(
     players: int,
     cards_each: int,
@@ -92,48 +139,11 @@ def level_odds(
     ``tick(v)`` is called after each card value (progress, Ctrl-C).
     """
     check_sizes(players, cards_each, high, tolerance)
-    d, n = tolerance, cards_each
+    n = cards_each
     total = deal_count(players, n, high)
     slot = total.bit_length() + 1
     mask = (1 << slot) - 1
-
-    def near(gap: int, flag: int, owner: int, others: tuple[int, ...]) -> Key:
-        if gap >= d:
-            return (FAR, 0, -1, tuple(sorted((*others, owner))))
-        return (gap, flag, owner, others)
-
-    def advance(key: Key) -> Key:
-        """One card value passes without a card put in play."""
-        gap, flag, owner, others = key
-        return key if gap == FAR else near(gap + 1, flag, owner, others)
-
-    @cache
-    def moves(key: Key) -> tuple[tuple[Key, int, int, int], ...]:
-        """(next key, ways, lives lost, cards still to receive) for one value."""
-        gap, flag, owner, others = key
-        out: list[tuple[Key, int, int]] = [(advance(key), 1, 0)]  # nobody holds it
-        if gap != FAR and owner > 0:
-            # the last card's holder gets the next one too: never a collision
-            out.append((near(1, 0, owner - 1, others), 1, 0))
-        for q in sorted(set(others)):
-            if q == 0:
-                continue
-            ways = others.count(q)
-            i = others.index(q)
-            rest = others[:i] + others[i + 1 :]
-            if star and q == n:
-                # rule M4: a player's lowest card is thrown out before play
-                thrown = tuple(sorted((*rest, q - 1)))
-                out.append((advance((gap, flag, owner, thrown)), ways, 0))
-                continue
-            if gap == FAR:
-                out.append((near(1, 0, q - 1, rest), ways, 0))
-                continue
-            # rule M6: another player's card closer than d to the last one
-            hit = 1 - flag
-            out.append((near(1, hit, q - 1, tuple(sorted((*rest, owner)))), ways, hit))
-        return tuple((k, w, s, sum(k[3]) + max(k[2], 0)) for k, w, s in out)
-
+    moves = _Steps(tolerance, n, star).moves
     cur: dict[Key, int] = {(FAR, 0, -1, (n,) * players): 1}
     for v in range(1, high + 1):
         left = high - v
@@ -161,7 +171,7 @@ def level_odds(
 
 
 def campaign_odds(
-    rules: MindRules,
+    rules: Rules,
     tolerance: int,
     tick: Callable[[int], None] | None = None,
 ) -> dict[int, tuple[LevelOdds, LevelOdds]]:

@@ -18,7 +18,7 @@ import time
 
 from ...models.outcome import Limit
 from .dfs import Node, Searcher
-from .kernel import END, INF, Action, Kernel, Snapshot, TurnOption
+from .kernel import END, INF, Action, Kernel, KernelSnapshot, TurnOption
 
 # Beam settings, tuned on solo seeds 1-60 (wins per width, median time);
 # they only steer the incomplete beam, never what is proven.
@@ -114,7 +114,7 @@ class TurnSearcher(Searcher):
         """
         k = self.k
         root = k.snapshot()
-        beam: list[tuple[int, list[Action], Snapshot]] = [(0, [], root)]
+        beam: list[tuple[int, list[Action], KernelSnapshot]] = [(0, [], root)]
         while beam:
             cands: list[tuple[int, int, tuple[int, ...], int, list[tuple[int, int]]]] = []
             seen: set[tuple[int, ...]] = set()

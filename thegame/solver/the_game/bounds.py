@@ -26,6 +26,7 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ...models.outcome import Status
 from ...models.the_game import Deal, GameState, Play, is_ascending, placement
 from .kernel import Kernel
 
@@ -200,8 +201,8 @@ class StateGraph:
         plays: list[Play] = []
 
         def rec() -> None:
-            if plays and state.status == "won":
-                out[("won",)] = (list(plays), state.copy())
+            if plays and state.status == Status.WON:
+                out[WON_NODE] = (list(plays), state.copy())
                 return
             if plays and state.can_end_turn():
                 after = state.copy()
@@ -231,7 +232,7 @@ class StateGraph:
             node, state = stack.pop()
             for plays, after in self._turns(state):
                 child: tuple[object, ...]
-                if after.status == "won":
+                if after.status == Status.WON:
                     child = WON_NODE
                 else:
                     key = after.key()

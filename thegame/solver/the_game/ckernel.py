@@ -33,14 +33,14 @@ from collections.abc import Callable, Container
 
 from ...models import interrupt
 from ...models.outcome import Limit
-from ...models.the_game import Deal, GameState, Rules
+from ...models.the_game import Deal, GameKind, GameState, Rules
 from . import extreme_beam
 from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths
 from .budget import DEFAULT_MEMORY_MIB, SearchStats, node_limit
 from .dfs import SearchResult
 from .extreme_kernel import ExtremeKernel
 from .extreme_kernel import covers as extreme_covers
-from .kernel import INF, W2, W3, Kernel, Snapshot
+from .kernel import INF, W2, W3, Kernel, KernelSnapshot
 
 try:
     from . import _ckernel
@@ -94,7 +94,7 @@ def covers(rules: Rules, players: int) -> bool:
     """The compiled kernel holds this variant: the classic family, or Extreme
     without fire cards (as ``ExtremeKernel``); card values below 128 (the
     masks are 128 bits), at most 8 piles and 8 players, short move lists."""
-    if not BUILT or rules.kind != "classic":
+    if not BUILT or rules.kind is not GameKind.CLASSIC:
         return False
     if rules.commands and not extreme_covers(rules):
         return False
@@ -197,10 +197,10 @@ class CKernel(_Core):
             self._commands(py.stop, py.skull, py.three, py.no_trick, py.one_pile, py.draw_one)
         self.restore(py.snapshot())
 
-    def snapshot(self) -> Snapshot:
-        return Snapshot.of(self)
+    def snapshot(self) -> KernelSnapshot:
+        return KernelSnapshot.of(self)
 
-    def restore(self, snap: Snapshot) -> None:
+    def restore(self, snap: KernelSnapshot) -> None:
         self._set_state(
             list(snap.tops),
             list(snap.hands),

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from ...models.outcome import Limit
+from ...models.outcome import Limit, OutOfBudget
 from ...models.the_game.placement import takes_all_of
-from .budget import Budget, Budgeted, SearchStats
+from .budget import Budgeted, SearchStats
 from .kernel import END, FIRE_MARK, INF, Action, Kernel
 
 # The iterations' allowances are 0, 1, 3, then unlimited. Longer ladders
@@ -140,7 +140,7 @@ class Searcher(Budgeted[Kernel]):
                     break
                 allowance = allowance * 2 + 1 if allowance < LAST_ALLOWANCE else INF
                 self.tried.clear()
-        except Budget:
+        except OutOfBudget:
             pass
         self.stats.dead_positions = len(self.dead)
         if win:

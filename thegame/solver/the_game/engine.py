@@ -14,11 +14,12 @@ from typing import Protocol
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit
 from ...models.the_game import Deal
-from .api import Solution, covered, solve
+from .api import covered, solve
+from .solution import EngineName, Solution
 
 
 class Engine(Protocol):
-    name: str
+    name: EngineName
 
     def covers(self, deal: Deal) -> bool: ...
 
@@ -29,7 +30,7 @@ class SearchEngine:
     """The search: beam and limited-discrepancy search, then the branch and
     bound on cards left (``api.solve``)."""
 
-    name = "dfs"
+    name = EngineName.DFS
 
     def covers(self, deal: Deal) -> bool:
         try:
@@ -45,7 +46,7 @@ class SearchEngine:
 class CpSatEngine:
     """The CP-SAT model (``cpsat``): the second, independent exact engine."""
 
-    name = "cpsat"
+    name = EngineName.CPSAT
 
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers

@@ -37,9 +37,9 @@ keys, dead masks and turn lists); a change here must be made there too, and
 
 from __future__ import annotations
 
-from ...models.the_game import Deal, GameState, Rules
+from ...models.the_game import Command, Deal, GameState, Rules, TurnKind
 from ...models.the_game.placement import accepts, is_trick
-from .kernel import INF, Kernel, PlayUndo
+from .kernel import INF, Kernel, KernelUndo
 
 # Flags of the packed turn state (above any pile bit: at most 16 piles).
 STOP = 1 << 20
@@ -48,7 +48,7 @@ THREE = 1 << 21
 
 def covers(rules: Rules) -> bool:
     """Extreme without fire cards (an On Fire + Extreme mix is not modelled)."""
-    return rules.turn_kind == "extreme" and not rules.fire_cards
+    return rules.turn_kind is TurnKind.EXTREME and not rules.fire_cards
 
 
 class ExtremeKernel(Kernel):
@@ -65,15 +65,15 @@ class ExtremeKernel(Kernel):
             first,
         )
         self.rules = rules
-        self.cmd: dict[str, int] = {}  # command kind -> bitmask of its cards
+        self.cmd: dict[Command, int] = {}  # command kind -> bitmask of its cards
         for card, kind in deal.commands:
             self.cmd[kind] = self.cmd.get(kind, 0) | 1 << card
-        self.stop = self.cmd.get("stop", 0)
-        self.skull = self.cmd.get("skull", 0)
-        self.three = self.cmd.get("three", 0)
-        self.no_trick = self.cmd.get("no-trick", 0)
-        self.one_pile = self.cmd.get("one-pile", 0)
-        self.draw_one = self.cmd.get("draw-one", 0)
+        self.stop = self.cmd.get(Command.STOP, 0)
+        self.skull = self.cmd.get(Command.SKULL, 0)
+        self.three = self.cmd.get(Command.THREE, 0)
+        self.no_trick = self.cmd.get(Command.NO_TRICK, 0)
+        self.one_pile = self.cmd.get(Command.ONE_PILE, 0)
+        self.draw_one = self.cmd.get(Command.DRAW_ONE, 0)
         self.pending = 0
         # Turn splitting is off (module notes): no turn length cap.
         self.max_turn = self.base_max_turn = INF
@@ -358,9 +358,9 @@ class ExtremeKernel(Kernel):
             if accepts(i < self.n_asc, t, c, self.step) and self._keeps(c, i, no_trick, one_pile)
         ]
 
-    def play(self, c: int, pile: int) -> PlayUndo:
+    def play(self, c: int, pile: int) -> KernelUndo:
         bit = 1 << c
-        saved = PlayUndo(self.tops[pile], self.pending)
+        saved = KernelUndo(self.tops[pile], self.pending)
         self.hands[self.cur] ^= bit
         self.unplayed ^= bit
         self.tops[pile] = c

@@ -32,146 +32,41 @@ once the solo draw pile is empty (``auto_end``), the dead-card bound
 
 from __future__ import annotations
 
-import functools
-from typing import NamedTuple, Protocol
+from ...models.the_game import Deal, GameState, Rules, TurnKind
+from ...models.the_game.placement import accepts
+from .records import (
+    END,
+    FIRE_MARK,
+    INF,
+    W2,
+    W3,
+    Action,
+    KernelSnapshot,
+    KernelUndo,
+    Position,
+    TurnOption,
+    TurnUndo,
+)
+from .tables import PlacementTable, between_table, placement_table
+from .turns import TurnLister
 
-from ...models.the_game import Deal, GameState, Rules
-from ...models.the_game.placement import accepted_mask, accepts, beyond, trick_card
+__all__ = [
+    "END",
+    "FIRE_MARK",
+    "INF",
+    "W2",
+    "W3",
+    "Action",
+    "Kernel",
+    "KernelSnapshot",
+    "KernelUndo",
+    "PlacementTable",
+    "Position",
+    "TurnOption",
+    "TurnUndo",
+]
 
-INF = 1 << 30
-# Weights of cards blocked by two and by three piles in ``Kernel.evaluate``
-# (tuned on solo seeds 1-60; they steer the incomplete beam, never a proof).
-W2 = 1
-W3 = 8
-
-# Added to a top in the memo key while it shows a fire card due (F2).
-FIRE_MARK = 1000
-
-# An action on the line: (card, pile) for a play, END for the end of a turn.
-END = (-1, -1)
-Action = tuple[int, int]
-# A turn: its cost (the beam's ordering) and its plays.
-TurnOption = tuple[int, list[tuple[int, int]]]
-
-
-class PlayUndo(NamedTuple):
-    """What ``Kernel.unplay`` restores after ``Kernel.play``."""
-
-    top: int
-    pending: int
-
-
-class TurnUndo(NamedTuple):
-    """What ``Kernel.unend_turn`` restores after ``Kernel.end_turn``."""
-
-    player: int
-    plays: int
-    pos: int
-    hand: int
-    pending: int
-    turn_min: int
-    max_turn: int
-
-
-class Snapshot(NamedTuple):
-    """A whole kernel position, for searches that jump between positions."""
-
-    tops: tuple[int, ...]
-    hands: tuple[int, ...]
-    pos: int
-    unplayed: int
-    player: int
-    plays: int
-    pending: int
-    turn_min: int
-    max_turn: int
-
-    @classmethod
-    def of(cls, k: Position) -> Snapshot:
-        """The position of any kernel (the Python one or the compiled one)."""
-        return cls(
-            tuple(k.tops),
-            tuple(k.hands),
-            k.pos,
-            k.unplayed,
-            k.cur,
-            k.t,
-            k.pending,
-            k.turn_min,
-            k.max_turn,
-        )
-
-
-class Position(Protocol):
-    """What a kernel holds of a position (see the glossary)."""
-
-    tops: list[int]
-    hands: list[int]
-    pos: int
-    unplayed: int
-    cur: int
-    t: int
-    pending: int
-    turn_min: int
-    max_turn: int
-
-
-@functools.cache
-def _between_table(size: int) -> list[list[int]]:
-    """btw[a][b]: mask of card values strictly between a and b (a < b).
-    Shared by every kernel of a card range (analysis and puzzles build
-    hundreds); never mutated."""
-    return [
-        [((1 << b) - 1) & ~((1 << (a + 1)) - 1) if b > a + 1 else 0 for b in range(size + 1)]
-        for a in range(size + 1)
-    ]
-
-
-class PlacementTable(NamedTuple):
-    """Rule C5 in the form the hot loops use, built from ``placement``.
-
-    ``trick_top[d][c]``: the top on which card c is a backward trick on a
-    pile of direction d (0 ascending, 1 descending), -1 if none;
-    ``first_beyond[t]``: the lowest card that goes beyond an ascending top t;
-    ``last_beyond[t]``: the highest card that goes beyond a descending top t;
-    ``accepted[d][t]``: the mask of cards a pile of direction d with top t takes.
-    """
-
-    trick_top: tuple[tuple[int, ...], tuple[int, ...]]
-    first_beyond: tuple[int, ...]
-    last_beyond: tuple[int, ...]
-    accepted: tuple[tuple[int, ...], tuple[int, ...]]
-
-
-@functools.cache
-def _placement_table(step: int, size: int) -> PlacementTable:
-    """Ask the placement predicates once per (top, card) of a card range;
-    shared by every kernel of that range, never mutated."""
-    trick_top = [[-1] * (size + 1), [-1] * (size + 1)]
-    for d, asc in enumerate((True, False)):
-        for t in range(size + 1):
-            # The one card a trick puts on t (``is_trick`` is this equality).
-            c = trick_card(asc, t, step)
-            if 0 <= c <= size:
-                trick_top[d][c] = t
-    first = [
-        next((c for c in range(size + 1) if beyond(True, t, c)), size + 1) for t in range(size + 1)
-    ]
-    last = [
-        next((c for c in range(size, -1, -1) if beyond(False, t, c)), -1) for t in range(size + 1)
-    ]
-    accepted = tuple(
-        tuple(accepted_mask(asc, t, step, size) for t in range(size + 1)) for asc in (True, False)
-    )
-    return PlacementTable(
-        (tuple(trick_top[0]), tuple(trick_top[1])),
-        tuple(first),
-        tuple(last),
-        (accepted[0], accepted[1]),
-    )
-
-
-class Kernel:
+class Kernel(TurnLister):
     """The compact state of one game of the classic family."""
 
     # Placement is rule C5 alone, so a position whose tops each take every
@@ -181,7 +76,7 @@ class Kernel:
 
     def __init__(self, deal: Deal, first: int) -> None:
         rules: Rules = deal.rules
-        if rules.kind != "classic" or rules.commands:
+        if rules.turn_kind is not TurnKind.CLASSIC:
             raise ValueError(f"the search solver does not cover {rules.name}")
         self.rules = rules
         self.deck = list(deal.deck)
@@ -215,9 +110,9 @@ class Kernel:
         # Solo turn splitting (argued in the module notes of ``max_turn``).
         self.max_turn = self._max_turn()
         self.base_max_turn = self.max_turn  # ``max_turn`` may be larger in a first, mid turn
-        self.btw = _between_table(rules.high + 2)
+        self.btw = between_table(rules.high + 2)
         self.size = rules.high + 2  # card values and start tops lie below this
-        self.place = _placement_table(self.step, self.size)
+        self.place = placement_table(self.step, self.size)
 
     @classmethod
     def from_state(cls, state: GameState) -> Kernel:
@@ -558,10 +453,10 @@ class Kernel:
                     score += W3 * (bij & blocked[m]).bit_count()
         return score
 
-    def play(self, c: int, pile: int) -> PlayUndo:
+    def play(self, c: int, pile: int) -> KernelUndo:
         """Apply a play; returns what ``unplay`` needs."""
         bit = 1 << c
-        saved = PlayUndo(self.tops[pile], self.pending)
+        saved = KernelUndo(self.tops[pile], self.pending)
         self.hands[self.cur] ^= bit
         self.unplayed ^= bit
         self.tops[pile] = c
@@ -569,7 +464,7 @@ class Kernel:
         self.t += 1
         return saved
 
-    def unplay(self, c: int, pile: int, saved: PlayUndo) -> None:
+    def unplay(self, c: int, pile: int, saved: KernelUndo) -> None:
         bit = 1 << c
         self.hands[self.cur] ^= bit
         self.unplayed ^= bit
@@ -637,10 +532,10 @@ class Kernel:
         self.pending, self.turn_min, self.max_turn = saved.pending, saved.turn_min, saved.max_turn
         self.hands[saved.player] = saved.hand
 
-    def snapshot(self) -> Snapshot:
-        return Snapshot.of(self)
+    def snapshot(self) -> KernelSnapshot:
+        return KernelSnapshot.of(self)
 
-    def restore(self, snap: Snapshot) -> None:
+    def restore(self, snap: KernelSnapshot) -> None:
         self.tops = list(snap.tops)
         self.hands = list(snap.hands)
         self.pos, self.unplayed, self.cur, self.t = snap.pos, snap.unplayed, snap.player, snap.plays
@@ -649,110 +544,3 @@ class Kernel:
     def won(self) -> bool:
         # F3 decision: a fire card showing after the last card does not lose.
         return self.unplayed == 0
-
-    # -- turns (the beam over whole turns) -------------------------------------
-
-    def solo_turns(
-        self, branch: int = INF, longest: int = INF, extra_cost: int = INF
-    ) -> list[TurnOption]:
-        """Distinct turn results, cheapest first: (cost, plays).
-
-        ``branch`` keeps only that many of the best plays at each step and
-        ``longest`` caps the turn length: for the beam, which is incomplete
-        anyway; complete search passes neither.
-        """
-        k = self
-        # From a position inside a turn (an analysed game), count the plays
-        # still to make; ending at once is a candidate when the minimum is met.
-        lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
-        hi = min(k.max_turn - k.t, longest)
-        found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
-        plays: list[tuple[int, int]] = []
-        n_asc = k.n_asc
-        tops = k.tops
-        btw = k.btw
-        trick_up, trick_down = k.place.trick_top
-
-        # Solo without fire: a play changes only a top, the hand and the
-        # unplayed set, so it is applied inline here (the hot loop).
-        # Plays on different piles commute, so the same position recurs
-        # within a turn; it is expanded once, at its lowest cost (the hand
-        # in the key fixes the depth).
-        expanded: dict[tuple[int, ...], int] = {}
-
-        def rec(depth: int, cost: int) -> None:
-            key = (*sorted(tops[:n_asc]), *sorted(tops[n_asc:]), k.hands[0])
-            seen = expanded.get(key)
-            if seen is not None and seen <= cost:
-                return
-            expanded[key] = cost
-            if depth >= lo:
-                found[key] = (cost, plays[:])
-            if depth >= hi:
-                return
-            for cost_hint, c, pile in k.moves()[:branch]:
-                if depth >= lo and cost_hint > extra_cost:
-                    break
-                top = tops[pile]
-                un = k.unplayed
-                # Score change: a normal play loses the unplayed cards it
-                # jumps over; a backward trick wins back the ones between
-                # its card and the old top (and is preferred on ties).
-                if top != (trick_up if pile < n_asc else trick_down)[c]:  # not a trick
-                    delta = (un & (btw[top][c] if c > top else btw[c][top])).bit_count()
-                else:
-                    delta = -(un & (btw[c][top] if c < top else btw[top][c])).bit_count() - 1
-                bit = 1 << c
-                k.hands[0] ^= bit
-                k.unplayed = un ^ bit
-                tops[pile] = c
-                plays.append((c, pile))
-                rec(depth + 1, cost + delta)
-                plays.pop()
-                tops[pile] = top
-                k.unplayed = un
-                k.hands[0] ^= bit
-
-        rec(0, 0)
-        out = sorted(found.values(), key=lambda x: x[0])
-        # A child whose every line is a dead card is pruned in the child.
-        return out
-
-    def fire_turns(
-        self, branch: int = INF, longest: int = INF, extra_cost: int = INF
-    ) -> list[TurnOption]:
-        """The mover's turns listed through ``play``, which keeps the fire
-        deadlines: a turn ends only with every due fire card covered (F2).
-        Solo with fire cards, and every turn of several players (no solo
-        turn cap). Arguments as in ``solo_turns``."""
-        k = self
-        lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
-        hi = min(k.max_turn - k.t, longest)
-        found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
-        expanded: dict[tuple[int, ...], int] = {}
-        plays: list[tuple[int, int]] = []
-
-        def rec(depth: int, cost: int) -> None:
-            # Fire deadlines are per pile: no pile symmetry in this key.
-            key = (*k.tops, k.pending, k.hands[k.cur])
-            seen = expanded.get(key)
-            if seen is not None and seen <= cost:
-                return
-            expanded[key] = cost
-            if k.unplayed == 0 or (depth >= lo and k.t > 0 and not k.pending):
-                found[key] = (cost, plays[:])
-            if depth >= hi or k.unplayed == 0:
-                return
-            for cost_hint, c, pile in k.moves()[:branch]:
-                # Beyond the minimum only cheap plays, unless a fire card
-                # still has to be covered.
-                if depth >= lo and cost_hint > extra_cost and not k.pending:
-                    break
-                saved = k.play(c, pile)
-                plays.append((c, pile))
-                rec(depth + 1, cost + cost_hint)
-                plays.pop()
-                k.unplay(c, pile, saved)
-
-        rec(0, 0)
-        return sorted(found.values(), key=lambda x: x[0])

@@ -26,8 +26,8 @@ from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ...models.outcome import NO_LIMIT, Limit
-from .budget import Budget, Budgeted
+from ...models.outcome import NO_LIMIT, Limit, OutOfBudget
+from .budget import Budgeted
 from .kernel import END, INF, Action
 
 
@@ -103,7 +103,7 @@ class Optimizer(Budgeted[BoundKernel]):
             if self.best > root_bound:
                 bound = self._dfs()
             proven = True
-        except Budget:
+        except OutOfBudget:
             pass
         if proven:
             bound = self.best

@@ -7,10 +7,10 @@ import time
 from ...models import InvalidInputError, interrupt
 from ...models.outcome import NO_LIMIT, Limit, Verdict
 from ...models.the_game import Deal
-from .api import Solution
 from .engine import CpSatEngine, SearchEngine
+from .solution import EngineName, Solution
 
-ENGINES = ("dfs", "cpsat", "auto")
+ENGINES: tuple[str, ...] = tuple(e.value for e in EngineName)
 
 
 def cpsat_covers(deal: Deal) -> bool:
@@ -20,7 +20,7 @@ def cpsat_covers(deal: Deal) -> bool:
 
 
 def solve_with(
-    deal: Deal, engine: str = "auto", limit: Limit = NO_LIMIT, workers: int = 2
+    deal: Deal, engine: str = EngineName.AUTO, limit: Limit = NO_LIMIT, workers: int = 2
 ) -> Solution:
     """Solve with one engine, or with the portfolio (``auto``).
 
@@ -36,9 +36,10 @@ def solve_with(
     if engine not in ENGINES:
         raise InvalidInputError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     search, cpsat = SearchEngine(), CpSatEngine(workers)
-    if engine == "dfs":
+    name = EngineName(engine)
+    if name is EngineName.DFS:
         return search.solve(deal, limit)
-    if engine == "cpsat":
+    if name is EngineName.CPSAT:
         if limit.nodes is not None:
             raise InvalidInputError(
                 "CP-SAT counts no search nodes: give it --time-limit only, or use --engine dfs",

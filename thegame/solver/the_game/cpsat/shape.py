@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ....models.the_game import Deal
+from ....models.the_game import Deal, GameKind
+from ..solution import EngineName
 
-ENGINE = "cpsat"
+ENGINE = EngineName.CPSAT
 
 
 def check_supported(deal: Deal) -> None:
     """Raise ``ValueError`` unless the CP-SAT model covers ``deal``."""
     rules = deal.rules
-    if rules.kind != "classic":
+    if rules.kind is not GameKind.CLASSIC:
         raise ValueError(f"the CP-SAT model does not cover {rules.name} (only the classic family)")
     if rules.commands:
         raise ValueError(f"the CP-SAT model does not cover {rules.name}: commands (rule X)")

@@ -15,19 +15,20 @@ count disagrees with the model, is a ``SolverBug``, never a verdict.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from ....models import IllegalMoveError, interrupt
 from ....models.outcome import NO_LIMIT, Limit, Status, Verdict
 from ....models.the_game import Deal, GameState, Play, Turn
 from ....models.words import plural
-from ..api import Solution, SolverBug
 from ..bounds import state_lower_bound
 from ..kernel import Action
+from ..solution import Solution, SolverBug
 from . import objective
 from .build import build
 from .hint import hint_values, normalise
 from .shape import ENGINE, Shape, start_player
-from .stage import Stage, run
+from .stage import CpStatus, Stage, run
 
 FIRST_HORIZON = 24
 
@@ -73,42 +74,65 @@ def solve_cpsat(
     proven optimum of cards left).
     """
     begin = time.monotonic()
-    deadline = limit.deadline(begin)
     shape = Shape.of(deal)
-    n = shape.n
     start = start_player(shape, None if hint_first is None else hint_first - 1)
     hinted = normalise(shape, hint, start) if hint else []
-    best, best_first = hinted, start
-    stages: list[Stage] = []
-    horizon = n if clear else min(n, max(1, first_horizon))
-    # A horizon that the hint already overfills cannot settle: skip it.
-    while horizon < n and sum(len(t) for t in hinted) > horizon - shape.longest():
-        horizon = grow(horizon, n)
-    # The graph bounds on cards left at the start (``bounds``), for the
-    # objective: sound for every starting player the model may choose.
-    floor = min(state_lower_bound(GameState(deal, first=f)) for f in deal.starting_players())
-    while True:
-        m = build(shape, horizon, clear=clear)
-        if floor:
-            objective.at_most(m, n - floor)
-        if best:
-            hint_values(m, best, best_first)
-        left = deadline - time.monotonic() if deadline is not None else None
-        final = horizon >= n
-        target = horizon - shape.longest()
-        stage = run(m, left, workers, seed, stop_above=None if final else target)
-        stages.append(stage)
-        if stage.played > sum(len(t) for t in best):
-            best, best_first = stage.turns, stage.first
-        if final or stage.played <= target:
-            # Decided (a win, or an optimum or bound that settles the
-            # game), or out of time within this horizon.
-            break
-        # A line longer than the horizon can settle: look further.
-        if interrupt.requested() or (deadline is not None and time.monotonic() >= deadline):
-            break
-        horizon = grow(horizon, n)
-    return _report(deal, shape, stages, (best_first, best), hinted, workers, begin)
+    horizon = shape.n if clear else min(shape.n, max(1, first_horizon))
+    run_ = _Runs(deal, shape, limit.deadline(begin), workers, seed, clear)
+    stages, line = run_.growing(horizon, (start, hinted))
+    return _report(deal, shape, stages, line, hinted, workers, begin)
+
+
+@dataclass(frozen=True)
+class _Runs:
+    """The CP-SAT runs of one deal over growing horizons."""
+
+    deal: Deal
+    shape: Shape
+    deadline: float | None
+    workers: int
+    seed: int
+    clear: bool
+
+    def growing(
+        self, horizon: int, hint: tuple[int, list[list[tuple[int, int]]]]
+    ) -> tuple[list[Stage], tuple[int, list[list[tuple[int, int]]]]]:
+        """Run from ``horizon`` on, each stage hinted with the best line so
+        far (first ``hint``), until one decides or time runs out; the stages
+        and the best line (its 0-based starting player and turns)."""
+        deal, shape, deadline, clear = self.deal, self.shape, self.deadline, self.clear
+        n = shape.n
+        best_first, best = hint
+        hinted = best
+        stages: list[Stage] = []
+        # A horizon that the hint already overfills cannot settle: skip it.
+        while horizon < n and sum(len(t) for t in hinted) > horizon - shape.longest():
+            horizon = grow(horizon, n)
+        # The graph bounds on cards left at the start (``bounds``), for the
+        # objective: sound for every starting player the model may choose.
+        floor = min(state_lower_bound(GameState(deal, first=f)) for f in deal.starting_players())
+        while True:
+            m = build(shape, horizon, clear=clear)
+            if floor:
+                objective.at_most(m, n - floor)
+            if best:
+                hint_values(m, best, best_first)
+            left = deadline - time.monotonic() if deadline is not None else None
+            final = horizon >= n
+            target = horizon - shape.longest()
+            stage = run(m, left, self.workers, self.seed, stop_above=None if final else target)
+            stages.append(stage)
+            if stage.played > sum(len(t) for t in best):
+                best, best_first = stage.turns, stage.first
+            if final or stage.played <= target:
+                # Decided (a win, or an optimum or bound that settles the
+                # game), or out of time within this horizon.
+                break
+            # A line longer than the horizon can settle: look further.
+            if interrupt.requested() or (deadline is not None and time.monotonic() >= deadline):
+                break
+            horizon = grow(horizon, n)
+        return stages, (best_first, best)
 
 
 def _replay(
@@ -130,6 +154,26 @@ def _replay(
     return turns, state
 
 
+def _verdict(shape: Shape, last: Stage, played: int) -> tuple[Verdict, str | None, bool]:
+    """What the last stage proves with a line of ``played`` cards: the
+    verdict, the proof in words, and whether the line is the optimum."""
+    n = shape.n
+    settled = shape.settled(last.horizon, last.bound)
+    if played == n:
+        return Verdict.WIN, None, True
+    if last.status is CpStatus.OPTIMAL and settled:
+        where = "" if last.horizon >= n else f" (settled on the first {last.horizon} slots)"
+        most = plural(played, "card")
+        proof = f"CP-SAT optimal: at most {most} can be played, {n - played} left{where}"
+        return Verdict.LOSS, proof, True
+    if last.status is CpStatus.INFEASIBLE and last.horizon >= n:
+        return Verdict.LOSS, "CP-SAT: the perfect clear is infeasible", False
+    if last.bound < n and settled:
+        most = plural(last.bound, "card")
+        return Verdict.LOSS, f"CP-SAT bound: at most {most} can be played (no perfect clear)", False
+    return Verdict.UNKNOWN, None, False
+
+
 def _report(
     deal: Deal,
     shape: Shape,
@@ -144,23 +188,7 @@ def _report(
     last = stages[-1]
     played = sum(len(t) for t in best)
     settled = shape.settled(last.horizon, last.bound)
-    optimum = False
-    proof: str | None
-    if played == n:
-        verdict, proof, optimum = Verdict.WIN, None, True
-    elif last.status == "OPTIMAL" and settled:
-        verdict, optimum = Verdict.LOSS, True
-        where = "" if last.horizon >= n else f" (settled on the first {last.horizon} slots)"
-        most = plural(played, "card")
-        proof = f"CP-SAT optimal: at most {most} can be played, {n - played} left{where}"
-    elif last.status == "INFEASIBLE" and last.horizon >= n:
-        verdict, proof = Verdict.LOSS, "CP-SAT: the perfect clear is infeasible"
-    elif last.bound < n and settled:
-        verdict = Verdict.LOSS
-        most = plural(last.bound, "card")
-        proof = f"CP-SAT bound: at most {most} can be played (no perfect clear)"
-    else:
-        verdict, proof = Verdict.UNKNOWN, None
+    verdict, proof, optimum = _verdict(shape, last, played)
     turns, final = _replay(deal, first + 1, best)
     if final.cards_left() != n - played:
         raise SolverBug(

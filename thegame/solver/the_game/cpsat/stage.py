@@ -9,13 +9,24 @@ any solution (UNKNOWN) proves nothing and keeps the trivial bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from ..api import SolverBug
+from ..solution import SolverBug
 from .model import Model
 from .shape import start_player
+
+
+class CpStatus(StrEnum):
+    """CP-SAT's status of a run, spelt as CP-SAT names it."""
+
+    OPTIMAL = "OPTIMAL"
+    FEASIBLE = "FEASIBLE"
+    INFEASIBLE = "INFEASIBLE"
+    UNKNOWN = "UNKNOWN"
+    MODEL_INVALID = "MODEL_INVALID"
 
 
 @dataclass
@@ -23,7 +34,7 @@ class Stage:
     """What one CP-SAT run established."""
 
     horizon: int
-    status: str
+    status: CpStatus
     played: int  # cards played on the line found (-1: no line)
     bound: int  # proven upper bound on the cards within the horizon
     turns: list[list[tuple[int, int]]]
@@ -73,27 +84,12 @@ def run(
     solver.parameters.random_seed = seed
     callback = _StopAbove(stop_above) if stop_above is not None else None
     status = solver.solve(m.model, callback)
-    sh = m.shape
     turns: list[list[tuple[int, int]]] = []
     played = -1
-    first = start_player(sh, None)
+    first = start_player(m.shape, None)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        played = 0
-        if m.who and solver.boolean_value(m.filled[0]):
-            first = next(j for j in range(sh.players) if solver.boolean_value(m.who[0][j]))
-        cur: list[tuple[int, int]] = []
-        for s in range(m.horizon):
-            if not solver.boolean_value(m.filled[s]):
-                break
-            played += 1
-            c = int(solver.value(m.card[s]))
-            p = next(q for q in range(sh.n_piles) if solver.boolean_value(m.on[s][q]))
-            cur.append((c, p))
-            if solver.boolean_value(m.end[s]):
-                turns.append(cur)
-                cur = []
-        if cur:
-            raise SolverBug("the CP-SAT line ends inside a turn")
+        first, turns = _line(solver, m)
+        played = sum(len(t) for t in turns)
     if status == cp_model.OPTIMAL:
         bound = played
     elif status == cp_model.INFEASIBLE:
@@ -108,7 +104,7 @@ def run(
     proto = m.model.proto
     return Stage(
         horizon=m.horizon,
-        status=solver.status_name(status),
+        status=CpStatus(solver.status_name(status)),
         played=played,
         bound=bound,
         turns=turns,
@@ -119,3 +115,25 @@ def run(
         constraints=len(proto.constraints),
         first=first,
     )
+
+
+def _line(solver: cp_model.CpSolver, m: Model) -> tuple[int, list[list[tuple[int, int]]]]:
+    """The line of a solution: its 0-based starting player and its turns."""
+    sh = m.shape
+    first = start_player(sh, None)
+    if m.who and solver.boolean_value(m.filled[0]):
+        first = next(j for j in range(sh.players) if solver.boolean_value(m.who[0][j]))
+    turns: list[list[tuple[int, int]]] = []
+    cur: list[tuple[int, int]] = []
+    for s in range(m.horizon):
+        if not solver.boolean_value(m.filled[s]):
+            break
+        c = int(solver.value(m.card[s]))
+        p = next(q for q in range(sh.n_piles) if solver.boolean_value(m.on[s][q]))
+        cur.append((c, p))
+        if solver.boolean_value(m.end[s]):
+            turns.append(cur)
+            cur = []
+    if cur:
+        raise SolverBug("the CP-SAT line ends inside a turn")
+    return first, turns

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from ..errors import IllegalMoveError
-from .deal import LevelDeal
+from .deal import Deal
 
 
 class LevelStatus(StrEnum):
@@ -26,7 +27,7 @@ class Collision:
 
 
 @dataclass
-class LevelState:
+class State:
     """The hands as a level goes on, and what was lost.
 
     ``discarded`` holds every card put face up by rule M3 or M4, in order.
@@ -34,7 +35,7 @@ class LevelState:
     is the campaign's business (``Campaign``).
     """
 
-    deal: LevelDeal
+    deal: Deal
     hands: list[list[int]] = field(init=False)
     pile: list[int] = field(default_factory=list)
     lives_lost: int = 0
@@ -48,6 +49,28 @@ class LevelState:
     @property
     def status(self) -> LevelStatus:
         return LevelStatus.IN_PROGRESS if any(self.hands) else LevelStatus.CLEARED
+
+    @property
+    def reason(self) -> str | None:
+        """None: a level ends by its cards alone (the lives are the campaign's)."""
+        return None
+
+    @property
+    def winner(self) -> int | None:
+        """None: the team plays together."""
+        return None
+
+    def cards_left(self) -> int:
+        """Cards still in hand."""
+        return sum(len(h) for h in self.hands)
+
+    def check_fields(self) -> dict[str, Any]:
+        """The fields of ``thegame mind check --json`` after the status."""
+        return {
+            "lives_lost": self.lives_lost,
+            "discarded": list(self.discarded),
+            "stars_used": self.stars_used,
+        }
 
     def lowest(self) -> int | None:
         return min((h[0] for h in self.hands if h), default=None)
