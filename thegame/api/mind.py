@@ -13,8 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..models.check import CheckResult
 from ..models.jsonio import load_json
-from ..models.mind import HIGH, CheckResult, LevelDeal, LevelRecord, MindRules
+from ..models.mind import HIGH, State
+from ..models.mind import Deal as LevelDeal
+from ..models.mind import Record as LevelRecord
+from ..models.mind import Rules as MindRules
 from ..models.mind import check as check_level
 
 if TYPE_CHECKING:
@@ -37,7 +41,7 @@ def load(path: str | Path) -> LevelRecord:
     return LevelRecord.from_dict(load_json(Path(path).read_text(encoding="utf-8"), str(path)))
 
 
-def check(record: LevelRecord) -> CheckResult:
+def check(record: LevelRecord) -> CheckResult[State]:
     """Replay a level record: legal or not, lives lost, cards discarded (M2-M4)."""
     return check_level(record)
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from ..models import NO_LIMIT, IllegalMoveError, InvalidInputError, Limit, Status, Verdict
 from ..models.the_game import Deal as _Deal
+from ..models.the_game import GameState, Rules, get_rules
 from ..models.the_game import Record as _Record
-from ..models.the_game import Rules, get_rules
 
 if TYPE_CHECKING:
     from ..analysis.the_game.annotate import Review
@@ -148,7 +148,7 @@ def _as_record(game: _Deal | _Record | Solution) -> _Record:
     return game.record()
 
 
-def check(record: _Record) -> CheckResult:
+def check(record: _Record) -> CheckResult[GameState]:
     """Replay ``record`` against the rules (``thegame check``).
 
     The result says whether it is legal, where the game stands (``status``:

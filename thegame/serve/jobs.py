@@ -14,7 +14,7 @@ from ..analysis.the_game.explain import explain_record
 from ..analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
 from ..analysis.the_game.review import hint_for
 from ..models import InvalidInputError, Limit
-from ..models.mind import MindRules
+from ..models.mind import Rules as MindRules
 from ..models.the_game import Play, Record, replay
 from ..puzzles.the_game.daily import daily
 from ..solver.mind.campaign import solve_campaign

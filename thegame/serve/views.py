@@ -12,7 +12,7 @@ from typing import Any
 from ..analysis.the_game.annotate import Annotation, Review
 from ..analysis.the_game.explain import TurnExplanation
 from ..analysis.the_game.review import Analysis, Hint
-from ..models.the_game import CheckResult, Play, Rules, Turn, pile_name
+from ..models.the_game import CheckResult, GameState, Play, Rules, Turn, pile_name
 from ..models.the_game.notation import play_text, plays_text
 from ..models.the_game.record import turn_to_dict
 from ..solver.the_game.api import Solution
@@ -64,7 +64,7 @@ def solution_dict(sol: Solution) -> dict[str, Any]:
     }
 
 
-def error_dict(result: CheckResult) -> dict[str, Any] | None:
+def error_dict(result: CheckResult[GameState]) -> dict[str, Any] | None:
     """The first illegal step, counted from 1. Built from the replay's own
     counters (the turns that replayed, the plays of the failing turn that
     were placed), not from the indices of its ``error``."""
@@ -72,14 +72,14 @@ def error_dict(result: CheckResult) -> dict[str, Any] | None:
         return None
     play = None if result.error.get("play") is None else len(result.state.placed) + 1
     return {
-        "turn": result.turns_ok + 1,
+        "turn": result.steps_ok + 1,
         "play": play,
         "rule": result.error["rule"],
         "message": result.error["message"],
     }
 
 
-def check_dict(result: CheckResult) -> dict[str, Any]:
+def check_dict(result: CheckResult[GameState]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "legal": result.legal,
         "status": str(result.status),
