@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 import pytest
-from support import run_main
 
+from tests.support.cli import run_main
 from thegame.cli.main import cli
 from thegame.models import InvalidInputError, Limit
 from thegame.models.the_game import Deal, GameState, get_rules

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from support import run_main
 
+from tests.support import DATA
+from tests.support.cli import run_main
 from thegame.cli.main import cli
 from thegame.models.the_game import Record
 
@@ -76,7 +77,7 @@ def test_a_deal_only_command_refuses_a_game_in_progress(tmp_path: Path) -> None:
 
 
 def test_puzzle_files_are_accepted_where_a_record_is() -> None:
-    puzzle = str(Path(__file__).parent / "data" / "puzzles" / "classic-12.json")
+    puzzle = str(DATA / "puzzles" / "classic-12.json")
     code, out, _ = invoke("check", puzzle, "--json")
     assert code == 0 and json.loads(out)["status"] == "in_progress"
     code, out, _ = invoke("hint", puzzle, "--json", "--time-limit", "20")
@@ -196,7 +197,7 @@ def test_hint_explain_and_daily_print_the_line_with_line_text(tmp_path: Path) ->
     from thegame.models.the_game.notation import line_text
     from thegame.puzzles.the_game.files import Puzzle
 
-    puzzle = str(Path(__file__).parent / "data" / "puzzles" / "classic-12.json")
+    puzzle = str(DATA / "puzzles" / "classic-12.json")
     code, out, _ = invoke("hint", puzzle, "--json", "--time-limit", "20")
     data = json.loads(out)
     deal = Puzzle.from_json(Path(puzzle).read_text()).deal

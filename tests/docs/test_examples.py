@@ -38,7 +38,7 @@ from click.testing import CliRunner
 
 from thegame.cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 
 FENCE = re.compile(r"^(```+|~~~+)\s*([\w+-]*)(.*)$")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "thegame"
 RULEBOOK = ROOT / "docs" / "rules"
 

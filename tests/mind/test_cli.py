@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import support
 from click.testing import CliRunner, Result
 
+from tests.support import cli as support
 from thegame.cli.main import cli
 
 BOOKLET = {"game": "the-mind", "players": 3, "level": 2,

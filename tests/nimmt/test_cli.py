@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from nimmt_support import random_record
 
+from tests.support.nimmt import random_record
 from thegame.cli.main import cli
 from thegame.models.nimmt.record import Record, replay
 from thegame.solver.nimmt.problem import problem_from_record

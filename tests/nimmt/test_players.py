@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from nimmt_support import random_record
-
+from tests.support.nimmt import random_record
 from thegame.analysis.nimmt.players import BlindPlayer, FlatMonteCarlo, LowestPlayer, RandomPlayer
 from thegame.analysis.nimmt.review import review, view_at
 from thegame.analysis.nimmt.sampling import sample_sequences, unseen

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nimmt_support import random_record
 
+from tests.support.nimmt import random_record
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.record import Record, Turn, replay

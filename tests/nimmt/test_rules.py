@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from nimmt_support import RandomTestPlayer
 
+from tests.support.nimmt import RandomTestPlayer
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.game import play_game

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from nimmt_support import random_record
 
+from tests.support.nimmt import random_record
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.record import Record, Turn, replay
 from thegame.models.nimmt.rules import Rows, fewest_heads_row, place_trick, row_heads

@@ -15,8 +15,6 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-import pytest
-
 from thegame.models.outcome import Status
 from thegame.models.the_game import (
     COMMAND_KINDS,
@@ -617,22 +615,6 @@ def step_along(state: GameState, steps: int) -> bool:
     else:
         return False
     return True
-
-
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """``thegame ARGV`` as the console script runs it, in-process: the exit
-    code (0 without SystemExit), stdout and stderr."""
-    from thegame.cli.main import main
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("sys.argv", ["thegame", *argv])
-        try:
-            main()
-            code = 0
-        except SystemExit as e:
-            code = int(e.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 # -- walking a duel (Face to Face) ---------------------------------------------

@@ -27,7 +27,7 @@ from thegame.survey.runner import Plan, plan, run
 from thegame.survey.store import DEAL_COLUMNS, SCHEMA_VERSION, Store
 from thegame.survey.work import decide
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Volatile columns: how long a deal took is not part of what was found.
 TIMING = {"seconds"}
 

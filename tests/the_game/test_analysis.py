@@ -15,9 +15,9 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from support import position_at
-from test_optimum import optimum_from
 
+from tests.support.brute import optimum_from
+from tests.support.the_game import position_at
 from thegame.analysis.the_game.review import analyze_record, hint_for
 from thegame.cli.main import cli
 from thegame.models import Limit

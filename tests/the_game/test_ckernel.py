@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import examples, random_deal, small_deals, starts
 
+from tests.support.brute import starts
+from tests.support.deals import random_deal, small_deals
+from tests.support.kernels import same_position, walk_kernels
+from tests.support.the_game import examples
 from thegame.models import Limit, Verdict
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, get_rules, small_rules
@@ -29,24 +31,6 @@ from thegame.solver.the_game.dfs import Searcher, SearchResult
 from thegame.solver.the_game.kernel import END, Kernel
 
 pytestmark = pytest.mark.skipif(not BUILT, reason="the C extension is not built")
-
-
-def same_position(py: Kernel, c: CKernel) -> None:
-    """Every observable of the two kernels agrees at this position."""
-    assert c.tops == py.tops
-    assert c.hands == py.hands
-    assert (c.pos, c.unplayed, c.cur, c.t) == (py.pos, py.unplayed, py.cur, py.t)
-    assert (c.pending, c.turn_min, c.max_turn) == (py.pending, py.turn_min, py.max_turn)
-    assert c.key() == py.key()
-    assert c.moves() == py.moves()
-    assert c.legal_plays() == py.legal_plays()
-    assert (c.won(), c.can_end(), c.min_met()) == (py.won(), py.can_end(), py.min_met())
-    assert (c.end_loses(), c.auto_end()) == (py.end_loses(), py.auto_end())
-    assert (c.dead_mask(), c.dead_card()) == (py.dead_mask(), py.dead_card())
-    assert c.reach() == py.reach()
-    assert c.stuck_ahead() == py.stuck_ahead()
-    assert c.evaluate() == py.evaluate()
-    assert c.snapshot() == py.snapshot()
 
 
 def same_turns(py: Kernel, c: CKernel) -> None:
@@ -81,46 +65,6 @@ def walk_both(deal: Deal, rng: random.Random, turns: bool = True) -> int:
     return walk_kernels(
         Kernel(deal, state.first - 1), CKernel(deal, state.first - 1), rng, check, pick
     )
-
-
-def walk_kernels(
-    py: Kernel,
-    c: CKernel,
-    rng: random.Random,
-    check: Callable[[Kernel, CKernel], None],
-    pick: Callable[[list[tuple[int, int, int]]], tuple[int, int, int]],
-) -> int:
-    """Walk both kernels through one random game: ``check`` at every
-    position, ``same_position`` after each action and after undoing it; the
-    turn ends with chance 0.4 when it may, else ``pick`` chooses among the
-    Python kernel's moves. Returns the positions checked."""
-    seen = 0
-    while True:
-        check(py, c)
-        seen += 1
-        moves = py.moves()
-        if py.won():
-            break
-        if py.t > 0 and py.can_end() and (not moves or rng.random() < 0.4):
-            undo_p, undo_c = py.end_turn(), c.end_turn()
-            same_position(py, c)
-            py.unend_turn(undo_p)
-            c.unend_turn(undo_c)
-            same_position(py, c)
-            py.end_turn()
-            c.end_turn()
-            continue
-        if not moves:
-            break  # stuck (Extreme: no turn keeps the commands, X5)
-        _, card, pile = pick(moves)
-        saved_p, saved_c = py.play(card, pile), c.play(card, pile)
-        same_position(py, c)
-        py.unplay(card, pile, saved_p)
-        c.unplay(card, pile, saved_c)
-        same_position(py, c)
-        py.play(card, pile)
-        c.play(card, pile)
-    return seen
 
 
 def python_search(kernel: Kernel, limit: Limit) -> SearchResult:
@@ -505,7 +449,7 @@ def test_coverage() -> None:
     assert not ckernel.use_compiled(kernel)
     with pytest.raises(ValueError):
         CKernel.of(kernel)
-    # Extreme runs in C too (test_ckernel_extreme.py), not mixed with fire cards.
+    # Extreme runs in C too (extreme/test_ckernel.py), not mixed with fire cards.
     assert ckernel.covers(get_rules("extreme"), 1)
     assert not ckernel.covers(get_rules("extreme").with_changes(fire_cards=frozenset({22})), 1)
 

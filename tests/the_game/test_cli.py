@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from support import EXTREME, run_main
 
+from tests.support.cli import run_main
+from tests.support.the_game import EXTREME
 from thegame.cli.main import cli
 from thegame.models.the_game import Deal, Play, Record, Turn, get_rules, small_rules
 

@@ -29,6 +29,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from tests.support.deals import solo_deals
 from thegame.models import Limit
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Rules, get_rules, replay, small_rules
@@ -99,20 +100,6 @@ class BruteOptimum:
 
 
 # -- strategies -------------------------------------------------------------------
-
-
-@st.composite
-def solo_deals(draw: st.DrawFn) -> Deal:
-    rules = small_rules(
-        high=draw(st.integers(10, 16)),
-        asc_piles=draw(st.integers(1, 2)),
-        desc_piles=draw(st.integers(1, 2)),
-        hand=draw(st.integers(2, 4)),
-        min_play=draw(st.integers(1, 3)),
-        step=draw(st.integers(3, 10)),
-    )
-    deck = draw(st.permutations(list(rules.cards)))
-    return Deal.create(rules, 1, [deck])
 
 
 @st.composite

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 from rich.console import Console
-from support import EXTREME, extreme_deal
 
+from tests.support import DATA
+from tests.support.the_game import EXTREME, extreme_deal
 from thegame.analysis.the_game.explain import (
     NAMED_GAP,
     PlayExplanation,
@@ -44,7 +45,7 @@ from thegame.models.the_game import (
 from thegame.solver.the_game import portfolio
 from thegame.solver.the_game.api import Solution
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = DATA / "golden"
 UPDATE = os.environ.get("THEGAME_UPDATE_GOLDEN") == "1"
 FIRE_RECORD = GOLDEN / "fire_2p.record.json"  # hand-made: on-fire, 2 players, lost
 SEED_RECORD = GOLDEN / "seed_2.record.json"  # the solver's win for --seed 2, pinned

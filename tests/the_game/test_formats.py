@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import EXTREME, examples, random_playout
 
+from tests.support.the_game import EXTREME, examples, random_playout
 from thegame.models import InvalidInputError
 from thegame.models.the_game import (
     COMMAND_KINDS,

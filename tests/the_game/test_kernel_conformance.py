@@ -16,7 +16,7 @@ rules engine (``GameState``), state by state, as OpenSpiel's
 - memo keys: equal for positions that differ only by the order of commuting
   plays or by swapping piles of one direction, different for different hands;
 - verdicts: the limited-discrepancy search over the implementation agrees
-  with the engine-only brute force (``test_solver.Brute``) on small deals.
+  with the engine-only brute force (``tests.support.brute.Brute``) on small deals.
 
 The implementations: ``Kernel`` (Python, the reference) and ``CKernel``
 (compiled, ``ckernel.py``); ``test_ckernel.py`` compares the two directly.
@@ -29,17 +29,17 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from test_solver import (
-    Brute,
+
+from tests.support.brute import Brute, starts
+from tests.support.deals import random_deal, small_deals
+from tests.support.kernels import (
     check_moves,
     ending_loses_by_fire,
-    examples,
+    engine_paths,
+    kernel_paths,
     mask,
-    random_deal,
-    small_deals,
-    starts,
 )
-
+from tests.support.the_game import examples
 from thegame.models import Limit
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, get_rules, small_rules
@@ -59,53 +59,6 @@ KERNELS = [
     ),
 ]
 NODE_LIMIT = 300_000
-
-
-def engine_paths(state: GameState, depth: int) -> int:
-    """Play sequences of exactly ``depth`` plays; a legal turn end may come
-    between plays (it is not a play). A game that is over has none."""
-    if depth == 0:
-        return 1
-    total = 0
-    for p in state.legal_plays():
-        after = state.copy()
-        after.play(p.card, p.pile)
-        total += engine_paths(after, depth - 1)
-        if depth > 1 and not after.over and after.can_end_turn():
-            ended = after.copy()
-            ended.end_turn()
-            if not ended.over:
-                total += engine_paths(ended, depth - 1)
-    return total
-
-
-def kernel_has_turn(k: Any) -> bool:
-    """Rule C8 through the kernel's interface: some plays end the turn."""
-    for c, pile in k.legal_plays():
-        saved = k.play(c, pile)
-        found = k.won() or k.can_end() or kernel_has_turn(k)
-        k.unplay(c, pile, saved)
-        if found:
-            return True
-    return False
-
-
-def kernel_paths(k: Any, depth: int) -> int:
-    """``engine_paths`` through the kernel; the kernel does not end a game
-    itself, so a turn start with no legal turn (C8) is asked for here."""
-    if depth == 0:
-        return 1
-    total = 0
-    for c, pile in k.legal_plays():
-        saved = k.play(c, pile)
-        total += kernel_paths(k, depth - 1)
-        if depth > 1 and not k.won() and k.can_end():
-            undo = k.end_turn()
-            if kernel_has_turn(k):
-                total += kernel_paths(k, depth - 1)
-            k.unend_turn(undo)
-        k.unplay(c, pile, saved)
-    return total
 
 
 PERFT_DEALS = [

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import random_step
-from test_cpsat import solo_deals
-from test_solver import Brute
 
+from tests.support.brute import Brute
+from tests.support.deals import solo_deals
+from tests.support.the_game import random_step
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, small_rules
 from thegame.models.the_game.placement import takes_all_of
@@ -22,7 +22,7 @@ from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import Kernel
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from loss_arguments import HeldKernel, held_cards_loss
 
 

@@ -14,9 +14,10 @@ import random
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from support import position_at, random_step
-from test_solver import NODE_LIMIT, Brute, describe, examples, small_deals, starts
 
+from tests.support.brute import INF, NODE_LIMIT, describe, optimum_from, starts
+from tests.support.deals import small_deals
+from tests.support.the_game import examples, position_at, random_step
 from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Record, Turn, get_rules, replay, small_rules
@@ -24,47 +25,6 @@ from thegame.solver.the_game.api import replay_actions, search_position, solve
 from thegame.solver.the_game.kernel import END
 
 CLASSIC = get_rules("classic")
-
-INF = 1 << 30
-
-
-class BruteOptimum:
-    """Fewest cards left over every whole game from a position."""
-
-    def __init__(self) -> None:
-        self.memo: dict[tuple[object, ...], int] = {}
-
-    def value(self, state: GameState) -> int:
-        return self._search(state.copy())
-
-    def _search(self, s: GameState) -> int:
-        if s.status == Status.WON:
-            return 0
-        if s.status == Status.LOST:
-            return s.cards_left()
-        key = s.key()
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        best = INF  # no legal way to finish this turn from here
-        for play in s.legal_plays():
-            s.play(play.card, play.pile)
-            best = min(best, self._search(s))
-            s.undo_play()
-        if s.can_end_turn():
-            after = s.copy()
-            after.end_turn()
-            best = min(best, self._search(after))
-        self.memo[key] = best
-        return best
-
-
-def optimum_from(state: GameState) -> int:
-    """The decision brute force first (it stops at the first win); the
-    exhaustive one only for positions without a perfect clear."""
-    if Brute().wins_from(state):
-        return 0
-    return BruteOptimum().value(state)
 
 
 def brute_optimum(deal: Deal) -> int:

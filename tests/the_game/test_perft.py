@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.support import DATA
 from thegame.models.the_game import Deal
 
 
 def _load_generator() -> ModuleType:
-    path = Path(__file__).resolve().parent / "data" / "make_perft.py"
+    path = DATA / "make_perft.py"
     spec = importlib.util.spec_from_file_location("make_perft", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

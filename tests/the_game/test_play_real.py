@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from support import run_main
 
 import thegame.cli.the_game.play as play_module
+from tests.support.cli import run_main
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.cli.main import cli
 from thegame.models.outcome import Status

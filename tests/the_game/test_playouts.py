@@ -2,7 +2,7 @@
 independent oracle written from rules.md and against invariants - every card
 in exactly one place, pile tops moving only as the pile rules allow, drawing,
 seat order, fire deadlines, and the end of the game - for every variant.
-See support.random_playout for the checks."""
+See tests.support.the_game.random_playout for the checks."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import examples, random_playout, replay_matches
 
+from tests.support.the_game import examples, random_playout, replay_matches
 from thegame.models.the_game import Deal, Rules, get_rules, small_rules
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)

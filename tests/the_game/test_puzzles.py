@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from tests.support import DATA as TEST_DATA
 from thegame.cli.main import cli
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Record, get_rules, pile_name, replay
@@ -21,7 +22,7 @@ from thegame.puzzles.the_game.make import candidates, make_puzzle, puzzle_deal
 from thegame.puzzles.the_game.opening import opening, policy_depth
 from thegame.puzzles.the_game.rating import Oracle, label_for, options, rate, score_for
 
-DATA = Path(__file__).parent / "data" / "puzzles"
+DATA = TEST_DATA / "puzzles"
 PUZZLE = DATA / "classic-12.json"  # seed 12, 22 cards left
 DATE = "2025-01-06"  # a Monday: classic
 

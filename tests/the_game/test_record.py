@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from support import deck_with, small_duel
 
+from tests.support.the_game import deck_with, small_duel
 from thegame.models import InvalidInputError
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, Play, Record, Turn, replay, small_rules

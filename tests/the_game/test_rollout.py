@@ -11,8 +11,8 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import examples
 
+from tests.support.the_game import examples
 from thegame.analysis.the_game import rollout
 from thegame.analysis.the_game.blind import (
     BlindParams,

@@ -5,8 +5,8 @@ gets the first H cards of the deck, player 2 the next H, ...)."""
 from __future__ import annotations
 
 import pytest
-from support import CLASSIC, PROFI, PROFI_HARD, classic_deal, deck_with, play, turn
 
+from tests.support.the_game import CLASSIC, PROFI, PROFI_HARD, classic_deal, deck_with, play, turn
 from thegame.models import IllegalMoveError, InvalidInputError
 from thegame.models.outcome import Status
 from thegame.models.the_game import (
@@ -438,7 +438,8 @@ def test_C5_C8_shortcuts_answer_as_the_rules_do() -> None:
     legal turn do occur)."""
     import random
 
-    from test_solver import random_deal, walk
+    from tests.support.deals import random_deal
+    from tests.support.kernels import walk
 
     rng = random.Random(8)
     answers: set[bool] = set()

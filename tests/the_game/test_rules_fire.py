@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from support import CLASSIC, ON_FIRE, classic_deal, play, turn
 
+from tests.support.the_game import CLASSIC, ON_FIRE, classic_deal, play, turn
 from thegame.models import IllegalMoveError
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Rules

@@ -1,6 +1,6 @@
 """The search solver (thegame.solver) checked against an independent brute force.
 
-``Brute`` below is the reference: it uses nothing but the rules engine
+``Brute`` (tests/support/brute.py) is the reference: it uses nothing but the rules engine
 (``GameState``) and tries every legal play and every legal turn end, with a
 memo on ``GameState.key()`` and no shortcut of the solver's (no turn
 splitting, no dominance, no dead-card bound). On small generalised deals
@@ -17,16 +17,16 @@ deadlines) are pinned as regression tests at the end of the file.
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import time
-from collections.abc import Callable, Iterable
 
 import pytest
 from hypothesis import event, given, settings
-from hypothesis import strategies as st
 
+from tests.support.brute import NODE_LIMIT, Brute, check_solution, describe, starts
+from tests.support.deals import fire_rules, random_deal, random_small_deal, small_deals
+from tests.support.kernels import check_moves, walk
+from tests.support.the_game import examples
 from thegame.models import Limit
 from thegame.models.outcome import Status
 from thegame.models.the_game import (
@@ -34,95 +34,17 @@ from thegame.models.the_game import (
     GameState,
     Play,
     Record,
-    Rules,
     Turn,
     get_rules,
-    is_ascending,
     replay,
     small_rules,
 )
 from thegame.solver.the_game import beam, ckernel
-from thegame.solver.the_game.api import Solution, solve
+from thegame.solver.the_game.api import solve
 from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import Kernel
 
-SCALE = 10 if os.environ.get("THEGAME_HYPOTHESIS") == "thorough" else 1
-# Small deals take at most a few thousand nodes; a limit this generous means
-# an 'unknown' verdict is a failure, not a budget question.
-NODE_LIMIT = 300_000
-
-
-def examples(n: int) -> int:
-    return n * SCALE
-
-
 # -- the reference: exhaustive search through the engine ------------------------------
-
-
-class Brute:
-    """Decides whether a perfect clear (status 'won') is reachable.
-
-    Every legal play (``legal_plays``) and, when legal, the end of the turn
-    are tried from every position; positions are memoised on the engine's
-    exact ``key()``. The game graph is acyclic (every turn plays a card), so
-    the memo holds final answers only. One instance per deal: the memo is
-    shared between the calls.
-    """
-
-    def __init__(self) -> None:
-        self.memo: dict[tuple[object, ...], bool] = {}
-
-    def wins_from(self, state: GameState) -> bool:
-        return self._search(state.copy())
-
-    def _search(self, s: GameState) -> bool:
-        if s.status == Status.WON:
-            return True
-        if s.status != Status.IN_PROGRESS:
-            return False
-        key = s.key()
-        known = self.memo.get(key)
-        if known is not None:
-            return known
-        result = False
-        for play in s.legal_plays():
-            s.play(play.card, play.pile)
-            result = self._search(s)
-            s.undo_play()
-            if result:
-                break
-        if not result and s.can_end_turn():
-            after = s.copy()
-            after.end_turn()
-            result = self._search(after)
-        self.memo[key] = result
-        return result
-
-    def line_from(self, state: GameState) -> list[Turn] | None:
-        """A winning line from a position at the start of a turn, or None."""
-        s = state.copy()
-        if not self._search(s):
-            return None
-        turns: list[Turn] = []
-        plays: list[Play] = []
-        while s.status != Status.WON:
-            for play in s.legal_plays():
-                s.play(play.card, play.pile)
-                if self._search(s):
-                    plays.append(play)
-                    break
-                s.undo_play()
-            else:
-                player = s.current + 1
-                s.end_turn()  # the only winning continuation left
-                turns.append(Turn(player, tuple(plays)))
-                plays = []
-        return turns
-
-
-def starts(deal: Deal) -> list[int]:
-    """Rule C3: the deal's starting player, or else every player may start."""
-    return [deal.first] if deal.first is not None else list(range(1, deal.players + 1))
 
 
 def brute_line(deal: Deal) -> Record | None:
@@ -134,21 +56,6 @@ def brute_line(deal: Deal) -> Record | None:
     return None
 
 
-def describe(deal: Deal) -> str:
-    """The deal's text form; a custom fire set is not part of it, so add it."""
-    text = deal.to_text()
-    fire = deal.rules.fire_cards
-    if fire != get_rules(deal.rules.name).fire_cards:
-        text += f"   [fire_cards={sorted(fire)}]"
-    return text
-
-
-def fire_set_in_formats(deal: Deal) -> bool:
-    """Whether JSON and text can carry the deal's rules (a fire set cannot be
-    overridden there, only the preset's is known)."""
-    return deal.rules.fire_cards == get_rules(deal.rules.name).fire_cards
-
-
 def line_text(record: Record | None) -> str:
     if record is None:
         return "none"
@@ -158,32 +65,6 @@ def line_text(record: Record | None) -> str:
 
 
 # -- checking a solution ----------------------------------------------------------------
-
-
-def check_solution(sol: Solution, deal: Deal) -> None:
-    """Rules for every verdict: a win replays won and round-trips through
-    JSON; a loss has a proof and cards left; the line shown replays legally."""
-    text = describe(deal)
-    record = sol.record()
-    result = replay(record)
-    assert result.legal, f"line does not replay ({result.error}): {text}"
-    json.dumps(sol.to_dict())  # serialisable
-    if sol.verdict == "win":
-        assert result.status == Status.WON, f"win line ends {result.status}: {text}"
-        assert sol.cards_left == 0
-        assert result.cards_left == 0
-        assert deal.first is None or sol.first == deal.first
-        parsed = Record.from_json(record.to_json())
-        assert parsed.turns == record.turns
-        assert parsed.to_dict() == record.to_dict()
-        if fire_set_in_formats(deal):
-            assert parsed == record
-            assert replay(parsed).status == Status.WON
-    elif sol.verdict == "loss":
-        assert sol.proof, f"a loss without proof: {text}"
-        assert sol.cards_left > 0
-        assert result.status != Status.WON
-        assert result.cards_left == sol.cards_left
 
 
 def check_against_brute(deal: Deal) -> None:
@@ -202,37 +83,6 @@ def check_against_brute(deal: Deal) -> None:
 
 
 # -- small random deals (hypothesis) ------------------------------------------------------
-
-
-@st.composite
-def small_deals(draw: st.DrawFn, fire: bool = False) -> Deal:
-    high = draw(st.integers(10, 16 if fire else 18))
-    asc = draw(st.integers(1, 2))
-    desc = draw(st.integers(1, 2))
-    hand = draw(st.integers(2, 4))
-    min_play = draw(st.integers(1, 3))
-    step = draw(st.integers(3, 10))
-    players = draw(st.integers(1, 3))
-    players = min(players, (high - 1) // hand)  # rule C2: enough cards to deal
-    rules: Rules
-    if fire:
-        fire_cards = draw(st.frozensets(st.integers(2, high), max_size=6))
-        rules = get_rules("on-fire").with_changes(
-            high=high,
-            asc_piles=asc,
-            desc_piles=desc,
-            hand_sizes=(hand,) * 5,
-            min_play=min_play,
-            step=step,
-            fire_cards=fire_cards,
-        )
-    else:
-        rules = small_rules(
-            high=high, asc_piles=asc, desc_piles=desc, hand=hand, min_play=min_play, step=step
-        )
-    deck = draw(st.permutations(list(rules.cards)))
-    first = draw(st.none() | st.integers(1, players))
-    return Deal.create(rules, players, [deck], first)
 
 
 @settings(max_examples=examples(800))
@@ -347,136 +197,6 @@ def test_hand_made_loss() -> None:
 
 
 # -- kernel move generation against the engine ------------------------------------------------
-
-
-def mask(cards: Iterable[int]) -> int:
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
-
-
-def fire_rules(
-    high: int, asc: int, desc: int, hand: int, min_play: int, step: int, fire: set[int]
-) -> Rules:
-    """A small generalised On Fire game (rules C10, F1) with its own fire cards."""
-    return get_rules("on-fire").with_changes(
-        high=high,
-        asc_piles=asc,
-        desc_piles=desc,
-        hand_sizes=(hand,) * 5,
-        min_play=min_play,
-        step=step,
-        fire_cards=frozenset(fire),
-    )
-
-
-def random_small_deal(rng: random.Random, fire: bool) -> Deal:
-    high = rng.randint(9, 14)
-    asc, desc = rng.randint(1, 2), rng.randint(1, 2)
-    hand, min_play, step = rng.randint(1, 3), rng.randint(1, 3), rng.randint(2, 10)
-    if fire:
-        chosen = {c for c in range(2, high + 1) if rng.random() < 0.3}
-        rules = fire_rules(high, asc, desc, hand, min_play, step, chosen)
-    else:
-        rules = small_rules(high, asc, desc, hand, min_play, step)
-    players = min(rng.randint(1, 3), (high - 1) // hand)
-    deck = list(rules.cards)
-    rng.shuffle(deck)
-    return Deal.create(rules, players, [deck], rng.randint(1, players))
-
-
-def random_deal(rng: random.Random, kind: int) -> Deal:
-    """Seeded deals of many shapes: small plain, small fire, official presets."""
-    if kind == 0:
-        return random_small_deal(rng, fire=False)
-    if kind == 1:
-        return random_small_deal(rng, fire=True)
-    name = ["classic", "profi", "on-fire", "profi-hard"][kind - 2]
-    players = rng.randint(1, 5)
-    return Deal.from_seed(rng.randrange(2**32), get_rules(name), players, rng.randint(1, players))
-
-
-Visit = Callable[[GameState, Kernel], None]
-
-
-def gap(state: GameState, play: Play) -> int:
-    """How far a play moves its pile (a backward trick counts as negative)."""
-    top = state.tops[play.pile]
-    if is_ascending(state.rules, play.pile):
-        return play.card - top if play.card > top else -state.rules.step
-    return top - play.card if play.card < top else -state.rules.step
-
-
-def walk(deal: Deal, rng: random.Random, visit: Visit, greed: float = 0.7) -> None:
-    """A random legal playout through the engine; a fresh kernel is driven by
-    the same plays and turn ends, and ``visit`` sees every position. With
-    probability ``greed`` a step takes the play that moves its pile least,
-    so that games last and reach late positions."""
-    state = GameState(deal)
-    kernel = Kernel(deal, state.first - 1)
-    while not state.over:
-        visit(state, kernel)
-        plays = state.legal_plays()
-        can_end = bool(state.placed) and state.can_end_turn()
-        if can_end and (not plays or rng.random() < 0.4):
-            state.end_turn()
-            if state.status == Status.LOST and "F2" in (state.reason or ""):
-                break  # the kernel refused this end (checked in the visit)
-            kernel.end_turn()
-            continue
-        if not plays:
-            break  # the turn cannot be completed (the engine ends the game only at its start)
-        if rng.random() < greed:
-            choice = min(plays, key=lambda p: gap(state, p))
-        else:
-            choice = rng.choice(plays)
-        state.play(choice.card, choice.pile)
-        kernel.play(choice.card, choice.pile)
-    if state.status == Status.WON:
-        assert kernel.won()
-
-
-def ending_loses_by_fire(state: GameState) -> bool:
-    after = state.copy()
-    after.end_turn()
-    return after.status == Status.LOST and "F2" in (after.reason or "")
-
-
-def check_moves(state: GameState, kernel: Kernel) -> int:
-    """Compare the kernel with the engine at one position; returns how many
-    legal plays the kernel left out (by dominance)."""
-    rules = state.rules
-    where = f"{describe(state.deal)} at tops {state.tops}, hand {state.hand()}, " + (
-        f"plays {state.plays_this_turn}"
-    )
-    # The kernel tracks the same position.
-    assert kernel.tops == state.tops, where
-    assert kernel.cur == state.current, where
-    assert kernel.t == len(state.placed), where
-    assert kernel.hands == [mask(h) for h in state.hands], where
-    unplayed = mask(c for h in state.hands for c in h) | mask(state.draw_pile())
-    assert kernel.unplayed == unplayed, where
-    # Every kernel move is legal in the engine ...
-    moves = {(c, p) for _, c, p in kernel.moves()}
-    legal = {(p.card, p.pile) for p in state.legal_plays()}
-    assert moves <= legal, f"illegal kernel moves {sorted(moves - legal)}: {where}"
-    # ... and an omitted legal play is dominated by a play of the same card
-    # on a pile of the same direction.
-    for c, p in sorted(legal - moves):
-        up = is_ascending(rules, p)
-        assert any(c == c2 and is_ascending(rules, q) == up for c2, q in moves), (
-            f"kernel omits {c} on pile {p} without a same-direction alternative: {where}"
-        )
-    # Ending the turn: the engine's rule, minus the fire deadline (F2) that
-    # the kernel checks before the end rather than losing at it. After the
-    # last card the kernel stops at once (``won``; rule F3: no deadline).
-    if state.placed:
-        engine_end = state.can_end_turn() and not ending_loses_by_fire(state)
-        kernel_end = kernel.can_end() or kernel.won()
-        assert kernel_end == engine_end, f"kernel can end: {kernel_end}: {where}"
-        assert kernel.won() == (state.cards_left() == 0), where
-    return len(legal - moves)
 
 
 @pytest.mark.parametrize("kind", range(6))

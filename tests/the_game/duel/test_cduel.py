@@ -10,8 +10,8 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import DUEL, examples, searched, turn_starts
 
+from tests.support.the_game import DUEL, examples, searched, turn_starts
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel import ccore
 from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_of, solo_turns

@@ -6,17 +6,17 @@ so they are pinned, not recomputed)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support import DATA
 from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, Record, replay
 from thegame.solver.the_game.duel.api import decide
 
-PINNED = json.loads((Path(__file__).parent / "data" / "duel_pinned.json").read_text())
+PINNED = json.loads((DATA / "duel_pinned.json").read_text())
 
 
 @pytest.mark.parametrize(

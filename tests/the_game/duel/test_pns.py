@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from duel_brute import EngineMinimax
-from support import random_duel, searched, turn_starts
 
+from tests.support.duel_brute import EngineMinimax
+from tests.support.the_game import random_duel, searched, turn_starts
 from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, get_rules

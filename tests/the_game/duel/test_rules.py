@@ -5,8 +5,8 @@ Piles: A1/D1 are player 1's ascending/descending piles, A2/D2 player 2's."""
 from __future__ import annotations
 
 import pytest
-from support import DUEL, deck_with, duel_deal, play, small_duel, turn
 
+from tests.support.the_game import DUEL, deck_with, duel_deal, play, small_duel, turn
 from thegame.models import IllegalMoveError, InvalidInputError
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Play, pile_name

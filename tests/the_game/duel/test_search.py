@@ -8,11 +8,18 @@ from __future__ import annotations
 import random
 
 import pytest
-from duel_brute import EngineMinimax, engine_turn_results, relaxed_afters, result_key
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import DUEL, after_turn, examples, random_duel, random_playout, turn_starts
 
+from tests.support.duel_brute import EngineMinimax, engine_turn_results, relaxed_afters, result_key
+from tests.support.the_game import (
+    DUEL,
+    after_turn,
+    examples,
+    random_duel,
+    random_playout,
+    turn_starts,
+)
 from thegame.models import Limit
 from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Record, replay

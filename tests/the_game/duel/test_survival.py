@@ -9,9 +9,8 @@ import random
 from collections.abc import Callable
 from functools import cache
 
-from duel_brute import EngineMinimax, relaxed_afters
-from support import random_duel, turn_starts
-
+from tests.support.duel_brute import EngineMinimax, relaxed_afters
+from tests.support.the_game import random_duel, turn_starts
 from thegame.models import Limit
 from thegame.models.outcome import Verdict
 from thegame.solver.the_game.duel import ccore

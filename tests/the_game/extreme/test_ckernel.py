@@ -1,7 +1,7 @@
 """The compiled kernel on The Game: Extreme (rules X) against the Python
 reference, ``ExtremeKernel`` and ``ExtremeBeamSearcher``.
 
-As in ``test_ckernel.py`` the comparison is exact: along random games every
+As in ``the_game/test_ckernel.py`` the comparison is exact: along random games every
 observable of the two kernels agrees (moves, keys, dead masks, the turn
 lists of the beam), and the searches visit the same nodes and report the
 same verdicts and lines, on small generalised Extreme deals (rule X6: any
@@ -18,12 +18,12 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import step_along
-from test_ckernel import same_position, walk_kernels
-from test_kernel_conformance import engine_paths, kernel_paths
-from test_solver import examples, starts
-from test_solver_extreme import small_extreme_deals
 
+from tests.support import DATA
+from tests.support.brute import starts
+from tests.support.deals import small_extreme_deals
+from tests.support.kernels import engine_paths, kernel_paths, same_position, walk_kernels
+from tests.support.the_game import examples, step_along
 from thegame.models import Limit, Verdict
 from thegame.models.outcome import Status
 from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, get_rules
@@ -369,13 +369,11 @@ def test_puzzle_rating_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     sharing the dead positions) gives the same rating, node count and dead
     set on either kernel: a position of the stored seed-15 puzzle's policy
     path, 27 cards left."""
-    from test_puzzles_extreme import PUZZLE
-
     from thegame.puzzles.the_game.files import Puzzle
     from thegame.puzzles.the_game.make import candidates
     from thegame.puzzles.the_game.rating import Oracle, rate
 
-    puzzle = Puzzle.from_json(PUZZLE.read_text())
+    puzzle = Puzzle.from_json((DATA / "puzzles" / "extreme-15.json").read_text())
     state = next(s for s, _ in candidates(puzzle.deal, 12, 36) if s.cards_left() == 27)
     c_oracle = Oracle()
     compiled = rate(state, c_oracle)
@@ -438,7 +436,7 @@ def test_coverage() -> None:
 @pytest.mark.parametrize("players", [1, 2])
 def test_perft_matches_the_engine(players: int) -> None:
     """The compiled Extreme kernel's legal plays and turn ends are the
-    engine's (as test_solver_extreme's perft of the Python kernel)."""
+    engine's (as the perft of the Python kernel in extreme/test_solver.py)."""
     rules = EXTREME.with_changes(high=40, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
     deal = Deal.from_seed(2 if players == 1 else 5, rules, players)
     state = GameState(deal)

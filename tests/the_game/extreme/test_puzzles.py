@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from support import extreme_deal, run_main
 
+from tests.support import DATA as TEST_DATA
+from tests.support.cli import run_main
+from tests.support.the_game import extreme_deal
 from thegame.cli.main import cli
 from thegame.models.outcome import Status
 from thegame.models.the_game import GameState, Record, get_rules, pile_name, replay
@@ -25,7 +27,7 @@ from thegame.puzzles.the_game.opening import can_finish_turn, opening, policy_tu
 from thegame.puzzles.the_game.rating import Oracle, position_key
 
 EXTREME = get_rules("extreme")
-DATA = Path(__file__).parent / "data" / "puzzles"
+DATA = TEST_DATA / "puzzles"
 PUZZLE = DATA / "extreme-15.json"  # seed 15, 12 cards left
 SEED = 15
 DATE = "2026-11-23"  # its Extreme daily is found quickly (seed 70 of the stream)

@@ -1,6 +1,6 @@
 """Rules X1-X5 (The Game: Extreme) of shared/rules.md.
 
-Hand-made deals use ``support.extreme_deal``: the chosen commands sit on
+Hand-made deals use ``tests.support.the_game.extreme_deal``: the chosen commands sit on
 cards at the front of the deck; the rest of the 28 commands (X1: 4 of each
 kind) go onto the highest cards, deep in the draw pile."""
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from support import CLASSIC, EXTREME, extreme_deal, play, turn
 
+from tests.support.the_game import CLASSIC, EXTREME, extreme_deal, play, turn
 from thegame.models import IllegalMoveError, InvalidInputError
 from thegame.models.outcome import Status
 from thegame.models.the_game import (

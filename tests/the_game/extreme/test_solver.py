@@ -1,6 +1,6 @@
 """The solver on The Game: Extreme (rules X1-X6), checked against the
-engine-only brute forces of ``test_solver`` (``Brute``: is there a perfect
-clear) and ``test_optimum`` (``optimum_from``: the fewest cards left).
+engine-only brute forces of ``tests.support.brute`` (``Brute``: is there a
+perfect clear; ``optimum_from``: the fewest cards left).
 
 Both references use nothing but the rules engine's ``legal_plays`` and
 ``can_end_turn``, the moves that keep every command (rule X2: a solver never
@@ -20,50 +20,20 @@ from pathlib import Path
 from click.testing import CliRunner
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from support import random_playout, step_along
-from test_optimum import optimum_from
-from test_solver import Brute, check_solution, describe, examples, starts
 
+from tests.support.brute import Brute, check_solution, describe, optimum_from, starts
+from tests.support.deals import small_extreme_deals
+from tests.support.the_game import examples, random_playout, step_along
 from thegame.cli.main import cli
 from thegame.models import InvalidInputError, Limit
 from thegame.models.outcome import Status, Verdict
-from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, Play, get_rules, replay
+from thegame.models.the_game import Deal, GameState, Play, get_rules, replay
 from thegame.solver.the_game import ckernel
 from thegame.solver.the_game.api import solve
 from thegame.solver.the_game.extreme_kernel import ExtremeKernel
 
 EXTREME = get_rules("extreme")
 NODE_LIMIT = 300_000
-
-
-@st.composite
-def small_extreme_deals(draw: st.DrawFn, players: tuple[int, int] = (1, 1)) -> Deal:
-    """Cards 2..high, one pile each way, hand 3-4, 0-2 of each command (X6)."""
-    n = draw(st.integers(*players))
-    hand = draw(st.integers(3, 4))
-    high = draw(st.integers(max(12, 1 + n * hand + 2), 22 if n == 1 else 18))
-    step = draw(st.sampled_from([3, 5, 10]))
-    min_play = draw(st.sampled_from([2, 2, 3]))  # C10: a Profi-like minimum too
-    rules = EXTREME.with_changes(
-        high=high,
-        asc_piles=1,
-        desc_piles=1,
-        hand_sizes=(hand,) * 5,
-        step=step,
-        min_play=min_play,
-    )
-    deck = draw(st.permutations(list(rules.cards)))
-    cards = draw(st.permutations(list(rules.cards)))
-    commands: dict[int, str] = {}
-    i = 0
-    for kind in COMMAND_KINDS:
-        # More of the commands that make losses (X3b, X3c, X4a-c) than not.
-        most = 1 if kind in ("stop", "no-talk") else 2
-        for _ in range(draw(st.integers(0, most))):
-            commands[cards[i]] = kind
-            i += 1
-    first = draw(st.none() | st.integers(1, n))
-    return Deal.create(rules, n, [deck], first, commands)
 
 
 def check(deal: Deal) -> None:
@@ -152,7 +122,7 @@ def test_analyze_and_hint_work_on_an_extreme_game() -> None:
 def test_extreme_kernel_perft_matches_the_engine() -> None:
     # As test_kernel_conformance's perft: play sequences of each length (a
     # legal turn end may come between plays) through the kernel and the engine.
-    from test_kernel_conformance import engine_paths, kernel_paths
+    from tests.support.kernels import engine_paths, kernel_paths
 
     rules = EXTREME.with_changes(high=40, asc_piles=1, desc_piles=1, hand_sizes=(4,) * 5)
     for deal in (Deal.from_seed(2, rules), Deal.from_seed(5, rules, 2)):
