@@ -174,9 +174,7 @@ def mind(players: int, level: int, seed: int) -> str:
         before = state()
         legal = [f"{p + 1} {c}" for p, h in enumerate(s.hands) for c in h] + ["star"]
         top = s.pile[-1] if s.pile else 0
-        waits = [
-            ((h[0] - top) * PACE[p % len(PACE)], p) for p, h in enumerate(s.hands) if h
-        ]
+        waits = [((h[0] - top) * PACE[p % len(PACE)], p) for p, h in enumerate(s.hands) if h]
         seat = min(waits)[1]
         card = s.hands[seat][0]
         collision = s.play(seat + 1, card)
@@ -328,9 +326,8 @@ def cento(players: int, seed: int) -> str:
         name, act = legal[0]
         if name == "end":
             state = b.finish()
-            after = (
-                f"{state.status.value} | open {state.open}"
-                + (f" | winners {' '.join(f'P{w + 1}' for w in state.winners)}")
+            after = f"{state.status.value} | open {state.open}" + (
+                f" | winners {' '.join(f'P{w + 1}' for w in state.winners)}"
             )
             if not state.over:
                 b = TurnBuilder(deal, state)

@@ -131,7 +131,6 @@ def check_solution(sol: Solution, deal: Deal) -> None:
         assert result.cards_left == sol.cards_left
 
 
-
 INF = 1 << 30
 
 

@@ -88,7 +88,6 @@ def random_deal(rng: random.Random, kind: int) -> Deal:
     return Deal.from_seed(rng.randrange(2**32), get_rules(name), players, rng.randint(1, players))
 
 
-
 @st.composite
 def solo_deals(draw: st.DrawFn) -> Deal:
     rules = small_rules(
@@ -101,7 +100,6 @@ def solo_deals(draw: st.DrawFn) -> Deal:
     )
     deck = draw(st.permutations(list(rules.cards)))
     return Deal.create(rules, 1, [deck])
-
 
 
 @st.composite

@@ -109,7 +109,6 @@ def check_moves(state: GameState, kernel: Kernel) -> int:
     return len(legal - moves)
 
 
-
 def same_position(py: Kernel, c: CKernel) -> None:
     """Every observable of the two kernels agrees at this position."""
     assert c.tops == py.tops
@@ -166,7 +165,6 @@ def walk_kernels(
         py.play(card, pile)
         c.play(card, pile)
     return seen
-
 
 
 def engine_paths(state: GameState, depth: int) -> int:

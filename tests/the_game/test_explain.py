@@ -3,8 +3,9 @@ files at width 100, no terminal), the JSON document, and one-line errors.
 
 Golden files live in tests/data/golden; regenerate them after an intended
 change with ``python tests/data/make_playthroughs.py --explain`` (it runs the
-golden tests here with ``THEGAME_UPDATE_GOLDEN=1``) and review the diff. The seed's line is pinned there as a record, so the
-golden output does not depend on which winning line the solver finds.
+golden tests here with ``THEGAME_UPDATE_GOLDEN=1``) and review the diff. The
+seed's line is pinned there as a record, so the golden output does not depend
+on which winning line the solver finds.
 """
 
 from __future__ import annotations
