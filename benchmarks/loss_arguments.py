@@ -15,7 +15,7 @@ searching it out: too many cards held at once, a value region the draw pile
 reaches too late, and dominance between positions. The first two are one
 argument here (``held_cards_loss``), a prototype over the Python reference
 kernel, sound (argued below, and checked against the engine-only brute
-force in ``tests/test_loss_arguments.py``) but not part of the solver. The
+force in ``tests/the_game/test_loss_arguments.py``) but not part of the solver. The
 solver has dominance between positions (``dfs.Searcher._is_dead``, in C
 too) and, for several players, ``Kernel.stuck_ahead``; this script
 measures what each saves.

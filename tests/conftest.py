@@ -18,7 +18,7 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 # Opt in to a longer, random search with THEGAME_HYPOTHESIS=thorough: fresh
-# random examples on every run, ten times as many (see support.examples).
+# random examples on every run, ten times as many (see tests.support.the_game.examples).
 settings.register_profile(
     "thorough",
     parent=settings.get_profile("default"),

@@ -1,7 +1,7 @@
 /* Blind-policy playouts of the classic family (rules C, P, F), compiled.
  *
  * This is a second implementation of two Python pieces, and it must make
- * exactly the same decisions as they do (tests/test_rollout.py compares the
+ * exactly the same decisions as they do (tests/the_game/test_rollout.py compares the
  * two game by game):
  *
  *   - the blind policy, thegame/analysis/the_game/blind.py: BlindPolicy.

@@ -3,7 +3,7 @@
 *Blind* means the policy decides from what a player at the table knows: their
 own hand, the pile tops, which cards have been played (so which are still
 out) and how many cards are left in the draw pile. It never reads the order
-of the draw pile or another player's hand; ``tests/test_blind.py`` checks
+of the draw pile or another player's hand; ``tests/the_game/test_blind.py`` checks
 that permuting those leaves every choice unchanged.
 
 The policy enumerates the distinct ways to finish the current turn (plays

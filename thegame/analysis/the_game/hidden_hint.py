@@ -8,7 +8,7 @@ estimates how the game goes on from here: the policy plays on over sampled
 orders of the cards the player cannot see (the draw pile and the other
 hands). The samples are drawn from the *sorted* hidden cards by a fixed
 seed, so the answer is the same for every order of the draw pile:
-``tests/test_play_real.py`` checks that.
+``tests/the_game/test_play_real.py`` checks that.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ is that loop, said once, with two implementations of it:
   about two orders of magnitude faster. It makes the same choices as the
   reference, turn for turn (the same enumeration order, the same pruning,
   the same floating-point sums in the same order, so ties break alike);
-  ``tests/test_rollout.py`` compares the two game by game.
+  ``tests/the_game/test_rollout.py`` compares the two game by game.
 
 ``playouts`` uses the extension when it is importable and covers the
 position (the classic family with cards up to 127, at most 16 piles and
@@ -162,7 +162,7 @@ def playouts_c(
 
 def plan_c(state: GameState, params: BlindParams | None = None) -> list[Play]:
     """``BlindPolicy(params).choose_turn(state)`` by the compiled extension
-    (the same plays: ``tests/test_rollout.py``); ``RuntimeError`` as
+    (the same plays: ``tests/the_game/test_rollout.py``); ``RuntimeError`` as
     ``playouts_c``."""
     if state.over:
         return []

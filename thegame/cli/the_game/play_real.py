@@ -4,7 +4,7 @@ answers to ``hint`` and ``solve`` that respect a hidden draw pile.
 With a hidden draw pile (``play --seed N``) the screen shows only public
 information and the hand of the player to move (hot seat): the pile tops,
 how much room each pile has left, the size of the draw pile and of the other
-hands. ``tests/test_play_real.py`` checks that the output up to a draw is the
+hands. ``tests/the_game/test_play_real.py`` checks that the output up to a draw is the
 same for every order of the hidden cards.
 """
 

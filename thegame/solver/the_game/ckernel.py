@@ -9,7 +9,7 @@ skipped where not (``optional=True``); then everything runs on the Python
 kernel, which stays the reference. The C code ports the Python code line by
 line: the same moves in the same order, the same memo keys and the same
 sound cuts, so a compiled search visits exactly the nodes the Python one
-does (``tests/test_ckernel.py`` compares node counts). Its memo tables are
+does (``tests/the_game/test_ckernel.py`` compares node counts). Its memo tables are
 bounded (``MEMO_BYTES``); past the bound they stop growing, which costs
 repeated work, never soundness.
 
@@ -127,7 +127,7 @@ def _reference(deal: Deal, first: int) -> Kernel:
 
 class CKernel(_Core):
     """The compiled kernel with ``Kernel``'s interface; positions and
-    results are the Python kernel's (``tests/test_kernel_conformance.py``)."""
+    results are the Python kernel's (``tests/the_game/test_kernel_conformance.py``)."""
 
     def __init__(self, deal: Deal, first: int) -> None:
         self._adopt(_reference(deal, first))

@@ -32,7 +32,7 @@ The classic shortcuts, one by one (see ``Kernel``):
 This module and ``extreme_beam`` are the reference for the compiled
 kernel's Extreme mode (``_ckernel.c``, ported line by line: the same moves,
 keys, dead masks and turn lists); a change here must be made there too, and
-``tests/test_ckernel_extreme.py`` will say so.
+``tests/the_game/extreme/test_ckernel.py`` will say so.
 """
 
 from __future__ import annotations

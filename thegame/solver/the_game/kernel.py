@@ -5,7 +5,7 @@ Covers ``classic`` (1-5 players), ``profi``, ``profi-hard``, ``on-fire`` and
 their generalised forms (rule C10). It is the reference for the compiled
 kernel (``ckernel.py``, ``_ckernel.c``: this module, ``dfs`` and ``beam``
 ported to C line by line; a change here must be made there too, and
-``tests/test_ckernel.py`` will say so). ``tests/test_kernel_conformance.py``
+``tests/the_game/test_ckernel.py`` will say so). ``tests/the_game/test_kernel_conformance.py``
 holds what any implementation must pass (perft counts, move and turn lists,
 memo keys, verdicts).
 

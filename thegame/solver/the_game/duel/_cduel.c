@@ -2,7 +2,7 @@
  *
  * A second implementation of what duel/search.py's DuelSearch._expand asks
  * of duel/position.py at every node, and it must answer exactly as they do
- * (tests/test_cduel.py compares the two position by position and whole
+ * (tests/the_game/duel/test_cduel.py compares the two position by position and whole
  * searches node for node):
  *
  *   - DuelGame.turns: every distinct result of a whole turn, in the same

@@ -7,7 +7,7 @@ each of those whether the opponent has a turn (``DuelGame.has_turn``) and
 its ordering score (``DuelSearch.score``). In Python that costs 0.3-1 ms a
 node on the printed game, nearly all of the search; ``_cduel.Game.expand`` answers the same in
 one call, the same children in the same order, so a search makes the same
-decisions node for node (``tests/test_cduel.py``). The Python pieces stay
+decisions node for node (``tests/the_game/duel/test_cduel.py``). The Python pieces stay
 the reference, and everything else (the table, the bounds, the lines) is
 Python either way.
 

@@ -96,7 +96,7 @@ def listing(
     game: DuelGame, p: int, relaxed: bool, compiled: _cduel.Game | None
 ) -> Callable[[Solo], list[Solo | None]]:
     """Player p's relaxed (else robust) turn results, compiled when given.
-    The compiled listings hold the same states (tests/test_duel_survival.py);
+    The compiled listings hold the same states (tests/the_game/duel/test_survival.py);
     ``Endurance`` sorts them, so both search alike, listing for listing."""
     c = compiled
     if relaxed:

@@ -1,0 +1,227 @@
+"""One notation, one vocabulary, every position file accepted, limits and
+interrupts: what a user reads and types is the same everywhere."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.support import DATA
+from tests.support.cli import run_main
+from thegame.cli.main import cli
+from thegame.models.the_game import Record
+
+RUNNER = CliRunner()
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    r = RUNNER.invoke(cli, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_solve_prints_plays_as_card_and_pile_and_turns_from_one() -> None:
+    code, out, _ = invoke("solve", "--seed", "1", "--node-limit", "300000")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert rows[0][:4] == ["1", "1", "7", "A1,"]  # turn 1, player 1: 7 A1, ...
+    assert "->" not in out and " on " not in out
+    assert "1 player;" in out and "player(s)" not in out
+
+
+def test_explain_counts_turns_from_one() -> None:
+    code, out, _ = invoke("explain", "--seed", "2", "--time-limit", "20")
+    assert code == 0
+    assert "\nturn 1 - player 1 - needs 2 cards" in out and "turn 0 " not in out
+    assert "play    9 A1 (on 1)" in out
+
+
+def solved_record(tmp_path: Path, keep: int) -> tuple[Path, Record]:
+    full = tmp_path / "full.json"
+    code, _, _ = invoke("solve", "--seed", "3", "--node-limit", "300000", "--save", str(full))
+    assert code == 0
+    record = Record.from_json(full.read_text())
+    cut = Record(record.deal, record.turns[:keep])
+    path = tmp_path / "cut.json"
+    path.write_text(cut.to_json())
+    return path, cut
+
+
+def test_solve_goes_on_from_a_record_s_position(tmp_path: Path) -> None:
+    path, cut = solved_record(tmp_path, keep=10)
+    written = tmp_path / "again.json"
+    code, out, _ = invoke("solve", str(path), "--json", "--save", str(written))
+    assert code == 0
+    data = json.loads(out)
+    assert data["from_turn"] == 10 and data["verdict"] == "win"
+    played = Record.from_json(written.read_text())
+    assert played.turns[:10] == cut.turns  # the record's turns stay as played
+    code, out, _ = invoke("check", str(written), "--json")
+    assert json.loads(out)["status"] == "won"
+    code, text, _ = invoke("solve", "--deal", str(path))  # --deal reads a record too
+    assert "from the position after 10 turns of the record" in text
+
+
+def test_a_deal_only_command_refuses_a_game_in_progress(tmp_path: Path) -> None:
+    path, _ = solved_record(tmp_path, keep=4)
+    code, out, err = invoke("explain", "--deal", str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "holds a game in progress (4 turns played)" in err
+
+
+def test_puzzle_files_are_accepted_where_a_record_is() -> None:
+    puzzle = str(DATA / "puzzles" / "classic-12.json")
+    code, out, _ = invoke("check", puzzle, "--json")
+    assert code == 0 and json.loads(out)["status"] == "in_progress"
+    code, out, _ = invoke("hint", puzzle, "--json", "--time-limit", "20")
+    assert code == 0 and json.loads(out)["verdict"] == "win"
+    code, out, _ = invoke("solve", "--deal", puzzle, "--json", "--time-limit", "20")
+    assert code == 0 and json.loads(out)["from_turn"] == 32
+    code, out, _ = invoke("analyze", puzzle, "--json", "--samples", "2", "--no-hindsight")
+    assert code == 0 and json.loads(out)["cards_left"] == 22
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "--seed", "1", "--time-limit", "0"),
+        ("explain", "--seed", "1", "--time-limit", "0"),
+        ("solve-batch", "--seeds", "1-2", "--time-limit", "0"),
+        ("solve", "--seed", str(2**64)),
+        ("deal", "--seed", "18446744073709551617"),
+        ("solve-batch", "--seeds", f"{2**64 - 1}-{2**64}"),
+        ("mind", "deal", "--seed", str(2**64), "--players", "2"),
+    ],
+)
+def test_limits_and_seeds_out_of_range_are_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    code, out, err = run_main(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error:")
+
+
+def interrupted(args: list[str], after: float) -> subprocess.CompletedProcess[str]:
+    """Run ``thegame ARGS`` and press Ctrl-C (SIGINT to its process group)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from thegame.cli.main import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal does
+    out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+
+def test_ctrl_c_in_solve_prints_the_best_so_far_and_exits_130() -> None:
+    # Seed 108 of profi-hard is not decided within minutes: the search is busy.
+    args = ["solve", "--seed", "108", "--variant", "profi-hard", "--engine", "dfs"]
+    r = interrupted([*args, "--time-limit", "120", "--json"], after=4.0)
+    assert r.returncode == 130, r.stderr
+    assert "Traceback" not in r.stderr
+    data = json.loads(r.stdout)
+    assert data["verdict"] == "unknown" and data["turns"]
+    assert "interrupted" in r.stderr
+
+
+def test_ctrl_c_in_solve_batch_leaves_no_worker_traceback() -> None:
+    args = ["solve-batch", "--seeds", "20-40", "--variant", "profi-hard", "--jobs", "2"]
+    r = interrupted([*args, "--time-limit", "60"], after=8.0)
+    assert r.returncode == 130, r.stderr
+    assert "Traceback" not in r.stderr and "KeyboardInterrupt" not in r.stderr
+    for line in r.stdout.splitlines():
+        assert json.loads(line)["verdict"] in ("win", "loss", "unknown")
+
+
+# A writer that fills the pipe, then gets Ctrl-C while blocked mid-line:
+# the handler only sets a flag, as ``interrupt.handler`` does while polling.
+_FULL_PIPE_WRITER = """
+import signal
+from thegame.cli.common import print_json
+signal.signal(signal.SIGINT, lambda signum, frame: None)
+for i in range(30):
+    print_json({"i": i, "pad": "x" * 4300})
+"""
+
+
+def test_json_lines_stay_whole_when_ctrl_c_lands_on_a_full_pipe() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _FULL_PIPE_WRITER],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.0)  # the pipe (64 KiB) is full after about 15 lines
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert [json.loads(line)["i"] for line in out.splitlines()] == list(range(30))
+
+
+# -- one line format everywhere: 37 A1, 40 A1 | 90 D1 --------------------------------------
+
+
+def _joined(out: str, label: str) -> str:
+    """The text after ``label``, its wrapped lines joined again."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(label))
+    text = [lines[start][len(label) :]]
+    for line in lines[start + 1 :]:
+        if not line.startswith(" " * len(label)):
+            break
+        text.append(line.strip())
+    return " ".join(t.strip() for t in text)
+
+
+def test_line_text_joins_plays_with_commas_and_turns_with_bars() -> None:
+    from thegame.models.the_game import Play, Turn, get_rules
+    from thegame.models.the_game.notation import line_text
+
+    turns = [Turn(1, (Play(37, 0), Play(40, 0))), Turn(1, (Play(90, 2),))]
+    assert line_text(get_rules("classic"), turns) == "37 A1, 40 A1 | 90 D1"
+    marked = line_text(get_rules("classic"), turns, lambda c: f"{c}*")
+    assert marked == "37* A1, 40* A1 | 90* D1"
+
+
+def test_hint_explain_and_daily_print_the_line_with_line_text(tmp_path: Path) -> None:
+    from thegame.models.the_game.notation import line_text
+    from thegame.puzzles.the_game.files import Puzzle
+
+    puzzle = str(DATA / "puzzles" / "classic-12.json")
+    code, out, _ = invoke("hint", puzzle, "--json", "--time-limit", "20")
+    data = json.loads(out)
+    deal = Puzzle.from_json(Path(puzzle).read_text()).deal
+    line = Record.from_dict({"deal": deal.to_dict(), "turns": data["turns"]}).turns
+    code, out, _ = invoke("hint", puzzle, "--time-limit", "20")
+    assert code == 0 and _joined(out, "line: ") == line_text(deal.rules, line)
+    path, cut = solved_record(tmp_path, keep=6)
+    code, out, _ = invoke("explain", str(path))
+    assert code == 0 and _joined(out, "line: ") == line_text(cut.deal.rules, cut.turns)
+    code, out, _ = invoke("daily", "--date", "2026-01-05", "--solution")
+    assert code == 0
+    code, js, _ = invoke("daily", "--date", "2026-01-05", "--json")
+    daily = Puzzle.from_dict(json.loads(js))
+    assert _joined(out, "solution: ") == line_text(daily.deal.rules, daily.solution)
+
+
+def test_check_counts_from_one_on_screen_and_in_json(tmp_path: Path) -> None:
+    path, _ = solved_record(tmp_path, keep=3)
+    data = json.loads(path.read_text())
+    data["turns"][1]["plays"][0]["card"] = 200  # not a card of the deal
+    path.write_text(json.dumps(data))
+    code, out, _ = invoke("check", str(path), "--json")
+    error = json.loads(out)["error"]
+    assert code == 2 and set(error) == {"turn", "play", "rule", "message"}
+    assert (error["turn"], error["play"]) == (2, 1)
+    code, _, err = invoke("check", str(path))
+    assert code == 2 and err.startswith("illegal: turn 2, play 1: rule ")
