@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from nimmt_support import random_record
-from support import run_main
 
+from tests.support.cli import run_main
+from tests.support.nimmt import random_record
 from thegame.analysis.nimmt.players import LEVELS, BlindPlayer, RandomPlayer, by_level
 from thegame.cli.main import cli
 from thegame.models.errors import InvalidInputError

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from support import run_main
 
+from tests.support.cli import run_main
 from thegame.cli.main import cli
 from thegame.models import interrupt
 from thegame.models.cento import (
