@@ -31,7 +31,8 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 from thegame.models.cento import FREE, CentoDeal, TurnBuilder, initial_state  # noqa: E402
 from thegame.models.cento.rules import card_text  # noqa: E402
 from thegame.models.errors import IllegalMoveError  # noqa: E402
-from thegame.models.mind import LevelDeal, LevelState  # noqa: E402
+from thegame.models.mind import Deal as MindDeal  # noqa: E402
+from thegame.models.mind import State as MindState  # noqa: E402
 from thegame.models.nimmt.deal import Deal as NimmtDeal  # noqa: E402
 from thegame.models.nimmt.record import Record as NimmtRecord  # noqa: E402
 from thegame.models.nimmt.record import Turn as NimmtTurn  # noqa: E402
@@ -149,8 +150,8 @@ PACE = (10, 7, 13, 9)
 
 
 def mind(players: int, level: int, seed: int) -> str:
-    deal = LevelDeal.from_seed(seed, players, level)
-    s = LevelState(deal)
+    deal = MindDeal.from_seed(seed, players, level)
+    s = MindState(deal)
     out = _header(
         f"The Mind, {players} players, level {level}, seed {seed}",
         f"thegame mind deal --players {players} --level {level} --seed {seed}",
