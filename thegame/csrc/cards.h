@@ -54,6 +54,21 @@ static inline int card_count(CardMask x) {
 
 static inline int card_count64(CardMask64 x) { return __builtin_popcountll(x); }
 
+static inline CardMask64 card_bit64(int c) { return c >= 0 && c < 64 ? (CardMask64)1 << c : 0; }
+
+/* The cards above c, and below c, of a CardMask64 */
+static inline CardMask64 cards64_above(int c) {
+    if (c < 0) return ~(CardMask64)0;
+    if (c >= 63) return 0;
+    return ~(((CardMask64)2 << c) - 1);
+}
+
+static inline CardMask64 cards64_below(int c) {
+    if (c <= 0) return 0;
+    if (c > 63) return ~(CardMask64)0;
+    return ((CardMask64)1 << c) - 1;
+}
+
 /* The lowest and the highest card of a non-empty set */
 static inline int lowest_card(CardMask x) {
     uint64_t lo = (uint64_t)x;

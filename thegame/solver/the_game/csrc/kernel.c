@@ -151,17 +151,6 @@ TurnUndo end_turn(Kernel *k) {
     return u;
 }
 
-void unend_turn(Kernel *k, TurnUndo u) {
-    State *s = &k->s;
-    s->cur = u.player;
-    s->t = u.plays;
-    s->pos = u.pos;
-    s->pending = u.pending;
-    s->turn_min = u.turn_min;
-    s->max_turn = u.max_turn;
-    s->hands[u.player] = u.hand;
-}
-
 /* Kernel.reach(cards): as if only the cards of ``un`` could ever be played */
 static void reach_cards(const Kernel *k, CardMask un, int *lo_out, int *hi_out) {
     const State *s = &k->s;

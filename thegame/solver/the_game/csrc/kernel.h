@@ -166,12 +166,22 @@ static inline int auto_end(const Kernel *k) {
     return k->players == 1 && k->s.pos >= k->total && !k->fire && !k->extreme;
 }
 
+static inline void unend_turn(Kernel *k, TurnUndo u) {
+    State *s = &k->s;
+    s->cur = u.player;
+    s->t = u.plays;
+    s->pos = u.pos;
+    s->pending = u.pending;
+    s->turn_min = u.turn_min;
+    s->max_turn = u.max_turn;
+    s->hands[u.player] = u.hand;
+}
+
 /* kernel.c (Kernel) */
 void sort_moves(Move *out, int n);
 int moves(const Kernel *k, Move *out);
 int all_moves(const Kernel *k, Move *out);
 TurnUndo end_turn(Kernel *k);
-void unend_turn(Kernel *k, TurnUndo u);
 void reach(const Kernel *k, int *lo_out, int *hi_out);
 int stuck_ahead(const Kernel *k);
 CardMask dead_mask(const Kernel *k);

@@ -102,22 +102,6 @@ int key_words(const KeyShape *ks, int n_asc, int n_piles, int players, const int
     return ks->kw;
 }
 
-int key_turns(const Kernel *k) {
-    const State *s = &k->s;
-    int t = s->t;
-    if (t > s->turn_min && (s->max_turn == INF || s->pos >= k->total)) t = s->turn_min;
-    return t;
-}
-
-/* ExtremeKernel.key: each top marked 2 * top + (this turn's cards went
- * there), the turn count capped at max(m, 3), and the stop/three flags, held
- * in the turn count's word above its low 8 bits */
-int x_key_turns(const Kernel *k) {
-    const State *s = &k->s;
-    int cap = s->turn_min > 3 ? s->turn_min : 3;
-    return s->t < cap ? s->t : cap;
-}
-
 int make_key(const Kernel *k, uint64_t *out) {
     int marked[KERNEL_MAX_PILES];
     if (k->extreme) {
@@ -136,7 +120,7 @@ int make_key(const Kernel *k, uint64_t *out) {
 /* Searcher._is_dead's dominance: a position this search proved dead with
  * the same rest of the key whose tops each take all the current ones take
  * (a top marked with a fire card due pairs only with itself) */
-static int dominated(DeadMemo *m, const Kernel *k, const uint64_t *key) {
+int memo_dominated(DeadMemo *m, const Kernel *k, const uint64_t *key) {
     if (k->extreme || !m->gtops) return 0;
     int32_t *head = tab_get(&m->groups, key + 1);
     if (!head) return 0;
@@ -157,13 +141,9 @@ static int dominated(DeadMemo *m, const Kernel *k, const uint64_t *key) {
     return 0;
 }
 
-int memo_is_dead(DeadMemo *m, const Kernel *k, const uint64_t *key) {
-    return tab_get(m->dead, key) || (m->shared && tab_get(m->shared, key)) || dominated(m, k, key);
-}
-
 /* Searcher._bury's chain of tops (past ``gmax`` entries the chains stop
  * growing: sound, a memo entry only saves work) */
-static void bury(DeadMemo *m, const Kernel *k, const uint64_t *key) {
+void memo_bury(DeadMemo *m, const Kernel *k, const uint64_t *key) {
     if (k->extreme || m->gn >= m->gmax) return;
     if (m->gn == m->gcap) {
         size_t ncap = m->gcap ? m->gcap * 2 : 4096;
@@ -184,29 +164,4 @@ static void bury(DeadMemo *m, const Kernel *k, const uint64_t *key) {
     m->gtops[m->gn] = key[0];
     m->gnext[m->gn] = next;
     m->gn++;
-}
-
-/* A dead position's value in the memo: the bits of the nodes its proof
- * took (at least 1) */
-static inline int32_t work_bits(long long nodes) {
-    int32_t b = 1;
-    while (b < 63 && nodes >> b) b++;
-    return b;
-}
-
-/* Searcher._bury: a position proven dead into the memo, valued by the
- * nodes its proof took. With a shared table, positions at a turn start (capped
- * turn count 0) go there: a fact about the position that every search of
- * the deal may reuse; positions inside a turn depend on where the search
- * started (the solo turn cap) and stay in the search's own table. Extreme
- * has no turn cap (ExtremeKernel.max_turn is INF), so there every dead
- * position is such a fact and goes to the shared table, as the puzzle
- * rating's Python search of Extreme shares them all. */
-void memo_add_dead(DeadMemo *m, const Kernel *k, const uint64_t *key, long long proof_nodes) {
-    int32_t val = work_bits(proof_nodes);
-    if (m->shared && (k->extreme || key_at_turn_start(&k->ks, key)))
-        tab_keep(m->shared, key, val);
-    else
-        tab_keep(m->dead, key, val);
-    bury(m, k, key);
 }
