@@ -331,6 +331,8 @@ def _read_lines(name: str) -> list[str]:
 def _replacing(path: str | Path) -> Iterator[str]:
     """A temporary path beside ``path``, renamed onto it if the block succeeds."""
     target = Path(path)
+    if not target.parent.is_dir():
+        raise InvalidInputError("no such directory", str(target.parent))
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     os.close(fd)
     os.unlink(tmp)  # SQLite makes its own file; the name is what was wanted

@@ -1058,6 +1058,16 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__cduel(void) {
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    /* Built with -mpopcnt (setup.py, x86-64): refuse to load on a CPU
+     * without it, so ccore.py falls back to the Python expansion instead of
+     * the process dying on an illegal instruction. */
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "_cduel needs a CPU with POPCNT");
+        return NULL;
+    }
+#endif
     if (PyType_Ready(&GameType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
