@@ -9,7 +9,8 @@
  *   search that fills its memo do too: the mix below is fixed.
  * - KeySet: an unbounded set of KEYSET_WORDS-word keys, emptied at once by
  *   a new stamp (the turn enumerations' ``seen`` sets of the playouts and
- *   the duel, which only ask whether a key is in).
+ *   the duel, which only ask whether a key is in; KEYSET_HASH may choose
+ *   its hash).
  *
  * Open addressing with linear probing, a power-of-two number of slots.
  */
@@ -32,12 +33,21 @@ static inline uint64_t hash_words(const uint64_t *w, int n) {
     return h;
 }
 
-/* Keys are a few words: compared inline, not through a memcmp call */
+/* Keys are a few words: compared inline, not through a memcmp call. (GCC
+ * cannot see that a probe reads only the slots a key was written to, the
+ * used or stamped ones, and would warn of uninitialized reads.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 static inline int words_eq(const uint64_t *a, const uint64_t *b, int n) {
     for (int i = 0; i < n; i++)
         if (a[i] != b[i]) return 0;
     return 1;
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /* ---- Table: the bounded map ---------------------------------------------- */
 
@@ -221,8 +231,16 @@ static inline void keyset_clear(KeySet *s) {
     }
 }
 
+/* The KeySet's hash: hash_words, unless the includer defines
+ * KEYSET_HASH(words) first (a KeySet decides no result by its hash, only
+ * how long its probes are, and the playouts' keys probe shortest with the
+ * lighter mix they were tuned with) */
+#ifndef KEYSET_HASH
+#define KEYSET_HASH(w) hash_words((w), KEYSET_WORDS)
+#endif
+
 static inline size_t keyset_home(const KeySet *s, const SetKey *k) {
-    return hash_words(k->w, KEYSET_WORDS) & (s->cap - 1);
+    return KEYSET_HASH(k->w) & (s->cap - 1);
 }
 
 static inline int keyset_grow(KeySet *s) {
