@@ -46,7 +46,8 @@ static PyObject *core_configure(CoreObject *self, PyObject *args) {
                           &au, &ad))
         return NULL;
     self->configured = 0;
-    if (k->players < 1 || k->players > KERNEL_MAX_PLAYERS || k->n_piles < 1 || k->n_piles > KERNEL_MAX_PILES ||
+    if (k->players < 1 || k->players > KERNEL_MAX_PLAYERS || k->n_piles < 1 ||
+        k->n_piles > KERNEL_MAX_PILES ||
         k->n_asc < 0 || k->n_asc > k->n_piles || k->size < 2 || k->size > KERNEL_MAX_SIZE ||
         k->step < 1) {
         PyErr_SetString(PyExc_ValueError, "the compiled kernel does not cover these rules");

@@ -125,7 +125,8 @@ CardMask x_dead_mask(const Kernel *k) {
         CardMask low = card_bit(s);
         sk ^= low;
         CardMask others = un & ~low & ~dead;
-        int up = s >= lo && ((others & ~cards_below(s + 1)) || (s > step && card_in(others, s - step)));
+        int up = s >= lo &&
+                 ((others & ~cards_below(s + 1)) || (s > step && card_in(others, s - step)));
         int down = s <= hi && ((others & cards_below(s)) || card_in(others, s + step));
         if (!up && !down) dead |= low;
     }

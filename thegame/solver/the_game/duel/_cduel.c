@@ -83,8 +83,8 @@ typedef struct {
 } Turns;
 
 /* DuelGame._after: the D5 draw, then the opponent moves. */
-static void after_turn(const Game *g, const DuelPos *pos, int p, CardMask64 hand, int a, int d, int oa,
-                       int od, int dumped, DuelPos *out) {
+static void after_turn(const Game *g, const DuelPos *pos, int p, CardMask64 hand, int a, int d,
+                       int oa, int od, int dumped, DuelPos *out) {
     int want = dumped ? g->hand_size - card_count64(hand) : g->draw_own;
     const int at = pos->at[p];
     int take = g->deck_len[p] - at;
@@ -101,7 +101,8 @@ static void after_turn(const Game *g, const DuelPos *pos, int p, CardMask64 hand
     out->cur = 1 - p;
 }
 
-static int push_result(Turns *T, CardMask64 hand, int a, int d, int oa, int od, int dumped, int won) {
+static int push_result(Turns *T, CardMask64 hand, int a, int d, int oa, int od, int dumped,
+                       int won) {
     if (T->n_out == T->cap_out) {
         size_t cap = T->cap_out ? T->cap_out * 2 : 64;
         Result *r = realloc(T->out, cap * sizeof(Result));
@@ -174,7 +175,8 @@ static int minimum(const Game *g, const DuelPos *pos, int q) {
 
 /* DuelGame.turns(pos, done, dumped); with stop_at_first, only whether one
  * exists (T->n_out stays 0, the return value says). 0 on out of memory. */
-static int list_turns(Turns *T, const Game *g, const DuelPos *pos, int done, int dumped, int first) {
+static int list_turns(Turns *T, const Game *g, const DuelPos *pos, int done, int dumped,
+                      int first) {
     memset(T, 0, sizeof *T);
     T->g = g;
     T->pos = pos;
@@ -249,7 +251,8 @@ static int same_group(const DuelPos *x, const DuelPos *y) {
 }
 
 /* Whether y dominates x for the mover p (search.undominated). */
-static int dominates(const Game *g, int p, const DuelPos *y, const DuelPos *x, CardMask64 un_p, CardMask64 un_o) {
+static int dominates(const Game *g, int p, const DuelPos *y, const DuelPos *x, CardMask64 un_p,
+                     CardMask64 un_o) {
     const int o = 1 - p, step = g->step;
     return takes_all_of(1, y->a[p], x->a[p], step, un_p) &&
            takes_all_of(0, y->d[p], x->d[p], step, un_p) &&
@@ -276,7 +279,8 @@ static int dead_count(const Game *g, int p, CardMask64 hand, int at, int a, int 
     }
     CardMask64 desc = all & (cards64_below(d) | card_bit64(d + step));
     for (;;) {
-        const CardMask64 reach = (desc ? cards64_below(63 - __builtin_clzll(desc)) : 0) | (desc << step);
+        const CardMask64 reach =
+            (desc ? cards64_below(63 - __builtin_clzll(desc)) : 0) | (desc << step);
         const CardMask64 add = all & ~desc & reach;
         if (!add) break;
         desc |= add;
@@ -758,8 +762,8 @@ static PyObject *game_relaxed_turns(Game *self, PyObject *args) {
                 continue;
             }
             const int take = self->draw_own < stock ? self->draw_own : stock;
-            bad = relaxed_add(&seen, list, r->hand | (self->rest[p][at] & ~self->rest[p][at + take]),
-                              at + take, r->a, r->d) < 0;
+            const CardMask64 drawn = self->rest[p][at] & ~self->rest[p][at + take];
+            bad = relaxed_add(&seen, list, r->hand | drawn, at + take, r->a, r->d) < 0;
         }
         if (r->n + 1 < m) continue;
         for (CardMask64 left = r->hand; !bad && left; left &= left - 1) { /* one card out, refill */
