@@ -1,21 +1,31 @@
 """The optional compiled kernels, as C extensions (everything else is in
 pyproject.toml):
 
-- ``thegame.solver.the_game._ckernel``: the search kernel (issue 16);
+- ``thegame.solver.the_game._ckernel``: the search kernel, from the files of
+  ``thegame/solver/the_game/csrc/`` (kernel, memo, turns, search, bindings);
 - ``thegame.analysis.the_game._crollout``: the blind policy's playouts;
 - ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion.
 
-Both are ``optional=True``: where no C compiler (or no Python headers) is
-found, the package still installs and runs on the pure-Python reference
-kernels (``thegame --version`` says which are in use).
+All three include the shared headers of ``thegame/csrc/`` (card masks and
+placement, hash tables); docs/c-kernels.md describes the layout. Each is
+``optional=True``: where no C compiler (or no Python headers) is found, the
+package still installs and runs on the pure-Python reference kernels
+(``thegame --version`` says which are in use).
 """
 
 import platform
 import sys
+from glob import glob
 
 from setuptools import Extension, setup
 
-kernel_flags = ["-O3", "-std=gnu11"]
+SHARED = "thegame/csrc"
+KERNEL = "thegame/solver/the_game/csrc"
+
+# -fvisibility=hidden: the kernel's functions are called across its files;
+# hidden, they bind inside the module (no interposition, no PLT call), and
+# only PyInit__ckernel (PyMODINIT_FUNC marks it) is exported.
+kernel_flags = ["-O3", "-std=gnu11", "-fvisibility=hidden"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     # The hardware popcount (every x86-64 CPU since 2008): card counts are
     # the search's most frequent operation (about 10% faster).
@@ -26,23 +36,31 @@ if platform.machine().lower() in ("x86_64", "amd64"):
 # that on targets with FMA instructions).
 rollout_flags = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off"]
 
+shared_headers = sorted(glob(f"{SHARED}/*.h"))
+
 setup(
     ext_modules=[
         Extension(
             "thegame.solver.the_game._ckernel",
-            ["thegame/solver/the_game/_ckernel.c"],
+            sources=sorted(glob(f"{KERNEL}/*.c")),
+            include_dirs=[SHARED, KERNEL],
+            depends=shared_headers + sorted(glob(f"{KERNEL}/*.h")),
             extra_compile_args=kernel_flags,
             optional=True,
         ),
         Extension(
             "thegame.analysis.the_game._crollout",
             sources=["thegame/analysis/the_game/_crollout.c"],
+            include_dirs=[SHARED],
+            depends=shared_headers,
             extra_compile_args=rollout_flags,
             optional=True,
         ),
         Extension(
             "thegame.solver.the_game.duel._cduel",
             sources=["thegame/solver/the_game/duel/_cduel.c"],
+            include_dirs=[SHARED],
+            depends=shared_headers,
             extra_compile_args=kernel_flags,
             optional=True,
         ),

@@ -4,6 +4,8 @@ report on a fixed database."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import signal
 import sqlite3
@@ -24,7 +26,7 @@ from thegame.models.the_game.record import Record, Turn
 from thegame.models.the_game.state import Play, pile_index
 from thegame.survey import report
 from thegame.survey.runner import Plan, plan, run
-from thegame.survey.store import DEAL_COLUMNS, SCHEMA_VERSION, Store
+from thegame.survey.store import DEAL_COLUMNS, SCHEMA_VERSION, Store, open_for_reading
 from thegame.survey.work import decide
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -301,3 +303,102 @@ def test_blind_plays_every_stored_group_once(tmp_path: Path) -> None:
     assert [b["seed"] for b in store.blinds("classic", 5)] == [1, 2]
     assert [b["seed"] for b in store.blinds("classic", 4)] == [1]
     assert all(b["version"] == __version__ for b in store.blinds("classic", 5))
+
+
+def _small_store(db: Path) -> None:
+    store = Store(db)
+    for s in (3, 1, 2):  # written out of order: the export sorts
+        store.put_deal(_row(s, "win" if s != 2 else "unknown", seconds=s / 7))
+        store.put_blind(_blind(s, s == 1, 0 if s == 1 else 30 + s))
+    store.put_deal(_row(1, "loss", 2, variant="profi", players=2) | {"proof": "no \"way\" — é"})
+    store.put_blind(_blind(5, False, 9, variant="profi", players=2))  # a blind row alone
+    store.close()
+
+
+def _all_rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    con = sqlite3.connect(db)
+    out = {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
+           for t in ("deals", "blind")}
+    out["meta"] = con.execute("SELECT * FROM meta ORDER BY key").fetchall()
+    con.close()
+    return out
+
+
+@pytest.mark.parametrize("name", ["r.jsonl.gz", "r.jsonl"])
+def test_export_import_round_trip_gives_the_same_rows_and_bytes(
+    tmp_path: Path, name: str
+) -> None:
+    db, export, again = tmp_path / "a.sqlite", tmp_path / name, tmp_path / f"again.{name}"
+    _small_store(db)
+    res = invoke("survey", "export", "--db", str(db), str(export))
+    assert res.exit_code == 0, res.output
+    assert res.stderr == f"5 deals exported to {export}\n"
+    rebuilt = tmp_path / "b.sqlite"
+    res = invoke("survey", "import", str(export), "--db", str(rebuilt))
+    assert res.exit_code == 0, res.output
+    assert _all_rows(rebuilt) == _all_rows(db)
+    assert invoke("survey", "export", "--db", str(rebuilt), str(again)).exit_code == 0
+    assert again.read_bytes() == export.read_bytes()
+    text = export.read_bytes()
+    if name.endswith(".gz"):
+        text = gzip.decompress(text)
+    lines = text.decode("utf-8").splitlines()
+    assert lines[0] == '{"format":"thegame survey export","schema_version":1}'
+    keys = [(d["variant"], d["players"], d["seed"]) for d in map(json.loads, lines[1:])]
+    assert keys == [("classic", 1, 1), ("classic", 1, 2), ("classic", 1, 3),
+                    ("profi", 2, 1), ("profi", 2, 5)]
+    assert "deal" not in json.loads(lines[-1]) and json.loads(lines[-1])["blind"]["cards_left"] == 9
+    assert json.loads(lines[2])["deal"]["seconds"] == 2 / 7  # floats exactly
+
+
+def test_report_reads_an_export_as_it_reads_the_database(tmp_path: Path) -> None:
+    db, export = tmp_path / "a.sqlite", tmp_path / "a.jsonl.gz"
+    _small_store(db)
+    assert invoke("survey", "export", "--db", str(db), str(export)).exit_code == 0
+    from_db = invoke("survey", "report", "--db", str(db))
+    from_export = invoke("survey", "report", "--db", str(export))
+    assert from_db.exit_code == 0 and from_export.exit_code == 0, from_export.output
+    assert "| classic | 1 | 1-3 | 3 | 2 |" in from_db.stdout
+    assert from_export.stdout == from_db.stdout.replace("--db a.sqlite", "--db a.jsonl.gz")
+
+
+def test_import_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "a.sqlite"
+    _small_store(db)
+    export = tmp_path / "a.jsonl"
+    assert invoke("survey", "export", "--db", str(db), str(export)).exit_code == 0
+    good = export.read_text().splitlines()
+    cases = {
+        "exists: import builds a new database": None,
+        "not a survey export (no header line)": good[1:],
+        "line 3: not a JSON object": [good[0], good[1], "{oops"],
+        "line 2: the deal row has other columns": [good[0], good[1].replace('"first"', '"1st"')],
+        "line 3: UNIQUE constraint failed": [good[0], good[1], good[1]],
+        "exported with survey schema 9": [good[0].replace(":1}", ":9}"), good[1]],
+    }
+    for message, lines in cases.items():
+        source, target = export, db
+        if lines is not None:
+            source, target = tmp_path / "bad.jsonl", tmp_path / "new.sqlite"
+            source.write_text("\n".join(lines) + "\n")
+        res = invoke("survey", "import", str(source), "--db", str(target))
+        assert res.exit_code == 2, (message, res.output)
+        assert len(res.stderr.splitlines()) == 1 and message in res.stderr, res.stderr
+        assert not (tmp_path / "new.sqlite").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "a.sqlite", "bad.jsonl"]
+    res = invoke("survey", "import", str(tmp_path / "none.jsonl.gz"), "--db", str(tmp_path / "n"))
+    assert res.exit_code == 2 and "no such file" in res.stderr
+
+
+def test_the_committed_export_backs_the_committed_findings() -> None:
+    """FINDINGS.md's tables come from the export kept in the repository."""
+    store = open_for_reading(ROOT / "findings" / "results.jsonl.gz")
+    groups = report.collect(store)
+    store.close()
+    text = report.markdown(groups, "results.jsonl.gz", "FINDINGS.svg")
+    findings = (ROOT / "FINDINGS.md").read_text(encoding="utf-8")
+    tables = [line for line in text.splitlines() if line.startswith("| ")]
+    assert len(tables) > 30
+    # The report's own part ends where the notes (findings/notes.md) begin.
+    generated = findings[: findings.index("\n## How this was made")]
+    assert tables == [line for line in generated.splitlines() if line.startswith("| ")]

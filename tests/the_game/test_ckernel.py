@@ -491,3 +491,30 @@ def test_puzzle_rating_is_the_same(deal: Deal, monkeypatch: pytest.MonkeyPatch) 
     assert c_oracle.nodes == py_oracle.nodes
     assert len(c_oracle.c_dead or ()) == len(py_oracle.dead)
     assert deal.rules.high == 20 or len(py_oracle.dead) > 100
+
+
+def test_search_settings_by_keyword_are_the_positional_ones() -> None:
+    """``Core._search`` reads its settings by name as by position."""
+    kernel = Kernel.from_state(GameState(Deal.from_seed(3, get_rules("classic"), 1)))
+    args = (ckernel.TURN, 3000, None, None, (64,), BRANCH, 8, EXTRA, 1 << 24)
+    names = ("mode", "node_limit", "deadline", "progress", "beam_widths", "branch",
+             "per_parent", "extra_cost", "memo_bytes")
+    by_position = CKernel.of(kernel)._search(*args)
+    by_name = CKernel.of(kernel)._search(**dict(zip(names, args, strict=True)))
+    assert by_position[:10] == by_name[:10]
+    assert by_position[4] > 0
+    with pytest.raises(TypeError):
+        CKernel.of(kernel)._search(*args, colour=1)  # type: ignore[call-arg]
+
+
+def test_every_stub_is_package_data() -> None:
+    """Each extension's ``.pyi`` ships with the package (pyproject.toml)."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    data = tomllib.loads((root / "pyproject.toml").read_text())
+    listed = set(data["tool"]["setuptools"]["package-data"]["thegame"])
+    stubs = {p.relative_to(root / "thegame").as_posix() for p in root.glob("thegame/**/*.pyi")}
+    assert {"solver/the_game/_ckernel.pyi", "analysis/the_game/_crollout.pyi"} <= stubs
+    assert stubs <= listed

@@ -1,4 +1,5 @@
-"""``thegame survey ...``: decide a seed range into SQLite, play it blind, report."""
+"""``thegame survey ...``: decide a seed range into SQLite, play it blind, report,
+export the rows as text and import them back."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from ..models.the_game import PRESETS
 from ..solver.the_game.batch import parse_range
 from ..survey import report as report_mod
 from ..survey.runner import Plan, plan, ray_module, run
-from ..survey.store import Store
+from ..survey.store import Store, import_export, open_for_reading, write_export
 from ..survey.work import Row
 from .common import err, out, read_text, user_errors, write_atomic
 
@@ -172,7 +173,8 @@ def _progress(total: int, label: str, unit: str) -> Iterator[Callable[[int], Non
 
 
 @survey.command("report")
-@click.option("--db", required=True, metavar="FILE", help="The SQLite results file.")
+@click.option("--db", required=True, metavar="FILE",
+              help="The SQLite results file, or an export (.jsonl or .jsonl.gz).")
 @click.option("--out", "out_file", default=None, metavar="FILE",
               help="Write the report (markdown) here instead of printing it.")
 @click.option("--svg", "svg_file", default=None, metavar="FILE",
@@ -185,7 +187,7 @@ def report_cmd(
 ) -> None:
     """The table per variant and player count, the blind comparison, the histogram."""
     notes = read_text(notes_file) if notes_file else None
-    store = Store(db, create=False)
+    store = open_for_reading(db)
     groups = report_mod.collect(store)
     store.close()
     if svg_file is None and out_file is not None:
@@ -201,3 +203,30 @@ def report_cmd(
         out.print(text, markup=False, highlight=False, soft_wrap=True)
     else:
         write_atomic(out_file, text)
+
+
+@survey.command("export")
+@click.option("--db", required=True, metavar="FILE", help="The SQLite results file.")
+@click.argument("out_file", metavar="FILE")
+@user_errors
+def export_cmd(db: str, out_file: str) -> None:
+    """Write every row as text: one JSON line per deal, sorted (gzipped if FILE
+    ends in .gz, the same rows giving the same bytes)."""
+    store = Store(db, create=False)
+    try:
+        count = write_export(store, out_file)
+    finally:
+        store.close()
+    err.print(f"{count} deals exported to {out_file}",
+              markup=False, highlight=False, soft_wrap=True)
+
+
+@survey.command("import")
+@click.argument("in_file", metavar="FILE")
+@click.option("--db", required=True, metavar="FILE",
+              help="The SQLite results file to build (it must not exist).")
+@user_errors
+def import_cmd(in_file: str, db: str) -> None:
+    """Build the SQLite results file from an export (``survey export``)."""
+    count = import_export(in_file, db)
+    err.print(f"{count} deals imported into {db}", markup=False, highlight=False, soft_wrap=True)

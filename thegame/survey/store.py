@@ -9,12 +9,25 @@ budget, and only an ``unknown`` row may be replaced by a later run
 (``--retry-unknown``, with a larger budget). Each row is committed the moment
 it is written, in WAL mode, so a run killed at any point keeps every finished
 deal and a rerun skips them.
+
+The repository keeps the results as text, not as this binary file: an export
+with one JSON line per deal (its ``deals`` row and its ``blind`` row), sorted
+by the key, gzipped with a fixed header, so the same rows always give the same
+bytes and a regeneration shows as a diff of the changed deals. ``import_export``
+rebuilds the SQLite file from it; ``open_for_reading`` reads an export as if it
+were the database (into memory).
 """
 
 from __future__ import annotations
 
+import contextlib
+import gzip
+import json
+import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+import tempfile
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +190,160 @@ def _upsert(
         sets = ", ".join(f"{c} = excluded.{c}" for c in cols[3:])
         sql += f"UPDATE SET {sets} WHERE {replace_when}"
     db.execute(sql, values)
+
+
+# -- the text export -------------------------------------------------------------
+
+EXPORT_FORMAT = "thegame survey export"
+_KEY = ("variant", "players", "seed")
+# Each export line's parts: its name in the line, the table, the columns.
+_TABLES = (("deal", "deals", DEAL_COLUMNS), ("blind", "blind", BLIND_COLUMNS))
+# The suffixes that name an export rather than a database.
+EXPORT_SUFFIXES = (".jsonl", ".jsonl.gz")
+
+
+def is_export(path: str | Path) -> bool:
+    return str(path).endswith(EXPORT_SUFFIXES)
+
+
+def export_lines(store: Store) -> Iterator[str]:
+    """The export's lines: a header, then one line per deal in key order."""
+    yield _dumps({"format": EXPORT_FORMAT, "schema_version": SCHEMA_VERSION})
+    merged: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for name, table, columns in _TABLES:
+        for values in store.db.execute(f"SELECT {', '.join(columns)} FROM {table}"):
+            row = dict(zip(columns, values, strict=True))
+            key = (row["variant"], row["players"], row["seed"])
+            line = merged.setdefault(key, dict(zip(_KEY, key, strict=True)))
+            line[name] = {c: row[c] for c in columns[len(_KEY):]}
+    for key in sorted(merged):
+        yield _dumps(merged[key])
+
+
+def export_bytes(store: Store, compress: bool) -> tuple[bytes, int]:
+    """The whole export and its number of deal lines; gzipped with mtime 0 and no
+    file name in the header, so the same rows give the same bytes."""
+    lines = list(export_lines(store))
+    data = "".join(line + "\n" for line in lines).encode("utf-8")
+    if compress:
+        data = gzip.compress(data, compresslevel=9, mtime=0)
+    return data, len(lines) - 1
+
+
+def write_export(store: Store, path: str | Path) -> int:
+    """Write the export to ``path`` whole or not at all (gzipped if it ends in .gz);
+    returns the number of deal lines."""
+    data, count = export_bytes(store, str(path).endswith(".gz"))
+    with _replacing(path) as tmp:
+        Path(tmp).write_bytes(data)
+    return count
+
+
+def import_export(source: str | Path, db: str | Path) -> int:
+    """Build the SQLite file ``db`` (which must not exist) from an export, whole
+    or not at all; returns the number of deal lines."""
+    if Path(db).exists():
+        raise InvalidInputError("exists: import builds a new database", str(db))
+    with _replacing(db) as tmp:
+        store = Store(tmp)
+        try:
+            count = load_export(store, source)
+        finally:
+            store.close()
+    return count
+
+
+def open_for_reading(path: str | Path) -> Store:
+    """The database at ``path``, or an export loaded into an in-memory one."""
+    if not is_export(path):
+        return Store(path, create=False)
+    store = Store(":memory:")
+    load_export(store, path)
+    return store
+
+
+def load_export(store: Store, source: str | Path) -> int:
+    """Insert every line of the export ``source`` into ``store`` in one transaction."""
+    name = str(source)
+    lines = _read_lines(name)
+    header = _parse(name, 1, lines[0] if lines else "")
+    if header.get("format") != EXPORT_FORMAT:
+        raise InvalidInputError("not a survey export (no header line)", name)
+    if header.get("schema_version") != SCHEMA_VERSION:
+        raise InvalidInputError(
+            f"exported with survey schema {header.get('schema_version')}, this thegame "
+            f"reads schema {SCHEMA_VERSION}", name)
+    store.db.execute("BEGIN")
+    try:
+        for number, text in enumerate(lines[1:], start=2):
+            _insert_line(store, name, number, _parse(name, number, text))
+    except BaseException:
+        store.db.execute("ROLLBACK")
+        raise
+    store.db.execute("COMMIT")
+    return len(lines) - 1
+
+
+def _insert_line(store: Store, name: str, number: int, line: dict[str, Any]) -> None:
+    if not set(line) <= {*_KEY, "deal", "blind"} or not {"deal", "blind"} & set(line):
+        raise InvalidInputError(f"line {number}: not a deal line", name)
+    for part, table, columns in _TABLES:
+        if part not in line:
+            continue
+        part_row = line[part]
+        if not isinstance(part_row, dict) or {*_KEY, *part_row} != set(columns):
+            raise InvalidInputError(f"line {number}: the {part} row has other columns", name)
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        values = [line.get(c) for c in _KEY] + [part_row[c] for c in columns[len(_KEY) :]]
+        try:
+            store.db.execute(sql, values)
+        except sqlite3.Error as e:
+            raise InvalidInputError(f"line {number}: {e}", name) from None
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _parse(name: str, number: int, text: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        obj = None
+    if not isinstance(obj, dict):
+        raise InvalidInputError(f"line {number}: not a JSON object", name)
+    return obj
+
+
+def _read_lines(name: str) -> list[str]:
+    try:
+        data = Path(name).read_bytes()
+        if name.endswith(".gz"):
+            data = gzip.decompress(data)
+        return data.decode("utf-8").splitlines()
+    except FileNotFoundError:
+        raise InvalidInputError("no such file", name) from None
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as e:
+        raise InvalidInputError(f"not a readable export ({e})", name) from None
+
+
+@contextlib.contextmanager
+def _replacing(path: str | Path) -> Iterator[str]:
+    """A temporary path beside ``path``, renamed onto it if the block succeeds."""
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise InvalidInputError("no such directory", str(target.parent))
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    os.close(fd)
+    os.unlink(tmp)  # SQLite makes its own file; the name is what was wanted
+    try:
+        yield tmp
+        # mkstemp's name is private; give the file the usual permissions.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    finally:
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)

@@ -41,21 +41,30 @@
 #pragma GCC target("popcnt")
 #endif
 
-typedef unsigned __int128 mask_t;
+/* The `seen` keys' hash (hashtable.h's KEYSET_HASH): the hand (word 0)
+ * and the tops, 8 bytes a word, each multiplied once. Cheaper than
+ * hash_words, and as good on these keys: the playouts ask millions. */
+static inline uint64_t seen_hash(const uint64_t *w) {
+    uint64_t h = w[0] * 0x9E3779B97F4A7C15ULL;
+    h ^= (w[1] + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
+    h ^= (w[2] + 0x8CB92BA72F3D8DD7ULL) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 31);
+}
+#define KEYSET_HASH(w) seen_hash(w)
 
-#define BIT(c) (((mask_t)1) << (c))
-#define MAX_CARD 127
+/* after the pragma: their inline functions are compiled for POPCNT too */
+#include "cards.h"
+#include "hashtable.h"
+
+/* The limits of rollout.c_covers */
+#define MAX_CARD (CARD_LIMIT - 1)
 #define MAX_TOP (MAX_CARD + 1) /* a descending pile starts at high + 1 */
-#define MAX_PILES 16
-#define MAX_HAND 32
-#define MAX_PLAYERS 8
+#define ROLLOUT_MAX_PILES 16 /* the tops of a `seen` key are two words of bytes */
+#define ROLLOUT_MAX_HAND 32
+#define ROLLOUT_MAX_PLAYERS 8
 #define MAX_DEPTH 8
 
 enum { IN_PROGRESS = 0, WON = 1, LOST = 2 };
-
-static inline int popcount(mask_t m) {
-    return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
-}
 
 /* ---- the rules and the policy's weights (blind._Tables, BlindParams) ---- */
 
@@ -67,134 +76,27 @@ typedef struct {
     int fire_safe_at_clear; /* F3 */
     int has_fire;
     unsigned char fire[MAX_TOP + 1]; /* fire[t]: t is a fire card (F1) */
-    mask_t above[MAX_TOP + 1];       /* cards > t */
-    mask_t below[MAX_TOP + 1];       /* cards < t */
-    mask_t bit[MAX_CARD + 1];        /* {c}: a load is cheaper than a 128-bit shift */
+    CardMask above[MAX_TOP + 1];       /* cards > t */
+    CardMask below[MAX_TOP + 1];       /* cards < t */
+    CardMask bit[MAX_CARD + 1];        /* {c}: a load is cheaper than a 128-bit shift */
     int free_gap, forced_slack;
     double trick_hand, trick_unseen, play_bonus, fire_cost;
     int depth;
     double out_steps[MAX_DEPTH], hand_steps[MAX_DEPTH];
 } Ctx;
 
-/* ---- a set of (tops, hand) keys: Python's `seen` / `failed` sets ---------- */
+/* ---- the `seen` / `failed` keys: (tops, hand) ---------------------------
+ * A KeySet key (hashtable.h) of three words: the hand (a mask over the
+ * positions in the sorted hand), then the tops, a byte each. */
 
-typedef struct {
-    uint64_t hand;
-    uint8_t tops[MAX_PILES];
-} Key;
-
-typedef struct {
-    Key *keys;
-    uint32_t *stamp; /* a slot is used when its stamp is the current one */
-    size_t cap, count;
-    uint32_t now;
-    int oom;
-} Set;
-
-static int set_init(Set *s, size_t cap) {
-    s->keys = malloc(cap * sizeof(Key));
-    s->stamp = calloc(cap, sizeof(uint32_t));
-    s->cap = cap;
-    s->count = 0;
-    s->now = 1;
-    s->oom = 0;
-    return s->keys != NULL && s->stamp != NULL;
+static inline void key_set_top(SetKey *k, int i, int top) {
+    ((uint8_t *)(k->w + 1))[i] = (uint8_t)top;
 }
 
-static void set_free(Set *s) {
-    free(s->keys);
-    free(s->stamp);
-}
-
-/* Empty the set in O(1): a new stamp makes every slot free. */
-static void set_clear(Set *s) {
-    s->count = 0;
-    if (++s->now == 0) {
-        memset(s->stamp, 0, s->cap * sizeof(uint32_t));
-        s->now = 1;
-    }
-}
-
-static inline uint64_t key_hash(const Key *k) {
-    uint64_t a, b;
-    memcpy(&a, k->tops, 8);
-    memcpy(&b, k->tops + 8, 8);
-    uint64_t h = k->hand * 0x9E3779B97F4A7C15ULL;
-    h ^= (a + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
-    h ^= (b + 0x8CB92BA72F3D8DD7ULL) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 31);
-}
-
-static inline int key_eq(const Key *x, const Key *y) {
-    return x->hand == y->hand && memcmp(x->tops, y->tops, MAX_PILES) == 0;
-}
-
-static int set_grow(Set *s) {
-    size_t cap = s->cap * 2;
-    Key *keys = malloc(cap * sizeof(Key));
-    uint32_t *stamp = calloc(cap, sizeof(uint32_t));
-    if (keys == NULL || stamp == NULL) {
-        free(keys);
-        free(stamp);
-        s->oom = 1;
-        return 0;
-    }
-    for (size_t i = 0; i < s->cap; i++) {
-        if (s->stamp[i] != s->now) continue;
-        size_t j = key_hash(&s->keys[i]) & (cap - 1);
-        while (stamp[j] == 1) j = (j + 1) & (cap - 1);
-        keys[j] = s->keys[i];
-        stamp[j] = 1;
-    }
-    free(s->keys);
-    free(s->stamp);
-    s->keys = keys;
-    s->stamp = stamp;
-    s->cap = cap;
-    s->now = 1;
-    return 1;
-}
-
-/* 1 if the key is in the set. */
-static int set_has(const Set *s, const Key *k) {
-    size_t j = key_hash(k) & (s->cap - 1);
-    while (s->stamp[j] == s->now) {
-        if (key_eq(&s->keys[j], k)) return 1;
-        j = (j + 1) & (s->cap - 1);
-    }
-    return 0;
-}
-
-/* Add the key; 1 if it was new, 0 if it was there already. */
-static int set_add(Set *s, const Key *k) {
-    if (2 * (s->count + 1) > s->cap && !set_grow(s)) return 0;
-    size_t j = key_hash(k) & (s->cap - 1);
-    while (s->stamp[j] == s->now) {
-        if (key_eq(&s->keys[j], k)) return 0;
-        j = (j + 1) & (s->cap - 1);
-    }
-    s->keys[j] = *k;
-    s->stamp[j] = s->now;
-    s->count++;
-    return 1;
-}
-
-static inline void make_key(Key *k, const int *tops, int n_piles, uint64_t hand) {
-    memset(k, 0, sizeof(Key));
-    k->hand = hand;
-    for (int i = 0; i < n_piles; i++) k->tops[i] = (uint8_t)tops[i];
-}
-
-/* ---- placement (models/the_game/placement.py, rule C5) ------------------- */
-
-static inline int is_trick(int asc, int top, int card, int step) {
-    return card == (asc ? top - step : top + step);
-}
-
-static inline int beyond(int asc, int top, int card) { return asc ? card > top : card < top; }
-
-static inline int accepts(int asc, int top, int card, int step) {
-    return beyond(asc, top, card) || is_trick(asc, top, card, step);
+static inline void make_key(SetKey *k, const int *tops, int n_piles, uint64_t hand) {
+    memset(k, 0, sizeof(SetKey));
+    k->w[0] = hand;
+    for (int i = 0; i < n_piles; i++) key_set_top(k, i, tops[i]);
 }
 
 /* ---- BlindPolicy.score --------------------------------------------------- */
@@ -202,37 +104,37 @@ static inline int accepts(int asc, int top, int card, int step) {
 /* Inlined with `depth` a constant where it can be (see score), so that the
  * compiler unrolls the loops over it and keeps `at` in registers. */
 static inline __attribute__((always_inline)) double score_body(const Ctx *cx, const int *tops,
-                                                               mask_t hand, mask_t out,
+                                                               CardMask hand, CardMask out,
                                                                int played, int fresh_fire,
                                                                const int depth) {
-    mask_t at[MAX_DEPTH]; /* at[k]: cards at least k+1 piles can take */
+    CardMask at[MAX_DEPTH]; /* at[k]: cards at least k+1 piles can take */
     for (int k = 0; k < depth; k++) at[k] = 0;
     double credit = 0.0;
     for (int i = 0; i < cx->n_piles; i++) {
         int t = tops[i];
-        mask_t cover;
+        CardMask cover;
         if (i < cx->n_asc) {
             cover = t <= cx->high ? cx->above[t] : 0;
             int partner = t - cx->step;
             if (partner >= cx->low) {
-                mask_t bit = cx->bit[partner];
+                CardMask bit = cx->bit[partner];
                 cover |= bit;
                 if ((out & bit) && t <= cx->high + 1) {
-                    mask_t window = cx->above[partner] & cx->below[t] & out;
+                    CardMask window = cx->above[partner] & cx->below[t] & out;
                     double w = (hand & bit) ? cx->trick_hand : cx->trick_unseen;
-                    credit += w * (double)popcount(window);
+                    credit += w * (double)card_count(window);
                 }
             }
         } else {
             cover = t >= cx->low ? cx->below[t] : 0;
             int partner = t + cx->step;
             if (partner <= cx->high) {
-                mask_t bit = cx->bit[partner];
+                CardMask bit = cx->bit[partner];
                 cover |= bit;
                 if (out & bit) {
-                    mask_t window = cx->above[t] & cx->below[partner] & out;
+                    CardMask window = cx->above[t] & cx->below[partner] & out;
                     double w = (hand & bit) ? cx->trick_hand : cx->trick_unseen;
-                    credit += w * (double)popcount(window);
+                    credit += w * (double)card_count(window);
                 }
             }
         }
@@ -241,11 +143,11 @@ static inline __attribute__((always_inline)) double score_body(const Ctx *cx, co
     }
     double cost = 0.0;
     for (int k = 0; k < depth; k++) {
-        mask_t miss = ~at[k];
+        CardMask miss = ~at[k];
         double ws = cx->out_steps[k];
-        if (ws != 0.0) cost += ws * (double)popcount(out & miss);
+        if (ws != 0.0) cost += ws * (double)card_count(out & miss);
         double wh = cx->hand_steps[k];
-        if (wh != 0.0) cost += wh * (double)popcount(hand & miss);
+        if (wh != 0.0) cost += wh * (double)card_count(hand & miss);
     }
     /* Python: cost - credit - p.play_bonus * played + p.fire_cost * fresh_fire,
      * evaluated left to right. */
@@ -256,7 +158,7 @@ static inline __attribute__((always_inline)) double score_body(const Ctx *cx, co
 }
 
 /* BlindPolicy.score: the cost of an end-of-turn position (lower is better). */
-static double score(const Ctx *cx, const int *tops, mask_t hand, mask_t out, int played,
+static double score(const Ctx *cx, const int *tops, CardMask hand, CardMask out, int played,
                     int fresh_fire) {
     if (cx->depth == 4) /* the default weights (BlindParams: 4 costs) */
         return score_body(cx, tops, hand, out, played, fresh_fire, 4);
@@ -267,19 +169,19 @@ static double score(const Ctx *cx, const int *tops, mask_t hand, mask_t out, int
 
 typedef struct {
     int n;
-    uint8_t card[MAX_HAND], pile[MAX_HAND];
+    uint8_t card[ROLLOUT_MAX_HAND], pile[ROLLOUT_MAX_HAND];
 } Line;
 
 typedef struct {
     const Ctx *cx;
-    Set *seen;
-    int tops[MAX_PILES];
-    Key key;             /* the `seen` key of the node: tops as bytes, hand */
-    int cards[MAX_HAND]; /* the hand at the start of the search, sorted */
+    KeySet *seen;
+    int tops[ROLLOUT_MAX_PILES];
+    SetKey key;          /* the `seen` key of the node: hand, tops as bytes */
+    int cards[ROLLOUT_MAX_HAND]; /* the hand at the start of the search, sorted */
     int n_cards;
     uint8_t rank[MAX_TOP + 1]; /* rank[x]: how many of those cards are below x */
     int need;
-    unsigned char old_fire[MAX_PILES], changed[MAX_PILES];
+    unsigned char old_fire[ROLLOUT_MAX_PILES], changed[ROLLOUT_MAX_PILES];
     long free_gap, slack;
     Line path;
     int has_best, has_unsafe;
@@ -292,7 +194,7 @@ typedef struct {
     uint8_t j, pile; /* j: index into Search.cards */
 } Move;
 
-static void consider(Search *S, mask_t hand, mask_t out) {
+static void consider(Search *S, CardMask hand, CardMask out) {
     const Ctx *cx = S->cx;
     int fresh = 0, safe = 1;
     if (cx->has_fire) {
@@ -323,7 +225,7 @@ static void consider(Search *S, mask_t hand, mask_t out) {
 /* A node of the search, already added to `seen` by the caller (Python's
  * _visit returns at once for a key it has seen; checking before the call
  * is the same and saves the call). */
-static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
+static void visit(Search *S, uint64_t hm, CardMask hand, CardMask out) {
     const Ctx *cx = S->cx;
     const int depth = S->path.n;
     if (depth > S->longest.n) S->longest = S->path;
@@ -340,8 +242,8 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
      * positions; a backward trick one position), and the cards still out
      * below its top (+1 for an ascending pile), from which the gap of a
      * play is a difference of counts. */
-    uint64_t takes[MAX_PILES], tricks[MAX_PILES];
-    int piles[MAX_PILES], below_top[MAX_PILES];
+    uint64_t takes[ROLLOUT_MAX_PILES], tricks[ROLLOUT_MAX_PILES];
+    int piles[ROLLOUT_MAX_PILES], below_top[ROLLOUT_MAX_PILES];
     uint64_t any = 0;
     int n_use = 0;
     for (int i = 0; i < n_piles; i++) {
@@ -363,11 +265,11 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
         piles[n_use] = i;
         takes[n_use] = take | trick;
         tricks[n_use] = trick;
-        below_top[n_use] = popcount(out & cx->below[asc ? t + 1 : t]);
+        below_top[n_use] = card_count(out & cx->below[asc ? t + 1 : t]);
         any |= take | trick;
         n_use++;
     }
-    Move moves[MAX_HAND * MAX_PILES];
+    Move moves[ROLLOUT_MAX_HAND * ROLLOUT_MAX_PILES];
     int n_moves = 0, min_gap = 0;
     /* Python's order: the cards in ascending order, each on the piles in
      * pile order. */
@@ -375,7 +277,7 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
         const int j = __builtin_ctzll(rest);
         const int c = S->cards[j];
         /* Cards still out below c; c itself is out (it is in the hand). */
-        const int below_c = popcount(out & cx->below[c]);
+        const int below_c = card_count(out & cx->below[c]);
         for (int u = 0; u < n_use; u++) {
             if (!((takes[u] >> j) & 1)) continue;
             const int i = piles[u];
@@ -400,9 +302,10 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
             const int c = S->cards[moves[m].j];
             const int t = S->tops[i];
             const uint64_t child = hm & ~((uint64_t)1 << moves[m].j);
-            S->key.tops[i] = (uint8_t)c; /* S->key: the child's tops and hand */
-            S->key.hand = child;
-            if (set_add(S->seen, &S->key)) {
+            key_set_top(&S->key, i, c); /* S->key: the child's tops and hand */
+            S->key.w[0] = child;
+            /* new (a set that could not grow counts as seen: ``oom`` ends the game) */
+            if (keyset_add(S->seen, &S->key) > 0) {
                 const unsigned char was = S->changed[i];
                 S->tops[i] = c;
                 S->changed[i] = 1;
@@ -414,7 +317,7 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
                 S->changed[i] = was;
                 S->tops[i] = t;
             }
-            S->key.tops[i] = (uint8_t)t;
+            key_set_top(&S->key, i, t);
         }
     }
 }
@@ -423,9 +326,9 @@ static void visit(Search *S, uint64_t hm, mask_t hand, mask_t out) {
 
 typedef struct {
     const Ctx *cx;
-    Set *failed;
-    int tops[MAX_PILES];
-    int cards[MAX_HAND];
+    KeySet *failed;
+    int tops[ROLLOUT_MAX_PILES];
+    int cards[ROLLOUT_MAX_HAND];
     int n_cards;
     Line path;
 } Clear;
@@ -433,15 +336,15 @@ typedef struct {
 static int clear_search(Clear *C, uint64_t left) {
     if (!left) return 1;
     const Ctx *cx = C->cx;
-    Key key;
+    SetKey key;
     make_key(&key, C->tops, cx->n_piles, left);
-    if (set_has(C->failed, &key)) return 0;
+    if (keyset_has(C->failed, &key)) return 0;
     for (int j = 0; j < C->n_cards; j++) {
         if (!((left >> j) & 1)) continue;
         const int c = C->cards[j];
         for (int i = 0; i < cx->n_piles; i++) {
             const int t = C->tops[i];
-            if (!accepts(i < cx->n_asc, t, c, cx->step)) continue;
+            if (!pile_accepts(i < cx->n_asc, t, c, cx->step)) continue;
             C->tops[i] = c;
             C->path.card[C->path.n] = (uint8_t)c;
             C->path.pile[C->path.n] = (uint8_t)i;
@@ -452,22 +355,22 @@ static int clear_search(Clear *C, uint64_t left) {
             C->path.n--;
         }
     }
-    set_add(C->failed, &key);
+    keyset_add(C->failed, &key);
     return 0;
 }
 
 /* ---- the game (GameState, classic family) ------------------------------- */
 
 typedef struct {
-    int tops[MAX_PILES], top_turn[MAX_PILES];
-    mask_t hands[MAX_PLAYERS];
-    mask_t unplayed; /* every hand and the draw pile */
+    int tops[ROLLOUT_MAX_PILES], top_turn[ROLLOUT_MAX_PILES];
+    CardMask hands[ROLLOUT_MAX_PLAYERS];
+    CardMask unplayed; /* every hand and the draw pile */
     const uint8_t *stock;
     int stock_pos, stock_len;
     int players, current, turn, turn_min, placed, status;
 } Game;
 
-static int hand_cards(mask_t hand, int *cards) {
+static int hand_cards(CardMask hand, int *cards) {
     int n = 0;
     uint64_t lo = (uint64_t)hand, hi = (uint64_t)(hand >> 64);
     while (lo) {
@@ -482,11 +385,11 @@ static int hand_cards(mask_t hand, int *cards) {
 }
 
 /* BlindPolicy.choose_turn: the plays that finish the current turn. */
-static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
+static void choose_turn(const Ctx *cx, const Game *g, KeySet *set, Line *result) {
     const int me = g->current;
-    const mask_t hand = g->hands[me];
-    const mask_t out = g->unplayed;
-    int cards[MAX_HAND];
+    const CardMask hand = g->hands[me];
+    const CardMask out = g->unplayed;
+    int cards[ROLLOUT_MAX_HAND];
     const int n_cards = hand_cards(hand, cards);
     const uint64_t all = n_cards == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_cards) - 1);
     int need = g->turn_min - g->placed;
@@ -501,7 +404,7 @@ static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
         memcpy(C.cards, cards, sizeof cards);
         C.n_cards = n_cards;
         C.path.n = 0;
-        set_clear(set);
+        keyset_clear(set);
         if (clear_search(&C, all)) {
             *result = C.path;
             return;
@@ -514,7 +417,7 @@ static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
     S.n_cards = n_cards;
     for (int x = 0, r = 0; x <= cx->high + 1; x++) {
         S.rank[x] = (uint8_t)r;
-        r += x <= MAX_CARD && (hand & BIT(x)) ? 1 : 0;
+        r += x <= MAX_CARD && (hand & cx->bit[x]) ? 1 : 0;
     }
     S.need = need;
     for (int i = 0; i < cx->n_piles; i++)
@@ -535,9 +438,9 @@ static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
         S.path.n = 0;
         S.has_best = S.has_unsafe = 0;
         S.longest.n = 0;
-        set_clear(set);
-        S.key.hand = all;
-        set_add(set, &S.key);
+        keyset_clear(set);
+        S.key.w[0] = all;
+        keyset_add(set, &S.key);
         visit(&S, all, hand, out);
         if (S.has_best) break;
     }
@@ -552,18 +455,18 @@ static void choose_turn(const Ctx *cx, const Game *g, Set *set, Line *result) {
 /* GameState.has_legal_turn at the start of a turn: can the player make
  * max(1, m) plays in a row? (The engine's search needs one play before it
  * asks whether the turn may end.) */
-static int legal_search(const Ctx *cx, Set *failed, int *tops, const int *cards, int n_cards,
+static int legal_search(const Ctx *cx, KeySet *failed, int *tops, const int *cards, int n_cards,
                         uint64_t hm, int need) {
     if (need <= 0) return 1;
-    Key key;
+    SetKey key;
     make_key(&key, tops, cx->n_piles, hm);
-    if (set_has(failed, &key)) return 0;
+    if (keyset_has(failed, &key)) return 0;
     for (int j = 0; j < n_cards; j++) {
         if (!((hm >> j) & 1)) continue;
         const int c = cards[j];
         for (int i = 0; i < cx->n_piles; i++) {
             const int t = tops[i];
-            if (!accepts(i < cx->n_asc, t, c, cx->step)) continue;
+            if (!pile_accepts(i < cx->n_asc, t, c, cx->step)) continue;
             tops[i] = c;
             const int found =
                 legal_search(cx, failed, tops, cards, n_cards, hm & ~((uint64_t)1 << j), need - 1);
@@ -571,30 +474,30 @@ static int legal_search(const Ctx *cx, Set *failed, int *tops, const int *cards,
             if (found) return 1;
         }
     }
-    set_add(failed, &key);
+    keyset_add(failed, &key);
     return 0;
 }
 
-static int has_legal_turn(const Ctx *cx, const Game *g, Set *set) {
-    int cards[MAX_HAND];
+static int has_legal_turn(const Ctx *cx, const Game *g, KeySet *set) {
+    int cards[ROLLOUT_MAX_HAND];
     const int n_cards = hand_cards(g->hands[g->current], cards);
     const int need = g->turn_min > 1 ? g->turn_min : 1;
     if (n_cards < need) return 0;
-    int tops[MAX_PILES];
+    int tops[ROLLOUT_MAX_PILES];
     memcpy(tops, g->tops, sizeof tops);
-    set_clear(set);
+    keyset_clear(set);
     const uint64_t all = n_cards == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n_cards) - 1);
     return legal_search(cx, set, tops, cards, n_cards, all, need);
 }
 
 /* GameState.end_turn after a turn of at least the minimum. */
-static void end_turn(const Ctx *cx, Game *g, Set *set) {
+static void end_turn(const Ctx *cx, Game *g, KeySet *set) {
     const int me = g->current;
-    int want = cx->hand_size - popcount(g->hands[me]);
+    int want = cx->hand_size - card_count(g->hands[me]);
     int left = g->stock_len - g->stock_pos;
     int take = want < left ? want : left;
     if (take < 0) take = 0;
-    for (int k = 0; k < take; k++) g->hands[me] |= BIT(g->stock[g->stock_pos + k]);
+    for (int k = 0; k < take; k++) g->hands[me] |= cx->bit[g->stock[g->stock_pos + k]];
     g->stock_pos += take;
     const int all_played = g->unplayed == 0;
     if (cx->has_fire && !(all_played && cx->fire_safe_at_clear)) {
@@ -627,14 +530,14 @@ static void end_turn(const Ctx *cx, Game *g, Set *set) {
 }
 
 /* blind.play_out */
-static void play_out(const Ctx *cx, Game *g, Set *set) {
+static void play_out(const Ctx *cx, Game *g, KeySet *set) {
     Line line;
     while (g->status == IN_PROGRESS) {
         choose_turn(cx, g, set, &line);
         for (int k = 0; k < line.n; k++) {
             const int c = line.card[k], i = line.pile[k];
-            g->hands[g->current] &= ~BIT(c);
-            g->unplayed &= ~BIT(c);
+            g->hands[g->current] &= ~cx->bit[c];
+            g->unplayed &= ~cx->bit[c];
             g->tops[i] = c;
             g->top_turn[i] = g->turn;
             g->placed++;
@@ -702,7 +605,7 @@ PyDoc_STRVAR(playouts_doc,
 /* The plays the policy makes to finish the current turn, as a list of
  * (card, pile); the one order only fills the other hands and the draw pile,
  * which the blind policy never looks at. */
-static PyObject *plan_list(const Ctx *cx, const Game *g, Set *set) {
+static PyObject *plan_list(const Ctx *cx, const Game *g, KeySet *set) {
     Line line;
     choose_turn(cx, g, set, &line);
     PyObject *out = PyList_New(line.n);
@@ -718,27 +621,21 @@ static PyObject *plan_list(const Ctx *cx, const Game *g, Set *set) {
     return out;
 }
 
-/* playouts (plan 0) and plan (plan 1): the same arguments, read once. */
-static PyObject *run(PyObject *args, int plan) {
-    PyObject *ints_o, *floats_o, *position_o, *top_turn_o, *sizes_o;
-    Py_buffer fire_b, tops_b, hand_b, orders_b;
+/* The arguments of playouts and plan, as parsed */
+typedef struct {
+    PyObject *ints, *floats, *position, *top_turn, *sizes;
+    Py_buffer fire, tops, hand, orders;
     Py_ssize_t n_orders;
-    if (!PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n", &ints_o, &floats_o, &fire_b, &position_o,
-                          &tops_b, &top_turn_o, &hand_b, &sizes_o, &orders_b, &n_orders))
-        return NULL;
-    PyObject *result = NULL;
-    Ctx *cx = calloc(1, sizeof(Ctx));
-    Set set = {0};
-    int set_ok = 0;
-    long iv[16], pos[8], top_turn[MAX_PILES], sizes[MAX_PLAYERS];
+} RunArgs;
+
+/* The rules and the policy's weights (blind._Tables, BlindParams) from
+ * ``ints``, ``floats`` and ``fire``; 0 with an exception set. */
+static int read_rules(Ctx *cx, const RunArgs *a) {
+    long iv[16];
     double fv[4 + 2 * MAX_DEPTH];
-    if (cx == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (read_ints(ints_o, iv, 16, "ints") != 11) {
+    if (read_ints(a->ints, iv, 16, "ints") != 11) {
         if (!PyErr_Occurred()) bad("ints: 11 entries expected");
-        goto done;
+        return 0;
     }
     cx->low = (int)iv[0];
     cx->high = (int)iv[1];
@@ -753,18 +650,18 @@ static PyObject *run(PyObject *args, int plan) {
     cx->forced_slack = (int)iv[10];
     if (!(1 <= cx->low && cx->low <= cx->high && cx->high <= MAX_CARD)) {
         bad("cards must lie within 1..127");
-        goto done;
+        return 0;
     }
-    if (iv[3] < 0 || iv[4] < 0 || cx->n_piles > MAX_PILES || cx->step < 1 ||
-        cx->hand_size > MAX_HAND || cx->min_play < 1 || cx->min_play_empty < 1) {
+    if (iv[3] < 0 || iv[4] < 0 || cx->n_piles > ROLLOUT_MAX_PILES || cx->step < 1 ||
+        cx->hand_size > ROLLOUT_MAX_HAND || cx->min_play < 1 || cx->min_play_empty < 1) {
         bad("rules out of the extension's range");
-        goto done;
+        return 0;
     }
-    Py_ssize_t nf = read_floats(floats_o, fv, 4 + 2 * MAX_DEPTH, "floats");
-    if (nf < 0) goto done;
+    Py_ssize_t nf = read_floats(a->floats, fv, 4 + 2 * MAX_DEPTH, "floats");
+    if (nf < 0) return 0;
     if (nf < 4 || (nf - 4) % 2 != 0) {
         bad("floats: 4 weights, then the out and hand steps");
-        goto done;
+        return 0;
     }
     cx->trick_hand = fv[0];
     cx->trick_unseen = fv[1];
@@ -775,97 +672,150 @@ static PyObject *run(PyObject *args, int plan) {
         cx->out_steps[k] = fv[4 + k];
         cx->hand_steps[k] = fv[4 + cx->depth + k];
     }
-    {
-        const uint8_t *f = fire_b.buf;
-        for (Py_ssize_t k = 0; k < fire_b.len; k++) {
-            if (f[k] < cx->low || f[k] > cx->high) {
-                bad("fire card out of range");
-                goto done;
-            }
-            cx->fire[f[k]] = 1;
-            cx->has_fire = 1;
+    const uint8_t *f = a->fire.buf;
+    for (Py_ssize_t k = 0; k < a->fire.len; k++) {
+        if (f[k] < cx->low || f[k] > cx->high) {
+            bad("fire card out of range");
+            return 0;
         }
+        cx->fire[f[k]] = 1;
+        cx->has_fire = 1;
     }
-    {
-        mask_t all = 0;
-        for (int c = cx->low; c <= cx->high; c++) all |= BIT(c);
-        for (int c = 0; c <= MAX_CARD; c++) cx->bit[c] = BIT(c);
-        for (int t = 0; t <= cx->high + 1; t++) {
-            mask_t le = 0; /* cards <= t */
-            for (int c = cx->low; c <= t && c <= cx->high; c++) le |= BIT(c);
-            cx->above[t] = all & ~le;
-            cx->below[t] = le & ~(t <= cx->high ? BIT(t) : 0);
-        }
+    CardMask all = 0;
+    for (int c = cx->low; c <= cx->high; c++) all |= card_bit(c);
+    for (int c = 0; c <= MAX_CARD; c++) cx->bit[c] = card_bit(c);
+    for (int t = 0; t <= cx->high + 1; t++) {
+        CardMask le = 0; /* cards <= t */
+        for (int c = cx->low; c <= t && c <= cx->high; c++) le |= card_bit(c);
+        cx->above[t] = all & ~le;
+        cx->below[t] = le & ~(t <= cx->high ? card_bit(t) : 0);
     }
-    const Py_ssize_t n_pos = read_ints(position_o, pos, 8, "position");
+    return 1;
+}
+
+/* The position the playouts start from: the game without the cards the
+ * current player cannot see */
+typedef struct {
+    Game base;
+    CardMask hand;                    /* the current player's */
+    long sizes[ROLLOUT_MAX_PLAYERS]; /* every player's hand size */
+    Py_ssize_t n_hidden;              /* the other players' cards */
+    int end_first; /* end the turn before the policy plays (the review's "end
+                    * the turn now", drawing from each order's draw pile) */
+} Start;
+
+/* ``position``, ``tops``, ``top_turn``, ``hand`` and ``sizes`` into ``st``;
+ * 0 with an exception set. */
+static int read_start(const Ctx *cx, const RunArgs *a, Start *st) {
+    long pos[8], top_turn[ROLLOUT_MAX_PILES];
+    const Py_ssize_t n_pos = read_ints(a->position, pos, 8, "position");
     if (n_pos != 5 && n_pos != 6) {
         if (!PyErr_Occurred()) bad("position: 5 or 6 entries expected");
-        goto done;
+        return 0;
     }
-    /* The 6th entry: end the turn before the policy plays (the review's
-     * "end the turn now", drawing from each order's draw pile). */
-    const int end_first = n_pos == 6 && pos[5] != 0;
-    Game base;
-    memset(&base, 0, sizeof base);
-    base.players = (int)pos[0];
-    base.current = (int)pos[1];
-    base.turn = (int)pos[2];
-    base.turn_min = (int)pos[3];
-    base.placed = (int)pos[4];
-    if (base.players < 1 || base.players > MAX_PLAYERS || base.current < 0 ||
-        base.current >= base.players) {
+    st->end_first = n_pos == 6 && pos[5] != 0;
+    Game *base = &st->base;
+    memset(base, 0, sizeof *base);
+    base->players = (int)pos[0];
+    base->current = (int)pos[1];
+    base->turn = (int)pos[2];
+    base->turn_min = (int)pos[3];
+    base->placed = (int)pos[4];
+    if (base->players < 1 || base->players > ROLLOUT_MAX_PLAYERS || base->current < 0 ||
+        base->current >= base->players) {
         bad("position: players out of range");
-        goto done;
+        return 0;
     }
-    if (end_first && base.placed < base.turn_min) {
+    if (st->end_first && base->placed < base->turn_min) {
         bad("position: the turn cannot end before its minimum");
-        goto done;
+        return 0;
     }
-    if (tops_b.len != cx->n_piles ||
-        read_ints(top_turn_o, top_turn, MAX_PILES, "top_turn") != cx->n_piles) {
+    if (a->tops.len != cx->n_piles ||
+        read_ints(a->top_turn, top_turn, ROLLOUT_MAX_PILES, "top_turn") != cx->n_piles) {
         if (!PyErr_Occurred()) bad("tops and top_turn: one entry per pile");
-        goto done;
+        return 0;
     }
     for (int i = 0; i < cx->n_piles; i++) {
-        base.tops[i] = ((const uint8_t *)tops_b.buf)[i];
-        base.top_turn[i] = (int)top_turn[i];
-        if (base.tops[i] + 1 < cx->low || base.tops[i] > cx->high + 1) {
+        base->tops[i] = ((const uint8_t *)a->tops.buf)[i];
+        base->top_turn[i] = (int)top_turn[i];
+        if (base->tops[i] + 1 < cx->low || base->tops[i] > cx->high + 1) {
             bad("pile top out of range");
-            goto done;
+            return 0;
         }
     }
-    if (read_ints(sizes_o, sizes, MAX_PLAYERS, "sizes") != base.players) {
+    if (read_ints(a->sizes, st->sizes, ROLLOUT_MAX_PLAYERS, "sizes") != base->players) {
         if (!PyErr_Occurred()) bad("sizes: one entry per player");
+        return 0;
+    }
+    st->hand = 0;
+    for (Py_ssize_t k = 0; k < a->hand.len; k++) {
+        int c = ((const uint8_t *)a->hand.buf)[k];
+        if (c < cx->low || c > cx->high || a->hand.len > ROLLOUT_MAX_HAND) {
+            bad("hand out of range");
+            return 0;
+        }
+        st->hand |= card_bit(c);
+    }
+    st->n_hidden = 0;
+    for (int p = 0; p < base->players; p++) {
+        if (st->sizes[p] < 0 || st->sizes[p] > ROLLOUT_MAX_HAND) {
+            bad("hand sizes out of range");
+            return 0;
+        }
+        if (p != base->current) st->n_hidden += st->sizes[p];
+    }
+    return 1;
+}
+
+/* The game of one order of the unseen cards: the other players' hands in
+ * player order, then the draw pile */
+static Game deal_order(const Start *st, const uint8_t *order, Py_ssize_t k_len) {
+    Game g = st->base;
+    g.hands[g.current] = st->hand;
+    g.unplayed = st->hand;
+    Py_ssize_t at = 0;
+    for (int p = 0; p < g.players; p++) {
+        if (p == g.current) continue;
+        for (long k = 0; k < st->sizes[p]; k++) g.hands[p] |= card_bit(order[at + k]);
+        at += st->sizes[p];
+        g.unplayed |= g.hands[p];
+    }
+    g.stock = order + at;
+    g.stock_pos = 0;
+    g.stock_len = (int)(k_len - at);
+    for (Py_ssize_t k = at; k < k_len; k++) g.unplayed |= card_bit(order[k]);
+    g.status = IN_PROGRESS;
+    return g;
+}
+
+/* playouts (plan 0) and plan (plan 1): the same arguments, read once. */
+static PyObject *run(PyObject *args, int plan) {
+    RunArgs a;
+    if (!PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n", &a.ints, &a.floats, &a.fire, &a.position,
+                          &a.tops, &a.top_turn, &a.hand, &a.sizes, &a.orders, &a.n_orders))
+        return NULL;
+    PyObject *result = NULL;
+    Ctx *cx = calloc(1, sizeof(Ctx));
+    KeySet set = {0};
+    int set_ok = 0;
+    Start st;
+    const Py_ssize_t n_orders = a.n_orders;
+    if (cx == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
-    mask_t hand = 0;
-    for (Py_ssize_t k = 0; k < hand_b.len; k++) {
-        int c = ((const uint8_t *)hand_b.buf)[k];
-        if (c < cx->low || c > cx->high || hand_b.len > MAX_HAND) {
-            bad("hand out of range");
-            goto done;
-        }
-        hand |= BIT(c);
-    }
-    Py_ssize_t n_hidden = 0;
-    for (int p = 0; p < base.players; p++) {
-        if (sizes[p] < 0 || sizes[p] > MAX_HAND) {
-            bad("hand sizes out of range");
-            goto done;
-        }
-        if (p != base.current) n_hidden += sizes[p];
-    }
-    if (n_orders < 0 || (n_orders == 0 && orders_b.len != 0) ||
-        (n_orders > 0 && orders_b.len % n_orders != 0)) {
+    if (!read_rules(cx, &a) || !read_start(cx, &a, &st)) goto done;
+    if (n_orders < 0 || (n_orders == 0 && a.orders.len != 0) ||
+        (n_orders > 0 && a.orders.len % n_orders != 0)) {
         bad("orders: n orders of equal length expected");
         goto done;
     }
-    const Py_ssize_t k_len = n_orders > 0 ? orders_b.len / n_orders : 0;
-    if (n_orders > 0 && k_len < n_hidden) {
+    const Py_ssize_t k_len = n_orders > 0 ? a.orders.len / n_orders : 0;
+    if (n_orders > 0 && k_len < st.n_hidden) {
         bad("orders shorter than the other players' hands");
         goto done;
     }
-    if (!set_init(&set, 1 << 12)) {
+    if (!keyset_init(&set, 1 << 12)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -876,9 +826,8 @@ static PyObject *run(PyObject *args, int plan) {
     }
     result = plan ? NULL : PyList_New(n_orders);
     if (!plan && result == NULL) goto done;
-    const uint8_t *orders = orders_b.buf;
     for (Py_ssize_t o = 0; o < n_orders; o++) {
-        const uint8_t *order = orders + o * k_len;
+        const uint8_t *order = (const uint8_t *)a.orders.buf + o * k_len;
         for (Py_ssize_t k = 0; k < k_len; k++) {
             if (order[k] < cx->low || order[k] > cx->high) {
                 Py_CLEAR(result);
@@ -886,21 +835,7 @@ static PyObject *run(PyObject *args, int plan) {
                 goto done;
             }
         }
-        Game g = base;
-        g.hands[g.current] = hand;
-        g.unplayed = hand;
-        Py_ssize_t at = 0;
-        for (int p = 0; p < g.players; p++) {
-            if (p == g.current) continue;
-            for (long k = 0; k < sizes[p]; k++) g.hands[p] |= BIT(order[at + k]);
-            at += sizes[p];
-            g.unplayed |= g.hands[p];
-        }
-        g.stock = order + at;
-        g.stock_pos = 0;
-        g.stock_len = (int)(k_len - at);
-        for (Py_ssize_t k = at; k < k_len; k++) g.unplayed |= BIT(order[k]);
-        g.status = IN_PROGRESS;
+        Game g = deal_order(&st, order, k_len);
         if (plan) {
             result = plan_list(cx, &g, &set);
             if (set.oom) {
@@ -910,7 +845,7 @@ static PyObject *run(PyObject *args, int plan) {
             goto done;
         }
         Py_BEGIN_ALLOW_THREADS
-        if (end_first) end_turn(cx, &g, &set);
+        if (st.end_first) end_turn(cx, &g, &set);
         play_out(cx, &g, &set);
         Py_END_ALLOW_THREADS
         if (set.oom) {
@@ -924,7 +859,7 @@ static PyObject *run(PyObject *args, int plan) {
             goto done;
         }
         PyObject *item = Py_BuildValue("(Oi)", g.status == WON ? Py_True : Py_False,
-                                       popcount(g.unplayed));
+                                       card_count(g.unplayed));
         if (item == NULL) {
             Py_CLEAR(result);
             goto done;
@@ -932,12 +867,12 @@ static PyObject *run(PyObject *args, int plan) {
         PyList_SET_ITEM(result, o, item);
     }
 done:
-    if (set_ok) set_free(&set);
+    if (set_ok) keyset_free(&set);
     free(cx);
-    PyBuffer_Release(&fire_b);
-    PyBuffer_Release(&tops_b);
-    PyBuffer_Release(&hand_b);
-    PyBuffer_Release(&orders_b);
+    PyBuffer_Release(&a.fire);
+    PyBuffer_Release(&a.tops);
+    PyBuffer_Release(&a.hand);
+    PyBuffer_Release(&a.orders);
     return result;
 }
 

@@ -1,4 +1,4 @@
-# The compiled kernel (_ckernel.c); see ckernel.py.
+# The compiled kernel (the C files of csrc/); see ckernel.py and docs/c-kernels.md.
 from collections.abc import Callable, Sequence
 
 INF: int
@@ -88,7 +88,6 @@ class Core:
         memo_bytes: int,
         shared: DeadSet | None = None,
         endgame: int = ...,
-        /,
     ) -> tuple[bool, bool, list[tuple[int, int]], int, int, int, int, int, int, int, DeadSet]: ...
     def moves(self) -> list[tuple[int, int, int]]: ...
     def _all_moves(self) -> list[tuple[int, int, int]]: ...

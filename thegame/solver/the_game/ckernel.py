@@ -2,7 +2,7 @@
 it (``dfs.Searcher``, ``beam.TurnSearcher``, ``beam.FireBeamSearcher``) in C,
 and Extreme's: ``ExtremeKernel`` and ``extreme_beam.ExtremeBeamSearcher``.
 
-``_ckernel.c`` is a C extension module (plain C and the CPython C API: gcc
+``_ckernel`` is a C extension module (``csrc/``, plain C and the CPython C API: gcc
 and the Python headers are all it needs, no Cython or C++ toolchain), built
 by ``pip install`` through ``setup.py`` where a compiler is found and
 skipped where not (``optional=True``); then everything runs on the Python

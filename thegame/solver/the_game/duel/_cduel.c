@@ -16,7 +16,7 @@
  *
  * Glossary: a card set is a 64-bit mask (bit c = card c, so cards are at
  * most 63; duel/ccore.py sends larger generalised duels to Python). A
- * position is P: both hands h[2], both draw-pile positions at[2], the tops
+ * position is DuelPos: both hands h[2], both draw-pile positions at[2], the tops
  * a[q] (ascending) and d[q] (descending) of player q, and cur, the player
  * to move; Python's Pos tuple is (h0, h1, at0, at1, a0, d0, a1, d1, cur).
  */
@@ -28,57 +28,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CARD 63
+#include "cards.h"
+#include "hashtable.h"
+
+#define MAX_CARD 63 /* a card set is a CardMask64 */
 #define MAX_DECK 64
 
-typedef uint64_t mask_t;
-
+/* A position: Python's Pos */
 typedef struct {
-    mask_t h[2];
+    CardMask64 h[2];
     int at[2], a[2], d[2], cur;
-} P;
+} DuelPos;
 
 typedef struct {
     PyObject_HEAD
     uint8_t deck[2][MAX_DECK];
     int deck_len[2];
     int hand_size, min_play, min_play_empty, step, draw_own;
-    mask_t rest[2][MAX_DECK + 1]; /* rest[q][k]: the cards of deck q from k on */
+    CardMask64 rest[2][MAX_DECK + 1]; /* rest[q][k]: the cards of deck q from k on */
 } Game;
 
-static inline int popcount(mask_t m) { return __builtin_popcountll(m); }
-
-/* placement.py (C5/D3 on one's own piles, D4 on the opponent's) */
-static inline int beyond(int asc, int top, int c) { return asc ? c > top : c < top; }
-static inline int trick_card(int asc, int top, int step) { return asc ? top - step : top + step; }
-static inline int accepts(int asc, int top, int c, int step) {
-    return beyond(asc, top, c) || c == trick_card(asc, top, step);
-}
-static inline int improves(int asc, int top, int c) { return asc ? c < top : c > top; }
-static inline int in_mask(mask_t m, int c) { return c >= 0 && c <= MAX_CARD && (m >> c & 1); }
-
-static int takes_all_of(int asc, int top, int other, int step, mask_t unplayed) {
-    if (top == other) return 1;
-    const int back = trick_card(asc, other, step);
-    const int waiting = back >= 0 && in_mask(unplayed, back);
-    return beyond(asc, top, other) && (!waiting || beyond(asc, top, back));
-}
+/* The placement tests (C5/D3 on one's own piles, D4 on the opponent's) are
+ * cards.h's: pile_accepts, pile_improves, takes_all_of. */
 
 /* ---- DuelGame.turns ------------------------------------------------------ */
 
-typedef struct {
-    mask_t hand;
-    int a, d, oa, od;
-} Key;
+/* A `seen` key (hashtable.h's KeySet): the hand, then two words of two
+ * pile values each */
+static inline SetKey seen_key(CardMask64 hand, int a, int d, int oa, int od) {
+    SetKey k = {{hand, (uint64_t)(uint32_t)a << 32 | (uint32_t)d,
+                 (uint64_t)(uint32_t)oa << 32 | (uint32_t)od}};
+    return k;
+}
 
 typedef struct {
-    Key *keys;
-    unsigned char *used;
-    size_t cap, count;
-} Seen;
-
-typedef struct {
-    P after;
+    DuelPos after;
     int won; /* D6: all cards played, won at once (no position after) */
     int score;
     uint8_t plays_c[MAX_DECK], plays_pile[MAX_DECK];
@@ -87,9 +71,9 @@ typedef struct {
 
 typedef struct {
     const Game *g;
-    const P *pos;
+    const DuelPos *pos;
     int p, o, m, empty, dumped0, step;
-    Seen seen;
+    KeySet seen;
     Result *out;
     size_t n_out, cap_out;
     uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
@@ -98,62 +82,15 @@ typedef struct {
     int oom;
 } Turns;
 
-static inline uint64_t key_hash(const Key *k) {
-    uint64_t h = k->hand * 0x9E3779B97F4A7C15ULL;
-    h ^= ((uint64_t)(uint32_t)k->a << 32 | (uint32_t)k->d) * 0xBF58476D1CE4E5B9ULL;
-    h ^= ((uint64_t)(uint32_t)k->oa << 32 | (uint32_t)k->od) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 29);
-}
-
-static int seen_grow(Seen *s) {
-    size_t cap = s->cap ? s->cap * 2 : 256;
-    Key *keys = malloc(cap * sizeof(Key));
-    unsigned char *used = calloc(cap, 1);
-    if (!keys || !used) {
-        free(keys);
-        free(used);
-        return 0;
-    }
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->used[i]) continue;
-        size_t j = key_hash(&s->keys[i]) & (cap - 1);
-        while (used[j]) j = (j + 1) & (cap - 1);
-        keys[j] = s->keys[i];
-        used[j] = 1;
-    }
-    free(s->keys);
-    free(s->used);
-    s->keys = keys;
-    s->used = used;
-    s->cap = cap;
-    return 1;
-}
-
-/* 1: added (new), 0: there already, -1: out of memory */
-static int seen_add(Seen *s, const Key *k) {
-    if (2 * (s->count + 1) > s->cap && !seen_grow(s)) return -1;
-    size_t j = key_hash(k) & (s->cap - 1);
-    while (s->used[j]) {
-        const Key *x = &s->keys[j];
-        if (x->hand == k->hand && x->a == k->a && x->d == k->d && x->oa == k->oa && x->od == k->od)
-            return 0;
-        j = (j + 1) & (s->cap - 1);
-    }
-    s->keys[j] = *k;
-    s->used[j] = 1;
-    s->count++;
-    return 1;
-}
-
 /* DuelGame._after: the D5 draw, then the opponent moves. */
-static void after_turn(const Game *g, const P *pos, int p, mask_t hand, int a, int d, int oa,
-                       int od, int dumped, P *out) {
-    int want = dumped ? g->hand_size - popcount(hand) : g->draw_own;
+static void after_turn(const Game *g, const DuelPos *pos, int p, CardMask64 hand, int a, int d,
+                       int oa, int od, int dumped, DuelPos *out) {
+    int want = dumped ? g->hand_size - card_count64(hand) : g->draw_own;
     const int at = pos->at[p];
     int take = g->deck_len[p] - at;
     if (want < take) take = want;
     if (take < 0) take = 0;
-    for (int k = 0; k < take; k++) hand |= (mask_t)1 << g->deck[p][at + k];
+    for (int k = 0; k < take; k++) hand |= (CardMask64)1 << g->deck[p][at + k];
     *out = *pos;
     out->h[p] = hand;
     out->at[p] = at + take;
@@ -164,7 +101,8 @@ static void after_turn(const Game *g, const P *pos, int p, mask_t hand, int a, i
     out->cur = 1 - p;
 }
 
-static int push_result(Turns *T, mask_t hand, int a, int d, int oa, int od, int dumped, int won) {
+static int push_result(Turns *T, CardMask64 hand, int a, int d, int oa, int od, int dumped,
+                       int won) {
     if (T->n_out == T->cap_out) {
         size_t cap = T->cap_out ? T->cap_out * 2 : 64;
         Result *r = realloc(T->out, cap * sizeof(Result));
@@ -183,9 +121,9 @@ static int push_result(Turns *T, mask_t hand, int a, int d, int oa, int od, int 
 }
 
 /* 1: stop (has_turn found one, or out of memory) */
-static int visit(Turns *T, mask_t hand, int a, int d, int oa, int od, int n) {
-    Key key = {hand, a, d, oa, od};
-    const int added = seen_add(&T->seen, &key);
+static int visit(Turns *T, CardMask64 hand, int a, int d, int oa, int od, int n) {
+    const SetKey key = seen_key(hand, a, d, oa, od);
+    const int added = keyset_add(&T->seen, &key);
     if (added < 0) {
         T->oom = 1;
         return 1;
@@ -203,25 +141,25 @@ static int visit(Turns *T, mask_t hand, int a, int d, int oa, int od, int n) {
         if (won) return 0;
     }
     const int own_a = 2 * p, own_d = 2 * p + 1, opp_a = 2 * o, opp_d = 2 * o + 1;
-    for (mask_t left = hand; left; left &= left - 1) {
+    for (CardMask64 left = hand; left; left &= left - 1) {
         const int c = __builtin_ctzll(left);
-        const mask_t rest = hand & ~((mask_t)1 << c);
+        const CardMask64 rest = hand & ~((CardMask64)1 << c);
         T->path_c[T->depth] = (uint8_t)c;
         T->depth++;
-        if (accepts(1, a, c, step)) { /* D3 (C5) on one's own ascending pile */
+        if (pile_accepts(1, a, c, step)) { /* D3 (C5) on one's own ascending pile */
             T->path_pile[T->depth - 1] = (uint8_t)own_a;
             if (visit(T, rest, c, d, oa, od, n + 1)) return 1;
         }
-        if (accepts(0, d, c, step)) {
+        if (pile_accepts(0, d, c, step)) {
             T->path_pile[T->depth - 1] = (uint8_t)own_d;
             if (visit(T, rest, a, c, oa, od, n + 1)) return 1;
         }
         if (!dumped) { /* D2: at most one card onto the opponent's piles */
-            if (improves(1, oa, c)) { /* D4 */
+            if (pile_improves(1, oa, c)) { /* D4 */
                 T->path_pile[T->depth - 1] = (uint8_t)opp_a;
                 if (visit(T, rest, a, d, c, od, n + 1)) return 1;
             }
-            if (improves(0, od, c)) {
+            if (pile_improves(0, od, c)) {
                 T->path_pile[T->depth - 1] = (uint8_t)opp_d;
                 if (visit(T, rest, a, d, oa, c, n + 1)) return 1;
             }
@@ -231,13 +169,14 @@ static int visit(Turns *T, mask_t hand, int a, int d, int oa, int od, int n) {
     return 0;
 }
 
-static int minimum(const Game *g, const P *pos, int q) {
+static int minimum(const Game *g, const DuelPos *pos, int q) {
     return pos->at[q] < g->deck_len[q] ? g->min_play : g->min_play_empty;
 }
 
 /* DuelGame.turns(pos, done, dumped); with stop_at_first, only whether one
  * exists (T->n_out stays 0, the return value says). 0 on out of memory. */
-static int list_turns(Turns *T, const Game *g, const P *pos, int done, int dumped, int first) {
+static int list_turns(Turns *T, const Game *g, const DuelPos *pos, int done, int dumped,
+                      int first) {
     memset(T, 0, sizeof *T);
     T->g = g;
     T->pos = pos;
@@ -248,12 +187,13 @@ static int list_turns(Turns *T, const Game *g, const P *pos, int done, int dumpe
     T->dumped0 = dumped;
     T->step = g->step;
     T->stop_at_first = first;
+    if (!keyset_init(&T->seen, 256)) {
+        keyset_free(&T->seen);
+        return 0;
+    }
     const int p = T->p, o = T->o;
     const int stopped = visit(T, pos->h[p], pos->a[p], pos->d[p], pos->a[o], pos->d[o], done);
-    free(T->seen.keys);
-    free(T->seen.used);
-    T->seen.keys = NULL;
-    T->seen.used = NULL;
+    keyset_free(&T->seen);
     if (T->oom) {
         free(T->out);
         T->out = NULL;
@@ -263,23 +203,23 @@ static int list_turns(Turns *T, const Game *g, const P *pos, int done, int dumpe
 }
 
 /* DuelGame._two_plays: two legal plays in a row. */
-static int two_plays(const Game *g, const P *pos) {
+static int two_plays(const Game *g, const DuelPos *pos) {
     const int p = pos->cur, o = 1 - p, step = g->step;
-    const mask_t hand = pos->h[p];
+    const CardMask64 hand = pos->h[p];
     const int a = pos->a[p], d = pos->d[p], oa = pos->a[o], od = pos->d[o];
-    for (mask_t l1 = hand; l1; l1 &= l1 - 1) {
+    for (CardMask64 l1 = hand; l1; l1 &= l1 - 1) {
         const int c = __builtin_ctzll(l1);
-        const mask_t rest = hand & ~((mask_t)1 << c);
+        const CardMask64 rest = hand & ~((CardMask64)1 << c);
         int na[3], nd[3], dm[3], k = 0;
-        if (accepts(1, a, c, step)) na[k] = c, nd[k] = d, dm[k++] = 0;
-        if (accepts(0, d, c, step)) na[k] = a, nd[k] = c, dm[k++] = 0;
-        if (improves(1, oa, c) || improves(0, od, c)) na[k] = a, nd[k] = d, dm[k++] = 1;
+        if (pile_accepts(1, a, c, step)) na[k] = c, nd[k] = d, dm[k++] = 0;
+        if (pile_accepts(0, d, c, step)) na[k] = a, nd[k] = c, dm[k++] = 0;
+        if (pile_improves(1, oa, c) || pile_improves(0, od, c)) na[k] = a, nd[k] = d, dm[k++] = 1;
         for (int i = 0; i < k; i++) {
-            for (mask_t l2 = rest; l2; l2 &= l2 - 1) {
+            for (CardMask64 l2 = rest; l2; l2 &= l2 - 1) {
                 const int c2 = __builtin_ctzll(l2);
-                if (accepts(1, na[i], c2, step) || accepts(0, nd[i], c2, step)) return 1;
+                if (pile_accepts(1, na[i], c2, step) || pile_accepts(0, nd[i], c2, step)) return 1;
                 /* After a card onto the opponent, the second goes to own piles (D2). */
-                if (!dm[i] && (improves(1, oa, c2) || improves(0, od, c2))) return 1;
+                if (!dm[i] && (pile_improves(1, oa, c2) || pile_improves(0, od, c2))) return 1;
             }
         }
     }
@@ -287,10 +227,10 @@ static int two_plays(const Game *g, const P *pos) {
 }
 
 /* DuelGame.has_turn(pos): -1 on out of memory. */
-static int has_turn(const Game *g, const P *pos) {
+static int has_turn(const Game *g, const DuelPos *pos) {
     const int p = pos->cur;
     const int m = minimum(g, pos, p);
-    const int n = popcount(pos->h[p]);
+    const int n = card_count64(pos->h[p]);
     if (n < m) return 0;
     if (m == 2 && n >= 2) return two_plays(g, pos);
     Turns T;
@@ -301,17 +241,18 @@ static int has_turn(const Game *g, const P *pos) {
 
 /* ---- search.undominated and DuelSearch.score ------------------------------ */
 
-static mask_t unplayed(const Game *g, const P *pos, int q) {
+static CardMask64 unplayed(const Game *g, const DuelPos *pos, int q) {
     return pos->h[q] | g->rest[q][pos->at[q]];
 }
 
-static int same_group(const P *x, const P *y) {
+static int same_group(const DuelPos *x, const DuelPos *y) {
     return x->h[0] == y->h[0] && x->h[1] == y->h[1] && x->at[0] == y->at[0] &&
            x->at[1] == y->at[1];
 }
 
 /* Whether y dominates x for the mover p (search.undominated). */
-static int dominates(const Game *g, int p, const P *y, const P *x, mask_t un_p, mask_t un_o) {
+static int dominates(const Game *g, int p, const DuelPos *y, const DuelPos *x, CardMask64 un_p,
+                     CardMask64 un_o) {
     const int o = 1 - p, step = g->step;
     return takes_all_of(1, y->a[p], x->a[p], step, un_p) &&
            takes_all_of(0, y->d[p], x->d[p], step, un_p) &&
@@ -321,52 +262,40 @@ static int dominates(const Game *g, int p, const P *y, const P *x, mask_t un_p, 
 
 /* ---- race.dead_cards: cards that can never go on one's own piles alone ---- */
 
-static mask_t cards_above(int c) { /* the cards > c */
-    if (c < 0) return ~(mask_t)0;
-    if (c >= MAX_CARD) return 0;
-    return ~(((mask_t)2 << c) - 1);
-}
-
-static mask_t cards_below(int c) { /* the cards < c */
-    if (c <= 0) return 0;
-    if (c > MAX_CARD) return ~(mask_t)0;
-    return ((mask_t)1 << c) - 1;
-}
-
-static mask_t card_bit(int c) { return c >= 0 && c <= MAX_CARD ? (mask_t)1 << c : 0; }
 
 /* The same closure as race.dead_cards, a mask at a time: from the cards a
  * pile takes now, add those beyond the lowest (ascending) or highest
  * (descending) card it can take, and those a step below (above) one it can
  * take, until nothing is added. */
-static int dead_count(const Game *g, int p, mask_t hand, int at, int a, int d) {
-    const mask_t all = hand | g->rest[p][at];
+static int dead_count(const Game *g, int p, CardMask64 hand, int at, int a, int d) {
+    const CardMask64 all = hand | g->rest[p][at];
     const int step = g->step;
-    mask_t asc = all & (cards_above(a) | card_bit(a - step));
+    CardMask64 asc = all & (cards64_above(a) | card_bit64(a - step));
     for (;;) {
-        const mask_t reach = (asc ? cards_above(__builtin_ctzll(asc)) : 0) | (asc >> step);
-        const mask_t add = all & ~asc & reach;
+        const CardMask64 reach = (asc ? cards64_above(__builtin_ctzll(asc)) : 0) | (asc >> step);
+        const CardMask64 add = all & ~asc & reach;
         if (!add) break;
         asc |= add;
     }
-    mask_t desc = all & (cards_below(d) | card_bit(d + step));
+    CardMask64 desc = all & (cards64_below(d) | card_bit64(d + step));
     for (;;) {
-        const mask_t reach = (desc ? cards_below(63 - __builtin_clzll(desc)) : 0) | (desc << step);
-        const mask_t add = all & ~desc & reach;
+        const CardMask64 reach =
+            (desc ? cards64_below(63 - __builtin_clzll(desc)) : 0) | (desc << step);
+        const CardMask64 add = all & ~desc & reach;
         if (!add) break;
         desc |= add;
     }
-    return popcount(all & ~asc & ~desc);
+    return card_count64(all & ~asc & ~desc);
 }
 
-static int score(const Game *g, const P *pos, const P *after) {
+static int score(const Game *g, const DuelPos *pos, const DuelPos *after) {
     const int p = pos->cur, o = 1 - p;
     const int a = after->a[p], d = after->d[p];
-    mask_t between = 0; /* the cards c with d <= c <= a */
-    for (int c = d < 0 ? 0 : d; c <= a && c <= MAX_CARD; c++) between |= (mask_t)1 << c;
-    const int stuck = popcount(unplayed(g, after, p) & between);
+    CardMask64 between = 0; /* the cards c with d <= c <= a */
+    for (int c = d < 0 ? 0 : d; c <= a && c <= MAX_CARD; c++) between |= (CardMask64)1 << c;
+    const int stuck = card_count64(unplayed(g, after, p) & between);
     const int gift = (pos->a[o] - after->a[o]) + (after->d[o] - pos->d[o]);
-    const int left = popcount(after->h[p]) + g->deck_len[p] - after->at[p];
+    const int left = card_count64(after->h[p]) + g->deck_len[p] - after->at[p];
     const int ja = a - pos->a[p], jd = pos->d[p] - d;
     const int jumps = (ja > 0 ? ja : 0) + (jd > 0 ? jd : 0);
     /* the opponent's cards dead on their own piles: each costs them a turn */
@@ -377,7 +306,7 @@ static int score(const Game *g, const P *pos, const P *after) {
 /* ---- position.solo_turns: one player's turns on their own piles alone ---- */
 
 typedef struct {
-    mask_t hand; /* the hand after the turn, before the draw */
+    CardMask64 hand; /* the hand after the turn, before the draw */
     int a, d, n;
     uint8_t plays_c[MAX_DECK], plays_pile[MAX_DECK];
 } SoloResult;
@@ -385,17 +314,17 @@ typedef struct {
 typedef struct {
     const Game *g;
     int p, m, empty, robust, step;
-    Seen seen; /* keys: hand, a, d, and the two "pile played" flags as oa, od */
+    KeySet seen; /* keys: hand, a, d, and the two "pile played" flags as oa, od */
     SoloResult *out;
     size_t n_out, cap_out;
     uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
     int depth, oom;
 } Solo;
 
-static void solo_visit(Solo *S, mask_t hand, int a, int d, int ta, int td, int n) {
+static void solo_visit(Solo *S, CardMask64 hand, int a, int d, int ta, int td, int n) {
     if (S->oom) return;
-    Key key = {hand, a, d, ta && S->robust, td && S->robust};
-    const int added = seen_add(&S->seen, &key);
+    const SetKey key = seen_key(hand, a, d, ta && S->robust, td && S->robust);
+    const int added = keyset_add(&S->seen, &key);
     if (added < 0) {
         S->oom = 1;
         return;
@@ -422,17 +351,17 @@ static void solo_visit(Solo *S, mask_t hand, int a, int d, int ta, int td, int n
         if (hand == 0 && S->empty) return; /* all played */
     }
     const int step = S->step, own_a = 2 * S->p, own_d = 2 * S->p + 1;
-    for (mask_t left = hand; left; left &= left - 1) {
+    for (CardMask64 left = hand; left; left &= left - 1) {
         const int c = __builtin_ctzll(left);
-        const mask_t rest = hand & ~((mask_t)1 << c);
+        const CardMask64 rest = hand & ~((CardMask64)1 << c);
         S->path_c[S->depth] = (uint8_t)c;
         S->depth++;
         /* robust: the turn's first card onto each pile is a normal play */
-        if (accepts(1, a, c, step) && !(S->robust && !ta && c < a)) {
+        if (pile_accepts(1, a, c, step) && !(S->robust && !ta && c < a)) {
             S->path_pile[S->depth - 1] = (uint8_t)own_a;
             solo_visit(S, rest, c, d, 1, td, n + 1);
         }
-        if (accepts(0, d, c, step) && !(S->robust && !td && c > d)) {
+        if (pile_accepts(0, d, c, step) && !(S->robust && !td && c > d)) {
             S->path_pile[S->depth - 1] = (uint8_t)own_d;
             solo_visit(S, rest, a, c, ta, 1, n + 1);
         }
@@ -442,7 +371,7 @@ static void solo_visit(Solo *S, mask_t hand, int a, int d, int ta, int td, int n
 
 /* ---- the Python interface ------------------------------------------------ */
 
-static int read_pos(PyObject *o, P *pos) {
+static int read_pos(PyObject *o, DuelPos *pos) {
     if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 9) {
         PyErr_SetString(PyExc_ValueError, "a position is a tuple of 9 ints");
         return 0;
@@ -466,7 +395,7 @@ static int read_pos(PyObject *o, P *pos) {
     return 1;
 }
 
-static int check_pos(const Game *g, const P *pos) {
+static int check_pos(const Game *g, const DuelPos *pos) {
     if (pos->cur < 0 || pos->cur > 1) return 0;
     for (int q = 0; q < 2; q++) {
         if (pos->at[q] < 0 || pos->at[q] > g->deck_len[q]) return 0;
@@ -494,7 +423,7 @@ static PyObject *pack(PyObject **items, int n) {
     return ok ? t : NULL;
 }
 
-static PyObject *pos_tuple(const P *pos) {
+static PyObject *pos_tuple(const DuelPos *pos) {
     PyObject *items[9] = {
         PyLong_FromUnsignedLongLong((unsigned long long)pos->h[0]),
         PyLong_FromUnsignedLongLong((unsigned long long)pos->h[1]),
@@ -507,7 +436,7 @@ static PyObject *pos_tuple(const P *pos) {
 }
 
 /* search._cards: what dominance between positions compares within. */
-static PyObject *cards_key(const P *pos) {
+static PyObject *cards_key(const DuelPos *pos) {
     PyObject *items[5] = {
         PyLong_FromUnsignedLongLong((unsigned long long)pos->h[0]),
         PyLong_FromUnsignedLongLong((unsigned long long)pos->h[1]),
@@ -551,16 +480,16 @@ static int game_init(Game *self, PyObject *args, PyObject *kw) {
     const Py_buffer *decks[2] = {&d0, &d1};
     for (int q = 0; ok && q < 2; q++) {
         self->deck_len[q] = (int)decks[q]->len;
-        mask_t seen = 0;
+        CardMask64 seen = 0;
         for (Py_ssize_t k = 0; k < decks[q]->len; k++) {
             const int c = ((const uint8_t *)decks[q]->buf)[k];
             if (c > MAX_CARD || (seen >> c & 1)) ok = 0;
-            seen |= (mask_t)1 << (c & MAX_CARD);
+            seen |= (CardMask64)1 << (c & MAX_CARD);
             self->deck[q][k] = (uint8_t)c;
         }
         self->rest[q][decks[q]->len] = 0;
         for (Py_ssize_t k = decks[q]->len - 1; k >= 0; k--)
-            self->rest[q][k] = self->rest[q][k + 1] | (mask_t)1 << self->deck[q][k];
+            self->rest[q][k] = self->rest[q][k + 1] | (CardMask64)1 << self->deck[q][k];
     }
     PyBuffer_Release(&d0);
     PyBuffer_Release(&d1);
@@ -576,36 +505,9 @@ static int game_init(Game *self, PyObject *args, PyObject *kw) {
     return 0;
 }
 
-PyDoc_STRVAR(expand_doc,
-             "expand(pos) -> (status, children)\n--\n\n"
-             "status 0: no legal turn (D6, the mover loses); 1: a turn plays every card\n"
-             "(D6, the mover wins); 2: children, the undominated turn results in\n"
-             "DuelGame.turns order, each (position after, score, opponent has a turn).");
-
-static PyObject *game_expand(Game *self, PyObject *arg) {
-    P pos;
-    if (!read_pos(arg, &pos)) return NULL;
-    if (!check_pos(self, &pos)) {
-        PyErr_SetString(PyExc_ValueError, "position out of range");
-        return NULL;
-    }
-    Turns T;
-    if (!list_turns(&T, self, &pos, 0, 0, 0)) return PyErr_NoMemory();
-    const size_t n = T.n_out;
-    Result *r = T.out;
-    int status = n == 0 ? 0 : 2;
-    for (size_t i = 0; i < n && status == 2; i++)
-        if (r[i].won) status = 1;
-    if (status != 2) {
-        free(r);
-        return Py_BuildValue("(i[])", status);
-    }
-    unsigned char *dropped = calloc(n, 1);
-    if (!dropped) {
-        free(r);
-        return PyErr_NoMemory();
-    }
-    const int p = pos.cur;
+/* search.undominated: mark in ``dropped`` the results another result of
+ * the same group dominates for the mover p; 0 when out of memory. */
+static int undominated(const Game *g, int p, const Result *r, size_t n, unsigned char *dropped) {
     /* Only results with the same hands and draw piles (a group) can
      * dominate each other: chain each group's results through a hash of
      * the group (first[] over the buckets, one representative a group;
@@ -614,17 +516,13 @@ static PyObject *game_expand(Game *self, PyObject *arg) {
     size_t cap = 8;
     while (cap < 2 * n) cap <<= 1;
     size_t *order = malloc((cap + 3 * n) * sizeof(size_t));
-    if (!order) {
-        free(dropped);
-        free(r);
-        return PyErr_NoMemory();
-    }
+    if (!order) return 0;
     size_t *first = order, *bucket_next = order + cap, *next = bucket_next + n,
            *group = next + n;
     const size_t none = (size_t)-1;
     for (size_t b = 0; b < cap; b++) first[b] = none;
     for (size_t i = 0; i < n; i++) {
-        const P *x = &r[i].after;
+        const DuelPos *x = &r[i].after;
         uint64_t h = x->h[0] * 0x9E3779B97F4A7C15ull ^ x->h[1] * 0xC2B2AE3D27D4EB4Full ^
                      (uint64_t)(x->at[0] * 64 + x->at[1]) * 0x165667B19E3779F9ull;
         h ^= h >> 29;
@@ -645,12 +543,12 @@ static PyObject *game_expand(Game *self, PyObject *arg) {
             if (next[rep] == none) continue; /* a group of one */
             size_t k = 0;
             for (size_t i = rep; i != none; i = next[i]) group[k++] = i;
-            const mask_t un_p = unplayed(self, &r[rep].after, p);
-            const mask_t un_o = unplayed(self, &r[rep].after, 1 - p);
+            const CardMask64 un_p = unplayed(g, &r[rep].after, p);
+            const CardMask64 un_o = unplayed(g, &r[rep].after, 1 - p);
             for (size_t x = 0; x < k; x++) {
                 for (size_t y = 0; y < k; y++) {
                     if (y != x &&
-                        dominates(self, p, &r[group[y]].after, &r[group[x]].after, un_p, un_o)) {
+                        dominates(g, p, &r[group[y]].after, &r[group[x]].after, un_p, un_o)) {
                         dropped[group[x]] = 1;
                         break;
                     }
@@ -659,6 +557,39 @@ static PyObject *game_expand(Game *self, PyObject *arg) {
         }
     }
     free(order);
+    return 1;
+}
+
+PyDoc_STRVAR(expand_doc,
+             "expand(pos) -> (status, children)\n--\n\n"
+             "status 0: no legal turn (D6, the mover loses); 1: a turn plays every card\n"
+             "(D6, the mover wins); 2: children, the undominated turn results in\n"
+             "DuelGame.turns order, each (position after, score, opponent has a turn).");
+
+static PyObject *game_expand(Game *self, PyObject *arg) {
+    DuelPos pos;
+    if (!read_pos(arg, &pos)) return NULL;
+    if (!check_pos(self, &pos)) {
+        PyErr_SetString(PyExc_ValueError, "position out of range");
+        return NULL;
+    }
+    Turns T;
+    if (!list_turns(&T, self, &pos, 0, 0, 0)) return PyErr_NoMemory();
+    const size_t n = T.n_out;
+    Result *r = T.out;
+    int status = n == 0 ? 0 : 2;
+    for (size_t i = 0; i < n && status == 2; i++)
+        if (r[i].won) status = 1;
+    if (status != 2) {
+        free(r);
+        return Py_BuildValue("(i[])", status);
+    }
+    unsigned char *dropped = calloc(n, 1);
+    if (!dropped || !undominated(self, pos.cur, r, n, dropped)) {
+        free(dropped);
+        free(r);
+        return PyErr_NoMemory();
+    }
     PyObject *list = PyList_New(0);
     for (size_t i = 0; list && i < n; i++) {
         if (dropped[i]) continue;
@@ -700,7 +631,7 @@ static PyObject *game_turns(Game *self, PyObject *args) {
     PyObject *pos_o;
     int done = 0, dumped = 0;
     if (!PyArg_ParseTuple(args, "O|ip", &pos_o, &done, &dumped)) return NULL;
-    P pos;
+    DuelPos pos;
     if (!read_pos(pos_o, &pos)) return NULL;
     if (!check_pos(self, &pos) || done < 0) {
         PyErr_SetString(PyExc_ValueError, "position out of range");
@@ -735,7 +666,7 @@ static int solo_in_range(const Game *self, int p, int at, int a, int d) {
 
 /* The states player p's own plays reach with at least m plays (m 0: the
  * turn's minimum, D2), into S->out (the caller frees it); 0: out of memory. */
-static int solo_list(const Game *self, Solo *S, int p, mask_t hand, int at, int a, int d,
+static int solo_list(const Game *self, Solo *S, int p, CardMask64 hand, int at, int a, int d,
                      int robust, int m) {
     memset(S, 0, sizeof *S);
     S->g = self;
@@ -744,9 +675,11 @@ static int solo_list(const Game *self, Solo *S, int p, mask_t hand, int at, int 
     S->m = m ? m : S->empty ? self->min_play_empty : self->min_play;
     S->robust = robust;
     S->step = self->step;
-    solo_visit(S, hand, a, d, 0, 0, 0);
-    free(S->seen.keys);
-    free(S->seen.used);
+    if (keyset_init(&S->seen, 256))
+        solo_visit(S, hand, a, d, 0, 0, 0);
+    else
+        S->oom = 1;
+    keyset_free(&S->seen);
     if (S->oom) {
         free(S->out);
         PyErr_NoMemory();
@@ -765,12 +698,12 @@ static PyObject *game_solo_turns(Game *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "i(Kiii)p", &p, &hand, &at, &a, &d, &robust)) return NULL;
     if (!solo_in_range(self, p, at, a, d)) return NULL;
     Solo S;
-    if (!solo_list(self, &S, p, (mask_t)hand, at, a, d, robust, 0)) return NULL;
+    if (!solo_list(self, &S, p, (CardMask64)hand, at, a, d, robust, 0)) return NULL;
     int take = self->deck_len[p] - at;
     if (self->draw_own < take) take = self->draw_own;
     if (take < 0) take = 0;
-    mask_t drawn = 0;
-    for (int k = 0; k < take; k++) drawn |= (mask_t)1 << self->deck[p][at + k];
+    CardMask64 drawn = 0;
+    for (int k = 0; k < take; k++) drawn |= (CardMask64)1 << self->deck[p][at + k];
     PyObject *list = PyList_New((Py_ssize_t)S.n_out);
     for (size_t i = 0; list && i < S.n_out; i++) {
         const SoloResult *r = &S.out[i];
@@ -794,9 +727,9 @@ PyDoc_STRVAR(relaxed_turns_doc,
              "survival.relaxed_turns: player p's distinct states after a relaxed turn.");
 
 /* 1: added, 0: there already, -1: out of memory (the list owns the new item) */
-static int relaxed_add(Seen *seen, PyObject *list, mask_t hand, int at, int a, int d) {
-    Key key = {hand, a, d, at, 0};
-    const int added = seen_add(seen, &key);
+static int relaxed_add(KeySet *seen, PyObject *list, CardMask64 hand, int at, int a, int d) {
+    const SetKey key = seen_key(hand, a, d, at, 0);
+    const int added = keyset_add(seen, &key);
     if (added <= 0) return added;
     PyObject *item = Py_BuildValue("(Kiii)", (unsigned long long)hand, at, a, d);
     if (!item || PyList_Append(list, item) < 0) {
@@ -816,11 +749,10 @@ static PyObject *game_relaxed_turns(Game *self, PyObject *args) {
      * one own play, D2); the minimum is applied below. */
     const int m = at == self->deck_len[p] ? self->min_play_empty : self->min_play;
     Solo S;
-    if (!solo_list(self, &S, p, (mask_t)hand, at, a, d, 0, m - 1 > 1 ? m - 1 : 1)) return NULL;
+    if (!solo_list(self, &S, p, (CardMask64)hand, at, a, d, 0, m - 1 > 1 ? m - 1 : 1)) return NULL;
     const int stock = self->deck_len[p] - at;
-    Seen seen;
-    memset(&seen, 0, sizeof seen);
-    PyObject *list = PyList_New(0);
+    KeySet seen;
+    PyObject *list = keyset_init(&seen, 256) ? PyList_New(0) : NULL;
     int won = 0, bad = list == NULL;
     for (size_t i = 0; !bad && i < S.n_out; i++) {
         const SoloResult *r = &S.out[i];
@@ -830,17 +762,17 @@ static PyObject *game_relaxed_turns(Game *self, PyObject *args) {
                 continue;
             }
             const int take = self->draw_own < stock ? self->draw_own : stock;
-            bad = relaxed_add(&seen, list, r->hand | (self->rest[p][at] & ~self->rest[p][at + take]),
-                              at + take, r->a, r->d) < 0;
+            const CardMask64 drawn = self->rest[p][at] & ~self->rest[p][at + take];
+            bad = relaxed_add(&seen, list, r->hand | drawn, at + take, r->a, r->d) < 0;
         }
         if (r->n + 1 < m) continue;
-        for (mask_t left = r->hand; !bad && left; left &= left - 1) { /* one card out, refill */
-            const mask_t kept = r->hand & ~(left & (0 - left));
+        for (CardMask64 left = r->hand; !bad && left; left &= left - 1) { /* one card out, refill */
+            const CardMask64 kept = r->hand & ~(left & (0 - left));
             if (kept == 0 && S.empty) {
                 won = 1;
                 continue;
             }
-            int take = self->hand_size - popcount(kept);
+            int take = self->hand_size - card_count64(kept);
             if (take > stock) take = stock;
             if (take < 0) take = 0;
             bad = relaxed_add(&seen, list, kept | (self->rest[p][at] & ~self->rest[p][at + take]),
@@ -848,8 +780,7 @@ static PyObject *game_relaxed_turns(Game *self, PyObject *args) {
         }
     }
     free(S.out);
-    free(seen.keys);
-    free(seen.used);
+    keyset_free(&seen);
     if (!bad && won) bad = PyList_Append(list, Py_None) < 0;
     if (bad) {
         Py_XDECREF(list);
@@ -865,11 +796,11 @@ static PyObject *game_dead_cards(Game *self, PyObject *args) {
     unsigned long long hand;
     if (!PyArg_ParseTuple(args, "i(Kiii)", &p, &hand, &at, &a, &d)) return NULL;
     if (!solo_in_range(self, p, at, a, d)) return NULL;
-    return PyLong_FromLong(dead_count(self, p, (mask_t)hand, at, a, d));
+    return PyLong_FromLong(dead_count(self, p, (CardMask64)hand, at, a, d));
 }
 
 static PyObject *game_has_turn(Game *self, PyObject *arg) {
-    P pos;
+    DuelPos pos;
     if (!read_pos(arg, &pos)) return NULL;
     if (!check_pos(self, &pos)) {
         PyErr_SetString(PyExc_ValueError, "position out of range");
@@ -889,10 +820,10 @@ PyDoc_STRVAR(dominance_doc,
 
 /* The scan behind game_dominance: 1 a win for pos's mover, 0 a loss, -1
  * neither, -2 an error (set). */
-static int scan_known(const Game *g, const P *pos, PyObject *known) {
+static int scan_known(const Game *g, const DuelPos *pos, PyObject *known) {
     const int p = pos->cur;
-    const mask_t un_p = unplayed(g, pos, p), un_o = unplayed(g, pos, 1 - p);
-    P other = *pos;
+    const CardMask64 un_p = unplayed(g, pos, p), un_o = unplayed(g, pos, 1 - p);
+    DuelPos other = *pos;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(known); i++) {
         PyObject *pair = PyList_GET_ITEM(known, i);
         if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
@@ -925,7 +856,7 @@ static int scan_known(const Game *g, const P *pos, PyObject *known) {
 
 static PyObject *game_dominance(Game *self, PyObject *args) {
     PyObject *pos_obj, *known;
-    P pos;
+    DuelPos pos;
     if (!PyArg_ParseTuple(args, "OO!", &pos_obj, &PyList_Type, &known)) return NULL;
     if (!read_pos(pos_obj, &pos)) return NULL;
     if (!check_pos(self, &pos)) {
@@ -989,7 +920,7 @@ static PyObject *game_sift(Game *self, PyObject *args) {
         } else if (PyErr_Occurred()) {
             goto fail;
         } else if (by_cards != Py_None) {
-            P at;
+            DuelPos at;
             if (!read_pos(after, &at)) goto fail;
             if (!check_pos(self, &at)) {
                 PyErr_SetString(PyExc_ValueError, "position out of range");
@@ -1131,6 +1062,16 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__cduel(void) {
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    /* Built with -mpopcnt (setup.py, x86-64): refuse to load on a CPU
+     * without it, so ccore.py falls back to the Python expansion instead of
+     * the process dying on an illegal instruction. */
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "_cduel needs a CPU with POPCNT");
+        return NULL;
+    }
+#endif
     if (PyType_Ready(&GameType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
