@@ -13,7 +13,10 @@ The convention (documented in docs/writing-docs.md):
   ``<!-- example: exit=2 keys=verdict,turns input='quit' slow -->``.
   ``exit`` is the expected exit code (default 0); ``keys`` are keys the
   JSON output must have; ``input`` is typed on standard input (``\\n`` ends
-  a line); ``slow`` runs the block only in the slow run (``-m slow``).
+  a line); ``slow`` runs the block only in the slow run (``-m slow``);
+  ``server`` marks a command that runs until Ctrl-C (``thegame serve``): it
+  is started as a real process, its first line must be the one shown, then
+  Ctrl-C must stop it with exit code 130.
 - A command whose output is JSON (``--json``) must print JSON (one document,
   or one per line), and when the shown output is a JSON object, the real one
   must have every key shown. Every line of a text output shown (but ``...``)
@@ -29,6 +32,9 @@ import json
 import os
 import re
 import shlex
+import signal
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +68,7 @@ class Block:
     keys: tuple[str, ...] = ()
     input: str | None = None
     slow: bool = False
+    server: bool = False
 
 
 @dataclass
@@ -93,6 +100,8 @@ def parse_marker(text: str, block: Block) -> None:
             block.input = value.replace("\\n", "\n")
         elif name == "slow":
             block.slow = True
+        elif name == "server":
+            block.server = True
         else:
             raise ValueError(f"{block.page.name}:{block.line}: unknown example setting {name!r}")
 
@@ -194,6 +203,9 @@ def run_block(block: Block, runner: CliRunner) -> list[str]:
         missing = missing_command(args)
         if missing is not None:
             return [*problems, f"SKIP {where}: no command {missing!r} yet"]
+        if block.server:
+            problems.extend(run_server(where, ex))
+            continue
         result = runner.invoke(
             cli, args, input=block.input, catch_exceptions=True, prog_name="thegame"
         )
@@ -227,6 +239,34 @@ def run_block(block: Block, runner: CliRunner) -> list[str]:
             if want - have:
                 problems.append(f"{where}: `{ex.command}` lacks the keys {sorted(want - have)}")
     return problems
+
+
+def run_server(where: str, ex: Example) -> list[str]:
+    """Start a command that serves until Ctrl-C; its first line must be the
+    one shown, and Ctrl-C must end it with exit code 130."""
+    argv = [sys.executable, "-c", "from thegame.cli.main import main; main()"]
+    proc = subprocess.Popen(
+        [*argv, *shlex.split(ex.command)[1:]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # the address line, printed once listening
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    shown = [line for line in ex.shown if line.strip() and line.strip() != "..."]
+    if shown and _squeeze(shown[0]) not in _squeeze(first):
+        return [f"{where}: `{ex.command}` first printed {first.strip()!r}, not {shown[0]!r}"]
+    if code != 130:
+        return [f"{where}: `{ex.command}` exited {code} on Ctrl-C, not 130"]
+    return []
 
 
 def page_ids() -> list[Path]:
