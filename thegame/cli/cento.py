@@ -242,7 +242,7 @@ def cento() -> None:
     """Cento game 2, "Das große Ziffernspiel" (rules Z1-Z6).
 
     A deal is --seed N, --deck CARDS or --deal FILE; a record is a positional
-    FILE. The guide: docs/games-play-nimmt-cento.md.
+    FILE. The guide: docs/games/cento.md; the rules: docs/rules/cento.md.
     """
 
 

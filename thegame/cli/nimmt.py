@@ -43,7 +43,7 @@ def nimmt() -> None:
 
     A deal is --seed N, --deck CARDS or --deal FILE; a record is a positional
     FILE: one round (rule S6) or a whole game (its rounds, as 'play --save'
-    writes). The guide: docs/games-play-nimmt-cento.md.
+    writes). The guide: docs/games/nimmt.md; the rules: docs/rules/nimmt.md.
     """
 
 
@@ -286,7 +286,7 @@ def solve(
         out.print(f"{label}player {player}: unknown, the budget ran out ({stats['nodes']:,} nodes)")
         return
     out.print(
-        f"{label}player {player}: at best {solution.heads} heads (proven, "
+        f"{label}player {player}: at best {plural(solution.heads, 'head')} (proven, "
         f"{solution.nodes:,} nodes); played {result['played_heads']}"
     )
     for t, m in enumerate(solution.line, 1):
