@@ -63,7 +63,7 @@ def _round_of(path: str, round_no: int | None, last: bool = False) -> tuple[Reco
     if round_no is None:
         if n > 1 and not last:
             raise InvalidInputError(
-                f"{path} holds {n} rounds: choose one with --round 1..{n}", path
+                f"holds {n} rounds: choose one with --round 1..{n}", path
             )
         round_no = n
     if not 1 <= round_no <= n:
