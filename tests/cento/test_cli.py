@@ -62,7 +62,7 @@ def test_deal_text_and_rule_options() -> None:
 def test_solve_solo_json_and_record_replays(tmp_path: Path) -> None:
     deal = write(tmp_path, deal_json("--seed", "3", "--players", "1"))
     record = str(tmp_path / "line.json")
-    result = invoke("solve", "--deal", deal, "--json", "--record", record)
+    result = invoke("solve", "--deal", deal, "--json", "--save", record)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["turn_count"] == 7 and data["optimal"] is True
@@ -73,6 +73,17 @@ def test_solve_solo_json_and_record_replays(tmp_path: Path) -> None:
     verdict = json.loads(checked.stdout)
     assert verdict["legal"] and verdict["status"] == "won" and verdict["winner"] == 1
     assert verdict["cards_left"] == [0] and verdict["error"] is None
+
+
+def test_solve_keeps_the_old_record_option_hidden(tmp_path: Path) -> None:
+    # --save is the name every game's solve uses; --record still works, unlisted.
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    assert invoke("solve", "--seed", "3", "--record", str(old)).exit_code == 0
+    assert invoke("solve", "--seed", "3", "--save", str(new)).exit_code == 0
+    assert json.loads(old.read_text()) == json.loads(new.read_text())
+    assert "--record" not in invoke("solve", "--help").stdout
+    both = invoke("solve", "--seed", "3", "--record", str(old), "--save", str(new))
+    assert both.exit_code == 2 and "give --save once" in both.stderr
 
 
 def test_solve_duel_json_small_deck() -> None:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -274,7 +275,7 @@ def test_deck_deals_like_the_seed() -> None:
 
 def test_solve_a_record_file_goes_on_from_its_position(tmp_path: Path) -> None:
     line = tmp_path / "line.json"
-    assert invoke("solve", "--seed", "3", "--record", str(line)).exit_code == 0
+    assert invoke("solve", "--seed", "3", "--save", str(line)).exit_code == 0
     full = json.loads(line.read_text())
     full["turns"] = full["turns"][:2]
     path = tmp_path / "two.json"
@@ -378,6 +379,6 @@ def test_every_option_has_help_and_choices_are_listed() -> None:
 
     for name, command in cento.commands.items():
         for param in command.params:
-            if param.param_type_name == "option":
-                assert getattr(param, "help", None), (name, param.name)
+            if isinstance(param, click.Option) and not param.hidden:
+                assert param.help, (name, param.name)
     assert "trick_treat|plain" in invoke("solve", "--help").stdout

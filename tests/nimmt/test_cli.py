@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.support.cli import run_main
 from tests.support.nimmt import random_record
 from thegame.cli.main import cli
 from thegame.models.nimmt.record import Record, replay
@@ -129,6 +130,36 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
     short = Record(unfinished.deal, unfinished.turns[:5]).to_json()
     assert_user_error(invoke("solve", write(tmp_path, short), "--player", "1"), "5 of 10 turns")
     assert_user_error(invoke("check", str(tmp_path / "missing.json")), "missing.json")
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "soon"])
+def test_a_time_budget_that_is_not_finite_and_positive_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    path = write(tmp_path, random_record(3, 3).to_json())
+    args = ("nimmt", "solve", path, "--player", "1", "--time-limit", value)
+    code, out, err = run_main(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and "--time-limit" in err
+    assert "finite number of seconds above 0" in err or "not a number" in err
+
+
+def test_the_options_are_the_shared_ones() -> None:
+    # One type and one help text per meaning, as in every game's commands.
+    import click
+
+    from thegame.cli import options
+    from thegame.cli.nimmt import nimmt
+
+    def param(command: str, name: str) -> click.Parameter:
+        return next(p for p in nimmt.commands[command].params if p.name == name)
+
+    assert param("solve", "time_limit").type is options.SECONDS
+    assert param("hint", "sample_seed").type is options.SEED
+    for command in ("check", "solve"):
+        shared = next(p for p in cli.commands["check"].params if p.name == "as_json")
+        assert getattr(param(command, "as_json"), "help", None) == getattr(shared, "help", None)
+    assert param("solve", "record_file").metavar == "FILE"
 
 
 def test_analyze_json(tmp_path: Path) -> None:

@@ -82,7 +82,7 @@ def test_one_round_and_the_row_choice_of_rule_s3(tmp_path: Path) -> None:
 
 def test_one_round_against_a_normal_player(tmp_path: Path) -> None:
     save = tmp_path / "round.json"
-    args = ["play", "--seed", "5", "--players", "2", "--round", "--save", str(save)]
+    args = ["play", "--seed", "5", "--players", "2", "--one-round", "--save", str(save)]
     result = invoke(*args, stdin=every_card(12))
     assert result.exit_code == 0, result.output
     assert "(normal)" in result.stdout
@@ -101,6 +101,19 @@ def test_quit_and_end_of_input_keep_the_game_so_far(tmp_path: Path) -> None:
     assert invoke(*args, stdin="").exit_code == 0  # the end of input: the same
 
 
+def test_undo_is_refused_with_why_and_the_turn_goes_on(tmp_path: Path) -> None:
+    # The cards of a turn are revealed the moment yours is chosen (rule S2):
+    # nothing is left to take back, so 'undo' says why and asks again.
+    save = tmp_path / "g.json"
+    args = ["play", "--seed", "4", "--players", "2", "--level", "easy", "--one-round"]
+    hand = Deal.from_seed(4, 2).hands[0]
+    result = invoke(*args, "--save", str(save), stdin=f"undo\n{hand[-1]}\nundo\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("no undo in 6 nimmt!") == 2 and "rule S2" in result.stdout
+    record = Record.from_json(json.loads(save.read_text()))
+    assert [t.cards[0] for t in record.turns] == [hand[-1]]
+
+
 def test_ctrl_c_exits_130_with_the_game_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -115,7 +128,7 @@ def test_ctrl_c_exits_130_with_the_game_saved(
 
     monkeypatch.setattr(nimmt_cli, "read_line", read)
     save = tmp_path / "g.json"
-    args = ["play", "--seed", "4", "--players", "2", "--level", "easy", "--round"]
+    args = ["play", "--seed", "4", "--players", "2", "--level", "easy", "--one-round"]
     result = invoke(*args, "--save", str(save))
     assert result.exit_code == 130 and "interrupted" in result.stderr
     assert len(Record.from_json(json.loads(save.read_text())).turns) == 1
@@ -130,7 +143,8 @@ def test_play_options_are_checked_before_the_game(
     one_line_error(invoke("play", "--seed", "1", "--players", "11"), "2 to 10")
     one_line_error(invoke("play", "--seed", "1", "--save", str(tmp_path / "no/such.json")))
     help_text = invoke("play", "--help").stdout
-    assert "easy|normal" in help_text and "--round" in help_text and "--save" in help_text
+    assert "easy|normal" in help_text and "--one-round" in help_text and "--save" in help_text
+    assert "--round " not in help_text  # "which round" is --round N, in solve, hint, analyze
 
 
 # -- levels ------------------------------------------------------------------------------

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -31,6 +31,7 @@ from ..models.jsonio import load_json
 from ..models.outcome import Limit
 from ..models.words import plural
 from .common import (
+    SECONDS,
     SEED,
     err,
     out,
@@ -39,6 +40,14 @@ from .common import (
     searching,
     user_errors,
     write_atomic,
+)
+from .options import (
+    choice_option,
+    deal_source_options,
+    json_option,
+    limit_options,
+    record_argument,
+    save_option,
 )
 
 if TYPE_CHECKING:
@@ -95,12 +104,8 @@ def rule_options(func: F) -> F:
             show_default=True,
             help="Cards every other player draws on a Trick (rule Z5).",
         ),
-        click.option(
-            "--hundred",
-            type=click.Choice([m.value for m in HundredMode]),
-            default="trick_treat",
-            show_default=True,
-            help="The 100 (rule Z5).",
+        choice_option(
+            "--hundred", [m.value for m in HundredMode], "The 100 (rule Z5).", default="trick_treat"
         ),
         click.option(
             "--chain-all",
@@ -135,67 +140,16 @@ def _hand_text(hand: tuple[int, ...]) -> str:
     return " ".join(card_text(c) for c in hand) or "(empty)"
 
 
-class FiniteSeconds(click.ParamType):  # type: ignore[type-arg]
-    """A time budget: a finite number of seconds above 0 (``nan`` and ``inf``
-    would decide nothing or never end). Meant for the shared options module."""
-
-    name = "SECONDS"
-
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> float:
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value} is not a finite number of seconds above 0", param, ctx)
-        return seconds
-
-
-BUDGET = FiniteSeconds()
-
-
-def limit_options(seconds: float, what: str = "the search") -> Callable[[F], F]:
-    """``--time-limit`` and ``--node-limit``: the ``Limit`` of ``what``."""
-
-    def decorate(func: F) -> F:
-        func = click.option(
-            "--node-limit",
-            type=click.IntRange(min=1),
-            default=None,
-            help=f"Search nodes for {what} before the answer is 'unknown' (default: no limit).",
-        )(func)
-        return click.option(
-            "--time-limit",
-            type=BUDGET,
-            default=seconds,
-            show_default=True,
-            help=f"Seconds for {what} before the answer is 'unknown' (finite, above 0).",
-        )(func)
-
-    return decorate
-
-
 def deal_options(players: int) -> Callable[[F], F]:
     """``--seed N`` / ``--deck`` / ``--deal FILE``, ``--players`` and the rules."""
 
     def decorate(func: F) -> F:
         options = [
-            click.option("--seed", type=SEED, default=None, help="The deal's seed (rule Z6)."),
-            click.option(
-                "--deck",
-                metavar="CARDS",
-                default=None,
-                help="The deck in deal order, \"c1 c2 ...\" (spaces or commas; 'free' for a "
-                "free card): player 1's hand first, then the open card and the draw pile.",
-            ),
-            click.option(
-                "--deal",
-                "deal_file",
-                metavar="FILE",
-                default=None,
-                help="A deal JSON file ('-': stdin); a record's deal if no turn is played.",
+            deal_source_options(
+                seed_help="Deal by seed (rule Z6; the same deal on every machine).",
+                deck_help="The deck in deal order, \"c1 c2 ...\" (spaces or commas; 'free' "
+                "for a free card): player 1's hand first, then the open card and the draw pile.",
+                deal_help="A deal file ('-': stdin), or a record with no turn played.",
             ),
             click.option(
                 "--players",
@@ -288,13 +242,13 @@ def cento() -> None:
     """Cento game 2, "Das große Ziffernspiel" (rules Z1-Z6).
 
     A deal is --seed N, --deck CARDS or --deal FILE; a record is a positional
-    FILE. The guide: docs/games-play-nimmt-cento.md.
+    FILE. The guide: docs/games/cento.md; the rules: docs/rules/cento.md.
     """
 
 
 @cento.command()
 @deal_options(players=2)
-@click.option("--json", "as_json", is_flag=True, help="Print the deal as JSON.")
+@json_option("Print the deal as JSON.")
 @user_errors
 def deal(
     seed: int | None,
@@ -318,8 +272,8 @@ def deal(
 
 
 @cento.command("check")
-@click.argument("record_file", metavar="FILE")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@record_argument()
+@json_option()
 @user_errors
 def check_cmd(record_file: str, as_json: bool) -> None:
     """Replay a record: legal, or the first illegal turn and play with its rule.
@@ -351,16 +305,16 @@ def _stats_text(data: dict[str, Any]) -> str:
 
 
 @cento.command()
-@click.argument("record_file", metavar="[FILE]", required=False)
+@record_argument(required=False)
 @deal_options(players=1)
-@limit_options(60.0)
-@click.option(
-    "--record",
-    "out_file",
-    metavar="FILE",
-    help="Write the line as a record that 'thegame cento check' accepts.",
+@limit_options(
+    60.0,
+    time_help="Seconds before the answer is 'unknown'.",
+    nodes_help="Search nodes before the answer is 'unknown' (default: no limit).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@save_option("Write the line as a record ('thegame cento check' replays it).")
+@click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
+@json_option()
 @user_errors
 def solve(
     record_file: str | None,
@@ -368,9 +322,9 @@ def solve(
     deck: str | None,
     deal_file: str | None,
     players: int,
-    time_limit: float,
-    node_limit: int | None,
-    out_file: str | None,
+    limit: Limit,
+    save_file: str | None,
+    old_record: str | None,
     as_json: bool,
     **kw: Any,
 ) -> None:
@@ -382,6 +336,10 @@ def solve(
     from ..solver.cento.duel import solve_duel
     from ..solver.cento.solo import solve_solo
 
+    if old_record is not None:
+        if save_file is not None:
+            raise InvalidInputError("give --save once", "options")
+        save_file = old_record
     state = None
     opening: tuple[CentoTurn, ...] = ()
     if record_file is not None:
@@ -395,10 +353,10 @@ def solve(
     if d.players > 2:
         raise InvalidInputError(f"solve takes 1 or 2 players, not {d.players}", "deal")
     with searching(enabled=not as_json) as tick:
-        limit = Limit(time=time_limit, nodes=node_limit, progress=tick)
+        limit = replace(limit, progress=tick)
         result = solve_solo(d, limit, state) if d.players == 1 else solve_duel(d, limit, state)
-    if out_file:
-        write_atomic(out_file, CentoRecord(d, opening + result.turns).to_json(indent=1) + "\n")
+    if save_file:
+        write_atomic(save_file, CentoRecord(d, opening + result.turns).to_json(indent=1) + "\n")
     data = result.to_dict()
     if as_json:
         print_json(data)
@@ -441,17 +399,21 @@ def _turn_text(t: dict[str, Any]) -> str:
 
 
 @cento.command()
-@click.argument("record_file", metavar="FILE")
-@limit_options(30.0)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@record_argument()
+@limit_options(
+    30.0,
+    time_help="Seconds before the answer is 'unknown'.",
+    nodes_help="Search nodes before the answer is 'unknown' (default: no limit).",
+)
+@json_option()
 @user_errors
-def hint(record_file: str, time_limit: float, node_limit: int | None, as_json: bool) -> None:
+def hint(record_file: str, limit: Limit, as_json: bool) -> None:
     """The best next turn of a record (1 or 2 players), from the exact solvers."""
     from ..analysis.cento.hint import hint_for
 
     record = _load_record(record_file)
     with searching(enabled=not as_json) as tick:
-        h = hint_for(record, Limit(time=time_limit, nodes=node_limit, progress=tick))
+        h = hint_for(record, replace(limit, progress=tick))
     data = h.to_dict()
     if as_json:
         print_json(data)
@@ -472,11 +434,15 @@ def hint(record_file: str, time_limit: float, node_limit: int | None, as_json: b
 
 
 @cento.command()
-@click.argument("record_file", metavar="FILE")
-@limit_options(5.0, "each position")
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@record_argument()
+@limit_options(
+    5.0,
+    time_help="Seconds per position before it is left undecided.",
+    nodes_help="Search nodes per position before it is left undecided (default: no limit).",
+)
+@json_option("Print the review as JSON.")
 @user_errors
-def analyze(record_file: str, time_limit: float, node_limit: int | None, as_json: bool) -> None:
+def analyze(record_file: str, limit: Limit, as_json: bool) -> None:
     """Where a played game went wrong. Alone: the turns wasted against the
     fewest (and a turn after which the hand could no longer be emptied).
     Two players: the first turn that threw a forced win away, where the
@@ -486,7 +452,7 @@ def analyze(record_file: str, time_limit: float, node_limit: int | None, as_json
     record = _load_record(record_file)
     total = len(record.turns) + 1
     with _progress(not as_json, total, "solving positions") as step:
-        result = review(record, Limit(time=time_limit, nodes=node_limit), step)
+        result = review(record, limit, step)
     data = result.to_dict()
     if as_json:
         print_json(data)
@@ -538,7 +504,7 @@ def analyze(record_file: str, time_limit: float, node_limit: int | None, as_json
         out.print(f"first mistake: turn {first}", style="bold")
     if not data["optimal"]:
         out.print(
-            f"{data.get('undecided', 0)} positions undecided within {time_limit:g} s each",
+            f"{data.get('undecided', 0)} positions undecided within {limit.describe()} each",
             style="dim",
         )
     out.print(_stats_text(data), style="dim")
@@ -556,10 +522,14 @@ def _progress(enabled: bool, total: int, label: str) -> Iterator[Callable[[int],
 
 
 @cento.command()
-@click.argument("record_file", metavar="[FILE]", required=False)
+@record_argument(required=False)
 @deal_options(players=1)
-@limit_options(60.0)
-@click.option("--json", "as_json", is_flag=True, help="Print the line and reasons as JSON.")
+@limit_options(
+    60.0,
+    time_help="Seconds before the answer is 'unknown'.",
+    nodes_help="Search nodes before the answer is 'unknown' (default: no limit).",
+)
+@json_option("Print the line and reasons as JSON.")
 @user_errors
 def explain(
     record_file: str | None,
@@ -567,8 +537,7 @@ def explain(
     deck: str | None,
     deal_file: str | None,
     players: int,
-    time_limit: float,
-    node_limit: int | None,
+    limit: Limit,
     as_json: bool,
     **kw: Any,
 ) -> None:
@@ -586,7 +555,7 @@ def explain(
     if record.deal.players > 2:
         raise InvalidInputError(f"explain takes 1 or 2 players, not {record.deal.players}", "deal")
     with searching(enabled=not as_json) as tick:
-        result = explain_line(record, Limit(time=time_limit, nodes=node_limit, progress=tick))
+        result = explain_line(record, replace(limit, progress=tick))
     data = result.to_dict()
     if as_json:
         print_json(data)
@@ -629,12 +598,8 @@ def explain(
     help="Keep puzzles whose fewest turns are at most this.",
 )
 @rule_options
-@click.option(
-    "--time-limit",
-    type=BUDGET,
-    default=10.0,
-    show_default=True,
-    help="Seconds per seed (finite, above 0); seeds not proven in time are skipped.",
+@limit_options(
+    10.0, time_help="Seconds per seed; seeds not proven in time are skipped.", nodes=False
 )
 @click.option(
     "--out",
@@ -643,14 +608,14 @@ def explain(
     default=None,
     help="Write each puzzle to DIR/cento-seed-N.json.",
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON line per puzzle on stdout.")
+@json_option("One JSON line per puzzle on stdout.")
 @user_errors
 def generate(
     count: int,
     seed_start: int,
     min_turns: int,
     max_turns: int,
-    time_limit: float,
+    limit: Limit,
     out_dir: str | None,
     as_json: bool,
     **kw: Any,
@@ -674,7 +639,7 @@ def generate(
     try:
         with status as live:
             for seed, puzzle in generate_puzzles(
-                seed_start, rules, Limit(time=time_limit), min_turns, max_turns
+                seed_start, rules, limit, min_turns, max_turns
             ):
                 if live is not None:
                     live.update(f"generating... seed {seed}, {found}/{count} puzzles")
@@ -696,9 +661,9 @@ def generate(
 
 
 @cento.command()
-@click.option("--date", default=None, help="YYYY-MM-DD (default: today, UTC).")
+@click.option("--date", metavar="YYYY-MM-DD", help="The day (default: today, UTC).")
 @click.option("--solution", "show_solution", is_flag=True, help="Show the proven line too.")
-@click.option("--json", "as_json", is_flag=True, help="Print the puzzle as JSON.")
+@json_option("Print the puzzle as JSON.")
 @user_errors
 def daily(date: str | None, show_solution: bool, as_json: bool) -> None:
     """The solo puzzle of the day: the same on every machine.
@@ -755,7 +720,7 @@ PLAY_HELP = (
 @cento.command()
 @deal_options(players=1)
 @click.option("--daily", "use_daily", is_flag=True, help="Play the solo puzzle of the day.")
-@click.option("--date", default=None, help="With --daily: the day, YYYY-MM-DD (default: today).")
+@click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
 @click.option(
     "--seat",
     type=click.IntRange(1, 2),
@@ -765,18 +730,13 @@ PLAY_HELP = (
 )
 @click.option(
     "--think",
-    type=BUDGET,
+    type=SECONDS,
     default=2.0,
     show_default=True,
-    help="Seconds the solver searches for its turn and for a hint (finite, above 0).",
+    help="Seconds the solver searches for its turn and for a hint.",
 )
-@click.option(
-    "--save",
-    "save_file",
-    metavar="FILE",
-    default=None,
-    help="Keep the game as a record after every turn ('thegame cento check FILE' takes it).",
-)
+@save_option("Write the game as a record after every turn ('cento check' and 'cento analyze' "
+             "read it).")  # fmt: skip
 @user_errors
 def play(
     seed: int | None,

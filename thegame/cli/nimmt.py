@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from dataclasses import replace
+from typing import Any, TypeVar
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -23,29 +23,18 @@ from ..models.outcome import Limit
 from ..models.words import plural
 from ..solver.nimmt.problem import problem_from_record
 from ..solver.nimmt.search import BudgetExceeded, Move, Searcher, line_heads
-from .common import SEED, err, out, print_json, read_text, searching, user_errors, write_atomic
+from .common import err, out, print_json, read_text, searching, user_errors, write_atomic
+from .options import (
+    choice_option,
+    deal_source_options,
+    json_option,
+    limit_options,
+    record_argument,
+    sample_seed_option,
+    save_option,
+)
 
-
-class FiniteSeconds(click.ParamType):  # type: ignore[type-arg]
-    """A time budget: a finite number of seconds above 0. The same type as
-    ``cli.cento.FiniteSeconds`` (one game's room may not import another's):
-    both are meant for the shared options module."""
-
-    name = "SECONDS"
-
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> float:
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value} is not a finite number of seconds above 0", param, ctx)
-        return seconds
-
-
-BUDGET = FiniteSeconds()
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -54,7 +43,7 @@ def nimmt() -> None:
 
     A deal is --seed N, --deck CARDS or --deal FILE; a record is a positional
     FILE: one round (rule S6) or a whole game (its rounds, as 'play --save'
-    writes). The guide: docs/games-play-nimmt-cento.md.
+    writes). The guide: docs/games/nimmt.md; the rules: docs/rules/nimmt.md.
     """
 
 
@@ -74,7 +63,7 @@ def _round_of(path: str, round_no: int | None, last: bool = False) -> tuple[Reco
     if round_no is None:
         if n > 1 and not last:
             raise InvalidInputError(
-                f"{path} holds {n} rounds: choose one with --round 1..{n}", path
+                f"holds {n} rounds: choose one with --round 1..{n}", path
             )
         round_no = n
     if not 1 <= round_no <= n:
@@ -144,14 +133,18 @@ def _deal(seed: int | None, deck: str | None, deal_file: str | None, players: in
     return Deal.from_json(data, deal_file)
 
 
-SEED_OPTION = click.option("--seed", type=SEED, default=None, help="The deal's seed (rule S6).")
-DECK_OPTION = click.option(
-    "--deck",
-    metavar="CARDS",
-    default=None,
-    help='A deck in deal order, "c1 c2 ..." (spaces or commas): the 4 row starters, then '
-    "10 cards per player.",
+SEED_HELP = "Deal by seed (rule S6; the same deal on every machine)."
+DECK_HELP = (
+    'The deck in deal order, "c1 c2 ..." (spaces or commas): the 4 row starters, then '
+    "10 cards per player."
 )
+
+
+def deal_options(deal_help: str) -> Callable[[F], F]:
+    """``--seed N`` / ``--deck CARDS`` / ``--deal FILE`` with 6 nimmt!'s help."""
+    return deal_source_options(seed_help=SEED_HELP, deck_help=DECK_HELP, deal_help=deal_help)
+
+
 PLAYERS_OPTION = click.option(
     "--players", type=int, default=4, show_default=True, help="2 to 10 (rule S1)."
 )
@@ -172,21 +165,20 @@ SAMPLES_OPTION = click.option(
     show_default=True,
     help="Guesses at the unseen cards per turn, for the best card by what the player knew.",
 )
-SAMPLE_SEED_OPTION = click.option(
-    "--sample-seed", type=SEED, default=0, show_default=True, help="Seed of the sampling."
-)
 
 
 @nimmt.command()
-@SEED_OPTION
-@DECK_OPTION
+@deal_options("A deal file ('-': stdin), or a round record with no turn played.")
 @PLAYERS_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print the deal as JSON.")
+@json_option("Print the deal as JSON.")
 @user_errors
-def deal(seed: int | None, deck: str | None, players: int, as_json: bool) -> None:
+def deal(
+    seed: int | None, deck: str | None, deal_file: str | None, players: int, as_json: bool
+) -> None:
     """Show a deal: the four row starters and every hand (rule S6)."""
     check_players(players)
-    d = _deal(seed, deck, None, players)
+    d = _deal(seed, deck, deal_file, players)
+    players = d.players
     if as_json:
         print_json(d.to_json())
         return
@@ -199,8 +191,8 @@ def deal(seed: int | None, deck: str | None, players: int, as_json: bool) -> Non
 
 
 @nimmt.command()
-@click.argument("record_file", metavar="FILE")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@record_argument()
+@json_option()
 @user_errors
 def check(record_file: str, as_json: bool) -> None:
     """Replay a round record by rules S1-S4, or a whole game's rounds and
@@ -247,29 +239,21 @@ def _turns_json(line: tuple[Move, ...] | list[Move]) -> list[dict[str, int | Non
 
 
 @nimmt.command()
-@click.argument("record_file", metavar="FILE")
+@record_argument()
 @PLAYER_OPTION
 @ROUND_OPTION
-@click.option(
-    "--time-limit",
-    type=BUDGET,
-    default=None,
-    help="Seconds before the answer is 'unknown' (finite, above 0; default: no limit).",
+@limit_options(
+    None,
+    time_help="Seconds before the answer is 'unknown' (default: no limit).",
+    nodes_help="Search nodes before the answer is 'unknown' (default: no limit).",
 )
-@click.option(
-    "--node-limit",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Search nodes before the answer is 'unknown' (default: no limit).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@json_option()
 @user_errors
 def solve(
     record_file: str,
     player: int,
     round_no: int | None,
-    time_limit: float | None,
-    node_limit: int | None,
+    limit: Limit,
     as_json: bool,
 ) -> None:
     """The exact best response: the order of the player's ten cards and its
@@ -281,7 +265,7 @@ def solve(
     played = [Move(t.cards[p], t.choices.get(p)) for t in record.turns]
     start = time.monotonic()
     with searching(not as_json) as tick:
-        searcher = Searcher(problem, Limit(time=time_limit, nodes=node_limit, progress=tick))
+        searcher = Searcher(problem, replace(limit, progress=tick))
         try:
             solution = searcher.solve()
         except BudgetExceeded:
@@ -302,7 +286,7 @@ def solve(
         out.print(f"{label}player {player}: unknown, the budget ran out ({stats['nodes']:,} nodes)")
         return
     out.print(
-        f"{label}player {player}: at best {solution.heads} heads (proven, "
+        f"{label}player {player}: at best {plural(solution.heads, 'head')} (proven, "
         f"{solution.nodes:,} nodes); played {result['played_heads']}"
     )
     for t, m in enumerate(solution.line, 1):
@@ -311,12 +295,12 @@ def solve(
 
 
 @nimmt.command()
-@click.argument("record_file", metavar="FILE")
+@record_argument()
 @PLAYER_OPTION
 @ROUND_OPTION
 @SAMPLES_OPTION
-@SAMPLE_SEED_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
+@sample_seed_option()
+@json_option("Print the hint as JSON.")
 @user_errors
 def hint(
     record_file: str,
@@ -345,12 +329,12 @@ def hint(
 
 
 @nimmt.command()
-@click.argument("record_file", metavar="FILE")
+@record_argument()
 @PLAYER_OPTION
 @ROUND_OPTION
 @SAMPLES_OPTION
-@SAMPLE_SEED_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON.")
+@sample_seed_option()
+@json_option("Print the review as JSON.")
 @user_errors
 def analyze(
     record_file: str,
@@ -412,6 +396,15 @@ read_line: Callable[[str], str] = input
 PLAY_HELP = (
     "type a card of your hand to play it ('hint' suggests one, 'quit' stops); when your "
     "card is lower than every row's end you take a row: type its number 1-4 (rule S3)"
+)
+
+# Why 'undo' is refused: every card of a turn is revealed together the moment
+# yours is chosen (rule S2), so there is no chosen-but-hidden card to take
+# back, and taking one back after the reveal would play with the others'
+# cards in sight.
+NO_UNDO = (
+    "no undo in 6 nimmt!: the cards are revealed together as soon as you choose yours "
+    "(rule S2), and a card taken back after that would be chosen with the others' in sight"
 )
 
 HEAD_STYLE = {7: "bold red", 5: "red", 3: "yellow", 2: "cyan"}
@@ -478,6 +471,9 @@ class Human:
             if line in ("help", "?", ""):
                 out.print(PLAY_HELP, style="dim", markup=False)
                 continue
+            if line == "undo":
+                out.print(NO_UNDO, style="red", markup=False)
+                continue
             if line == "hint":
                 means = BlindPlayer(view.turn, self.samples).card_means(view)
                 best = min(view.hand, key=lambda c: (means[c], c))
@@ -507,6 +503,9 @@ class Human:
                 raise Quit
             if line.isdigit() and 1 <= int(line) <= ROWS:
                 return int(line) - 1
+            if line == "undo":
+                out.print(NO_UNDO, style="red", markup=False)
+                continue
             out.print("type a row number 1-4", style="red")
 
 
@@ -539,37 +538,24 @@ def _show_turn(shown: TurnShown) -> None:
 
 
 @nimmt.command()
-@SEED_OPTION
-@DECK_OPTION
-@click.option(
-    "--deal",
-    "deal_file",
-    metavar="FILE",
-    default=None,
-    help="A deal JSON file (one round; implies --round).",
-)
+@deal_options("A deal file, or a round record with no turn played (one round: implies "
+              "--one-round).")  # fmt: skip
 @PLAYERS_OPTION
-@click.option(
+@choice_option(
     "--level",
-    type=click.Choice(list(LEVELS)),
-    default="normal",
-    show_default=True,
-    help="The other players: easy plays a random card, normal samples the unseen cards "
+    list(LEVELS),
+    "The other players: easy plays a random card, normal samples the unseen cards "
     "and plays the best response in each sample (a few seconds a turn).",
+    default="normal",
 )
 @click.option(
-    "--round",
-    "one_round",
+    "--one-round",
     is_flag=True,
     help=f"Play one round (10 turns), not a whole game to {GAME_END} points (rule S5).",
 )
-@click.option(
-    "--save",
-    "save_file",
-    metavar="FILE",
-    default=None,
-    help="Keep the game after every turn: a round record with --round, else the game's "
-    "rounds ('nimmt check', 'nimmt analyze' take both).",
+@save_option(
+    "Write the game as a record after every turn: a round record with --one-round, else "
+    "the game's rounds ('nimmt check' and 'nimmt analyze' read both)."
 )
 @click.option(
     "--hint-samples",

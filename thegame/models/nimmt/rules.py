@@ -52,9 +52,9 @@ def target_row(rows: Sequence[Sequence[int]], card: int) -> int | None:
 def fewest_heads_row(rows: Sequence[Sequence[int]]) -> int:
     """The row with the fewest heads, ties to the lowest row number (0-based).
 
-    **Decision** (see README): the default row choice of every built-in
-    player and of the other players in a best response when the record
-    gives no choice that applies."""
+    A decision where rule S3 is silent (docs/games/nimmt.md, "Decisions"):
+    the default row choice of every built-in player and of the other
+    players in a best response when the record gives no choice that applies."""
     return min(range(len(rows)), key=lambda i: (row_heads(rows[i]), i))
 
 

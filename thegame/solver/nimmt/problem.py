@@ -1,6 +1,7 @@
 """The best-response problem: one player's hand against the others' fixed cards.
 
-**Decision** (other players' row choices, README): when another player's
+A decision where rule S3 is silent (the others' row choices in a best
+response, docs/games/nimmt.md, "Decisions"): when another player's
 card is lower than every row's end (rule S3), that player takes the row the
 record names for it on that turn if the record names one; otherwise the row
 with the fewest heads, ties to the lowest row number. Only the lowest card of
