@@ -427,11 +427,15 @@ class DuelEngine:
             if known is not None or (node is not None and node.proven is not None):
                 self._unbounded(lambda p=pos: out.extend(self.search.line(p)))
                 return out
-            if node is None or node.visits < LINE_VISITS:
+            if node is None or node.kids is None:
                 return out
-            kid = self._best_kid(node)
+            kid = self._best_kid(node) if node.visits >= LINE_VISITS else None
             if kid is None:
-                return out
+                if out:
+                    return out
+                # The move is always given: with too few playouts to tell,
+                # the exact search's first choice.
+                kid = node.kids[0]
             plays = self.plays_to(pos, kid)
             out.append((pos[CUR], plays))
             pos = kid
@@ -456,6 +460,8 @@ class DuelEngine:
                 if after is not None and not self.game.has_turn(after):
                     return plays, after
         kid = self._best_kid(root)
+        if kid is None and root.kids:
+            kid = root.kids[0]
         if kid is None:
             if not self._rest:
                 return None

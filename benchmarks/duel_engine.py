@@ -1,0 +1,125 @@
+"""The duel engine against today's fixed policy, head to head, over printed
+Face to Face duels (rules D1-D7).
+
+Usage (from the repository root; one process, as the machine is shared):
+
+    nice -n 10 python benchmarks/duel_engine.py --seeds 1-200 --seconds 1   # the full run
+    nice -n 10 python benchmarks/duel_engine.py --seeds 1-40 --seconds 0.15 --minutes 35
+
+Each seed of the printed game is played twice with player 1 starting: the
+engine (``duel.api.engine_answer``: Monte-Carlo tree search with the exact
+search inside, ``--seconds`` a turn, one engine per duel so its tree and
+table carry from turn to turn) in seat 1, then in seat 2; the other seat
+plays the fixed policy (``duel.api.first_guess``: a turn that wins at once
+or leaves the opponent without a turn, else the best static score among the
+undominated turns). The engine's share of wins comes with its 95% Wilson
+interval, per seat and in all. ``--minutes`` stops starting new duels after
+that many minutes (a finished duel pair is never cut in half).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+from thegame.models import Limit
+from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.solver.the_game.duel.api import engine_answer, engine_for, first_guess
+from thegame.survey.report import wilson
+
+
+def duel(seed: int, seat: int, seconds: float, sample_seed: int = 0) -> dict[str, Any]:
+    """One duel of seed ``seed``, player 1 first, the engine in ``seat``."""
+    state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
+    engine = engine_for(state.deal)
+    engine.rng.seed(sample_seed * 1_000_003 + seed * 2 + seat)
+    turns = 0
+    proven_at: int | None = None
+    t0 = time.monotonic()
+    while not state.over:
+        if state.current + 1 == seat:
+            res = engine_answer(state, Limit(seconds), engine)
+            if res.verdict != "unknown" and proven_at is None:
+                proven_at = turns + 1
+            turn = res.turns[0] if res.turns else None
+            if turn is None and res.estimate is not None:
+                turn = res.estimate.turn
+            plays = None if turn is None else turn.plays
+        else:
+            plays = first_guess(state)
+        if plays is None:
+            break  # no legal turn: the rules engine has ended the duel already
+        for p in plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
+        turns += 1
+    return {
+        "seed": seed,
+        "engine_seat": seat,
+        "winner": state.winner,
+        "engine_won": state.winner == seat,
+        "turns": turns,
+        "engine_proved_at_turn": proven_at,
+        "seconds": round(time.monotonic() - t0, 2),
+    }
+
+
+def _seeds(text: str) -> range:
+    lo, _, hi = text.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def _share(rows: list[dict[str, Any]]) -> str:
+    n = len(rows)
+    k = sum(r["engine_won"] for r in rows)
+    if n == 0:
+        return "| 0 | - | - |"
+    lo, hi = wilson(k, n)
+    return f"| {n} | {k} ({k / n:.1%}) | {lo:.1%}-{hi:.1%} |"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default="1-200")
+    ap.add_argument("--seconds", type=float, default=1.0, help="the engine's time a turn")
+    ap.add_argument("--minutes", type=float, default=None, help="start no duel after this")
+    ap.add_argument("--sample-seed", type=int, default=0, help="the playouts' random seed")
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/duel-engine.jsonl"))
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    rows: list[dict[str, Any]] = []
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with open(args.out, "w") as fh:
+        for seed in _seeds(args.seeds):
+            if args.minutes is not None and time.monotonic() - t0 > args.minutes * 60:
+                break
+            for seat in (1, 2):
+                row = duel(seed, seat, args.seconds, args.sample_seed)
+                rows.append(row)
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+    wall = time.monotonic() - t0
+    seeds = sorted({r["seed"] for r in rows})
+    print(
+        f"`python benchmarks/duel_engine.py --seeds {args.seeds} --seconds {args.seconds:g}"
+        + (f" --minutes {args.minutes:g}`" if args.minutes is not None else "`")
+    )
+    print(
+        f"({len(rows)} duels, seeds {seeds[0] if seeds else '-'}-{seeds[-1] if seeds else '-'}, "
+        f"{wall / 60:.1f} min wall; {platform.processor() or platform.machine()}, "
+        "2 cores shared with other work)\n"
+    )
+    print("| engine's seat | duels | engine wins | 95% interval |")
+    print("|---|---|---|---|")
+    print("| 1 (starts) " + _share([r for r in rows if r["engine_seat"] == 1]))
+    print("| 2 " + _share([r for r in rows if r["engine_seat"] == 2]))
+    print("| both " + _share(rows))
+
+
+if __name__ == "__main__":
+    main()
