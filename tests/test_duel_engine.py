@@ -32,7 +32,7 @@ from thegame.solver.the_game.duel.search import DuelSearch
 def small_duels(draw: st.DrawFn) -> Deal:
     """Duels the engine-only minimax answers in well under a second."""
     hand = draw(st.sampled_from([2, 3]))
-    high = draw(st.integers(7, 10)) if hand == 2 else 7
+    high = draw(st.integers(6, 9)) if hand == 2 else 6
     rules = DUEL.with_changes(high=high, hand_sizes=(hand, hand))
     cards = list(rules.cards)
     d1 = draw(st.permutations(cards))
@@ -53,7 +53,7 @@ def replay_turns(state: GameState, turns: list[Turn]) -> GameState:
     return s
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(small_duels(), st.integers(0, 3))
 def test_proven_values_agree_with_the_minimax_and_the_exact_search(deal: Deal, seed: int) -> None:
     state = GameState(deal)
@@ -72,11 +72,11 @@ def test_proven_values_agree_with_the_minimax_and_the_exact_search(deal: Deal, s
         assert reference.wins(p) == value
 
 
-@settings(max_examples=examples(20), deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(small_duels())
 def test_a_proven_answer_replays_to_the_winner(deal: Deal) -> None:
     state = GameState(deal)
-    truth = EngineMinimax().wins(state)
+    truth = DuelSearch(DuelGame.of(deal)).wins(DuelGame.of(deal).from_state(state))
     res = engine_answer(state, Limit(None, None), engine_for(deal))
     mover = state.current + 1
     assert res.verdict == (Verdict.WIN if truth else Verdict.LOSS)
@@ -89,8 +89,8 @@ def test_a_proven_answer_replays_to_the_winner(deal: Deal) -> None:
 def test_the_engine_answers_inside_a_turn() -> None:
     """Asked after the first play of a turn, the move is the rest of the
     turn, and the line replays from there."""
-    for seed in range(1, 6):
-        deal = random_duel(random.Random(seed), 9, 3)
+    for seed in range(1, 4):
+        deal = random_duel(random.Random(seed), 9, 2)
         for state, plays in turn_starts(deal, seed):
             inside = state.copy()
             inside.play(*plays[0])
@@ -111,11 +111,11 @@ def printed(seed: int, first: int = 1) -> GameState:
 
 def test_on_a_printed_duel_the_estimate_is_labelled_and_its_line_replays() -> None:
     state = printed(4)
-    res = engine_answer(state, Limit(None, None), engine_for(state.deal))
+    res = engine_answer(state, Limit(None, None), engine_for(state.deal), playouts=40)
     assert res.verdict == Verdict.UNKNOWN and res.winner is None and res.proof is None
     est = res.estimate
     assert est is not None
-    assert est.playouts >= 100  # ESTIMATE_PLAYOUTS at the root, and more through it
+    assert est.playouts == 40
     assert 0.0 <= est.win_chance <= 1.0
     assert est.turn is not None and est.turns and est.turns[0] == est.turn
     replay_turns(state, est.turns)  # legal turn after turn

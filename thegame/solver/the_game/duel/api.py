@@ -239,14 +239,15 @@ def engine_answer(
     limit: Limit,
     engine: DuelEngine | None = None,
     seconds: float | None = None,
+    playouts: int | None = None,
 ) -> DuelResult:
     """The engine's answer from ``state`` (a turn start or inside a turn),
     for the player to move: ``win``/``loss`` when its exact search proves
     it (the line to the end, replayed, as ``decide`` gives), else
     ``unknown`` with the estimate (``Estimate``: the turn to play, its win
     chance and playouts, the line while the tree is thick, replayed).
-    ``seconds``: default ``limit.time``; with neither,
-    ``ESTIMATE_PLAYOUTS`` playouts."""
+    ``seconds``: default ``limit.time``; ``playouts``: at most that many
+    (with neither budget, ``ESTIMATE_PLAYOUTS``)."""
     game = check_duel(state.deal)
     if engine is None:
         engine = engine_for(state.deal)
@@ -257,7 +258,8 @@ def engine_answer(
         return decide(state, limit)
     if seconds is None:
         seconds = limit.time
-    playouts = ESTIMATE_PLAYOUTS if seconds is None else None
+    if seconds is None and playouts is None:
+        playouts = ESTIMATE_PLAYOUTS
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     answer = engine.think(pos, seconds, playouts, limit.progress, done, dumped)
