@@ -202,22 +202,25 @@ def decide_or_estimate(
     nodes: int | None,
     deadline: float | None,
     search: ProofNumberSearch,
+    engine: DuelEngine | None = None,
+    share: float = ESTIMATE_SHARE,
 ) -> DuelResult:
     """``decide`` on most of the budget; when it ends unknown, the engine's
-    estimate on the rest (``ESTIMATE_SHARE``; with no time limit,
-    ``ESTIMATE_PLAYOUTS`` playouts) on the same table."""
+    estimate on the rest (``share`` of it; with no time limit,
+    ``ESTIMATE_PLAYOUTS`` playouts) on the same table (``engine``: one
+    whose search is ``search``, to keep its tree)."""
     exact_deadline = deadline
-    seconds: float | None = None
     if deadline is not None:
         left = max(0.0, deadline - time.monotonic())
-        seconds = left * ESTIMATE_SHARE
-        exact_deadline = deadline - seconds
+        exact_deadline = deadline - left * share
     res = decide(state, Limit(None, nodes, limit.progress, limit.memory), exact_deadline, search)
     if res.verdict != Verdict.UNKNOWN or interrupt.requested():
         return res
-    engine = DuelEngine(search.game, search)
-    if deadline is not None:
-        seconds = max(0.001, deadline - time.monotonic())
+    if engine is None:
+        engine = DuelEngine(search.game, search)
+    elif engine.search is not search:
+        raise ValueError("the engine must run on the same search")
+    seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
     answer = engine_answer(state, Limit(None, None, limit.progress), engine, seconds)
     if answer.verdict != Verdict.UNKNOWN:
         # The engine's exact search settled what the search alone did not.
