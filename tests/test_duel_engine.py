@@ -139,8 +139,8 @@ def test_the_playout_policy_is_the_fixed_policy() -> None:
             state.play(p.card, p.pile)
         if not state.over:
             state.end_turn()
-        status, kids = engine._expand(pos) if engine.compiled is None else engine.compiled.expand(
-            pos
+        status, kids = (
+            engine._expand(pos) if engine.compiled is None else engine.compiled.expand(pos)
         )
         if status != 2 or not all(has for _a, _s, has in kids):
             assert state.over

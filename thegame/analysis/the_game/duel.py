@@ -148,15 +148,10 @@ class DuelAnalysis:
         rules = self.record.deal.rules
         out = []
         for j in self.judgements:
-            def pct(value: float, proven: bool) -> str:
-                if proven:
-                    return "won" if value == 1.0 else "lost"
-                return f"{value:.0%}"
-
             played = self.record.turns[j.turn]
             text = (
                 f"{j.turn + 1:>3} P{j.player} {_words(rules, played):<28} "
-                f"{pct(j.before, j.proven_before):>5} -> {pct(j.after, j.proven_after):<5}"
+                f"{_pct(j.before, j.proven_before):>5} -> {_pct(j.after, j.proven_after):<5}"
                 f" {j.mark:<2}"
             )
             if j.mark and j.better is not None:
@@ -279,6 +274,12 @@ def _same_result(engine: DuelEngine, state: GameState, x: Turn, y: Turn) -> bool
             s.end_turn()
         ends.append((s.over, s.winner, None if s.over else engine.game.from_state(s)))
     return ends[0] == ends[1]
+
+
+def _pct(value: float, proven: bool) -> str:
+    if proven:
+        return "won" if value == 1.0 else "lost"
+    return f"{value:.0%}"
 
 
 def _words(rules: Any, turn: Turn) -> str:

@@ -7,7 +7,7 @@ from dataclasses import replace
 import click
 
 from ...models.outcome import Limit
-from ...models.the_game import Deal
+from ...models.the_game import Deal, Record
 from ..common import MEMORY, SECONDS, err, out, print_json, searching, user_errors, write_atomic
 from .options import deal_options, load_game
 
@@ -79,9 +79,10 @@ def solve(
     game = load_game(seed, deck, deal_file, variant, players, first)
     d = game.deal
     if d.rules.is_duel:
-        if game.turns:
-            raise InvalidInputError("Face to Face is solved from the deal; give a deal file")
-        _solve_duel(d, Limit(time_limit, node_limit, None, memory), engine, record_file, as_json)
+        _solve_duel(
+            d, Limit(time_limit, node_limit, None, memory), engine, record_file, as_json,
+            game if game.turns else None,
+        )  # fmt: skip
         return
     if game.turns and engine == "cpsat":
         raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
@@ -97,23 +98,33 @@ def solve(
 
 
 def _solve_duel(
-    deal: Deal, limit: Limit, engine: str, record_file: str | None, as_json: bool
+    deal: Deal,
+    limit: Limit,
+    engine: str,
+    record_file: str | None,
+    as_json: bool,
+    played: Record | None = None,
 ) -> None:
-    """Face to Face: who wins under best play (``solver.the_game.duel``)."""
+    """Face to Face: who wins under best play (``solver.the_game.duel``);
+    ``played``: a record, solved from where it stands."""
     from ...models import InvalidInputError
-    from ...models.the_game import Record
-    from ...solver.the_game.duel.api import solve_duel
+    from ...solver.the_game.duel.api import solve_duel, solve_duel_at
     from .duel_view import duel_solution_view
 
     if engine == "cpsat":
         raise InvalidInputError("Face to Face is solved by the duel search; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
-        sol = solve_duel(deal, replace(limit, progress=tick))
+        if played is not None:
+            sol = solve_duel_at(played, replace(limit, progress=tick))
+        else:
+            sol = solve_duel(deal, replace(limit, progress=tick))
     if record_file:
         if len(sol.results) != 1:
             raise InvalidInputError("--record needs one start: give --first 1 or --first 2")
         res = sol.results[0]
-        rec = Record(deal.with_first(res.first), tuple(res.turns))
+        before = () if played is None else played.turns
+        first = res.first if played is None else deal.first
+        rec = Record(deal.with_first(first), (*before, *res.turns))
         write_atomic(record_file, rec.to_json(indent=1) + "\n")
     if as_json:
         print_json(sol.to_dict())

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from heapq import nsmallest
 
 from ....models import interrupt
+from ..budget import NO_NODE_LIMIT
 from .pns import ProofNumberSearch
 from .position import CUR, DuelGame, Plays, Pos
 from .search import NO_TURN, SEARCH, WINS_NOW, DuelBudget
@@ -188,9 +189,7 @@ class DuelEngine:
         else:
             s = self.search
             scored = sorted(
-                (s.score(pos, plays, after), after)
-                for plays, after in results
-                if after is not None
+                (s.score(pos, plays, after), after) for plays, after in results if after is not None
             )
             node.kids = list(dict.fromkeys(after for _score, after in scored))
         return node
@@ -366,7 +365,7 @@ class DuelEngine:
             if status == WINS_NOW:
                 return mover  # D6: all cards played
             assert status == SEARCH
-            afters, scores, has = zip(*kids)
+            afters, scores, has = zip(*kids, strict=True)
             if not all(has):
                 return mover  # the opponent is left without a turn (D6)
             pos = afters[policy_index(scores, rng)]
@@ -425,8 +424,7 @@ class DuelEngine:
             node = self.tree.get(pos)
             known = self.search.tt.get(pos)
             if known is not None or (node is not None and node.proven is not None):
-                self._unbounded(lambda p=pos: out.extend(self.search.line(p)))
-                return out
+                return out + self._unbounded_line(pos)
             if node is None or node.kids is None:
                 return out
             kid = self._best_kid(node) if node.visits >= LINE_VISITS else None
@@ -469,12 +467,14 @@ class DuelEngine:
             return plays, after
         return self._rest[kid], kid
 
-    def _unbounded(self, run: Callable[[], None]) -> None:
+    def _unbounded_line(self, pos: Pos) -> list[tuple[int, Plays]]:
+        """The exact search's line from a proven position; reading it has no
+        budget (as in ``api.decide``)."""
         s = self.search
         old = s.node_limit, s.deadline
-        s.node_limit, s.deadline = 1 << 62, None
+        s.node_limit, s.deadline = NO_NODE_LIMIT, None
         try:
-            run()
+            return s.line(pos)
         finally:
             s.node_limit, s.deadline = old
 
