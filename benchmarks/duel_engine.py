@@ -5,6 +5,7 @@ Usage (from the repository root; one process, as the machine is shared):
 
     nice -n 10 python benchmarks/duel_engine.py --seeds 1-200 --seconds 1   # the full run
     nice -n 10 python benchmarks/duel_engine.py --seeds 1-40 --seconds 0.15 --minutes 35
+    nice -n 10 python benchmarks/duel_engine.py --noise --seeds 1-4 --seconds 0.7
 
 Each seed of the printed game is played twice with player 1 starting: the
 engine (``duel.api.engine_answer``: Monte-Carlo tree search with the exact
@@ -15,6 +16,12 @@ or leaves the opponent without a turn, else the best static score among the
 undominated turns). The engine's share of wins comes with its 95% Wilson
 interval, per seat and in all. ``--minutes`` stops starting new duels after
 that many minutes (a finished duel pair is never cut in half).
+
+``--noise`` measures what the marks of ``analyze`` rest on: at every fifth
+turn start of each seed's policy duel, two fresh engines with different
+playout seeds estimate the mover's win chance, ``--seconds`` each (the
+engine's time a position in ``analyze`` at its default 1 s is some 0.7 s);
+it prints how far apart the two estimates are.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ import platform
 import time
 from pathlib import Path
 from typing import Any
+
+from duel_policy import policy_game
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
@@ -69,6 +78,39 @@ def duel(seed: int, seat: int, seconds: float, sample_seed: int = 0) -> dict[str
     }
 
 
+def noise(seeds: range, seconds: float) -> None:
+    """Two independent estimates of the same positions, and their gap."""
+    gaps: list[float] = []
+    playouts: list[int] = []
+    for seed in seeds:
+        state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
+        for i, start in enumerate(policy_game(state)):
+            if i % 5:
+                continue
+            chances = []
+            for sample in (1, 2):
+                engine = engine_for(start.deal)
+                engine.rng.seed(sample)
+                res = engine_answer(start, Limit(seconds), engine)
+                if res.estimate is None:
+                    break  # proven: no noise to measure
+                chances.append(res.estimate.win_chance)
+                playouts.append(res.estimate.playouts)
+            if len(chances) == 2:
+                gaps.append(abs(chances[0] - chances[1]))
+                print(f"seed {seed} turn {i + 1}: {chances[0]:.2f} {chances[1]:.2f}", flush=True)
+    gaps.sort()
+    n = len(gaps)
+    if not n:
+        return
+    print(f"\n{n} positions, {sum(playouts) / len(playouts):.0f} playouts an estimate on average")
+    print(f"gap between two estimates: median {gaps[n // 2]:.2f}, 90th percentile "
+          f"{gaps[min(n - 1, int(n * 0.9))]:.2f}, max {gaps[-1]:.2f}")  # fmt: skip
+    for least in (0.10, 0.18, 0.30):
+        share = sum(g >= least for g in gaps) / n
+        print(f"  gap >= {least:.2f}: {share:.0%}")
+
+
 def _seeds(text: str) -> range:
     lo, _, hi = text.partition("-")
     return range(int(lo), int(hi or lo) + 1)
@@ -90,7 +132,11 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=None, help="start no duel after this")
     ap.add_argument("--sample-seed", type=int, default=0, help="the playouts' random seed")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/duel-engine.jsonl"))
+    ap.add_argument("--noise", action="store_true", help="the estimates' noise (see above)")
     args = ap.parse_args()
+    if args.noise:
+        noise(_seeds(args.seeds), args.seconds)
+        return
     t0 = time.monotonic()
     rows: list[dict[str, Any]] = []
     args.out.parent.mkdir(parents=True, exist_ok=True)
