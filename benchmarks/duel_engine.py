@@ -48,12 +48,18 @@ def duel(seed: int, seat: int, seconds: float, sample_seed: int = 0) -> dict[str
     engine.rng.seed(sample_seed * 1_000_003 + seed * 2 + seat)
     turns = 0
     proven_at: int | None = None
+    # The engine's estimated moves and their playouts (wall-clock budget:
+    # on a busy machine a move gets fewer).
+    estimated = playouts = 0
     t0 = time.monotonic()
     while not state.over:
         if state.current + 1 == seat:
             res = engine_answer(state, Limit(seconds), engine)
             if res.verdict != "unknown" and proven_at is None:
                 proven_at = turns + 1
+            if res.estimate is not None:
+                estimated += 1
+                playouts += res.estimate.playouts
             turn = res.turns[0] if res.turns else None
             if turn is None and res.estimate is not None:
                 turn = res.estimate.turn
@@ -74,6 +80,7 @@ def duel(seed: int, seat: int, seconds: float, sample_seed: int = 0) -> dict[str
         "engine_won": state.winner == seat,
         "turns": turns,
         "engine_proved_at_turn": proven_at,
+        "playouts_per_estimated_move": round(playouts / estimated, 1) if estimated else None,
         "seconds": round(time.monotonic() - t0, 2),
     }
 
@@ -165,6 +172,16 @@ def main() -> None:
     print("| 1 (starts) " + _share([r for r in rows if r["engine_seat"] == 1]))
     print("| 2 " + _share([r for r in rows if r["engine_seat"] == 2]))
     print("| both " + _share(rows))
+    per = [r["playouts_per_estimated_move"] for r in rows if r.get("playouts_per_estimated_move")]
+    if per:
+        print(f"\nPlayouts per estimated move, averaged over duels: {sum(per) / len(per):.1f}")
+    proven = [
+        r["turns"] - r["engine_proved_at_turn"] + 1 for r in rows if r["engine_proved_at_turn"]
+    ]
+    if proven:
+        proven.sort()
+        print(f"The engine's first proof came {proven[len(proven) // 2]} turns before the end "
+              f"(median of {len(proven)} duels).")  # fmt: skip
 
 
 if __name__ == "__main__":
