@@ -39,16 +39,17 @@ POSITION_LIMIT = Limit(1.0)
 HINT_LIMIT = Limit(5.0)
 # The engine's share of a hint's time when the exact search does not decide.
 HINT_ENGINE_SHARE = 0.5
-# The marks on a turn's drop in the player's win chance, largest first:
-# (least drop, mark). The engine's estimates at 1 s a position rest on
-# some 50-150 playouts, whose standard error is up to 0.05-0.07 each; the
-# smallest mark sits above the noise of a difference of two of them. A turn
-# the engine would have played itself (the same position after it) is never
-# marked, whatever the estimates say.
 # The engine's share of a position's time (the exact search has the rest
 # first; a position it proves leaves its time to the earlier ones).
 ENGINE_SHARE = 0.7
-MARKS = ((0.30, "??"), (0.18, "?"), (0.10, "?!"))
+# The marks on a turn's drop in the player's win chance, largest first:
+# (least drop, mark). Set from the estimates' noise at the default 1 s a
+# position (``benchmarks/duel_engine.py --noise``: two estimates of the same
+# position, some 90 playouts each, differed by 0.15 or more in 5 of 24
+# positions, by 0.22 or more in 3, never by more than 0.25): a ``?!`` may
+# be noise, a ``??`` is beyond the noise seen. A turn the engine would have
+# played itself (the same position after it) is never marked.
+MARKS = ((0.30, "??"), (0.22, "?"), (0.15, "?!"))
 
 
 @dataclass
