@@ -109,6 +109,13 @@ def test_analyze_duel_names_the_turn_that_threw_the_win_away(tmp_path: Path) -> 
     assert m["turn"] == 0 and m["player"] == 1 and m["proven"]
     assert m["played"]["plays"] == [{"card": 7, "pile": "A1"}, {"card": 2, "pile": "D1"}]
     assert m["better"]["player"] == 1 and m["turns"][-1]["player"] == 1
+    # The judged turn: a proven win thrown into a proven loss is ``??``,
+    # with the engine's (winning) turn as the better one.
+    (judged,) = data["review"]
+    assert judged["turn"] == 1 and judged["player"] == 1 and judged["mark"] == "??"
+    assert judged["proven_before"] and judged["proven_after"]
+    assert judged["win_chance_before"] == 1.0 and judged["win_chance_after"] == 0.0
+    assert judged["better"] == m["better"]
     text = invoke("analyze", str(path), "--time-limit", "10")
     assert "turn 1: player 1 went from a forced win" in text.output
     # turn starts on screen count from 1, like every other turn shown
@@ -119,6 +126,8 @@ def test_analyze_duel_without_a_mistake(tmp_path: Path) -> None:
     path = _record(tmp_path, [(1, [(2, "A1"), (3, "A1")])])
     data = json.loads(invoke("analyze", str(path), "--json").stdout)
     assert data["first_mistake"] is None
+    # A winning turn kept the win: no mark.
+    assert [(r["mark"], r["win_chance_after"]) for r in data["review"]] == [("", 1.0)]
     assert [v["verdict"] for v in data["values"]] == ["win", "loss"]
 
 
