@@ -1,5 +1,7 @@
 """``solve_duel``: who wins a Face to Face deal under best play, with the
-principal line replayed through the rules engine and each player's race alone."""
+principal line replayed through the rules engine and each player's race alone;
+where the search does not decide, the duel engine's estimate beside the
+verdict ``unknown`` (``Estimate``, ``engine_answer``)."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from heapq import nsmallest
 
 from ....models import interrupt
@@ -105,7 +105,6 @@ class EngineStats:
     probes: int = 0
     probe_proofs: int = 0
     bound_proofs: int = 0
-    extra: dict[str, int] = field(default_factory=dict)
 
 
 class DuelEngine:
@@ -125,6 +124,9 @@ class DuelEngine:
         self.rng = random.Random(seed)
         self.stats = EngineStats()
         self.deadline: float | None = None
+        # A question asked inside a turn: each way to finish the turn by the
+        # position it leads to (None: a win at once).
+        self._rest: dict[Pos | None, Plays] = {}
 
     # -- the question -------------------------------------------------------------
 
@@ -145,7 +147,7 @@ class DuelEngine:
         t0 = time.monotonic()
         self.deadline = None if seconds is None else t0 + seconds
         nodes0 = self.search.stats.nodes
-        self._rest: dict[Pos | None, Plays] = {}
+        self._rest = {}
         root = self._node(pos) if done == 0 and not dumped else self._inside(pos, done, dumped)
         done = 0
         while root.proven is None:
