@@ -6,6 +6,7 @@ Usage (from the repository root; one process, as the machine is shared):
     nice -n 10 python benchmarks/duel_engine.py --seeds 1-200 --seconds 1   # the full run
     nice -n 10 python benchmarks/duel_engine.py --seeds 1-40 --seconds 0.15 --minutes 35
     nice -n 10 python benchmarks/duel_engine.py --noise --seeds 1-4 --seconds 0.7
+    nice -n 10 python benchmarks/duel_engine.py --self --seeds 1-1000 --seconds 0.1 --minutes 25
 
 Each seed of the printed game is played twice with player 1 starting: the
 engine (``duel.api.engine_answer``: Monte-Carlo tree search with the exact
@@ -22,6 +23,9 @@ turn start of each seed's policy duel, two fresh engines with different
 playout seeds estimate the mover's win chance, ``--seconds`` each (the
 engine's time a position in ``analyze`` at its default 1 s is some 0.7 s);
 it prints how far apart the two estimates are.
+
+``--self``: the engine on both seats (one engine each), each seed played
+from each start; the starter's share of wins with its interval.
 """
 
 from __future__ import annotations
@@ -85,6 +89,48 @@ def duel(seed: int, seat: int, seconds: float, sample_seed: int = 0) -> dict[str
     }
 
 
+def self_play(seed: int, first: int, seconds: float) -> dict[str, Any]:
+    """One duel with the engine on both seats (an engine each: no shared tree)."""
+    state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=first))
+    engines = [engine_for(state.deal), engine_for(state.deal)]
+    for k, e in enumerate(engines):
+        e.rng.seed(seed * 4 + first * 2 + k)
+    turns = 0
+    while not state.over:
+        res = engine_answer(state, Limit(seconds), engines[state.current])
+        turn = res.turns[0] if res.turns else None
+        if turn is None and res.estimate is not None:
+            turn = res.estimate.turn
+        if turn is None:
+            break
+        for p in turn.plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
+        turns += 1
+    return {"seed": seed, "first": first, "winner": state.winner, "turns": turns}
+
+
+def self_run(seeds: range, seconds: float, minutes: float | None, out: Path) -> None:
+    t0 = time.monotonic()
+    rows = []
+    with open(out, "w") as fh:
+        for seed in seeds:
+            if minutes is not None and time.monotonic() - t0 > minutes * 60:
+                break
+            for first in (1, 2):
+                row = self_play(seed, first, seconds)
+                rows.append(row)
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+    n = len(rows)
+    k = sum(r["winner"] == r["first"] for r in rows)
+    lo, hi = wilson(k, n)
+    print(f"{n} duels (seeds {seeds[0]}-{rows[-1]['seed'] if rows else '-'}, each start), "
+          f"{(time.monotonic() - t0) / 60:.1f} min wall")  # fmt: skip
+    print(f"the starter wins {k} ({k / max(1, n):.1%}), 95% interval {lo:.1%}-{hi:.1%}")
+
+
 def noise(seeds: range, seconds: float) -> None:
     """Two independent estimates of the same positions, and their gap."""
     gaps: list[float] = []
@@ -140,7 +186,11 @@ def main() -> None:
     ap.add_argument("--sample-seed", type=int, default=0, help="the playouts' random seed")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/duel-engine.jsonl"))
     ap.add_argument("--noise", action="store_true", help="the estimates' noise (see above)")
+    ap.add_argument("--self", action="store_true", help="the engine on both seats")
     args = ap.parse_args()
+    if args.self:
+        self_run(_seeds(args.seeds), args.seconds, args.minutes, args.out)
+        return
     if args.noise:
         noise(_seeds(args.seeds), args.seconds)
         return
