@@ -184,3 +184,19 @@ def test_solve_from_a_record_position() -> None:
     start = replay_turns(GameState(record.deal, first=1), list(record.turns))
     end = replay_turns(start, res.turns)
     assert end.over and end.winner == res.winner
+
+
+def test_ctrl_c_stops_the_engine_at_once() -> None:
+    from thegame.models import interrupt
+
+    state = printed(3)
+    game = DuelGame.of(state.deal)
+    engine = DuelEngine(game)
+    interrupt.request()
+    try:
+        answer = engine.think(game.from_state(state), seconds=30.0)
+    finally:
+        interrupt.reset()
+    assert answer.playouts == 0 and answer.seconds < 5.0
+    assert answer.move is not None  # still a legal move: the search's first choice
+    replay_turns(state, [Turn(1, tuple(Play(c, p) for c, p in answer.move))])
