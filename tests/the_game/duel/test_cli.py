@@ -109,6 +109,13 @@ def test_analyze_duel_names_the_turn_that_threw_the_win_away(tmp_path: Path) -> 
     assert m["turn"] == 1 and m["player"] == 1 and m["proven"]
     assert m["played"]["plays"] == [{"card": 7, "pile": "A1"}, {"card": 2, "pile": "D1"}]
     assert m["better"]["player"] == 1 and m["turns"][-1]["player"] == 1
+    # The judged turn: a proven win thrown into a proven loss is ``??``,
+    # with the engine's (winning) turn as the better one.
+    (judged,) = data["review"]
+    assert judged["turn"] == 1 and judged["player"] == 1 and judged["mark"] == "??"
+    assert judged["proven_before"] and judged["proven_after"]
+    assert judged["win_chance_before"] == 1.0 and judged["win_chance_after"] == 0.0
+    assert judged["better"] == m["better"]
     text = invoke("analyze", str(path), "--time-limit", "10")
     assert "turn 1: player 1 went from a forced win" in text.output
     # turn starts on screen count from 1, like every other turn shown
@@ -119,6 +126,8 @@ def test_analyze_duel_without_a_mistake(tmp_path: Path) -> None:
     path = _record(tmp_path, [(1, [(2, "A1"), (3, "A1")])])
     data = json.loads(invoke("analyze", str(path), "--json").stdout)
     assert data["first_mistake"] is None
+    # A winning turn kept the win: no mark.
+    assert [(r["mark"], r["win_chance_after"]) for r in data["review"]] == [("", 1.0)]
     assert [v["verdict"] for v in data["values"]] == ["win", "loss"]
 
 
@@ -137,3 +146,69 @@ def test_play_a_duel_hint_and_solve_do_not_quit(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "hint: play" in result.output
     assert "with best play from here" in result.output
+
+
+def _policy_record(tmp_path: Path, seed: int, keep_from_end: int) -> tuple[Path, int]:
+    """A printed policy duel cut ``keep_from_end`` turns before its end."""
+    from thegame.models.the_game import GameState
+    from thegame.solver.the_game.duel.api import first_guess
+
+    deal = Deal.from_seed(seed, get_rules("face-to-face"), first=1)
+    state = GameState(deal)
+    turns: list[Turn] = []
+    while not state.over:
+        plays = first_guess(state)
+        assert plays is not None
+        turns.append(Turn(state.current + 1, plays))
+        for p in plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
+    kept = turns[: len(turns) - keep_from_end]
+    path = tmp_path / "policy.json"
+    path.write_text(Record(deal, tuple(kept)).to_json())
+    return path, len(kept)
+
+
+def test_solve_a_duel_record_from_its_position(tmp_path: Path) -> None:
+    path, played = _policy_record(tmp_path, 1, 3)
+    rec = tmp_path / "line.json"
+    result = invoke(
+        "solve", "--deal", str(path), "--json", "--time-limit", "20", "--record", str(rec)
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["at_turn"] == played + 1 and data["verdict"] in ("win", "loss")
+    # The record written is the record's turns, then the proven line.
+    record = Record.from_json(rec.read_text())
+    assert len(record.turns) > played
+    final = replay(record)
+    assert final.error is None and final.state.over and final.state.winner == data["winner"]
+
+
+def test_solve_a_printed_duel_shows_the_estimate(tmp_path: Path) -> None:
+    result = invoke("solve", "--variant", "face-to-face", "--seed", "6", "--first", "2",
+                    "--time-limit", "2", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "unknown" and data["winner"] is None
+    est = data["estimate"]
+    assert est["player"] == 2 and 0 <= est["win_chance"] <= 1 and est["turn"]["player"] == 2
+    text = invoke("solve", "--variant", "face-to-face", "--seed", "6", "--first", "2",
+                  "--time-limit", "2")  # fmt: skip
+    assert "estimate (not a proof): player 2 wins" in " ".join(text.output.split())
+
+
+def test_analyze_judges_every_duel_turn(tmp_path: Path) -> None:
+    path, played = _policy_record(tmp_path, 2, 0)
+    result = invoke("analyze", str(path), "--json", "--time-limit", "0.2")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    review = data["review"]
+    assert [r["turn"] for r in review] == list(range(1, played + 1))
+    assert all(0 <= r["win_chance_before"] <= 1 and r["mark"] in ("", "?!", "?", "??")
+               for r in review)  # fmt: skip
+    # The last turn wins the duel: proven after it, for its player.
+    assert review[-1]["proven_after"] and review[-1]["win_chance_after"] == 1.0
+    marked = [r for r in review if r["mark"]]
+    assert all(r["better"] is not None for r in marked)

@@ -28,12 +28,20 @@ def race_text(race: Race) -> Text:
 
 def result_view(rules: Rules, res: DuelResult) -> list[RenderableType]:
     head = f"player {res.first} starts: "
+    if res.at_turn is not None:  # solved from a record's position
+        head = f"turn {res.at_turn}, player {res.first} to move: "
     if res.winner is None:
         parts: list[RenderableType] = [Text(head + "unknown (the budget ran out)", "yellow")]
+        # The duel engine's estimate beside the verdict (duel.api.Estimate).
+        if res.estimate is not None:
+            parts.append(Text("  " + res.estimate.summary(), "yellow"))
+            if res.estimate.turn is not None:
+                parts.append(Text("  its turn: " + turn_text(rules, res.estimate.turn)))
     else:
         style = "green" if res.verdict == "win" else "red"
+        whom = "the starter" if res.at_turn is None else f"player {res.first}"
         parts = [Text(head + f"player {res.winner} wins with best play ({res.verdict} for "
-                      f"the starter)", style)]  # fmt: skip
+                      f"{whom})", style)]  # fmt: skip
         parts.append(Text(f"proof: {res.proof}", "dim"))
         for turn in res.turns:
             parts.append(Text("  " + turn_text(rules, turn)))
@@ -66,6 +74,12 @@ def duel_analysis_view(analysis: DuelAnalysis) -> RenderableType:
     )
     parts.append(Text("turn starts (turn:player to move, + forced win, - forced loss, "
                       f"? unknown): {values}"))  # fmt: skip
+    # Every turn judged (analysis.the_game.duel.DuelAnalysis.review_lines).
+    review = analysis.review_lines()
+    if review:
+        head = "turn, player, turn played, their win chance before -> after (won/lost: proven;"
+        parts.append(Text(head + " else the engine's estimate), mark:", "dim"))
+        parts.extend(Text(line) for line in review)
     m = analysis.mistake
     if m is None:
         parts.append(Text("no turn threw a proven forced win away", "green"))

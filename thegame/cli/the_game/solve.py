@@ -7,7 +7,7 @@ from dataclasses import replace
 import click
 
 from ...models.outcome import Limit
-from ...models.the_game import Deal
+from ...models.the_game import Deal, Record
 from ...models.the_game.rules import PRESETS
 from ...solver.the_game.portfolio import ENGINES
 from ...solver.the_game.solution import EngineName
@@ -76,9 +76,7 @@ def solve(
     d = game.deal
     chosen = EngineName(engine)  # one of ENGINES: click checked it
     if d.rules.is_duel:
-        if game.turns:
-            raise InvalidInputError("Face to Face is solved from the deal; give a deal file")
-        _solve_duel(d, limit, chosen, save_file, as_json)
+        _solve_duel(d, limit, chosen, save_file, as_json, game if game.turns else None)
         return
     if game.turns and chosen is EngineName.CPSAT:
         raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
@@ -94,23 +92,33 @@ def solve(
 
 
 def _solve_duel(
-    deal: Deal, limit: Limit, engine: EngineName, save_file: str | None, as_json: bool
+    deal: Deal,
+    limit: Limit,
+    engine: EngineName,
+    save_file: str | None,
+    as_json: bool,
+    played: Record | None = None,
 ) -> None:
-    """Face to Face: who wins under best play (``solver.the_game.duel``)."""
+    """Face to Face: who wins under best play (``solver.the_game.duel``);
+    ``played``: a record, solved from where it stands."""
     from ...models import InvalidInputError
-    from ...models.the_game import Record
-    from ...solver.the_game.duel.api import solve_duel
+    from ...solver.the_game.duel.api import solve_duel, solve_duel_at
     from .duel_view import duel_solution_view
 
     if engine is EngineName.CPSAT:
         raise InvalidInputError("Face to Face is solved by the duel search; drop --engine cpsat")
     with searching(enabled=not as_json) as tick:
-        sol = solve_duel(deal, replace(limit, progress=tick))
+        if played is not None:
+            sol = solve_duel_at(played, replace(limit, progress=tick))
+        else:
+            sol = solve_duel(deal, replace(limit, progress=tick))
     if save_file:
         if len(sol.results) != 1:
             raise InvalidInputError("--save needs one start: give --first 1 or --first 2")
         res = sol.results[0]
-        rec = Record(deal.with_first(res.first), tuple(res.turns))
+        before = () if played is None else played.turns
+        first = res.first if played is None else deal.first
+        rec = Record(deal.with_first(first), (*before, *res.turns))
         write_atomic(save_file, rec.to_json(indent=1) + "\n")
     if as_json:
         print_json(sol.to_dict())

@@ -5,6 +5,8 @@
 reference, and the pieces both searches share), ``pns`` (proof-number
 search over the same pieces: what ``decide`` runs), ``race`` (each player's
 race alone and the bounds from it), ``survival`` (how many more turns each
-player can take, and the bounds from that), ``api`` (``solve_duel``, ``decide``,
-the replay check).
+player can take, and the bounds from that), ``engine`` (Monte-Carlo tree
+search over whole turns with the exact search inside: plays and estimates
+any position, proves where it reaches), ``api`` (``solve_duel``,
+``solve_duel_at``, ``decide``, ``engine_answer``, the replay check).
 """

@@ -1,5 +1,7 @@
 """``solve_duel``: who wins a Face to Face deal under best play, with the
-principal line replayed through the rules engine and each player's race alone."""
+principal line replayed through the rules engine and each player's race alone;
+where the search does not decide, the duel engine's estimate beside the
+verdict ``unknown`` (``Estimate``, ``engine_answer``)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ from typing import Any
 
 from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdict, interrupt
 from ....models.outcome import NO_LIMIT
-from ....models.the_game import Deal, GameState, Play, Turn
-from ....models.the_game.record import turn_to_dict
+from ....models.the_game import Deal, GameState, Play, Record, Turn
+from ....models.the_game.record import replayed, turn_to_dict
 from ..budget import DEFAULT_MEMORY_MIB, NO_NODE_LIMIT, node_limit
+from .engine import DuelEngine
 from .pns import NUMBERS_LIMIT, ProofNumberSearch
 from .position import DuelGame, Plays, Pos, solo_of
 from .race import Race, race_alone
@@ -19,6 +22,11 @@ from .search import TABLE_LIMIT, DuelBudget, DuelSearch, DuelStats, undominated
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
 RACE_SHARE = 0.1
+# Share of a start's budget the engine's estimate gets when the exact
+# search leaves the start undecided (the search runs first on the rest).
+ESTIMATE_SHARE = 0.25
+# Playouts of an estimate when the budget has no time (a node limit only).
+ESTIMATE_PLAYOUTS = 200
 
 
 class DuelSolverBug(RuntimeError):
@@ -26,8 +34,44 @@ class DuelSolverBug(RuntimeError):
 
 
 @dataclass
+class Estimate:
+    """The engine's estimate where no proof was reached: never a verdict.
+
+    ``win_chance``: the share of ``playouts`` the player ``player`` won,
+    through the turn the engine would play (``turn``); ``turns``: the
+    engine's principal line from there while its tree is thick, replayed
+    through the rules engine."""
+
+    player: int  # 1-based: whose chance
+    win_chance: float
+    playouts: int
+    turn: Turn | None
+    turns: list[Turn]
+    seconds: float
+
+    def to_dict(self, rules: Any) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "win_chance": round(self.win_chance, 3),
+            "playouts": self.playouts,
+            "turn": None if self.turn is None else turn_to_dict(rules, self.turn),
+            "turns": [turn_to_dict(rules, t) for t in self.turns],
+            "seconds": round(self.seconds, 3),
+        }
+
+    def summary(self) -> str:
+        """One line for the terminal, labelled as an estimate."""
+        return (
+            f"estimate (not a proof): player {self.player} wins {self.win_chance:.0%} of "
+            f"{self.playouts:,} playouts"
+        )
+
+
+@dataclass
 class DuelResult:
-    """The verdict for one starting player (``first``, 1-based)."""
+    """The verdict for one starting player (``first``, 1-based); solved
+    from a later position (``at_turn``, 1-based), ``first`` is the player
+    to move there."""
 
     deal: Deal
     first: int
@@ -38,10 +82,12 @@ class DuelResult:
     nodes: int
     seconds: float
     details: dict[str, int] = field(default_factory=dict)
+    estimate: Estimate | None = None  # only with the verdict unknown
+    at_turn: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         rules = self.deal.rules
-        return {
+        out: dict[str, Any] = {
             "variant": rules.name,
             "first": self.first,
             "winner": self.winner,
@@ -50,6 +96,11 @@ class DuelResult:
             "turns": [turn_to_dict(rules, t) for t in self.turns],
             "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4), **self.details},
         }
+        if self.at_turn is not None:
+            out["at_turn"] = self.at_turn
+        if self.estimate is not None:
+            out["estimate"] = self.estimate.to_dict(rules)
+        return out
 
 
 @dataclass
@@ -115,11 +166,136 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
             now = time.monotonic()
             share_deadline = now + max(0.0, deadline - now) / (len(firsts) - n)
         state = GameState(deal, first=first)
-        share = Limit(None, share_nodes, limit.progress, limit.memory)
-        res = decide(state, share, share_deadline, shared)
+        res = decide_or_estimate(state, limit, share_nodes, share_deadline, shared)
         used += res.nodes
         results.append(res)
     return DuelSolution(deal, results, race_list, time.monotonic() - start)
+
+
+@interrupt.polled
+def solve_duel_at(record: Record, limit: Limit = NO_LIMIT) -> DuelSolution:
+    """``solve_duel`` from the position a record reaches (its turns as
+    played): who wins from there, for the player to move, with the engine's
+    estimate when the search does not decide it."""
+    game = check_duel(record.deal)
+    start = time.monotonic()
+    state = replayed(record)
+    if state.over:
+        raise InvalidInputError(f"the duel is over ({state.reason})", "record")
+    deadline = limit.deadline(start)
+    race_list: list[Race] = []
+    pos = game.from_state(state)
+    for p in (0, 1):
+        race_deadline = None
+        if limit.time is not None:
+            race_deadline = time.monotonic() + limit.time * RACE_SHARE / 2
+        race_nodes = None if limit.nodes is None else max(1, int(limit.nodes * RACE_SHARE / 2))
+        race_list.append(race_alone(game, p, solo_of(pos, p), race_nodes, race_deadline))
+    used = sum(r.nodes for r in race_list)
+    nodes = None if limit.nodes is None else max(1, limit.nodes - used)
+    res = decide_or_estimate(state, limit, nodes, deadline, session(record.deal))
+    res.at_turn = len(record.turns) + 1
+    return DuelSolution(record.deal, [res], race_list, time.monotonic() - start)
+
+
+def decide_or_estimate(
+    state: GameState,
+    limit: Limit,
+    nodes: int | None,
+    deadline: float | None,
+    search: ProofNumberSearch,
+    engine: DuelEngine | None = None,
+    share: float = ESTIMATE_SHARE,
+) -> DuelResult:
+    """``decide`` on most of the budget; when it ends unknown, the engine's
+    estimate on the rest (``share`` of it; with no time limit,
+    ``ESTIMATE_PLAYOUTS`` playouts) on the same table (``engine``: one
+    whose search is ``search``, to keep its tree)."""
+    exact_deadline = deadline
+    if deadline is not None:
+        left = max(0.0, deadline - time.monotonic())
+        exact_deadline = deadline - left * share
+    res = decide(state, Limit(None, nodes, limit.progress, limit.memory), exact_deadline, search)
+    if res.verdict != Verdict.UNKNOWN or interrupt.requested():
+        return res
+    if engine is None:
+        engine = DuelEngine(search.game, search)
+    elif engine.search is not search:
+        raise ValueError("the engine must run on the same search")
+    seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
+    answer = engine_answer(state, Limit(None, None, limit.progress), engine, seconds)
+    if answer.verdict != Verdict.UNKNOWN:
+        # The engine's exact search settled what the search alone did not.
+        answer.nodes += res.nodes
+        return answer
+    res.estimate = answer.estimate
+    res.seconds += answer.seconds
+    return res
+
+
+def engine_for(deal: Deal, search: ProofNumberSearch | None = None) -> DuelEngine:
+    """An engine for several questions on one deal (its tree and table stay)."""
+    return DuelEngine(check_duel(deal), search if search is not None else session(deal))
+
+
+@interrupt.polled
+def engine_answer(
+    state: GameState,
+    limit: Limit,
+    engine: DuelEngine | None = None,
+    seconds: float | None = None,
+    playouts: int | None = None,
+) -> DuelResult:
+    """The engine's answer from ``state`` (a turn start or inside a turn),
+    for the player to move: ``win``/``loss`` when its exact search proves
+    it (the line to the end, replayed, as ``decide`` gives), else
+    ``unknown`` with the estimate (``Estimate``: the turn to play, its win
+    chance and playouts, the line while the tree is thick, replayed).
+    ``seconds``: default ``limit.time``; ``playouts``: at most that many
+    (with neither budget, ``ESTIMATE_PLAYOUTS``)."""
+    game = check_duel(state.deal)
+    if engine is None:
+        engine = engine_for(state.deal)
+    elif engine.game != game:
+        raise ValueError("an engine answers for its own deal only")
+    mover = state.current + 1
+    if state.over:
+        return decide(state, limit)
+    if seconds is None:
+        seconds = limit.time
+    if seconds is None and playouts is None:
+        playouts = ESTIMATE_PLAYOUTS
+    pos = game.from_state(state)
+    done, dumped = game.turn_under_way(state)
+    answer = engine.think(pos, seconds, playouts, limit.progress, done, dumped)
+    if answer.proven:
+        win = answer.win_chance == 1.0
+        turns, final = replay_duel(state, answer.line)
+        winner = mover if win else 3 - mover
+        if final.winner != winner:
+            raise DuelSolverBug(f"the engine's line ends with winner {final.winner}, not {winner}")
+        proof = (
+            f"the duel engine's exact search inside its tree (MCTS-Solver): every turn of "
+            f"player {3 - winner} refuted ({answer.nodes} positions visited by the exact "
+            f"search, {answer.playouts} playouts)"
+        )
+        return DuelResult(
+            state.deal, mover, Verdict.WIN if win else Verdict.LOSS, winner, proof, turns,
+            answer.nodes, answer.seconds, {"tree": answer.tree},
+        )  # fmt: skip
+    turns, _final = replay_duel(state, answer.line, to_end=False)
+    est = Estimate(
+        mover,
+        answer.win_chance,
+        answer.playouts,
+        turns[0] if turns else None,
+        turns,
+        answer.seconds,
+    )
+    return DuelResult(
+        state.deal, mover, Verdict.UNKNOWN, None, None, [], answer.nodes, answer.seconds,
+        {"tree": answer.tree}, est,
+    )  # fmt: skip
 
 
 @interrupt.polled
@@ -249,10 +425,12 @@ def _root_line(
     return first if pick[1] is None else first + search.line(pick[1])
 
 
-def replay_duel(state: GameState, line: list[tuple[int, Plays]]) -> tuple[list[Turn], GameState]:
+def replay_duel(
+    state: GameState, line: list[tuple[int, Plays]], to_end: bool = True
+) -> tuple[list[Turn], GameState]:
     """Play the line through the engine from ``state``; each turn must be
-    legal and the last must end the duel. A line that does not replay is a
-    ``DuelSolverBug``, never a verdict."""
+    legal and (``to_end``) the last must end the duel. A line that does not
+    replay is a ``DuelSolverBug``, never a verdict."""
     s = state.copy()
     turns: list[Turn] = []
     for i, (player, plays) in enumerate(line):
@@ -268,6 +446,8 @@ def replay_duel(state: GameState, line: list[tuple[int, Plays]]) -> tuple[list[T
         # The first turn may finish a turn under way: record all its plays.
         made = tuple(u for u in state.plays_this_turn) if i == 0 else ()
         turns.append(Turn(player + 1, (*made, *(Play(c, p) for c, p in plays))))
+    if not to_end:
+        return turns, s
     if line and not s.over:
         raise DuelSolverBug("the principal line does not reach the end of the duel")
     if line and s.status not in (Status.WON, Status.LOST):
