@@ -33,7 +33,7 @@ from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game import ckernel
 from thegame.solver.the_game.duel.position import DuelGame
 from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
-from thegame.solver.the_game.extreme_kernel import ExtremeKernel
+from thegame.solver.the_game.extreme.kernel import ExtremeKernel
 from thegame.solver.the_game.kernel import Kernel
 
 

@@ -512,7 +512,7 @@ def test_every_stub_is_package_data() -> None:
     import tomllib
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     data = tomllib.loads((root / "pyproject.toml").read_text())
     listed = set(data["tool"]["setuptools"]["package-data"]["thegame"])
     stubs = {p.relative_to(root / "thegame").as_posix() for p in root.glob("thegame/**/*.pyi")}

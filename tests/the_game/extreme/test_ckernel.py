@@ -27,10 +27,11 @@ from tests.support.the_game import examples, step_along
 from thegame.models import Limit, Verdict
 from thegame.models.outcome import Status
 from thegame.models.the_game import COMMAND_KINDS, Deal, GameState, get_rules
-from thegame.solver.the_game import api, backend, ckernel, extreme_beam
+from thegame.solver.the_game import api, backend, ckernel
 from thegame.solver.the_game.ckernel import BUILT, CKernel
 from thegame.solver.the_game.dfs import Searcher, SearchResult
-from thegame.solver.the_game.extreme_kernel import ExtremeKernel
+from thegame.solver.the_game.extreme import beam as extreme_beam
+from thegame.solver.the_game.extreme.kernel import ExtremeKernel
 from thegame.solver.the_game.kernel import END, INF, Kernel
 
 pytestmark = pytest.mark.skipif(not BUILT, reason="the C extension is not built")

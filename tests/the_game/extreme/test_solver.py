@@ -30,7 +30,7 @@ from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Play, get_rules, replay
 from thegame.solver.the_game import ckernel
 from thegame.solver.the_game.api import solve
-from thegame.solver.the_game.extreme_kernel import ExtremeKernel
+from thegame.solver.the_game.extreme.kernel import ExtremeKernel
 
 EXTREME = get_rules("extreme")
 NODE_LIMIT = 300_000

@@ -65,7 +65,7 @@ from ...models.the_game import Command, GameState, Play
 from ...solver.the_game import ckernel
 from ...solver.the_game.api import kernel_of, search_position
 from ...solver.the_game.dfs import Searcher
-from ...solver.the_game.extreme_kernel import ExtremeKernel
+from ...solver.the_game.extreme.kernel import ExtremeKernel
 from ...solver.the_game.kernel import END, Action
 from .opening import play_cost, policy_depth, unplayed_cards
 

@@ -16,9 +16,9 @@ from ...models.the_game import Deal, GameState, Rules, TurnKind
 from . import ckernel
 from .beam import FireBeamSearcher, MultiBeamSearcher, TurnSearcher
 from .dfs import Searcher, SearchResult
-from .extreme_beam import ExtremeBeamSearcher
-from .extreme_kernel import ExtremeKernel
-from .extreme_kernel import covers as extreme_covers
+from .extreme.beam import ExtremeBeamSearcher
+from .extreme.kernel import ExtremeKernel
+from .extreme.kernel import covers as extreme_covers
 from .kernel import Kernel
 from .optimum import BoundKernel
 

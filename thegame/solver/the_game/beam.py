@@ -200,7 +200,7 @@ class FireBeamSearcher(TurnSearcher):
 # left most profi deals of 3 players and profi-hard deals of 2-5 players
 # undecided (seeds 1-30 at 3 s: 5 of 30 and 19-30 of 30), with best lines
 # leaving up to 33 cards; those tried were wins a beam of 64-256 finds.
-# The endgame gets few discrepancies, as in Extreme (``extreme_beam``): a
+# The endgame gets few discrepancies, as in Extreme (``extreme.beam``): a
 # complete search of several hands there eats the budget slice of a start.
 MULTI_WIDTHS = (1, 4, 16, 64, 256, 1024, 4096, 16384)
 MULTI_ENDGAME = 1

@@ -1,6 +1,6 @@
 """The compiled search kernel: ``Kernel`` and the searches over
 it (``dfs.Searcher``, ``beam.TurnSearcher``, ``beam.FireBeamSearcher``) in C,
-and Extreme's: ``ExtremeKernel`` and ``extreme_beam.ExtremeBeamSearcher``.
+and Extreme's: ``ExtremeKernel`` and ``extreme.beam.ExtremeBeamSearcher``.
 
 ``_ckernel`` is a C extension module (``csrc/``, plain C and the CPython C API: gcc
 and the Python headers are all it needs, no Cython or C++ toolchain), built
@@ -34,12 +34,12 @@ from collections.abc import Callable, Container
 from ...models import interrupt
 from ...models.outcome import Limit
 from ...models.the_game import Deal, GameKind, GameState, Rules
-from . import extreme_beam
 from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths
 from .budget import DEFAULT_MEMORY_MIB, SearchStats, node_limit
 from .dfs import SearchResult
-from .extreme_kernel import ExtremeKernel
-from .extreme_kernel import covers as extreme_covers
+from .extreme import beam as extreme_beam
+from .extreme.kernel import ExtremeKernel
+from .extreme.kernel import covers as extreme_covers
 from .kernel import INF, W2, W3, Kernel, KernelSnapshot
 
 try:

@@ -1,4 +1,4 @@
-/* ExtremeKernel (extreme_kernel.py): the moves and the bounds under the
+/* ExtremeKernel (extreme/kernel.py): the moves and the bounds under the
  * command cards (rules X). The commands' rules are argued there; the turn
  * state is ``pending`` as there (kernel.h). */
 #include "kernel.h"

@@ -1,6 +1,6 @@
 /* The compiled search kernel of the classic family and Extreme: the position
  * and its moves (kernel.c, a port of kernel.py's Kernel; extreme.c, of
- * extreme_kernel.py's ExtremeKernel).
+ * extreme/kernel.py's ExtremeKernel).
  *
  * A line-by-line port: the same positions, the same move order and the same
  * sound cuts, so that a search here visits exactly the nodes the Python
@@ -89,7 +89,7 @@ typedef struct {
     int pending, turn_min, max_turn;
 } TurnUndo;
 
-/* ---- Extreme's turn state (extreme_kernel.ExtremeKernel) ----------------- */
+/* ---- Extreme's turn state (extreme.kernel.ExtremeKernel) ----------------- */
 #define X_STOP (1 << 20)
 #define X_THREE (1 << 21)
 #define X_FLAGS (X_STOP | X_THREE)

@@ -1,7 +1,7 @@
 /* The searches: dfs.Searcher (``dfs``, iterated over the allowances by
  * ``search_run``) and the beams over whole turns that run before it
  * (``beam``: beam.TurnSearcher.beam, which FireBeamSearcher,
- * MultiBeamSearcher and extreme_beam.ExtremeBeamSearcher share; the modes
+ * MultiBeamSearcher and extreme.beam.ExtremeBeamSearcher share; the modes
  * differ in how a turn is listed). */
 #include "search.h"
 

@@ -1,7 +1,7 @@
 /* The searches (search.c): dfs.Searcher's iterated depth-first search, and
  * the beams over whole turns that run before it (beam.TurnSearcher,
  * beam.FireBeamSearcher, beam.MultiBeamSearcher,
- * extreme_beam.ExtremeBeamSearcher). */
+ * extreme.beam.ExtremeBeamSearcher). */
 #ifndef THEGAME_SEARCH_H
 #define THEGAME_SEARCH_H
 
@@ -26,7 +26,7 @@ typedef enum {
     MODE_PLAY,   /* no beams */
     MODE_TURN,   /* TurnSearcher: solo turns listed inline (no fire) */
     MODE_FIRE,   /* FireBeamSearcher, MultiBeamSearcher: turns through play() */
-    MODE_EXTREME /* extreme_beam.ExtremeBeamSearcher, 1-5 players */
+    MODE_EXTREME /* extreme.beam.ExtremeBeamSearcher, 1-5 players */
 } SearchMode;
 
 #define MAX_BEAM_WIDTHS 64

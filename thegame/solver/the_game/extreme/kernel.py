@@ -29,7 +29,7 @@ The classic shortcuts, one by one (see ``Kernel``):
   branched once: ON, argued in ``moves``.
 - the dead-card bound: ON and stronger, argued in ``dead_mask``.
 
-This module and ``extreme_beam`` are the reference for the compiled
+This module and ``extreme.beam`` are the reference for the compiled
 kernel's Extreme mode (``_ckernel.c``, ported line by line: the same moves,
 keys, dead masks and turn lists); a change here must be made there too, and
 ``tests/the_game/extreme/test_ckernel.py`` will say so.
@@ -37,9 +37,9 @@ keys, dead masks and turn lists); a change here must be made there too, and
 
 from __future__ import annotations
 
-from ...models.the_game import Command, Deal, GameState, Rules, TurnKind
-from ...models.the_game.placement import accepts, is_trick
-from .kernel import INF, Kernel, KernelUndo
+from ....models.the_game import Command, Deal, GameState, Rules, TurnKind
+from ....models.the_game.placement import accepts, is_trick
+from ..kernel import INF, Kernel, KernelUndo
 
 # Flags of the packed turn state (above any pile bit: at most 16 piles).
 STOP = 1 << 20

@@ -11,10 +11,10 @@ limited-discrepancy search (``dfs.Searcher``, complete) decides.
 
 from __future__ import annotations
 
-from .beam import TurnSearcher
-from .dfs import Node, Searcher
-from .extreme_kernel import ExtremeKernel
-from .kernel import INF, Kernel, TurnOption
+from ..beam import TurnSearcher
+from ..dfs import Node, Searcher
+from ..kernel import INF, Kernel, TurnOption
+from .kernel import ExtremeKernel
 
 # Beam settings (the compiled search, ``ckernel.search``, takes them from
 # here): plays tried at each step of a turn, plays beyond what the turn
