@@ -26,8 +26,8 @@ from ...models import interrupt
 from ...models.cento.deal import CentoDeal
 from ...models.cento.engine import CentoState, initial_state
 from ...models.cento.record import CentoTurn
-from ...models.outcome import NO_LIMIT, Limit
-from .budget import Budget, OutOfBudget
+from ...models.outcome import NO_LIMIT, Limit, OutOfBudget
+from .budget import NodeCounter
 from .moves import Outcome, TurnGen, add_cards
 from .solo import to_turn
 from .tables import tables
@@ -81,7 +81,7 @@ class DuelSolver:
         self.deal = deal
         self.tab = tables(deal.rules)
         self.gen = TurnGen(self.tab, deal.draw)
-        self.budget = Budget(limit)
+        self.budget = NodeCounter(limit)
         self.tt: dict[Key, tuple[int, int]] = {}  # alpha-beta bounds
         self.exact: dict[Key, int] = {}  # proven values (iterative deepening)
         self.shallow: dict[Key, int] = {}  # depth searched without a decision

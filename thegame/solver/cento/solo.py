@@ -22,8 +22,8 @@ from ...models import interrupt
 from ...models.cento.deal import CentoDeal
 from ...models.cento.engine import CentoState, initial_state
 from ...models.cento.record import CentoPlay, CentoTurn
-from ...models.outcome import NO_LIMIT, Limit, Verdict
-from .budget import Budget, OutOfBudget
+from ...models.outcome import NO_LIMIT, Limit, OutOfBudget, Verdict
+from .budget import NodeCounter
 from .moves import Outcome, TurnGen, add_cards
 from .tables import BIT100, Tables, bits, tables
 
@@ -95,7 +95,7 @@ class SoloSolver:
         self.deal = deal
         self.tab = tables(deal.rules)
         self.gen = TurnGen(self.tab, deal.draw)
-        self.budget = Budget(limit)
+        self.budget = NodeCounter(limit)
         self.failed: dict[Key, int] = {}  # state -> turns proven not enough (INF: never)
 
     def root(self) -> Key:
