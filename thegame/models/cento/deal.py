@@ -114,17 +114,7 @@ class CentoDeal:
 
     @classmethod
     def from_dict(cls, data: Any, where: str = "deal") -> CentoDeal:
-        if not isinstance(data, dict):
-            raise InvalidInputError("a deal must be a JSON object", where)
-        if data.get("game", "cento") != "cento":
-            raise InvalidInputError(f'game must be "cento", not {data.get("game")!r}', where)
-        for key in ("hands", "open", "draw"):
-            if key not in data:
-                raise InvalidInputError(f"missing field {key!r}", where)
-        free = data.get("free")
-        if free is not None and (not isinstance(free, int) or isinstance(free, bool)):
-            raise InvalidInputError("free must be an integer", f"{where}.free")
-        rules = CentoRules.from_dict(data.get("rules", {}), free)
+        rules = _rules_of(data, where)
         hands_raw = data["hands"]
         if not isinstance(hands_raw, list) or not 1 <= len(hands_raw) <= MAX_PLAYERS:
             raise InvalidInputError(
@@ -134,32 +124,11 @@ class CentoDeal:
             raise InvalidInputError(
                 f"players is {data['players']!r} but there are {len(hands_raw)} hands", where
             )
-        seen: dict[int, str] = {}
-        free_count = 0
-
-        def take(value: Any, at: str) -> int:
-            nonlocal free_count
-            card = card_from_json(value, rules, at)
-            if card == FREE:
-                free_count += 1
-            elif card in seen:
-                raise InvalidInputError(f"card {card} appears twice (also at {seen[card]})", at)
-            else:
-                seen[card] = at
-            return card
-
-        hands = []
-        for i, hand in enumerate(hands_raw):
-            at = f"{where}.hands[{i}]"
-            if not isinstance(hand, list):
-                raise InvalidInputError("a hand must be a list of cards", at)
-            if len(hand) != rules.hand_size:
-                raise InvalidInputError(
-                    f"player {i + 1} holds {len(hand)} cards, not {rules.hand_size}", at
-                )
-            cards = [take(v, f"{at}[{j}]") for j, v in enumerate(hand)]
-            hands.append(tuple(sorted(cards, key=_sort_key)))
-        open_card = take(data["open"], f"{where}.open")
+        cards = _CardReader(rules)
+        hands = tuple(
+            cards.hand(hand, i, f"{where}.hands[{i}]") for i, hand in enumerate(hands_raw)
+        )
+        open_card = cards.take(data["open"], f"{where}.open")
         if not rules.is_number(open_card):
             raise InvalidInputError(
                 f"the open card must be a number card, not {card_text(open_card)}", f"{where}.open"
@@ -167,10 +136,56 @@ class CentoDeal:
         draw_raw = data["draw"]
         if not isinstance(draw_raw, list):
             raise InvalidInputError("draw must be a list of cards", f"{where}.draw")
-        draw = tuple(take(v, f"{where}.draw[{j}]") for j, v in enumerate(draw_raw))
-        if free_count != rules.free_cards:
+        draw = tuple(cards.take(v, f"{where}.draw[{j}]") for j, v in enumerate(draw_raw))
+        if cards.free != rules.free_cards:
             raise InvalidInputError(
-                f"the deal holds {free_count} free cards but free is {rules.free_cards}", where
+                f"the deal holds {cards.free} free cards but free is {rules.free_cards}", where
             )
         seed = data.get("seed")
-        return cls(rules, tuple(hands), open_card, draw, seed if isinstance(seed, int) else None)
+        return cls(rules, hands, open_card, draw, seed if isinstance(seed, int) else None)
+
+
+def _rules_of(data: Any, where: str) -> CentoRules:
+    """The rules of a deal's JSON object, once the object has the fields of a Cento deal."""
+    if not isinstance(data, dict):
+        raise InvalidInputError("a deal must be a JSON object", where)
+    if data.get("game", "cento") != "cento":
+        raise InvalidInputError(f'game must be "cento", not {data.get("game")!r}', where)
+    for key in ("hands", "open", "draw"):
+        if key not in data:
+            raise InvalidInputError(f"missing field {key!r}", where)
+    free = data.get("free")
+    if free is not None and (not isinstance(free, int) or isinstance(free, bool)):
+        raise InvalidInputError("free must be an integer", f"{where}.free")
+    return CentoRules.from_dict(data.get("rules", {}), free)
+
+
+class _CardReader:
+    """Reads a deal's cards in order: each number card at most once (rule Z6),
+    the free cards counted."""
+
+    def __init__(self, rules: CentoRules) -> None:
+        self.rules = rules
+        self.seen: dict[int, str] = {}
+        self.free = 0
+
+    def take(self, value: Any, at: str) -> int:
+        card = card_from_json(value, self.rules, at)
+        if card == FREE:
+            self.free += 1
+        elif card in self.seen:
+            raise InvalidInputError(f"card {card} appears twice (also at {self.seen[card]})", at)
+        else:
+            self.seen[card] = at
+        return card
+
+    def hand(self, hand: Any, i: int, at: str) -> tuple[int, ...]:
+        """Player ``i + 1``'s hand, sorted (free cards last)."""
+        if not isinstance(hand, list):
+            raise InvalidInputError("a hand must be a list of cards", at)
+        if len(hand) != self.rules.hand_size:
+            raise InvalidInputError(
+                f"player {i + 1} holds {len(hand)} cards, not {self.rules.hand_size}", at
+            )
+        cards = [self.take(v, f"{at}[{j}]") for j, v in enumerate(hand)]
+        return tuple(sorted(cards, key=_sort_key))
