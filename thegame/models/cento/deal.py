@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import InvalidInputError
 from ..seeds import SplitMix64
-from .rules import FREE, CentoRules, card_text
+from .rules import FREE, Rules, card_text
 
 MAX_PLAYERS = 6
 
@@ -16,7 +16,7 @@ def card_to_json(card: int) -> int | str:
     return "free" if card == FREE else card
 
 
-def card_from_json(value: Any, rules: CentoRules, where: str) -> int:
+def card_from_json(value: Any, rules: Rules, where: str) -> int:
     """A card of a deal: an int ``low..high`` or the string ``"free"``."""
     if value == "free":
         return FREE
@@ -32,11 +32,11 @@ def _sort_key(card: int) -> int:
 
 
 @dataclass(frozen=True)
-class CentoDeal:
+class Deal:
     """Hands (player 1 first, each sorted, free cards last), the open card and
     the draw pile (top first)."""
 
-    rules: CentoRules
+    rules: Rules
     hands: tuple[tuple[int, ...], ...]
     open: int
     draw: tuple[int, ...]
@@ -47,7 +47,7 @@ class CentoDeal:
         return len(self.hands)
 
     @classmethod
-    def from_seed(cls, seed: int, players: int = 1, rules: CentoRules | None = None) -> CentoDeal:
+    def from_seed(cls, seed: int, players: int = 1, rules: Rules | None = None) -> Deal:
         """The seeded deal (rule Z6).
 
         The deck ``rules.deck()`` (numbers ascending, then the free cards) is
@@ -57,7 +57,7 @@ class CentoDeal:
         card; free cards and the Trick/Treat 100 met before it go, in the order
         met, to the bottom of the draw pile. The draw pile is the rest, top first.
         """
-        rules = rules or CentoRules()
+        rules = rules or Rules()
         deck = rules.deck()
         SplitMix64(seed).shuffle(deck)
         return cls.from_deck(deck, players, rules, seed)
@@ -67,12 +67,12 @@ class CentoDeal:
         cls,
         deck: list[int],
         players: int = 1,
-        rules: CentoRules | None = None,
+        rules: Rules | None = None,
         seed: int | None = None,
-    ) -> CentoDeal:
+    ) -> Deal:
         """The deal of a deck in deal order (rule Z6), as ``from_seed`` deals
         its shuffled deck; ``deck`` must hold exactly the cards of ``rules.deck()``."""
-        rules = rules or CentoRules()
+        rules = rules or Rules()
         if not 1 <= players <= MAX_PLAYERS:
             raise InvalidInputError(f"players must be 1..{MAX_PLAYERS}, not {players}", "--players")
         if sorted(deck) != sorted(rules.deck()):
@@ -113,7 +113,7 @@ class CentoDeal:
         return d
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "deal") -> CentoDeal:
+    def from_dict(cls, data: Any, where: str = "deal") -> Deal:
         rules = _rules_of(data, where)
         hands_raw = data["hands"]
         if not isinstance(hands_raw, list) or not 1 <= len(hands_raw) <= MAX_PLAYERS:
@@ -145,7 +145,7 @@ class CentoDeal:
         return cls(rules, hands, open_card, draw, seed if isinstance(seed, int) else None)
 
 
-def _rules_of(data: Any, where: str) -> CentoRules:
+def _rules_of(data: Any, where: str) -> Rules:
     """The rules of a deal's JSON object, once the object has the fields of a Cento deal."""
     if not isinstance(data, dict):
         raise InvalidInputError("a deal must be a JSON object", where)
@@ -157,14 +157,14 @@ def _rules_of(data: Any, where: str) -> CentoRules:
     free = data.get("free")
     if free is not None and (not isinstance(free, int) or isinstance(free, bool)):
         raise InvalidInputError("free must be an integer", f"{where}.free")
-    return CentoRules.from_dict(data.get("rules", {}), free)
+    return Rules.from_dict(data.get("rules", {}), free)
 
 
 class _CardReader:
     """Reads a deal's cards in order: each number card at most once (rule Z6),
     the free cards counted."""
 
-    def __init__(self, rules: CentoRules) -> None:
+    def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.seen: dict[int, str] = {}
         self.free = 0
