@@ -11,7 +11,6 @@ open card and the binding of rule Z2); the order of the others does not matter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from ...models.cento.rules import FREE, is_single, repdigit
@@ -21,32 +20,35 @@ Play = tuple[int, int | None]  # (card, named value of a free card)
 
 
 class Outcome(NamedTuple):
-    """Where one turn leaves the mover, and the turn that gets there."""
+    """Where one turn leaves the mover, and the turn that gets there (built by
+    keyword with ``_Turn.outcome``; the flags after ``drew`` are off unless given)."""
 
     mask: int
     free: int
     open: int  # canonical class value
     pos: int  # draw position after the turn
-    obliged: bool  # the next player is bound by rule Z2
     immune: bool  # the mover is immune after the turn (rule Z5 Treat)
-    won: bool
-    passed: bool
     trick_pos: int  # draw position after the other players drew for a Trick
     trick: bool
-    treat: bool
     drew: int
-    plays: tuple[Play, ...]
+    obliged: bool = False  # the next player is bound by rule Z2
+    won: bool = False
+    passed: bool = False
+    treat: bool = False
+    plays: tuple[Play, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
 class _Turn:
     """What every outcome of one turn shares once its Trick and draws are known."""
 
-    trick: bool  # the turn began with a Trick (rule Z5)
-    trick_pos: int
-    immune: bool
-    pos: int  # draw position so far
-    drew: int  # cards drawn so far this turn (rule Z1 or Z2)
+    __slots__ = ("drew", "immune", "pos", "trick", "trick_pos")
+
+    def __init__(self, trick: bool, trick_pos: int, immune: bool, pos: int, drew: int) -> None:
+        self.trick = trick  # the turn began with a Trick (rule Z5)
+        self.trick_pos = trick_pos
+        self.immune = immune
+        self.pos = pos  # draw position so far
+        self.drew = drew  # cards drawn so far this turn (rule Z1 or Z2)
 
     def after_draw(self, k: int) -> _Turn:
         return _Turn(self.trick, self.trick_pos, self.immune, self.pos + k, self.drew + k)
@@ -57,27 +59,36 @@ class _Turn:
         mask: int,
         free: int,
         open: int,
-        won: bool = False,
         obliged: bool = False,
+        won: bool = False,
         passed: bool = False,
         treat: bool = False,
         plays: tuple[Play, ...] = (),
     ) -> Outcome:
-        return Outcome(
-            mask=mask,
-            free=free,
-            open=open,
-            pos=self.pos,
-            obliged=obliged,
-            immune=self.immune,
-            won=won,
-            passed=passed,
-            trick_pos=self.trick_pos,
-            trick=self.trick,
-            treat=treat,
-            drew=self.drew,
-            plays=plays,
+        """The outcome with this turn's shared fields. The solvers build one per
+        child: ``tuple.__new__`` in field order here, the one place that knows
+        the order, costs a third of the NamedTuple's keyword constructor."""
+        return _new(
+            Outcome,
+            (
+                mask,
+                free,
+                open,
+                self.pos,
+                self.immune,
+                self.trick_pos,
+                self.trick,
+                self.drew,
+                obliged,
+                won,
+                passed,
+                treat,
+                plays,
+            ),
         )
+
+
+_new = tuple.__new__
 
 
 def add_cards(mask: int, free: int, cards: tuple[int, ...]) -> tuple[int, int]:
