@@ -4,9 +4,9 @@ Usage (from the repository root):
 
     python benchmarks/cento.py --solo-seeds 1-200 --duel-seeds 1-100 --time-limit 10
 
-Solo: ``CentoDeal.from_seed(seed, 1)`` under the printed rules (cards 1..100,
+Solo: ``Deal.from_seed(seed, 1)`` under the printed rules (cards 1..100,
 4 free cards, hand 7); the fewest turns to empty the hand. Two players:
-``CentoDeal.from_seed(seed, 2)``, who wins with best play; plus the same
+``Deal.from_seed(seed, 2)``, who wins with best play; plus the same
 seeds on a small deck (``--small``: cards 1..30, 1 free card, hands of 4) where
 a complete proof is within reach. Every deal has the same budget (seconds,
 one process); every line found is replayed through the referee and counted.
@@ -23,13 +23,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from thegame.models.cento import CentoDeal, CentoRecord, CentoRules, CentoStatus, check
+from thegame.models.cento import CentoStatus, Deal, Record, Rules, check
 from thegame.models.outcome import Limit
 from thegame.solver.cento.duel import solve_duel
 from thegame.solver.cento.solo import solve_solo
 
 ROOT = Path(__file__).resolve().parent
-SMALL = CentoRules(high=30, free_cards=1, hand_size=4)
+SMALL = Rules(high=30, free_cards=1, hand_size=4)
 
 
 def _range(text: str) -> range:
@@ -56,11 +56,11 @@ def _stats(rows: list[dict[str, Any]]) -> tuple[str, str, str, str]:
 def run_solo(seeds: range, limit: float) -> tuple[list[dict[str, Any]], str]:
     rows = []
     for seed in seeds:
-        deal = CentoDeal.from_seed(seed, 1)
+        deal = Deal.from_seed(seed, 1)
         r = solve_solo(deal, Limit(time=limit))
         replays = None
         if r.turns:
-            res = check(CentoRecord(deal, r.turns))
+            res = check(Record(deal, r.turns))
             replays = res.legal and res.status == CentoStatus.WON
         row = {"seed": seed, **r.to_dict(), "turns": len(r.turns), "replays": replays}
         rows.append({**row, "nodes": r.nodes, "seconds": r.seconds})
@@ -82,15 +82,15 @@ def run_solo(seeds: range, limit: float) -> tuple[list[dict[str, Any]], str]:
 
 
 def run_duel(
-    name: str, seeds: range, limit: float, rules: CentoRules | None
+    name: str, seeds: range, limit: float, rules: Rules | None
 ) -> tuple[list[dict[str, Any]], str]:
     rows = []
     for seed in seeds:
-        deal = CentoDeal.from_seed(seed, 2, rules)
+        deal = Deal.from_seed(seed, 2, rules)
         r = solve_duel(deal, Limit(time=limit))
         replays = None
         if r.optimal:
-            res = check(CentoRecord(deal, r.turns))
+            res = check(Record(deal, r.turns))
             replays = res.legal and res.state.over and r.line_complete
         row = {"seed": seed, **r.to_dict(), "turns": len(r.turns), "replays": replays}
         rows.append({**row, "nodes": r.nodes, "seconds": r.seconds})

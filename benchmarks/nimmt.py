@@ -22,7 +22,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from thegame.analysis.nimmt.players import BlindPlayer, FlatMonteCarlo, LowestPlayer, RandomPlayer
-from thegame.models.nimmt.game import Player, View, play_game
+from thegame.models.nimmt.state import Player, View, play_game
 
 
 class Timed:
@@ -164,7 +164,7 @@ def solve_timing(rounds: int, kind: str) -> str:
     random cards and rows; "mixed": even seats flat MC (40 playouts), odd
     seats lowest card first, so the records avoid heads like real players."""
     from thegame.models.nimmt.deal import Deal
-    from thegame.models.nimmt.game import play_round
+    from thegame.models.nimmt.state import play_round
     from thegame.solver.nimmt.problem import problem_from_record
     from thegame.solver.nimmt.search import Searcher
 

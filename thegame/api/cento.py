@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import Limit
-from ..models.cento import CentoDeal, CentoRecord, CentoRules
 from ..models.cento import CheckResult as CentoCheck
+from ..models.cento import Deal, Record, Rules
 from ..models.cento import check as check_record
 
 if TYPE_CHECKING:
@@ -26,29 +26,20 @@ if TYPE_CHECKING:
 
 __all__ = ["Deal", "Record", "Rules", "check", "daily", "hint", "load", "solve"]
 
-Deal = CentoDeal
-"""A Cento deal: ``Deal.from_seed(seed, players, rules)`` (rule Z6)."""
-
-Record = CentoRecord
-"""A deal and the turns played on it."""
-
-Rules = CentoRules
-"""The rule parameters where the printed rules are silent (Z1-Z5 decisions)."""
-
 SOLVE_LIMIT = Limit(time=60.0)
 
 
-def load(path: str | Path) -> CentoRecord:
+def load(path: str | Path) -> Record:
     """A record from a JSON file (what ``thegame cento check`` reads)."""
-    return CentoRecord.from_json(Path(path).read_text(encoding="utf-8"), str(path))
+    return Record.from_json(Path(path).read_text(encoding="utf-8"), str(path))
 
 
-def check(record: CentoRecord) -> CentoCheck:
+def check(record: Record) -> CentoCheck:
     """Replay a record against Z1-Z5: legal or not, the status, the winner."""
     return check_record(record)
 
 
-def solve(deal: CentoDeal, limit: Limit = SOLVE_LIMIT) -> SoloResult | DuelResult:
+def solve(deal: Deal, limit: Limit = SOLVE_LIMIT) -> SoloResult | DuelResult:
     """Solo: the fewest turns to empty the hand, proven. Two players: who
     wins with best play from both sides. ``unknown`` when the budget ends."""
     from ..solver.cento.duel import solve_duel
@@ -57,7 +48,7 @@ def solve(deal: CentoDeal, limit: Limit = SOLVE_LIMIT) -> SoloResult | DuelResul
     return solve_solo(deal, limit) if deal.players == 1 else solve_duel(deal, limit)
 
 
-def hint(record: CentoRecord, limit: Limit = SOLVE_LIMIT) -> Hint:
+def hint(record: Record, limit: Limit = SOLVE_LIMIT) -> Hint:
     """The best next turn from where ``record`` stops (1 or 2 players)."""
     from ..analysis.cento.hint import hint_for
 

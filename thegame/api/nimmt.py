@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from ..models import NO_LIMIT, InvalidInputError, Limit
 from ..models.nimmt.deal import Deal
-from ..models.nimmt.game import play_game, play_round
 from ..models.nimmt.record import Record, Replay, replay
+from ..models.nimmt.state import play_game, play_round
 
 if TYPE_CHECKING:
     from ..analysis.nimmt.review import Review

@@ -111,6 +111,18 @@ def _budget(budgets: set[float | None]) -> str:
 
 
 def markdown(groups: list[Group], db_name: str, svg_name: str | None) -> str:
+    """The findings page: the exact table, the losses and unknowns, the blind
+    policy beside the exact shares, and the fewest cards left."""
+    lines = (
+        _exact_section(groups, db_name)
+        + _losses_section(groups)
+        + _blind_section(groups)
+        + _fewest_section(groups, svg_name)
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _exact_section(groups: list[Group], db_name: str) -> list[str]:
     lines = [
         "# Findings: how often can a deal of The Game be cleared?",
         "",
@@ -128,36 +140,50 @@ def markdown(groups: list[Group], db_name: str, svg_name: str | None) -> str:
         "| proven losses | unknown | median s | max s | budget per deal | table |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for g in groups:
-        # Not exact: the unknowns may go either way, so the interval runs
-        # from the lower end for the clears found to the upper end for the
-        # clears plus the unknowns.
-        lo = wilson(g.wins, g.n)[0]
-        hi = wilson(g.wins + len(g.unknown), g.n)[1]
-        share = _pct(g.wins / g.n) if g.exact else (
-            f"{_pct(g.wins / g.n)}-{_pct((g.wins + len(g.unknown)) / g.n)}"
-        )
-        lines.append(
-            f"| {g.variant} | {g.players} | {min(g.seeds)}-{max(g.seeds)} | {g.n} | {g.wins} "
-            f"| {share} | {_pct(lo)}-{_pct(hi)} | {len(g.losses)} | {len(g.unknown)} "
-            f"| {statistics.median(g.seconds):.3f} | {max(g.seconds):.2f} "
-            f"| {_budget(g.budgets)} | {'exact' if g.exact else 'not exact'} |"
-        )
+    lines += [_exact_row(g) for g in groups]
     versions = sorted({v for g in groups for v in g.versions})
-    lines += ["", f"Rows written by thegame {', '.join(versions) or '-'}.", ""]
-    lines += ["## Proven losses and unknowns", ""]
+    return [*lines, "", f"Rows written by thegame {', '.join(versions) or '-'}.", ""]
+
+
+def _exact_row(g: Group) -> str:
+    # Not exact: the unknowns may go either way, so the interval runs
+    # from the lower end for the clears found to the upper end for the
+    # clears plus the unknowns.
+    lo = wilson(g.wins, g.n)[0]
+    hi = wilson(g.wins + len(g.unknown), g.n)[1]
+    share = (
+        _pct(g.wins / g.n)
+        if g.exact
+        else (f"{_pct(g.wins / g.n)}-{_pct((g.wins + len(g.unknown)) / g.n)}")
+    )
+    return (
+        f"| {g.variant} | {g.players} | {min(g.seeds)}-{max(g.seeds)} | {g.n} | {g.wins} "
+        f"| {share} | {_pct(lo)}-{_pct(hi)} | {len(g.losses)} | {len(g.unknown)} "
+        f"| {statistics.median(g.seconds):.3f} | {max(g.seconds):.2f} "
+        f"| {_budget(g.budgets)} | {'exact' if g.exact else 'not exact'} |"
+    )
+
+
+def _losses_section(groups: list[Group]) -> list[str]:
+    lines = ["## Proven losses and unknowns", ""]
     for g in groups:
         head = f"- {g.variant}, {plural(g.players, 'player')}: "
         if g.losses:
-            items = [f"seed {s} ({left} left{'' if ok else ', not proven fewest'})"
-                     for s, left, ok in g.losses]
+            items = [
+                f"seed {s} ({left} left{'' if ok else ', not proven fewest'})"
+                for s, left, ok in g.losses
+            ]
             lines.append(head + f"{len(g.losses)} proven loss(es): " + "; ".join(items))
         else:
             lines.append(head + "no proven loss")
         if g.unknown:
             seeds = [s for s, _, _ in g.unknown]
             lines.append(f"  - unknown ({len(seeds)}): seeds {_seeds(seeds)}")
-    lines += [
+    return lines
+
+
+def _blind_section(groups: list[Group]) -> list[str]:
+    lines = [
         "",
         "## Against the blind policy",
         "",
@@ -181,7 +207,11 @@ def markdown(groups: list[Group], db_name: str, svg_name: str | None) -> str:
             f"| {_pct(g.blind_wins / g.blind_n)} | {_pct(lo)}-{_pct(hi)} "
             f"| {_pct(g.exact_wins_on_blind_seeds / g.blind_n)} | {pub} |"
         )
-    lines += ["", "## Fewest cards left", ""]
+    return lines
+
+
+def _fewest_section(groups: list[Group], svg_name: str | None) -> list[str]:
+    lines = ["", "## Fewest cards left", ""]
     if svg_name:
         lines += [f"![fewest cards left per deal]({svg_name})", ""]
     lines += [
@@ -195,7 +225,7 @@ def markdown(groups: list[Group], db_name: str, svg_name: str | None) -> str:
         lines.append(
             f"| {g.variant} | {g.players} | {_counts(g.fewest_left)} | {_counts(g.blind_left)} |"
         )
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _counts(c: Counter[int]) -> str:

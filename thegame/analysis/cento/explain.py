@@ -13,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.cento.engine import CentoState, apply_turn
-from ...models.cento.record import CentoRecord, CentoTurn
-from ...models.cento.referee import check
+from ...models.cento.record import Record, check
 from ...models.cento.rules import FREE, digits, is_single, repdigit
+from ...models.cento.state import State, Turn, apply_turn
 from ...models.errors import IllegalMoveError
 from ...models.outcome import Limit, Verdict
 from ...solver.cento.duel import solve_duel
@@ -26,7 +25,7 @@ from ...solver.cento.solo import solve_solo
 @dataclass(frozen=True)
 class Step:
     turn: int  # from 1
-    played: CentoTurn
+    played: Turn
     reasons: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -48,7 +47,7 @@ def _digits_text(a: int, b: int) -> str:
     return " and ".join(str(d) for d in shared)
 
 
-def turn_reasons(state: CentoState, turn: CentoTurn, after: CentoState) -> list[str]:
+def turn_reasons(state: State, turn: Turn, after: State) -> list[str]:
     """The rules behind one legal turn from ``state``."""
     reasons: list[str] = []
     open_value = state.open
@@ -108,7 +107,7 @@ def turn_reasons(state: CentoState, turn: CentoTurn, after: CentoState) -> list[
     return reasons
 
 
-def explain_line(record: CentoRecord, limit: Limit) -> Explanation:
+def explain_line(record: Record, limit: Limit) -> Explanation:
     """Solve from the record's position and explain the line found."""
     result = check(record)
     if not result.legal:

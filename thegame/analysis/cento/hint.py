@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.cento.record import CentoRecord, CentoTurn
-from ...models.cento.referee import check
+from ...models.cento.record import Record, check
+from ...models.cento.state import Turn
 from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.outcome import NO_LIMIT, Limit
 from ...solver.cento.duel import solve_duel
@@ -25,7 +25,7 @@ class Hint:
 
     player: int
     turn: int
-    hint: CentoTurn | None
+    hint: Turn | None
     result: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
@@ -37,7 +37,7 @@ class Hint:
         }
 
 
-def hint_for(record: CentoRecord, limit: Limit = NO_LIMIT) -> Hint:
+def hint_for(record: Record, limit: Limit = NO_LIMIT) -> Hint:
     """The best next turn after the record's turns."""
     replay = check(record)
     if not replay.legal:

@@ -23,10 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models.cento.engine import CentoState, apply_turn, initial_state
-from ...models.cento.record import CentoRecord, CentoTurn
-from ...models.cento.referee import check
+from ...models.cento.record import Record, check
 from ...models.cento.rules import CentoStatus
+from ...models.cento.state import State, Turn, apply_turn, initial_state
 from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.outcome import Limit, Verdict
 from ...solver.cento.duel import solve_duel
@@ -44,14 +43,14 @@ class Position:
     verdict: Verdict
     fewest: int | None = None
     value: int | None = None
-    best: CentoTurn | None = None
+    best: Turn | None = None
 
 
 @dataclass(frozen=True)
 class TurnReview:
     turn: int  # from 1
     player: int  # from 1
-    played: CentoTurn
+    played: Turn
     before: Position
     after: Position
     cost: int | None  # turns wasted (alone) or value lost for the mover (two players)
@@ -78,13 +77,13 @@ class TurnReview:
         return self.lost_win or bool(self.cost)
 
     @property
-    def best_instead(self) -> CentoTurn | None:
+    def best_instead(self) -> Turn | None:
         return self.before.best if self.mistake else None
 
 
 @dataclass(frozen=True)
 class Review:
-    record: CentoRecord
+    record: Record
     start: Position
     turns: tuple[TurnReview, ...]
     status: CentoStatus
@@ -137,12 +136,12 @@ class Review:
 
 
 class _Solver:
-    def __init__(self, record: CentoRecord, limit: Limit) -> None:
+    def __init__(self, record: Record, limit: Limit) -> None:
         self.deal = record.deal
         self.limit = limit
         self.nodes = 0
 
-    def position(self, state: CentoState) -> Position:
+    def position(self, state: State) -> Position:
         deal = self.deal
         if state.over:
             if deal.players == 1:
@@ -169,7 +168,7 @@ class _Solver:
         return Position(verdict, value=v, best=best)
 
 
-def review(record: CentoRecord, limit: Limit, step: Callable[[int], None] | None = None) -> Review:
+def review(record: Record, limit: Limit, step: Callable[[int], None] | None = None) -> Review:
     """Solve every position of a legal 1- or 2-player record (see the module)."""
     result = check(record)
     if not result.legal:

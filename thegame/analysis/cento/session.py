@@ -13,16 +13,17 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from ...models.cento.deal import CentoDeal
-from ...models.cento.engine import (
-    CentoState,
+from ...models.cento.deal import Deal
+from ...models.cento.record import Record
+from ...models.cento.rules import FREE
+from ...models.cento.state import (
+    State,
+    Turn,
     TurnBuilder,
     TurnError,
     apply_turn,
     initial_state,
 )
-from ...models.cento.record import CentoRecord, CentoTurn
-from ...models.cento.rules import FREE
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit
 from ...solver.cento.duel import DuelSolver
@@ -78,11 +79,11 @@ def parse_steps(text: str) -> list[Step]:
 class Session:
     """A game from a deal; ``human`` is the set of 0-based seats a person plays."""
 
-    deal: CentoDeal
+    deal: Deal
     human: frozenset[int]
     think: Limit = field(default_factory=lambda: Limit(time=2.0))
-    turns: list[CentoTurn] = field(default_factory=list)
-    states: list[CentoState] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
     builder: TurnBuilder | None = None
 
     def __post_init__(self) -> None:
@@ -90,12 +91,12 @@ class Session:
             self.states.append(initial_state(self.deal))
 
     @property
-    def state(self) -> CentoState:
+    def state(self) -> State:
         return self.states[-1]
 
     @property
-    def record(self) -> CentoRecord:
-        return CentoRecord(self.deal, tuple(self.turns))
+    def record(self) -> Record:
+        return Record(self.deal, tuple(self.turns))
 
     @property
     def over(self) -> bool:
@@ -163,7 +164,7 @@ class Session:
                 break
         return True
 
-    def solver_turn(self) -> tuple[CentoTurn, bool]:
+    def solver_turn(self) -> tuple[Turn, bool]:
         """The solver's turn for the seat to move (two players), and whether
         it is from a proven line (else: the turn that sheds the most cards)."""
         solver = DuelSolver(self.deal, self.think)

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models.errors import IllegalMoveError, InvalidInputError
-from ...models.nimmt.game import View
 from ...models.nimmt.record import Record, RoundStatus, replay
 from ...models.nimmt.rules import row_heads
+from ...models.nimmt.state import View
 from ...solver.nimmt.problem import problem_from_record
 from ...solver.nimmt.search import Move, Searcher
 from .players import BlindPlayer

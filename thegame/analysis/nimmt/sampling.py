@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...models.nimmt.game import View
 from ...models.nimmt.rules import HIGH, LOW
+from ...models.nimmt.state import View
 from ...models.seeds import SplitMix64
 
 Sequences = tuple[tuple[tuple[int, int], ...], ...]

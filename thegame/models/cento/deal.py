@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import InvalidInputError
 from ..seeds import SplitMix64
-from .rules import FREE, CentoRules, card_text
+from .rules import FREE, Rules, card_text
 
 MAX_PLAYERS = 6
 
@@ -16,7 +16,7 @@ def card_to_json(card: int) -> int | str:
     return "free" if card == FREE else card
 
 
-def card_from_json(value: Any, rules: CentoRules, where: str) -> int:
+def card_from_json(value: Any, rules: Rules, where: str) -> int:
     """A card of a deal: an int ``low..high`` or the string ``"free"``."""
     if value == "free":
         return FREE
@@ -32,11 +32,11 @@ def _sort_key(card: int) -> int:
 
 
 @dataclass(frozen=True)
-class CentoDeal:
+class Deal:
     """Hands (player 1 first, each sorted, free cards last), the open card and
     the draw pile (top first)."""
 
-    rules: CentoRules
+    rules: Rules
     hands: tuple[tuple[int, ...], ...]
     open: int
     draw: tuple[int, ...]
@@ -47,7 +47,7 @@ class CentoDeal:
         return len(self.hands)
 
     @classmethod
-    def from_seed(cls, seed: int, players: int = 1, rules: CentoRules | None = None) -> CentoDeal:
+    def from_seed(cls, seed: int, players: int = 1, rules: Rules | None = None) -> Deal:
         """The seeded deal (rule Z6).
 
         The deck ``rules.deck()`` (numbers ascending, then the free cards) is
@@ -57,7 +57,7 @@ class CentoDeal:
         card; free cards and the Trick/Treat 100 met before it go, in the order
         met, to the bottom of the draw pile. The draw pile is the rest, top first.
         """
-        rules = rules or CentoRules()
+        rules = rules or Rules()
         deck = rules.deck()
         SplitMix64(seed).shuffle(deck)
         return cls.from_deck(deck, players, rules, seed)
@@ -67,12 +67,12 @@ class CentoDeal:
         cls,
         deck: list[int],
         players: int = 1,
-        rules: CentoRules | None = None,
+        rules: Rules | None = None,
         seed: int | None = None,
-    ) -> CentoDeal:
+    ) -> Deal:
         """The deal of a deck in deal order (rule Z6), as ``from_seed`` deals
         its shuffled deck; ``deck`` must hold exactly the cards of ``rules.deck()``."""
-        rules = rules or CentoRules()
+        rules = rules or Rules()
         if not 1 <= players <= MAX_PLAYERS:
             raise InvalidInputError(f"players must be 1..{MAX_PLAYERS}, not {players}", "--players")
         if sorted(deck) != sorted(rules.deck()):
@@ -113,18 +113,8 @@ class CentoDeal:
         return d
 
     @classmethod
-    def from_dict(cls, data: Any, where: str = "deal") -> CentoDeal:
-        if not isinstance(data, dict):
-            raise InvalidInputError("a deal must be a JSON object", where)
-        if data.get("game", "cento") != "cento":
-            raise InvalidInputError(f'game must be "cento", not {data.get("game")!r}', where)
-        for key in ("hands", "open", "draw"):
-            if key not in data:
-                raise InvalidInputError(f"missing field {key!r}", where)
-        free = data.get("free")
-        if free is not None and (not isinstance(free, int) or isinstance(free, bool)):
-            raise InvalidInputError("free must be an integer", f"{where}.free")
-        rules = CentoRules.from_dict(data.get("rules", {}), free)
+    def from_dict(cls, data: Any, where: str = "deal") -> Deal:
+        rules = _rules_of(data, where)
         hands_raw = data["hands"]
         if not isinstance(hands_raw, list) or not 1 <= len(hands_raw) <= MAX_PLAYERS:
             raise InvalidInputError(
@@ -134,32 +124,11 @@ class CentoDeal:
             raise InvalidInputError(
                 f"players is {data['players']!r} but there are {len(hands_raw)} hands", where
             )
-        seen: dict[int, str] = {}
-        free_count = 0
-
-        def take(value: Any, at: str) -> int:
-            nonlocal free_count
-            card = card_from_json(value, rules, at)
-            if card == FREE:
-                free_count += 1
-            elif card in seen:
-                raise InvalidInputError(f"card {card} appears twice (also at {seen[card]})", at)
-            else:
-                seen[card] = at
-            return card
-
-        hands = []
-        for i, hand in enumerate(hands_raw):
-            at = f"{where}.hands[{i}]"
-            if not isinstance(hand, list):
-                raise InvalidInputError("a hand must be a list of cards", at)
-            if len(hand) != rules.hand_size:
-                raise InvalidInputError(
-                    f"player {i + 1} holds {len(hand)} cards, not {rules.hand_size}", at
-                )
-            cards = [take(v, f"{at}[{j}]") for j, v in enumerate(hand)]
-            hands.append(tuple(sorted(cards, key=_sort_key)))
-        open_card = take(data["open"], f"{where}.open")
+        cards = _CardReader(rules)
+        hands = tuple(
+            cards.hand(hand, i, f"{where}.hands[{i}]") for i, hand in enumerate(hands_raw)
+        )
+        open_card = cards.take(data["open"], f"{where}.open")
         if not rules.is_number(open_card):
             raise InvalidInputError(
                 f"the open card must be a number card, not {card_text(open_card)}", f"{where}.open"
@@ -167,10 +136,56 @@ class CentoDeal:
         draw_raw = data["draw"]
         if not isinstance(draw_raw, list):
             raise InvalidInputError("draw must be a list of cards", f"{where}.draw")
-        draw = tuple(take(v, f"{where}.draw[{j}]") for j, v in enumerate(draw_raw))
-        if free_count != rules.free_cards:
+        draw = tuple(cards.take(v, f"{where}.draw[{j}]") for j, v in enumerate(draw_raw))
+        if cards.free != rules.free_cards:
             raise InvalidInputError(
-                f"the deal holds {free_count} free cards but free is {rules.free_cards}", where
+                f"the deal holds {cards.free} free cards but free is {rules.free_cards}", where
             )
         seed = data.get("seed")
-        return cls(rules, tuple(hands), open_card, draw, seed if isinstance(seed, int) else None)
+        return cls(rules, hands, open_card, draw, seed if isinstance(seed, int) else None)
+
+
+def _rules_of(data: Any, where: str) -> Rules:
+    """The rules of a deal's JSON object, once the object has the fields of a Cento deal."""
+    if not isinstance(data, dict):
+        raise InvalidInputError("a deal must be a JSON object", where)
+    if data.get("game", "cento") != "cento":
+        raise InvalidInputError(f'game must be "cento", not {data.get("game")!r}', where)
+    for key in ("hands", "open", "draw"):
+        if key not in data:
+            raise InvalidInputError(f"missing field {key!r}", where)
+    free = data.get("free")
+    if free is not None and (not isinstance(free, int) or isinstance(free, bool)):
+        raise InvalidInputError("free must be an integer", f"{where}.free")
+    return Rules.from_dict(data.get("rules", {}), free)
+
+
+class _CardReader:
+    """Reads a deal's cards in order: each number card at most once (rule Z6),
+    the free cards counted."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.seen: dict[int, str] = {}
+        self.free = 0
+
+    def take(self, value: Any, at: str) -> int:
+        card = card_from_json(value, self.rules, at)
+        if card == FREE:
+            self.free += 1
+        elif card in self.seen:
+            raise InvalidInputError(f"card {card} appears twice (also at {self.seen[card]})", at)
+        else:
+            self.seen[card] = at
+        return card
+
+    def hand(self, hand: Any, i: int, at: str) -> tuple[int, ...]:
+        """Player ``i + 1``'s hand, sorted (free cards last)."""
+        if not isinstance(hand, list):
+            raise InvalidInputError("a hand must be a list of cards", at)
+        if len(hand) != self.rules.hand_size:
+            raise InvalidInputError(
+                f"player {i + 1} holds {len(hand)} cards, not {self.rules.hand_size}", at
+            )
+        cards = [self.take(v, f"{at}[{j}]") for j, v in enumerate(hand)]
+        return tuple(sorted(cards, key=_sort_key))

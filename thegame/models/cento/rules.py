@@ -31,7 +31,7 @@ class CentoStatus(StrEnum):
 
 
 @dataclass(frozen=True)
-class CentoRules:
+class Rules:
     """Every Decision of rules Z1-Z6 as a parameter; the defaults are the printed game.
 
     ``low..high`` is the range of number cards (Z6; small ranges for tests and
@@ -84,7 +84,7 @@ class CentoRules:
         return d
 
     @classmethod
-    def from_dict(cls, data: Any, free: int | None = None) -> CentoRules:
+    def from_dict(cls, data: Any, free: int | None = None) -> Rules:
         if not isinstance(data, dict):
             raise InvalidInputError("must be an object", "rules")
         known = {f for f in cls.__dataclass_fields__}

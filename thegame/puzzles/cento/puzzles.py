@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models import interrupt
-from ...models.cento.deal import CentoDeal
-from ...models.cento.record import CentoTurn
-from ...models.cento.rules import CentoRules
+from ...models.cento.deal import Deal
+from ...models.cento.rules import Rules
+from ...models.cento.state import Turn
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit, Verdict
 from ...solver.cento.solo import solve_solo
@@ -33,9 +33,9 @@ class SoloPuzzle:
     """``turn_count``: the proven fewest turns; ``turns``: a line of that many."""
 
     seed: int
-    deal: CentoDeal
+    deal: Deal
     turn_count: int
-    turns: tuple[CentoTurn, ...]
+    turns: tuple[Turn, ...]
     date: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -52,9 +52,9 @@ class SoloPuzzle:
         return d
 
 
-def puzzle_for_seed(seed: int, rules: CentoRules, limit: Limit) -> SoloPuzzle | None:
+def puzzle_for_seed(seed: int, rules: Rules, limit: Limit) -> SoloPuzzle | None:
     """The solo puzzle of ``seed``, or None when no answer is proven in budget."""
-    deal = CentoDeal.from_seed(seed, 1, rules)
+    deal = Deal.from_seed(seed, 1, rules)
     result = solve_solo(deal, limit)
     if interrupt.requested():
         raise KeyboardInterrupt
@@ -73,7 +73,7 @@ def check_turn_range(min_turns: int, max_turns: int) -> None:
 
 
 def generate(
-    seed_start: int, rules: CentoRules, limit: Limit, min_turns: int, max_turns: int
+    seed_start: int, rules: Rules, limit: Limit, min_turns: int, max_turns: int
 ) -> Iterator[tuple[int, SoloPuzzle | None]]:
     """Every seed from ``seed_start`` on, with its puzzle when it is proven and
     its fewest turns lie in ``min_turns..max_turns`` (checked here, at the call)."""
@@ -82,7 +82,7 @@ def generate(
 
 
 def _generate(
-    seed_start: int, rules: CentoRules, limit: Limit, min_turns: int, max_turns: int
+    seed_start: int, rules: Rules, limit: Limit, min_turns: int, max_turns: int
 ) -> Iterator[tuple[int, SoloPuzzle | None]]:
     seed = seed_start
     while True:
@@ -106,7 +106,7 @@ def daily(date: dt.date, limit: Limit) -> SoloPuzzle:
     """The first proven puzzle among the date's seeds (printed rules)."""
     base = (date.year * 10000 + date.month * 100 + date.day) * 100
     for k in range(DAILY_TRIES):
-        puzzle = puzzle_for_seed(base + k, CentoRules(), limit)
+        puzzle = puzzle_for_seed(base + k, Rules(), limit)
         if puzzle is not None:
             return SoloPuzzle(
                 puzzle.seed, puzzle.deal, puzzle.turn_count, puzzle.turns, date.isoformat()

@@ -7,14 +7,14 @@ from __future__ import annotations
 import sys
 from functools import cache
 
-from ...models.cento.deal import CentoDeal
-from ...models.cento.engine import CentoState, initial_state, legal_turns
+from ...models.cento.deal import Deal
 from ...models.cento.rules import CentoStatus
+from ...models.cento.state import State, initial_state, legal_turns
 
 INF = 1 << 30
 
 
-def brute_solo_turns(deal: CentoDeal, start: CentoState | None = None) -> int | None:
+def brute_solo_turns(deal: Deal, start: State | None = None) -> int | None:
     """The fewest turns to empty the single hand, None if it cannot be done:
     breadth-first over exact engine states, one level per turn."""
     level = {initial_state(deal) if start is None else start}
@@ -23,7 +23,7 @@ def brute_solo_turns(deal: CentoDeal, start: CentoState | None = None) -> int | 
     while level:
         if any(s.status == CentoStatus.WON for s in level):
             return turns
-        nxt: set[CentoState] = set()
+        nxt: set[State] = set()
         for state in level:
             if state.over:
                 continue
@@ -36,11 +36,11 @@ def brute_solo_turns(deal: CentoDeal, start: CentoState | None = None) -> int | 
     return None
 
 
-def brute_duel_value(deal: CentoDeal, start: CentoState | None = None) -> int:
+def brute_duel_value(deal: Deal, start: State | None = None) -> int:
     """+1 if player 1 wins with best play, -1 if player 2 does, 0 for a shared win."""
 
     @cache
-    def value(state: CentoState) -> int:
+    def value(state: State) -> int:
         if state.over:
             if len(state.winners) != 1:
                 return 0

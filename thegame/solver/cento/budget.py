@@ -1,18 +1,14 @@
-"""Node and time budget of the Cento searches (a ``Limit``)."""
+"""Node and time budget of the Cento searches (a ``Limit``), counted node by node."""
 
 from __future__ import annotations
 
 import time
 
 from ...models import interrupt
-from ...models.outcome import Limit
+from ...models.outcome import Limit, OutOfBudget
 
 
-class OutOfBudget(Exception):
-    """The search ran out of nodes or time before its proof was complete."""
-
-
-class Budget:
+class NodeCounter:
     """Counts nodes; every 256 nodes checks the deadline and reports progress."""
 
     def __init__(self, limit: Limit) -> None:

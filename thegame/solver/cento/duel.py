@@ -23,11 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models import interrupt
-from ...models.cento.deal import CentoDeal
-from ...models.cento.engine import CentoState, initial_state
-from ...models.cento.record import CentoTurn
-from ...models.outcome import NO_LIMIT, Limit
-from .budget import Budget, OutOfBudget
+from ...models.cento.deal import Deal
+from ...models.cento.state import State, Turn, initial_state
+from ...models.outcome import NO_LIMIT, Limit, OutOfBudget
+from .budget import NodeCounter
 from .moves import Outcome, TurnGen, add_cards
 from .solo import to_turn
 from .tables import tables
@@ -43,7 +42,7 @@ class DuelResult:
     """``value`` is for player 1: +1 wins, -1 loses, 0 shared; None when unknown."""
 
     value: int | None
-    turns: tuple[CentoTurn, ...]
+    turns: tuple[Turn, ...]
     line_complete: bool
     nodes: int
     seconds: float
@@ -75,18 +74,18 @@ def _cards(mask: int, free: int) -> int:
 
 
 class DuelSolver:
-    def __init__(self, deal: CentoDeal, limit: Limit = NO_LIMIT) -> None:
+    def __init__(self, deal: Deal, limit: Limit = NO_LIMIT) -> None:
         if deal.players != 2:
             raise ValueError("the duel solver takes a two-player deal")
         self.deal = deal
         self.tab = tables(deal.rules)
         self.gen = TurnGen(self.tab, deal.draw)
-        self.budget = Budget(limit)
+        self.budget = NodeCounter(limit)
         self.tt: dict[Key, tuple[int, int]] = {}  # alpha-beta bounds
         self.exact: dict[Key, int] = {}  # proven values (iterative deepening)
         self.shallow: dict[Key, int] = {}  # depth searched without a decision
 
-    def key_of(self, state: CentoState) -> Key:
+    def key_of(self, state: State) -> Key:
         """The solver's key of an engine position, from the mover's side."""
         me, op = state.to_move, 1 - state.to_move
         me_m, me_f = add_cards(0, 0, state.hands[me])
@@ -235,11 +234,11 @@ class DuelSolver:
             self.exact[key] = value
         return value
 
-    def line(self, key: Key, value: int, seat: int) -> tuple[list[CentoTurn], bool]:
+    def line(self, key: Key, value: int, seat: int) -> tuple[list[Turn], bool]:
         """A principal line: at each turn a move that keeps the proven value
         (one whose value the tables hold first, else one found by a search).
         False when the budget ran out before the line reached the end."""
-        turns: list[CentoTurn] = []
+        turns: list[Turn] = []
         try:
             while True:
                 options = self.children(key)
@@ -265,7 +264,7 @@ class DuelSolver:
         except OutOfBudget:
             return turns, False
 
-    def solve(self, state: CentoState | None = None) -> DuelResult:
+    def solve(self, state: State | None = None) -> DuelResult:
         """From the deal, or from a position of it; the value is for player 1."""
         state = initial_state(self.deal) if state is None else state
         if state.over:
@@ -288,8 +287,6 @@ class DuelSolver:
 
 
 @interrupt.polled
-def solve_duel(
-    deal: CentoDeal, limit: Limit = NO_LIMIT, state: CentoState | None = None
-) -> DuelResult:
+def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, state: State | None = None) -> DuelResult:
     """Who wins the two-player deal with best play from both sides."""
     return DuelSolver(deal, limit).solve(state)

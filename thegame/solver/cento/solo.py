@@ -19,11 +19,10 @@ from itertools import combinations
 from typing import Any
 
 from ...models import interrupt
-from ...models.cento.deal import CentoDeal
-from ...models.cento.engine import CentoState, initial_state
-from ...models.cento.record import CentoPlay, CentoTurn
-from ...models.outcome import NO_LIMIT, Limit, Verdict
-from .budget import Budget, OutOfBudget
+from ...models.cento.deal import Deal
+from ...models.cento.state import Play, State, Turn, initial_state
+from ...models.outcome import NO_LIMIT, Limit, OutOfBudget, Verdict
+from .budget import NodeCounter
 from .moves import Outcome, TurnGen, add_cards
 from .tables import BIT100, Tables, bits, tables
 
@@ -40,11 +39,11 @@ class SoloResult:
     verdict: Verdict
     turn_count: int | None
     optimal: bool
-    turns: tuple[CentoTurn, ...]
+    turns: tuple[Turn, ...]
     lower_bound: int
     nodes: int
     seconds: float
-    deal: CentoDeal = field(compare=False, repr=False)
+    deal: Deal = field(compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,24 +83,24 @@ def lower_bound(tab: Tables, mask: int, free: int) -> int:
     return max(1, _hitting(frozenset(tab.digit_mask[c] for c in bits(numbers))))
 
 
-def to_turn(player: int, o: Outcome) -> CentoTurn:
-    return CentoTurn(player, tuple(CentoPlay(c, n) for c, n in o.plays), o.drew, o.trick, o.treat)
+def to_turn(player: int, o: Outcome) -> Turn:
+    return Turn(player, tuple(Play(c, n) for c, n in o.plays), o.drew, o.trick, o.treat)
 
 
 class SoloSolver:
-    def __init__(self, deal: CentoDeal, limit: Limit = NO_LIMIT) -> None:
+    def __init__(self, deal: Deal, limit: Limit = NO_LIMIT) -> None:
         if deal.players != 1:
             raise ValueError("the solo solver takes a one-player deal")
         self.deal = deal
         self.tab = tables(deal.rules)
         self.gen = TurnGen(self.tab, deal.draw)
-        self.budget = Budget(limit)
+        self.budget = NodeCounter(limit)
         self.failed: dict[Key, int] = {}  # state -> turns proven not enough (INF: never)
 
     def root(self) -> Key:
         return self.key_of(initial_state(self.deal))
 
-    def key_of(self, state: CentoState) -> Key:
+    def key_of(self, state: State) -> Key:
         """The solver's key of an engine position (player 1 to move)."""
         mask, free = add_cards(0, 0, state.hands[0])
         return (
@@ -144,7 +143,7 @@ class SoloSolver:
         self.failed[key] = budget if cut else INF
         return None, cut
 
-    def solve(self, state: CentoState | None = None) -> SoloResult:
+    def solve(self, state: State | None = None) -> SoloResult:
         """From the deal, or from a position of it (a record replayed so far)."""
         root = self.root() if state is None else self.key_of(state)
         bound = lower_bound(self.tab, root[0], root[1])
@@ -165,7 +164,7 @@ class SoloSolver:
         verdict: Verdict,
         need: int | None,
         optimal: bool,
-        turns: tuple[CentoTurn, ...],
+        turns: tuple[Turn, ...],
         lb: int,
     ) -> SoloResult:
         return SoloResult(
@@ -174,8 +173,6 @@ class SoloSolver:
 
 
 @interrupt.polled
-def solve_solo(
-    deal: CentoDeal, limit: Limit = NO_LIMIT, state: CentoState | None = None
-) -> SoloResult:
+def solve_solo(deal: Deal, limit: Limit = NO_LIMIT, state: State | None = None) -> SoloResult:
     """The fewest turns to empty the single player's hand, proven."""
     return SoloSolver(deal, limit).solve(state)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...models.cento.rules import HUNDRED, MAX_NAMED, CentoRules, digits, fits, is_single
+from ...models.cento.rules import HUNDRED, MAX_NAMED, Rules, digits, fits, is_single
 
 BIT100 = 1 << HUNDRED
 
@@ -22,7 +22,7 @@ def _class(v: int) -> tuple[frozenset[int], bool]:
 
 @dataclass(frozen=True)
 class Tables:
-    rules: CentoRules
+    rules: Rules
     canon: tuple[int, ...]  # index 1..100 -> smallest value of the same class
     fit: dict[int, int]  # canon open -> mask of number cards that fit it
     names: dict[int, tuple[int, ...]]  # canon open -> free-card names, one per class
@@ -34,7 +34,7 @@ class Tables:
 
 
 @lru_cache(maxsize=16)
-def tables(rules: CentoRules) -> Tables:
+def tables(rules: Rules) -> Tables:
     canon_map: dict[tuple[frozenset[int], bool], int] = {}
     canon = [0] * (HUNDRED + 1)
     for v in range(1, HUNDRED + 1):
