@@ -3,9 +3,10 @@ pyproject.toml):
 
 - ``thegame.solver.the_game._ckernel``: the search kernel (issue 16);
 - ``thegame.analysis.the_game._crollout``: the blind policy's playouts;
-- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion.
+- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion;
+- ``thegame.analysis.nimmt._cplayout``: the 6 nimmt! players' playouts.
 
-Both are ``optional=True``: where no C compiler (or no Python headers) is
+All are ``optional=True``: where no C compiler (or no Python headers) is
 found, the package still installs and runs on the pure-Python reference
 kernels (``thegame --version`` says which are in use).
 """
@@ -44,6 +45,12 @@ setup(
             "thegame.solver.the_game.duel._cduel",
             sources=["thegame/solver/the_game/duel/_cduel.c"],
             extra_compile_args=kernel_flags,
+            optional=True,
+        ),
+        Extension(
+            "thegame.analysis.nimmt._cplayout",
+            sources=["thegame/analysis/nimmt/_cplayout.c"],
+            extra_compile_args=["-O2"] if sys.platform != "win32" else [],
             optional=True,
         ),
     ]

@@ -8,11 +8,12 @@ the fewest heads, ties to the lowest row number (the README's Decision).
 from __future__ import annotations
 
 from ...models.nimmt.game import View
-from ...models.nimmt.rules import Rows, fewest_heads_row, place_trick, row_heads
+from ...models.nimmt.rules import fewest_heads_row
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, Trick, to_slots
 from ...solver.nimmt.search import Searcher
 from .sampling import Sequences, sample_sequences, unseen
+from .table import after_own_trick, own_card
 
 
 class RandomPlayer:
@@ -45,23 +46,6 @@ def _fewest(slots: Slots) -> int:
 def _trick(slots: Slots, others: tuple[tuple[int, int], ...]) -> Trick:
     ranked = sorted((c, p) for p, c in others)
     return Trick(slots, [c for c, _ in ranked], [p for _, p in ranked], {})
-
-
-def after_own_trick(view: View, card: int, row: int) -> tuple[Rows, int]:
-    """The rows after this turn's revealed trick (``view.trick``) when this
-    player's card (below every row) takes ``row``, and the heads it takes."""
-    assert view.trick is not None
-
-    def choose(p: int, rows: Rows) -> int:
-        return row if p == view.player else fewest_heads_row(rows)
-
-    rows, placed = place_trick(view.rows, view.trick, choose)
-    return rows, sum(row_heads(pl.taken) for pl in placed if pl.player == view.player)
-
-
-def _own_card(view: View) -> int:
-    assert view.trick is not None
-    return view.trick[view.player]
 
 
 def rollout(slots: Slots, order: list[int], sequences: Sequences) -> int:
@@ -116,7 +100,7 @@ class FlatMonteCarlo:
         return best_card
 
     def choose_row(self, view: View) -> int:
-        card = _own_card(view)
+        card = own_card(view)
         rest = [c for c in view.hand if c != card]
         n = max(1, self.playouts // 4)
         best, best_row = float("inf"), 0
@@ -199,7 +183,7 @@ class BlindPlayer:
     def choose_row(self, view: View) -> int:
         """The row whose mean score (its heads now plus the same sampled
         evaluation of the rest of the hand) is lowest."""
-        card = _own_card(view)
+        card = own_card(view)
         rest = tuple(c for c in view.hand if c != card)
         if not rest:
             return fewest_heads_row(view.rows)
