@@ -7,12 +7,16 @@ the fewest heads, ties to the lowest row number (the README's Decision).
 
 from __future__ import annotations
 
-from ...models.nimmt.game import View
+from collections.abc import Callable
+
+from ...models.nimmt.game import Player, View
 from ...models.nimmt.rules import fewest_heads_row
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, Trick, to_slots
 from ...solver.nimmt.search import Searcher
+from .budget import Budget
 from .sampling import Sequences, sample_sequences, unseen
+from .strong import StrongPlayer
 from .table import after_own_trick, own_card
 
 
@@ -184,9 +188,14 @@ class BlindPlayer:
         """The row whose mean score (its heads now plus the same sampled
         evaluation of the rest of the hand) is lowest."""
         card = own_card(view)
-        rest = tuple(c for c in view.hand if c != card)
-        if not rest:
+        if len(view.hand) == 1:
             return fewest_heads_row(view.rows)
+        totals = self.row_totals(view, card)
+        return min(range(4), key=lambda r: (totals[r], r))
+
+    def row_totals(self, view: View, card: int) -> list[float]:
+        """Per row, the sum over ``samples`` samples of its score."""
+        rest = tuple(c for c in view.hand if c != card)
         pool = unseen(view)
         totals = [0.0] * 4
         afters = [after_own_trick(view, card, r) for r in range(4)]
@@ -197,4 +206,50 @@ class BlindPlayer:
                 later = self._playouts(to_slots(rows), [], list(rest), seqs)
                 exact = Searcher(problem).best() if len(rest) <= self.exact_cards else 0
                 totals[r] += h + exact + later
-        return min(range(4), key=lambda r: (totals[r], r))
+        return totals
+
+
+class TimedBlindPlayer(BlindPlayer):
+    """``BlindPlayer`` that draws samples until ``seconds`` of CPU time are
+    spent (at least one), for benchmarks at equal time per decision."""
+
+    def __init__(
+        self,
+        seed: int,
+        seconds: float,
+        playouts: int = 2,
+        weight: float = 1.0,
+        exact_cards: int = 6,
+    ) -> None:
+        super().__init__(seed, 1, playouts, weight, exact_cards)
+        self.seconds = seconds
+
+    def card_means(self, view: View) -> dict[int, float]:
+        budget = Budget(self.seconds, 0)
+        totals = dict.fromkeys(view.hand, 0.0)
+        while budget.more():
+            for card, mean in super().card_means(view).items():  # one sample
+                totals[card] += mean
+        return {c: t / budget.done for c, t in totals.items()}
+
+    def row_totals(self, view: View, card: int) -> list[float]:
+        budget = Budget(self.seconds, 0)
+        totals = [0.0] * 4
+        while budget.more():
+            totals = [a + b for a, b in zip(totals, super().row_totals(view, card), strict=True)]
+        return totals
+
+
+LEVELS: dict[str, Callable[[int], Player]] = {
+    "easy": RandomPlayer,
+    "normal": BlindPlayer,
+    "strong": StrongPlayer,  # 0.3 s of CPU time per decision by default
+}
+"""The opponents' strength levels: named factories taking a seed."""
+
+
+def by_level(name: str, seed: int) -> Player:
+    """The player of level ``name`` (``easy``, ``normal``, ``strong``), seeded."""
+    if name not in LEVELS:
+        raise ValueError(f"unknown level {name!r}; one of {', '.join(LEVELS)}")
+    return LEVELS[name](seed)
