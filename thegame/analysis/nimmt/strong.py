@@ -39,7 +39,7 @@ BATCH = 8  # determinizations per call into the playouts
 
 
 class StrongPlayer:
-    """Determinized search with greedy playouts and an exact endgame."""
+    """Determinized search with safe-policy playouts and an exact endgame."""
 
     def __init__(
         self,
@@ -48,8 +48,8 @@ class StrongPlayer:
         sims: int = 40,
         samples: int = 30,
         endgame: int = 3,
-        me: Policy = Policy.GREEDY,
-        them: Policy = Policy.GREEDY,
+        me: Policy = Policy.SAFE,
+        them: Policy = Policy.SAFE,
     ) -> None:
         self.rng = SplitMix64(seed)
         self.seconds = seconds
