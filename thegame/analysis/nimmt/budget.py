@@ -18,6 +18,12 @@ class Budget:
         self.done = 0
         self.deadline = None if seconds is None else time.process_time() + seconds
 
+    def used(self) -> float:
+        """The share of the budget spent so far (0 to 1 and beyond)."""
+        if self.deadline is not None and self.seconds:
+            return 1 - (self.deadline - time.process_time()) / self.seconds
+        return self.done / self.steps if self.steps else 1.0
+
     def more(self) -> bool:
         if self.done == 0:
             go = True

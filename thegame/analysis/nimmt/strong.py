@@ -50,6 +50,7 @@ class StrongPlayer:
         endgame: int = 3,
         me: Policy = Policy.SAFE,
         them: Policy = Policy.SAFE,
+        phases: int = 4,
     ) -> None:
         self.rng = SplitMix64(seed)
         self.seconds = seconds
@@ -58,17 +59,30 @@ class StrongPlayer:
         self.endgame = endgame
         self.me = me
         self.them = them
+        self.phases = phases
 
     def _playout_means(self, view: View, slots: Slots, hand: list[int]) -> list[float]:
+        """Per card, its mean heads over the playouts; ``inf`` for a card
+        dropped by the successive halving (see the class docstring)."""
         pool, others = unseen(view), view.players - 1
         budget = Budget(self.seconds, self.sims)
         sums = [0] * len(hand)
+        counts = [0] * len(hand)
+        alive = list(range(len(hand)))
+        halvings = 0
         while budget.more():
+            cards = [hand[k] for k in alive]
             batch = run(
-                self.rng, slots, hand, hand, pool, others, BATCH, self.me, self.them, common=True
+                self.rng, slots, hand, cards, pool, others, BATCH, self.me, self.them, common=True
             )
-            sums = [a + b for a, b in zip(sums, batch, strict=True)]
-        return [s / (BATCH * budget.done) for s in sums]
+            for k, total in zip(alive, batch, strict=True):
+                sums[k] += total
+                counts[k] += BATCH
+            while len(alive) > 2 and budget.used() >= (halvings + 1) / self.phases:
+                alive.sort(key=lambda k: (sums[k] / counts[k], k))
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+                halvings += 1
+        return [sums[k] / counts[k] if k in alive else float("inf") for k in range(len(hand))]
 
     def _exact_means(self, view: View) -> list[float]:
         """Per card: the mean over determinizations of its exact heads with
