@@ -47,9 +47,9 @@ class StrongPlayer:
         seconds: float | None = 0.3,
         sims: int = 40,
         samples: int = 30,
-        endgame: int = 3,
+        endgame: int = 2,
         me: Policy = Policy.SAFE,
-        them: Policy = Policy.SAFE,
+        them: Policy = Policy.RANDOM,
         phases: int = 4,
     ) -> None:
         self.rng = SplitMix64(seed)
