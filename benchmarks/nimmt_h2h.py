@@ -45,6 +45,7 @@ from thegame.models.nimmt.game import Player, play_game
 from thegame.models.nimmt.record import replay
 
 PATTERN = ("ours", "ours", "them", "them")
+BASELINES = ("mcs", "mcs100", "blind")
 
 
 def make(kind: str, against: str, seed: int, seconds: float, published: bool) -> Player:
@@ -165,6 +166,11 @@ def main() -> None:
                 lines += [json.loads(x) for x in fh]
         print(summary(lines))
         return
+    for a in args.against:
+        name, _, mode = a.partition(":")
+        if name not in BASELINES or mode not in ("", "published"):
+            print(f"unknown baseline {a!r}; one of {', '.join(BASELINES)}", file=sys.stderr)
+            sys.exit(2)
     # Game-major order: a run stopped early has every baseline.
     jobs = []
     for g in range(args.games):
