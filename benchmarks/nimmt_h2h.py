@@ -107,9 +107,9 @@ def summary(lines: list[dict[str, Any]]) -> str:
         groups.setdefault(key, []).append(line)
     out = [
         "| against | baseline budget | games | team share of games | rounds | "
-        "team share of rounds | heads/round ours | heads/round theirs | ms/decision ours | "
-        "ms/decision theirs |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "team share of rounds | heads/round ours | heads/round theirs | ours - theirs (paired) | "
+        "ms/decision ours | ms/decision theirs |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (against, published, seconds), games in sorted(groups.items()):
         game_share: list[float] = []
@@ -133,11 +133,12 @@ def summary(lines: list[dict[str, Any]]) -> str:
         rs, rh = interval(rnd_share)
         ho, hoh = interval(ours_heads)
         ht, hth = interval(theirs_heads)
+        dh, dhh = interval([o - t for o, t in zip(ours_heads, theirs_heads, strict=True)])
         budget = "published count" if published else f"{seconds:g} s"
         out.append(
             f"| {against} | {budget} | {len(games)} | {100 * gs:.1f}% ± {100 * gh:.1f} | "
             f"{len(rnd_share)} | {100 * rs:.1f}% ± {100 * rh:.1f} | {ho:.2f} ± {hoh:.2f} | "
-            f"{ht:.2f} ± {hth:.2f} | {1000 * time_ours / dec_ours:.1f} | "
+            f"{ht:.2f} ± {hth:.2f} | {dh:+.2f} ± {dhh:.2f} | {1000 * time_ours / dec_ours:.1f} | "
             f"{1000 * time_theirs / dec_theirs:.1f} |"
         )
     return "\n".join(out)
