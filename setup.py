@@ -4,13 +4,14 @@ pyproject.toml):
 - ``thegame.solver.the_game._ckernel``: the search kernel, from the files of
   ``thegame/solver/the_game/csrc/`` (kernel, memo, turns, search, bindings);
 - ``thegame.analysis.the_game._crollout``: the blind policy's playouts;
-- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion.
+- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion;
+- ``thegame.analysis.nimmt._cplayout``: the 6 nimmt! players' playouts.
 
-All three include the shared headers of ``thegame/csrc/`` (card masks and
-placement, hash tables); docs/c-kernels.md describes the layout. Each is
-``optional=True``: where no C compiler (or no Python headers) is found, the
-package still installs and runs on the pure-Python reference kernels
-(``thegame --version`` says which are in use).
+The first three include the shared headers of ``thegame/csrc/`` (card
+masks and placement, hash tables); docs/c-kernels.md describes the layout.
+All are ``optional=True``: where no C compiler (or no Python headers) is
+found, the package still installs and runs on the pure-Python reference
+kernels (``thegame --version`` says which are in use).
 """
 
 import platform
@@ -62,6 +63,12 @@ setup(
             include_dirs=[SHARED],
             depends=shared_headers,
             extra_compile_args=kernel_flags,
+            optional=True,
+        ),
+        Extension(
+            "thegame.analysis.nimmt._cplayout",
+            sources=["thegame/analysis/nimmt/_cplayout.c"],
+            extra_compile_args=["-O2"] if sys.platform != "win32" else [],
             optional=True,
         ),
     ]

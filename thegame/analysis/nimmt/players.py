@@ -2,7 +2,7 @@
 
 Every player is seeded (``SplitMix64``) so a benchmark replays exactly.
 Unless a player says otherwise, a card below every row takes the row with
-the fewest heads, ties to the lowest row number (the README's Decision).
+the fewest heads, ties to the lowest row number (a decision of ours: docs/games/nimmt.md).
 """
 
 from __future__ import annotations
@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...models.errors import InvalidInputError
-from ...models.nimmt.game import Player, View
-from ...models.nimmt.rules import Rows, fewest_heads_row, place_trick, row_heads
+from ...models.nimmt.rules import fewest_heads_row
+from ...models.nimmt.state import Player, View
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, Trick, to_slots
 from ...solver.nimmt.search import Searcher
+from .budget import Budget
 from .sampling import Sequences, sample_sequences, unseen
+from .strong import StrongPlayer
+from .table import after_own_trick, own_card
 
 
 class RandomPlayer:
@@ -48,23 +51,6 @@ def _fewest(slots: Slots) -> int:
 def _trick(slots: Slots, others: tuple[tuple[int, int], ...]) -> Trick:
     ranked = sorted((c, p) for p, c in others)
     return Trick(slots, [c for c, _ in ranked], [p for _, p in ranked], {})
-
-
-def after_own_trick(view: View, card: int, row: int) -> tuple[Rows, int]:
-    """The rows after this turn's revealed trick (``view.trick``) when this
-    player's card (below every row) takes ``row``, and the heads it takes."""
-    assert view.trick is not None
-
-    def choose(p: int, rows: Rows) -> int:
-        return row if p == view.player else fewest_heads_row(rows)
-
-    rows, placed = place_trick(view.rows, view.trick, choose)
-    return rows, sum(row_heads(pl.taken) for pl in placed if pl.player == view.player)
-
-
-def _own_card(view: View) -> int:
-    assert view.trick is not None
-    return view.trick[view.player]
 
 
 def rollout(slots: Slots, order: list[int], sequences: Sequences) -> int:
@@ -119,7 +105,7 @@ class FlatMonteCarlo:
         return best_card
 
     def choose_row(self, view: View) -> int:
-        card = _own_card(view)
+        card = own_card(view)
         rest = [c for c in view.hand if c != card]
         n = max(1, self.playouts // 4)
         best, best_row = float("inf"), 0
@@ -202,10 +188,15 @@ class BlindPlayer:
     def choose_row(self, view: View) -> int:
         """The row whose mean score (its heads now plus the same sampled
         evaluation of the rest of the hand) is lowest."""
-        card = _own_card(view)
-        rest = tuple(c for c in view.hand if c != card)
-        if not rest:
+        card = own_card(view)
+        if len(view.hand) == 1:
             return fewest_heads_row(view.rows)
+        totals = self.row_totals(view, card)
+        return min(range(4), key=lambda r: (totals[r], r))
+
+    def row_totals(self, view: View, card: int) -> list[float]:
+        """Per row, the sum over ``samples`` samples of its score."""
+        rest = tuple(c for c in view.hand if c != card)
         pool = unseen(view)
         totals = [0.0] * 4
         afters = [after_own_trick(view, card, r) for r in range(4)]
@@ -216,19 +207,50 @@ class BlindPlayer:
                 later = self._playouts(to_slots(rows), [], list(rest), seqs)
                 exact = Searcher(problem).best() if len(rest) <= self.exact_cards else 0
                 totals[r] += h + exact + later
-        return min(range(4), key=lambda r: (totals[r], r))
+        return totals
+
+
+class TimedBlindPlayer(BlindPlayer):
+    """``BlindPlayer`` that draws samples until ``seconds`` of CPU time are
+    spent (at least one), for benchmarks at equal time per decision."""
+
+    def __init__(
+        self,
+        seed: int,
+        seconds: float,
+        playouts: int = 2,
+        weight: float = 1.0,
+        exact_cards: int = 6,
+    ) -> None:
+        super().__init__(seed, 1, playouts, weight, exact_cards)
+        self.seconds = seconds
+
+    def card_means(self, view: View) -> dict[int, float]:
+        budget = Budget(self.seconds, 0)
+        totals = dict.fromkeys(view.hand, 0.0)
+        while budget.more():
+            for card, mean in super().card_means(view).items():  # one sample
+                totals[card] += mean
+        return {c: t / budget.done for c, t in totals.items()}
+
+    def row_totals(self, view: View, card: int) -> list[float]:
+        budget = Budget(self.seconds, 0)
+        totals = [0.0] * 4
+        while budget.more():
+            totals = [a + b for a, b in zip(totals, super().row_totals(view, card), strict=True)]
+        return totals
 
 
 LEVELS: dict[str, Callable[[int], Player]] = {
-    "easy": RandomPlayer,  # a random card from the hand: any legal play
-    "normal": BlindPlayer,  # sampling with the exact best response (default settings)
+    "easy": RandomPlayer,
+    "normal": BlindPlayer,
+    "strong": StrongPlayer,  # 0.3 s of CPU time per decision by default
 }
-"""The named opponents of ``nimmt play``, weakest first; a new level is one
-more entry (a factory from a seed)."""
+"""The opponents' strength levels: named factories taking a seed."""
 
 
 def by_level(name: str, seed: int) -> Player:
-    """A seeded player of the named level (``LEVELS``)."""
+    """A seeded player of the named level (``LEVELS``: easy, normal, strong)."""
     try:
         factory = LEVELS[name]
     except KeyError:

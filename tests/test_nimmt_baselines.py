@@ -1,0 +1,166 @@
+"""The published Monte-Carlo baselines follow their descriptions, and the
+compiled playouts equal the Python reference draw for draw."""
+
+from __future__ import annotations
+
+from math import factorial
+
+import pytest
+from nimmt_support import random_record
+
+from thegame.analysis.nimmt import playout
+from thegame.analysis.nimmt.baselines import MCS, MCS100
+from thegame.analysis.nimmt.playout import Policy, run_python
+from thegame.analysis.nimmt.review import view_at
+from thegame.analysis.nimmt.sampling import unseen
+from thegame.analysis.nimmt.table import after_own_trick
+from thegame.models.nimmt.deal import Deal
+from thegame.models.nimmt.game import View, play_round
+from thegame.models.nimmt.record import replay
+from thegame.models.nimmt.rules import fewest_heads_row, row_heads
+from thegame.models.seeds import SplitMix64
+from thegame.solver.nimmt.problem import to_slots
+
+needs_c = pytest.mark.skipif(not playout.HAVE_C, reason="the C playouts are not built")
+
+
+@needs_c
+@pytest.mark.parametrize("players", [2, 4, 7, 10])
+@pytest.mark.parametrize("turn", [0, 4, 8])
+def test_c_playouts_equal_python_for_the_same_stream(players: int, turn: int) -> None:
+    view = view_at(random_record(players * 13 + turn, players), 1, turn)
+    hand, pool, slots = list(view.hand), unseen(view), to_slots(view.rows)
+    for me in Policy:
+        for them in Policy:
+            for common in (False, True):
+                firsts = [*hand, 0]
+                a, b = SplitMix64(99), SplitMix64(99)
+                want = run_python(a, slots, hand, firsts, pool, players - 1, 3, me, them, common)
+                got = playout.run_c(b, slots, hand, firsts, pool, players - 1, 3, me, them, common)
+                assert got == want
+                assert a.state == b.state  # the stream is advanced alike
+
+
+def test_a_playout_is_a_legal_round_priced_by_the_rules() -> None:
+    """One playout with one other player whose hand is the whole pool: its
+    heads equal the rules engine's for the same two card sequences."""
+    deal = Deal.from_seed(3, 2)
+    rows = tuple((c,) for c in deal.rows)
+    hand = list(deal.hands[0])
+    pool = list(deal.hands[1])
+    # random policy, this player's first card fixed: replay the same draws by hand
+    rng = SplitMix64(5)
+    got = playout.playout(rng, to_slots(rows), hand, hand[3], pool, 1, Policy.RANDOM, Policy.RANDOM)
+    rng = SplitMix64(5)
+    theirs = list(pool)
+    rng.shuffle(theirs)
+    mine = [c for c in hand if c != hand[3]]
+    order = [[hand[3]], []]
+    for t in range(10):
+        if t:
+            i = rng.below(len(mine))
+            order[0].append(mine[i])
+            mine[i] = mine[-1]
+            mine.pop()
+        j = rng.below(len(theirs))
+        order[1].append(theirs[j])
+        theirs[j] = theirs[-1]
+        theirs.pop()
+
+    class Fixed:
+        def __init__(self, cards: list[int]) -> None:
+            self.cards = cards
+
+        def choose_card(self, view: View) -> int:
+            return self.cards[view.turn]
+
+        def choose_row(self, view: View) -> int:
+            return fewest_heads_row(view.rows)
+
+    record = play_round(deal, [Fixed(order[0]), Fixed(order[1])])
+    assert got == replay(record).heads[0]
+
+
+def test_mcs_rollout_counts_follow_min_mc_max_10_n_factorial() -> None:
+    player = MCS(1)
+    assert [player.rollouts(n) for n in range(2, 11)] == [
+        min(200, 10 * factorial(n)) for n in range(2, 11)
+    ]
+    assert player.rollouts(3) == 60 and player.rollouts(4) == 200
+    record = random_record(5, 4)
+    for turn, per_card in [(0, 200), (7, 60), (8, 20)]:
+        view = view_at(record, 0, turn)
+        player.choose_card(view)
+        assert player.last_rollouts == per_card
+
+
+def test_mcs_plays_the_card_with_the_fewest_mean_heads() -> None:
+    """The choice is the argmin of the rollout totals the same stream gives."""
+    view = view_at(random_record(8, 4), 2, 5)
+    hand = list(view.hand)
+    n = MCS(4).rollouts(len(hand))
+    totals = playout.run(SplitMix64(4), to_slots(view.rows), hand, hand, unseen(view), 3, n)
+    want = hand[min(range(len(hand)), key=lambda k: (totals[k], k))]
+    assert MCS(4).choose_card(view) == want
+
+
+def _row_view(seed: int) -> View:
+    """A view at a row choice: a record's first turn where someone chooses."""
+    for s in range(seed, seed + 200):
+        record = random_record(s, 4)
+        for t, turn in enumerate(record.turns):
+            if turn.choices:
+                (p,) = turn.choices
+                before = view_at(record, p, t)
+                seen = before.seen | set(turn.cards)
+                return View(
+                    p,
+                    4,
+                    t,
+                    before.hand,
+                    before.rows,
+                    frozenset(seen),
+                    before.scores,
+                    before.round_heads,
+                    turn.cards,
+                )
+    raise AssertionError("no row choice in 200 rounds")
+
+
+def test_mcs_takes_the_fewest_heads_row() -> None:
+    for seed in (1, 50, 300):
+        view = _row_view(seed)
+        assert MCS(seed).choose_row(view) == fewest_heads_row(view.rows)
+
+
+def test_mcs100_simulates_the_row_choice() -> None:
+    """Per row: the heads now plus the mean of 100 rollouts of the rest,
+    drawn in row order from the player's stream; 100 rollouts per card."""
+    view = _row_view(7)
+    player = MCS100(3)
+    means = player.row_means(view)
+    card = view.trick[view.player] if view.trick else 0
+    rest = [c for c in view.hand if c != card]
+    rng = SplitMix64(3)
+    for r in range(4):
+        rows, h = after_own_trick(view, card, r)
+        assert h == row_heads(view.rows[r])
+        total = playout.run(rng, to_slots(rows), rest, [0], unseen(view), 3, 100)[0]
+        assert means[r] == pytest.approx(h + total / 100)
+    assert MCS100(3).choose_row(view) == min(range(4), key=lambda r: (means[r], r))
+    MCS100(3).choose_card(view_at(random_record(2, 4), 0, 0))
+    p = MCS100(3)
+    p.choose_card(view_at(random_record(2, 4), 0, 0))
+    assert p.last_rollouts == 100
+
+
+def test_equal_time_mode_spends_about_its_seconds() -> None:
+    import time
+
+    view = view_at(random_record(4, 4), 0, 0)
+    for player in (MCS(1, seconds=0.05), MCS100(1, seconds=0.05)):
+        start = time.process_time()
+        player.choose_card(view)
+        spent = time.process_time() - start
+        assert 0.04 <= spent < 0.5
+        assert player.last_rollouts > 0

@@ -1,0 +1,154 @@
+"""The strong player: determinized search over the card and the row choice.
+
+Every decision is scored over many determinizations (the unseen cards dealt
+at random to the other players):
+
+- **Mid-round** (more than ``endgame`` cards in hand): each determinization
+  is played out to the end of the round once per candidate card, all
+  candidates from the same seed (common random numbers, so the comparison
+  between cards is not drowned in the noise of the deals), by the compiled
+  playouts of :mod:`playout` in which every player follows the greedy
+  policy (the cheapest card now, the closest fit first, 10% random moves):
+  a better model of the opponents and of this player's own later turns
+  than uniformly random play.
+- **Endgame** (at most ``endgame`` cards): each determinization also fixes
+  the order in which the others play their cards, and the exact best
+  response (``Searcher``, the solver of a known deal) prices every first
+  move; the card with the lowest mean is played.
+- **Row choice** (rule S3, which the published agents do not use): each row
+  is priced by its heads now plus the same evaluation of the rest of the
+  round from the rows it leaves (the same determinizations for every row).
+
+The player sees only its ``View``. With ``seconds`` it spends that much CPU
+time per decision; with ``seconds=None`` it runs exactly ``sims`` batches
+(mid-round) or ``samples`` determinizations (endgame), and a game replays.
+"""
+
+from __future__ import annotations
+
+from ...models.nimmt.game import View
+from ...models.seeds import SplitMix64
+from ...solver.nimmt.problem import Problem, Slots, to_slots
+from ...solver.nimmt.search import Searcher
+from .budget import Budget
+from .playout import Policy, run
+from .sampling import sample_sequences, unseen
+from .table import after_own_trick, own_card
+
+BATCH = 8  # determinizations per call into the playouts
+
+
+class StrongPlayer:
+    """Determinized search with safe-policy playouts and an exact endgame."""
+
+    def __init__(
+        self,
+        seed: int,
+        seconds: float | None = 0.3,
+        sims: int = 40,
+        samples: int = 30,
+        endgame: int = 2,
+        me: Policy = Policy.SAFE,
+        them: Policy = Policy.RANDOM,
+        phases: int = 4,
+    ) -> None:
+        self.rng = SplitMix64(seed)
+        self.seconds = seconds
+        self.sims = sims
+        self.samples = samples
+        self.endgame = endgame
+        self.me = me
+        self.them = them
+        self.phases = phases
+
+    def _playout_means(self, view: View, slots: Slots, hand: list[int]) -> list[float]:
+        """Per card, its mean heads over the playouts; ``inf`` for a card
+        dropped by the successive halving (see the class docstring)."""
+        pool, others = unseen(view), view.players - 1
+        budget = Budget(self.seconds, self.sims)
+        sums = [0] * len(hand)
+        counts = [0] * len(hand)
+        alive = list(range(len(hand)))
+        halvings = 0
+        while budget.more():
+            cards = [hand[k] for k in alive]
+            batch = run(
+                self.rng, slots, hand, cards, pool, others, BATCH, self.me, self.them, common=True
+            )
+            for k, total in zip(alive, batch, strict=True):
+                sums[k] += total
+                counts[k] += BATCH
+            while len(alive) > 2 and budget.used() >= (halvings + 1) / self.phases:
+                alive.sort(key=lambda k: (sums[k] / counts[k], k))
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+                halvings += 1
+        return [sums[k] / counts[k] if k in alive else float("inf") for k in range(len(hand))]
+
+    def _exact_means(self, view: View) -> list[float]:
+        """Per card: the mean over determinizations of its exact heads with
+        the best continuation (best row when it must choose)."""
+        hand = list(view.hand)
+        pool = unseen(view)
+        budget = Budget(self.seconds, self.samples)
+        sums = [0] * len(hand)
+        while budget.more():
+            seqs = sample_sequences(self.rng, view, len(hand), pool)
+            problem = Problem(view.rows, view.hand, seqs, tuple({} for _ in seqs), view.player)
+            best: dict[int, int] = {}
+            for move, value in Searcher(problem).root_values():
+                best[move.card] = min(value, best.get(move.card, value))
+            for k, card in enumerate(hand):
+                sums[k] += best[card]
+        return [s / budget.done for s in sums]
+
+    def card_means(self, view: View) -> list[float]:
+        """The score of each card of ``view.hand`` (mean heads; lower is better)."""
+        hand = list(view.hand)
+        if len(hand) <= self.endgame:
+            return self._exact_means(view)
+        return self._playout_means(view, to_slots(view.rows), hand)
+
+    def choose_card(self, view: View) -> int:
+        if len(view.hand) == 1:
+            return view.hand[0]
+        means = self.card_means(view)
+        return view.hand[min(range(len(means)), key=lambda k: (means[k], k))]
+
+    def row_means(self, view: View) -> list[float]:
+        """Per row: the heads it takes now plus the mean heads of the rest of
+        the round from the rows it leaves."""
+        card = own_card(view)
+        rest = tuple(c for c in view.hand if c != card)
+        afters = [after_own_trick(view, card, r) for r in range(4)]
+        if not rest:
+            return [float(h) for _, h in afters]
+        pool, others = unseen(view), view.players - 1
+        exact = len(rest) <= self.endgame
+        budget = Budget(self.seconds, self.samples if exact else self.sims)
+        sums = [0] * 4
+        while budget.more():
+            if exact:
+                seqs = sample_sequences(self.rng, view, len(rest), pool)
+                for r, (rows, _) in enumerate(afters):
+                    problem = Problem(rows, rest, seqs, tuple({} for _ in seqs), view.player)
+                    sums[r] += Searcher(problem).best()
+                continue
+            seed = self.rng.next()
+            for r, (rows, _) in enumerate(afters):
+                sums[r] += run(
+                    SplitMix64(seed),
+                    to_slots(rows),
+                    rest,
+                    [0],
+                    pool,
+                    others,
+                    BATCH,
+                    self.me,
+                    self.them,
+                )[0]
+        count = budget.done * (1 if exact else BATCH)
+        return [h + s / count for (_, h), s in zip(afters, sums, strict=True)]
+
+    def choose_row(self, view: View) -> int:
+        means = self.row_means(view)
+        return min(range(4), key=lambda r: (means[r], r))
