@@ -136,6 +136,7 @@ class Server:
         self.puzzles: OrderedDict[tuple[str, str | None], Puzzle] = OrderedDict()
         self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
         self.mind_odds: dict[tuple[int, int], dict[str, Any]] = {}
+        self.cento_puzzles: dict[str, Any] = {}  # Cento's daily puzzles (serve.cento)
         self._making: dict[tuple[str, str | None], asyncio.Lock] = {}
         self.templates = Environment(
             loader=PackageLoader("thegame.serve", "templates"),
@@ -598,6 +599,9 @@ async def mind_page(request: Request) -> Response:
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
+    # The other games' routes use this module's helpers: imported once it is loaded.
+    from . import cento, nimmt
+
     server = Server(settings or Settings())
 
     @contextlib.asynccontextmanager
@@ -617,6 +621,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/solve", solve_page),
         Route("/review", review_page, methods=["GET", "POST"]),
         Route("/mind", mind_page),
+        Route("/nimmt", nimmt.nimmt_page),
+        Route("/cento", cento.cento_page),
+        Route("/cento/{date}", cento.cento_page),
         Route("/api/daily", api_daily),
         Route("/api/mind/odds", api_mind_odds),
         Route("/api/solve", api_solve, methods=["POST"]),
@@ -625,6 +632,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/analyze", api_analyze, methods=["POST"]),
         Route("/api/explain", api_explain, methods=["POST"]),
         Route("/api/board", api_board, methods=["POST"]),
+        Route("/api/nimmt/table", nimmt.api_table, methods=["POST"]),
+        Route("/api/nimmt/review", nimmt.api_review, methods=["POST"]),
+        Route("/api/cento/daily", cento.api_daily),
+        Route("/api/cento/board", cento.api_board, methods=["POST"]),
+        Route("/api/cento/solve", cento.api_solve, methods=["POST"]),
         Mount("/static", static, name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -10,14 +10,17 @@ give the same decisions again, whoever asks and however often.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
+from typing import Any
 
 from ...models.errors import IllegalMoveError, InvalidInputError
+from ...models.nimmt.deal import check_players
 from ...models.nimmt.game import View, game_over, round_deals
 from ...models.nimmt.record import GameRecord, Record, RoundStatus, Turn, replay, replay_game
 from ...models.nimmt.rules import HAND, ROWS, chooser
-from .players import by_level
+from .players import LEVELS, by_level
 from .review import view_at
 
 # Rounds a table takes: a game ends (rule S5) long before; this bounds what a
@@ -58,11 +61,33 @@ class Table:
         return done and game_over(replay_game(self.game).scores)
 
 
-def open_table(seed: int, players: int, level: str, whole: bool, rounds: list[list[Turn]]) -> Table:
+def rounds_from_json(seed: int, players: int, data: Any) -> list[list[Turn]]:
+    """The turns of each round, as a record holds them (rule S6), read
+    against the game's deals: ``[[{"cards": [...], "rows": {...}}, ...], ...]``."""
+    check_players(players, "players")
+    if not isinstance(data, list) or not all(isinstance(r, list) for r in data):
+        raise InvalidInputError("expected a list of rounds, each a list of turns", "rounds")
+    if len(data) > MAX_ROUNDS:
+        raise InvalidInputError(f"{len(data)} rounds; a game has {MAX_ROUNDS} at most", "rounds")
+    deals = islice(round_deals(seed, players), len(data))
+    out = []
+    for i, (deal, turns) in enumerate(zip(deals, data, strict=False)):
+        try:
+            out.append(list(Record.from_json({"deal": deal.to_json(), "turns": turns}).turns))
+        except InvalidInputError as e:
+            raise InvalidInputError(e.message, f"rounds[{i}].{e.where}") from None
+    return out
+
+
+def open_table(
+    seed: int, players: int, level: str, whole: bool, rounds: Sequence[Sequence[Turn]]
+) -> Table:
     """The table of a game seeded ``seed`` after ``rounds`` (each a list of
     turns), every turn checked by the referee (rules S2-S5); a finished
     round that does not end the game is followed by the next one's deal."""
-    by_level(level, 0)  # an unknown level fails here, before any work
+    if level not in LEVELS:
+        raise InvalidInputError(f"no level {level!r}; the levels are {', '.join(LEVELS)}", "level")
+    check_players(players, "players")
     if not rounds:
         rounds = [[]]
     if len(rounds) > (MAX_ROUNDS if whole else 1):
