@@ -203,10 +203,7 @@ async def api_board(request: Request) -> Response:
         raise InvalidInputError("the game is over", "action")
     if isinstance(action, Step):
         try:
-            if session.step([action]):
-                steps = []
-            else:
-                steps = [*steps, action]
+            steps = [] if session.step([action]) else [*steps, action]
         except TurnError as e:
             raise InvalidInputError(str(e), "action") from None
     elif action == "end":

@@ -148,7 +148,8 @@ def _game(raw: Any) -> dict[str, Any]:
     if level not in LEVELS:
         raise InvalidInputError(f"no level {level[:24]!r}; the levels are {', '.join(LEVELS)}",
                                 "level")  # fmt: skip
-    return {"seed": seed, "players": players, "level": level, "whole": inputs.flag(g, "whole", True)}
+    whole = inputs.flag(g, "whole", True)
+    return {"seed": seed, "players": players, "level": level, "whole": whole}
 
 
 @api
