@@ -364,3 +364,26 @@ def test_cento_daily_solved_by_clicks(page: Any) -> None:
     page.wait_for_selector("#solve-result[data-verdict]", timeout=60_000)
     assert page.locator("#solve-result").get_attribute("data-verdict") in ("win", "loss", "unknown")
     shot(page, "cento-solve")
+
+
+@pytest.mark.parametrize(
+    "path", [f"/cento/{DAY}", "/nimmt?seed=3&players=3&level=easy&round=1"], ids=["cento", "nimmt"]
+)
+def test_every_card_of_the_other_games_is_reached_by_tab_with_a_text_label(
+    page: Any, path: str
+) -> None:
+    page.goto(path)
+    _board_settled(page)
+    hand = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert hand
+    reached = _tab_round(page)
+    cards = {r["card"]: r["label"] for r in reached if r["card"] is not None}
+    assert sorted(cards) == sorted(hand)
+    for card, label in cards.items():
+        assert label.startswith("free card" if card == "free" else f"card {card}"), label
+    enabled = page.locator("#board button[data-action]:enabled").evaluate_all(
+        "els => els.map(e => e.dataset.action)"
+    )
+    actions = {r["action"]: r["label"] for r in reached if r["action"] is not None}
+    assert "hint" in enabled and set(enabled) <= set(actions)
+    assert all(actions.values()), actions

@@ -36,7 +36,7 @@ from ..models.cento.rules import FREE, MAX_NAMED, CentoStatus
 from ..models.seeds import MAX_SEED
 from ..puzzles.cento.puzzles import SoloPuzzle, daily
 from . import inputs
-from .app import Server, _day, _json, _server, api, page
+from .base import Server, _day, _json, _server, api, page
 
 # Seconds a daily puzzle may take to make (the CLI's budget per seed).
 DAILY_TIME = 60.0

@@ -34,7 +34,7 @@ from ..models.nimmt.record import GameRecord, Record, load_file, replay, replay_
 from ..models.nimmt.rules import GAME_END, HEADS, MAX_PLAYERS, MIN_PLAYERS, ROWS
 from ..models.seeds import MAX_SEED
 from . import inputs
-from .app import _int_param, _json, _server, api, page
+from .base import _int_param, _json, _server, api, page
 
 # Samples behind a hint and a review's blind column on the page (the CLI's
 # default is 20; 10 keeps a review of ten turns to seconds).
