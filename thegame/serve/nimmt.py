@@ -36,6 +36,8 @@ from ..models.seeds import MAX_SEED
 from . import inputs
 from .base import _int_param, _json, _server, api, page
 
+# The level a game starts with: the command line's default, while the library has it.
+DEFAULT_LEVEL = "normal" if "normal" in LEVELS else next(iter(LEVELS))
 # Samples behind a hint and a review's blind column on the page (the CLI's
 # default is 20; 10 keeps a review of ten turns to seconds).
 SAMPLES = 10
@@ -144,7 +146,7 @@ def _game(raw: Any) -> dict[str, Any]:
         raise InvalidInputError('give "seed"', "game")
     players = inputs.integer(g, "players", MIN_PLAYERS, MAX_PLAYERS, 4)
     assert players is not None
-    level = inputs.text(g, "level", "normal") or "normal"
+    level = inputs.text(g, "level", DEFAULT_LEVEL) or DEFAULT_LEVEL
     if level not in LEVELS:
         raise InvalidInputError(f"no level {level[:24]!r}; the levels are {', '.join(LEVELS)}",
                                 "level")  # fmt: skip
@@ -220,7 +222,7 @@ async def nimmt_page(request: Request) -> Response:
     server, q = _server(request), request.query_params
     players = _int_param(q.get("players"), "players", MIN_PLAYERS, MAX_PLAYERS, 4)
     check_players(players, "players")
-    level = q.get("level") or "normal"
+    level = q.get("level") or DEFAULT_LEVEL
     if level not in LEVELS:
         raise InvalidInputError(f"no level {level[:24]!r}; the levels are {', '.join(LEVELS)}",
                                 "level")  # fmt: skip

@@ -57,7 +57,7 @@
   function render() {
     root.dataset.state = view.state;
     const choosing = view.state === "choose-row";
-    $("status").textContent = view.state === "over" ? "The game is over"
+    $("status").textContent = view.state === "over" ? (game.whole ? "The game is over" : "The round is over")
       : `Round ${view.round}, turn ${view.turn}` + (choosing ? ": take a row" : ": choose a card");
     const rows = $("rows");
     rows.replaceChildren();
@@ -102,6 +102,7 @@
       for (const v of vals) tr.append(el("td", {}, String(v)));
       t.append(tr);
     }
+    document.querySelector('[data-action="hint"]').disabled = view.state !== "playing";
     const end = $("end");
     if (view.state === "over") showEnd(end); else end.hidden = true;
   }
@@ -136,9 +137,11 @@
       out.replaceChildren();
       out.dataset.state = "done";
       out.append(el("p", {}, `you took ${headsText(r.played_heads)}; ${r.optimal_heads} at best with hindsight: ${r.lost} lost`));
+      out.append(el("p", { class: "dim" }, "each card is priced in heads: its own this turn plus the fewest possible afterwards, "
+        + `with hindsight (the others' cards known); "by what you knew" is the card sampled from what you saw (${r.samples} samples)`));
       const t = el("table", { "data-chart": "nimmt-review" });
       const h = el("tr");
-      for (const x of ["turn", "played", "heads", "hindsight", "heads", "by what you knew", "heads", "lost"]) h.append(el("th", {}, x));
+      for (const x of ["turn", "played", "→ heads", "best with hindsight", "→ heads", "best by what you knew", "→ heads", "lost"]) h.append(el("th", {}, x));
       t.append(h);
       for (const x of r.turns) {
         const tr = el("tr", x.lost ? { "data-mark": "lost" } : {});
