@@ -16,8 +16,6 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..analysis.cento.explain import explain_line
-from ..analysis.cento.hint import hint_for
 from ..analysis.cento.session import (
     Session,
     Step,
@@ -28,25 +26,18 @@ from ..analysis.cento.session import (
     step_text,
     turn_steps,
 )
-from ..models import InvalidInputError, Limit
+from ..models import InvalidInputError
 from ..models.cento.deal import CentoDeal, card_to_json
 from ..models.cento.engine import TurnError
 from ..models.cento.record import CentoRecord, CentoTurn
 from ..models.cento.rules import FREE, MAX_NAMED, CentoStatus
 from ..models.seeds import MAX_SEED
-from ..puzzles.cento.puzzles import SoloPuzzle, daily
-from . import inputs
+from ..puzzles.cento.puzzles import SoloPuzzle
+from . import game_jobs, inputs
 from .base import Server, _day, _json, _server, api, page
 
-# Seconds a daily puzzle may take to make (the CLI's budget per seed).
-DAILY_TIME = 60.0
 # Turns a client may send: a solo game ends long before (every turn plays or draws).
 MAX_TURNS = 1000
-
-
-def daily_job(day: str) -> dict[str, Any]:
-    """The day's puzzle as ``thegame cento daily --json`` gives it."""
-    return daily(dt.date.fromisoformat(day), Limit(time=DAILY_TIME)).to_dict()
 
 
 async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloPuzzle:
@@ -54,7 +45,9 @@ async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloP
     key = day.isoformat()
     cache = server.cento_puzzles
     if key not in cache:
-        data = await server.run(request, daily_job, key, budget=server.settings.time_cap * 4)
+        data = await server.run(
+            request, game_jobs.cento_daily_job, key, budget=server.settings.time_cap * 4
+        )
         deal = CentoDeal.from_dict(data["deal"])
         turns = tuple(CentoTurn.from_dict(t, f"turns[{i}]") for i, t in enumerate(data["turns"]))
         if len(cache) >= 32:
@@ -62,16 +55,6 @@ async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloP
         cache[key] = SoloPuzzle(data["seed"], deal, data["turn_count"], turns, key)
     found: SoloPuzzle = cache[key]
     return found
-
-
-def hint_job(record: CentoRecord, seconds: float) -> dict[str, Any]:
-    return hint_for(record, Limit(time=seconds)).to_dict()
-
-
-def solve_job(record: CentoRecord, seconds: float) -> dict[str, Any]:
-    """``cento explain``: the solver's verdict and line, each turn with its reasons."""
-    result = explain_line(record, Limit(time=seconds))
-    return {"headline": result.headline, **result.to_dict()}
 
 
 def _turns(deal: CentoDeal, raw: Any) -> tuple[CentoTurn, ...]:
@@ -227,7 +210,9 @@ async def api_board(request: Request) -> Response:
                     "a hint is for a whole turn: undo this turn's steps first", "action"
                 )
             record = session.record
-            h = await server.run(request, hint_job, record, s.hint_time, budget=s.hint_time)
+            h = await server.run(
+                request, game_jobs.cento_hint_job, record, s.hint_time, budget=s.hint_time
+            )
             if action == "hint":
                 extra["hint"] = h
             else:
@@ -293,7 +278,7 @@ async def api_solve(request: Request) -> Response:
         assert seed is not None and players is not None
         record = CentoRecord(CentoDeal.from_seed(seed, players), ())
     seconds = inputs.seconds(data, "time_limit", s.default_time, s.time_cap)
-    out = await server.run(request, solve_job, record, seconds, budget=seconds)
+    out = await server.run(request, game_jobs.cento_solve_job, record, seconds, budget=seconds)
     return JSONResponse(out)
 
 

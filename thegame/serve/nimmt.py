@@ -17,126 +17,21 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ..analysis.nimmt.players import LEVELS
-from ..analysis.nimmt.review import hint, review
 from ..analysis.nimmt.table import (
-    Table,
-    advance,
     hand,
-    next_turn,
     open_table,
-    others_cards,
     rounds_from_json,
 )
 from ..models import InvalidInputError
 from ..models.nimmt.deal import check_players
-from ..models.nimmt.game import GameResult
-from ..models.nimmt.record import GameRecord, Record, load_file, replay, replay_game
-from ..models.nimmt.rules import GAME_END, HEADS, MAX_PLAYERS, MIN_PLAYERS, ROWS
+from ..models.nimmt.record import GameRecord, load_file, replay_game
+from ..models.nimmt.rules import GAME_END, MAX_PLAYERS, MIN_PLAYERS, ROWS
 from ..models.seeds import MAX_SEED
-from . import inputs
+from . import game_jobs, inputs
 from .base import _int_param, _json, _server, api, page
 
 # The level a game starts with: the command line's default, while the library has it.
 DEFAULT_LEVEL = "normal" if "normal" in LEVELS else next(iter(LEVELS))
-# Samples behind a hint and a review's blind column on the page (the CLI's
-# default is 20; 10 keeps a review of ten turns to seconds).
-SAMPLES = 10
-
-
-def _cards(cards: tuple[int, ...] | list[int]) -> list[dict[str, int]]:
-    return [{"card": c, "heads": HEADS[c]} for c in cards]
-
-
-def table_view(table: Table) -> dict[str, Any]:
-    """The table as the page draws it: the rows, the person's hand, the
-    heads of the round and the points of the game, the last turn revealed."""
-    now = replay(table.current)
-    heads = now.heads
-    scores = table.scores
-    out: dict[str, Any] = {
-        "round": len(table.game.rounds),
-        "turn": len(table.current.turns) + 1,
-        "rows": [
-            {"row": i, "cards": _cards(r), "heads": sum(HEADS[c] for c in r)}
-            for i, r in enumerate(now.rows[-1], 1)
-        ],
-        "hand": _cards(hand(table)),
-        "heads": heads,
-        "points": scores,
-        "totals": [s + h for s, h in zip(scores, heads, strict=True)],
-        "rounds": [[t.to_json() for t in r.turns] for r in table.game.rounds],
-        "state": "over" if table.over else "playing",
-    }
-    # The turn just played: the last of this round, or of the round before
-    # when a whole game has just dealt the next one.
-    played = table.game.rounds[-1] if table.current.turns else None
-    if played is None and len(table.game.rounds) > 1:
-        played = table.game.rounds[-2]
-    if played is not None and played.turns:
-        placed = replay(played).placements[-1]
-        out["last"] = {
-            "turn": len(played.turns),
-            "cards": list(played.turns[-1].cards),
-            "placements": [
-                {
-                    "player": p.player + 1,
-                    "card": p.card,
-                    "row": p.row + 1,
-                    "taken": list(p.taken),
-                    "heads": sum(HEADS[c] for c in p.taken),
-                    "chose": p.chose,
-                }
-                for p in placed
-            ],
-        }
-    if table.over:
-        out["record"] = _record(table).to_json()
-        totals = out["totals"] if not table.whole else replay_game(table.game).scores
-        shares = GameResult(tuple(totals), table.game.rounds).shares()
-        out["result"] = {
-            "totals": totals,
-            "winners": [p + 1 for p, s in enumerate(shares) if s > 0],
-            "you": "win" if shares[0] == 1 else "shared" if shares[0] > 0 else "loss",
-        }
-    return out
-
-
-def _record(table: Table) -> Record | GameRecord:
-    return table.game if table.whole else table.current
-
-
-def table_job(
-    game: dict[str, Any], rounds: list[list[Any]], card: int | None, row: int | None
-) -> dict[str, Any]:
-    """The table after the person's card (and row, rule S3) and the others'
-    choices; with no card, the table as it stands."""
-    table = open_table(game["seed"], game["players"], game["level"], game["whole"], rounds)
-    trick = None
-    if card is not None:
-        turn = next_turn(table, card, others_cards(table), row)
-        if turn is None:
-            trick = (card, *others_cards(table))
-        else:
-            table = advance(table, turn)
-    out = table_view(table)
-    if trick is not None:
-        # Rule S3: the cards are revealed together; the lowest, the person's,
-        # is below every row: the person takes a row before any card is placed.
-        out["state"] = "choose-row"
-        out["trick"] = list(trick)
-        out["card"] = card
-    return out
-
-
-def hint_job(game: dict[str, Any], rounds: list[list[Any]]) -> dict[str, Any]:
-    table = open_table(game["seed"], game["players"], game["level"], game["whole"], rounds)
-    if table.over:
-        raise InvalidInputError("the game is over: there is no next card", "action")
-    return hint(table.current, 0, SAMPLES, len(table.current.turns)).to_json()
-
-
-def review_job(record: Record, player: int, samples: int, seed: int) -> dict[str, Any]:
-    return review(record, player, samples, seed).to_json()
 
 
 def _game(raw: Any) -> dict[str, Any]:
@@ -166,9 +61,9 @@ async def api_table(request: Request) -> Response:
     action = data.get("action")
     cap = server.settings.time_cap
     if action is None:
-        return JSONResponse(table_view(table))
+        return JSONResponse(game_jobs.table_view(table))
     if action == "hint":
-        out = await server.run(request, hint_job, game, rounds, budget=cap)
+        out = await server.run(request, game_jobs.nimmt_hint_job, game, rounds, budget=cap)
         return JSONResponse({"hint": out})
     if not isinstance(action, dict) or not set(action) <= {"card", "row"} or "card" not in action:
         raise InvalidInputError('must be {"card": N}, {"card": N, "row": R} or "hint"', "action")
@@ -180,7 +75,13 @@ async def api_table(request: Request) -> Response:
     if card not in hand(table):
         raise InvalidInputError(f"card {card} is not in your hand (rule S2)", "action.card")
     out = await server.run(
-        request, table_job, game, rounds, card, None if row is None else row - 1, budget=cap
+        request,
+        game_jobs.nimmt_table_job,
+        game,
+        rounds,
+        card,
+        None if row is None else row - 1,
+        budget=cap,
     )
     return JSONResponse(out)
 
@@ -205,14 +106,20 @@ async def api_review(request: Request) -> Response:
     else:
         record = loaded
     player = inputs.integer(data, "player", 1, record.deal.players, 1)
-    samples = inputs.integer(data, "samples", 1, 200, SAMPLES)
+    samples = inputs.integer(data, "samples", 1, 200, game_jobs.SAMPLES)
     seed = inputs.integer(data, "sample_seed", 0, MAX_SEED, 0)
     assert player is not None and samples is not None and seed is not None
     from ..solver.nimmt.problem import problem_from_record
 
     problem_from_record(record, player - 1)  # a legal finished round, before any work
     out = await server.run(
-        request, review_job, record, player - 1, samples, seed, budget=server.settings.time_cap
+        request,
+        game_jobs.nimmt_review_job,
+        record,
+        player - 1,
+        samples,
+        seed,
+        budget=server.settings.time_cap,
     )
     return JSONResponse(out)
 
