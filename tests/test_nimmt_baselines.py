@@ -12,8 +12,8 @@ from thegame.analysis.nimmt import playout
 from thegame.analysis.nimmt.baselines import MCS, MCS100
 from thegame.analysis.nimmt.playout import Policy, run_python
 from thegame.analysis.nimmt.review import view_at
+from thegame.analysis.nimmt.row_choice import after_own_trick
 from thegame.analysis.nimmt.sampling import unseen
-from thegame.analysis.nimmt.table import after_own_trick
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.game import View, play_round
 from thegame.models.nimmt.record import replay

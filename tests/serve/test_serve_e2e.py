@@ -289,3 +289,101 @@ def test_every_card_and_pile_is_reached_by_tab_with_a_text_label(page: Any, path
     actions = {r["action"]: r["label"] for r in reached if r["action"] is not None}
     assert "hint" in enabled and set(enabled) <= set(actions)
     assert all(actions.values()), actions
+
+
+def test_nimmt_round_played_by_clicks_to_its_end_and_reviewed(page: Any) -> None:
+    """The lowest card every turn; row 1 when rule S3 asks (seed 3 asks on turn 1)."""
+    page.goto("/nimmt?seed=3&players=3&level=easy&round=1")
+    _board_settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "playing"
+    assert page.locator("#hand [data-card]").count() == 10
+    assert page.locator("#rows [data-row]").count() == 4
+    shot(page, "nimmt")
+    asked = False
+    for _ in range(30):
+        state = page.locator("#board").get_attribute("data-state")
+        if state == "over":
+            break
+        if state == "choose-row":
+            asked = True
+            assert "rule S3" in page.inner_text("#message")
+            shot(page, "nimmt-row")
+            page.click('#rows [data-row="1"]')
+        else:
+            page.locator("#hand [data-card]").first.click()
+        _board_settled(page)
+    assert asked
+    assert page.locator("#board").get_attribute("data-state") == "over"
+    assert page.locator("#hand [data-card]").count() == 0
+    verdict = page.locator("[data-verdict]").get_attribute("data-verdict")
+    assert verdict in ("win", "shared", "loss")
+    download = page.locator('[data-action="download"]')
+    assert download.get_attribute("download") == "nimmt-seed-3.json"
+    page.click('[data-action="review"]')
+    page.wait_for_selector('#review[data-state="done"]', timeout=60_000)
+    assert page.locator('[data-chart="nimmt-review"] tr').count() == 11  # a header, ten turns
+    shot(page, "nimmt-over")
+
+
+def test_cento_daily_solved_by_clicks(page: Any) -> None:
+    """Each step of the puzzle's line clicked: its card (a free card named
+    in the box first), the draw, the end of a turn that could go on."""
+    from thegame.analysis.cento.session import StepKind, turn_steps
+    from thegame.models.cento.record import CentoTurn
+    from thegame.models.cento.rules import FREE
+
+    page.goto(f"/cento/{DAY}")
+    _board_settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "playing"
+    assert page.locator('#piles [data-pile="open"]').get_attribute("data-top") == "91"
+    shot(page, "cento")
+    data = page.request.get(f"/api/cento/daily?date={DAY}").json()
+    for i, raw in enumerate(data["turns"]):
+        for step in turn_steps(CentoTurn.from_dict(raw, "turn")):
+            if step.kind == StepKind.DRAW:
+                page.click('[data-action="draw"]')
+            elif step.kind != StepKind.PLAY:
+                page.click(f'[data-action="{step.kind.value}"]')
+            elif step.card == FREE:
+                page.fill("[data-free-as]", str(step.named))
+                page.click('#hand [data-card="free"]')
+            else:
+                page.click(f'#hand [data-card="{step.card}"]')
+            _board_settled(page)
+        playing = page.locator("#board").get_attribute("data-state") == "playing"
+        if playing and page.inner_text("#status").startswith(f"Turn {i + 1}"):
+            page.click('[data-action="end-turn"]')  # a turn that could go on
+            _board_settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "solved"
+    assert f"Solved in {data['turn_count']} turns" in page.inner_text("#status")
+    assert "no help" in page.inner_text("[data-share]")
+    shot(page, "cento-solved")
+    page.fill('#solve-form [name="seed"]', "7")
+    page.fill('#solve-form [name="time_limit"]', "5")
+    page.click('[data-action="solve"]')
+    page.wait_for_selector("#solve-result[data-verdict]", timeout=60_000)
+    assert page.locator("#solve-result").get_attribute("data-verdict") in ("win", "loss", "unknown")
+    shot(page, "cento-solve")
+
+
+@pytest.mark.parametrize(
+    "path", [f"/cento/{DAY}", "/nimmt?seed=3&players=3&level=easy&round=1"], ids=["cento", "nimmt"]
+)
+def test_every_card_of_the_other_games_is_reached_by_tab_with_a_text_label(
+    page: Any, path: str
+) -> None:
+    page.goto(path)
+    _board_settled(page)
+    hand = page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert hand
+    reached = _tab_round(page)
+    cards = {r["card"]: r["label"] for r in reached if r["card"] is not None}
+    assert sorted(cards) == sorted(hand)
+    for card, label in cards.items():
+        assert label.startswith("free card" if card == "free" else f"card {card}"), label
+    enabled = page.locator("#board button[data-action]:enabled").evaluate_all(
+        "els => els.map(e => e.dataset.action)"
+    )
+    actions = {r["action"]: r["label"] for r in reached if r["action"] is not None}
+    assert "hint" in enabled and set(enabled) <= set(actions)
+    assert all(actions.values()), actions

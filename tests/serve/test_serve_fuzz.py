@@ -33,9 +33,17 @@ PARAMS = {
     "tolerance": TOLERANCES,
     "first": ["0", "9", "x"],
     "time_limit": ["NaN", "-1", "1e999"],
+    "level": ["", "godlike", "EASY", "<i>", "easy"],
+    "round": ["1", "0", "x"],
 }
-GETS = ["/", "/daily", "/play", "/solve", "/review", "/mind", "/api/daily", "/api/mind/odds"]
-POSTS = ["/api/solve", "/api/check", "/api/hint", "/api/analyze", "/api/explain", "/api/board"]
+GETS = [
+    "/", "/daily", "/play", "/solve", "/review", "/mind", "/api/daily", "/api/mind/odds",
+    "/nimmt", "/cento", "/api/cento/daily",
+]  # fmt: skip
+POSTS = [
+    "/api/solve", "/api/check", "/api/hint", "/api/analyze", "/api/explain", "/api/board",
+    "/api/nimmt/table", "/api/nimmt/review", "/api/cento/board", "/api/cento/solve",
+]  # fmt: skip
 # Requests in the random part (each a page or an endpoint with 1-3 odd parameters).
 ROUNDS = 160
 

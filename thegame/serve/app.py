@@ -9,238 +9,42 @@ a full pool a 503 with ``Retry-After``.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as dt
 import json
-import logging
-import os
 import random
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..models import InvalidInputError, ThegameError
+from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, get_rules, pile_index
 from ..models.the_game.notation import play_text
-from ..puzzles.the_game.daily import STREAMS, parse_date, today_utc
+from ..puzzles.the_game.daily import today_utc
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
-from . import inputs, jobs
-from .pool import JobCancelled, JobFailed, JobOverran, PoolBusy, WorkerPool
-
-log = logging.getLogger("thegame.serve")
-
-MAX_BODY = 1 << 20  # bytes: a record of the longest game is about 10 KB
-PUZZLE_CACHE = 64  # daily puzzles kept (each a few KB)
-# The Mind's odds: the largest tolerance served (the count grows with it).
-MIND_TOLERANCE = 10
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The server's limits (``thegame serve`` options)."""
-
-    workers: int = os.cpu_count() or 1
-    time_cap: float = 30.0  # seconds: no search runs longer, whatever a request asks
-    # Seconds a request waits for a free worker before a 503: 50 clients on 2
-    # workers wait up to about 40 s for searches of a fraction of a second.
-    queue_wait: float = 120.0
-    memory: int | None = 256  # MiB of search tables per worker
-    max_body: int = MAX_BODY
-    default_time: float = 10.0  # a solve's budget when the request names none
-    hint_time: float = 3.0
-    hindsight_time: float = 1.0  # per position of a review's hindsight column
-    hindsight_total: float = 6.0
-
-
-class BodyLimit:
-    """413 for a request body over ``limit`` bytes, declared or streamed."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(self.limit, send)
-            return
-        seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except _TooLarge:
-            if not started:
-                await _too_large(self.limit, send)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-async def _too_large(limit: int, send: Send) -> None:
-    body = json.dumps({"error": f"body: larger than {limit // 1024} KB"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
-
-
-def error(message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message}, status, headers=headers)
-
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-class Server:
-    """The application's state: settings, the pool, the daily puzzles made."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.pool = WorkerPool(settings.workers, settings.queue_wait)
-        self.puzzles: OrderedDict[tuple[str, str | None], Puzzle] = OrderedDict()
-        self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
-        self.mind_odds: dict[tuple[int, int], dict[str, Any]] = {}
-        self._making: dict[tuple[str, str | None], asyncio.Lock] = {}
-        self.templates = Environment(
-            loader=PackageLoader("thegame.serve", "templates"),
-            autoescape=select_autoescape(["html"]),
-        )
-
-    # -- running jobs ------------------------------------------------------------
-
-    async def run(
-        self, request: Request | None, func: Callable[..., Any], *args: Any, budget: float
-    ) -> Any:
-        gone = None if request is None else request.is_disconnected
-        return await self.pool.run(func, args, budget, gone)
-
-    async def puzzle(self, day: dt.date, stream: str | None, request: Request | None) -> Puzzle:
-        """The day's puzzle, made once in a worker and kept."""
-        key = (day.isoformat(), stream)
-        lock = self._making.setdefault(key, asyncio.Lock())
-        async with lock:
-            if key not in self.puzzles:
-                data = await self.run(
-                    request, jobs.daily_job, key[0], stream, budget=self.settings.time_cap * 4
-                )
-                self.puzzles[key] = Puzzle.from_dict(data, "daily")
-                self.puzzles[key].date = key[0]
-                self.puzzle_json[key] = data
-                while len(self.puzzles) > PUZZLE_CACHE:
-                    old, _ = self.puzzles.popitem(last=False)
-                    self.puzzle_json.pop(old, None)
-            self.puzzles.move_to_end(key)
-            return self.puzzles[key]
-
-    # -- pages -------------------------------------------------------------------
-
-    def page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        html = self.templates.get_template(name).render(**context)
-        return HTMLResponse(html, status)
-
-
-def api(handler: Handler) -> Handler:
-    """An API route: user errors are 400s with one line, never tracebacks."""
-
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except ThegameError as e:
-            return error(str(e))
-        except PoolBusy as e:
-            return error(str(e), 503, {"Retry-After": str(e.retry_after)})
-        except JobOverran as e:
-            return error(f"{e}; try a smaller time_limit", 503, {"Retry-After": "1"})
-        except JobCancelled:
-            return error("cancelled: the client went away", 499)
-        except JobFailed as e:
-            log.error("server fault: %s", e)
-            return error(f"internal error: {e}", 500)
-
-    return wrapped
-
-
-def page(handler: Handler) -> Handler:
-    """A page route: user errors show the page with the message (400)."""
-
-    async def wrapped(request: Request) -> Response:
-        server: Server = request.app.state.server
-        try:
-            return await handler(request)
-        except ThegameError as e:
-            return server.page("error.html", 400, message=str(e))
-        except PoolBusy as e:
-            resp = server.page("error.html", 503, message=str(e))
-            resp.headers["Retry-After"] = str(e.retry_after)
-            return resp
-        except (JobOverran, JobCancelled) as e:
-            return server.page("error.html", 503, message=str(e))
-        except JobFailed as e:
-            log.error("server fault: %s", e)
-            return server.page("error.html", 500, message=f"internal error: {e}")
-
-    return wrapped
-
-
-def _server(request: Request) -> Server:
-    server: Server = request.app.state.server
-    return server
-
-
-async def _json(request: Request) -> dict[str, Any]:
-    return inputs.body_json(await request.body())
-
-
-def _stream(name: str | None) -> str | None:
-    """A daily stream: None (the default one) or one of ``STREAMS``."""
-    if name in (None, "", "classic"):
-        return None
-    if name not in STREAMS:
-        raise InvalidInputError(
-            f"no daily stream {name!r} (streams: classic, {', '.join(STREAMS)})", "variant"
-        )
-    return name
-
-
-def _day(text: str | None) -> dt.date:
-    return today_utc() if text in (None, "") else parse_date(text or "")
-
+from . import cento, inputs, jobs, nimmt
+from .base import (
+    MIND_TOLERANCE,
+    BodyLimit,
+    Server,
+    _day,
+    _int_param,
+    _json,
+    _server,
+    _stream,
+    api,
+    page,
+)
+from .base import Settings as Settings  # the server's options: callers import them from here
 
 # -- the API -------------------------------------------------------------------------
 
@@ -518,29 +322,6 @@ async def play_page(request: Request) -> Response:
     )
 
 
-def _int_param(raw: str | None, name: str, low: int, high: int, default: int) -> int:
-    """A whole number from a query string, from ``low`` to ``high``."""
-    if raw in (None, ""):
-        return default
-    assert raw is not None
-    text = raw.strip()
-    # ASCII digits only: str.isdigit also takes "²", which int() refuses.
-    if not (text.isascii() and text.isdigit()):
-        raise InvalidInputError(f"must be a whole number, not {_shown(raw)}", name)
-    # Longer than the bound's digits is out of range, and not parsed: int() refuses
-    # strings of thousands of digits.
-    value = int(text) if len(text.lstrip("0")) <= len(str(high)) else None
-    if value is None or not low <= value <= high:
-        shown = text if len(text) <= 24 else text[:24] + "…"
-        raise InvalidInputError(f"must be from {low} to {high}, not {shown}", name)
-    return value
-
-
-def _shown(raw: str, most: int = 24) -> str:
-    """A value quoted in a message, cut short."""
-    return repr(raw) if len(raw) <= most else repr(raw[:most]) + "…"
-
-
 @page
 async def solve_page(request: Request) -> Response:
     s = _server(request).settings
@@ -617,6 +398,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/solve", solve_page),
         Route("/review", review_page, methods=["GET", "POST"]),
         Route("/mind", mind_page),
+        Route("/nimmt", nimmt.nimmt_page),
+        Route("/cento", cento.cento_page),
+        Route("/cento/{date}", cento.cento_page),
         Route("/api/daily", api_daily),
         Route("/api/mind/odds", api_mind_odds),
         Route("/api/solve", api_solve, methods=["POST"]),
@@ -625,6 +409,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/analyze", api_analyze, methods=["POST"]),
         Route("/api/explain", api_explain, methods=["POST"]),
         Route("/api/board", api_board, methods=["POST"]),
+        Route("/api/nimmt/table", nimmt.api_table, methods=["POST"]),
+        Route("/api/nimmt/review", nimmt.api_review, methods=["POST"]),
+        Route("/api/cento/daily", cento.api_daily),
+        Route("/api/cento/board", cento.api_board, methods=["POST"]),
+        Route("/api/cento/solve", cento.api_solve, methods=["POST"]),
         Mount("/static", static, name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -156,7 +156,7 @@ class WorkerPool:
         self.wait = wait
         self._ctx = multiprocessing.get_context("forkserver")
         # The workers start with the library already imported.
-        self._ctx.set_forkserver_preload(["thegame.serve.jobs"])
+        self._ctx.set_forkserver_preload(["thegame.serve.jobs", "thegame.serve.game_jobs"])
         self._idle: asyncio.Queue[_Worker] | None = None
         self._all: set[_Worker] = set()
         self.busy = 0

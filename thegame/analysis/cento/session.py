@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from ...models.cento.deal import Deal
 from ...models.cento.record import Record
-from ...models.cento.rules import FREE
+from ...models.cento.rules import FREE, MAX_NAMED
 from ...models.cento.state import (
     State,
     Turn,
@@ -179,3 +179,93 @@ class Session:
         self.states.append(apply_turn(self.deal, self.state, turn))
         self.turns.append(turn)
         return turn, proven
+
+
+def session_of(record: Record, human: frozenset[int], think: Limit | None = None) -> Session:
+    """The session at the end of a record's turns, each replayed by the rules
+    engine (an illegal turn raises ``TurnError`` with its rule id)."""
+    states = [initial_state(record.deal)]
+    for i, turn in enumerate(record.turns, 1):
+        try:
+            states.append(apply_turn(record.deal, states[-1], turn))
+        except TurnError as e:
+            raise TurnError(e.rule, f"turn {i}: {e.message}", e.play) from None
+    session = Session(record.deal, human, turns=list(record.turns), states=states)
+    if think is not None:
+        session.think = think
+    return session
+
+
+def turn_steps(turn: Turn) -> list[Step]:
+    """The steps a person takes to make ``turn``, in the order the rules
+    engine takes them (``apply_turn``): the 100 (rule Z5), a draw, the plays."""
+    steps: list[Step] = []
+    if turn.trick:
+        steps.append(Step(StepKind.TRICK))
+    if turn.treat:
+        steps.append(Step(StepKind.TREAT))
+    emptied = turn.trick and not turn.plays and not turn.draw
+    if turn.draw > 0 or (not turn.plays and not turn.treat and not emptied):
+        steps.append(Step(StepKind.DRAW))
+    steps.extend(Step(StepKind.PLAY, p.card, p.named) for p in turn.plays)
+    return steps
+
+
+def step_text(step: Step) -> str:
+    """A step as ``parse_steps`` reads it: ``37``, ``free 45``, ``draw``."""
+    if step.kind != StepKind.PLAY:
+        return step.kind.value
+    return f"free {step.named}" if step.card == FREE else str(step.card)
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the player to move may do next in the turn being built: the
+    cards that may be played now (a free card: the values it may be named,
+    rule Z4), and whether a draw, the Trick, the Treat or ending the turn is
+    allowed."""
+
+    cards: tuple[int, ...]
+    free_values: tuple[int, ...]
+    draw: bool
+    trick: bool
+    treat: bool
+    end: bool
+
+
+def choices(session: Session) -> Choices:
+    """Each next step tried on a copy of the turn by the rules engine."""
+    b = session.builder or TurnBuilder(session.deal, session.state)
+
+    def allowed(step: Step) -> bool:
+        trial = b.copy()
+        try:
+            if step.kind == StepKind.DRAW:
+                trial.draw()
+            elif step.kind == StepKind.TRICK:
+                trial.trick()
+            elif step.kind == StepKind.TREAT:
+                trial.treat()
+            else:
+                trial.play(step.card, step.named)
+        except TurnError:
+            return False
+        return True
+
+    cards = tuple(c for c in sorted(set(b.hand)) if c != FREE and allowed(Step(StepKind.PLAY, c)))
+    free: tuple[int, ...] = ()
+    if FREE in b.hand:
+        free = tuple(v for v in range(1, MAX_NAMED + 1) if allowed(Step(StepKind.PLAY, FREE, v)))
+    try:
+        b.copy().finish()
+        can_end = True
+    except TurnError:
+        can_end = False
+    return Choices(
+        cards,
+        free,
+        allowed(Step(StepKind.DRAW)),
+        allowed(Step(StepKind.TRICK)),
+        allowed(Step(StepKind.TREAT)),
+        can_end,
+    )

@@ -28,8 +28,8 @@ from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import to_slots
 from .budget import Budget
 from .playout import run
+from .row_choice import after_own_trick, own_card
 from .sampling import unseen
-from .table import after_own_trick, own_card
 
 BATCH = 4  # rollouts per candidate between two looks at the clock
 

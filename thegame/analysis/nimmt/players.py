@@ -16,9 +16,9 @@ from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, Trick, to_slots
 from ...solver.nimmt.search import Searcher
 from .budget import Budget
+from .row_choice import after_own_trick, own_card
 from .sampling import Sequences, sample_sequences, unseen
 from .strong import StrongPlayer
-from .table import after_own_trick, own_card
 
 
 class RandomPlayer:

@@ -32,8 +32,8 @@ from ...solver.nimmt.problem import Problem, Slots, to_slots
 from ...solver.nimmt.search import Searcher
 from .budget import Budget
 from .playout import Policy, run
+from .row_choice import after_own_trick, own_card
 from .sampling import sample_sequences, unseen
-from .table import after_own_trick, own_card
 
 BATCH = 8  # determinizations per call into the playouts
 

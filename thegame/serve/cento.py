@@ -1,0 +1,301 @@
+"""Cento in the browser: the daily solo puzzle played by clicks, with a hint
+and the solution step by step, and the solver on a seed.
+
+The page keeps the turns played and the steps of the turn being built; each
+click sends them with the action to ``/api/cento/board``, which replays them
+through the rules engine (``analysis.cento.session``) and answers with the
+position and the steps the rules allow next.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ..analysis.cento.session import (
+    Session,
+    Step,
+    StepKind,
+    choices,
+    parse_steps,
+    session_of,
+    step_text,
+    turn_steps,
+)
+from ..models import InvalidInputError
+from ..models.cento.deal import CentoDeal, card_to_json
+from ..models.cento.engine import TurnError
+from ..models.cento.record import CentoRecord, CentoTurn
+from ..models.cento.rules import FREE, MAX_NAMED, CentoStatus
+from ..models.seeds import MAX_SEED
+from ..puzzles.cento.puzzles import SoloPuzzle
+from . import game_jobs, inputs
+from .base import Server, _day, _json, _server, api, page
+
+# Turns a client may send: a solo game ends long before (every turn plays or draws).
+MAX_TURNS = 1000
+
+
+async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloPuzzle:
+    """The day's puzzle, made once in a worker and kept (a few a server)."""
+    key = day.isoformat()
+    cache = server.cento_puzzles
+    if key not in cache:
+        data = await server.run(
+            request, game_jobs.cento_daily_job, key, budget=server.settings.time_cap * 4
+        )
+        deal = CentoDeal.from_dict(data["deal"])
+        turns = tuple(CentoTurn.from_dict(t, f"turns[{i}]") for i, t in enumerate(data["turns"]))
+        if len(cache) >= 32:
+            cache.pop(next(iter(cache)))
+        cache[key] = SoloPuzzle(data["seed"], deal, data["turn_count"], turns, key)
+    found: SoloPuzzle = cache[key]
+    return found
+
+
+def _turns(deal: CentoDeal, raw: Any) -> tuple[CentoTurn, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise InvalidInputError("must be a list of turns", "turns")
+    if len(raw) > MAX_TURNS:
+        raise InvalidInputError(f"{len(raw)} turns; at most {MAX_TURNS}", "turns")
+    return CentoRecord.from_dict({"deal": deal.to_dict(), "turns": raw}).turns
+
+
+def _steps(raw: Any) -> list[Step]:
+    """The steps of the turn being built, as ``parse_steps`` reads them."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw) or len(raw) > 200:
+        raise InvalidInputError('must be a list of steps like "37", "free 45", "draw"', "steps")
+    return parse_steps(" ".join(raw))
+
+
+def _action(raw: Any) -> Step | str | None:
+    """A step (``{"play": 37}``, ``{"play": "free", "as": 45}``, ``"draw"``,
+    ``"trick"``, ``"treat"``) or a command (``end``, ``undo``, ``hint``,
+    ``solution``)."""
+    if raw is None or raw in ("end", "undo", "hint", "solution"):
+        return raw  # type: ignore[no-any-return]
+    if raw in ("draw", "trick", "treat"):
+        return Step(StepKind(raw))
+    if isinstance(raw, dict) and "play" in raw and set(raw) <= {"play", "as"}:
+        card = raw["play"]
+        if card == "free":
+            named = inputs.integer(raw, "as", 1, MAX_NAMED, None)
+            if named is None:
+                raise InvalidInputError('a free card is named a value: {"as": 45}', "action")
+            return Step(StepKind.PLAY, FREE, named)
+        if "as" in raw:
+            raise InvalidInputError('only a free card is named with "as"', "action")
+        value = inputs.integer(raw, "play", 1, 100, None)
+        assert value is not None
+        return Step(StepKind.PLAY, value)
+    raise InvalidInputError(
+        'must be {"play": 37}, {"play": "free", "as": 45}, "draw", "trick", "treat", '
+        '"end", "undo", "hint" or "solution"',
+        "action",
+    )
+
+
+def _apply(session: Session, steps: list[Step]) -> bool:
+    """The steps on the session; True when they ended the turn."""
+    if not steps:
+        return False
+    return session.step(steps)
+
+
+def board_view(session: Session, steps: list[Step]) -> dict[str, Any]:
+    state = session.state
+    c = choices(session) if not session.over else None
+    b = session.builder
+    pos = b.pos if b is not None else state.draw_pos
+    left = session.deal.draw[pos:]
+    status = state.status
+    out: dict[str, Any] = {
+        "state": "solved"
+        if status == CentoStatus.WON
+        else "lost"
+        if status == CentoStatus.BLOCKED
+        else "playing",
+        "turn": len(session.turns) + 1,
+        "turns": [t.to_dict() for t in session.turns],
+        "steps": [step_text(s) for s in steps],
+        "open": session.open_value(),
+        "bound": bool(state.obliged and not state.immune[0] and b is None),
+        "immune": bool(state.immune[0]),
+        "hand": [card_to_json(x) for x in session.hand()],
+        "draw_left": len(left),
+        "draw_next": [card_to_json(x) for x in left[:5]],
+        "cards_left": len(session.hand()),
+    }
+    if c is not None:
+        out["playable"] = [*c.cards, *(["free"] if c.free_values else [])]
+        out["free_values"] = list(c.free_values)
+        out["can"] = {"draw": c.draw, "trick": c.trick, "treat": c.treat, "end": c.end}
+    return out
+
+
+async def _game(server: Server, raw: Any, request: Request) -> tuple[CentoDeal, SoloPuzzle | None]:
+    g = inputs.obj(raw, "game")
+    if "daily" in g:
+        p = await puzzle(server, _day(inputs.text(g, "daily")), request)
+        return p.deal, p
+    seed = inputs.integer(g, "seed", 0, MAX_SEED, None)
+    if seed is None:
+        raise InvalidInputError('give "daily" or "seed"', "game")
+    return CentoDeal.from_seed(seed, 1), None
+
+
+def _next_step(
+    puzzle_: SoloPuzzle | None, session: Session, steps: list[Step]
+) -> tuple[bool, Step | None]:
+    """Whether the person still follows the puzzle's line, and its next step
+    then (None: the turn ends)."""
+    if puzzle_ is None:
+        return False, None
+    k = len(session.turns)
+    if tuple(session.turns) != puzzle_.turns[:k] or k >= len(puzzle_.turns):
+        return False, None
+    line = turn_steps(puzzle_.turns[k])
+    if steps != line[: len(steps)]:
+        return False, None
+    return True, line[len(steps)] if len(steps) < len(line) else None
+
+
+@api
+async def api_board(request: Request) -> Response:
+    server, data = _server(request), await _json(request)
+    s = server.settings
+    deal, puzzle_ = await _game(server, data.get("game"), request)
+    try:
+        session = session_of(CentoRecord(deal, _turns(deal, data.get("turns"))), frozenset({0}))
+        steps = _steps(data.get("steps"))
+        if _apply(session, steps):
+            raise InvalidInputError("the steps end the turn: send it under turns", "steps")
+    except TurnError as e:
+        raise InvalidInputError(str(e), "turns") from None
+    action = _action(data.get("action"))
+    extra: dict[str, Any] = {}
+    if action is not None and session.over and action != "undo":
+        raise InvalidInputError("the game is over", "action")
+    if isinstance(action, Step):
+        try:
+            steps = [] if session.step([action]) else [*steps, action]
+        except TurnError as e:
+            raise InvalidInputError(str(e), "action") from None
+    elif action == "end":
+        try:
+            session.end_turn()
+        except TurnError as e:
+            raise InvalidInputError(str(e), "action") from None
+        steps = []
+    elif action == "undo":
+        if steps:
+            steps = steps[:-1]
+            session.builder = None
+            _apply(session, steps)
+        elif not session.undo():
+            raise InvalidInputError("nothing to take back", "action")
+    elif action in ("hint", "solution"):
+        on_line, step = _next_step(puzzle_, session, steps)
+        if action == "hint" or not on_line:
+            if steps and action == "hint":
+                raise InvalidInputError(
+                    "a hint is for a whole turn: undo this turn's steps first", "action"
+                )
+            record = session.record
+            h = await server.run(
+                request, game_jobs.cento_hint_job, record, s.hint_time, budget=s.hint_time
+            )
+            if action == "hint":
+                extra["hint"] = h
+            else:
+                if h["hint"] is None:
+                    raise InvalidInputError(
+                        f"no proven line from here within {s.hint_time:g} s", "action"
+                    )
+                line = turn_steps(CentoTurn.from_dict(h["hint"], "hint"))
+                if steps and steps != line[: len(steps)]:
+                    raise InvalidInputError(
+                        "off the solution in this turn: undo its steps first", "action"
+                    )
+                step = line[len(steps)] if len(steps) < len(line) else None
+        if action == "solution":
+            extra["step"] = "end" if step is None else step_text(step)
+            if step is None:
+                session.end_turn()
+                steps = []
+            elif session.step([step]):
+                steps = []
+            else:
+                steps = [*steps, step]
+    out = board_view(session, steps)
+    out.update(extra)
+    if puzzle_ is not None:
+        out["puzzle"] = {
+            "date": puzzle_.date,
+            "seed": puzzle_.seed,
+            "turns_in_solution": puzzle_.turn_count,
+        }
+        if out["state"] == "solved":
+            done = len(session.turns)
+            out["share"] = (
+                f"thegame cento daily {puzzle_.date}: hand emptied in {done} turns "
+                f"(fewest {puzzle_.turn_count})"
+            )
+    return JSONResponse(out)
+
+
+@api
+async def api_daily(request: Request) -> Response:
+    server = _server(request)
+    p = await puzzle(server, _day(request.query_params.get("date")), request)
+    return JSONResponse(p.to_dict())
+
+
+@api
+async def api_solve(request: Request) -> Response:
+    """A seed (``seed``, ``players`` 1 or 2) or a record (``record``): the
+    verdict, the line and the reasons of every turn."""
+    server, data = _server(request), await _json(request)
+    s = server.settings
+    if ("seed" in data) == ("record" in data):
+        raise InvalidInputError('give "seed" or "record", one of them', "body")
+    if "record" in data:
+        record = CentoRecord.from_dict(data["record"])
+        if record.deal.players > 2:
+            raise InvalidInputError(f"solve takes 1 or 2 players, not {record.deal.players}",
+                                    "record")  # fmt: skip
+    else:
+        seed = inputs.integer(data, "seed", 0, MAX_SEED, None)
+        players = inputs.integer(data, "players", 1, 2, 1)
+        assert seed is not None and players is not None
+        record = CentoRecord(CentoDeal.from_seed(seed, players), ())
+    seconds = inputs.seconds(data, "time_limit", s.default_time, s.time_cap)
+    out = await server.run(request, game_jobs.cento_solve_job, record, seconds, budget=seconds)
+    return JSONResponse(out)
+
+
+@page
+async def cento_page(request: Request) -> Response:
+    server = _server(request)
+    day = _day(request.path_params.get("date"))
+    p = await puzzle(server, day, request)
+    prev_day = None if day == dt.date.min else f"/cento/{day - dt.timedelta(days=1)}"
+    next_day = None if day == dt.date.max else f"/cento/{day + dt.timedelta(days=1)}"
+    return server.page(
+        "cento.html",
+        title=f"Cento: the puzzle of {day.isoformat()}",
+        game=json.dumps({"daily": day.isoformat()}),
+        subtitle=f"alone: empty your hand in {p.turn_count} turns (the proven fewest)",
+        prev=prev_day,
+        next=next_day,
+        time_cap=server.settings.time_cap,
+        default_time=server.settings.default_time,
+    )
