@@ -27,10 +27,10 @@ from ..analysis.cento.session import (
     turn_steps,
 )
 from ..models import InvalidInputError
-from ..models.cento.deal import CentoDeal, card_to_json
-from ..models.cento.engine import TurnError
-from ..models.cento.record import CentoRecord, CentoTurn
+from ..models.cento.deal import Deal, card_to_json
+from ..models.cento.record import Record
 from ..models.cento.rules import FREE, MAX_NAMED, CentoStatus
+from ..models.cento.state import Turn, TurnError
 from ..models.seeds import MAX_SEED
 from ..puzzles.cento.puzzles import SoloPuzzle
 from . import game_jobs, inputs
@@ -48,8 +48,8 @@ async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloP
         data = await server.run(
             request, game_jobs.cento_daily_job, key, budget=server.settings.time_cap * 4
         )
-        deal = CentoDeal.from_dict(data["deal"])
-        turns = tuple(CentoTurn.from_dict(t, f"turns[{i}]") for i, t in enumerate(data["turns"]))
+        deal = Deal.from_dict(data["deal"])
+        turns = tuple(Turn.from_dict(t, f"turns[{i}]") for i, t in enumerate(data["turns"]))
         if len(cache) >= 32:
             cache.pop(next(iter(cache)))
         cache[key] = SoloPuzzle(data["seed"], deal, data["turn_count"], turns, key)
@@ -57,14 +57,14 @@ async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloP
     return found
 
 
-def _turns(deal: CentoDeal, raw: Any) -> tuple[CentoTurn, ...]:
+def _turns(deal: Deal, raw: Any) -> tuple[Turn, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
         raise InvalidInputError("must be a list of turns", "turns")
     if len(raw) > MAX_TURNS:
         raise InvalidInputError(f"{len(raw)} turns; at most {MAX_TURNS}", "turns")
-    return CentoRecord.from_dict({"deal": deal.to_dict(), "turns": raw}).turns
+    return Record.from_dict({"deal": deal.to_dict(), "turns": raw}).turns
 
 
 def _steps(raw: Any) -> list[Step]:
@@ -141,7 +141,7 @@ def board_view(session: Session, steps: list[Step]) -> dict[str, Any]:
     return out
 
 
-async def _game(server: Server, raw: Any, request: Request) -> tuple[CentoDeal, SoloPuzzle | None]:
+async def _game(server: Server, raw: Any, request: Request) -> tuple[Deal, SoloPuzzle | None]:
     g = inputs.obj(raw, "game")
     if "daily" in g:
         p = await puzzle(server, _day(inputs.text(g, "daily")), request)
@@ -149,7 +149,7 @@ async def _game(server: Server, raw: Any, request: Request) -> tuple[CentoDeal, 
     seed = inputs.integer(g, "seed", 0, MAX_SEED, None)
     if seed is None:
         raise InvalidInputError('give "daily" or "seed"', "game")
-    return CentoDeal.from_seed(seed, 1), None
+    return Deal.from_seed(seed, 1), None
 
 
 def _next_step(
@@ -174,7 +174,7 @@ async def api_board(request: Request) -> Response:
     s = server.settings
     deal, puzzle_ = await _game(server, data.get("game"), request)
     try:
-        session = session_of(CentoRecord(deal, _turns(deal, data.get("turns"))), frozenset({0}))
+        session = session_of(Record(deal, _turns(deal, data.get("turns"))), frozenset({0}))
         steps = _steps(data.get("steps"))
         if _apply(session, steps):
             raise InvalidInputError("the steps end the turn: send it under turns", "steps")
@@ -220,7 +220,7 @@ async def api_board(request: Request) -> Response:
                     raise InvalidInputError(
                         f"no proven line from here within {s.hint_time:g} s", "action"
                     )
-                line = turn_steps(CentoTurn.from_dict(h["hint"], "hint"))
+                line = turn_steps(Turn.from_dict(h["hint"], "hint"))
                 if steps and steps != line[: len(steps)]:
                     raise InvalidInputError(
                         "off the solution in this turn: undo its steps first", "action"
@@ -268,7 +268,7 @@ async def api_solve(request: Request) -> Response:
     if ("seed" in data) == ("record" in data):
         raise InvalidInputError('give "seed" or "record", one of them', "body")
     if "record" in data:
-        record = CentoRecord.from_dict(data["record"])
+        record = Record.from_dict(data["record"])
         if record.deal.players > 2:
             raise InvalidInputError(f"solve takes 1 or 2 players, not {record.deal.players}",
                                     "record")  # fmt: skip
@@ -276,7 +276,7 @@ async def api_solve(request: Request) -> Response:
         seed = inputs.integer(data, "seed", 0, MAX_SEED, None)
         players = inputs.integer(data, "players", 1, 2, 1)
         assert seed is not None and players is not None
-        record = CentoRecord(CentoDeal.from_seed(seed, players), ())
+        record = Record(Deal.from_seed(seed, players), ())
     seconds = inputs.seconds(data, "time_limit", s.default_time, s.time_cap)
     out = await server.run(request, game_jobs.cento_solve_job, record, seconds, budget=seconds)
     return JSONResponse(out)

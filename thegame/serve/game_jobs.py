@@ -13,10 +13,10 @@ from ..analysis.cento.hint import hint_for
 from ..analysis.nimmt.review import hint, review
 from ..analysis.nimmt.table import Table, advance, hand, next_turn, open_table, others_cards
 from ..models import InvalidInputError, Limit
-from ..models.cento.record import CentoRecord
-from ..models.nimmt.game import GameResult
+from ..models.cento.record import Record as CentoRecord
 from ..models.nimmt.record import GameRecord, Record, replay, replay_game
 from ..models.nimmt.rules import HEADS
+from ..models.nimmt.state import GameResult
 from ..puzzles.cento.puzzles import daily
 
 # Samples behind a 6 nimmt! hint and a review's blind column on the page (the

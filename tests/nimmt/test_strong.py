@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from nimmt_support import random_record
-from test_nimmt_solver import brute_force, engine_trick
-
+from tests.nimmt.test_solver import brute_force, engine_trick
+from tests.support.nimmt import random_record
 from thegame.analysis.nimmt.baselines import MCS
 from thegame.analysis.nimmt.players import (
     LEVELS,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from math import factorial
 
 import pytest
-from nimmt_support import random_record
 
+from tests.support.nimmt import random_record
 from thegame.analysis.nimmt import playout
 from thegame.analysis.nimmt.baselines import MCS, MCS100
 from thegame.analysis.nimmt.playout import Policy, run_python
