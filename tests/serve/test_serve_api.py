@@ -126,7 +126,7 @@ def test_check_names_the_first_illegal_step_counted_from_1(client: httpx.Client)
     assert out["error"]["rule"] == "C4" and "not in player 1's hand" in out["error"]["message"]
     # The library's own replay agrees on the step (its indices count from 0).
     lib = replay(Record.from_dict(data))
-    assert lib.turns_ok == 1
+    assert lib.steps_ok == 1
 
 
 BAD_SOLVES: list[tuple[Any, str]] = [
