@@ -195,3 +195,17 @@ def test_play_colours_the_piles_the_room_and_marked_cards() -> None:
     rows = [r for r in piles_view(state).renderables if isinstance(r, Text)]
     styles = {str(span.style) for row in rows for span in row.spans}
     assert {"cyan", "magenta", "green"} <= styles
+
+
+@pytest.mark.parametrize(
+    ("deck", "message"),
+    [
+        ("1", "error: --deck: card 1 at position 1 is out of range 2..99"),
+        ("2 3 2", "error: --deck: card 2 appears twice (positions 1 and 3)"),
+    ],
+)
+def test_a_bad_deck_names_the_option_and_counts_positions_from_1(
+    capsys: pytest.CaptureFixture[str], deck: str, message: str
+) -> None:
+    code, out, err = run_main(capsys, "solve", "--deck", deck)
+    assert (code, out, err) == (2, "", message + "\n")

@@ -3,7 +3,7 @@ two-player solvers, hints and the daily puzzle.
 
     >>> from thegame import cento
     >>> sol = cento.solve(cento.Deal.from_seed(3, players=1))
-    >>> sol.turns_needed, sol.optimal
+    >>> sol.turn_count, sol.optimal
     (7, True)
 """
 
