@@ -205,7 +205,7 @@ def nimmt_lowest() -> object:
 
 def test_cento() -> None:
     solo = cento.solve(cento.Deal.from_seed(3, players=1))
-    assert solo.turns_needed == 7 and solo.optimal
+    assert solo.turn_count == 7 and solo.optimal
     record = cento.Record(solo.deal, solo.turns)
     assert cento.check(record).legal
     first = cento.Record(solo.deal, solo.turns[:1])
