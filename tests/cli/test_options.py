@@ -209,3 +209,19 @@ def test_a_bad_deck_names_the_option_and_counts_positions_from_1(
 ) -> None:
     code, out, err = run_main(capsys, "solve", "--deck", deck)
     assert (code, out, err) == (2, "", message + "\n")
+
+
+def test_solve_with_deal_goes_on_from_a_game_in_progress_as_its_help_says(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    played = tmp_path / "played.json"
+    assert run_main(capsys, "solve", "--seed", "2", "--save", str(played))[0] == 0
+    record = json.loads(played.read_text())
+    record["turns"] = record["turns"][:3]
+    played.write_text(json.dumps(record))
+    code, out, _ = run_main(capsys, "solve", "--deal", str(played))
+    assert code == 0 and "from the position after 3 turns of the record" in out
+    code, out, err = run_main(capsys, "explain", "--deal", str(played))
+    assert code == 2 and out == "" and "holds a game in progress" in err
+    code, out, _ = run_main(capsys, "solve", "--help")
+    assert "solve goes on from a game in progress" in " ".join(out.split())

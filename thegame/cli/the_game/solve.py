@@ -53,7 +53,8 @@ def solve(
     """Decide whether a perfect clear exists, and show the line.
 
     A deal (--seed, --deck, --deal) is solved from its start; a record or
-    puzzle FILE from its position: the turns it holds stay as played. Face
+    puzzle (FILE, or --deal) from its position: the turns it holds stay as
+    played. Face
     to Face: who wins the duel under best play, for the deal's start or for
     each start; each player's race alone too.
     """
