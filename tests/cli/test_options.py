@@ -225,3 +225,21 @@ def test_solve_with_deal_goes_on_from_a_game_in_progress_as_its_help_says(
     assert code == 2 and out == "" and "holds a game in progress" in err
     code, out, _ = run_main(capsys, "solve", "--help")
     assert "solve goes on from a game in progress" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("command", [["solve"], ["solve", "--deal"], ["analyze"], ["hint"]])
+def test_an_illegal_record_is_named_by_its_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]
+) -> None:
+    path = tmp_path / "ill.json"
+    assert run_main(capsys, "solve", "--seed", "2", "--save", str(path))[0] == 0
+    record = json.loads(path.read_text())
+    record["turns"] = record["turns"][:2]
+    record["turns"][1]["plays"].append({"card": 95, "pile": "D1"})  # not yet drawn
+    path.write_text(json.dumps(record))
+    code, out, err = run_main(capsys, *command, str(path))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: {path}: illegal record: turn 2, play 3: rule C4: "
+        "card 95 is not in player 1's hand\n"
+    )
