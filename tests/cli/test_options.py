@@ -195,3 +195,51 @@ def test_play_colours_the_piles_the_room_and_marked_cards() -> None:
     rows = [r for r in piles_view(state).renderables if isinstance(r, Text)]
     styles = {str(span.style) for row in rows for span in row.spans}
     assert {"cyan", "magenta", "green"} <= styles
+
+
+@pytest.mark.parametrize(
+    ("deck", "message"),
+    [
+        ("1", "error: --deck: card 1 at position 1 is out of range 2..99"),
+        ("2 3 2", "error: --deck: card 2 appears twice (positions 1 and 3)"),
+    ],
+)
+def test_a_bad_deck_names_the_option_and_counts_positions_from_1(
+    capsys: pytest.CaptureFixture[str], deck: str, message: str
+) -> None:
+    code, out, err = run_main(capsys, "solve", "--deck", deck)
+    assert (code, out, err) == (2, "", message + "\n")
+
+
+def test_solve_with_deal_goes_on_from_a_game_in_progress_as_its_help_says(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    played = tmp_path / "played.json"
+    assert run_main(capsys, "solve", "--seed", "2", "--save", str(played))[0] == 0
+    record = json.loads(played.read_text())
+    record["turns"] = record["turns"][:3]
+    played.write_text(json.dumps(record))
+    code, out, _ = run_main(capsys, "solve", "--deal", str(played))
+    assert code == 0 and "from the position after 3 turns of the record" in out
+    code, out, err = run_main(capsys, "explain", "--deal", str(played))
+    assert code == 2 and out == "" and "holds a game in progress" in err
+    code, out, _ = run_main(capsys, "solve", "--help")
+    assert "solve goes on from a game in progress" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("command", [["solve"], ["solve", "--deal"], ["analyze"], ["hint"]])
+def test_an_illegal_record_is_named_by_its_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]
+) -> None:
+    path = tmp_path / "ill.json"
+    assert run_main(capsys, "solve", "--seed", "2", "--save", str(path))[0] == 0
+    record = json.loads(path.read_text())
+    record["turns"] = record["turns"][:2]
+    record["turns"][1]["plays"].append({"card": 95, "pile": "D1"})  # not yet drawn
+    path.write_text(json.dumps(record))
+    code, out, err = run_main(capsys, *command, str(path))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: {path}: illegal record: turn 2, play 3: rule C4: "
+        "card 95 is not in player 1's hand\n"
+    )

@@ -98,7 +98,7 @@ def test_check_json_fields_and_exit_codes(tmp_path: Path) -> None:
     [
         ("{not json", ["malformed JSON"]),
         ({"deal": {**BOOKLET, "hands": [[28, 32], [15, 100], [11]]}, "events": []},
-         ["deal.hands[2]", "2 cards"]),
+         ["deal.hands[2]", "player 3 holds 1 card; level 2 deals 2 to each"]),
         ({"deal": {**BOOKLET, "hands": [[28, 32], [15, 100], [11, 28]]}, "events": []},
          ["dealt twice"]),
         ({"deal": BOOKLET, "events": [{"player": 4, "card": 11}]},

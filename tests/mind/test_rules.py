@@ -84,7 +84,10 @@ def test_m2_deal_json_round_trips_and_rejects_bad_hands() -> None:
     assert Deal.from_dict(deal.to_dict()) == deal
     data = deal.to_dict()
     data["hands"][0] = data["hands"][0][:-1]
-    with pytest.raises(InvalidInputError, match=r"deal\.hands\[0\].*5 cards"):
+    with pytest.raises(
+        InvalidInputError,
+        match=r"deal\.hands\[0\]: player 1 holds 4 cards; level 5 deals 5 to each \(rule M2\)",
+    ):
         Deal.from_dict(data)
     data = deal.to_dict()
     data["hands"][1][0] = data["hands"][0][0]

@@ -244,7 +244,8 @@ def _with_turn(player: int, pile: str) -> dict[str, Any]:
 BAD_RECORDS: list[tuple[str, str | dict[str, Any], tuple[str, ...]]] = [
     ("malformed-json", '{"deal": {"variant": "classic",', ("malformed JSON",)),
     ("not-json", "classic 1p : 2 3", ("malformed JSON",)),
-    ("empty", "", ("malformed JSON",)),
+    ("empty", "", ("the file is empty",)),
+    ("blank", " \n", ("the file is empty",)),
     ("too-few-cards", _deck_with(lambda d: d.pop()), ("97 cards, expected 98",)),
     ("too-many-cards", _deck_with(lambda d: d.append(d[0])), ("appears twice",)),
     ("duplicate-card", _deck_with(lambda d: d.__setitem__(5, d[0])), ("card 7 appears twice",)),

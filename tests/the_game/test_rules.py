@@ -34,7 +34,7 @@ def test_C1_deck_is_98_distinct_cards_2_to_99() -> None:
     assert sorted(Deal.from_seed(1, CLASSIC).deck) == list(range(2, 100))
     for bad in (1, 100):
         deck = [bad if c == 50 else c for c in range(2, 100)]
-        with pytest.raises(InvalidInputError, match=f"card {bad} at position 48 is out of range"):
+        with pytest.raises(InvalidInputError, match=f"card {bad} at position 49 is out of range"):
             Deal.create(CLASSIC, 1, [deck])
     with pytest.raises(InvalidInputError, match=r"97 cards, expected 98 \(missing 99\)"):
         Deal.create(CLASSIC, 1, [list(range(2, 99))])

@@ -10,6 +10,10 @@ from .errors import InvalidInputError
 
 def load_json(text: str, where: str) -> Any:
     """Parse JSON; any failure is an ``InvalidInputError`` naming ``where``."""
+    if not text.strip():
+        # Said as plainly as a deal file's text form says it, not as a
+        # decoder's "Expecting value at line 1 column 1".
+        raise InvalidInputError("the file is empty", where)
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:

@@ -47,7 +47,7 @@ def test_D1_deal_validation() -> None:
         Deal.create(DUEL, 1, [deck, deck])
     with pytest.raises(InvalidInputError, match=r"needs 2 decks, got 1"):
         Deal.create(DUEL, 2, [deck])
-    with pytest.raises(InvalidInputError, match="card 60 at position 57 is out of range"):
+    with pytest.raises(InvalidInputError, match="card 60 at position 58 is out of range"):
         Deal.create(DUEL, 2, [deck, [*deck[:-1], 60]])
 
 

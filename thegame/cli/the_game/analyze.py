@@ -437,6 +437,9 @@ def analyze(
     if record.deal.rules.is_duel:
         _analyze_duel(record, limit, as_json)
         return
+    from ...models.the_game.record import replayed
+
+    replayed(record, record_file)  # an illegal record is named by its file
     hindsight = None if no_hindsight else limit
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(

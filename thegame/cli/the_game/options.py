@@ -28,7 +28,7 @@ def deal_options(func: F) -> F:
             deck_help='The deck in deal order, "c1 c2 ..." (spaces or commas; Face to Face: '
             'both decks, "/" between them).',
             deal_help="A deal file: deal JSON, the one-line text form, or a record or puzzle "
-            "(its deal; '-': stdin).",
+            "('-': stdin; solve goes on from a game in progress, explain and play refuse one).",
         ),
         choice_option("--variant", list(PRESETS), VARIANT_HELP),
         click.option(

@@ -301,8 +301,8 @@ def play(
     no_review: bool,
 ) -> None:
     """Play in the terminal: a real game with the draw pile face down
-    (--seed N, --deck or --deal, with --variant, --players), or a puzzle
-    or record FILE, or --daily) with everything in view.
+    (--seed N, --deck or --deal, with --variant and --players), or a puzzle
+    or record FILE, or --daily, with everything in view.
 
     Ctrl-C stops the game (exit 130), saving it first with --save.
     """

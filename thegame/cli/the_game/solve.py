@@ -53,11 +53,13 @@ def solve(
     """Decide whether a perfect clear exists, and show the line.
 
     A deal (--seed, --deck, --deal) is solved from its start; a record or
-    puzzle FILE from its position: the turns it holds stay as played. Face
+    puzzle (FILE, or --deal) from its position: the turns it holds stay as
+    played. Face
     to Face: who wins the duel under best play, for the deal's start or for
     each start; each player's race alone too.
     """
     from ...models import InvalidInputError
+    from ...models.the_game.record import replayed
     from ...solver.the_game.api import solve_record
     from ...solver.the_game.portfolio import solve_with
     from .render import solution_view
@@ -80,6 +82,8 @@ def solve(
         return
     if game.turns and chosen is EngineName.CPSAT:
         raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
+    if game.turns and deal_file is not None:
+        replayed(game, deal_file)  # an illegal record is named by its file, before any search
     with searching(enabled=not as_json) as tick:
         limit = replace(limit, progress=tick)
         result = solve_record(game, limit) if game.turns else solve_with(d, chosen, limit)

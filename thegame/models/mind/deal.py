@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import InvalidInputError
 from ..seeds import SplitMix64
+from ..words import plural
 from .rules import HIGH, Rules
 
 GAME = "the-mind"
@@ -84,8 +85,14 @@ class Deal:
         hands = []
         for i, hand in enumerate(raw_hands):
             at = f"{where}.hands[{i}]"
-            if not isinstance(hand, list) or len(hand) != level:
-                raise InvalidInputError(f"level {level}: a hand has {level} cards (rule M2)", at)
+            if not isinstance(hand, list):
+                raise InvalidInputError(f"player {i + 1}'s hand must be a list of cards", at)
+            if len(hand) != level:
+                raise InvalidInputError(
+                    f"player {i + 1} holds {plural(len(hand), 'card')}; "
+                    f"level {level} deals {level} to each (rule M2)",
+                    at,
+                )
             cards = []
             for j, card in enumerate(hand):
                 c = _int(card, f"{at}[{j}]")

@@ -301,7 +301,14 @@ class Deal:
             data["decks"] = decks
         if commands:
             data["commands"] = commands
-        return cls.from_dict(data, where)
+        try:
+            return cls.from_dict(data, where)
+        except InvalidInputError as err:
+            # The JSON path of the dict built here ("deck", "rules") means
+            # nothing to whoever typed the line: the line itself is the place.
+            if err.where and err.where.startswith(f"{where}."):
+                raise InvalidInputError(err.message, where) from None
+            raise
 
 
 def _is_int(x: object) -> bool:
@@ -389,7 +396,8 @@ def _apply_overrides(rules: Rules, raw: object, where: str) -> Rules:
 
 def _check_permutation(deck: tuple[int, ...], rules: Rules, where: str) -> None:
     seen: dict[int, int] = {}
-    for pos, card in enumerate(deck):
+    # Positions count from 1, like everything a user reads.
+    for pos, card in enumerate(deck, 1):
         if card not in rules.cards:
             raise InvalidInputError(
                 f"card {card} at position {pos} is out of range {rules.low}..{rules.high}", where
