@@ -25,7 +25,8 @@ The convention (documented in docs/writing-docs.md):
   of its block: pages can document a command before it lands, and the test
   starts checking it the day it does.
 - A command that runs until it is stopped (``thegame serve``, but for its
-  ``--help``) is shown, not run: it would never return.
+  ``--help``) must carry the ``server`` setting: run in-process it would
+  never return.
 """
 
 from __future__ import annotations
@@ -202,8 +203,10 @@ def run_block(block: Block, runner: CliRunner) -> list[str]:
             continue  # pip, python: set-up lines, not examples
         args = words[1:]
         assert not {"|", ">", "<", "&&", ";"} & set(args), f"{where}: keep examples plain"
-        if args[:1] == ["serve"] and not {"--help", "-h"} & set(args):
-            continue  # serves until Ctrl-C: run, it would hold the test for ever
+        if args[:1] == ["serve"] and not {"--help", "-h"} & set(args) and not block.server:
+            # run in-process, it would hold the test for ever
+            problems.append(f"{where}: `{ex.command}` serves until Ctrl-C: mark it `server`")
+            continue
         missing = missing_command(args)
         if missing is not None:
             return [*problems, f"SKIP {where}: no command {missing!r} yet"]
@@ -360,13 +363,16 @@ def test_a_wrong_example_fails(tmp_path: Path) -> None:
     assert "does not print 'Usage: thegame solve --no-such-thing'" in problem
 
 
-def test_a_server_is_shown_not_run(tmp_path: Path) -> None:
+def test_a_server_without_its_setting_is_refused_not_run(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("```console\n$ thegame serve\n$ thegame nosuch\n```\n", encoding="utf-8")
     (block,) = parse(page)
     assert isinstance(block, Block)
-    # the server is passed over; the next command is reached (and skipped as unknown)
-    assert run_block(block, CliRunner()) == [f"SKIP {page.name}:3: no command 'nosuch' yet"]
+    # refused without being started; the next command is reached (and skipped as unknown)
+    assert run_block(block, CliRunner()) == [
+        f"{page.name}:2: `thegame serve` serves until Ctrl-C: mark it `server`",
+        f"SKIP {page.name}:3: no command 'nosuch' yet",
+    ]
 
 
 def test_a_command_outside_a_console_block_is_refused(tmp_path: Path) -> None:
