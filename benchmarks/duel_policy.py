@@ -1,5 +1,5 @@
 """Face to Face played out by one fixed policy on both sides: a sampled
-estimate of the starting player's edge, not a solution (issue 12).
+estimate of the starting player's edge, not a solution.
 
 Usage (from the repository root):
 

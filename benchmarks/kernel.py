@@ -1,4 +1,4 @@
-"""The compiled kernel against the Python kernel, side by side (issue 16).
+"""The compiled kernel against the Python kernel, side by side.
 
 Usage (from the repository root, after ``pip install -e .``):
 

@@ -1,4 +1,4 @@
-"""Two more loss arguments for the classic family, measured (issue 16).
+"""Two more loss arguments for the classic family, measured.
 
 Usage (from the repository root, after ``pip install -e .``):
 
@@ -10,7 +10,7 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --solver --time-limit 120
     python benchmarks/loss_arguments.py --horizon 108 --players 1 --from-turn 7 --memory 20480
 
-Issue 16 names three arguments that could prove a lost deal lost without
+Three arguments were named that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
 reaches too late, and dominance between positions. The first two are one
 argument here (``held_cards_loss``), a prototype over the Python reference

@@ -16,7 +16,7 @@ Sets (fixed forever, so figures stay comparable):
 - profi-p3: profi, 3 players, seeds 1-100; ph-p2..ph-p5: profi-hard, 2..5
   players, seeds 1-50 each. Full deals of printed variants many of which
   look lost (the best lines leave cards): where a loss proof for a full
-  deal is wanted (issue 16)
+  deal is wanted
 - hard: the 8 deals of ../shared/deals/hard-solo.json (when present)
 - small: 200 seeded solo deals of a small generalised game (cards 2..25, one
   pile each way, hand 4, step 5), where every engine can finish

@@ -1,4 +1,4 @@
-"""The compiled kernel against the Python reference (issue 16).
+"""The compiled kernel against the Python reference.
 
 ``CKernel`` and ``ckernel.search`` port ``Kernel`` and the searches over it
 line by line, so the comparison is exact: the same moves in the same order,

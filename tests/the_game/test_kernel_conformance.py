@@ -48,7 +48,7 @@ from thegame.solver.the_game.ckernel import BUILT, CKernel
 from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import END, Kernel
 
-# The compiled kernel (issue 16) passes the same tests; where the package was
+# The compiled kernel passes the same tests; where the package was
 # installed without a C compiler it is skipped, with the reason.
 KERNELS = [
     pytest.param(Kernel, id="python"),

@@ -1,4 +1,4 @@
-"""The loss arguments of issue 16 are sound: what they call lost, the
+"""The loss arguments are sound: what they call lost, the
 engine-only brute force finds lost too. The held-cards prototype lives in
 ``benchmarks/loss_arguments.py``; dominance between positions is the
 solver's (``dfs.Searcher._is_dead``, the relation ``placement.takes_all_of``)."""
