@@ -13,10 +13,12 @@ from thegame.analysis.cento.session import (
     step_text,
     turn_steps,
 )
-from thegame.models.cento.deal import CentoDeal
-from thegame.models.cento.engine import TurnError
-from thegame.models.cento.record import CentoPlay, CentoRecord, CentoTurn
+from thegame.models.cento.deal import Deal as CentoDeal
+from thegame.models.cento.record import Record as CentoRecord
 from thegame.models.cento.rules import FREE, CentoStatus
+from thegame.models.cento.state import Play as CentoPlay
+from thegame.models.cento.state import Turn as CentoTurn
+from thegame.models.cento.state import TurnError
 from thegame.models.outcome import Limit
 from thegame.solver.cento.solo import solve_solo
 

@@ -12,12 +12,13 @@ from conftest import DAY
 
 from thegame.analysis.cento.session import step_text, turn_steps
 from thegame.analysis.nimmt.players import LEVELS
-from thegame.models.cento.deal import CentoDeal
-from thegame.models.cento.record import CentoRecord, CentoTurn
-from thegame.models.cento.referee import check
+from thegame.models.cento.deal import Deal as CentoDeal
+from thegame.models.cento.record import Record as CentoRecord
+from thegame.models.cento.record import check
 from thegame.models.cento.rules import CentoStatus
-from thegame.models.nimmt.game import round_deals
+from thegame.models.cento.state import Turn as CentoTurn
 from thegame.models.nimmt.record import GameRecord, Record, RoundStatus, replay, replay_game
+from thegame.models.nimmt.state import round_deals
 
 ROUND = {"seed": 3, "players": 3, "level": "easy", "whole": False}
 
