@@ -18,7 +18,7 @@ game's 2..59 and generalised duels that small).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..ckernel import forced_python
 from .position import DuelGame
@@ -69,3 +69,9 @@ def backend() -> str:
     if forced_python():
         return "python"
     return "c" if BUILT else "python"
+
+
+def pns(search: Any, weight: int, inf: int, widen: float) -> _cduel.Pns:
+    """The compiled df-pn loop over ``search`` (a ``pns.ProofNumberSearch``,
+    whose ``_visit`` and ``_store`` it calls back); only where ``BUILT``."""
+    return _compiled.Pns(search, weight, inf, widen)

@@ -30,6 +30,14 @@ Only settled values go into the table of proven positions, and each is
 settled exactly as in ``DuelSearch``: a win by one child proven lost for
 the opponent, a loss when every child is proven won for them (the children
 proven won drop out of the sums as they are found). The numbers only steer.
+
+Two backends run the same search: ``_mid`` here is the reference, and
+``_cduel.Pns`` (``duel/csrc/pns.c``) runs its loop compiled, over a table of
+numbers keyed by the packed position; it calls back ``_visit`` and
+``_store`` for everything else, so both visit the same nodes in the same
+order and store the same values (``tests/the_game/duel/test_cpns.py``).
+``native`` chooses, by default the compiled loop wherever the compiled
+expansion is used (``ccore``).
 """
 
 from __future__ import annotations
@@ -37,10 +45,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from heapq import nsmallest
+from typing import TYPE_CHECKING
 
 from ....models import interrupt
+from ..ckernel import forced_python
+from . import ccore
 from .position import DuelGame, Pos
 from .search import DuelBudget, DuelSearch
+
+if TYPE_CHECKING:
+    from . import _cduel
 
 INF = 1 << 40
 # Widening of the second-best threshold (the 1 + epsilon trick of Pawlewicz
@@ -77,6 +91,16 @@ class ProofNumberSearch(DuelSearch):
         # While set, ``wins`` is the depth-first search (``portfolio``).
         self.depth_first = False
         self.settled_by = NAMES[1]  # what ``portfolio`` ended with
+        # The backend of df-pn's loop: the compiled one (its own table of
+        # numbers; ``numbers`` stays empty) or ``_mid``.
+        self.native = ccore.BUILT and not forced_python() and ccore.covers(game)
+        self._native: _cduel.Pns | None = None
+
+    def numbers_kept(self) -> dict[Pos, tuple[int, int]]:
+        """The unsettled positions' numbers, of whichever backend ran."""
+        if self._native is not None and self.native:
+            return self._native.numbers()
+        return dict(self.numbers)
 
     def portfolio(self, run: Callable[[], bool], first: float | None = None) -> bool:
         """``run()`` (a question put to ``wins``) answered by the depth-first
@@ -126,9 +150,25 @@ class ProofNumberSearch(DuelSearch):
         if got is not None:
             self.stats.tt_hits += 1
             return got
+        if self.native:
+            if self._native is None:
+                self._native = ccore.pns(self, ORDER_WEIGHT, INF, 1 + EPSILON)
+            return self._native.solve(pos, self.tt, self.numbers_limit)
         phi, delta = self._mid(pos, INF, INF)
         assert phi == 0 or delta == 0, "df-pn from infinite thresholds settles the position"
         return phi == 0
+
+    def _visit(self, pos: Pos, fresh: bool) -> bool | list[Pos]:
+        """A visit of the compiled loop (``_mid`` between its table look-up
+        and its children's numbers): the budget, then the value without the
+        children when ``fresh`` (not in the numbers table), else the
+        position's value from its turns or its children to search."""
+        self._tick()
+        if fresh:
+            first = self._first_look(pos)
+            if first is not None:
+                return first
+        return self._open(pos)
 
     def _settle(self, pos: Pos, value: bool) -> tuple[int, int]:
         self._store(pos, value)
