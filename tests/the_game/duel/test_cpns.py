@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.support.the_game import DUEL, examples, turn_starts
 from thegame.models.the_game import Deal, get_rules
 from thegame.solver.the_game.duel import ccore
-from thegame.solver.the_game.duel.pns import ProofNumberSearch
+from thegame.solver.the_game.duel.pns import EPSILON, Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
 from thegame.solver.the_game.duel.search import DuelBudget
 
@@ -39,12 +39,23 @@ class Recorded(ProofNumberSearch):
         super()._store(pos, value)
 
 
+# The options: the default, without the 1 + epsilon trick, with the
+# cards-left evaluation.
+OPTIONS = [(EPSILON, Init.RANK), (0.0, Init.RANK), (EPSILON, Init.EVAL)]
+
+
 def run(
-    game: DuelGame, pos: Pos, nodes: int, native: bool, numbers_limit: int | None = None
+    game: DuelGame,
+    pos: Pos,
+    nodes: int,
+    native: bool,
+    numbers_limit: int | None = None,
+    options: tuple[float, Init] = OPTIONS[0],
 ) -> tuple[object, ...]:
     search = Recorded(game, nodes)
     assert search.native  # the compiled loop is the default where it is built
     search.native = native
+    search.epsilon, search.init = options
     if numbers_limit is not None:
         search.numbers_limit = numbers_limit
     try:
@@ -70,14 +81,14 @@ def small_duels(draw: st.DrawFn) -> Deal:
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(small_duels(), st.sampled_from([None, 2, 5]))
+@given(small_duels(), st.sampled_from([None, 2, 5]), st.sampled_from(OPTIONS))
 def test_the_compiled_loop_visits_what_the_reference_visits(
-    deal: Deal, numbers_limit: int | None
+    deal: Deal, numbers_limit: int | None, options: tuple[float, Init]
 ) -> None:
     game = DuelGame.of(deal)
     pos = game.start(deal.first or 1)
-    native = run(game, pos, 5000, True, numbers_limit)
-    assert native == run(game, pos, 5000, False, numbers_limit)
+    native = run(game, pos, 5000, True, numbers_limit, options)
+    assert native == run(game, pos, 5000, False, numbers_limit, options)
 
 
 def test_settled_searches_match_and_some_keep_numbers() -> None:
@@ -95,12 +106,30 @@ def test_settled_searches_match_and_some_keep_numbers() -> None:
 
 
 @pytest.mark.parametrize("seed, back", [(1, 6), (2, 5), (3, 7)])
-def test_the_printed_game_near_its_end_matches(seed: int, back: int) -> None:
+@pytest.mark.parametrize("options", OPTIONS)
+def test_the_printed_game_near_its_end_matches(
+    seed: int, back: int, options: tuple[float, Init]
+) -> None:
     deal = Deal.from_seed(seed, get_rules("face-to-face"), 2)
     game = DuelGame.of(deal)
     starts = [game.from_state(s) for s, _plays in turn_starts(deal, seed)]
     for pos, nodes in ((starts[-back], 3000), (starts[0], 150)):
-        assert run(game, pos, nodes, True) == run(game, pos, nodes, False)
+        assert run(game, pos, nodes, True, None, options) == run(
+            game, pos, nodes, False, None, options
+        )
+
+
+def test_the_options_change_the_search() -> None:
+    # Each option steers df-pn elsewhere (else the equality above would
+    # check one search three times) and the verdict stays the same.
+    for seed, back in ((2, 5), (3, 7)):
+        deal = Deal.from_seed(seed, get_rules("face-to-face"), 2)
+        game = DuelGame.of(deal)
+        pos = [game.from_state(s) for s, _plays in turn_starts(deal, seed)][-back]
+        runs = [run(game, pos, 3000, True, None, o) for o in OPTIONS]
+        assert runs[0][0] is not None
+        for other in runs[1:]:
+            assert other[0] == runs[0][0] and other[2] != runs[0][2]
 
 
 def test_positions_beyond_the_masks_use_the_reference() -> None:

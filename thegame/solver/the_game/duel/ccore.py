@@ -71,7 +71,8 @@ def backend() -> str:
     return "c" if BUILT else "python"
 
 
-def pns(search: Any, weight: int, inf: int, widen: float) -> _cduel.Pns:
-    """The compiled df-pn loop over ``search`` (a ``pns.ProofNumberSearch``,
-    whose ``_visit`` and ``_store`` it calls back); only where ``BUILT``."""
-    return _compiled.Pns(search, weight, inf, widen)
+def pns(search: Any, game: DuelGame, weight: int, inf: int) -> _cduel.Pns:
+    """The compiled df-pn loop over ``search`` (a ``pns.ProofNumberSearch``
+    of ``game``, whose ``_visit`` and ``_store`` it calls back); only where
+    ``BUILT``."""
+    return _compiled.Pns(search, weight, inf, len(game.decks[0]), len(game.decks[1]))

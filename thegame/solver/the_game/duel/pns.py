@@ -44,13 +44,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from enum import Enum
 from heapq import nsmallest
 from typing import TYPE_CHECKING
 
 from ....models import interrupt
 from ..ckernel import forced_python
 from . import ccore
-from .position import DuelGame, Pos
+from .position import CUR, DuelGame, Pos
 from .search import DuelBudget, DuelSearch
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ INF = 1 << 40
 # Widening of the second-best threshold (the 1 + epsilon trick of Pawlewicz
 # and Lew): fewer returns to the parent when two children are close.
 EPSILON = 0.25
+# The 1 + epsilon trick is on by default; ``ProofNumberSearch.epsilon`` 0
+# turns it off (for measuring).
 # Unsettled numbers kept at most; the table is cleared when full (it only
 # steers, so this costs re-expansion, never soundness).
 NUMBERS_LIMIT = 500_000
@@ -71,10 +74,22 @@ NUMBERS_LIMIT = 500_000
 # (seed 1, 9 from the end: 552,870 -> 28,256; seed 2, 14: 117,728 -> 19,693;
 # seed 3, 11: 27,201 -> 1,527).
 ORDER_WEIGHT = 32
+# With ``Init.EVAL``, a new child's numbers also weigh its cards left (hand
+# and draw pile) against the other player's, this much a card: its phi
+# grows with the cards its mover has more, its delta with the cards they
+# have fewer (evaluation-function proof numbers, Winands et al.).
+EVAL_WEIGHT = 8
 # ``portfolio``'s first slice, by budget: visits (no deadline), seconds.
 # Small, so that a question one search settles at once costs little more.
 FIRST_SLICE = (4_000, 0.1)
 NAMES = ("depth-first AND-OR search", "proof-number search (df-pn)")
+
+
+class Init(Enum):
+    """How df-pn numbers a child it has not searched yet."""
+
+    RANK = "rank"  # (1, 1 + ORDER_WEIGHT * rank): the search order alone
+    EVAL = "eval"  # the rank plus the cards-left evaluation (EVAL_WEIGHT)
 
 
 class ProofNumberSearch(DuelSearch):
@@ -95,6 +110,10 @@ class ProofNumberSearch(DuelSearch):
         # numbers; ``numbers`` stays empty) or ``_mid``.
         self.native = ccore.BUILT and not forced_python() and ccore.covers(game)
         self._native: _cduel.Pns | None = None
+        # The options (both backends): the second-best threshold's widening
+        # and how new children are numbered.
+        self.epsilon = EPSILON
+        self.init = Init.RANK
 
     def numbers_kept(self) -> dict[Pos, tuple[int, int]]:
         """The unsettled positions' numbers, of whichever backend ran."""
@@ -152,8 +171,11 @@ class ProofNumberSearch(DuelSearch):
             return got
         if self.native:
             if self._native is None:
-                self._native = ccore.pns(self, ORDER_WEIGHT, INF, 1 + EPSILON)
-            return self._native.solve(pos, self.tt, self.numbers_limit)
+                self._native = ccore.pns(self, self.game, ORDER_WEIGHT, INF)
+            eval_weight = EVAL_WEIGHT if self.init is Init.EVAL else 0
+            return self._native.solve(
+                pos, self.tt, self.numbers_limit, 1 + self.epsilon, eval_weight
+            )
         phi, delta = self._mid(pos, INF, INF)
         assert phi == 0 or delta == 0, "df-pn from infinite thresholds settles the position"
         return phi == 0
@@ -180,7 +202,7 @@ class ProofNumberSearch(DuelSearch):
         the table, searched ones from ``numbers``, new ones by their rank
         (``ORDER_WEIGHT``); ``_cduel.Game.numbers`` does the same in C."""
         c = self.compiled
-        if c is not None:
+        if c is not None and self.init is Init.RANK:
             return c.numbers(kids, self.tt, self.numbers, ORDER_WEIGHT, INF)
         k_phi: list[int] = []
         k_delta: list[int] = []
@@ -189,10 +211,20 @@ class ProofNumberSearch(DuelSearch):
             if won is not None:
                 f, d = (0, INF) if won else (INF, 0)
             else:
-                f, d = self.numbers.get(kid) or (1, 1 + ORDER_WEIGHT * rank)
+                f, d = self.numbers.get(kid) or self._fresh(kid, rank)
             k_phi.append(f)
             k_delta.append(d)
         return k_phi, k_delta
+
+    def _fresh(self, kid: Pos, rank: int) -> tuple[int, int]:
+        """The numbers of a child not searched yet (``Init``)."""
+        phi, delta = 1, 1 + ORDER_WEIGHT * rank
+        if self.init is Init.EVAL:
+            q = kid[CUR]
+            more = self.game.cards_left(kid, q) - self.game.cards_left(kid, 1 - q)
+            phi += EVAL_WEIGHT * max(0, more)
+            delta += EVAL_WEIGHT * max(0, -more)
+        return phi, delta
 
     def _mid(self, pos: Pos, th_phi: int, th_delta: int) -> tuple[int, int]:
         """Search below ``pos`` until its phi reaches ``th_phi`` or its
@@ -227,5 +259,5 @@ class ProofNumberSearch(DuelSearch):
             i = k_delta.index(phi)
             second = nsmallest(2, k_delta)[1] if len(kids) > 1 else INF
             kid_th_phi = th_delta - (delta - k_phi[i])
-            kid_th_delta = min(th_phi, int(second * (1 + EPSILON)) + 1)
+            kid_th_delta = min(th_phi, int(second * (1 + self.epsilon)) + 1)
             k_phi[i], k_delta[i] = self._mid(kids[i], kid_th_phi, kid_th_delta)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cards.h"
 #include "hashtable.h"
 
 #define KEY_WORDS 3
@@ -181,7 +182,9 @@ typedef struct {
     PyObject *visit_name, *store_name;
     size_t limit;
     int64_t inf, weight;
-    double widen; /* 1 + epsilon */
+    double widen;        /* 1 + epsilon */
+    int64_t eval_weight; /* 0: new children by rank alone */
+    int deck_len[2];
 } Pns;
 
 typedef struct {
@@ -256,6 +259,17 @@ static int mid(Pns *S, PyObject *pos, const Key *k, int64_t th_phi, int64_t th_d
         } else {
             kphi[i] = 1;
             kdelta[i] = 1 + S->weight * (int64_t)i;
+            if (S->eval_weight) {
+                /* ProofNumberSearch._by_eval: the child's mover q against
+                 * the other player p, by cards left (hand and draw pile) */
+                const uint64_t small = keys[i].w[2];
+                const int q = (int)(small >> 48 & 0xff), p = 1 - q;
+                const int at_q = (int)(small >> (8 * q) & 0xff), at_p = (int)(small >> (8 * p) & 0xff);
+                const int64_t left_q = card_count64(keys[i].w[q]) + S->deck_len[q] - at_q;
+                const int64_t left_p = card_count64(keys[i].w[p]) + S->deck_len[p] - at_p;
+                if (left_q > left_p) kphi[i] += S->eval_weight * (left_q - left_p);
+                if (left_p > left_q) kdelta[i] += S->eval_weight * (left_p - left_q);
+            }
         }
     }
     for (;;) {
@@ -312,21 +326,24 @@ done:
 /* ---- the Python type ------------------------------------------------------ */
 
 static int pns_init(Pns *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"search", "weight", "inf", "widen", NULL};
+    static char *names[] = {"search", "weight", "inf", "len0", "len1", NULL};
     PyObject *search;
     long long weight, inf;
-    double widen;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OLLd", names, &search, &weight, &inf, &widen))
+    int len0, len1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OLLii", names, &search, &weight, &inf, &len0,
+                                     &len1))
         return -1;
-    if (inf <= 0 || inf > ((long long)1 << 50) || weight < 0 || widen < 1.0) {
-        PyErr_SetString(PyExc_ValueError, "inf in 1..2^50, weight >= 0, widen >= 1");
+    if (inf <= 0 || inf > ((long long)1 << 50) || weight < 0 || len0 < 0 || len0 > 255 ||
+        len1 < 0 || len1 > 255) {
+        PyErr_SetString(PyExc_ValueError, "inf in 1..2^50, weight >= 0, decks of 0..255 cards");
         return -1;
     }
+    self->deck_len[0] = len0;
+    self->deck_len[1] = len1;
     Py_INCREF(search);
     Py_XSETREF(self->search, search);
     self->weight = weight;
     self->inf = inf;
-    self->widen = widen;
     if (!self->visit_name) self->visit_name = PyUnicode_InternFromString("_visit");
     if (!self->store_name) self->store_name = PyUnicode_InternFromString("_store");
     if (!self->visit_name || !self->store_name) return -1;
@@ -346,15 +363,26 @@ static void pns_dealloc(Pns *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-PyDoc_STRVAR(solve_doc, "solve(pos, tt, limit) -> bool\n--\n\n"
+PyDoc_STRVAR(solve_doc, "solve(pos, tt, limit, widen, eval_weight) -> bool\n--\n\n"
                         "df-pn from pos with infinite thresholds (ProofNumberSearch._mid):\n"
                         "whether its mover wins. tt: the proven positions; limit: the\n"
-                        "unsettled numbers kept at most (the table is cleared when full).");
+                        "unsettled numbers kept at most (the table is cleared when full);\n"
+                        "widen: 1 + epsilon; eval_weight: 0, or the weight of the cards-left\n"
+                        "evaluation in a new child's numbers.");
 
 static PyObject *pns_solve(Pns *self, PyObject *args) {
     PyObject *pos, *tt;
     Py_ssize_t limit;
-    if (!PyArg_ParseTuple(args, "OO!n", &pos, &PyDict_Type, &tt, &limit)) return NULL;
+    double widen;
+    long long eval_weight;
+    if (!PyArg_ParseTuple(args, "OO!ndL", &pos, &PyDict_Type, &tt, &limit, &widen, &eval_weight))
+        return NULL;
+    if (widen < 1.0 || eval_weight < 0 || eval_weight > ((long long)1 << 20)) {
+        PyErr_SetString(PyExc_ValueError, "widen >= 1, eval_weight in 0..2^20");
+        return NULL;
+    }
+    self->widen = widen;
+    self->eval_weight = eval_weight;
     if (!self->search) {
         PyErr_SetString(PyExc_RuntimeError, "Pns not initialised");
         return NULL;
@@ -417,7 +445,7 @@ static PyTypeObject PnsType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "thegame.solver.the_game.duel._cduel.Pns",
     .tp_basicsize = sizeof(Pns),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Pns(search, weight, inf, widen): ProofNumberSearch's df-pn, compiled.",
+    .tp_doc = "Pns(search, weight, inf, len0, len1): ProofNumberSearch's df-pn, compiled.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)pns_init,
     .tp_dealloc = (destructor)pns_dealloc,
