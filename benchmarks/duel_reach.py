@@ -31,7 +31,7 @@ from duel_policy import policy_game
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide
-from thegame.solver.the_game.duel.pns import ProofNumberSearch
+from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame
 from thegame.solver.the_game.duel.search import DuelBudget
 
@@ -86,7 +86,7 @@ def reach(seeds: range, seconds: float, epsilon: float | None, init: str | None)
             if epsilon is not None:
                 search.epsilon = epsilon
             if init is not None:
-                search.init = init
+                search.init = Init(init)
             res = decide(state, Limit(seconds), search=search)
             back = len(starts) - i
             print(
@@ -118,7 +118,9 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=20_000, help="speed: node budget a position")
     ap.add_argument("--time-limit", type=float, default=20.0, help="reach: seconds a position")
     ap.add_argument("--epsilon", type=float, help="reach: df-pn's 1 + epsilon widening")
-    ap.add_argument("--init", help="reach: df-pn's initial numbers (rank, eval)")
+    ap.add_argument(
+        "--init", choices=[i.value for i in Init], help="reach: df-pn's numbers of new children"
+    )
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes)

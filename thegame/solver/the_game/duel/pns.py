@@ -59,10 +59,9 @@ if TYPE_CHECKING:
 
 INF = 1 << 40
 # Widening of the second-best threshold (the 1 + epsilon trick of Pawlewicz
-# and Lew): fewer returns to the parent when two children are close.
+# and Lew): fewer returns to the parent when two children are close. On by
+# default; ``ProofNumberSearch.epsilon`` 0 turns it off (for measuring).
 EPSILON = 0.25
-# The 1 + epsilon trick is on by default; ``ProofNumberSearch.epsilon`` 0
-# turns it off (for measuring).
 # Unsettled numbers kept at most; the table is cleared when full (it only
 # steers, so this costs re-expansion, never soundness).
 NUMBERS_LIMIT = 500_000
