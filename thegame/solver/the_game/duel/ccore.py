@@ -18,7 +18,7 @@ game's 2..59 and generalised duels that small).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..ckernel import forced_python
 from .position import DuelGame
@@ -71,8 +71,7 @@ def backend() -> str:
     return "c" if BUILT else "python"
 
 
-def pns(search: Any, game: DuelGame, weight: int, inf: int) -> _cduel.Pns:
-    """The compiled df-pn loop over ``search`` (a ``pns.ProofNumberSearch``
-    of ``game``, whose ``_visit`` and ``_store`` it calls back); only where
-    ``BUILT``."""
-    return _compiled.Pns(search, weight, inf, len(game.decks[0]), len(game.decks[1]))
+def pns(game: DuelGame, weight: int, inf: int) -> _cduel.Pns:
+    """The compiled df-pn loop of a ``pns.ProofNumberSearch`` of ``game``
+    (which it calls back); only where ``BUILT``."""
+    return _compiled.Pns(weight, inf, len(game.decks[0]), len(game.decks[1]))

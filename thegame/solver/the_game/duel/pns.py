@@ -170,10 +170,10 @@ class ProofNumberSearch(DuelSearch):
             return got
         if self.native:
             if self._native is None:
-                self._native = ccore.pns(self, self.game, ORDER_WEIGHT, INF)
+                self._native = ccore.pns(self.game, ORDER_WEIGHT, INF)
             eval_weight = EVAL_WEIGHT if self.init is Init.EVAL else 0
             return self._native.solve(
-                pos, self.tt, self.numbers_limit, 1 + self.epsilon, eval_weight
+                self, pos, self.tt, self.numbers_limit, 1 + self.epsilon, eval_weight
             )
         phi, delta = self._mid(pos, INF, INF)
         assert phi == 0 or delta == 0, "df-pn from infinite thresholds settles the position"

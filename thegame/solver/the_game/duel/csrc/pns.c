@@ -177,8 +177,10 @@ static PyObject *unpack(const Key *k) {
 typedef struct {
     PyObject_HEAD
     Numbers nums;
-    PyObject *search; /* the ProofNumberSearch: _visit, _store */
-    PyObject *tt;     /* its table of proven positions, for one solve */
+    /* For one solve, borrowed (not kept: the search holds this object, and
+     * a reference back would be a cycle the collector cannot see): the
+     * ProofNumberSearch (_visit, _store) and its table of proven positions */
+    PyObject *search, *tt;
     PyObject *visit_name, *store_name;
     size_t limit;
     int64_t inf, weight;
@@ -326,12 +328,10 @@ done:
 /* ---- the Python type ------------------------------------------------------ */
 
 static int pns_init(Pns *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"search", "weight", "inf", "len0", "len1", NULL};
-    PyObject *search;
+    static char *names[] = {"weight", "inf", "len0", "len1", NULL};
     long long weight, inf;
     int len0, len1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OLLii", names, &search, &weight, &inf, &len0,
-                                     &len1))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "LLii", names, &weight, &inf, &len0, &len1))
         return -1;
     if (inf <= 0 || inf > ((long long)1 << 50) || weight < 0 || len0 < 0 || len0 > 255 ||
         len1 < 0 || len1 > 255) {
@@ -340,8 +340,6 @@ static int pns_init(Pns *self, PyObject *args, PyObject *kw) {
     }
     self->deck_len[0] = len0;
     self->deck_len[1] = len1;
-    Py_INCREF(search);
-    Py_XSETREF(self->search, search);
     self->weight = weight;
     self->inf = inf;
     if (!self->visit_name) self->visit_name = PyUnicode_InternFromString("_visit");
@@ -357,43 +355,57 @@ static int pns_init(Pns *self, PyObject *args, PyObject *kw) {
 
 static void pns_dealloc(Pns *self) {
     nums_free(&self->nums);
-    Py_XDECREF(self->search);
     Py_XDECREF(self->visit_name);
     Py_XDECREF(self->store_name);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-PyDoc_STRVAR(solve_doc, "solve(pos, tt, limit, widen, eval_weight) -> bool\n--\n\n"
+PyDoc_STRVAR(solve_doc, "solve(search, pos, tt, limit, widen, eval_weight) -> bool\n--\n\n"
                         "df-pn from pos with infinite thresholds (ProofNumberSearch._mid):\n"
-                        "whether its mover wins. tt: the proven positions; limit: the\n"
+                        "whether its mover wins. search: the ProofNumberSearch called back\n"
+                        "(_visit, _store); tt: its proven positions; limit: the\n"
                         "unsettled numbers kept at most (the table is cleared when full);\n"
                         "widen: 1 + epsilon; eval_weight: 0, or the weight of the cards-left\n"
                         "evaluation in a new child's numbers.");
 
 static PyObject *pns_solve(Pns *self, PyObject *args) {
-    PyObject *pos, *tt;
+    PyObject *search, *pos, *tt;
     Py_ssize_t limit;
     double widen;
     long long eval_weight;
-    if (!PyArg_ParseTuple(args, "OO!ndL", &pos, &PyDict_Type, &tt, &limit, &widen, &eval_weight))
+    if (!PyArg_ParseTuple(args, "OOO!ndL", &search, &pos, &PyDict_Type, &tt, &limit, &widen,
+                          &eval_weight))
         return NULL;
     if (widen < 1.0 || eval_weight < 0 || eval_weight > ((long long)1 << 20)) {
         PyErr_SetString(PyExc_ValueError, "widen >= 1, eval_weight in 0..2^20");
         return NULL;
     }
-    self->widen = widen;
-    self->eval_weight = eval_weight;
-    if (!self->search) {
+    if (!self->nums.used) {
         PyErr_SetString(PyExc_RuntimeError, "Pns not initialised");
         return NULL;
     }
+    /* Saved and restored: a solve from inside a callback (none does so
+     * today) must not leave this one reading another table. */
+    PyObject *outer_search = self->search, *outer_tt = self->tt;
+    const size_t outer_limit = self->limit;
+    const double outer_widen = self->widen;
+    const int64_t outer_eval = self->eval_weight;
+    self->widen = widen;
+    self->eval_weight = eval_weight;
     Key k;
-    if (pack(pos, &k) < 0) return NULL;
-    self->tt = tt;
-    self->limit = limit > 0 ? (size_t)limit : 0;
+    int rc = pack(pos, &k);
     PD out;
-    int rc = mid(self, pos, &k, self->inf, self->inf, &out);
-    self->tt = NULL;
+    if (rc == 0) {
+        self->search = search;
+        self->tt = tt;
+        self->limit = limit > 0 ? (size_t)limit : 0;
+        rc = mid(self, pos, &k, self->inf, self->inf, &out);
+    }
+    self->search = outer_search;
+    self->tt = outer_tt;
+    self->limit = outer_limit;
+    self->widen = outer_widen;
+    self->eval_weight = outer_eval;
     if (rc < 0) return NULL;
     if (out.phi != 0 && out.delta != 0) {
         PyErr_SetString(PyExc_AssertionError, "df-pn from infinite thresholds settles the position");
@@ -445,7 +457,7 @@ static PyTypeObject PnsType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "thegame.solver.the_game.duel._cduel.Pns",
     .tp_basicsize = sizeof(Pns),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Pns(search, weight, inf, len0, len1): ProofNumberSearch's df-pn, compiled.",
+    .tp_doc = "Pns(weight, inf, len0, len1): ProofNumberSearch's df-pn, compiled.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)pns_init,
     .tp_dealloc = (destructor)pns_dealloc,
