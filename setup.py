@@ -4,7 +4,8 @@ pyproject.toml):
 - ``thegame.solver.the_game._ckernel``: the search kernel, from the files of
   ``thegame/solver/the_game/csrc/`` (kernel, memo, turns, search, bindings);
 - ``thegame.analysis.the_game._crollout``: the blind policy's playouts;
-- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion;
+- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion,
+  and its proof-number search (``duel/csrc/``).
 - ``thegame.analysis.nimmt._cplayout``: the 6 nimmt! players' playouts.
 
 The first three include the shared headers of ``thegame/csrc/`` (card
@@ -22,6 +23,7 @@ from setuptools import Extension, setup
 
 SHARED = "thegame/csrc"
 KERNEL = "thegame/solver/the_game/csrc"
+DUEL = "thegame/solver/the_game/duel/csrc"
 
 # -fvisibility=hidden: the kernel's functions are called across its files;
 # hidden, they bind inside the module (no interposition, no PLT call), and
@@ -59,9 +61,9 @@ setup(
         ),
         Extension(
             "thegame.solver.the_game.duel._cduel",
-            sources=["thegame/solver/the_game/duel/_cduel.c"],
-            include_dirs=[SHARED],
-            depends=shared_headers,
+            sources=["thegame/solver/the_game/duel/_cduel.c", *sorted(glob(f"{DUEL}/*.c"))],
+            include_dirs=[SHARED, DUEL],
+            depends=shared_headers + sorted(glob(f"{DUEL}/*.h")),
             extra_compile_args=kernel_flags,
             optional=True,
         ),

@@ -59,7 +59,7 @@ def test_tables_that_hold_almost_nothing_keep_the_verdict(kind: type[DuelSearch]
             tiny.numbers_limit = 3
         assert tiny.wins(game.start(1)) == EngineMinimax().wins(GameState(deal))
         assert len(tiny.tt) <= 5
-        assert not isinstance(tiny, ProofNumberSearch) or len(tiny.numbers) <= 3
+        assert not isinstance(tiny, ProofNumberSearch) or len(tiny.numbers_kept()) <= 3
         roomy = kind(game, NODE_LIMIT)
         roomy.wins(game.start(1))
         bitten += len(roomy.tt) > 5
@@ -77,7 +77,7 @@ def test_the_memory_budget_scales_the_tables() -> None:
 
 def search_run(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:
     search = ProofNumberSearch(game, nodes)
-    return *searched(search, pos, compiled), search.tt, search.numbers
+    return *searched(search, pos, compiled), search.tt, search.numbers_kept()
 
 
 @pytest.mark.parametrize("seed, back", [(1, 6), (2, 5)])

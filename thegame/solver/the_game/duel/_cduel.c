@@ -30,6 +30,7 @@
 
 #include "cards.h"
 #include "hashtable.h"
+#include "pns.h" /* the compiled df-pn (csrc/pns.c), added to this module */
 
 #define MAX_CARD 63 /* a card set is a CardMask64 */
 #define MAX_DECK 64
@@ -1078,6 +1079,10 @@ PyMODINIT_FUNC PyInit__cduel(void) {
     Py_INCREF(&GameType);
     if (PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0) {
         Py_DECREF(&GameType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (pns_add_type(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

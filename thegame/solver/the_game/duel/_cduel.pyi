@@ -48,3 +48,21 @@ class Game:
         inf: int,
         /,
     ) -> tuple[list[int], list[int]]: ...
+
+class Pns:
+    # ProofNumberSearch's df-pn loop (duel/csrc/pns.c); search: the
+    # ProofNumberSearch whose _visit and _store it calls back.
+    def __init__(self, weight: int, inf: int, len0: int, len1: int, /) -> None: ...
+    def solve(
+        self,
+        search: object,
+        pos: Pos,
+        tt: dict[Pos, bool],
+        limit: int,
+        widen: float,
+        eval_weight: int,
+        /,
+    ) -> bool: ...
+    def numbers(self) -> dict[Pos, tuple[int, int]]: ...
+    def clear(self) -> None: ...
+    def __len__(self) -> int: ...

@@ -69,3 +69,9 @@ def backend() -> str:
     if forced_python():
         return "python"
     return "c" if BUILT else "python"
+
+
+def pns(game: DuelGame, weight: int, inf: int) -> _cduel.Pns:
+    """The compiled df-pn loop of a ``pns.ProofNumberSearch`` of ``game``
+    (which it calls back); only where ``BUILT``."""
+    return _compiled.Pns(weight, inf, len(game.decks[0]), len(game.decks[1]))

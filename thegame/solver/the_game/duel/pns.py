@@ -30,21 +30,37 @@ Only settled values go into the table of proven positions, and each is
 settled exactly as in ``DuelSearch``: a win by one child proven lost for
 the opponent, a loss when every child is proven won for them (the children
 proven won drop out of the sums as they are found). The numbers only steer.
+
+Two backends run the same search: ``_mid`` here is the reference, and
+``_cduel.Pns`` (``duel/csrc/pns.c``) runs its loop compiled, over a table of
+numbers keyed by the packed position; it calls back ``_visit`` and
+``_store`` for everything else, so both visit the same nodes in the same
+order and store the same values (``tests/the_game/duel/test_cpns.py``).
+``native`` chooses, by default the compiled loop wherever the compiled
+expansion is used (``ccore``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from enum import Enum
 from heapq import nsmallest
+from typing import TYPE_CHECKING
 
 from ....models import interrupt
-from .position import DuelGame, Pos
+from ..ckernel import forced_python
+from . import ccore
+from .position import CUR, DuelGame, Pos
 from .search import DuelBudget, DuelSearch
+
+if TYPE_CHECKING:
+    from . import _cduel
 
 INF = 1 << 40
 # Widening of the second-best threshold (the 1 + epsilon trick of Pawlewicz
-# and Lew): fewer returns to the parent when two children are close.
+# and Lew): fewer returns to the parent when two children are close. On by
+# default; ``ProofNumberSearch.epsilon`` 0 turns it off (for measuring).
 EPSILON = 0.25
 # Unsettled numbers kept at most; the table is cleared when full (it only
 # steers, so this costs re-expansion, never soundness).
@@ -57,10 +73,22 @@ NUMBERS_LIMIT = 500_000
 # (seed 1, 9 from the end: 552,870 -> 28,256; seed 2, 14: 117,728 -> 19,693;
 # seed 3, 11: 27,201 -> 1,527).
 ORDER_WEIGHT = 32
+# With ``Init.EVAL``, a new child's numbers also weigh its cards left (hand
+# and draw pile) against the other player's, this much a card: its phi
+# grows with the cards its mover has more, its delta with the cards they
+# have fewer (evaluation-function proof numbers, Winands et al.).
+EVAL_WEIGHT = 8
 # ``portfolio``'s first slice, by budget: visits (no deadline), seconds.
 # Small, so that a question one search settles at once costs little more.
 FIRST_SLICE = (4_000, 0.1)
 NAMES = ("depth-first AND-OR search", "proof-number search (df-pn)")
+
+
+class Init(Enum):
+    """How df-pn numbers a child it has not searched yet."""
+
+    RANK = "rank"  # (1, 1 + ORDER_WEIGHT * rank): the search order alone
+    EVAL = "eval"  # the rank plus the cards-left evaluation (EVAL_WEIGHT)
 
 
 class ProofNumberSearch(DuelSearch):
@@ -77,6 +105,20 @@ class ProofNumberSearch(DuelSearch):
         # While set, ``wins`` is the depth-first search (``portfolio``).
         self.depth_first = False
         self.settled_by = NAMES[1]  # what ``portfolio`` ended with
+        # The backend of df-pn's loop: the compiled one (its own table of
+        # numbers; ``numbers`` stays empty) or ``_mid``.
+        self.native = ccore.BUILT and not forced_python() and ccore.covers(game)
+        self._native: _cduel.Pns | None = None
+        # The options (both backends): the second-best threshold's widening
+        # and how new children are numbered.
+        self.epsilon = EPSILON
+        self.init = Init.RANK
+
+    def numbers_kept(self) -> dict[Pos, tuple[int, int]]:
+        """The unsettled positions' numbers, of whichever backend ran."""
+        if self._native is not None and self.native:
+            return self._native.numbers()
+        return dict(self.numbers)
 
     def portfolio(self, run: Callable[[], bool], first: float | None = None) -> bool:
         """``run()`` (a question put to ``wins``) answered by the depth-first
@@ -126,9 +168,28 @@ class ProofNumberSearch(DuelSearch):
         if got is not None:
             self.stats.tt_hits += 1
             return got
+        if self.native:
+            if self._native is None:
+                self._native = ccore.pns(self.game, ORDER_WEIGHT, INF)
+            eval_weight = EVAL_WEIGHT if self.init is Init.EVAL else 0
+            return self._native.solve(
+                self, pos, self.tt, self.numbers_limit, 1 + self.epsilon, eval_weight
+            )
         phi, delta = self._mid(pos, INF, INF)
         assert phi == 0 or delta == 0, "df-pn from infinite thresholds settles the position"
         return phi == 0
+
+    def _visit(self, pos: Pos, fresh: bool) -> bool | list[Pos]:
+        """A visit of the compiled loop (``_mid`` between its table look-up
+        and its children's numbers): the budget, then the value without the
+        children when ``fresh`` (not in the numbers table), else the
+        position's value from its turns or its children to search."""
+        self._tick()
+        if fresh:
+            first = self._first_look(pos)
+            if first is not None:
+                return first
+        return self._open(pos)
 
     def _settle(self, pos: Pos, value: bool) -> tuple[int, int]:
         self._store(pos, value)
@@ -140,7 +201,7 @@ class ProofNumberSearch(DuelSearch):
         the table, searched ones from ``numbers``, new ones by their rank
         (``ORDER_WEIGHT``); ``_cduel.Game.numbers`` does the same in C."""
         c = self.compiled
-        if c is not None:
+        if c is not None and self.init is Init.RANK:
             return c.numbers(kids, self.tt, self.numbers, ORDER_WEIGHT, INF)
         k_phi: list[int] = []
         k_delta: list[int] = []
@@ -149,10 +210,20 @@ class ProofNumberSearch(DuelSearch):
             if won is not None:
                 f, d = (0, INF) if won else (INF, 0)
             else:
-                f, d = self.numbers.get(kid) or (1, 1 + ORDER_WEIGHT * rank)
+                f, d = self.numbers.get(kid) or self._fresh(kid, rank)
             k_phi.append(f)
             k_delta.append(d)
         return k_phi, k_delta
+
+    def _fresh(self, kid: Pos, rank: int) -> tuple[int, int]:
+        """The numbers of a child not searched yet (``Init``)."""
+        phi, delta = 1, 1 + ORDER_WEIGHT * rank
+        if self.init is Init.EVAL:
+            q = kid[CUR]
+            more = self.game.cards_left(kid, q) - self.game.cards_left(kid, 1 - q)
+            phi += EVAL_WEIGHT * max(0, more)
+            delta += EVAL_WEIGHT * max(0, -more)
+        return phi, delta
 
     def _mid(self, pos: Pos, th_phi: int, th_delta: int) -> tuple[int, int]:
         """Search below ``pos`` until its phi reaches ``th_phi`` or its
@@ -187,5 +258,5 @@ class ProofNumberSearch(DuelSearch):
             i = k_delta.index(phi)
             second = nsmallest(2, k_delta)[1] if len(kids) > 1 else INF
             kid_th_phi = th_delta - (delta - k_phi[i])
-            kid_th_delta = min(th_phi, int(second * (1 + EPSILON)) + 1)
+            kid_th_delta = min(th_phi, int(second * (1 + self.epsilon)) + 1)
             k_phi[i], k_delta[i] = self._mid(kids[i], kid_th_phi, kid_th_delta)

@@ -1,0 +1,132 @@
+"""How fast and how far the duel's proof-number search (``duel/pns.py``)
+reaches on the policy duels of the printed game (``duel_policy.py``: one
+fixed policy on both seats, player 1 first).
+
+Usage (from the repository root; machine: 2 shared cores, run under nice):
+
+    python benchmarks/duel_reach.py speed --seeds 1-3 --back 6-9 --nodes 20000
+    python benchmarks/duel_reach.py reach --seeds 1-3 --time-limit 20
+
+``speed``: df-pn alone (``ProofNumberSearch.wins``, no portfolio) from the
+turn starts ``--back`` from the end of each seed's policy duel, with a fixed
+node budget, once with the compiled loop (``native``) and once with the
+Python reference loop; both make the same visits (the script checks the
+node counts), so the figures are nodes/s and seconds for the same work.
+
+``reach``: for each seed, its turn starts decided the last first, each by a
+fresh search (as ``hint`` does: ``api.decide``, the depth-first search and
+df-pn taking turns) with ``--time-limit`` seconds, until two in a row end
+unknown; prints the furthest turn start from the end decided. ``--epsilon``
+and ``--init`` set df-pn's options (``ProofNumberSearch.epsilon``,
+``ProofNumberSearch.init``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from duel_policy import policy_game
+
+from thegame.models import Limit
+from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.solver.the_game.duel.api import decide
+from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
+from thegame.solver.the_game.duel.position import DuelGame
+from thegame.solver.the_game.duel.search import DuelBudget
+
+
+def starts_of(seed: int) -> list[GameState]:
+    """The turn starts of the seed's policy duel, player 1 first."""
+    state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
+    return policy_game(state)
+
+
+def speed(seeds: range, back: range, nodes: int) -> None:
+    totals = {True: [0, 0.0], False: [0, 0.0]}
+    for seed in seeds:
+        starts = starts_of(seed)
+        for k in back:
+            state = starts[-k]
+            game = DuelGame.of(state.deal)
+            pos = game.from_state(state)
+            row = []
+            for native in (True, False):
+                search = ProofNumberSearch(game, nodes)
+                search.native = native
+                t0 = time.monotonic()
+                try:
+                    verdict = "win" if search.wins(pos) else "loss"
+                except DuelBudget:
+                    verdict = "unknown"
+                dt = time.monotonic() - t0
+                totals[native][0] += search.stats.nodes
+                totals[native][1] += dt
+                row.append((verdict, search.stats.nodes, dt))
+            assert row[0][:2] == row[1][:2], f"the backends differ: {row}"
+            c, py = row
+            print(
+                f"seed {seed}, {k} from the end: {c[0]}, {c[1]} nodes; "
+                f"compiled {c[2]:.2f} s, Python {py[2]:.2f} s",
+                flush=True,
+            )
+    for native, (n, s) in totals.items():
+        name = "compiled loop" if native else "Python loop"
+        print(f"{name}: {n} nodes in {s:.1f} s, {n / s:,.0f} nodes/s")
+
+
+def reach(seeds: range, seconds: float, epsilon: float | None, init: str | None) -> None:
+    furthest = []
+    for seed in seeds:
+        starts = starts_of(seed)
+        best, misses = 0, 0
+        for i in range(len(starts) - 1, -1, -1):
+            state = starts[i]
+            search = ProofNumberSearch(DuelGame.of(state.deal))
+            if epsilon is not None:
+                search.epsilon = epsilon
+            if init is not None:
+                search.init = Init(init)
+            res = decide(state, Limit(seconds), search=search)
+            back = len(starts) - i
+            print(
+                f"  seed {seed}, {back} from the end: {res.verdict.value}, "
+                f"{res.nodes} nodes, {res.seconds:.1f} s",
+                flush=True,
+            )
+            if res.verdict.value == "unknown":
+                misses += 1
+                if misses == 2:
+                    break
+            else:
+                best, misses = back, 0
+        print(f"seed {seed}: {len(starts)} turns, furthest decided {best} from the end")
+        furthest.append(best)
+    print(f"furthest decided by seed: {furthest}")
+
+
+def _range(text: str) -> range:
+    lo, _, hi = text.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mode", choices=["speed", "reach"])
+    ap.add_argument("--seeds", default="1-3")
+    ap.add_argument("--back", default="6-9", help="speed: turn starts this far from the end")
+    ap.add_argument("--nodes", type=int, default=20_000, help="speed: node budget a position")
+    ap.add_argument("--time-limit", type=float, default=20.0, help="reach: seconds a position")
+    ap.add_argument("--epsilon", type=float, help="reach: df-pn's 1 + epsilon widening")
+    ap.add_argument(
+        "--init", choices=[i.value for i in Init], help="reach: df-pn's numbers of new children"
+    )
+    a = ap.parse_args()
+    if a.mode == "speed":
+        speed(_range(a.seeds), _range(a.back), a.nodes)
+    else:
+        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init)
+
+
+if __name__ == "__main__":
+    main()
