@@ -5,7 +5,7 @@ pyproject.toml):
   ``thegame/solver/the_game/csrc/`` (kernel, memo, turns, search, bindings);
 - ``thegame.analysis.the_game._crollout``: the blind policy's playouts;
 - ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion,
-  and its proof-number search (``duel/csrc/``).
+  and its proof-number search (``duel/csrc/``);
 - ``thegame.analysis.nimmt._cplayout``: the 6 nimmt! players' playouts.
 
 The first three include the shared headers of ``thegame/csrc/`` (card
