@@ -101,6 +101,10 @@ async def _after_spent_and_cancelled(rounds: int, seed: int) -> list[str]:
     return wrong
 
 
+# Timing-dependent (a cancel must land within 0.4 s while the other worker
+# is busy): it failed once on a machine loaded far past its cores, so it runs
+# with the slow tests beside its longer form below.
+@pytest.mark.slow
 def test_jobs_after_a_spent_budget_or_a_cancel_answer_as_in_process() -> None:
     assert asyncio.run(_after_spent_and_cancelled(3, 0)) == []
 

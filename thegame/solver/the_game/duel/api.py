@@ -208,8 +208,8 @@ def decide_or_estimate(
     share: float = ESTIMATE_SHARE,
 ) -> DuelResult:
     """``decide`` on most of the budget; when it ends unknown, the engine's
-    estimate on the rest (``share`` of it; with no time limit,
-    ``ESTIMATE_PLAYOUTS`` playouts) on the same table (``engine``: one
+    estimate on the rest (``share`` of it; with no time limit or under a
+    node budget, at most ``ESTIMATE_PLAYOUTS`` playouts) on the same table (``engine``: one
     whose search is ``search``, to keep its tree)."""
     exact_deadline = deadline
     if deadline is not None:
@@ -223,7 +223,10 @@ def decide_or_estimate(
     elif engine.search is not search:
         raise ValueError("the engine must run on the same search")
     seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
-    answer = engine_answer(state, Limit(None, None, limit.progress), engine, seconds)
+    # A node budget bounds the estimate too: a fixed number of playouts
+    # rather than the rest of the (default) time, which would ignore it.
+    playouts = None if nodes is None else ESTIMATE_PLAYOUTS
+    answer = engine_answer(state, Limit(None, None, limit.progress), engine, seconds, playouts)
     if answer.verdict != Verdict.UNKNOWN:
         # The engine's exact search settled what the search alone did not.
         answer.nodes += res.nodes
