@@ -329,8 +329,8 @@ def test_cento_daily_solved_by_clicks(page: Any) -> None:
     """Each step of the puzzle's line clicked: its card (a free card named
     in the box first), the draw, the end of a turn that could go on."""
     from thegame.analysis.cento.session import StepKind, turn_steps
-    from thegame.models.cento.state import Turn as CentoTurn
     from thegame.models.cento.rules import FREE
+    from thegame.models.cento.state import Turn as CentoTurn
 
     page.goto(f"/cento/{DAY}")
     _board_settled(page)
