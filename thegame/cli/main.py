@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
+from typing import NoReturn
 
 import click
 
@@ -61,6 +62,19 @@ cli.add_command(serve)
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
+def _exit(code: int) -> NoReturn:
+    """Exit with ``code``; a Ctrl-C from here on is ignored.
+
+    The answer is written by now. Python restores the default SIGINT action
+    while it shuts down, so a late Ctrl-C would otherwise kill the process
+    by signal after a complete answer (exit -2 instead of 0 or 130)."""
+    with contextlib.suppress(OSError):  # a closed pipe: nothing more to say
+        sys.stdout.flush()
+    with contextlib.suppress(ValueError):  # not the main thread
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(code)
+
+
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2;
     Ctrl-C stops a search with its best result so far and exits 130."""
@@ -71,20 +85,20 @@ def main() -> None:
         code = cli.main(prog_name="thegame", standalone_mode=False)
     except (click.Abort, KeyboardInterrupt):
         err.print("interrupted", markup=False)
-        sys.exit(INTERRUPTED)
+        _exit(INTERRUPTED)
     except click.ClickException as e:
         if type(e).__name__ == "NoArgsIsHelpError":
             click.echo(e.format_message())  # bare ``thegame``: the help
-            sys.exit(0)
+            _exit(0)
         err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)
-        sys.exit(e.exit_code)
+        _exit(e.exit_code)
     if interrupt.requested():
         err.print(
             "interrupted: what is shown is the best found before Ctrl-C, not a verdict",
             markup=False,
         )
-        sys.exit(INTERRUPTED)
-    sys.exit(code if isinstance(code, int) else 0)
+        _exit(INTERRUPTED)
+    _exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

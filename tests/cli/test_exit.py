@@ -1,0 +1,25 @@
+"""How the console script ends: a Ctrl-C after the answer cannot kill it."""
+
+from __future__ import annotations
+
+import signal
+import pytest
+
+from thegame.cli import main as main_module
+
+
+def test_after_the_answer_ctrl_c_is_ignored_through_shutdown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(main_module.cli, "main", lambda **_: 0)
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as done:
+            main_module.main()
+        assert done.value.code == 0
+        # Python restores SIG_DFL at shutdown for a Python handler, but keeps
+        # SIG_IGN: a late Ctrl-C then changes nothing.
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+
