@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+
 import pytest
 
 from thegame.cli import main as main_module
@@ -22,4 +23,3 @@ def test_after_the_answer_ctrl_c_is_ignored_through_shutdown(
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
-
