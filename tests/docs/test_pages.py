@@ -93,3 +93,17 @@ def test_the_command_reference_holds_every_command_and_its_help() -> None:
         assert f"`{' '.join(path)}` {{ #{'-'.join(path)} }}" in page
     # the help text itself, as --help prints it
     assert "Usage: thegame solve [OPTIONS]" in page and "--time-limit" in page
+
+
+def test_no_source_reaches_outside_the_clone() -> None:
+    # The rulebook and every input a benchmark reads ship with the project.
+    outside = re.compile(r"shared/(?:rules|seeds|deals)|\.\./shared|\.parent\.parent / \"shared\"")
+    found = []
+    for top in ("thegame", "tests", "benchmarks"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if path == Path(__file__).resolve():
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if outside.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)

@@ -1,5 +1,5 @@
 """Shared helpers for the tests: hand-made deals, an independent legality
-oracle written from shared/rules.md, and a random playout driver that checks
+oracle written from the rulebook (docs/rules/), and a random playout driver that checks
 the engine's invariants after every step.
 
 The oracle deliberately does not call the engine's legality code: it reads

@@ -1,4 +1,4 @@
-"""Rules C1-C10 (The Game) and P1-P2 (Profi) of shared/rules.md, one or more
+"""Rules C1-C10 (The Game) and P1-P2 (Profi) of the rulebook (docs/rules/), one or more
 tests per rule id, on hand-made deals whose hands are known (rule C2: player 1
 gets the first H cards of the deck, player 2 the next H, ...)."""
 

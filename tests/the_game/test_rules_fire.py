@@ -1,4 +1,4 @@
-"""Rules F1-F4 (On Fire) of shared/rules.md."""
+"""Rules F1-F4 (On Fire) of the rulebook (docs/rules/)."""
 
 from __future__ import annotations
 

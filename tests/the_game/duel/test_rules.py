@@ -1,4 +1,4 @@
-"""Rules D1-D6 (The Game: Face to Face) of shared/rules.md.
+"""Rules D1-D6 (The Game: Face to Face) of the rulebook (docs/rules/).
 
 Piles: A1/D1 are player 1's ascending/descending piles, A2/D2 player 2's."""
 

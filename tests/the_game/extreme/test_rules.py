@@ -1,4 +1,4 @@
-"""Rules X1-X5 (The Game: Extreme) of shared/rules.md.
+"""Rules X1-X5 (The Game: Extreme) of the rulebook (docs/rules/).
 
 Hand-made deals use ``tests.support.the_game.extreme_deal``: the chosen commands sit on
 cards at the front of the deck; the rest of the 28 commands (X1: 4 of each

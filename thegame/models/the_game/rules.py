@@ -1,6 +1,6 @@
 """Rules as data: one frozen ``Rules`` per variant, presets looked up by name.
 
-Rule ids refer to ``shared/rules.md``.
+Rule ids refer to the rulebook, ``docs/rules/``.
 """
 
 from __future__ import annotations
