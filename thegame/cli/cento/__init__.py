@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import click
 
-from .analyze import analyze, hint
-from .daily import daily, generate
-from .deal import check, deal
-from .play import play
-from .solve import explain, solve
+# The modules, not their commands, are the package's names: a command named
+# like its module (``play``) would hide the module from ``import ...play``.
+from . import analyze, daily, deal, play, solve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,5 +19,15 @@ def cento() -> None:
     """
 
 
-for command in (deal, check, solve, hint, analyze, explain, generate, daily, play):
+for command in (
+    deal.deal,
+    deal.check,
+    solve.solve,
+    solve.explain,
+    analyze.hint,
+    analyze.analyze,
+    daily.generate,
+    daily.daily,
+    play.play,
+):
     cento.add_command(command)

@@ -198,13 +198,15 @@ def _legal_position(record: Record, path: str) -> State:
 def record_or_deal(
     command: str,
     record_file: str | None,
-    deal: tuple[int | None, str | None, str | None, int],
+    seed: int | None,
+    deck: str | None,
+    deal_file: str | None,
+    players: int,
     kw: dict[str, Any],
 ) -> tuple[Record, State | None]:
     """Where ``solve`` and ``explain`` start: the position a record FILE
     reaches (its turns checked first), or a deal option's deal (no position
     yet: None), as a record of the turns before it."""
-    seed, deck, deal_file, players = deal
     if record_file is None:
         start, position = Record(deal_from_options(seed, deck, deal_file, players, kw), ()), None
     else:

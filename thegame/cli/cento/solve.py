@@ -53,7 +53,7 @@ def solve(
         if save_file is not None:
             raise InvalidInputError("give --save once", "options")
         save_file = old_record
-    start, state = record_or_deal("solve", record_file, (seed, deck, deal_file, players), kw)
+    start, state = record_or_deal("solve", record_file, seed, deck, deal_file, players, kw)
     d = start.deal
     with searching(enabled=not as_json) as tick:
         limit = replace(limit, progress=tick)
@@ -94,7 +94,7 @@ def explain(
     and what is left after it (from a deal, or from a record FILE's position)."""
     from ...analysis.cento.explain import explain_line
 
-    record, _ = record_or_deal("explain", record_file, (seed, deck, deal_file, players), kw)
+    record, _ = record_or_deal("explain", record_file, seed, deck, deal_file, players, kw)
     with searching(enabled=not as_json) as tick:
         result = explain_line(record, replace(limit, progress=tick))
     data = result.to_dict()

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import click
 
-from .analyze import analyze, hint
-from .deal import check, deal
-from .play import play
-from .solve import solve
+# The modules, not their commands, are the package's names: a command named
+# like its module (``play``) would hide the module from ``import ...play``.
+from . import analyze, deal, play, solve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,5 +20,5 @@ def nimmt() -> None:
     """
 
 
-for command in (deal, check, solve, hint, analyze, play):
+for command in (deal.deal, deal.check, solve.solve, analyze.hint, analyze.analyze, play.play):
     nimmt.add_command(command)
