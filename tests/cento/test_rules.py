@@ -367,3 +367,18 @@ def test_broken_records_fail_at_the_broken_turn(
     assert not result.legal
     assert result.error["turn"] == k + 1
     assert result.error["rule"] in {"Z1", "Z2", "Z3", "Z4", "Z5"}
+
+
+def test_check_json_keeps_its_fields_in_order() -> None:
+    """The shared ``CheckResult`` writes Cento's fields in their order, with
+    the turns played and the draw pile left that the replay knows."""
+    deal = mk([[12, 5]], 15, [33, 40])
+    result = run(deal, turn(1, 12))
+    data = result.to_dict()
+    assert list(data) == [
+        "legal", "error", "turns_played", "status", "winner", "winners",
+        "cards_left", "hands", "open", "draw_left",
+    ]  # fmt: skip
+    assert data["turns_played"] == result.steps_ok == 1 and data["draw_left"] == 2
+    assert data["cards_left"] == [1] and result.cards_left == 1 and data["open"] == 12
+    assert data["error"] is None and result.reason is None and result.winner is None
