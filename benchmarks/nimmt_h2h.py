@@ -41,8 +41,8 @@ from thegame.analysis.nimmt.baselines import MCS, MCS100
 from thegame.analysis.nimmt.players import BlindPlayer, TimedBlindPlayer
 from thegame.analysis.nimmt.playout import backend
 from thegame.analysis.nimmt.strong import StrongPlayer
-from thegame.models.nimmt.game import Player, play_game
 from thegame.models.nimmt.record import replay
+from thegame.models.nimmt.state import Player, play_game
 
 PATTERN = ("ours", "ours", "them", "them")
 BASELINES = ("mcs", "mcs100", "blind")

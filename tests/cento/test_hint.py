@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from thegame.analysis.cento.hint import hint_for
 from thegame.cli.main import cli
 from thegame.models.cento import (
-    CentoDeal,
-    CentoRecord,
-    CentoRules,
     CentoStatus,
-    CentoTurn,
+    Deal,
+    Record,
+    Rules,
+    Turn,
     check,
     initial_state,
     legal_turns,
@@ -29,10 +29,10 @@ from thegame.solver.cento.brute import brute_duel_value, brute_solo_turns
 from thegame.solver.cento.solo import solve_solo
 
 
-def random_prefix(seed: int, players: int, high: int) -> CentoRecord:
+def random_prefix(seed: int, players: int, high: int) -> Record:
     rnd = random.Random(seed)
-    rules = CentoRules(high=high, hand_size=3, free_cards=rnd.randint(0, 1))
-    deal = CentoDeal.from_seed(seed, players, rules)
+    rules = Rules(high=high, hand_size=3, free_cards=rnd.randint(0, 1))
+    deal = Deal.from_seed(seed, players, rules)
     state = initial_state(deal)
     turns = []
     for _ in range(rnd.randint(0, 3)):
@@ -42,7 +42,7 @@ def random_prefix(seed: int, players: int, high: int) -> CentoRecord:
             break
         t, state = rnd.choice(nxt)
         turns.append(t)
-    return CentoRecord(deal, tuple(turns))
+    return Record(deal, tuple(turns))
 
 
 @settings(max_examples=10, deadline=None)
@@ -55,7 +55,7 @@ def test_solo_hint_is_optimal_from_the_position(seed: int, high: int) -> None:
     assert h.result["turn_count"] == expected
     if expected is not None:
         assert h.hint is not None
-        line = CentoRecord(record.deal, record.turns + tuple(_turns(h.result["turns"])))
+        line = Record(record.deal, record.turns + tuple(_turns(h.result["turns"])))
         done = check(line)
         assert done.legal and done.status == CentoStatus.WON
 
@@ -73,19 +73,19 @@ def test_duel_hint_keeps_the_proven_value(seed: int, high: int) -> None:
     assert h.hint is not None and h.hint.player == h.player
 
 
-def _turns(data: list[dict[str, object]]) -> list[CentoTurn]:
-    return [CentoTurn.from_dict(t, "turns") for t in data]
+def _turns(data: list[dict[str, object]]) -> list[Turn]:
+    return [Turn.from_dict(t, "turns") for t in data]
 
 
 def test_hint_after_game_over_is_an_input_error() -> None:
-    deal = CentoDeal.from_seed(3, 1)
+    deal = Deal.from_seed(3, 1)
     line = solve_solo(deal).turns
     with pytest.raises(InvalidInputError, match="over"):
-        hint_for(CentoRecord(deal, line))
+        hint_for(Record(deal, line))
 
 
 def test_hint_cli_text_and_json(tmp_path: Path) -> None:
-    deal = CentoDeal.from_seed(3, 1).to_dict()
+    deal = Deal.from_seed(3, 1).to_dict()
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"deal": deal, "turns": [{"player": 1, "plays": [{"card": 43}]}]}))
     result = CliRunner().invoke(cli, ["cento", "hint", str(path), "--json"])

@@ -24,11 +24,11 @@ from tests.support.cli import run_main
 from thegame.cli.main import cli
 from thegame.models import interrupt
 from thegame.models.cento import (
-    CentoDeal,
-    CentoRecord,
-    CentoRules,
     CentoStatus,
-    CentoTurn,
+    Deal,
+    Record,
+    Rules,
+    Turn,
     apply_turn,
     check,
     initial_state,
@@ -83,7 +83,7 @@ def test_solo_play_scripted_to_the_end_and_saved_record_checks(tmp_path: Path) -
     assert checked.exit_code == 0, checked.output
     data = json.loads(checked.stdout)
     assert data["legal"] and data["status"] in ("won", "blocked")
-    record = CentoRecord.from_dict(json.loads(save.read_text()))
+    record = Record.from_dict(json.loads(save.read_text()))
     if data["status"] == "won":  # the ending compares with the proven fewest
         fewest = solve_solo(record.deal).turn_count
         assert f"the fewest is {fewest}" in result.stdout
@@ -99,14 +99,14 @@ def test_duel_play_against_the_solver_to_the_end(tmp_path: Path, seat: int) -> N
     assert any(w in result.stdout for w in ("you win", "(the solver) wins", "shared win"))
     data = json.loads(invoke("check", str(save), "--json").stdout)
     assert data["legal"] and data["status"] in ("won", "blocked")
-    record = CentoRecord.from_dict(json.loads(save.read_text()))
+    record = Record.from_dict(json.loads(save.read_text()))
     solver_seat = 3 - seat
     assert any(t.player == solver_seat for t in record.turns)
 
 
 def test_play_refuses_an_illegal_step_and_goes_on(tmp_path: Path) -> None:
     # Seed 3 alone (printed rules): player 1 does not hold 99.
-    assert 99 not in CentoDeal.from_seed(3, 1).hands[0]
+    assert 99 not in Deal.from_seed(3, 1).hands[0]
     result = invoke("play", "--seed", "3", stdin="99\nquit\n")
     assert result.exit_code == 0
     assert "not allowed" in result.stdout and "rule Z1" in result.stdout
@@ -123,7 +123,7 @@ def test_play_end_of_input_and_bad_save_path(tmp_path: Path) -> None:
 
 
 def test_play_ctrl_c_saves_and_exits_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import thegame.cli.cento as cento_cli
+    import thegame.cli.cento.play as cento_cli
 
     lines = iter(["draw"])
 
@@ -144,21 +144,21 @@ def test_play_ctrl_c_saves_and_exits_130(tmp_path: Path, monkeypatch: pytest.Mon
 # -- analyze and explain ------------------------------------------------------------
 
 
-def random_record(deal: CentoDeal, seed: int) -> CentoRecord:
+def random_record(deal: Deal, seed: int) -> Record:
     """A whole game with a uniformly random legal turn each time."""
     rnd = random.Random(seed)
     state, turns = initial_state(deal), []
     while not state.over:
         turn, state = rnd.choice(legal_turns(deal, state))
         turns.append(turn)
-    return CentoRecord(deal, tuple(turns))
+    return Record(deal, tuple(turns))
 
 
-def small_rules() -> CentoRules:
-    return CentoRules(low=1, high=20, hand_size=3, free_cards=0)
+def small_rules() -> Rules:
+    return Rules(low=1, high=20, hand_size=3, free_cards=0)
 
 
-def detour_then_best(deal: CentoDeal, seed: int, detour: int) -> CentoRecord:
+def detour_then_best(deal: Deal, seed: int, detour: int) -> Record:
     """A won solo game: up to ``detour`` random turns that keep the hand
     winnable, then the solver's fewest-turns line."""
     rnd = random.Random(seed)
@@ -177,13 +177,13 @@ def detour_then_best(deal: CentoDeal, seed: int, detour: int) -> CentoRecord:
             break
     if not state.over:
         turns.extend(solve_solo(deal, Limit(), state).turns)
-    return CentoRecord(deal, tuple(turns))
+    return Record(deal, tuple(turns))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 7])
 def test_solo_analyze_counts_the_wasted_turns(tmp_path: Path, seed: int) -> None:
-    rules = CentoRules(low=1, high=30, hand_size=5, free_cards=1)
-    deal = CentoDeal.from_seed(seed, 1, rules)
+    rules = Rules(low=1, high=30, hand_size=5, free_cards=1)
+    deal = Deal.from_seed(seed, 1, rules)
     fewest = solve_solo(deal).turn_count  # checked against brute force elsewhere
     if fewest is None:
         pytest.skip("this hand cannot be emptied")
@@ -206,9 +206,9 @@ def test_solo_analyze_counts_the_wasted_turns(tmp_path: Path, seed: int) -> None
 
 
 def test_solo_analyze_of_a_blocked_game_names_the_turn_that_lost(tmp_path: Path) -> None:
-    rules = CentoRules(low=1, high=20, hand_size=3, free_cards=0)
+    rules = Rules(low=1, high=20, hand_size=3, free_cards=0)
     for seed in range(1, 40):
-        deal = CentoDeal.from_seed(seed, 1, rules)
+        deal = Deal.from_seed(seed, 1, rules)
         record = random_record(deal, seed)
         if solve_solo(deal).turn_count is not None and check(record).status != CentoStatus.WON:
             break
@@ -227,8 +227,8 @@ def test_solo_analyze_of_a_blocked_game_names_the_turn_that_lost(tmp_path: Path)
 def test_duel_analyze_first_thrown_win_and_a_winning_turn_instead(
     tmp_path: Path, seed: int
 ) -> None:
-    rules = CentoRules(low=1, high=16, hand_size=3, free_cards=0)
-    deal = CentoDeal.from_seed(seed, 2, rules)
+    rules = Rules(low=1, high=16, hand_size=3, free_cards=0)
+    deal = Deal.from_seed(seed, 2, rules)
     record = random_record(deal, seed)
     path = tmp_path / "r.json"
     path.write_text(record.to_json())
@@ -240,7 +240,7 @@ def test_duel_analyze_first_thrown_win_and_a_winning_turn_instead(
     for played, t in zip(record.turns, data["turns"], strict=True):
         if t["lost_win"]:
             assert t["value_before"] == 1 and t["value_after"] < 1
-            best = CentoTurn.from_dict(t["best"], "best")
+            best = Turn.from_dict(t["best"], "best")
             after = apply_turn(deal, state, best)
             if after.over:
                 assert after.winners == (state.to_move,)
@@ -289,7 +289,7 @@ def test_solve_a_record_file_goes_on_from_its_position(tmp_path: Path) -> None:
 def test_solve_deal_of_a_record_with_an_illegal_turn_names_turn_and_rule(
     tmp_path: Path,
 ) -> None:
-    deal = CentoDeal.from_seed(1, 2).to_dict()  # open 27; player 1 holds 8
+    deal = Deal.from_seed(1, 2).to_dict()  # open 27; player 1 holds 8
     record = {"deal": deal, "turns": [{"player": 1, "plays": [{"card": 8}], "draw": 0}]}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record))
@@ -314,7 +314,7 @@ def test_budgets_must_be_finite_and_positive(
 
 def test_generate_refuses_an_impossible_range_before_any_work(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="--min-turns 50"):
-        generate(1, CentoRules(), Limit(time=1.0), 50, 10)  # not even one seed is tried
+        generate(1, Rules(), Limit(time=1.0), 50, 10)  # not even one seed is tried
     out = tmp_path / "puzzles"
     result = invoke("generate", "--min-turns", "50", "--max-turns", "10", "--out", str(out))
     one_line_error(result, "--max-turns 10")

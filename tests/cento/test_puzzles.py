@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from thegame.cli.main import cli
-from thegame.models.cento import CentoDeal, CentoRecord, CentoStatus, CentoTurn, check
+from thegame.models.cento import CentoStatus, Deal, Record, Turn, check
 from thegame.solver.cento.brute import brute_solo_turns
 
 SMALL = ["--cards", "1-16", "--hand-size", "3", "--free", "0"]
@@ -22,13 +22,13 @@ def test_generate_small_puzzles_are_proven_and_replay(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(lines) == 3 and len(list(tmp_path.glob("cento-seed-*.json"))) == 3
     for p in lines:
-        deal = CentoDeal.from_dict(p["deal"])
+        deal = Deal.from_dict(p["deal"])
         assert p["optimal"] is True and p["turn_count"] >= 2
         assert p["turn_count"] == brute_solo_turns(deal)
-        turns = tuple(CentoTurn.from_dict(t, "turns") for t in p["turns"])
-        replay = check(CentoRecord(deal, turns))
+        turns = tuple(Turn.from_dict(t, "turns") for t in p["turns"])
+        replay = check(Record(deal, turns))
         assert replay.legal and replay.status == CentoStatus.WON
-        assert replay.turns_played == p["turn_count"]
+        assert replay.steps_ok == p["turn_count"]
 
 
 def test_daily_is_fixed_by_the_date() -> None:
@@ -38,9 +38,9 @@ def test_daily_is_fixed_by_the_date() -> None:
     assert data["date"] == "2026-01-02" and data["seed"] // 100 == 20260102
     again = CliRunner().invoke(cli, ["cento", "daily", "--date", "2026-01-02", "--json"])
     assert json.loads(again.stdout) == data
-    deal = CentoDeal.from_dict(data["deal"])
-    turns = tuple(CentoTurn.from_dict(t, "turns") for t in data["turns"])
-    assert check(CentoRecord(deal, turns)).status == CentoStatus.WON
+    deal = Deal.from_dict(data["deal"])
+    turns = tuple(Turn.from_dict(t, "turns") for t in data["turns"])
+    assert check(Record(deal, turns)).status == CentoStatus.WON
 
 
 def test_daily_bad_date_is_one_line() -> None:

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from thegame.models.cento import (
     FREE,
-    CentoDeal,
-    CentoPlay,
-    CentoRecord,
-    CentoRules,
     CentoStatus,
-    CentoTurn,
+    Deal,
     HundredMode,
+    Play,
+    Record,
+    Rules,
+    Turn,
     check,
     initial_state,
     legal_turns,
@@ -29,10 +29,10 @@ from thegame.models.seeds import SplitMix64
 F = FREE
 
 
-def mk(hands: list[list[int]], open_card: int, draw: list[int], **rules: Any) -> CentoDeal:
+def mk(hands: list[list[int]], open_card: int, draw: list[int], **rules: Any) -> Deal:
     frees = sum(h.count(F) for h in hands) + draw.count(F)
-    r = CentoRules(hand_size=len(hands[0]), free_cards=frees, **rules)
-    return CentoDeal.from_dict(
+    r = Rules(hand_size=len(hands[0]), free_cards=frees, **rules)
+    return Deal.from_dict(
         {
             "hands": [["free" if c == F else c for c in h] for h in hands],
             "open": open_card,
@@ -43,26 +43,26 @@ def mk(hands: list[list[int]], open_card: int, draw: list[int], **rules: Any) ->
     )
 
 
-def turn(player: int, *plays: int | tuple[int, int], draw: int = 0, **flags: bool) -> CentoTurn:
-    ps = tuple(CentoPlay(F, p[1]) if isinstance(p, tuple) else CentoPlay(p) for p in plays)
-    return CentoTurn(player, ps, draw, flags.get("trick", False), flags.get("treat", False))
+def turn(player: int, *plays: int | tuple[int, int], draw: int = 0, **flags: bool) -> Turn:
+    ps = tuple(Play(F, p[1]) if isinstance(p, tuple) else Play(p) for p in plays)
+    return Turn(player, ps, draw, flags.get("trick", False), flags.get("treat", False))
 
 
-def run(deal: CentoDeal, *turns: CentoTurn) -> Any:
-    return check(CentoRecord(deal, turns))
+def run(deal: Deal, *turns: Turn) -> Any:
+    return check(Record(deal, turns))
 
 
-def illegal(deal: CentoDeal, *turns: CentoTurn) -> tuple[str | None, int | None, int | None]:
+def illegal(deal: Deal, *turns: Turn) -> tuple[str | None, int | None, int | None]:
     result = run(deal, *turns)
     assert not result.legal
-    return result.rule, result.turn, result.play
+    return result.error["rule"], result.error["turn"], result.error["play"]
 
 
 # -- rule Z6: the seeded deal -----------------------------------------------------
 
 
 def test_z6_seed_1_two_players_is_pinned() -> None:
-    d = CentoDeal.from_seed(1, 2)
+    d = Deal.from_seed(1, 2)
     assert d.hands == ((8, 11, 20, 32, 52, 85, 97), (5, 6, 26, 37, 60, 61, 88))
     assert d.open == 27
     assert d.draw[:8] == (51, 49, 69, 3, 56, 63, 100, F)
@@ -70,7 +70,7 @@ def test_z6_seed_1_two_players_is_pinned() -> None:
 
 
 def test_z6_seed_2_solo_is_pinned() -> None:
-    d = CentoDeal.from_seed(2, 1)
+    d = Deal.from_seed(2, 1)
     assert d.hands == ((15, 27, 51, 75, 83, 84, F),)
     assert d.open == 68
     assert d.draw[:6] == (59, 1, 40, 43, 91, 54)
@@ -80,10 +80,10 @@ def test_z6_seed_2_solo_is_pinned() -> None:
 def test_z6_deal_is_the_shuffled_deck_dealt_in_blocks() -> None:
     """Player 1 gets the first cards of SplitMix64(seed).shuffle(deck), then
     player 2; the next card is the open card; the rest is the draw pile."""
-    rules = CentoRules()
+    rules = Rules()
     deck = rules.deck()
     SplitMix64(7).shuffle(deck)
-    d = CentoDeal.from_seed(7, 3, rules)
+    d = Deal.from_seed(7, 3, rules)
     for i in range(3):
         assert sorted(d.hands[i], key=lambda c: 999 if c == F else c) == sorted(
             deck[7 * i : 7 * i + 7], key=lambda c: 999 if c == F else c
@@ -99,18 +99,18 @@ def test_z6_deal_is_the_shuffled_deck_dealt_in_blocks() -> None:
 def test_z6_free_card_first_goes_under_the_draw_pile() -> None:
     """Seed 1 with cards 1..10 and 6 free cards: the first card not dealt is a
     free card; the open card is the next number, the free card goes last."""
-    rules = CentoRules(high=10, hand_size=2, free_cards=6)
+    rules = Rules(high=10, hand_size=2, free_cards=6)
     deck = rules.deck()
     SplitMix64(1).shuffle(deck)
     assert deck[2] == F
-    d = CentoDeal.from_seed(1, 1, rules)
+    d = Deal.from_seed(1, 1, rules)
     assert d.open == 7
     assert d.draw[-1] == F and list(d.draw[:-1]) == deck[4:]
 
 
 def test_z6_deal_json_round_trip() -> None:
-    d = CentoDeal.from_seed(5, 2, CentoRules(high=40, free_cards=2, hundred=HundredMode.PLAIN))
-    assert CentoDeal.from_dict(d.to_dict()) == d
+    d = Deal.from_seed(5, 2, Rules(high=40, free_cards=2, hundred=HundredMode.PLAIN))
+    assert Deal.from_dict(d.to_dict()) == d
 
 
 @pytest.mark.parametrize(
@@ -125,10 +125,10 @@ def test_z6_deal_json_round_trip() -> None:
     ],
 )
 def test_bad_deals_name_the_problem(change: Any, fragment: str) -> None:
-    data = CentoDeal.from_seed(1, 2).to_dict()
+    data = Deal.from_seed(1, 2).to_dict()
     change(data)
     with pytest.raises(InvalidInputError, match=fragment):
-        CentoDeal.from_dict(data)
+        Deal.from_dict(data)
 
 
 # -- rule Z1 ------------------------------------------------------------------------
@@ -306,8 +306,8 @@ def test_z5_plain_hundred_is_a_number_card() -> None:
 # -- hypothesis: random legal records and broken ones ------------------------------
 
 
-def small_rules(rnd: random.Random) -> CentoRules:
-    return CentoRules(
+def small_rules(rnd: random.Random) -> Rules:
+    return Rules(
         high=rnd.choice([15, 20, 30, 100]),
         hand_size=rnd.randint(2, 4),
         free_cards=rnd.randint(0, 2),
@@ -318,9 +318,9 @@ def small_rules(rnd: random.Random) -> CentoRules:
     )
 
 
-def random_record(seed: int, players: int, length: int) -> CentoRecord:
+def random_record(seed: int, players: int, length: int) -> Record:
     rnd = random.Random(seed)
-    deal = CentoDeal.from_seed(seed, players, small_rules(rnd))
+    deal = Deal.from_seed(seed, players, small_rules(rnd))
     state = initial_state(deal)
     turns = []
     for _ in range(length):
@@ -329,7 +329,7 @@ def random_record(seed: int, players: int, length: int) -> CentoRecord:
             break
         t, state = rnd.choice(options)
         turns.append(t)
-    return CentoRecord(deal, tuple(turns))
+    return Record(deal, tuple(turns))
 
 
 @settings(max_examples=25, deadline=None)
@@ -338,8 +338,8 @@ def test_random_legal_records_replay(seed: int, players: int, length: int) -> No
     record = random_record(seed, players, length)
     result = check(record)
     assert result.legal
-    assert result.turns_played == len(record.turns)
-    again = CentoRecord.from_json(record.to_json())
+    assert result.steps_ok == len(record.turns)
+    again = Record.from_json(record.to_json())
     assert check(again).to_dict() == result.to_dict()
 
 
@@ -355,15 +355,30 @@ def test_broken_records_fail_at_the_broken_turn(
     k = random.Random(seed).randrange(len(turns))
     t = turns[k]
     if kind == 0:  # the wrong player
-        bad = CentoTurn(t.player % players + 1, t.plays, t.draw, t.trick, t.treat)
+        bad = Turn(t.player % players + 1, t.plays, t.draw, t.trick, t.treat)
         if players == 1:
-            bad = CentoTurn(2, t.plays, t.draw, t.trick, t.treat)
+            bad = Turn(2, t.plays, t.draw, t.trick, t.treat)
     elif kind == 1:  # one card more drawn than the rules give
-        bad = CentoTurn(t.player, t.plays, t.draw + 1, t.trick, t.treat)
+        bad = Turn(t.player, t.plays, t.draw + 1, t.trick, t.treat)
     else:  # a card nobody holds: the open card itself
-        bad = CentoTurn(t.player, (CentoPlay(record.deal.open), *t.plays), t.draw, t.trick)
+        bad = Turn(t.player, (Play(record.deal.open), *t.plays), t.draw, t.trick)
     turns[k] = bad
-    result = check(CentoRecord(record.deal, tuple(turns)))
+    result = check(Record(record.deal, tuple(turns)))
     assert not result.legal
-    assert result.turn == k + 1
-    assert result.rule in {"Z1", "Z2", "Z3", "Z4", "Z5"}
+    assert result.error["turn"] == k + 1
+    assert result.error["rule"] in {"Z1", "Z2", "Z3", "Z4", "Z5"}
+
+
+def test_check_json_keeps_its_fields_in_order() -> None:
+    """The shared ``CheckResult`` writes Cento's fields in their order, with
+    the turns played and the draw pile left that the replay knows."""
+    deal = mk([[12, 5]], 15, [33, 40])
+    result = run(deal, turn(1, 12))
+    data = result.to_dict()
+    assert list(data) == [
+        "legal", "error", "turns_played", "status", "winner", "winners",
+        "cards_left", "hands", "open", "draw_left",
+    ]  # fmt: skip
+    assert data["turns_played"] == result.steps_ok == 1 and data["draw_left"] == 2
+    assert data["cards_left"] == [1] and result.cards_left == 1 and data["open"] == 12
+    assert data["error"] is None and result.reason is None and result.winner is None

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thegame.models.cento import (
-    CentoDeal,
-    CentoRecord,
-    CentoRules,
-    CentoState,
     CentoStatus,
+    Deal,
     HundredMode,
+    Record,
+    Rules,
+    State,
     check,
     initial_state,
     legal_turns,
@@ -27,9 +27,9 @@ from thegame.solver.cento.solo import lower_bound, solve_solo
 from thegame.solver.cento.tables import tables
 
 
-def small_deal(seed: int, players: int, high: int, hand: int, free: int) -> CentoDeal:
+def small_deal(seed: int, players: int, high: int, hand: int, free: int) -> Deal:
     rnd = random.Random(seed)
-    rules = CentoRules(
+    rules = Rules(
         high=high,
         hand_size=hand,
         free_cards=free,
@@ -38,7 +38,7 @@ def small_deal(seed: int, players: int, high: int, hand: int, free: int) -> Cent
         hundred=rnd.choice(list(HundredMode)),
         chain_all=rnd.random() < 0.25,
     )
-    return CentoDeal.from_seed(seed, players, rules)
+    return Deal.from_seed(seed, players, rules)
 
 
 @settings(max_examples=30, deadline=None)
@@ -52,7 +52,7 @@ def test_solo_fewest_turns_equals_brute_force(seed: int, high: int, hand: int, f
     if expected is None:
         assert result.verdict == Verdict.LOSS and result.turns == ()
     else:
-        replay = check(CentoRecord(deal, result.turns))
+        replay = check(Record(deal, result.turns))
         assert replay.legal and replay.status == CentoStatus.WON
         assert len(result.turns) == expected
         assert result.lower_bound <= expected
@@ -73,7 +73,7 @@ def test_duel_winner_equals_brute_force(seed: int, high: int, hand: int, free: i
     result = solve_duel(deal)
     assert result.optimal and result.value == expected
     assert result.line_complete
-    replay = check(CentoRecord(deal, result.turns))
+    replay = check(Record(deal, result.turns))
     assert replay.legal and replay.state.over
     if expected == 0:
         assert replay.state.winners == (0, 1)
@@ -82,7 +82,7 @@ def test_duel_winner_equals_brute_force(seed: int, high: int, hand: int, free: i
 
 
 def test_lower_bound_counts_digits_to_hit_every_card() -> None:
-    tab = tables(CentoRules())
+    tab = tables(Rules())
     mask = (1 << 12) | (1 << 21) | (1 << 34) | (1 << 56)
     assert lower_bound(tab, mask, 0) == 3  # {1 or 2}, {3 or 4}, {5 or 6}
     assert lower_bound(tab, 0, 1) == 1
@@ -90,9 +90,9 @@ def test_lower_bound_counts_digits_to_hit_every_card() -> None:
 
 
 def test_budget_runs_out_gives_unknown() -> None:
-    solo = solve_solo(CentoDeal.from_seed(1, 1), Limit(nodes=5))
+    solo = solve_solo(Deal.from_seed(1, 1), Limit(nodes=5))
     assert solo.verdict == Verdict.UNKNOWN and not solo.optimal and solo.turn_count is None
-    duel = solve_duel(CentoDeal.from_seed(1, 2), Limit(nodes=50))
+    duel = solve_duel(Deal.from_seed(1, 2), Limit(nodes=50))
     assert not duel.optimal and duel.winner is None
     assert duel.to_dict()["verdict"] == "unknown"
 
@@ -100,14 +100,14 @@ def test_budget_runs_out_gives_unknown() -> None:
 def test_printed_game_solo_seed_3_line_replays() -> None:
     """Seed 3 alone: a 7-card hand; the solver's proven answer replays, and a
     hand of 7 number cards needs at least the digit bound."""
-    deal = CentoDeal.from_seed(3, 1)
+    deal = Deal.from_seed(3, 1)
     result = solve_solo(deal, Limit(time=30))
     assert result.optimal and result.turn_count == len(result.turns) == 7
-    replay = check(CentoRecord(deal, result.turns))
-    assert replay.legal and replay.status == CentoStatus.WON and replay.turns_played == 7
+    replay = check(Record(deal, result.turns))
+    assert replay.legal and replay.status == CentoStatus.WON and replay.steps_ok == 7
 
 
-def _engine_outcomes(deal: CentoDeal, state: CentoState) -> set[tuple[object, ...]]:
+def _engine_outcomes(deal: Deal, state: State) -> set[tuple[object, ...]]:
     tab = tables(deal.rules)
     out: set[tuple[object, ...]] = set()
     for _, s in legal_turns(deal, state):
@@ -121,7 +121,7 @@ def _engine_outcomes(deal: CentoDeal, state: CentoState) -> set[tuple[object, ..
     return out
 
 
-def _solver_outcomes(deal: CentoDeal, state: CentoState) -> set[tuple[object, ...]]:
+def _solver_outcomes(deal: Deal, state: State) -> set[tuple[object, ...]]:
     tab = tables(deal.rules)
     gen = TurnGen(tab, deal.draw)
     mask, free = add_cards(0, 0, state.hands[0])

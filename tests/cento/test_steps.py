@@ -13,12 +13,10 @@ from thegame.analysis.cento.session import (
     step_text,
     turn_steps,
 )
-from thegame.models.cento.deal import Deal as CentoDeal
-from thegame.models.cento.record import Record as CentoRecord
+from thegame.models.cento.deal import Deal
+from thegame.models.cento.record import Record
 from thegame.models.cento.rules import FREE, CentoStatus
-from thegame.models.cento.state import Play as CentoPlay
-from thegame.models.cento.state import Turn as CentoTurn
-from thegame.models.cento.state import TurnError
+from thegame.models.cento.state import Play, Turn, TurnError
 from thegame.models.outcome import Limit
 from thegame.solver.cento.solo import solve_solo
 
@@ -27,9 +25,9 @@ from thegame.solver.cento.solo import solve_solo
 def test_a_solved_line_made_step_by_step_from_its_turns_steps(seed: int) -> None:
     """Every step the line takes is among the choices offered before it, and
     the steps rebuild the same turns (round trip through their text too)."""
-    deal = CentoDeal.from_seed(seed, 1)
+    deal = Deal.from_seed(seed, 1)
     line = solve_solo(deal, Limit(time=5.0)).turns
-    session = session_of(CentoRecord(deal, ()), frozenset({0}))
+    session = session_of(Record(deal, ()), frozenset({0}))
     for turn in line:
         for step in turn_steps(turn):
             offered = choices(session)
@@ -50,19 +48,19 @@ def test_a_solved_line_made_step_by_step_from_its_turns_steps(seed: int) -> None
 
 
 def test_session_of_a_record_replays_its_turns_and_names_a_bad_one() -> None:
-    deal = CentoDeal.from_seed(1, 1)
+    deal = Deal.from_seed(1, 1)
     line = solve_solo(deal, Limit(time=5.0)).turns
-    session = session_of(CentoRecord(deal, line[:2]), frozenset({0}))
+    session = session_of(Record(deal, line[:2]), frozenset({0}))
     assert session.turns == list(line[:2]) and len(session.states) == 3
-    bad = CentoTurn(1, (CentoPlay(deal.hands[0][0]),), 0)
+    bad = Turn(1, (Play(deal.hands[0][0]),), 0)
     with pytest.raises(TurnError, match="turn 3"):
-        session_of(CentoRecord(deal, (*line[:2], bad, bad)), frozenset({0}))
+        session_of(Record(deal, (*line[:2], bad, bad)), frozenset({0}))
 
 
 def test_turn_steps_of_the_100_and_of_a_pass() -> None:
-    trick = CentoTurn(1, (CentoPlay(37),), 0, trick=True)
+    trick = Turn(1, (Play(37),), 0, trick=True)
     assert [step_text(s) for s in turn_steps(trick)] == ["trick", "37"]
-    assert [step_text(s) for s in turn_steps(CentoTurn(1, (), 0, treat=True))] == ["treat"]
-    assert [step_text(s) for s in turn_steps(CentoTurn(1, (), 0))] == ["draw"]  # a pass
-    drawn = CentoTurn(1, (CentoPlay(FREE, 45),), 1)
+    assert [step_text(s) for s in turn_steps(Turn(1, (), 0, treat=True))] == ["treat"]
+    assert [step_text(s) for s in turn_steps(Turn(1, (), 0))] == ["draw"]  # a pass
+    drawn = Turn(1, (Play(FREE, 45),), 1)
     assert [step_text(s) for s in turn_steps(drawn)] == ["draw", "free 45"]

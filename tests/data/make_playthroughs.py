@@ -28,7 +28,8 @@ ROOT = HERE.parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from thegame.models.cento import FREE, CentoDeal, TurnBuilder, initial_state  # noqa: E402
+from thegame.models.cento import FREE, TurnBuilder, initial_state  # noqa: E402
+from thegame.models.cento import Deal as CentoDeal  # noqa: E402
 from thegame.models.cento.rules import card_text  # noqa: E402
 from thegame.models.errors import IllegalMoveError  # noqa: E402
 from thegame.models.mind import Deal as MindDeal  # noqa: E402

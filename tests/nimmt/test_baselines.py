@@ -15,9 +15,9 @@ from thegame.analysis.nimmt.review import view_at
 from thegame.analysis.nimmt.row_choice import after_own_trick
 from thegame.analysis.nimmt.sampling import unseen
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.game import View, play_round
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.rules import fewest_heads_row, row_heads
+from thegame.models.nimmt.state import View, play_round
 from thegame.models.seeds import SplitMix64
 from thegame.solver.nimmt.problem import to_slots
 

@@ -16,9 +16,9 @@ from thegame.analysis.nimmt.players import LEVELS, BlindPlayer, RandomPlayer, by
 from thegame.cli.main import cli
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.game import play_game
 from thegame.models.nimmt.record import GameRecord, Record, replay_game
 from thegame.models.nimmt.rules import GAME_END
+from thegame.models.nimmt.state import play_game
 
 
 def invoke(*args: str, stdin: str | None = None) -> Result:
@@ -117,7 +117,7 @@ def test_undo_is_refused_with_why_and_the_turn_goes_on(tmp_path: Path) -> None:
 def test_ctrl_c_exits_130_with_the_game_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import thegame.cli.nimmt as nimmt_cli
+    import thegame.cli.nimmt.play as nimmt_cli
 
     hand = iter(Deal.from_seed(4, 2).hands[0][-1:])
 

@@ -6,8 +6,8 @@ from tests.support.nimmt import random_record
 from thegame.analysis.nimmt.players import BlindPlayer, FlatMonteCarlo, LowestPlayer, RandomPlayer
 from thegame.analysis.nimmt.review import review, view_at
 from thegame.analysis.nimmt.sampling import sample_sequences, unseen
-from thegame.models.nimmt.game import Player, play_game
 from thegame.models.nimmt.record import replay
+from thegame.models.nimmt.state import Player, play_game
 from thegame.models.seeds import SplitMix64
 from thegame.solver.nimmt.problem import problem_from_record
 from thegame.solver.nimmt.search import Searcher

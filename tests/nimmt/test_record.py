@@ -148,3 +148,24 @@ def test_malformed_records(change: Any, fragment: str) -> None:
 def test_malformed_json() -> None:
     with pytest.raises(InvalidInputError, match="malformed JSON"):
         Record.from_text('{"deal": ', "x.json")
+
+
+def test_check_is_the_shared_check_result() -> None:
+    """``check`` answers with the type every game's check shares; its JSON
+    keeps 6 nimmt!'s fields in order, and an illegal turn's error names the
+    player as the play."""
+    from thegame.models.check import CheckResult
+    from thegame.models.nimmt.record import check
+
+    record = random_record(3, 4)
+    result = check(record)
+    assert isinstance(result, CheckResult)
+    assert result.legal and result.steps_ok == 10 and result.cards_left == 0
+    data = result.to_dict()
+    assert list(data) == ["legal", "status", "heads", "error"]
+    assert data["heads"] == replay(record).heads and data["status"] == "finished"
+    first = record.turns[0]
+    cards = (first.cards[1], *first.cards[1:])  # player 1 plays player 2's card
+    bad = check(Record(record.deal, (Turn(cards, dict(first.choices)), *record.turns[1:])))
+    assert not bad.legal and bad.steps_ok == 0
+    assert bad.error == {"turn": 1, "play": 1, "rule": "S2", "message": bad.error["message"]}

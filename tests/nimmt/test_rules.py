@@ -7,7 +7,6 @@ import pytest
 from tests.support.nimmt import RandomTestPlayer
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.game import play_game
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.rules import (
     chooser,
@@ -16,6 +15,7 @@ from thegame.models.nimmt.rules import (
     place_trick,
     row_heads,
 )
+from thegame.models.nimmt.state import play_game
 
 
 def never(player: int, rows: object) -> int:

@@ -19,8 +19,8 @@ from thegame.analysis.nimmt.review import view_at
 from thegame.analysis.nimmt.sampling import sample_sequences, unseen
 from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.game import View, play_game, play_round
 from thegame.models.nimmt.record import replay
+from thegame.models.nimmt.state import View, play_game, play_round
 from thegame.models.seeds import SplitMix64
 from thegame.solver.nimmt.problem import Problem
 

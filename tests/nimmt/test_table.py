@@ -15,9 +15,9 @@ from thegame.analysis.nimmt.table import (
     rounds_from_json,
 )
 from thegame.models.errors import IllegalMoveError, InvalidInputError
-from thegame.models.nimmt.game import game_over, round_deals
 from thegame.models.nimmt.record import GameStatus, RoundStatus, replay, replay_game
 from thegame.models.nimmt.rules import chooser
+from thegame.models.nimmt.state import game_over, round_deals
 
 
 def test_a_round_played_lowest_first_is_a_legal_finished_round_of_the_seeds_deal() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.game import View, play_round
 from thegame.models.nimmt.record import Record
+from thegame.models.nimmt.state import View, play_round
 
 
 class RandomTestPlayer:

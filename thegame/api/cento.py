@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import Limit
-from ..models.cento import CheckResult as CentoCheck
-from ..models.cento import Deal, Record, Rules
+from ..models.cento import Deal, Record, Rules, State
 from ..models.cento import check as check_record
+from ..models.check import CheckResult
 
 if TYPE_CHECKING:
     from ..analysis.cento.hint import Hint
@@ -34,7 +34,7 @@ def load(path: str | Path) -> Record:
     return Record.from_json(Path(path).read_text(encoding="utf-8"), str(path))
 
 
-def check(record: Record) -> CentoCheck:
+def check(record: Record) -> CheckResult[State]:
     """Replay a record against Z1-Z5: legal or not, the status, the winner."""
     return check_record(record)
 

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import NO_LIMIT, InvalidInputError, Limit
+from ..models.check import CheckResult
 from ..models.nimmt.deal import Deal
-from ..models.nimmt.record import Record, Replay, replay
+from ..models.nimmt.record import Record, Replay
+from ..models.nimmt.record import check as check_round
 from ..models.nimmt.state import play_game, play_round
 
 if TYPE_CHECKING:
@@ -38,9 +40,9 @@ def load(path: str | Path) -> Record:
     return Record.from_text(Path(path).read_text(encoding="utf-8"), str(path))
 
 
-def check(record: Record) -> Replay:
+def check(record: Record) -> CheckResult[Replay]:
     """Replay a round against S2-S4: legal or not, heads per player, the first error."""
-    return replay(record)
+    return check_round(record)
 
 
 def _index(record: Record, player: int) -> int:

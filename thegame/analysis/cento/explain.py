@@ -110,8 +110,9 @@ def turn_reasons(state: State, turn: Turn, after: State) -> list[str]:
 def explain_line(record: Record, limit: Limit) -> Explanation:
     """Solve from the record's position and explain the line found."""
     result = check(record)
-    if not result.legal:
-        raise IllegalMoveError(result.rule or "Z1", f"turn {result.turn}: {result.message}")
+    if result.error is not None:
+        e = result.error
+        raise IllegalMoveError(e["rule"], f"turn {e['turn']}: {e['message']}")
     deal, state = record.deal, result.state
     if deal.players == 1:
         solo = solve_solo(deal, limit, state)

@@ -40,9 +40,10 @@ class Hint:
 def hint_for(record: Record, limit: Limit = NO_LIMIT) -> Hint:
     """The best next turn after the record's turns."""
     replay = check(record)
-    if not replay.legal:
+    if replay.error is not None:
+        e = replay.error
         raise IllegalMoveError(
-            replay.rule or "Z1", f"turn {replay.turn}: {replay.message} (fix the record first)"
+            e["rule"], f"turn {e['turn']}: {e['message']} (fix the record first)"
         )
     state = replay.state
     if state.over:

@@ -171,9 +171,10 @@ class _Solver:
 def review(record: Record, limit: Limit, step: Callable[[int], None] | None = None) -> Review:
     """Solve every position of a legal 1- or 2-player record (see the module)."""
     result = check(record)
-    if not result.legal:
+    if result.error is not None:
+        e = result.error
         raise IllegalMoveError(
-            result.rule or "Z1", f"turn {result.turn}: {result.message} (fix the record first)"
+            e["rule"], f"turn {e['turn']}: {e['message']} (fix the record first)"
         )
     deal = record.deal
     if deal.players > 2:
@@ -210,7 +211,7 @@ def review(record: Record, limit: Limit, step: Callable[[int], None] | None = No
         record,
         positions[0],
         tuple(reviews),
-        result.status,
+        result.state.status,
         solver.nodes,
         time.monotonic() - start,
         undecided,

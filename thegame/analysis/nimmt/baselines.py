@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from math import factorial
 
-from ...models.nimmt.game import View
 from ...models.nimmt.rules import fewest_heads_row
+from ...models.nimmt.state import View
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import to_slots
 from .budget import Budget

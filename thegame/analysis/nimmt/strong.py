@@ -26,7 +26,7 @@ time per decision; with ``seconds=None`` it runs exactly ``sims`` batches
 
 from __future__ import annotations
 
-from ...models.nimmt.game import View
+from ...models.nimmt.state import View
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, to_slots
 from ...solver.nimmt.search import Searcher

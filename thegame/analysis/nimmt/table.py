@@ -17,9 +17,9 @@ from typing import Any
 
 from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.nimmt.deal import check_players
-from ...models.nimmt.game import View, game_over, round_deals
 from ...models.nimmt.record import GameRecord, Record, RoundStatus, Turn, replay, replay_game
 from ...models.nimmt.rules import HAND, ROWS, chooser
+from ...models.nimmt.state import View, game_over, round_deals
 from .players import LEVELS, by_level
 from .review import view_at
 

@@ -9,7 +9,7 @@ from enum import Enum
 from typing import Any
 
 from ..errors import IllegalMoveError, InvalidInputError
-from .deal import Deal
+from .deal import Deal, card_to_json
 from .rules import (
     FREE,
     HUNDRED,
@@ -127,6 +127,40 @@ class State:
     @property
     def over(self) -> bool:
         return self.status != CentoStatus.IN_PROGRESS
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner (from 1); None while in progress or on a shared win."""
+        return self.winners[0] + 1 if len(self.winners) == 1 else None
+
+    @property
+    def reason(self) -> str | None:
+        """Why the game ended, with the rule id; None while it goes on."""
+        if self.status == CentoStatus.WON:
+            return f"Z1: player {self.winners[0] + 1} emptied their hand"
+        if self.status == CentoStatus.BLOCKED:
+            return "Z1: every player passed in a row; the fewest cards win"
+        return None
+
+    def cards_left(self) -> int:
+        """The cards in all hands."""
+        return sum(len(h) for h in self.hands)
+
+    def check_fields(self) -> dict[str, Any]:
+        """The fields of ``thegame cento check --json`` after ``legal``; the
+        turns played and the draw pile left are the replay's to fill in (a
+        position does not hold its deal)."""
+        return {
+            "error": None,  # the check's error goes here
+            "turns_played": None,
+            "status": self.status,
+            "winner": self.winner,
+            "winners": [w + 1 for w in self.winners],
+            "cards_left": [len(h) for h in self.hands],
+            "hands": [[card_to_json(c) for c in h] for h in self.hands],
+            "open": self.open,
+            "draw_left": None,
+        }
 
 
 def initial_state(deal: Deal) -> State:

@@ -1,4 +1,5 @@
-"""A record of one round (rule S6) and the referee that replays it (``check``)."""
+"""A record of one round (rule S6), a whole game's rounds, and the referee that
+replays them (``check``, ``check_game``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from ..check import CheckResult
 from ..errors import IllegalMoveError, InvalidInputError
 from ..jsonio import load_json
 from .deal import GAME_NAME, Deal, card
@@ -124,13 +126,33 @@ class Replay:
         done = self.error is None and len(self.record.turns) == HAND
         return RoundStatus.FINISHED if done else RoundStatus.IN_PROGRESS
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "status": self.status.value,
-            "heads": self.heads,
-            "error": None if self.error is None else self.error.to_json(),
-        }
+    @property
+    def reason(self) -> str | None:
+        """Why the round ended, with the rule id; None while it goes on."""
+        if self.status != RoundStatus.FINISHED:
+            return None
+        return "S5: all ten cards of every hand are played"
+
+    @property
+    def winner(self) -> None:
+        """A round has no winner: the game's fewest points win (rule S5)."""
+        return None
+
+    def cards_left(self) -> int:
+        """The cards still in the hands."""
+        return self.record.deal.players * (HAND - len(self.placements))
+
+    def check_fields(self) -> dict[str, Any]:
+        """The fields of ``thegame nimmt check --json`` of a round, after the status."""
+        return {"heads": self.heads}
+
+
+def check(record: Record) -> CheckResult[Replay]:
+    """Replay a round (rules S1-S4): legal, or the first illegal turn (``error``
+    is ``{"turn", "play", "rule", "message"}``, the play being the player)."""
+    result = replay(record)
+    error = None if result.error is None else result.error.to_json()
+    return CheckResult(result.legal, result, error, steps_ok=len(result.placements))
 
 
 def replay(record: Record) -> Replay:
@@ -272,17 +294,44 @@ class GameReplay:
         over = max(self.scores) >= GAME_END
         return GameStatus.FINISHED if done and over else GameStatus.IN_PROGRESS
 
-    def to_json(self) -> dict[str, Any]:
+    @property
+    def reason(self) -> str | None:
+        """Why the game ended, with the rule id; None while it goes on."""
+        if self.status != GameStatus.FINISHED:
+            return None
+        return f"S5: a player has {max(self.scores)} points, {GAME_END} or more, after a round"
+
+    @property
+    def winner(self) -> int | None:
+        """The player (from 1) with the fewest points alone at the end (rule S5);
+        None while the game goes on or when players share the win."""
+        low = min(self.scores)
+        if self.status != GameStatus.FINISHED or self.scores.count(low) > 1:
+            return None
+        return self.scores.index(low) + 1
+
+    def cards_left(self) -> int:
+        """The cards still in the hands in the last round replayed."""
+        return self.rounds[-1].cards_left() if self.rounds else 0
+
+    def check_fields(self) -> dict[str, Any]:
+        """The fields of ``thegame nimmt check --json`` of a game, after the status."""
         return {
-            "legal": self.legal,
-            "status": self.status.value,
             "scores": self.scores,
             "rounds": [
-                {"round": i, "status": r.status.value, "heads": r.heads}
+                {"round": i, "status": r.status, "heads": r.heads}
                 for i, r in enumerate(self.rounds, 1)
             ],
-            "error": None if self.error is None else self.error.to_json(),
         }
+
+
+def check_game(game: GameRecord) -> CheckResult[GameReplay]:
+    """Replay a whole game (rules S1-S5): legal, or the first illegal turn
+    with its round (``error`` is ``{"round", "turn", "play", "rule", "message"}``)."""
+    result = replay_game(game)
+    error = None if result.error is None else result.error.to_json()
+    steps = sum(len(r.placements) for r in result.rounds)
+    return CheckResult(result.legal, result, error, steps_ok=steps)
 
 
 def replay_game(game: GameRecord) -> GameReplay:
