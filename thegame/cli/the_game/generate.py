@@ -107,9 +107,10 @@ def generate(
     try:
         with Progress(*columns, console=err, transient=False) as progress:
             task = progress.add_task(f"{variant}{want} puzzles", total=count)
-            source = (
-                generate_duel(seed_start) if duel else generate_puzzles(variant, seed_start, low, high)
-            )
+            if duel:
+                source = generate_duel(seed_start)
+            else:
+                source = generate_puzzles(variant, seed_start, low, high)
             for seed, puzzle in source:
                 tried += 1
                 progress.update(

@@ -8,7 +8,8 @@ deterministic (node budgets, never the clock):
 1. The deal is ``Deal.from_seed(seed, face-to-face, players=2, first=1)``.
 2. The fixed policy (``duel.api.first_guess``, the exact search's first
    choice) plays both seats to the end. The *candidates* are the turn
-   starts of its last ``LOOK_BACK`` turns.
+   starts of its last ``LOOK_BACK`` turns where the duel's eventual winner
+   is to move (where a forced win is likely: a choice, not a claim).
 3. For each candidate, earliest first, a depth-limited exact search
    (``Endgame``) finds the fewest turns ``depth`` (1 to ``MAX_DEPTH``) of
    the player to move that force a win against every reply: a turn that
@@ -59,7 +60,7 @@ MAX_DEPTH = 3  # the mover's turns to the win, at most
 MAX_WINNING = 3  # winning first turns, at most
 MIN_CHOICES = 6  # undominated first turns, at least
 LOOK_BACK = 10  # candidates: the turn starts of the policy's last 10 turns
-NODES = 10_000  # node expansions per candidate
+NODES = 2_000  # node expansions per candidate
 DEPTH_WEIGHT = 30
 BITS_WEIGHT = 8
 
@@ -164,7 +165,7 @@ class Endgame:
                 raise PuzzleError("a reply wins at once after a winning turn", "solution")
             _st, kids2 = self.expand(after)
             worst = max(kids2, key=lambda k: (self.depth(k[0], n - 1) or n, -k[1]))
-            return first + [(1 - mover, replies[worst[0]])] + self.line(worst[0], n - 1)
+            return [*first, (1 - mover, replies[worst[0]]), *self.line(worst[0], n - 1)]
         raise PuzzleError("no winning turn to follow", "solution")
 
 
@@ -204,11 +205,16 @@ def winning_turns(
         return None
 
 
-def _winning(eg: Endgame, state: GameState, depth: int) -> list[tuple[Play, ...]]:
+def _winning(
+    eg: Endgame, state: GameState, depth: int, most: int | None = None
+) -> list[tuple[Play, ...]]:
+    """The winning turns; with ``most``, it stops after ``most + 1``."""
     out = []
     for plays, after in undominated_turns(state):
         if after is None or eg.turn_wins(after, eg.game.has_turn(after), depth):
             out.append(tuple(Play(c, p) for c, p in plays))
+            if most is not None and len(out) > most:
+                break
     return out
 
 
@@ -269,9 +275,19 @@ def find_endgame(
     t0 = time.monotonic()
     game = check_duel(deal)
     starts, turns = policy_duel(deal)
+    final = starts[-1].copy() if starts else None
+    if final is not None:
+        for p in turns[-1].plays:
+            final.play(p.card, p.pile)
+        if not final.over:
+            final.end_turn()
     first = max(0, len(starts) - look_back)
     for i in range(first, len(starts)):
         state = starts[i]
+        if final is None or state.current + 1 != final.winner:
+            # A choice of where to look, not a claim: the policy duel's
+            # winner is the side likely to have a forced win near its end.
+            continue
         pos = game.from_state(state)
         eg = Endgame(game, nodes)
         try:
@@ -281,7 +297,7 @@ def find_endgame(
             depth = eg.depth(pos)
             if depth is None:
                 continue
-            winning = _winning(eg, state, depth)
+            winning = _winning(eg, state, depth, MAX_WINNING)
             if not 0 < len(winning) <= MAX_WINNING:
                 continue
             line = eg.line(pos, depth)
