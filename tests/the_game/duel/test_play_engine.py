@@ -149,3 +149,27 @@ def test_bad_engine_options_are_one_line_and_exit_2(
     assert out == "" and err.startswith("error: ")
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_ctrl_c_while_the_engine_thinks_stops_before_its_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import thegame.solver.the_game.duel.api as duel_api
+    from thegame.models import interrupt
+
+    real = duel_api.engine_answer
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        interrupt.request()  # what the first Ctrl-C does while a search polls
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(duel_api, "engine_answer", interrupted)
+    save = tmp_path / "g.json"
+    argv = ["play", "--deal", str(deal_file(tmp_path)), "--vs", "engine", "--seat", "2"]
+    try:
+        result = CliRunner().invoke(cli, [*argv, "--save", str(save)])
+    finally:
+        interrupt.reset()
+    assert result.exit_code == 130, result.output
+    assert "(engine):" not in result.output  # its turn was not played
+    assert Record.from_json(save.read_text()).turns == ()
