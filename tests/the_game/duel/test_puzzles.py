@@ -181,9 +181,7 @@ def test_the_daily_duel_is_deterministic_and_its_printed_solution_replays(
     assert data["date"] == "2026-11-26" and data["verdict"] == "win"
     # The printed line, typed into a record after the position, is checked a win.
     record = tmp_path / "solved.json"
-    record.write_text(
-        json.dumps({"deal": data["deal"], "turns": data["position"] + data["turns"]})
-    )
+    record.write_text(json.dumps({"deal": data["deal"], "turns": data["position"] + data["turns"]}))
     check = CliRunner().invoke(cli, ["check", str(record), "--json"])
     assert json.loads(check.stdout)["winner"] == data["player"]
     # The solution as printed is that line.

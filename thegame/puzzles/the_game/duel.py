@@ -332,9 +332,7 @@ def rating(depth: int, choices: int, winning: int) -> dict[str, Any]:
     }
 
 
-def make_duel_puzzle(
-    seed: int, nodes: int = NODES, rules: Rules | None = None
-) -> Puzzle | None:
+def make_duel_puzzle(seed: int, nodes: int = NODES, rules: Rules | None = None) -> Puzzle | None:
     """The duel puzzle of ``seed``, or None (see the module notes)."""
     found = find_endgame(duel_puzzle_deal(seed, rules), nodes=nodes)
     if interrupt.requested():
