@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 from rich.text import Text
 
-from ...puzzles.the_game.daily import STREAMS
+from ...puzzles.the_game.daily import CLI_STREAMS
 from ..common import out, print_json, user_errors
 from ..options import json_option
+from .play_real import table_view
 from .puzzle_view import (
     difficulty_text,
     load_daily,
@@ -23,10 +24,11 @@ from .puzzle_view import (
 @click.option("--solution", "show_solution", is_flag=True, help="Show the solution too.")
 @click.option(
     "--variant",
-    type=click.Choice(STREAMS),
+    type=click.Choice(CLI_STREAMS),
     default=None,
-    help="A second daily stream: an Extreme puzzle every day (default: classic on weekdays, "
-    "profi on Saturdays, on-fire on Sundays).",
+    help="Another daily stream: an Extreme puzzle, or a Face to Face endgame (win within a "
+    "few turns), every day (default: classic on weekdays, profi on Saturdays, on-fire on "
+    "Sundays).",
 )
 @user_errors
 def daily(date: str | None, as_json: bool, show_solution: bool, variant: str | None) -> None:
@@ -37,7 +39,11 @@ def daily(date: str | None, as_json: bool, show_solution: bool, variant: str | N
         return
     out.print(puzzle_title(puzzle))
     out.print(difficulty_text(puzzle))
-    out.print(position_view(puzzle.start()))
+    if puzzle.deal.rules.is_duel:
+        # Both hands and both draw piles: the duel's puzzle hides nothing.
+        out.print(table_view(puzzle.start(), hidden=False))
+    else:
+        out.print(position_view(puzzle.start()))
     if show_solution:
         out.print(solution_lines(puzzle))
     else:

@@ -17,6 +17,8 @@ from rich.progress import (
 
 from ...models import InvalidInputError
 from ...models.the_game.notation import plural
+from ...puzzles.the_game.daily import DUEL_STREAM
+from ...puzzles.the_game.duel import generate_duel
 from ...puzzles.the_game.make import CARDS_HIGH, CARDS_LOW, VARIANTS
 from ...puzzles.the_game.make import generate as generate_puzzles
 from ...puzzles.the_game.rating import LABELS
@@ -46,7 +48,12 @@ def _cards_range(text: str) -> tuple[int, int]:
     show_default=True,
     help="Keep only puzzles of this label.",
 )
-@choice_option("--variant", VARIANTS, "Rules preset of the puzzles.", default="classic")
+@choice_option(
+    "--variant",
+    (*VARIANTS, DUEL_STREAM),
+    "Rules preset of the puzzles (face-to-face: duel endgames, won within a few turns).",
+    default="classic",
+)
 @click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the files.")
 @click.option(
     "--seed-start", type=SEED, default=1, show_default=True, help="The first deal's seed."
@@ -55,7 +62,7 @@ def _cards_range(text: str) -> tuple[int, int]:
     "--cards",
     default=f"{CARDS_LOW}-{CARDS_HIGH}",
     show_default=True,
-    help="Cards left at the puzzle position, LOW-HIGH.",
+    help="Cards left at the puzzle position, LOW-HIGH (not for face-to-face).",
 )
 @click.option(
     "--max-seeds",
@@ -78,6 +85,13 @@ def generate(
 ) -> None:
     """Generate verified puzzles into DIR (one JSON file each)."""
     low, high = _cards_range(cards)
+    duel = variant == DUEL_STREAM
+    if duel and click.get_current_context().get_parameter_source("cards") is not (
+        click.core.ParameterSource.DEFAULT
+    ):
+        raise InvalidInputError(
+            "--cards does not apply to face-to-face (a duel puzzle is an endgame)", "--cards"
+        )
     target = Path(out_dir)
     target.mkdir(parents=True, exist_ok=True)
     written = 0
@@ -93,7 +107,11 @@ def generate(
     try:
         with Progress(*columns, console=err, transient=False) as progress:
             task = progress.add_task(f"{variant}{want} puzzles", total=count)
-            for seed, puzzle in generate_puzzles(variant, seed_start, low, high):
+            if duel:
+                source = generate_duel(seed_start)
+            else:
+                source = generate_puzzles(variant, seed_start, low, high)
+            for seed, puzzle in source:
                 tried += 1
                 progress.update(
                     task, description=f"{variant}{want} puzzles (seed {seed}, {tried} tried)"

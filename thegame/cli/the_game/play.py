@@ -3,12 +3,14 @@ terminal, with hints, undo, ``--save`` and the closing review."""
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Callable
 from enum import Enum, auto
 
 import click
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
+from rich.text import Text
 
 from ...models import IllegalMoveError, InvalidInputError, interrupt
 from ...models.the_game import GameState, pile_name
@@ -18,6 +20,7 @@ from ..common import SECONDS, err, out, user_errors
 from ..options import record_argument, save_option
 from .options import deal_options
 from .play_advice import PlayOptions, end_analysis, hint, say, say_ending, solve
+from .play_engine import ENGINE_SECONDS, OPPONENTS, EngineSeat, check_engine_deal
 from .play_real import table_legend, table_view
 from .play_start import checked_sources, open_session
 from .session import Ending, Saver, Session, losing_end, losing_play, wins_by_ending
@@ -46,6 +49,16 @@ def help_text(session: Session) -> str:
 # an interrupt. ``input`` (not ``click.prompt``) because click turns Ctrl-C and
 # the end of input into the same Abort, and play treats them differently.
 read_line: Callable[[str], str] = input
+
+
+def engine_title(session: Session, engine: EngineSeat) -> RenderableType:
+    me = 3 - engine.player
+    line = Text(
+        f"you are player {me}; the duel engine is player {engine.player} "
+        f"({engine.seconds:g} s a turn; it reads both draw piles, its hand stays hidden)",
+        style="bold",
+    )
+    return Group(session.title, line)
 
 
 def _parse_play(state: GameState, text: str) -> tuple[int, int]:
@@ -97,16 +110,26 @@ def _insisted(cmd: str) -> tuple[str, bool]:
     return cmd, False
 
 
-def run_session(session: Session, opts: PlayOptions, saver: Saver) -> Ending:
-    """The loop: read a command, act, redraw. Returns how it ended."""
+def run_session(
+    session: Session, opts: PlayOptions, saver: Saver, engine: EngineSeat | None = None
+) -> Ending:
+    """The loop: read a command, act, redraw (``engine``: the engine plays
+    its seat's turns). Returns how it ended."""
     say(help_text(session), "dim")
     out.print(table_legend(session.state))
-    out.print(_view(session))
+    if engine is None or not engine.to_move(session):
+        out.print(_view(session))  # the engine's hand is never shown
     pending: str | None = None  # a losing move asked about once
     while not session.state.over:
         if interrupt.requested():
             # Ctrl-C during a hint's search stopped that search: stop the game too.
             raise KeyboardInterrupt
+        if engine is not None and engine.to_move(session):
+            engine.play_turn(session)
+            saver.save(session)
+            if not session.state.over:
+                out.print(_view(session))
+            continue
         line = _read_command()
         if line is None:
             return Ending.QUIT
@@ -139,8 +162,10 @@ def run_session(session: Session, opts: PlayOptions, saver: Saver) -> Ending:
             return Ending.QUIT
         if after is _After.ASKED:
             pending = cmd
-        elif after is _After.REDRAW and not session.state.over:
-            out.print(_view(session))
+        elif after is _After.REDRAW and not session.state.over and not (
+            engine is not None and engine.to_move(session)
+        ):
+            out.print(_view(session))  # (the engine moves first, then the table)
     return Ending(session.state.status)
 
 
@@ -163,7 +188,7 @@ def _end_command(session: Session, saver: Saver, insist: bool) -> _After:
     if not _end_turn(session):
         return _After.QUIET
     saver.save(session)
-    hot_seat = session.hidden and session.state.players > 1
+    hot_seat = session.hidden and session.state.players > 1 and session.engine_seat is None
     if hot_seat and not session.state.over and not _hand_over(session):
         return _After.QUIT
     return _After.REDRAW
@@ -283,6 +308,26 @@ def _end_turn(session: Session) -> bool:
     help="Seconds per position for the analysis at the end.",
 )
 @click.option("--no-review", is_flag=True, help="Skip the analysis at the end.")
+@click.option(
+    "--vs",
+    "opponent",
+    type=click.Choice(OPPONENTS),
+    default=None,
+    help="Face to Face: play against the duel engine (a real game; without a deal, a "
+    "random seed, named in the title).",
+)
+@click.option(
+    "--seat",
+    type=click.IntRange(1, 2),
+    default=None,
+    help="With --vs engine: your seat, player 1 or 2 (default 1; who starts is --first).",
+)
+@click.option(
+    "--seconds",
+    type=SECONDS,
+    default=None,
+    help=f"With --vs engine: the engine's time per turn (default {ENGINE_SECONDS:g} s).",
+)
 @user_errors
 def play(
     record_file: str | None,
@@ -299,21 +344,43 @@ def play(
     hint_samples: int,
     analysis_time: float,
     no_review: bool,
+    opponent: str | None,
+    seat: int | None,
+    seconds: float | None,
 ) -> None:
     """Play in the terminal: a real game with the draw pile face down
     (--seed N, --deck or --deal, with --variant and --players), or a puzzle
     or record FILE, or --daily, with everything in view.
 
+    Face to Face against the duel engine: --variant face-to-face --vs engine
+    (--seat, --seconds).
+
     Ctrl-C stops the game (exit 130), saving it first with --save.
     """
+    if opponent is None and (seat is not None or seconds is not None):
+        raise InvalidInputError(
+            f"{'--seat' if seat is not None else '--seconds'} goes with --vs engine", "play"
+        )
+    no_deal = record_file is None and not use_daily and (seed, deck, deal_file) == (None,) * 3
+    if opponent is not None and no_deal:
+        # A new game against the engine needs no deal: a random one, named.
+        seed = random.SystemRandom().randrange(1, 1_000_000)
     deal_source = (seed, deck, deal_file, variant, players, first)
     stream = checked_sources(record_file, use_daily, date, deal_source)
+    if opponent is not None and (record_file is not None or use_daily):
+        raise InvalidInputError("--vs engine plays a real game: give a deal, not a puzzle", "play")
     try:
         session = open_session(record_file, use_daily, date, deal_source, stream)
     except KeyboardInterrupt:
         # Ctrl-C while the daily puzzle is being made: nothing to save yet.
         err.print("interrupted", markup=False)
         sys.exit(130)
+    engine = None
+    if opponent is not None:
+        check_engine_deal(session.deal)
+        engine = EngineSeat(3 - (seat or 1), seconds or ENGINE_SECONDS)
+        session.engine_seat = engine.player
+        session.title = engine_title(session, engine)
     saver = Saver(save_file)
     # Written at once, so that a path that cannot be written fails now (one
     # line, exit 2), not after the game.
@@ -321,7 +388,7 @@ def play(
     opts = PlayOptions(hint_time, hint_time, hint_samples)
     try:
         out.print(session.title)
-        ending = run_session(session, opts, saver)
+        ending = run_session(session, opts, saver, engine)
         saver.save(session)
         say_ending(session, ending)
         if save_file is not None:

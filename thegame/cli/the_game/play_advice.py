@@ -121,7 +121,10 @@ def say_ending(session: Session, ending: Ending) -> None:
     """How the game ended, and what a quit left out of the record."""
     state = session.state
     if state.rules.is_duel and state.over:
-        say(f"player {state.winner} wins: {state.reason}", "bold")
+        who = ""
+        if session.engine_seat is not None:
+            who = " (the engine)" if state.winner == session.engine_seat else " (you)"
+        say(f"player {state.winner}{who} wins: {state.reason}", "bold")
     elif ending is Ending.WON:
         say("won: a perfect clear!", "bold green")
     elif ending is Ending.QUIT:

@@ -11,7 +11,7 @@ from ...models import InvalidInputError
 from ...models.jsonio import load_json
 from ...models.the_game import Deal, GameState
 from ...models.the_game.notation import plural
-from ...puzzles.the_game.daily import STREAMS
+from ...puzzles.the_game.daily import CLI_STREAMS
 from ...puzzles.the_game.files import Puzzle
 from ..common import read_text
 from .options import load_deal
@@ -69,10 +69,10 @@ def checked_sources(
     stream = None
     if use_daily and variant is not None and given == ["--variant"]:
         # --daily --variant extreme: the second daily stream (thegame daily).
-        if variant not in STREAMS:
+        if variant not in CLI_STREAMS:
             raise InvalidInputError(
                 f"--daily --variant {variant}: the daily streams are the default one and "
-                f"{', '.join(STREAMS)}",
+                f"{', '.join(CLI_STREAMS)}",
                 "play",
             )
         stream, given = variant, []

@@ -28,7 +28,14 @@ def difficulty_text(puzzle: Puzzle) -> Text:
     text.append(label, style=LABEL_STYLE.get(label, "bold"))
     text.append(f" ({puzzle.score:g}/100)")
     d = puzzle.difficulty
-    if "bits" in d:
+    if puzzle.deal.rules.is_duel and "depth" in d:
+        player = puzzle.start().current + 1
+        text.append(
+            f" - player {player} wins within {plural(d.get('depth', 0), 'turn')}; "
+            f"{d.get('winning', 0)} of their {d.get('choices', 0)} turns do",
+            style="dim",
+        )
+    elif "bits" in d:
         text.append(
             f" - {d.get('steps', 0)} steps, {d.get('bits', 0)} bits of choice, "
             f"{d.get('only_moves', 0)} only moves, {d.get('traps', 0)} traps "

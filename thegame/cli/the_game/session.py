@@ -48,6 +48,8 @@ class Session:
     # A duel's search, kept across hint and solve: what it proved stays
     # proven for the rest of the game (``duel.api.session``).
     duel_search: ProofNumberSearch | None = None
+    # ``--vs engine``: the engine's seat (1-based); no hot seat then.
+    engine_seat: int | None = None
 
     @property
     def state(self) -> GameState:

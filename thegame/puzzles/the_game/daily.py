@@ -9,6 +9,11 @@ A second stream, ``extreme`` (``daily(day, "extreme")``), gives an Extreme
 puzzle (rules X) every day: the same, but the generator's state is ``d``
 XOR ``EXTREME_SALT``, so that its seeds (and with them its decks) are not
 those of the default stream; the default stream is unchanged by it.
+
+A third, ``face-to-face`` (``daily(day, "face-to-face")``), gives a Face to
+Face endgame every day (``duel.make_duel_puzzle``): the generator's state
+is ``d`` XOR ``DUEL_SALT``, its seeds tried in order up to
+``DUEL_ATTEMPTS``. The web app serves the first two streams.
 """
 
 from __future__ import annotations
@@ -26,6 +31,13 @@ EPOCH = dt.date(2000, 1, 1)
 MAX_ATTEMPTS = 10_000
 # The daily streams beside the default one, by variant.
 STREAMS: tuple[str, ...] = ("extreme",)
+# Every stream of ``thegame daily --variant`` (the web app serves ``STREAMS``).
+DUEL_STREAM = "face-to-face"
+CLI_STREAMS: tuple[str, ...] = (*STREAMS, DUEL_STREAM)
+# XORed into the day number for the duel stream: "Duel" in ASCII.
+DUEL_SALT = int.from_bytes(b"Duel", "big")
+# A duel seed makes a puzzle about one time in two; each costs seconds.
+DUEL_ATTEMPTS = 200
 # XORed into the day number for the extreme stream: "Extreme" in ASCII.
 EXTREME_SALT = int.from_bytes(b"Extreme", "big")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -60,9 +72,12 @@ def daily_plan(day: dt.date, stream: str | None = None) -> tuple[str, Iterator[i
     elif stream == "extreme":
         variant = "extreme"
         state ^= EXTREME_SALT
+    elif stream == DUEL_STREAM:
+        variant = DUEL_STREAM
+        state ^= DUEL_SALT
     else:
         raise InvalidInputError(
-            f"no daily stream {stream!r} (streams: {', '.join(STREAMS)})", "--variant"
+            f"no daily stream {stream!r} (streams: {', '.join(CLI_STREAMS)})", "--variant"
         )
     rng = SplitMix64(state)
 
@@ -80,13 +95,19 @@ def daily(
     module notes)."""
     variant, seeds = daily_plan(day, stream)
     rules = get_rules(variant)
+    attempts = DUEL_ATTEMPTS if variant == DUEL_STREAM else MAX_ATTEMPTS
     for attempt, seed in enumerate(seeds):
-        if attempt >= MAX_ATTEMPTS:
+        if attempt >= attempts:
             break
         if progress is not None:
             progress(attempt)
-        puzzle = make_puzzle(seed, rules)
+        if variant == DUEL_STREAM:
+            from .duel import make_duel_puzzle
+
+            puzzle = make_duel_puzzle(seed)
+        else:
+            puzzle = make_puzzle(seed, rules)
         if puzzle is not None:
             puzzle.date = day.isoformat()
             return puzzle
-    raise PuzzleError(f"no puzzle found in {MAX_ATTEMPTS} seeds", day.isoformat())
+    raise PuzzleError(f"no puzzle found in {attempts} seeds", day.isoformat())

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...models import InvalidInputError
 from ...models.jsonio import load_json
-from ...models.outcome import Status
+from ...models.outcome import Status, Verdict
 from ...models.the_game import Deal, GameState, Record, Turn, replay
 from ...models.the_game.record import step_text, turn_to_dict
 from .rating import LABELS, Rating
@@ -29,6 +29,12 @@ class Puzzle:
     seed: int | None = None
     date: str | None = None
     rating: Rating | None = field(default=None, compare=False, repr=False)
+    # A duel endgame (Face to Face): the verdict for the player to move, the
+    # turns that solve it (each forces the win as fast as the solution's)
+    # and what the search that proved it cost.
+    verdict: Verdict | None = None
+    answers: tuple[Turn, ...] = ()
+    stats: dict[str, Any] | None = field(default=None, compare=False)
 
     @property
     def variant(self) -> str:
@@ -60,12 +66,25 @@ class Puzzle:
         return Record(self.deal, self.position + self.solution)
 
     def verify(self) -> None:
-        """Raise ``PuzzleError`` unless the solution replays to a win."""
+        """Raise ``PuzzleError`` unless the solution replays to a win (a
+        duel: to the win of the player to move at the position, D6)."""
         result = replay(self.record())
         if not result.legal:
             assert result.error is not None
             message = result.error["message"]
             raise PuzzleError(f"the solution does not replay: {message}", "solution")
+        if self.deal.rules.is_duel:
+            mover = self.start().current + 1
+            if not result.state.over or result.state.winner != mover:
+                raise PuzzleError(
+                    f"the solution does not end with player {mover}'s win", "solution"
+                )
+            for answer in self.answers:
+                # Each answer is a legal turn of the mover at the position.
+                check = replay(Record(self.deal, (*self.position, answer)))
+                if answer.player != mover or not check.legal:
+                    raise PuzzleError(f"an answer is not a legal turn of player {mover}", "answers")
+            return
         if result.status != Status.WON:
             raise PuzzleError(f"the solution ends {result.status}, not won", "solution")
 
@@ -81,6 +100,17 @@ class Puzzle:
             "difficulty": dict(self.difficulty),
             # The solution's turns, named as every line is ("solution" until 0.2).
             "turns": [turn_to_dict(rules, t) for t in self.solution],
+        } | self._duel_dict()
+
+    def _duel_dict(self) -> dict[str, Any]:
+        if self.verdict is None:
+            return {}
+        rules = self.deal.rules
+        return {
+            "player": self.start().current + 1,
+            "verdict": self.verdict,
+            "answers": [turn_to_dict(rules, t) for t in self.answers],
+            "stats": dict(self.stats or {}),
         }
 
     def to_json(self) -> str:
@@ -100,7 +130,7 @@ class Puzzle:
             return puzzle
         known = {
             "date", "variant", "seed", "cards_left", "deal", "position", "difficulty", "turns",
-            "solution",
+            "solution", "player", "verdict", "answers", "stats",
         }  # fmt: skip
         unknown = sorted(set(data) - known)
         if unknown:
@@ -131,7 +161,17 @@ class Puzzle:
         date = data.get("date")
         if date is not None and not isinstance(date, str):
             raise PuzzleError("date must be a string", f"{where}.date")
-        puzzle = cls(deal, position, solution, difficulty, seed, date)
+        verdict = data.get("verdict")
+        if verdict is not None and verdict != Verdict.WIN:
+            raise PuzzleError("a puzzle's verdict is 'win'", f"{where}.verdict")
+        answers = _turns(deal, data.get("answers", []), f"{where}.answers")
+        stats = data.get("stats")
+        if stats is not None and not isinstance(stats, dict):
+            raise PuzzleError("stats must be an object", f"{where}.stats")
+        puzzle = cls(
+            deal, position, solution, difficulty, seed, date,
+            verdict=None if verdict is None else Verdict.WIN, answers=answers, stats=stats,
+        )  # fmt: skip
         puzzle.start(f"{where}.position")
         if solution:
             puzzle.verify()
