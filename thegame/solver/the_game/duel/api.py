@@ -323,16 +323,7 @@ def decide(
         winner = state.winner
         verdict = Verdict.WIN if winner == mover else Verdict.LOSS
         return DuelResult(state.deal, mover, verdict, winner, state.reason, [], 0, 0.0)
-    if search is None:
-        search = ProofNumberSearch(game, limit.nodes, deadline)
-    else:
-        if search.game != game:
-            raise ValueError("a search session answers for its own deal only")
-        search.node_limit = node_limit(limit)
-        search.deadline = deadline
-        search.stats = DuelStats()
-    search.progress = limit.progress
-    search.table_limit, search.numbers_limit = scaled_limits(limit.memory)
+    search = _ready(search, game, limit, deadline)
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     try:
@@ -351,27 +342,46 @@ def decide(
     winner = mover if win else 3 - mover
     if final.winner != winner:
         raise DuelSolverBug(f"the principal line ends with winner {final.winner}, not {winner}")
-    dominated = (
-        f", {search.stats.dominated} read by dominance between positions"
-        if search.stats.dominated
-        else ""
-    )
-    proof = (
-        f"{search.settled_by} over whole turns: every turn of player {3 - winner} refuted "
-        f"({search.stats.nodes} positions visited, {len(search.tt)} in the table, "
-        f"{search.stats.bound_cuts} ended by the race bounds, "
-        f"{search.stats.survival_cuts} by the survival bounds{dominated})"
-    )
     return DuelResult(
         state.deal,
         mover,
         Verdict.WIN if win else Verdict.LOSS,
         winner,
-        proof,
+        _proof(search, winner),
         turns,
         search.stats.nodes,
         time.monotonic() - t0,
         _details(search),
+    )
+
+
+def _ready(
+    search: ProofNumberSearch | None, game: DuelGame, limit: Limit, deadline: float | None
+) -> ProofNumberSearch:
+    """The search for one question within ``limit``: a new one, or the
+    session's (``search``) with its budget renewed and its table kept."""
+    if search is None:
+        search = ProofNumberSearch(game, limit.nodes, deadline)
+    else:
+        if search.game != game:
+            raise ValueError("a search session answers for its own deal only")
+        search.node_limit = node_limit(limit)
+        search.deadline = deadline
+        search.stats = DuelStats()
+    search.progress = limit.progress
+    search.table_limit, search.numbers_limit = scaled_limits(limit.memory)
+    return search
+
+
+def _proof(search: ProofNumberSearch, winner: int) -> str:
+    """The proof of a settled duel, worded with the search's statistics."""
+    s = search.stats
+    dominated = f", {s.dominated} read by dominance between positions" if s.dominated else ""
+    return (
+        f"{search.settled_by} over whole turns: every turn of player {3 - winner} refuted "
+        f"({s.nodes} positions visited, {len(search.tt)} in the table, "
+        f"{s.bound_cuts} ended by the race bounds, "
+        f"{s.survival_cuts} by the survival bounds{dominated})"
     )
 
 
