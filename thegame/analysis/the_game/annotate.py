@@ -171,6 +171,31 @@ class Annotation:
     hindsight_after: int | None = None
     hindsight_proven: bool = False  # a proven hindsight mistake
 
+    def to_dict(self, rules: Rules) -> dict[str, Any]:
+        """The action in JSON (``analyze --json``, the server's review), in
+        the shared vocabulary: counted from 1, proven is ``optimal``."""
+        return {
+            "turn": self.turn + 1,
+            "play": self.play + 1,
+            "player": self.player,
+            "played": _play_dict(rules, self.played),
+            "better": _play_dict(rules, self.better),
+            "same": self.same,
+            "mark": self.mark,
+            "position": {
+                "piles": {pile_name(rules, i): top for i, top in enumerate(self.tops)},
+                "hand": list(self.hand),
+                "draw_left": self.draw_left,
+            },
+            "after_played": None if self.after_played is None else self.after_played.to_dict(),
+            "after_better": None if self.after_better is None else self.after_better.to_dict(),
+            "drop": None if self.drop is None else self.drop.to_dict(),
+            "continuation": [_play_dict(rules, p) for p in self.continuation],
+            "hindsight_before": self.hindsight_before,
+            "hindsight_after": self.hindsight_after,
+            "hindsight_optimal": self.hindsight_proven,
+        }
+
 
 @dataclass
 class Review:
@@ -207,7 +232,7 @@ class Review:
             },
             # Turns and plays count from 1 in JSON, as on screen.
             "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in self.turn_starts],
-            "actions": [_annotation_dict(rules, a) for a in self.annotations],
+            "actions": [a.to_dict(rules) for a in self.annotations],
             "hindsight": None if hs is None else hs.to_dict(),
             "stats": {"seconds": round(self.seconds, 3)},
         }
@@ -220,25 +245,6 @@ def _play_dict(rules: Rules, play: Play | None) -> dict[str, Any]:
         "card": play.card,
         "pile": pile_name(rules, play.pile),
         "text": action_text(rules, (play.card, play.pile)),
-    }
-
-
-def _annotation_dict(rules: Rules, a: Annotation) -> dict[str, Any]:
-    return {
-        "turn": a.turn + 1,
-        "play": a.play + 1,
-        "player": a.player,
-        "played": _play_dict(rules, a.played),
-        "better": _play_dict(rules, a.better),
-        "same": a.same,
-        "mark": a.mark,
-        "after_played": None if a.after_played is None else a.after_played.to_dict(),
-        "after_better": None if a.after_better is None else a.after_better.to_dict(),
-        "drop": None if a.drop is None else a.drop.to_dict(),
-        "continuation": [_play_dict(rules, p) for p in a.continuation],
-        "hindsight_before": a.hindsight_before,
-        "hindsight_after": a.hindsight_after,
-        "hindsight_proven": a.hindsight_proven,
     }
 
 
