@@ -28,11 +28,11 @@ import json
 import time
 
 from thegame.analysis.the_game import rollout
-from thegame.models.outcome import Limit
+from thegame.models.outcome import Limit, OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game import ckernel
 from thegame.solver.the_game.duel.position import DuelGame
-from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
+from thegame.solver.the_game.duel.search import DuelSearch
 from thegame.solver.the_game.extreme.kernel import ExtremeKernel
 from thegame.solver.the_game.kernel import Kernel
 
@@ -63,7 +63,7 @@ def duel(seed: int, nodes: int) -> dict[str, object]:
     start = time.process_time()
     try:
         verdict: bool | None = search.wins(game.start(1))
-    except DuelBudget:
+    except OutOfBudget:
         verdict = None
     seconds = time.process_time() - start
     return {"nodes": search.stats.nodes, "wins": verdict, "cpu_s": seconds}

@@ -38,10 +38,11 @@ from pathlib import Path
 from typing import Any
 
 from thegame.models import Limit
+from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, Record, Turn, get_rules
 from thegame.solver.the_game.duel.api import decide, first_guess
 from thegame.solver.the_game.duel.position import DuelGame
-from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch
+from thegame.solver.the_game.duel.search import DuelSearch
 from thegame.survey.report import wilson
 
 
@@ -114,7 +115,7 @@ def depth_first(state: GameState, seconds: float) -> tuple[str, int]:
     search = DuelSearch(game, None, time.monotonic() + seconds)
     try:
         win = search.wins(game.from_state(state))
-    except DuelBudget:
+    except OutOfBudget:
         return "unknown", search.stats.nodes
     return ("win" if win else "loss"), search.stats.nodes
 

@@ -29,11 +29,11 @@ import time
 from duel_policy import policy_game
 
 from thegame.models import Limit
+from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide
 from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame
-from thegame.solver.the_game.duel.search import DuelBudget
 
 
 def starts_of(seed: int) -> list[GameState]:
@@ -57,7 +57,7 @@ def speed(seeds: range, back: range, nodes: int) -> None:
                 t0 = time.monotonic()
                 try:
                     verdict = "win" if search.wins(pos) else "loss"
-                except DuelBudget:
+                except OutOfBudget:
                     verdict = "unknown"
                 dt = time.monotonic() - t0
                 totals[native][0] += search.stats.nodes

@@ -45,7 +45,7 @@ def test_pages_serve_with_their_hooks(client: httpx.Client, path: str, hooks: li
 
 
 def test_static_assets_are_served(client: httpx.Client) -> None:
-    for name in ("style.css", "board.js", "solve.js"):
+    for name in ("style.css", "board.js", "solve.js", "page.js"):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and len(r.text) > 500
 

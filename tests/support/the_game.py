@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from thegame.models.outcome import Status
+from thegame.models.outcome import OutOfBudget, Status
 from thegame.models.the_game import (
     COMMAND_KINDS,
     Deal,
@@ -28,8 +28,8 @@ from thegame.models.the_game import (
     pile_index,
     replay,
 )
+from thegame.solver.the_game.duel.nodes import DuelNodes, DuelStats
 from thegame.solver.the_game.duel.position import Pos, solo_turns
-from thegame.solver.the_game.duel.search import DuelBudget, DuelSearch, DuelStats
 from thegame.solver.the_game.duel.survival import listing
 
 CLASSIC = get_rules("classic")
@@ -651,7 +651,7 @@ def turn_starts(deal: Deal, seed: int) -> Iterator[tuple[GameState, list[tuple[i
         state = after_turn(state, plays)
 
 
-def searched(search: DuelSearch, pos: Pos, compiled: bool) -> tuple[bool | None, DuelStats]:
+def searched(search: DuelNodes, pos: Pos, compiled: bool) -> tuple[bool | None, DuelStats]:
     """``search.wins(pos)`` (None: the budget ran out) and its statistics, on
     the compiled expansion or, with ``compiled`` False, the Python pieces
     (the search's and its races' turn lists)."""
@@ -664,5 +664,5 @@ def searched(search: DuelSearch, pos: Pos, compiled: bool) -> tuple[bool | None,
             e.turns = listing(game, e.p, e.relaxed, None)
     try:
         return search.wins(pos), search.stats
-    except DuelBudget:
+    except OutOfBudget:
         return None, search.stats

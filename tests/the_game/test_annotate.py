@@ -24,6 +24,7 @@ from thegame.analysis.the_game.annotate import (
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.cli.main import cli
 from thegame.models.the_game import Deal, GameState, Play, Record, Turn, small_rules
+from thegame.serve.views import review_dict
 
 
 def deal_of(seed: int) -> Deal:
@@ -92,6 +93,29 @@ def test_the_review_is_deterministic_for_a_seed() -> None:
     b = annotate_record(record, samples=6, seed=3, hindsight=None).to_dict()
     a.pop("stats"), b.pop("stats")
     assert a == b
+
+
+def test_an_action_is_one_json_object_for_the_cli_and_the_server() -> None:
+    """``analyze --json`` and the server's review write each action alike:
+    the position before it, and the hindsight verdict as ``optimal`` (the
+    vocabulary's word for proven; ``hindsight_proven`` is its old name)."""
+    record, _ = policy_record(deal_of(2), blunder_turn=1)
+    review = annotate_record(record, samples=4, seed=1, hindsight_total=5.0)
+    assert review.hindsight is not None
+    actions = review.to_dict()["actions"]
+    assert review_dict(review)["actions"] == actions
+    first = actions[0]
+    start = GameState(record.deal, first=1)
+    assert first["position"] == {
+        "piles": {"A1": start.tops[0], "D1": start.tops[1]},
+        "hand": sorted(start.hands[0]),
+        "draw_left": start.stock_left(),
+    }
+    proven = {(m.turn + 1, m.play + 1) for m in review.hindsight.mistakes if m.proven}
+    for a in actions:
+        assert "hindsight_proven" not in a
+        assert a["hindsight_optimal"] is ((a["turn"], a["play"]) in proven)
+        assert a["hindsight_before"] is not None
 
 
 def test_marks_need_the_threshold_and_an_interval_clear_of_zero() -> None:

@@ -199,12 +199,45 @@ def _share(game: _Game, b: boards.Board, helped: int) -> str:
     )
 
 
+async def _help(
+    request: Request, server: Server, game: _Game, b: boards.Board, solution: bool
+) -> dict[str, Any]:
+    """A hint for the board's position, or (``solution``) a puzzle's next
+    step taken on the board: its line's, or off the line the solver's."""
+    s, deal, now = server.settings, game.base.deal, b.record
+    if game.hidden:
+        hint = await server.run(
+            request, jobs.blind_hint_job, now, tuple(b.plays), s.hint_time, budget=s.hint_time
+        )
+        return {"hint": hint}
+    if not solution:
+        hint = await server.run(
+            request, jobs.hint_job, now, tuple(b.plays), s.hint_time, s.memory,
+            budget=s.hint_time,
+        )  # fmt: skip
+        return {"hint": hint}
+    on_line, step = _next_of_solution(game, b)
+    if not on_line:
+        # Off the puzzle's line: the solver's line from here.
+        h = await server.run(
+            request, jobs.hint_job, now, tuple(b.plays), s.hint_time, s.memory,
+            budget=s.hint_time,
+        )  # fmt: skip
+        p = h["play"]
+        step = None if p is None else Play(p["card"], pile_index(deal.rules, p["pile"]))
+    text = "end" if step is None else play_text(deal.rules, step.card, step.pile)
+    if step is None:
+        boards.end_turn(b)
+    else:
+        boards.play(b, step)
+    return {"step": text}
+
+
 @api
 async def api_board(request: Request) -> Response:
     """One action on a page's game (see ``board``): ``play``, ``end``,
     ``undo``, ``hint``, ``solution`` (a puzzle's next step), or none."""
     server, data = _server(request), await _json(request)
-    s = server.settings
     game = await _game(server, data.get("game"), request)
     deal = game.base.deal
     b = boards.open_board(
@@ -224,31 +257,7 @@ async def api_board(request: Request) -> Response:
         if b.state.over:
             raise InvalidInputError("the game is over", "action")
         helped += 1  # counted in the share text of a puzzle this step solves
-        now = b.record
-        if game.hidden:
-            extra["hint"] = await server.run(
-                request, jobs.blind_hint_job, now, tuple(b.plays), s.hint_time, budget=s.hint_time
-            )
-        elif action == "hint":
-            extra["hint"] = await server.run(
-                request, jobs.hint_job, now, tuple(b.plays), s.hint_time, s.memory,
-                budget=s.hint_time,
-            )  # fmt: skip
-        else:
-            on_line, step = _next_of_solution(game, b)
-            if not on_line:
-                # Off the puzzle's line: the solver's line from here.
-                h = await server.run(
-                    request, jobs.hint_job, now, tuple(b.plays), s.hint_time, s.memory,
-                    budget=s.hint_time,
-                )  # fmt: skip
-                p = h["play"]
-                step = None if p is None else Play(p["card"], pile_index(deal.rules, p["pile"]))
-            extra["step"] = "end" if step is None else play_text(deal.rules, step.card, step.pile)
-            if step is None:
-                boards.end_turn(b)
-            else:
-                boards.play(b, step)
+        extra = await _help(request, server, game, b, action == "solution")
     elif action is not None:
         raise InvalidInputError(
             'must be {"play": {"card": N, "pile": "A1"}}, "end", "undo", "hint" or "solution"',

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..models import IllegalMoveError, InvalidInputError
 from ..models.outcome import Status
-from ..models.the_game import GameState, Play, Record, Turn, is_ascending, pile_name
+from ..models.the_game import GameState, Play, Record, Rules, Turn, is_ascending, pile_name
 from ..models.the_game.room import room
 from .views import line_text, play_dict, turns_list
 
@@ -144,9 +144,9 @@ def page_state(status: Status) -> str:
     return {Status.WON: "solved", Status.LOST: "lost"}.get(status, "playing")
 
 
-def view(board: Board) -> dict[str, Any]:
-    """The position as the player may see it."""
-    state, rules, deal = board.state, board.state.rules, board.state.deal
+def pile_views(state: GameState) -> list[dict[str, Any]]:
+    """The piles as the page shows them."""
+    rules, deal = state.rules, state.deal
     piles = []
     for i, top in enumerate(state.tops):
         asc = is_ascending(rules, i)
@@ -164,15 +164,23 @@ def view(board: Board) -> dict[str, Any]:
                 "room": room(state, i),
             }
         )
+    return piles
+
+
+def _piles_by_card(rules: Rules, plays: list[Play]) -> dict[str, list[str]]:
+    """Plays as {card: [pile names]} (the page looks a card's piles up)."""
+    out: dict[str, list[str]] = {}
+    for p in plays:
+        out.setdefault(str(p.card), []).append(pile_name(rules, p.pile))
+    return out
+
+
+def view(board: Board) -> dict[str, Any]:
+    """The position as the player may see it."""
+    state, rules, deal = board.state, board.state.rules, board.state.deal
     hand = [
         {"card": c, "fire": c in rules.fire_cards, "command": deal.command(c)} for c in state.hand()
     ]
-    legal: dict[str, list[str]] = {}
-    for p in state.legal_plays():
-        legal.setdefault(str(p.card), []).append(pile_name(rules, p.pile))
-    losing: dict[str, list[str]] = {}
-    for p in state.losing_plays():
-        losing.setdefault(str(p.card), []).append(pile_name(rules, p.pile))
     over = state.over
     out: dict[str, Any] = {
         "state": page_state(state.status),
@@ -184,7 +192,7 @@ def view(board: Board) -> dict[str, Any]:
         "players": state.players,
         "minimum": state.turn_min,
         "played": len(board.plays),
-        "piles": piles,
+        "piles": pile_views(state),
         "hand": [] if over else hand,
         "other_hands": [
             {"player": p + 1, "cards": len(h)}
@@ -195,8 +203,8 @@ def view(board: Board) -> dict[str, Any]:
         "cards_left": state.cards_left(),
         "can_end": not over and state.can_end_turn(),
         "end_loses": None if over else state.end_loses(),
-        "legal": legal,
-        "losing": losing,
+        "legal": _piles_by_card(rules, state.legal_plays()),
+        "losing": _piles_by_card(rules, state.losing_plays()),
         "turns": turns_list(rules, board.turns),
         "plays": [{"card": p.card, "pile": pile_name(rules, p.pile)} for p in board.plays],
         "plays_text": [play_dict(rules, p)["text"] for p in board.plays],

@@ -168,10 +168,50 @@ def _next_step(
     return True, line[len(steps)] if len(steps) < len(line) else None
 
 
+async def _help(
+    request: Request,
+    server: Server,
+    puzzle_: SoloPuzzle | None,
+    session: Session,
+    steps: list[Step],
+    solution: bool,
+) -> tuple[dict[str, Any], list[Step]]:
+    """A hint for a whole turn, or (``solution``) a puzzle's next step taken
+    in the session: its line's, or off the line the solver's; with the
+    steps of the turn being built after it."""
+    s = server.settings
+    on_line, step = _next_step(puzzle_, session, steps)
+    if not solution or not on_line:
+        if steps and not solution:
+            raise InvalidInputError(
+                "a hint is for a whole turn: undo this turn's steps first", "action"
+            )
+        record = session.record
+        h = await server.run(
+            request, game_jobs.cento_hint_job, record, s.hint_time, budget=s.hint_time
+        )
+        if not solution:
+            return {"hint": h}, steps
+        if h["hint"] is None:
+            raise InvalidInputError(f"no proven line from here within {s.hint_time:g} s", "action")
+        line = turn_steps(Turn.from_dict(h["hint"], "hint"))
+        if steps and steps != line[: len(steps)]:
+            raise InvalidInputError("off the solution in this turn: undo its steps first", "action")
+        step = line[len(steps)] if len(steps) < len(line) else None
+    extra = {"step": "end" if step is None else step_text(step)}
+    if step is None:
+        session.end_turn()
+        steps = []
+    elif session.step([step]):
+        steps = []
+    else:
+        steps = [*steps, step]
+    return extra, steps
+
+
 @api
 async def api_board(request: Request) -> Response:
     server, data = _server(request), await _json(request)
-    s = server.settings
     deal, puzzle_ = await _game(server, data.get("game"), request)
     try:
         session = session_of(Record(deal, _turns(deal, data.get("turns"))), frozenset({0}))
@@ -203,38 +243,7 @@ async def api_board(request: Request) -> Response:
         elif not session.undo():
             raise InvalidInputError("nothing to take back", "action")
     elif action in ("hint", "solution"):
-        on_line, step = _next_step(puzzle_, session, steps)
-        if action == "hint" or not on_line:
-            if steps and action == "hint":
-                raise InvalidInputError(
-                    "a hint is for a whole turn: undo this turn's steps first", "action"
-                )
-            record = session.record
-            h = await server.run(
-                request, game_jobs.cento_hint_job, record, s.hint_time, budget=s.hint_time
-            )
-            if action == "hint":
-                extra["hint"] = h
-            else:
-                if h["hint"] is None:
-                    raise InvalidInputError(
-                        f"no proven line from here within {s.hint_time:g} s", "action"
-                    )
-                line = turn_steps(Turn.from_dict(h["hint"], "hint"))
-                if steps and steps != line[: len(steps)]:
-                    raise InvalidInputError(
-                        "off the solution in this turn: undo its steps first", "action"
-                    )
-                step = line[len(steps)] if len(steps) < len(line) else None
-        if action == "solution":
-            extra["step"] = "end" if step is None else step_text(step)
-            if step is None:
-                session.end_turn()
-                steps = []
-            elif session.step([step]):
-                steps = []
-            else:
-                steps = [*steps, step]
+        extra, steps = await _help(request, server, puzzle_, session, steps, action == "solution")
     out = board_view(session, steps)
     out.update(extra)
     if puzzle_ is not None:

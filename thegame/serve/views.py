@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..analysis.the_game.annotate import Annotation, Review
+from ..analysis.the_game.annotate import Review
 from ..analysis.the_game.explain import TurnExplanation
 from ..analysis.the_game.review import Analysis, Hint
 from ..models.the_game import CheckResult, GameState, Play, Rules, Turn, pile_name
@@ -163,30 +163,6 @@ def analysis_dict(a: Analysis) -> dict[str, Any]:
     }
 
 
-def annotation_dict(rules: Rules, a: Annotation) -> dict[str, Any]:
-    return {
-        "turn": a.turn + 1,
-        "play": a.play + 1,
-        "player": a.player,
-        "played": play_dict(rules, a.played),
-        "better": play_dict(rules, a.better),
-        "same": a.same,
-        "mark": a.mark,
-        "position": {
-            "piles": {pile_name(rules, i): top for i, top in enumerate(a.tops)},
-            "hand": list(a.hand),
-            "draw_left": a.draw_left,
-        },
-        "after_played": None if a.after_played is None else a.after_played.to_dict(),
-        "after_better": None if a.after_better is None else a.after_better.to_dict(),
-        "drop": None if a.drop is None else a.drop.to_dict(),
-        "continuation": [play_dict(rules, p) for p in a.continuation],
-        "hindsight_before": a.hindsight_before,
-        "hindsight_after": a.hindsight_after,
-        "hindsight_optimal": a.hindsight_proven,
-    }
-
-
 def review_dict(review: Review) -> dict[str, Any]:
     """``analyze``: the fair review first, the hindsight column second."""
     rules = review.record.deal.rules
@@ -198,7 +174,7 @@ def review_dict(review: Review) -> dict[str, Any]:
         "samples": review.samples,
         "sample_seed": review.seed,
         "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in review.turn_starts],
-        "actions": [annotation_dict(rules, a) for a in review.annotations],
+        "actions": [a.to_dict(rules) for a in review.annotations],
         "hindsight": None if hs is None else analysis_dict(hs),
         "stats": stats(None, review.seconds),
     }

@@ -12,19 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.the_game import DUEL, examples, searched, turn_starts
+from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel import ccore
-from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_of, solo_turns
-from thegame.solver.the_game.duel.race import dead_cards
-from thegame.solver.the_game.duel.search import (
+from thegame.solver.the_game.duel.nodes import (
     NO_TURN,
     SEARCH,
     WINS_NOW,
-    DuelBudget,
-    DuelSearch,
     by_dominance,
     undominated,
 )
+from thegame.solver.the_game.duel.position import DuelGame, Pos, solo_of, solo_turns
+from thegame.solver.the_game.duel.race import dead_cards
+from thegame.solver.the_game.duel.search import DuelSearch
 
 pytestmark = pytest.mark.skipif(
     not ccore.BUILT, reason="the _cduel extension is not built (no C compiler)"
@@ -144,7 +144,7 @@ def test_dominance_reads_equal_python(deal: Deal) -> None:
     compiled = ccore.compiled(game)
     assert compiled is not None
     search = DuelSearch(game, 3000)
-    with contextlib.suppress(DuelBudget):
+    with contextlib.suppress(OutOfBudget):
         search.wins(game.from_state(GameState(deal)))
     for known in search.by_cards.values():
         for pos, _won in known:

@@ -6,11 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from thegame.cli.main import cli
+from thegame.models import InvalidInputError, Limit
 from thegame.models.the_game import Deal, Record, Turn, get_rules, pile_index, replay
 from thegame.models.the_game.state import Play
+from thegame.solver.the_game.backend import own_engine
+from thegame.solver.the_game.duel.api import DuelSearchEngine, DuelSolution, solve_duel
+from thegame.solver.the_game.portfolio import solve_game
 
 RULES9 = get_rules("face-to-face").with_changes(high=9, hand_sizes=(6, 6))
 
@@ -41,6 +46,27 @@ def test_solve_duel_json_and_record(tmp_path: Path) -> None:
     assert replay(record).winner == 1
     checked = invoke("check", str(rec), "--json")
     assert json.loads(checked.stdout)["winner"] == 1
+
+
+def test_the_duel_is_solved_by_its_registered_engine() -> None:
+    """``solve`` takes every game one way (``portfolio.solve_game``): the
+    duel's kind of turn has its own engine in the backend registry, behind
+    the ``Engine`` protocol, and the kernel's kinds have none."""
+    deal = Deal.create(RULES9, 2, [list(range(2, 10))] * 2, 1)
+    engine = own_engine(deal.rules)
+    assert isinstance(engine, DuelSearchEngine) and engine.covers(deal)
+    assert own_engine(get_rules("classic")) is None
+    assert not engine.covers(Deal.from_seed(1, get_rules("classic")))
+    via_path = solve_game(Record(deal), "dfs", Limit(nodes=100_000))
+    direct = solve_duel(deal, Limit(nodes=100_000))
+    assert isinstance(via_path, DuelSolution)
+    both = [via_path.to_dict(), direct.to_dict()]
+    for d in both:
+        del d["stats"], d["race"]  # times
+    assert both[0] == both[1]
+    assert via_path.results[0].winner == 1
+    with pytest.raises(InvalidInputError, match="duel search"):
+        solve_game(Record(deal), "cpsat", Limit(nodes=100))
 
 
 def test_solve_duel_each_start_when_free(tmp_path: Path) -> None:

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.the_game import DUEL, examples, turn_starts
+from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, get_rules
 from thegame.solver.the_game.duel import ccore
 from thegame.solver.the_game.duel.pns import EPSILON, Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
-from thegame.solver.the_game.duel.search import DuelBudget
 
 pytestmark = pytest.mark.skipif(
     not ccore.BUILT, reason="the _cduel extension is not built (no C compiler)"
@@ -60,7 +60,7 @@ def run(
         search.numbers_limit = numbers_limit
     try:
         value: bool | None = search.wins(pos)
-    except DuelBudget:
+    except OutOfBudget:
         value = None
     kept = search.numbers_kept()
     assert numbers_limit is None or len(kept) <= numbers_limit

@@ -200,3 +200,21 @@ def test_ctrl_c_stops_the_engine_at_once() -> None:
     assert answer.playouts == 0 and answer.seconds < 5.0
     assert answer.move is not None  # still a legal move: the search's first choice
     replay_turns(state, [Turn(1, tuple(Play(c, p) for c, p in answer.move))])
+
+
+def test_a_child_asked_before_without_a_playout_is_descended_into() -> None:
+    """A question whose budget ends before its first playout leaves its
+    root in the tree unvisited (as ``analyze`` does, last turn start first,
+    on a busy machine); a later question from its parent goes into it
+    rather than dividing by its zero visits."""
+    deal = Deal.from_seed(4, get_rules("face-to-face"), first=1)
+    game = DuelGame.of(deal)
+    engine = DuelEngine(game)
+    pos = game.start(1)
+    kids = engine._node(pos).kids
+    assert kids
+    for kid in kids:
+        engine.think(kid, playouts=0)
+    answer = engine.think(pos, playouts=20)
+    assert answer.playouts == 20
+    assert sum(engine.tree[kid].visits for kid in kids) == 20

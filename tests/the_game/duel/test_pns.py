@@ -18,9 +18,10 @@ from thegame.models.outcome import Verdict
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.budget import DEFAULT_MEMORY_MIB
 from thegame.solver.the_game.duel.api import decide, session, solve_duel
+from thegame.solver.the_game.duel.nodes import TABLE_LIMIT, DuelNodes
 from thegame.solver.the_game.duel.pns import NUMBERS_LIMIT, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
-from thegame.solver.the_game.duel.search import TABLE_LIMIT, DuelSearch
+from thegame.solver.the_game.duel.search import DuelSearch
 
 NODE_LIMIT = 200_000  # these duels need far fewer: running out is a failure
 
@@ -44,7 +45,7 @@ def test_proof_numbers_agree_with_the_depth_first_search() -> None:
 
 
 @pytest.mark.parametrize("kind", [DuelSearch, ProofNumberSearch])
-def test_tables_that_hold_almost_nothing_keep_the_verdict(kind: type[DuelSearch]) -> None:
+def test_tables_that_hold_almost_nothing_keep_the_verdict(kind: type[DuelNodes]) -> None:
     # Room for 5 proven positions (and, for df-pn, 3 unsettled ones): values
     # not kept are searched again, which costs visits, not the verdict; and
     # the same duels with roomy tables do keep more than that.

@@ -25,6 +25,7 @@ from thegame.models.outcome import Status, Verdict
 from thegame.models.the_game import Deal, GameState, Record, replay
 from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game.duel.api import decide, solve_duel
+from thegame.solver.the_game.duel.nodes import _unplayed, undominated
 from thegame.solver.the_game.duel.position import (
     A0,
     D0,
@@ -36,7 +37,7 @@ from thegame.solver.the_game.duel.position import (
     solo_turns,
 )
 from thegame.solver.the_game.duel.race import INF, RaceSolver, alone_floor, fewest_turns, solo_floor
-from thegame.solver.the_game.duel.search import DuelSearch, _unplayed, undominated
+from thegame.solver.the_game.duel.search import DuelSearch
 
 NODE_LIMIT = 200_000  # small duels need far fewer: 'unknown' is a failure
 

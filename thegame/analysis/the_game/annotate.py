@@ -171,6 +171,31 @@ class Annotation:
     hindsight_after: int | None = None
     hindsight_proven: bool = False  # a proven hindsight mistake
 
+    def to_dict(self, rules: Rules) -> dict[str, Any]:
+        """The action in JSON (``analyze --json``, the server's review), in
+        the shared vocabulary: counted from 1, proven is ``optimal``."""
+        return {
+            "turn": self.turn + 1,
+            "play": self.play + 1,
+            "player": self.player,
+            "played": _play_dict(rules, self.played),
+            "better": _play_dict(rules, self.better),
+            "same": self.same,
+            "mark": self.mark,
+            "position": {
+                "piles": {pile_name(rules, i): top for i, top in enumerate(self.tops)},
+                "hand": list(self.hand),
+                "draw_left": self.draw_left,
+            },
+            "after_played": None if self.after_played is None else self.after_played.to_dict(),
+            "after_better": None if self.after_better is None else self.after_better.to_dict(),
+            "drop": None if self.drop is None else self.drop.to_dict(),
+            "continuation": [_play_dict(rules, p) for p in self.continuation],
+            "hindsight_before": self.hindsight_before,
+            "hindsight_after": self.hindsight_after,
+            "hindsight_optimal": self.hindsight_proven,
+        }
+
 
 @dataclass
 class Review:
@@ -207,7 +232,7 @@ class Review:
             },
             # Turns and plays count from 1 in JSON, as on screen.
             "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in self.turn_starts],
-            "actions": [_annotation_dict(rules, a) for a in self.annotations],
+            "actions": [a.to_dict(rules) for a in self.annotations],
             "hindsight": None if hs is None else hs.to_dict(),
             "stats": {"seconds": round(self.seconds, 3)},
         }
@@ -220,25 +245,6 @@ def _play_dict(rules: Rules, play: Play | None) -> dict[str, Any]:
         "card": play.card,
         "pile": pile_name(rules, play.pile),
         "text": action_text(rules, (play.card, play.pile)),
-    }
-
-
-def _annotation_dict(rules: Rules, a: Annotation) -> dict[str, Any]:
-    return {
-        "turn": a.turn + 1,
-        "play": a.play + 1,
-        "player": a.player,
-        "played": _play_dict(rules, a.played),
-        "better": _play_dict(rules, a.better),
-        "same": a.same,
-        "mark": a.mark,
-        "after_played": None if a.after_played is None else a.after_played.to_dict(),
-        "after_better": None if a.after_better is None else a.after_better.to_dict(),
-        "drop": None if a.drop is None else a.drop.to_dict(),
-        "continuation": [_play_dict(rules, p) for p in a.continuation],
-        "hindsight_before": a.hindsight_before,
-        "hindsight_after": a.hindsight_after,
-        "hindsight_proven": a.hindsight_proven,
     }
 
 
@@ -311,41 +317,30 @@ def annotate_record(
         # Extreme's commands: no blind policy, so hindsight alone.
         return _hindsight_only(record, samples, seed, hindsight, start_turn, gap, start,
                                hindsight_total)  # fmt: skip
-    state = GameState(record.deal, first=record.first)
+    # The turns before ``start_turn``, as played (not judged).
+    state = replayed(Record(record.deal.with_first(record.first), record.turns[:start_turn]))
     annotations: list[Annotation] = []
     turn_starts: list[tuple[int, Estimate]] = []
     total = sum(len(t.plays) + 1 for t in record.turns[start_turn:])
-    done = 0
-    for i, turn in enumerate(record.turns):
+
+    def judged(ann: Annotation) -> None:
+        annotations.append(ann)
+        if progress is not None:
+            progress(len(annotations), total)
+
+    for i, turn in enumerate(record.turns[start_turn:], start_turn):
         if state.over or interrupt.requested():
             break  # Ctrl-C: the review so far
-        if i < start_turn:
-            for q in turn.plays:
-                state.play(q.card, q.pile)
-            if not state.over:
-                state.end_turn()
-            continue
         # One set of orders per turn: the hidden set does not change inside
         # a turn, so every action of the turn is judged on the same samples.
-        orders = sample_orders(state, samples, seed * 1_000_003 + i)
-        samples_of = _TurnSamples(orders)
+        samples_of = _TurnSamples(sample_orders(state, samples, seed * 1_000_003 + i))
         # The turn starts only draw the curve: fewer samples do (they are the
         # first samples of the turn, reused if the first action is judged).
         turn_starts.append((i, _estimate(samples_of.at(state, 0, TURN_START_SAMPLES))))
-        actions: list[Play | None] = [*turn.plays, None]
-        for j, p in enumerate(actions):
-            if state.over or interrupt.requested():
-                break
-            ann, state = _judged(state, i, j, p, samples_of, marks)
-            annotations.append(ann)
-            done += 1
-            if progress is not None:
-                progress(done, total)
+        state = _judge_turn(state, i, [*turn.plays, None], samples_of, marks, judged)
     analysis = None
     if hindsight is not None and not interrupt.requested():
-        analysis = analyze_record(
-            record, hindsight, start_turn=start_turn, total=hindsight_total
-        )
+        analysis = analyze_record(record, hindsight, start_turn=start_turn, total=hindsight_total)
         _hindsight_columns(annotations, analysis)
     return Review(
         record=record,
@@ -359,6 +354,25 @@ def annotate_record(
         seconds=time.monotonic() - start,
         marks=marks,
     )
+
+
+def _judge_turn(
+    state: GameState,
+    i: int,
+    actions: list[Play | None],
+    samples_of: _TurnSamples,
+    marks: MarkThresholds,
+    judged: Callable[[Annotation], None],
+) -> GameState:
+    """Turn ``i``'s actions (None: the end of the turn) judged one by one
+    from the turn's start (each annotation to ``judged``) until the game
+    ends or Ctrl-C asks to stop: the position reached."""
+    for j, p in enumerate(actions):
+        if state.over or interrupt.requested():
+            break
+        ann, state = _judged(state, i, j, p, samples_of, marks)
+        judged(ann)
+    return state
 
 
 def _judged(

@@ -175,16 +175,9 @@ def analyze_duel(
     first ``start_turn`` turns are replayed without judging."""
     t0 = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
-    state = GameState(record.deal, first=record.first)
-    states: list[GameState] = []
-    for turn in record.turns:
-        states.append(state.copy())
-        for p in turn.plays:
-            state.play(p.card, p.pile)
-        if not state.over:
-            state.end_turn()
-    states.append(state)
-    out = DuelAnalysis(record, winner=state.winner if state.over else None)
+    states = _turn_starts(record)
+    end = states[-1]
+    out = DuelAnalysis(record, winner=end.winner if end.over else None)
     results: list[DuelResult | None] = [None] * len(states)
     total = len(states) - start_turn
     # The last turn start first, all on one engine and one table: every
@@ -229,6 +222,21 @@ def analyze_duel(
             )
     out.seconds = time.monotonic() - t0
     return out
+
+
+def _turn_starts(record: Record) -> list[GameState]:
+    """The position at the start of each turn of a legal record, and where
+    it ends."""
+    state = GameState(record.deal, first=record.first)
+    states: list[GameState] = []
+    for turn in record.turns:
+        states.append(state.copy())
+        for p in turn.plays:
+            state.play(p.card, p.pile)
+        if not state.over:
+            state.end_turn()
+    states.append(state)
+    return states
 
 
 def chance_of(res: DuelResult, player: int) -> tuple[float, bool, int]:

@@ -7,7 +7,6 @@ from dataclasses import replace
 import click
 
 from ...models.outcome import Limit
-from ...models.the_game import Deal, Record
 from ...models.the_game.rules import PRESETS
 from ...solver.the_game.portfolio import ENGINES
 from ...solver.the_game.solution import EngineName
@@ -60,8 +59,9 @@ def solve(
     """
     from ...models import InvalidInputError
     from ...models.the_game.record import replayed
-    from ...solver.the_game.api import solve_record
-    from ...solver.the_game.portfolio import solve_with
+    from ...solver.the_game.duel.api import DuelSolution
+    from ...solver.the_game.portfolio import solve_game
+    from .duel_view import duel_solution_view
     from .render import solution_view
 
     if old_record is not None:
@@ -75,59 +75,18 @@ def solve(
     if save_file is not None:
         writable(save_file)  # before the search, not after it
     game = load_game(seed, deck, deal_file, variant, players, first)
-    d = game.deal
-    chosen = EngineName(engine)  # one of ENGINES: click checked it
-    if d.rules.is_duel:
-        _solve_duel(d, limit, chosen, save_file, as_json, game if game.turns else None)
-        return
-    if game.turns and chosen is EngineName.CPSAT:
-        raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
     if game.turns and deal_file is not None:
         replayed(game, deal_file)  # an illegal record is named by its file, before any search
     with searching(enabled=not as_json) as tick:
-        limit = replace(limit, progress=tick)
-        result = solve_record(game, limit) if game.turns else solve_with(d, chosen, limit)
+        result = solve_game(game, engine, replace(limit, progress=tick))
     if save_file:
         write_atomic(save_file, result.record().to_json(indent=1) + "\n")
     if as_json:
         print_json(result.to_dict())
+    elif isinstance(result, DuelSolution):
+        out.print(duel_solution_view(result))
     else:
         out.print(solution_view(result))
-
-
-def _solve_duel(
-    deal: Deal,
-    limit: Limit,
-    engine: EngineName,
-    save_file: str | None,
-    as_json: bool,
-    played: Record | None = None,
-) -> None:
-    """Face to Face: who wins under best play (``solver.the_game.duel``);
-    ``played``: a record, solved from where it stands."""
-    from ...models import InvalidInputError
-    from ...solver.the_game.duel.api import solve_duel, solve_duel_at
-    from .duel_view import duel_solution_view
-
-    if engine is EngineName.CPSAT:
-        raise InvalidInputError("Face to Face is solved by the duel search; drop --engine cpsat")
-    with searching(enabled=not as_json) as tick:
-        if played is not None:
-            sol = solve_duel_at(played, replace(limit, progress=tick))
-        else:
-            sol = solve_duel(deal, replace(limit, progress=tick))
-    if save_file:
-        if len(sol.results) != 1:
-            raise InvalidInputError("--save needs one start: give --first 1 or --first 2")
-        res = sol.results[0]
-        before = () if played is None else played.turns
-        first = res.first if played is None else deal.first
-        rec = Record(deal.with_first(first), (*before, *res.turns))
-        write_atomic(save_file, rec.to_json(indent=1) + "\n")
-    if as_json:
-        print_json(sol.to_dict())
-    else:
-        out.print(duel_solution_view(sol))
 
 
 @click.command("solve-batch")

@@ -12,12 +12,7 @@
   let shownFor = null;
 
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, text) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = window.page;
   const COMMAND = { stop: "stop", skull: "skull", three: "three", "no-trick": "no trick",
     "one-pile": "one pile", "draw-one": "draw one", "no-talk": "no talk" };
 

@@ -8,12 +8,7 @@
   const game = JSON.parse(root.dataset.game);
   let turns = [], steps = [], view = null, busy = false, helped = 0;
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, text) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el, post } = window.page;
   const cardName = (c) => (c === "free" ? "free" : String(c));
 
   function turnText(t) {
@@ -24,14 +19,6 @@
     if (t.plays.length) parts.push("plays " + t.plays.map((p) => (p.card === "free" ? "free as " + p.as : p.card)).join(", "));
     if (!parts.length) parts.push("passes");
     return parts.join("; ");
-  }
-
-  async function post(url, body) {
-    const resp = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body) });
-    const data = await resp.json();
-    if (!resp.ok) throw new Error(data.error || ("error " + resp.status));
-    return data;
   }
 
   async function send(action) {

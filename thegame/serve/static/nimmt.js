@@ -7,22 +7,9 @@
   const game = JSON.parse(root.dataset.game);
   let rounds = [], view = null, busy = false;
   const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, text) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el, post } = window.page;
   const who = (p) => (p === 1 ? "you" : "player " + p);
   const headsText = (h) => h + (h === 1 ? " head" : " heads");
-
-  async function post(url, body) {
-    const resp = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body) });
-    const data = await resp.json();
-    if (!resp.ok) throw new Error(data.error || ("error " + resp.status));
-    return data;
-  }
 
   async function send(action) {
     if (busy) return;

@@ -1,5 +1,6 @@
 """The search backend of each kind of turn (``Rules.turn_kind``): its
-kernel, its decision search and the variants it covers, in one registry.
+kernel, its decision search and the variants it covers, in one registry;
+and the kinds a search of their own answers instead (the duel).
 
 A backend's decision search runs compiled (``ckernel``: the same search in
 C, same nodes, same line) where that is built and covers the kernel, and
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ...models import InvalidInputError, Limit
 from ...models.the_game import Deal, GameState, Rules, TurnKind
@@ -21,6 +23,9 @@ from .extreme.kernel import ExtremeKernel
 from .extreme.kernel import covers as extreme_covers
 from .kernel import Kernel
 from .optimum import BoundKernel
+
+if TYPE_CHECKING:
+    from .duel.api import DuelSearchEngine
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,27 @@ BACKENDS: dict[TurnKind, Backend] = {
         "the solver does not cover {name} deals with fire cards",
     ),
 }
+
+
+def _duel_engine() -> DuelSearchEngine:
+    # Imported here: the duel's search has modules of its own, which a
+    # solve of the classic family never needs to load.
+    from .duel.api import DuelSearchEngine
+
+    return DuelSearchEngine()
+
+
+# Kinds of turn whose deals and positions a search of their own answers,
+# not the kernel search above (``portfolio.solve_game`` asks here first):
+# Face to Face, decided over whole turns with both decks known (``duel``).
+OWN_ENGINES: dict[TurnKind, Callable[[], DuelSearchEngine]] = {TurnKind.DUEL: _duel_engine}
+
+
+def own_engine(rules: Rules) -> DuelSearchEngine | None:
+    """The engine of a kind of turn with a search of its own (None: the
+    kernel search's kind)."""
+    make = OWN_ENGINES.get(rules.turn_kind)
+    return None if make is None else make()
 
 
 def covered(deal: Deal) -> None:

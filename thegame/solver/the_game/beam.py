@@ -50,6 +50,10 @@ WIDEST = 262_144
 LONG_SECONDS = 240.0
 LONG_NODES = 200_000_000
 
+# A position of the beam: its score, the line to it, the position.
+BeamEntry = tuple[int, list[Action], KernelSnapshot]
+Plays = list[tuple[int, int]]  # a turn's plays, (card, pile) each
+
 
 def beam_widths(
     k: Kernel, limit: Limit | None = None, deadline: float | None = None
@@ -114,9 +118,9 @@ class TurnSearcher(Searcher):
         """
         k = self.k
         root = k.snapshot()
-        beam: list[tuple[int, list[Action], KernelSnapshot]] = [(0, [], root)]
+        beam: list[BeamEntry] = [(0, [], root)]
         while beam:
-            cands: list[tuple[int, int, tuple[int, ...], int, list[tuple[int, int]]]] = []
+            cands: list[tuple[int, int, tuple[int, ...], int, Plays]] = []
             seen: set[tuple[int, ...]] = set()
             for idx, (_score, line, snap) in enumerate(beam):
                 k.restore(snap)
@@ -154,22 +158,31 @@ class TurnSearcher(Searcher):
                     for (c, p), s in zip(reversed(plays), reversed(saved), strict=True):
                         k.unplay(c, p, s)
             cands.sort(key=lambda x: (x[0], x[1]))
-            nxt = []
-            for score, _, _, idx, plays in cands[:width]:
-                _, line, snap = beam[idx]
-                k.restore(snap)
-                for c, p in plays:
-                    k.play(c, p)
-                k.end_turn()
-                new_line = [*line, *plays, END]
-                left = k.unplayed.bit_count()
-                if left < self.best_left:
-                    self.best_left, self.best_path = left, new_line
-                nxt.append((score, new_line, k.snapshot()))
-            beam = nxt
+            beam = self._next_beam(beam, cands[:width])
         k.restore(root)
         self.path = []
         return False
+
+    def _next_beam(
+        self, beam: list[BeamEntry], kept: list[tuple[int, int, tuple[int, ...], int, Plays]]
+    ) -> list[BeamEntry]:
+        """The positions after the ``kept`` candidates (score, rank, key,
+        parent index, turn), each with its line; the best line so far is
+        kept for an undecided answer."""
+        k = self.k
+        nxt = []
+        for score, _, _, idx, plays in kept:
+            _, line, snap = beam[idx]
+            k.restore(snap)
+            for c, p in plays:
+                k.play(c, p)
+            k.end_turn()
+            new_line = [*line, *plays, END]
+            left = k.unplayed.bit_count()
+            if left < self.best_left:
+                self.best_left, self.best_path = left, new_line
+            nxt.append((score, new_line, k.snapshot()))
+        return nxt
 
     def _dfs_endgame(self) -> bool:
         r = Searcher._dfs(self, INF)

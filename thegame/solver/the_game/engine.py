@@ -5,11 +5,15 @@ within a ``Limit``: a ``Solution`` whose verdict is ``win`` (with a line the
 rules engine replays as won), ``loss`` (with a proof) or ``unknown`` (with
 the best line found and the bound proven). ``covers`` says which deals it
 models. The portfolio (``portfolio.solve_with``) chooses among them.
+Face to Face answers the duel's question ("who wins under best play?")
+behind the same protocol, ``duel.api.DuelSearchEngine``, with a
+``DuelSolution``; ``backend`` registers it for the duel's kind of turn and
+``portfolio.solve_game`` takes every game the same way.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit
@@ -17,13 +21,16 @@ from ...models.the_game import Deal
 from .api import covered, solve
 from .solution import EngineName, Solution
 
+if TYPE_CHECKING:
+    from .duel.api import DuelSolution
+
 
 class Engine(Protocol):
     name: EngineName
 
     def covers(self, deal: Deal) -> bool: ...
 
-    def solve(self, deal: Deal, limit: Limit) -> Solution: ...
+    def solve(self, deal: Deal, limit: Limit) -> Solution | DuelSolution: ...
 
 
 class SearchEngine:

@@ -307,24 +307,29 @@ class Kernel(TurnLister):
         if self.fire:
             return self._all_moves()
         hand = self.hands[self.cur]
+        out: list[tuple[int, int, int]] = []
+        self._ascending_moves(hand, out)
+        self._descending_moves(hand, out)
+        out.sort()
+        return out
+
+    def _ascending_moves(self, hand: int, out: list[tuple[int, int, int]]) -> None:
+        """The undominated plays of ``hand`` on the ascending piles, appended
+        to ``out`` (``moves``; rule C5 through the placement table)."""
         tops = self.tops
         step = self.step
         un = self.unplayed
         n_asc = self.n_asc
-        n_piles = self.n_piles
         btw = self.btw
-        trick_up, trick_down = self.place.trick_top
-        first_beyond, last_beyond = self.place.first_beyond, self.place.last_beyond
-        out: list[tuple[int, int, int]] = []
+        trick_up = self.place.trick_top[0]
+        first_beyond = self.place.first_beyond
         h = hand
         while h:
             low = h & -h
             c = low.bit_length() - 1
             h ^= low
             # Bonus: the card one step back is in hand, a free trick follows.
-            up_bonus = (hand >> (c - step) & 1) if c > step else 0
-            down_bonus = hand >> (c + step) & 1
-            # ascending piles (rule C5 through the placement table)
+            bonus = (hand >> (c - step) & 1) if c > step else 0
             back = trick_up[c]
             trick = -1
             best = -1  # pile with the highest top below c
@@ -339,7 +344,7 @@ class Kernel(TurnLister):
                 out.append((-step, c, trick))
             elif best >= 0:
                 a = tops[best]
-                out.append(((un & btw[a][c]).bit_count() - up_bonus, c, best))
+                out.append(((un & btw[a][c]).bit_count() - bonus, c, best))
                 if n_asc > 1:
                     # playing on b is dominated unless a-s is unplayed and
                     # not above b (then only pile a could take it)
@@ -349,11 +354,27 @@ class Kernel(TurnLister):
                         b = tops[i]
                         if c >= first_beyond[b] and b != seen and keep_ok and a - step <= b:
                             seen = b
-                            out.append(((un & btw[b][c]).bit_count() - up_bonus, c, i))
-            # descending piles
+                            out.append(((un & btw[b][c]).bit_count() - bonus, c, i))
+
+    def _descending_moves(self, hand: int, out: list[tuple[int, int, int]]) -> None:
+        """``_ascending_moves`` mirrored: the plays on the descending piles."""
+        tops = self.tops
+        step = self.step
+        un = self.unplayed
+        n_asc = self.n_asc
+        n_piles = self.n_piles
+        btw = self.btw
+        trick_down = self.place.trick_top[1]
+        last_beyond = self.place.last_beyond
+        h = hand
+        while h:
+            low = h & -h
+            c = low.bit_length() - 1
+            h ^= low
+            bonus = hand >> (c + step) & 1
             back = trick_down[c]
             trick = -1
-            best = -1
+            best = -1  # pile with the lowest top above c
             for i in range(n_asc, n_piles):
                 t = tops[i]
                 if t == back:
@@ -365,7 +386,7 @@ class Kernel(TurnLister):
                 out.append((-step, c, trick))
             elif best >= 0:
                 a = tops[best]
-                out.append(((un & btw[c][a]).bit_count() - down_bonus, c, best))
+                out.append(((un & btw[c][a]).bit_count() - bonus, c, best))
                 if n_piles - n_asc > 1:
                     keep_ok = un >> (a + step) & 1
                     seen = a
@@ -373,9 +394,7 @@ class Kernel(TurnLister):
                         b = tops[i]
                         if c <= last_beyond[b] and b != seen and keep_ok and a + step >= b:
                             seen = b
-                            out.append(((un & btw[c][b]).bit_count() - down_bonus, c, i))
-        out.sort()
-        return out
+                            out.append(((un & btw[c][b]).bit_count() - bonus, c, i))
 
     def legal_plays(self) -> list[tuple[int, int]]:
         """Every legal play (card, pile) of the player to move, sorted: the

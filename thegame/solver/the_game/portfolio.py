@@ -1,14 +1,21 @@
-"""Engine choice: the search, CP-SAT, or a portfolio that uses both."""
+"""Engine choice: the search, CP-SAT, or a portfolio that uses both; and
+``solve_game``, the one path from a deal or a record to its answer."""
 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from ...models import InvalidInputError, interrupt
 from ...models.outcome import NO_LIMIT, Limit, Verdict
-from ...models.the_game import Deal
+from ...models.the_game import Deal, Record
+from .api import solve_record
+from .backend import own_engine
 from .engine import CpSatEngine, SearchEngine
 from .solution import EngineName, Solution
+
+if TYPE_CHECKING:
+    from .duel.api import DuelSolution
 
 ENGINES: tuple[str, ...] = tuple(e.value for e in EngineName)
 
@@ -71,3 +78,25 @@ def solve_with(
         first.seconds = time.monotonic() - start
         return first
     return second
+
+
+def solve_game(
+    game: Record, engine: str = EngineName.AUTO, limit: Limit = NO_LIMIT
+) -> Solution | DuelSolution:
+    """A deal (a record without turns) solved from its start, or a record
+    from where it stops (its turns kept as played): by the kind of turn's
+    own search where it has one (the duel, ``backend.own_engine``), else by
+    ``solve_with`` from a start and the search from a position."""
+    name = EngineName(engine)
+    own = own_engine(game.deal.rules)
+    if own is not None:
+        if name is EngineName.CPSAT:
+            raise InvalidInputError(
+                "Face to Face is solved by the duel search; drop --engine cpsat"
+            )
+        return own.solve_record(game, limit)
+    if not game.turns:
+        return solve_with(game.deal, name, limit)
+    if name is EngineName.CPSAT:
+        raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
+    return solve_record(game, limit)

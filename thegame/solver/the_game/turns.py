@@ -35,6 +35,14 @@ class TurnLister:
     def unplay(self, c: int, pile: int, saved: KernelUndo) -> None:
         raise NotImplementedError
 
+    def turn_span(self, longest: int = INF) -> tuple[int, int]:
+        """The fewest and most plays left to make in the mover's turn (the
+        most capped at ``longest``). From a position inside a turn (an
+        analysed game) the plays made count; ending at once is a candidate
+        when the minimum is met."""
+        lo = max(self.turn_min - self.t, 0) if self.t else self.turn_min
+        return lo, min(self.max_turn - self.t, longest)
+
     def solo_turns(
         self, branch: int = INF, longest: int = INF, extra_cost: int = INF
     ) -> list[TurnOption]:
@@ -45,10 +53,7 @@ class TurnLister:
         anyway; complete search passes neither.
         """
         k = self
-        # From a position inside a turn (an analysed game), count the plays
-        # still to make; ending at once is a candidate when the minimum is met.
-        lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
-        hi = min(k.max_turn - k.t, longest)
+        lo, hi = k.turn_span(longest)
         found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
         plays: list[tuple[int, int]] = []
         n_asc = k.n_asc
@@ -81,10 +86,9 @@ class TurnLister:
                 # Score change: a normal play loses the unplayed cards it
                 # jumps over; a backward trick wins back the ones between
                 # its card and the old top (and is preferred on ties).
-                if top != (trick_up if pile < n_asc else trick_down)[c]:  # not a trick
-                    delta = (un & (btw[top][c] if c > top else btw[c][top])).bit_count()
-                else:
-                    delta = -(un & (btw[c][top] if c < top else btw[top][c])).bit_count() - 1
+                delta = (un & (btw[top][c] if c > top else btw[c][top])).bit_count()
+                if top == (trick_up if pile < n_asc else trick_down)[c]:
+                    delta = -delta - 1  # a trick
                 bit = 1 << c
                 k.hands[0] ^= bit
                 k.unplayed = un ^ bit
@@ -97,9 +101,8 @@ class TurnLister:
                 k.hands[0] ^= bit
 
         rec(0, 0)
-        out = sorted(found.values(), key=lambda x: x[0])
         # A child whose every line is a dead card is pruned in the child.
-        return out
+        return sorted(found.values(), key=lambda x: x[0])
 
     def fire_turns(
         self, branch: int = INF, longest: int = INF, extra_cost: int = INF
@@ -109,8 +112,7 @@ class TurnLister:
         Solo with fire cards, and every turn of several players (no solo
         turn cap). Arguments as in ``solo_turns``."""
         k = self
-        lo = max(k.turn_min - k.t, 0) if k.t else k.turn_min
-        hi = min(k.max_turn - k.t, longest)
+        lo, hi = k.turn_span(longest)
         found: dict[tuple[int, ...], tuple[int, list[tuple[int, int]]]] = {}
         expanded: dict[tuple[int, ...], int] = {}
         plays: list[tuple[int, int]] = []

@@ -10,15 +10,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdict, interrupt
-from ....models.outcome import NO_LIMIT
+from ....models.outcome import NO_LIMIT, OutOfBudget
 from ....models.the_game import Deal, GameState, Play, Record, Turn
 from ....models.the_game.record import replayed, turn_to_dict
 from ..budget import DEFAULT_MEMORY_MIB, NO_NODE_LIMIT, node_limit
+from ..solution import EngineName
 from .engine import DuelEngine
+from .nodes import TABLE_LIMIT, DuelNodes, DuelStats, undominated
 from .pns import NUMBERS_LIMIT, ProofNumberSearch
 from .position import DuelGame, Plays, Pos, solo_of
 from .race import Race, race_alone
-from .search import TABLE_LIMIT, DuelBudget, DuelSearch, DuelStats, undominated
+from .search import DuelSearch
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
 RACE_SHARE = 0.1
@@ -105,12 +107,24 @@ class DuelResult:
 
 @dataclass
 class DuelSolution:
-    """``solve_duel``: one result per start tried and both races alone."""
+    """``solve_duel``: one result per start tried and both races alone;
+    ``solve_duel_at``: the result from a record's position (``played``: the
+    turns the record holds)."""
 
     deal: Deal
     results: list[DuelResult]
     races: list[Race]
     seconds: float
+    played: tuple[Turn, ...] = ()
+
+    def record(self) -> Record:
+        """The duel as a record: the turns played, then the line found (one
+        start only)."""
+        if len(self.results) != 1:
+            raise InvalidInputError("--save needs one start: give --first 1 or --first 2")
+        res = self.results[0]
+        first = res.first if res.at_turn is None else self.deal.first
+        return Record(self.deal.with_first(first), (*self.played, *res.turns))
 
     def to_dict(self) -> dict[str, Any]:
         races = [r.to_dict() for r in self.races]
@@ -195,7 +209,28 @@ def solve_duel_at(record: Record, limit: Limit = NO_LIMIT) -> DuelSolution:
     nodes = None if limit.nodes is None else max(1, limit.nodes - used)
     res = decide_or_estimate(state, limit, nodes, deadline, session(record.deal))
     res.at_turn = len(record.turns) + 1
-    return DuelSolution(record.deal, [res], race_list, time.monotonic() - start)
+    return DuelSolution(record.deal, [res], race_list, time.monotonic() - start, record.turns)
+
+
+class DuelSearchEngine:
+    """Face to Face behind the ``Engine`` protocol: who wins the duel under
+    best play, searched over whole turns (``solve_duel``), for a deal's
+    start or a record's position (``solve_record``)."""
+
+    name = EngineName.DFS
+
+    def covers(self, deal: Deal) -> bool:
+        try:
+            check_duel(deal)
+        except InvalidInputError:
+            return False
+        return True
+
+    def solve(self, deal: Deal, limit: Limit) -> DuelSolution:
+        return solve_duel(deal, limit)
+
+    def solve_record(self, record: Record, limit: Limit) -> DuelSolution:
+        return solve_duel_at(record, limit) if record.turns else solve_duel(record.deal, limit)
 
 
 def decide_or_estimate(
@@ -323,23 +358,14 @@ def decide(
         winner = state.winner
         verdict = Verdict.WIN if winner == mover else Verdict.LOSS
         return DuelResult(state.deal, mover, verdict, winner, state.reason, [], 0, 0.0)
-    if search is None:
-        search = ProofNumberSearch(game, limit.nodes, deadline)
-    else:
-        if search.game != game:
-            raise ValueError("a search session answers for its own deal only")
-        search.node_limit = node_limit(limit)
-        search.deadline = deadline
-        search.stats = DuelStats()
-    search.progress = limit.progress
-    search.table_limit, search.numbers_limit = scaled_limits(limit.memory)
+    search = _ready(search, game, limit, deadline)
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     try:
         # The depth-first search and df-pn in turns on one table (``portfolio``):
         # each is far ahead of the other on some duels (README, RESULTS).
         win = search.portfolio(lambda: _root_wins(search, pos, done, dumped))
-    except DuelBudget:
+    except OutOfBudget:
         return DuelResult(
             state.deal, mover, Verdict.UNKNOWN, None, None, [], search.stats.nodes,
             time.monotonic() - t0, _details(search),
@@ -351,27 +377,46 @@ def decide(
     winner = mover if win else 3 - mover
     if final.winner != winner:
         raise DuelSolverBug(f"the principal line ends with winner {final.winner}, not {winner}")
-    dominated = (
-        f", {search.stats.dominated} read by dominance between positions"
-        if search.stats.dominated
-        else ""
-    )
-    proof = (
-        f"{search.settled_by} over whole turns: every turn of player {3 - winner} refuted "
-        f"({search.stats.nodes} positions visited, {len(search.tt)} in the table, "
-        f"{search.stats.bound_cuts} ended by the race bounds, "
-        f"{search.stats.survival_cuts} by the survival bounds{dominated})"
-    )
     return DuelResult(
         state.deal,
         mover,
         Verdict.WIN if win else Verdict.LOSS,
         winner,
-        proof,
+        _proof(search, winner),
         turns,
         search.stats.nodes,
         time.monotonic() - t0,
         _details(search),
+    )
+
+
+def _ready(
+    search: ProofNumberSearch | None, game: DuelGame, limit: Limit, deadline: float | None
+) -> ProofNumberSearch:
+    """The search for one question within ``limit``: a new one, or the
+    session's (``search``) with its budget renewed and its table kept."""
+    if search is None:
+        search = ProofNumberSearch(game, limit.nodes, deadline)
+    else:
+        if search.game != game:
+            raise ValueError("a search session answers for its own deal only")
+        search.node_limit = node_limit(limit)
+        search.deadline = deadline
+        search.stats = DuelStats()
+    search.progress = limit.progress
+    search.table_limit, search.numbers_limit = scaled_limits(limit.memory)
+    return search
+
+
+def _proof(search: ProofNumberSearch, winner: int) -> str:
+    """The proof of a settled duel, worded with the search's statistics."""
+    s = search.stats
+    dominated = f", {s.dominated} read by dominance between positions" if s.dominated else ""
+    return (
+        f"{search.settled_by} over whole turns: every turn of player {3 - winner} refuted "
+        f"({s.nodes} positions visited, {len(search.tt)} in the table, "
+        f"{s.bound_cuts} ended by the race bounds, "
+        f"{s.survival_cuts} by the survival bounds{dominated})"
     )
 
 
@@ -389,7 +434,7 @@ def session(deal: Deal) -> ProofNumberSearch:
     return ProofNumberSearch(check_duel(deal))
 
 
-def _details(search: DuelSearch) -> dict[str, int]:
+def _details(search: DuelNodes) -> dict[str, int]:
     s = search.stats
     return {
         "table": len(search.tt),
@@ -400,7 +445,7 @@ def _details(search: DuelSearch) -> dict[str, int]:
     }
 
 
-def _root_wins(search: DuelSearch, pos: Pos, done: int, dumped: bool) -> bool:
+def _root_wins(search: DuelNodes, pos: Pos, done: int, dumped: bool) -> bool:
     if done == 0 and not dumped:
         return search.wins(pos)
     # Inside a turn: the rest of the turn, then the opponent's position.
@@ -411,7 +456,7 @@ def _root_wins(search: DuelSearch, pos: Pos, done: int, dumped: bool) -> bool:
 
 
 def _root_line(
-    search: DuelSearch, pos: Pos, done: int, dumped: bool, win: bool
+    search: DuelNodes, pos: Pos, done: int, dumped: bool, win: bool
 ) -> list[tuple[int, Plays]]:
     if done == 0 and not dumped:
         return search.line(pos)

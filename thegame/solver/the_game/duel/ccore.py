@@ -1,10 +1,10 @@
 """The compiled node expansion of the duel search (the optional extension
 ``_cduel``), and when it is used.
 
-``DuelSearch._expand`` needs, at every node, the mover's turn results
+``DuelNodes._open`` needs, at every node, the mover's turn results
 (``DuelGame.turns``), the undominated ones (``search.undominated``), for
 each of those whether the opponent has a turn (``DuelGame.has_turn``) and
-its ordering score (``DuelSearch.score``). In Python that costs 0.3-1 ms a
+its ordering score (``DuelNodes.score``). In Python that costs 0.3-1 ms a
 node on the printed game, nearly all of the search; ``_cduel.Game.expand`` answers the same in
 one call, the same children in the same order, so a search makes the same
 decisions node for node (``tests/the_game/duel/test_cduel.py``). The Python pieces stay

@@ -5,7 +5,7 @@ Monte-Carlo tree search over whole turns with the exact search inside it
 (MCTS-Solver, Winands, Bjoernsson and Saito, 2008):
 
 - The tree's moves are the undominated whole turns the exact search lists
-  (``DuelSearch._open``: a turn that wins at once, a reply that leaves the
+  (``DuelNodes._open``: a turn that wins at once, a reply that leaves the
   opponent without a turn and children already proven settle a node before
   it has children), best first in the search's order. A node is keyed by
   its exact position (``Pos``), so transpositions share their statistics.
@@ -13,7 +13,7 @@ Monte-Carlo tree search over whole turns with the exact search inside it
   children in that order (the printed game has 100-400 turns a position,
   far more than a second's playouts could try), chosen by UCB1.
 - Each new node is first looked at by the exact search's bounds
-  (dominance, the races, survival: ``DuelSearch._first_look``); a node
+  (dominance, the races, survival: ``DuelNodes._first_look``); a node
   visited often gets a short proof-number search (``pns``) now and then,
   with a budget that grows with its visits.
 - A playout plays the duel to its end with the fast policy: the compiled
@@ -24,7 +24,7 @@ Monte-Carlo tree search over whole turns with the exact search inside it
 - Proven values propagate up: a node with a child proven lost for the
   opponent is won, one whose every child is proven won for the opponent is
   lost. Every proven value goes into the exact search's table, which the
-  exact search and the lines read (``search.DuelSearch.line``).
+  exact search and the lines read (``nodes.DuelNodes.line``).
 
 A proven verdict is only ever a value the exact search's rules settled
 (one child lost for the opponent, every child won for them, D6 at a leaf);
@@ -41,10 +41,11 @@ from dataclasses import dataclass
 from heapq import nsmallest
 
 from ....models import interrupt
+from ....models.outcome import OutOfBudget
 from ..budget import NO_NODE_LIMIT
+from .nodes import NO_TURN, SEARCH, WINS_NOW
 from .pns import ProofNumberSearch
 from .position import CUR, DuelGame, Plays, Pos
-from .search import NO_TURN, SEARCH, WINS_NOW, DuelBudget
 
 # UCB1's exploration constant (win rates in [0, 1]).
 EXPLORE = 0.6
@@ -268,6 +269,10 @@ class DuelEngine:
                 continue
             if k.proven is False:
                 return kid  # a proven win: _back_up settles the node on the way back
+            if k.visits == 0:
+                # In the tree but never visited: the root of an earlier
+                # question whose budget ended before its first playout.
+                return kid
             value = 1.0 - k.wins / k.visits + EXPLORE * math.sqrt(log_n / k.visits)
             if value > best_value:
                 best, best_value = kid, value
@@ -339,7 +344,7 @@ class DuelEngine:
         self.stats.probes += 1
         try:
             value = s.wins(pos)
-        except DuelBudget:
+        except OutOfBudget:
             return
         finally:
             s.node_limit, s.deadline = old

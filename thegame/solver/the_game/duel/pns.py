@@ -1,8 +1,8 @@
 """Depth-first proof-number search (df-pn) of a Face to Face duel.
 
-The same game, pieces and proofs as ``search.DuelSearch`` (the table of
-proven values, dominance between positions, the race bounds, the turn
-dominance); what differs is which child is searched next. The depth-first
+The same game, pieces and proofs as ``search.DuelSearch`` (``nodes``: the
+table of proven values, dominance between positions, the race bounds, the
+turn dominance); what differs is which child is searched next. The depth-first
 AND-OR search settles one child completely before it looks at the next, so
 one hard child that the ordering put first costs its whole proof even when
 a sibling is easy. Proof-number search instead always works below the child
@@ -49,10 +49,12 @@ from heapq import nsmallest
 from typing import TYPE_CHECKING
 
 from ....models import interrupt
+from ....models.outcome import OutOfBudget
 from ..ckernel import forced_python
 from . import ccore
+from .nodes import DuelNodes
 from .position import CUR, DuelGame, Pos
-from .search import DuelBudget, DuelSearch
+from .search import and_or_wins
 
 if TYPE_CHECKING:
     from . import _cduel
@@ -91,8 +93,9 @@ class Init(Enum):
     EVAL = "eval"  # the rank plus the cards-left evaluation (EVAL_WEIGHT)
 
 
-class ProofNumberSearch(DuelSearch):
-    """``DuelSearch`` whose ``wins`` runs df-pn from the position asked."""
+class ProofNumberSearch(DuelNodes):
+    """The duel's nodes (``DuelNodes``) searched by df-pn from the position
+    asked (``wins``), or depth first in ``portfolio``'s slices."""
 
     def __init__(
         self, game: DuelGame, node_limit: int | None = None, deadline: float | None = None
@@ -129,7 +132,7 @@ class ProofNumberSearch(DuelSearch):
         proved, and each comes back to its own work: the depth-first search
         finds its settled children in the table, df-pn its numbers. So the
         answer costs at most about twice what the faster search alone
-        needs. ``DuelBudget`` when the whole budget runs out."""
+        needs. ``OutOfBudget`` when the whole budget runs out."""
         node_limit, deadline = self.node_limit, self.deadline
         size = first if first is not None else FIRST_SLICE[deadline is not None]
         rounds = 0
@@ -143,7 +146,7 @@ class ProofNumberSearch(DuelSearch):
                     self.node_limit = min(node_limit, self.stats.nodes + max(1, int(size)))
                 try:
                     value = run()
-                except DuelBudget:
+                except OutOfBudget:
                     if (
                         interrupt.requested()
                         or self.stats.nodes >= node_limit
@@ -163,7 +166,7 @@ class ProofNumberSearch(DuelSearch):
 
     def wins(self, pos: Pos) -> bool:
         if self.depth_first:
-            return super().wins(pos)
+            return and_or_wins(self, pos)
         got = self.tt.get(pos)
         if got is not None:
             self.stats.tt_hits += 1

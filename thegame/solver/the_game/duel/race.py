@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ....models import interrupt
+from ....models.outcome import OutOfBudget
 from ....models.the_game.placement import accepts
 from ..budget import NO_NODE_LIMIT
 from . import ccore
@@ -28,10 +29,6 @@ if TYPE_CHECKING:
     from . import _cduel
 
 INF = 1 << 30
-
-
-class RaceBudget(Exception):
-    """The race search ran out of nodes or time."""
 
 
 def fewest_turns(game: DuelGame, hand_cards: int, stock: int) -> int:
@@ -163,7 +160,7 @@ class RaceSolver:
 
     def fewest(self, solo: Solo, nodes: int | None = None, deadline: float | None = None) -> int:
         """Exact fewest turns to finish alone from ``solo`` (INF: never);
-        ``RaceBudget`` when ``nodes`` more nodes or the deadline run out."""
+        ``OutOfBudget`` when ``nodes`` more nodes or the deadline run out."""
         self.node_limit = self.nodes + nodes if nodes is not None else NO_NODE_LIMIT
         self.deadline = deadline
         return self._fewest(solo)
@@ -174,12 +171,12 @@ class RaceSolver:
             return got
         self.nodes += 1
         if self.nodes >= self.node_limit:
-            raise RaceBudget
+            raise OutOfBudget
         if self.nodes & 255 == 0 and (
             interrupt.requested()
             or (self.deadline is not None and time.monotonic() > self.deadline)
         ):
-            raise RaceBudget
+            raise OutOfBudget
         floor = solo_floor(self.game, self.p, solo)
         best = INF
         if not self.robust and self.dead(solo) > 0:
@@ -224,7 +221,7 @@ def race_alone(
     floor = solo_floor(game, p, solo)
     try:
         best = solver.fewest(solo, nodes, deadline)
-    except RaceBudget:
+    except OutOfBudget:
         return Race(p + 1, None, False, floor, solver.nodes, [])
     turns = None if best >= INF else best
     line = solver.line(solo) if turns is not None else []

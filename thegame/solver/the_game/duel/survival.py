@@ -29,10 +29,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ....models.outcome import OutOfBudget
 from ....models.the_game.placement import accepts
 from . import ccore
 from .position import DuelGame, Solo, cards_of, solo_turns
-from .race import RaceBudget
 
 if TYPE_CHECKING:
     from . import _cduel
@@ -126,7 +126,7 @@ class Endurance:
         self.node_limit = 0
 
     def lasts(self, solo: Solo, k: int, nodes: int) -> int:
-        """min(k, the most turns in a row from ``solo``); ``RaceBudget``
+        """min(k, the most turns in a row from ``solo``); ``OutOfBudget``
         after ``nodes`` more turn listings."""
         self.node_limit = self.nodes + nodes
         if len(self.memo) > MEMO_LIMIT:
@@ -143,7 +143,7 @@ class Endurance:
                 return min(value, k)
         self.nodes += 1
         if self.nodes > self.node_limit:
-            raise RaceBudget
+            raise OutOfBudget
         best = 0
         for after in sorted(self.turns(solo), key=_order):
             value = FOREVER if after is None else 1 + self._lasts(after, k - 1)

@@ -288,19 +288,10 @@ class ExtremeKernel(Kernel):
         Covering a skull played this turn comes first, then backward
         tricks, then the smallest jumps. (The bit-parallel form of
         ``_keeps`` and C5; ``legal_plays`` is the plain one.)"""
-        hand = self.hands[self.cur]
+        cards = self._allowed_cards()
+        if not cards:
+            return []
         st = self.pending
-        if not hand or st & STOP:
-            return []  # X3a
-        t = self.t
-        if st & THREE:
-            if t >= 3:
-                return []  # X3c: exactly 3 cards
-            cards = hand if t == 2 else hand & ~self.stop  # X3c: stop only third
-        else:
-            # X3c: a three card needs the turn to end at 3 cards in total,
-            # and a stop in that turn only as the third card.
-            cards = hand if t < 3 else hand & ~self.three
         tops = self.tops
         showing = 0
         for top in tops:
@@ -344,6 +335,22 @@ class ExtremeKernel(Kernel):
                 out.append((bonus - step, back, i))
         out.sort()
         return out
+
+    def _allowed_cards(self) -> int:
+        """The cards of the mover's hand that the turn's stop and three
+        commands still allow (as a mask; 0: none)."""
+        hand = self.hands[self.cur]
+        st = self.pending
+        if not hand or st & STOP:
+            return 0  # X3a
+        t = self.t
+        if st & THREE:
+            if t >= 3:
+                return 0  # X3c: exactly 3 cards
+            return hand if t == 2 else hand & ~self.stop  # X3c: stop only third
+        # X3c: a three card needs the turn to end at 3 cards in total,
+        # and a stop in that turn only as the third card.
+        return hand if t < 3 else hand & ~self.three
 
     def legal_plays(self) -> list[tuple[int, int]]:
         """Every play that keeps the commands (the engine's ``legal_plays``)."""
