@@ -50,8 +50,8 @@ from ...models import Verdict, interrupt
 from ...models.the_game import Deal, GameState, Play, Rules, Turn, get_rules
 from ...solver.the_game.duel import ccore
 from ...solver.the_game.duel.api import check_duel, first_guess, replay_duel
-from ...solver.the_game.duel.position import CUR, DuelGame, Plays, Pos
 from ...solver.the_game.duel.nodes import NO_TURN, WINS_NOW, undominated
+from ...solver.the_game.duel.position import CUR, DuelGame, Plays, Pos
 from ...solver.the_game.duel.search import DuelSearch
 from .files import Puzzle, PuzzleError
 from .rating import label_for
