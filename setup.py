@@ -68,7 +68,7 @@ setup(
         ),
         Extension(
             "thegame.solver.the_game.duel._cduel",
-            sources=["thegame/solver/the_game/duel/_cduel.c", *sorted(glob(f"{DUEL}/*.c"))],
+            sources=sorted(glob(f"{DUEL}/*.c")),
             include_dirs=[SHARED, DUEL],
             depends=shared_headers + sorted(glob(f"{DUEL}/*.h")),
             extra_compile_args=kernel_flags,
