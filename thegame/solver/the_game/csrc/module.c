@@ -244,10 +244,12 @@ static PySequenceMethods deadset_seq = {
 };
 
 static PyObject *deadset_replaced(DeadSetObject *self, void *c) {
+    (void)c;
     return PyLong_FromLongLong(self->t.replaced);
 }
 
 static PyObject *deadset_chained(DeadSetObject *self, void *c) {
+    (void)c;
     return PyLong_FromLongLong(self->chained);
 }
 
@@ -290,6 +292,7 @@ DeadSetObject *dead_set_new(int n_asc, int n_piles, int players, int extreme, Ke
  * extreme]): an empty DeadSet to share between searches of one deal (``_search``'s
  * ``shared``); the kernel's shape, so its keys have the same layout */
 static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
+    (void)mod;
     int n_asc, n_piles, players, hand_size, size, total, min_play, extreme = 0;
     Py_ssize_t memo_bytes;
     if (!PyArg_ParseTuple(args, "iiiiiiin|p", &n_asc, &n_piles, &players, &hand_size, &size,
@@ -313,8 +316,11 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_ckernel", "The compiled search kernel (see ckernel.py).", -1,
-    module_methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_ckernel",
+    .m_doc = "The compiled search kernel (see ckernel.py).",
+    .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__ckernel(void) {
