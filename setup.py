@@ -3,9 +3,11 @@ pyproject.toml):
 
 - ``thegame.solver.the_game._ckernel``: the search kernel, from the files of
   ``thegame/solver/the_game/csrc/`` (kernel, memo, turns, search, bindings);
-- ``thegame.analysis.the_game._crollout``: the blind policy's playouts;
-- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion,
-  and its proof-number search (``duel/csrc/``);
+- ``thegame.analysis.the_game._crollout``: the blind policy's playouts, from
+  ``thegame/analysis/the_game/csrc/`` (blind policy, turn cycle, bindings);
+- ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion
+  and its proof-number search, from ``thegame/solver/the_game/duel/csrc/``
+  (turns, expansion, df-pn, bindings);
 - ``thegame.analysis.nimmt._cplayout``: the 6 nimmt! players' playouts.
 
 The first three include the shared headers of ``thegame/csrc/`` (card
@@ -26,10 +28,12 @@ KERNEL = "thegame/solver/the_game/csrc"
 ROLLOUT = "thegame/analysis/the_game/csrc"
 DUEL = "thegame/solver/the_game/duel/csrc"
 
-# -fvisibility=hidden: the kernel's functions are called across its files;
-# hidden, they bind inside the module (no interposition, no PLT call), and
-# only PyInit__ckernel (PyMODINIT_FUNC marks it) is exported.
-kernel_flags = ["-O3", "-std=gnu11", "-fvisibility=hidden"]
+# -fvisibility=hidden: each extension's functions are called across its
+# files; hidden, they bind inside the module (no interposition, no PLT call),
+# and only its PyInit_ function (PyMODINIT_FUNC marks it) is exported. The C
+# compiles clean with -Wall -Wextra.
+common = ["-std=gnu11", "-fvisibility=hidden", "-Wall", "-Wextra"]
+kernel_flags = ["-O3", *common]
 # The hardware popcount (every x86-64 CPU since 2008): card counts are the
 # searches' most frequent operation (about 10% faster; without it the
 # playouts call a library routine, a third of their time). Each module
@@ -40,11 +44,7 @@ kernel_flags += popcnt
 # The playouts must add and multiply doubles exactly as Python does, so a
 # multiply-add must not be fused into one rounding (GCC and Clang would do
 # that on targets with FMA instructions).
-rollout_flags = (
-    []
-    if sys.platform == "win32"
-    else ["-O2", "-std=gnu11", "-ffp-contract=off", "-fvisibility=hidden", *popcnt]
-)
+rollout_flags = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off", *common, *popcnt]
 
 shared_headers = sorted(glob(f"{SHARED}/*.h"))
 
