@@ -99,6 +99,25 @@ static PyObject *line_to_list(const Line *l) {
 
 /* ---- the search entry (Core._search) ---------------------------------------- */
 
+/* ``shared`` (None, or a DeadSet of this game's shape, whose keys have
+ * the same layout) into ``*shared``; 0 with an exception set */
+static int read_shared(const Kernel *k, PyObject *shared_o, DeadSetObject **shared) {
+    *shared = NULL;
+    if (shared_o == Py_None) return 1;
+    if (!PyObject_TypeCheck(shared_o, &DeadSetType)) {
+        PyErr_SetString(PyExc_TypeError, "shared must be a DeadSet");
+        return 0;
+    }
+    *shared = (DeadSetObject *)shared_o;
+    if ((*shared)->n_asc != k->n_asc || (*shared)->n_piles != k->n_piles ||
+        (*shared)->players != k->players || (*shared)->extreme != k->extreme ||
+        memcmp(&(*shared)->ks, &k->ks, sizeof(KeyShape)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "the shared DeadSet is of another game shape");
+        return 0;
+    }
+    return 1;
+}
+
 /* _search's arguments into ``set`` (and the shared DeadSet or NULL); 0 with
  * an exception set when they do not fit this kernel */
 static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, SearchSettings *set,
@@ -117,20 +136,7 @@ static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, Sea
                                      &memo_bytes, &shared_o, &set->endgame))
         return 0;
     const Kernel *k = &self->k;
-    *shared = NULL;
-    if (shared_o != Py_None) {
-        if (!PyObject_TypeCheck(shared_o, &DeadSetType)) {
-            PyErr_SetString(PyExc_TypeError, "shared must be a DeadSet");
-            return 0;
-        }
-        *shared = (DeadSetObject *)shared_o;
-        if ((*shared)->n_asc != k->n_asc || (*shared)->n_piles != k->n_piles ||
-            (*shared)->players != k->players || (*shared)->extreme != k->extreme ||
-            memcmp(&(*shared)->ks, &k->ks, sizeof(KeyShape)) != 0) {
-            PyErr_SetString(PyExc_ValueError, "the shared DeadSet is of another game shape");
-            return 0;
-        }
-    }
+    if (!read_shared(k, shared_o, shared)) return 0;
     if (mode < MODE_PLAY || mode > MODE_EXTREME) {
         PyErr_SetString(PyExc_ValueError, "no such search mode");
         return 0;
