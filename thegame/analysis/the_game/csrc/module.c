@@ -10,8 +10,10 @@
 #include "rollout.h"
 
 /* ---- reading the arguments ------------------------------------------------ */
-/* Read a tuple of ints into out[0..n-1]; -1 and an exception on error. */
-static Py_ssize_t read_ints(PyObject *seq, long *out, Py_ssize_t max, const char *what) {
+/* Read a sequence of numbers into ints[0..n-1], or where ``ints`` is NULL
+ * into floats[0..n-1]; n, or -1 and an exception on error. */
+static Py_ssize_t read_numbers(PyObject *seq, long *ints, double *floats, Py_ssize_t max,
+                               const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (fast == NULL) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -21,8 +23,10 @@ static Py_ssize_t read_ints(PyObject *seq, long *out, Py_ssize_t max, const char
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (out[i] == -1 && PyErr_Occurred()) {
+        PyObject *x = PySequence_Fast_GET_ITEM(fast, i);
+        const int failed = ints ? (ints[i] = PyLong_AsLong(x)) == -1
+                                : (floats[i] = PyFloat_AsDouble(x)) == -1.0;
+        if (failed && PyErr_Occurred()) {
             Py_DECREF(fast);
             return -1;
         }
@@ -31,24 +35,12 @@ static Py_ssize_t read_ints(PyObject *seq, long *out, Py_ssize_t max, const char
     return n;
 }
 
+static Py_ssize_t read_ints(PyObject *seq, long *out, Py_ssize_t max, const char *what) {
+    return read_numbers(seq, out, NULL, max, what);
+}
+
 static Py_ssize_t read_floats(PyObject *seq, double *out, Py_ssize_t max, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: too many entries", what);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        if (out[i] == -1.0 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
-    Py_DECREF(fast);
-    return n;
+    return read_numbers(seq, NULL, out, max, what);
 }
 
 static PyObject *bad(const char *msg) {
