@@ -1,7 +1,7 @@
 /* Card sets as bit masks, and the placement tests (rule C5, and D3/D4 of the
  * duel), shared by the three compiled extensions: the search kernel
- * (solver/the_game/csrc), the blind playouts (analysis/the_game/_crollout.c)
- * and the duel (solver/the_game/duel/_cduel.c).
+ * (solver/the_game/csrc), the blind playouts (analysis/the_game/csrc) and
+ * the duel (solver/the_game/duel/csrc).
  *
  * A card set is a mask with bit c for card c: CardMask holds cards 0..127
  * (the kernel and the playouts), CardMask64 cards 0..63 (the duel, whose
@@ -78,6 +78,14 @@ static inline int lowest_card(CardMask x) {
 static inline int highest_card(CardMask x) {
     uint64_t hi = (uint64_t)(x >> 64);
     return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)x);
+}
+
+/* The cards of a set in ascending order into ``out``; how many */
+static inline int card_list(CardMask x, int *out) {
+    int n = 0;
+    for (uint64_t lo = (uint64_t)x; lo; lo &= lo - 1) out[n++] = __builtin_ctzll(lo);
+    for (uint64_t hi = (uint64_t)(x >> 64); hi; hi &= hi - 1) out[n++] = 64 + __builtin_ctzll(hi);
+    return n;
 }
 
 /* ---- placement (models/the_game/placement.py) ---------------------------

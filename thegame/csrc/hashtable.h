@@ -11,6 +11,8 @@
  *   a new stamp (the turn enumerations' ``seen`` sets of the playouts and
  *   the duel, which only ask whether a key is in; KEYSET_HASH may choose
  *   its hash).
+ * - PairMap: an unbounded map from KeySet keys to two int64 values, with
+ *   deletion (the duel's df-pn numbers).
  *
  * Open addressing with linear probing, a power-of-two number of slots.
  */
@@ -289,6 +291,114 @@ static inline int keyset_add(KeySet *s, const SetKey *k) {
     s->stamp[j] = s->now;
     s->count++;
     return 1;
+}
+
+/* ---- PairMap: an unbounded map with deletion ------------------------------
+ * Keys are SetKeys (KEYSET_WORDS words), each with a pair of int64 values
+ * (the duel's df-pn: a position's proof and disproof numbers). An entry is
+ * deleted by backward shift, so no probe path breaks and no tombstone is
+ * left; the map grows at half full. */
+
+typedef struct {
+    int64_t first, second;
+} Pair;
+
+typedef struct {
+    SetKey *keys;
+    Pair *vals;
+    uint8_t *used;
+    size_t cap, count;
+} PairMap;
+
+/* ``cap``: a power of two; 0 when out of memory (pairmap_free still due) */
+static inline int pairmap_init(PairMap *t, size_t cap) {
+    t->cap = cap;
+    t->count = 0;
+    t->keys = malloc(cap * sizeof(SetKey));
+    t->vals = malloc(cap * sizeof(Pair));
+    t->used = calloc(cap, 1);
+    return t->keys && t->vals && t->used;
+}
+
+static inline void pairmap_free(PairMap *t) {
+    free(t->keys);
+    free(t->vals);
+    free(t->used);
+    t->keys = NULL;
+    t->vals = NULL;
+    t->used = NULL;
+    t->cap = t->count = 0;
+}
+
+static inline size_t pairmap_home(const PairMap *t, const SetKey *k) {
+    return hash_words(k->w, KEYSET_WORDS) & (t->cap - 1);
+}
+
+/* The key's slot, or the free slot where it would go */
+static inline size_t pairmap_slot(const PairMap *t, const SetKey *k) {
+    size_t mask = t->cap - 1, i = pairmap_home(t, k);
+    while (t->used[i] && !words_eq(t->keys[i].w, k->w, KEYSET_WORDS)) i = (i + 1) & mask;
+    return i;
+}
+
+static inline int pairmap_grow(PairMap *t) {
+    PairMap n;
+    if (!pairmap_init(&n, t->cap * 2)) {
+        pairmap_free(&n);
+        return 0;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->used[i]) continue;
+        size_t j = pairmap_slot(&n, &t->keys[i]);
+        n.keys[j] = t->keys[i];
+        n.vals[j] = t->vals[i];
+        n.used[j] = 1;
+        n.count++;
+    }
+    pairmap_free(t);
+    *t = n;
+    return 1;
+}
+
+/* Set the key's pair; 0 when out of memory */
+static inline int pairmap_put(PairMap *t, const SetKey *k, int64_t first, int64_t second) {
+    size_t i = pairmap_slot(t, k);
+    if (!t->used[i]) {
+        if ((t->count + 1) * 2 > t->cap) {
+            if (!pairmap_grow(t)) return 0;
+            i = pairmap_slot(t, k);
+        }
+        t->keys[i] = *k;
+        t->used[i] = 1;
+        t->count++;
+    }
+    t->vals[i] = (Pair){first, second};
+    return 1;
+}
+
+static inline void pairmap_del(PairMap *t, const SetKey *k) {
+    size_t mask = t->cap - 1, i = pairmap_slot(t, k);
+    if (!t->used[i]) return;
+    /* Backward shift: move up every later entry of the run whose home lies
+     * cyclically at or before the hole, so no probe path breaks. */
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!t->used[j]) break;
+        size_t home = pairmap_home(t, &t->keys[j]);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            t->keys[i] = t->keys[j];
+            t->vals[i] = t->vals[j];
+            i = j;
+        }
+    }
+    t->used[i] = 0;
+    t->count--;
+}
+
+static inline void pairmap_clear(PairMap *t) {
+    memset(t->used, 0, t->cap);
+    t->count = 0;
 }
 
 #endif

@@ -1,5 +1,5 @@
-# Stub of the optional C extension _crollout.c; rollout.playouts_c builds the
-# arguments (their layout is documented there and in the C source).
+# Stub of the optional C extension _crollout (the files of csrc/); rollout.playouts_c
+# builds the arguments (their layout is documented there and in csrc/module.c).
 
 def playouts(
     ints: tuple[int, ...],

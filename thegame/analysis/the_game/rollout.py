@@ -39,7 +39,7 @@ try:
 except ImportError:  # no compiler at install time (or no POPCNT): the reference only
     HAVE_C = False
 
-# What the extension's fixed-size arrays and masks hold (see _crollout.c).
+# What the extension's fixed-size arrays and masks hold (see csrc/rollout.h).
 C_MAX_CARD = 127  # cards and pile tops are bits of an unsigned __int128
 C_MAX_PILES = 16
 C_MAX_HAND = 32

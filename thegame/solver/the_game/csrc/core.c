@@ -144,18 +144,21 @@ static PyObject *moves_list(const Move *ms, int n) {
 }
 
 static PyObject *core_moves(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     Move ms[MAX_MOVES];
     return moves_list(ms, moves(&self->k, ms));
 }
 
 static PyObject *core_all_moves(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     Move ms[MAX_MOVES];
     return moves_list(ms, all_moves(&self->k, ms));
 }
 
 static PyObject *core_legal_plays(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     Kernel *k = &self->k;
     PyObject *out = PyList_New(0);
@@ -208,6 +211,7 @@ static PyObject *core_unplay(CoreObject *self, PyObject *args) {
 }
 
 static PyObject *core_end_turn(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     TurnUndo u = end_turn(&self->k);
     PyObject *hand = from_mask(u.hand);
@@ -233,6 +237,7 @@ static PyObject *core_unend_turn(CoreObject *self, PyObject *args) {
 }
 
 static PyObject *core_key(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     Kernel *k = &self->k;
     int na = k->n_asc, np = k->n_piles, x = k->extreme;
@@ -267,6 +272,7 @@ static PyObject *core_key(CoreObject *self, PyObject *unused) {
 
 /* _key_words(): the memo key as the compiled tables hold it (key_words) */
 static PyObject *core_key_words(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     uint64_t w[MAX_KEY_WORDS];
     int n = make_key(&self->k, w);
@@ -289,6 +295,7 @@ static PyObject *core_key_words(CoreObject *self, PyObject *unused) {
 
 #define BOOL_METHOD(name, expr)                                           \
     static PyObject *core_##name(CoreObject *self, PyObject *unused) {    \
+        (void)unused;                                                     \
         if (!check_configured(self)) return NULL;                         \
         Kernel *k = &self->k;                                                  \
         return PyBool_FromLong(expr);                                     \
@@ -303,11 +310,13 @@ BOOL_METHOD(auto_end, auto_end(k))
 BOOL_METHOD(dead_card, dead_mask(k) != 0)
 
 static PyObject *core_dead_mask(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     return from_mask(dead_mask(&self->k));
 }
 
 static PyObject *core_reach(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     int lo, hi;
     reach(&self->k, &lo, &hi);
@@ -315,11 +324,13 @@ static PyObject *core_reach(CoreObject *self, PyObject *unused) {
 }
 
 static PyObject *core_stuck_ahead(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     return PyBool_FromLong(stuck_ahead(&self->k));
 }
 
 static PyObject *core_evaluate(CoreObject *self, PyObject *unused) {
+    (void)unused;
     if (!check_configured(self)) return NULL;
     return PyLong_FromLong(evaluate(&self->k));
 }
@@ -380,6 +391,7 @@ static PyObject *core_extreme_turns(CoreObject *self, PyObject *args) {
 }
 
 static PyObject *get_tops(CoreObject *self, void *c) {
+    (void)c;
     PyObject *out = PyList_New(self->k.n_piles);
     if (!out) return NULL;
     for (int i = 0; i < self->k.n_piles; i++)
@@ -388,6 +400,7 @@ static PyObject *get_tops(CoreObject *self, void *c) {
 }
 
 static PyObject *get_hands(CoreObject *self, void *c) {
+    (void)c;
     PyObject *out = PyList_New(self->k.players);
     if (!out) return NULL;
     for (int p = 0; p < self->k.players; p++) {
@@ -401,13 +414,18 @@ static PyObject *get_hands(CoreObject *self, void *c) {
     return out;
 }
 
-static PyObject *get_unplayed(CoreObject *self, void *c) { return from_mask(self->k.s.unplayed); }
+static PyObject *get_unplayed(CoreObject *self, void *c) {
+    (void)c;
+    return from_mask(self->k.s.unplayed);
+}
 
 #define INT_FIELD(name)                                                            \
     static PyObject *get_##name(CoreObject *self, void *c) {                       \
+        (void)c;                                                                   \
         return PyLong_FromLong(self->k.s.name);                                    \
     }                                                                              \
     static int set_##name(CoreObject *self, PyObject *v, void *c) {                \
+        (void)c;                                                                   \
         if (!v) {                                                                  \
             PyErr_SetString(PyExc_AttributeError, "cannot delete " #name);         \
             return -1;                                                             \
@@ -422,8 +440,14 @@ INT_FIELD(pending)
 INT_FIELD(turn_min)
 INT_FIELD(max_turn)
 
-static PyObject *get_pos(CoreObject *self, void *c) { return PyLong_FromLong(self->k.s.pos); }
-static PyObject *get_cur(CoreObject *self, void *c) { return PyLong_FromLong(self->k.s.cur); }
+static PyObject *get_pos(CoreObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->k.s.pos);
+}
+static PyObject *get_cur(CoreObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->k.s.cur);
+}
 
 static PyGetSetDef core_getset[] = {
     {"tops", (getter)get_tops, NULL, "pile tops (a copy)", NULL},

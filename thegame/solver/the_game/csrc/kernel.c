@@ -55,67 +55,89 @@ int all_moves(const Kernel *k, Move *out) {
     return n;
 }
 
+/* Kernel.moves' plays of card c on the ascending piles, into ``out``
+ * (``bonus``: the card one step back is in the hand); how many. A backward
+ * trick dominates every normal play of c; of the normal plays, the one on
+ * the highest top below c, and those on lower tops only where it does not
+ * dominate them (kernel.py argues both). */
+static inline int asc_plays(const Kernel *k, int c, int bonus, Move *out) {
+    const State *s = &k->s;
+    const int *tops = s->tops;
+    const CardMask un = s->unplayed;
+    int step = k->step, n_asc = k->n_asc, n = 0;
+    int back = k->trick_top[0][c], trick = -1, best = -1;
+    for (int i = 0; i < n_asc; i++) {
+        int t = tops[i];
+        if (t == back) { trick = i; break; }
+        if (c >= k->first_beyond[t] && (best < 0 || t > tops[best])) best = i;
+    }
+    if (trick >= 0) {
+        out[n++] = (Move){-step, c, trick};
+    } else if (best >= 0) {
+        int a = tops[best];
+        out[n++] = (Move){card_count(un & cards_between(a, c)) - bonus, c, best};
+        if (n_asc > 1) {
+            int keep_ok = a - step > 0 && card_in(un, a - step);
+            int seen = a;
+            for (int i = 0; i < n_asc; i++) {
+                int b = tops[i];
+                if (c >= k->first_beyond[b] && b != seen && keep_ok && a - step <= b) {
+                    seen = b;
+                    out[n++] = (Move){card_count(un & cards_between(b, c)) - bonus, c, i};
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* The same on the descending piles, mirrored */
+static inline int desc_plays(const Kernel *k, int c, int bonus, Move *out) {
+    const State *s = &k->s;
+    const int *tops = s->tops;
+    const CardMask un = s->unplayed;
+    int step = k->step, n_asc = k->n_asc, n_piles = k->n_piles, n = 0;
+    int back = k->trick_top[1][c], trick = -1, best = -1;
+    for (int i = n_asc; i < n_piles; i++) {
+        int t = tops[i];
+        if (t == back) { trick = i; break; }
+        if (c <= k->last_beyond[t] && (best < 0 || t < tops[best])) best = i;
+    }
+    if (trick >= 0) {
+        out[n++] = (Move){-step, c, trick};
+    } else if (best >= 0) {
+        int a = tops[best];
+        out[n++] = (Move){card_count(un & cards_between(c, a)) - bonus, c, best};
+        if (n_piles - n_asc > 1) {
+            int keep_ok = card_in(un, a + step);
+            int seen = a;
+            for (int i = n_asc; i < n_piles; i++) {
+                int b = tops[i];
+                if (c <= k->last_beyond[b] && b != seen && keep_ok && a + step >= b) {
+                    seen = b;
+                    out[n++] = (Move){card_count(un & cards_between(c, b)) - bonus, c, i};
+                }
+            }
+        }
+    }
+    return n;
+}
+
 /* Kernel.moves */
 int moves(const Kernel *k, Move *out) {
     if (__builtin_expect(k->extreme, 0)) return x_moves(k, out);
     if (k->fire) return all_moves(k, out);
     const State *s = &k->s;
-    CardMask hand = s->hands[s->cur], un = s->unplayed, h = hand;
-    const int *tops = s->tops;
-    int step = k->step, n_asc = k->n_asc, n_piles = k->n_piles, n = 0;
+    CardMask hand = s->hands[s->cur], h = hand;
+    int step = k->step, n = 0;
     while (h) {
         int c = lowest_card(h);
         h &= h - 1;
+        /* Bonus: the card one step back is in hand, a free trick follows. */
         int up_bonus = c > step ? card_in(hand, c - step) : 0;
         int down_bonus = card_in(hand, c + step);
-        int back = k->trick_top[0][c], trick = -1, best = -1;
-        for (int i = 0; i < n_asc; i++) {
-            int t = tops[i];
-            if (t == back) { trick = i; break; }
-            if (c >= k->first_beyond[t] && (best < 0 || t > tops[best])) best = i;
-        }
-        if (trick >= 0) {
-            out[n++] = (Move){-step, c, trick};
-        } else if (best >= 0) {
-            int a = tops[best];
-            out[n++] = (Move){card_count(un & cards_between(a, c)) - up_bonus, c, best};
-            if (n_asc > 1) {
-                int keep_ok = a - step > 0 && card_in(un, a - step);
-                int seen = a;
-                for (int i = 0; i < n_asc; i++) {
-                    int b = tops[i];
-                    if (c >= k->first_beyond[b] && b != seen && keep_ok && a - step <= b) {
-                        seen = b;
-                        out[n++] = (Move){card_count(un & cards_between(b, c)) - up_bonus, c, i};
-                    }
-                }
-            }
-        }
-        back = k->trick_top[1][c];
-        trick = -1;
-        best = -1;
-        for (int i = n_asc; i < n_piles; i++) {
-            int t = tops[i];
-            if (t == back) { trick = i; break; }
-            if (c <= k->last_beyond[t] && (best < 0 || t < tops[best])) best = i;
-        }
-        if (trick >= 0) {
-            out[n++] = (Move){-step, c, trick};
-        } else if (best >= 0) {
-            int a = tops[best];
-            out[n++] = (Move){card_count(un & cards_between(c, a)) - down_bonus, c, best};
-            if (n_piles - n_asc > 1) {
-                int keep_ok = card_in(un, a + step);
-                int seen = a;
-                for (int i = n_asc; i < n_piles; i++) {
-                    int b = tops[i];
-                    if (c <= k->last_beyond[b] && b != seen && keep_ok && a + step >= b) {
-                        seen = b;
-                        out[n++] = (Move){card_count(un & cards_between(c, b)) - down_bonus, c, i};
-                    }
-                }
-            }
-        }
+        n += asc_plays(k, c, up_bonus, out + n);
+        n += desc_plays(k, c, down_bonus, out + n);
     }
     sort_moves(out, n);
     return n;

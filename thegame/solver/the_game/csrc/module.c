@@ -99,6 +99,25 @@ static PyObject *line_to_list(const Line *l) {
 
 /* ---- the search entry (Core._search) ---------------------------------------- */
 
+/* ``shared`` (None, or a DeadSet of this game's shape, whose keys have
+ * the same layout) into ``*shared``; 0 with an exception set */
+static int read_shared(const Kernel *k, PyObject *shared_o, DeadSetObject **shared) {
+    *shared = NULL;
+    if (shared_o == Py_None) return 1;
+    if (!PyObject_TypeCheck(shared_o, &DeadSetType)) {
+        PyErr_SetString(PyExc_TypeError, "shared must be a DeadSet");
+        return 0;
+    }
+    *shared = (DeadSetObject *)shared_o;
+    if ((*shared)->n_asc != k->n_asc || (*shared)->n_piles != k->n_piles ||
+        (*shared)->players != k->players || (*shared)->extreme != k->extreme ||
+        memcmp(&(*shared)->ks, &k->ks, sizeof(KeyShape)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "the shared DeadSet is of another game shape");
+        return 0;
+    }
+    return 1;
+}
+
 /* _search's arguments into ``set`` (and the shared DeadSet or NULL); 0 with
  * an exception set when they do not fit this kernel */
 static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, SearchSettings *set,
@@ -117,20 +136,7 @@ static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, Sea
                                      &memo_bytes, &shared_o, &set->endgame))
         return 0;
     const Kernel *k = &self->k;
-    *shared = NULL;
-    if (shared_o != Py_None) {
-        if (!PyObject_TypeCheck(shared_o, &DeadSetType)) {
-            PyErr_SetString(PyExc_TypeError, "shared must be a DeadSet");
-            return 0;
-        }
-        *shared = (DeadSetObject *)shared_o;
-        if ((*shared)->n_asc != k->n_asc || (*shared)->n_piles != k->n_piles ||
-            (*shared)->players != k->players || (*shared)->extreme != k->extreme ||
-            memcmp(&(*shared)->ks, &k->ks, sizeof(KeyShape)) != 0) {
-            PyErr_SetString(PyExc_ValueError, "the shared DeadSet is of another game shape");
-            return 0;
-        }
-    }
+    if (!read_shared(k, shared_o, shared)) return 0;
     if (mode < MODE_PLAY || mode > MODE_EXTREME) {
         PyErr_SetString(PyExc_ValueError, "no such search mode");
         return 0;
@@ -244,10 +250,12 @@ static PySequenceMethods deadset_seq = {
 };
 
 static PyObject *deadset_replaced(DeadSetObject *self, void *c) {
+    (void)c;
     return PyLong_FromLongLong(self->t.replaced);
 }
 
 static PyObject *deadset_chained(DeadSetObject *self, void *c) {
+    (void)c;
     return PyLong_FromLongLong(self->chained);
 }
 
@@ -290,6 +298,7 @@ DeadSetObject *dead_set_new(int n_asc, int n_piles, int players, int extreme, Ke
  * extreme]): an empty DeadSet to share between searches of one deal (``_search``'s
  * ``shared``); the kernel's shape, so its keys have the same layout */
 static PyObject *new_dead_set(PyObject *mod, PyObject *args) {
+    (void)mod;
     int n_asc, n_piles, players, hand_size, size, total, min_play, extreme = 0;
     Py_ssize_t memo_bytes;
     if (!PyArg_ParseTuple(args, "iiiiiiin|p", &n_asc, &n_piles, &players, &hand_size, &size,
@@ -313,8 +322,11 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_ckernel", "The compiled search kernel (see ckernel.py).", -1,
-    module_methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_ckernel",
+    .m_doc = "The compiled search kernel (see ckernel.py).",
+    .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__ckernel(void) {

@@ -88,10 +88,48 @@ static int child_end(Search *s, int allowance) {
     return r;
 }
 
+/* The child by the play of c on ``pile`` (_dfs's play branch, as
+ * child_end is its END branch) */
+static inline int child_play(Search *s, int c, int pile, int allowance, int autoend) {
+    Kernel *k = s->k;
+    PlayUndo u = play(k, c, pile);
+    if (!line_push(&s->path, (Action){(int16_t)c, (int16_t)pile})) return fail_memory(s);
+    if (won(k)) {
+        if (!line_push(&s->path, END_TURN)) return fail_memory(s);
+        return CLEAR;
+    }
+    int r = autoend ? child_end(s, allowance) : dfs(s, allowance);
+    if (r == CLEAR || r == BUDGET) return r;
+    s->path.n--;
+    unplay(k, c, pile, u);
+    return r;
+}
+
+/* The node's children in the order _dfs tries them, into ``ms`` (room for
+ * MAX_MOVES + 1; END is a move with card -1): ending the turn goes first
+ * unless some play costs nothing. How many; ``*order`` the first. */
+static inline int node_children(const Kernel *k, Move *ms, Move **order) {
+    const State *st = &k->s;
+    int n = 0;
+    if (st->t < st->max_turn || st->pos >= k->total) n = moves(k, ms + 1);
+    int end_ok = st->t > 0 && can_end(k);
+    int end_first = end_ok && (n == 0 || ms[1].cost > 0);
+    *order = ms + 1;
+    if (end_first) {
+        ms[0] = (Move){0, -1, -1};
+        *order = ms;
+        return n + 1;
+    }
+    if (end_ok) {
+        ms[n + 1] = (Move){0, -1, -1};
+        return n + 1;
+    }
+    return n;
+}
+
 /* Searcher._dfs: the complete search of every mode (the beams come first) */
 static int dfs(Search *s, int allowance) {
     Kernel *k = s->k;
-    State *st = &k->s;
     if (tick(s)) return BUDGET;
     long long start = s->nodes - 1;
     uint64_t key[MAX_KEY_WORDS];
@@ -109,45 +147,19 @@ static int dfs(Search *s, int allowance) {
         memo_add_dead(&s->memo, k, key, s->nodes - start);
         return DEAD;
     }
-    Move ms[MAX_MOVES + 1];
-    int n = 0;
-    if (st->t < st->max_turn || st->pos >= k->total) n = moves(k, ms + 1);
-    int end_ok = st->t > 0 && can_end(k);
-    int end_first = end_ok && (n == 0 || ms[1].cost > 0);
-    /* the order: END first, or the plays then END */
-    Move *order = ms + 1;
-    int total = n;
-    if (end_first) {
-        ms[0] = (Move){0, -1, -1};
-        order = ms;
-        total = n + 1;
-    } else if (end_ok) {
-        ms[n + 1] = (Move){0, -1, -1};
-        total = n + 1;
-    }
+    Move ms[MAX_MOVES + 1], *order;
+    const int total = node_children(k, ms, &order);
     int complete = 1, autoend = auto_end(k);
     for (int rank = 0; rank < total; rank++) {
         int c = order[rank].c, pile = order[rank].pile;
-        int cost = rank == 0 ? 0 : 1, r;
+        int cost = rank == 0 ? 0 : 1;
         if (cost > allowance) {
             complete = 0;
             break;
         }
-        if (c < 0) {
-            r = child_end(s, allowance - cost);
-            if (r == CLEAR || r == BUDGET) return r;
-        } else {
-            PlayUndo u = play(k, c, pile);
-            if (!line_push(&s->path, (Action){(int16_t)c, (int16_t)pile})) return fail_memory(s);
-            if (won(k)) {
-                if (!line_push(&s->path, END_TURN)) return fail_memory(s);
-                return CLEAR;
-            }
-            r = autoend ? child_end(s, allowance - cost) : dfs(s, allowance - cost);
-            if (r == CLEAR || r == BUDGET) return r;
-            s->path.n--;
-            unplay(k, c, pile, u);
-        }
+        int r = c < 0 ? child_end(s, allowance - cost)
+                      : child_play(s, c, pile, allowance - cost, autoend);
+        if (r == CLEAR || r == BUDGET) return r;
         if (r == OPEN) complete = 0;
     }
     if (complete) {

@@ -230,6 +230,29 @@ void turns_free(TurnList *tl) {
     tl->cost = NULL;
 }
 
+/* The found turns' indices into ``idx`` by cost, ties in first-insertion
+ * order (Python's stable sort): a counting sort, stable by construction,
+ * when the costs span little */
+static void order_by_cost(TurnScratch *x, int *idx, int n) {
+    int lo_c = 0, hi_c = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == 0 || x->fcost[i] < lo_c) lo_c = x->fcost[i];
+        if (i == 0 || x->fcost[i] > hi_c) hi_c = x->fcost[i];
+    }
+    int span = hi_c - lo_c + 1;
+    if (n > 1 && span <= 1024) {
+        int count[1025];
+        memset(count, 0, sizeof(int) * (span + 1));
+        for (int i = 0; i < n; i++) count[x->fcost[i] - lo_c + 1]++;
+        for (int v = 0; v < span; v++) count[v + 1] += count[v];
+        for (int i = 0; i < n; i++) idx[count[x->fcost[i] - lo_c]++] = i;
+    } else {
+        for (int i = 0; i < n; i++) idx[i] = i;
+        sort_scratch = x;
+        qsort(idx, n, sizeof(int), cmp_found);
+    }
+}
+
 /* the distinct turns, cheapest first; 0 on memory failure */
 int list_turns(Kernel *k, TurnScratch *x, TurnKind kind, int branch, int longest, int extra_cost,
                       TurnList *out) {
@@ -260,25 +283,7 @@ int list_turns(Kernel *k, TurnScratch *x, TurnKind kind, int branch, int longest
         free(block);
         return 0;
     }
-    /* by cost, ties in first-insertion order (Python's stable sort): a
-     * counting sort, stable by construction, when the costs span little */
-    int lo_c = 0, hi_c = 0;
-    for (int i = 0; i < n; i++) {
-        if (i == 0 || x->fcost[i] < lo_c) lo_c = x->fcost[i];
-        if (i == 0 || x->fcost[i] > hi_c) hi_c = x->fcost[i];
-    }
-    int span = hi_c - lo_c + 1;
-    if (n > 1 && span <= 1024) {
-        int count[1025];
-        memset(count, 0, sizeof(int) * (span + 1));
-        for (int i = 0; i < n; i++) count[x->fcost[i] - lo_c + 1]++;
-        for (int v = 0; v < span; v++) count[v + 1] += count[v];
-        for (int i = 0; i < n; i++) idx[count[x->fcost[i] - lo_c]++] = i;
-    } else {
-        for (int i = 0; i < n; i++) idx[i] = i;
-        sort_scratch = x;
-        qsort(idx, n, sizeof(int), cmp_found);
-    }
+    order_by_cost(x, idx, n);
     out->n = n;
     out->cost = (int *)block;
     out->off = out->cost + (n ? n : 1);

@@ -1,4 +1,4 @@
-# Stub of the optional C extension _cduel.c; see ccore.py.
+# Stub of the optional C extension _cduel (the files of csrc/); see ccore.py.
 Pos = tuple[int, int, int, int, int, int, int, int, int]
 
 class Game:

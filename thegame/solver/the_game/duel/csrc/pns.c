@@ -8,7 +8,7 @@
  * depth-first search and the lines read it too). So the visits, their
  * order and the values stored are the reference's, node for node.
  *
- * Numbers are int64: phi and delta reach INF (2^40) times the children
+ * PairMap are int64: phi and delta reach INF (2^40) times the children
  * of a node at most, far below 2^63.
  */
 #include "pns.h"
@@ -20,121 +20,12 @@
 #include "cards.h"
 #include "hashtable.h"
 
-#define KEY_WORDS 3
-
-typedef struct {
-    uint64_t w[KEY_WORDS];
-} Key;
-
-/* ---- the numbers table: open addressing, deletion by backward shift ----- */
-
-typedef struct {
-    Key *keys;
-    int64_t *phi, *delta;
-    uint8_t *used;
-    size_t cap, count;
-} Numbers;
-
-static int nums_alloc(Numbers *t, size_t cap) {
-    t->cap = cap;
-    t->count = 0;
-    t->keys = malloc(cap * sizeof(Key));
-    t->phi = malloc(cap * sizeof(int64_t));
-    t->delta = malloc(cap * sizeof(int64_t));
-    t->used = calloc(cap, 1);
-    return t->keys && t->phi && t->delta && t->used;
-}
-
-static void nums_free(Numbers *t) {
-    free(t->keys);
-    free(t->phi);
-    free(t->delta);
-    free(t->used);
-    t->keys = NULL;
-    t->phi = t->delta = NULL;
-    t->used = NULL;
-    t->cap = t->count = 0;
-}
-
-static inline size_t nums_home(const Numbers *t, const Key *k) {
-    return hash_words(k->w, KEY_WORDS) & (t->cap - 1);
-}
-
-/* The key's slot, or the free slot where it would go */
-static inline size_t nums_slot(const Numbers *t, const Key *k) {
-    size_t mask = t->cap - 1, i = nums_home(t, k);
-    while (t->used[i] && !words_eq(t->keys[i].w, k->w, KEY_WORDS)) i = (i + 1) & mask;
-    return i;
-}
-
-static int nums_grow(Numbers *t) {
-    Numbers n;
-    if (!nums_alloc(&n, t->cap * 2)) {
-        nums_free(&n);
-        return 0;
-    }
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->used[i]) continue;
-        size_t j = nums_slot(&n, &t->keys[i]);
-        n.keys[j] = t->keys[i];
-        n.phi[j] = t->phi[i];
-        n.delta[j] = t->delta[i];
-        n.used[j] = 1;
-        n.count++;
-    }
-    nums_free(t);
-    *t = n;
-    return 1;
-}
-
-static int nums_put(Numbers *t, const Key *k, int64_t phi, int64_t delta) {
-    size_t i = nums_slot(t, k);
-    if (!t->used[i]) {
-        if ((t->count + 1) * 2 > t->cap) {
-            if (!nums_grow(t)) return 0;
-            i = nums_slot(t, k);
-        }
-        t->keys[i] = *k;
-        t->used[i] = 1;
-        t->count++;
-    }
-    t->phi[i] = phi;
-    t->delta[i] = delta;
-    return 1;
-}
-
-static void nums_del(Numbers *t, const Key *k) {
-    size_t mask = t->cap - 1, i = nums_slot(t, k);
-    if (!t->used[i]) return;
-    /* Backward shift: move up every later entry of the run whose home lies
-     * cyclically at or before the hole, so no probe path breaks. */
-    size_t j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        if (!t->used[j]) break;
-        size_t home = nums_home(t, &t->keys[j]);
-        if (((j - home) & mask) >= ((j - i) & mask)) {
-            t->keys[i] = t->keys[j];
-            t->phi[i] = t->phi[j];
-            t->delta[i] = t->delta[j];
-            i = j;
-        }
-    }
-    t->used[i] = 0;
-    t->count--;
-}
-
-static void nums_clear(Numbers *t) {
-    memset(t->used, 0, t->cap);
-    t->count = 0;
-}
-
 /* ---- positions ----------------------------------------------------------- */
 
 /* Pos (h0, h1, p0, p1, a0, d0, a1, d1, cur): both hands, then the seven
  * small values a byte each (cards 0..63 and piles of at most 64 cards:
  * ccore.covers). */
-static int pack(PyObject *pos, Key *k) {
+static int pack(PyObject *pos, SetKey *k) {
     if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) != 9) {
         PyErr_SetString(PyExc_TypeError, "a position is a tuple of 9 ints");
         return -1;
@@ -157,7 +48,7 @@ static int pack(PyObject *pos, Key *k) {
     return 0;
 }
 
-static PyObject *unpack(const Key *k) {
+static PyObject *unpack(const SetKey *k) {
     PyObject *t = PyTuple_New(9);
     if (!t) return NULL;
     for (int i = 0; i < 9; i++) {
@@ -176,7 +67,7 @@ static PyObject *unpack(const Key *k) {
 
 typedef struct {
     PyObject_HEAD
-    Numbers nums;
+    PairMap nums;
     /* For one solve, borrowed (not kept: the search holds this object, and
      * a reference back would be a cycle the collector cannot see): the
      * ProofNumberSearch (_visit, _store) and its table of proven positions */
@@ -201,18 +92,134 @@ static int proven(Pns *S, PyObject *pos, int *won) {
     return 1;
 }
 
-static int settle(Pns *S, PyObject *pos, const Key *k, int won, PD *out) {
+static int settle(Pns *S, PyObject *pos, const SetKey *k, int won, PD *out) {
     PyObject *r = PyObject_CallMethodObjArgs(S->search, S->store_name, pos,
                                              won ? Py_True : Py_False, NULL);
     if (!r) return -1;
     Py_DECREF(r);
-    nums_del(&S->nums, k);
+    pairmap_del(&S->nums, k);
     out->phi = won ? 0 : S->inf;
     out->delta = won ? S->inf : 0;
     return 0;
 }
 
-static int mid(Pns *S, PyObject *pos, const Key *k, int64_t th_phi, int64_t th_delta, PD *out) {
+/* ProofNumberSearch._by_eval: a new child's numbers weighed by cards left
+ * (hand and draw pile), its mover q against the other player p */
+static inline void by_eval(const Pns *S, const SetKey *k, int64_t *phi, int64_t *delta) {
+    const uint64_t small = k->w[2];
+    const int q = (int)(small >> 48 & 0xff), p = 1 - q;
+    const int at_q = (int)(small >> (8 * q) & 0xff), at_p = (int)(small >> (8 * p) & 0xff);
+    const int64_t left_q = card_count64(k->w[q]) + S->deck_len[q] - at_q;
+    const int64_t left_p = card_count64(k->w[p]) + S->deck_len[p] - at_p;
+    if (left_q > left_p) *phi += S->eval_weight * (left_q - left_p);
+    if (left_p > left_q) *delta += S->eval_weight * (left_p - left_q);
+}
+
+/* ProofNumberSearch._read: the numbers of the children ``kids`` (from the
+ * view of their mover, the opponent), read once on entry, with their keys;
+ * -1 with an exception set. */
+static int read_children(Pns *S, PyObject *kids, SetKey *keys, int64_t *kphi, int64_t *kdelta) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(kids); i++) {
+        PyObject *kid = PyList_GET_ITEM(kids, i);
+        if (pack(kid, &keys[i]) < 0) return -1;
+        int won, known = proven(S, kid, &won);
+        if (known < 0) return -1;
+        if (known) {
+            kphi[i] = won ? 0 : S->inf;
+            kdelta[i] = won ? S->inf : 0;
+            continue;
+        }
+        size_t j = pairmap_slot(&S->nums, &keys[i]);
+        if (S->nums.used[j]) {
+            kphi[i] = S->nums.vals[j].first;
+            kdelta[i] = S->nums.vals[j].second;
+        } else {
+            kphi[i] = 1;
+            kdelta[i] = 1 + S->weight * (int64_t)i;
+            if (S->eval_weight) by_eval(S, &keys[i], &kphi[i], &kdelta[i]);
+        }
+    }
+    return 0;
+}
+
+/* The node's phi, the least delta of its children (``*best``: the first
+ * child with it), and the second least in ``*second`` */
+static inline int64_t least_delta(const Pns *S, const int64_t *kdelta, Py_ssize_t n,
+                                  Py_ssize_t *best, int64_t *second) {
+    int64_t phi = kdelta[0];
+    *best = 0;
+    *second = S->inf;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        if (kdelta[i] < phi) {
+            *second = phi;
+            phi = kdelta[i];
+            *best = i;
+        } else if (kdelta[i] < *second) {
+            *second = kdelta[i];
+        }
+    }
+    return phi;
+}
+
+static int mid(Pns *S, PyObject *pos, const SetKey *k, int64_t th_phi, int64_t th_delta, PD *out);
+
+/* The loop of _mid over the children ``kids`` of pos until its numbers
+ * reach a threshold or settle it; -1 with an exception set. */
+static int mid_loop(Pns *S, PyObject *pos, const SetKey *k, int64_t th_phi, int64_t th_delta,
+                    PyObject *kids, PD *out) {
+    const Py_ssize_t n = PyList_GET_SIZE(kids);
+    int64_t *kphi = malloc(2 * n * sizeof(int64_t));
+    SetKey *keys = malloc(n * sizeof(SetKey));
+    int rc = -1;
+    if (!kphi || !keys) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *kdelta = kphi + n;
+    if (read_children(S, kids, keys, kphi, kdelta) < 0) goto done;
+    for (;;) {
+        Py_ssize_t best;
+        int64_t second, delta = 0;
+        const int64_t phi = least_delta(S, kdelta, n, &best, &second);
+        if (phi == 0) {
+            rc = settle(S, pos, k, 1, out); /* a child proven lost for the opponent */
+            goto done;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) delta += kphi[i];
+        if (delta == 0) {
+            rc = settle(S, pos, k, 0, out); /* every child proven won for them */
+            goto done;
+        }
+        if (delta > S->inf - 1) delta = S->inf - 1;
+        if (phi >= th_phi || delta >= th_delta) {
+            if (S->nums.count >= S->limit) pairmap_clear(&S->nums);
+            if (!pairmap_put(&S->nums, k, phi, delta)) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            *out = (PD){phi, delta};
+            rc = 0;
+            goto done;
+        }
+        /* As in Python: int(second * (1 + EPSILON)) + 1, in doubles */
+        int64_t kid_th_delta = (int64_t)((double)second * S->widen) + 1;
+        if (kid_th_delta > th_phi) kid_th_delta = th_phi;
+        const int64_t kid_th_phi = th_delta - (delta - kphi[best]);
+        PD got;
+        if (mid(S, PyList_GET_ITEM(kids, best), &keys[best], kid_th_phi, kid_th_delta, &got) < 0)
+            goto done;
+        kphi[best] = got.phi;
+        kdelta[best] = got.delta;
+    }
+done:
+    free(kphi);
+    free(keys);
+    return rc;
+}
+
+/* ProofNumberSearch._mid: pos's numbers into ``out``, searched until they
+ * reach the thresholds; -1 with an exception set. */
+static int mid(Pns *S, PyObject *pos, const SetKey *k, int64_t th_phi, int64_t th_delta, PD *out) {
     int won, known = proven(S, pos, &won);
     if (known < 0) return -1;
     if (known) {
@@ -220,7 +227,7 @@ static int mid(Pns *S, PyObject *pos, const Key *k, int64_t th_phi, int64_t th_d
         out->delta = won ? S->inf : 0;
         return 0;
     }
-    const int fresh = !S->nums.used[nums_slot(&S->nums, k)];
+    const int fresh = !S->nums.used[pairmap_slot(&S->nums, k)];
     PyObject *r = PyObject_CallMethodObjArgs(S->search, S->visit_name, pos,
                                              fresh ? Py_True : Py_False, NULL);
     if (!r) return -1;
@@ -234,93 +241,7 @@ static int mid(Pns *S, PyObject *pos, const Key *k, int64_t th_phi, int64_t th_d
         PyErr_SetString(PyExc_TypeError, "_visit gives a value or the children to search");
         return -1;
     }
-    const Py_ssize_t n = PyList_GET_SIZE(r);
-    int64_t *kphi = malloc(2 * n * sizeof(int64_t));
-    Key *keys = malloc(n * sizeof(Key));
-    int rc = -1;
-    if (!kphi || !keys) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int64_t *kdelta = kphi + n;
-    /* The children's numbers, read once on entry (ProofNumberSearch._read) */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *kid = PyList_GET_ITEM(r, i);
-        if (pack(kid, &keys[i]) < 0) goto done;
-        int kwon, kknown = proven(S, kid, &kwon);
-        if (kknown < 0) goto done;
-        if (kknown) {
-            kphi[i] = kwon ? 0 : S->inf;
-            kdelta[i] = kwon ? S->inf : 0;
-            continue;
-        }
-        size_t j = nums_slot(&S->nums, &keys[i]);
-        if (S->nums.used[j]) {
-            kphi[i] = S->nums.phi[j];
-            kdelta[i] = S->nums.delta[j];
-        } else {
-            kphi[i] = 1;
-            kdelta[i] = 1 + S->weight * (int64_t)i;
-            if (S->eval_weight) {
-                /* ProofNumberSearch._by_eval: the child's mover q against
-                 * the other player p, by cards left (hand and draw pile) */
-                const uint64_t small = keys[i].w[2];
-                const int q = (int)(small >> 48 & 0xff), p = 1 - q;
-                const int at_q = (int)(small >> (8 * q) & 0xff), at_p = (int)(small >> (8 * p) & 0xff);
-                const int64_t left_q = card_count64(keys[i].w[q]) + S->deck_len[q] - at_q;
-                const int64_t left_p = card_count64(keys[i].w[p]) + S->deck_len[p] - at_p;
-                if (left_q > left_p) kphi[i] += S->eval_weight * (left_q - left_p);
-                if (left_p > left_q) kdelta[i] += S->eval_weight * (left_p - left_q);
-            }
-        }
-    }
-    for (;;) {
-        /* phi: the least delta (its first child), and the second least */
-        Py_ssize_t best = 0;
-        int64_t phi = kdelta[0], second = S->inf, delta = 0;
-        for (Py_ssize_t i = 1; i < n; i++) {
-            if (kdelta[i] < phi) {
-                second = phi;
-                phi = kdelta[i];
-                best = i;
-            } else if (kdelta[i] < second) {
-                second = kdelta[i];
-            }
-        }
-        if (phi == 0) {
-            rc = settle(S, pos, k, 1, out); /* a child proven lost for the opponent */
-            goto done;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) delta += kphi[i];
-        if (delta == 0) {
-            rc = settle(S, pos, k, 0, out); /* every child proven won for them */
-            goto done;
-        }
-        if (delta > S->inf - 1) delta = S->inf - 1;
-        if (phi >= th_phi || delta >= th_delta) {
-            if (S->nums.count >= S->limit) nums_clear(&S->nums);
-            if (!nums_put(&S->nums, k, phi, delta)) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            out->phi = phi;
-            out->delta = delta;
-            rc = 0;
-            goto done;
-        }
-        /* As in Python: int(second * (1 + EPSILON)) + 1, in doubles */
-        int64_t kid_th_delta = (int64_t)((double)second * S->widen) + 1;
-        if (kid_th_delta > th_phi) kid_th_delta = th_phi;
-        const int64_t kid_th_phi = th_delta - (delta - kphi[best]);
-        PD got;
-        if (mid(S, PyList_GET_ITEM(r, best), &keys[best], kid_th_phi, kid_th_delta, &got) < 0)
-            goto done;
-        kphi[best] = got.phi;
-        kdelta[best] = got.delta;
-    }
-done:
-    free(kphi);
-    free(keys);
+    const int rc = mid_loop(S, pos, k, th_phi, th_delta, r, out);
     Py_DECREF(r);
     return rc;
 }
@@ -345,8 +266,8 @@ static int pns_init(Pns *self, PyObject *args, PyObject *kw) {
     if (!self->visit_name) self->visit_name = PyUnicode_InternFromString("_visit");
     if (!self->store_name) self->store_name = PyUnicode_InternFromString("_store");
     if (!self->visit_name || !self->store_name) return -1;
-    nums_free(&self->nums);
-    if (!nums_alloc(&self->nums, 1 << 10)) {
+    pairmap_free(&self->nums);
+    if (!pairmap_init(&self->nums, 1 << 10)) {
         PyErr_NoMemory();
         return -1;
     }
@@ -354,7 +275,7 @@ static int pns_init(Pns *self, PyObject *args, PyObject *kw) {
 }
 
 static void pns_dealloc(Pns *self) {
-    nums_free(&self->nums);
+    pairmap_free(&self->nums);
     Py_XDECREF(self->visit_name);
     Py_XDECREF(self->store_name);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -392,7 +313,7 @@ static PyObject *pns_solve(Pns *self, PyObject *args) {
     const int64_t outer_eval = self->eval_weight;
     self->widen = widen;
     self->eval_weight = eval_weight;
-    Key k;
+    SetKey k;
     int rc = pack(pos, &k);
     PD out;
     if (rc == 0) {
@@ -421,8 +342,8 @@ static PyObject *pns_items(Pns *self, PyObject *noargs) {
     for (size_t i = 0; i < self->nums.cap; i++) {
         if (!self->nums.used[i]) continue;
         PyObject *key = unpack(&self->nums.keys[i]);
-        PyObject *val = Py_BuildValue("(LL)", (long long)self->nums.phi[i],
-                                      (long long)self->nums.delta[i]);
+        PyObject *val = Py_BuildValue("(LL)", (long long)self->nums.vals[i].first,
+                                      (long long)self->nums.vals[i].second);
         if (!key || !val || PyDict_SetItem(d, key, val) < 0) {
             Py_XDECREF(key);
             Py_XDECREF(val);
@@ -437,7 +358,7 @@ static PyObject *pns_items(Pns *self, PyObject *noargs) {
 
 static PyObject *pns_clear(Pns *self, PyObject *noargs) {
     (void)noargs;
-    nums_clear(&self->nums);
+    pairmap_clear(&self->nums);
     Py_RETURN_NONE;
 }
 

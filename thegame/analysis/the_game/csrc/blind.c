@@ -1,0 +1,356 @@
+/* The blind policy (blind.py): BlindPolicy.score, the turn search
+ * (_TurnSearch), the search for a line that clears the hand (_clear_line)
+ * and BlindPolicy.choose_turn, which runs them. */
+#include "rollout.h"
+
+/* ---- BlindPolicy.score --------------------------------------------------- */
+
+/* Inlined with `depth` a constant where it can be (see score), so that the
+ * compiler unrolls the loops over it and keeps `at` in registers. */
+static inline __attribute__((always_inline)) double score_body(const Tables *tb, const int *tops,
+                                                               CardMask hand, CardMask out,
+                                                               int played, int fresh_fire,
+                                                               const int depth) {
+    CardMask at[MAX_DEPTH]; /* at[k]: cards at least k+1 piles can take */
+    for (int k = 0; k < depth; k++) at[k] = 0;
+    double credit = 0.0;
+    for (int i = 0; i < tb->n_piles; i++) {
+        int t = tops[i];
+        CardMask cover;
+        if (i < tb->n_asc) {
+            cover = t <= tb->high ? tb->above[t] : 0;
+            int partner = t - tb->step;
+            if (partner >= tb->low) {
+                CardMask bit = tb->bit[partner];
+                cover |= bit;
+                if ((out & bit) && t <= tb->high + 1) {
+                    CardMask window = tb->above[partner] & tb->below[t] & out;
+                    double w = (hand & bit) ? tb->trick_hand : tb->trick_unseen;
+                    credit += w * (double)card_count(window);
+                }
+            }
+        } else {
+            cover = t >= tb->low ? tb->below[t] : 0;
+            int partner = t + tb->step;
+            if (partner <= tb->high) {
+                CardMask bit = tb->bit[partner];
+                cover |= bit;
+                if (out & bit) {
+                    CardMask window = tb->above[t] & tb->below[partner] & out;
+                    double w = (hand & bit) ? tb->trick_hand : tb->trick_unseen;
+                    credit += w * (double)card_count(window);
+                }
+            }
+        }
+        for (int k = depth - 1; k > 0; k--) at[k] |= at[k - 1] & cover;
+        if (depth > 0) at[0] |= cover;
+    }
+    double cost = 0.0;
+    for (int k = 0; k < depth; k++) {
+        CardMask miss = ~at[k];
+        double ws = tb->out_steps[k];
+        if (ws != 0.0) cost += ws * (double)card_count(out & miss);
+        double wh = tb->hand_steps[k];
+        if (wh != 0.0) cost += wh * (double)card_count(hand & miss);
+    }
+    /* Python: cost - credit - p.play_bonus * played + p.fire_cost * fresh_fire,
+     * evaluated left to right. */
+    double r = cost - credit;
+    r = r - tb->play_bonus * (double)played;
+    r = r + tb->fire_cost * (double)fresh_fire;
+    return r;
+}
+
+/* BlindPolicy.score: the cost of an end-of-turn position (lower is better). */
+static double score(const Tables *tb, const int *tops, CardMask hand, CardMask out, int played,
+                    int fresh_fire) {
+    if (tb->depth == 4) /* the default weights (BlindParams: 4 costs) */
+        return score_body(tb, tops, hand, out, played, fresh_fire, 4);
+    return score_body(tb, tops, hand, out, played, fresh_fire, tb->depth);
+}
+
+/* ---- _TurnSearch ---------------------------------------------------------- */
+
+typedef struct {
+    const Tables *tb;
+    KeySet *seen;
+    int tops[ROLLOUT_MAX_PILES];
+    SetKey key;                  /* the `seen` key of the node: hand, tops as bytes */
+    int cards[ROLLOUT_MAX_HAND]; /* the hand at the start of the search, sorted */
+    int n_cards;
+    uint8_t rank[MAX_TOP + 1]; /* rank[x]: how many of those cards are below x */
+    int need;
+    unsigned char old_fire[ROLLOUT_MAX_PILES], changed[ROLLOUT_MAX_PILES];
+    long free_gap, slack;
+    Line path;
+    int has_best, has_unsafe;
+    double best_cost, unsafe_cost;
+    Line best, unsafe, longest;
+} TurnSearch;
+
+/* A play of the turn search: a card of the hand onto a pile */
+typedef struct {
+    int16_t gap;     /* cards jumped over (at most 127), -1 for a backward trick */
+    uint8_t j, pile; /* j: index into TurnSearch.cards */
+} TurnMove;
+
+/* The piles a node plays on: per pile, which cards of the hand it takes,
+ * as a mask over their positions in the sorted hand (a normal play, C5,
+ * takes a run of positions; a backward trick one position), and the cards
+ * still out below its top (+1 for an ascending pile), from which the gap of
+ * a play is a difference of counts. */
+typedef struct {
+    int n;
+    int pile[ROLLOUT_MAX_PILES], below_top[ROLLOUT_MAX_PILES];
+    uint64_t takes[ROLLOUT_MAX_PILES], tricks[ROLLOUT_MAX_PILES];
+    uint64_t any; /* the positions some pile takes */
+} PileTakes;
+
+/* _TurnSearch._consider: an end of the turn, kept when it is the best so
+ * far (fire-safe ones apart from the others). */
+static void consider(TurnSearch *S, CardMask hand, CardMask out) {
+    const Tables *tb = S->tb;
+    int fresh = 0, safe = 1;
+    if (tb->has_fire) {
+        for (int i = 0; i < tb->n_piles; i++) {
+            if (tb->fire[S->tops[i]]) {
+                if (S->changed[i] || !S->old_fire[i])
+                    fresh++;
+                else
+                    safe = 0;
+            }
+        }
+        if (out == 0) safe = 1; /* F3: a clear ends the game before any deadline */
+    }
+    double cost = score(tb, S->tops, hand, out, S->path.n, fresh);
+    if (safe) {
+        if (!S->has_best || cost < S->best_cost) {
+            S->has_best = 1;
+            S->best_cost = cost;
+            S->best = S->path;
+        }
+    } else if (!S->has_unsafe || cost < S->unsafe_cost) {
+        S->has_unsafe = 1;
+        S->unsafe_cost = cost;
+        S->unsafe = S->path;
+    }
+}
+
+/* The piles to try and what each takes of the hand ``hm``. Piles of one
+ * direction with the same top are interchangeable: only the first is
+ * tried. (Python keeps a `tried` set per card; a pile with an earlier twin
+ * takes a card exactly when the twin does, so skipping it for every card
+ * is the same. Tops are distinct cards except the piles' start values, so
+ * only those are compared.) */
+static inline void pile_takes(const TurnSearch *S, uint64_t hm, CardMask out, PileTakes *pt) {
+    const Tables *tb = S->tb;
+    pt->n = 0;
+    pt->any = 0;
+    for (int i = 0; i < tb->n_piles; i++) {
+        const int asc = i < tb->n_asc, t = S->tops[i];
+        int twin = 0;
+        if (t == (asc ? tb->low - 1 : tb->high + 1)) /* the start value */
+            for (int q = asc ? 0 : tb->n_asc; q < i; q++) twin |= S->tops[q] == t;
+        if (twin) continue;
+        uint64_t take;
+        if (asc) /* positions past the hand's cards <= t */
+            take = hm & ~(((uint64_t)1 << S->rank[t + 1]) - 1);
+        else /* positions of the hand's cards < t */
+            take = hm & (((uint64_t)1 << S->rank[t]) - 1);
+        const int back = trick_card(asc, t, tb->step);
+        uint64_t trick = 0;
+        /* the trick card is in the hand when the rank steps over it */
+        if (back >= tb->low && back <= tb->high && S->rank[back + 1] != S->rank[back])
+            trick = hm & ((uint64_t)1 << S->rank[back]);
+        const int u = pt->n++;
+        pt->pile[u] = i;
+        pt->takes[u] = take | trick;
+        pt->tricks[u] = trick;
+        pt->below_top[u] = card_count(out & tb->below[asc ? t + 1 : t]);
+        pt->any |= take | trick;
+    }
+}
+
+/* The plays of a node in Python's order (the cards in ascending order,
+ * each on the piles in pile order) with their gaps; how many, and the
+ * least gap in ``min_gap``. */
+static inline int list_moves(const TurnSearch *S, const PileTakes *pt, CardMask out,
+                             TurnMove *moves, int *min_gap) {
+    const Tables *tb = S->tb;
+    int n = 0;
+    for (uint64_t rest = pt->any; rest; rest &= rest - 1) {
+        const int j = __builtin_ctzll(rest);
+        /* Cards still out below the card; it is out itself (in the hand). */
+        const int below_c = card_count(out & tb->below[S->cards[j]]);
+        for (int u = 0; u < pt->n; u++) {
+            if (!((pt->takes[u] >> j) & 1)) continue;
+            const int i = pt->pile[u];
+            int gap;
+            if ((pt->tricks[u] >> j) & 1)
+                gap = -1; /* a backward trick (C5) */
+            else /* cards out strictly between the top and c */
+                gap = i < tb->n_asc ? below_c - pt->below_top[u] : pt->below_top[u] - below_c - 1;
+            if (n == 0 || gap < *min_gap) *min_gap = gap;
+            moves[n++] = (TurnMove){(int16_t)gap, (uint8_t)j, (uint8_t)i};
+        }
+    }
+    return n;
+}
+
+/* A node of the search, already added to `seen` by the caller (Python's
+ * _visit returns at once for a key it has seen; checking before the call
+ * is the same and saves the call). */
+static void visit(TurnSearch *S, uint64_t hm, CardMask hand, CardMask out) {
+    const Tables *tb = S->tb;
+    const int depth = S->path.n;
+    if (depth > S->longest.n) S->longest = S->path;
+    if (depth >= S->need) consider(S, hand, out);
+    PileTakes pt;
+    pile_takes(S, hm, out, &pt);
+    TurnMove moves[ROLLOUT_MAX_HAND * ROLLOUT_MAX_PILES];
+    int min_gap = 0;
+    const int n_moves = list_moves(S, &pt, out, moves, &min_gap);
+    if (n_moves == 0) return;
+    const long limit = depth >= S->need ? S->free_gap : (long)min_gap + S->slack;
+    for (int m = 0; m < n_moves; m++) {
+        const int i = moves[m].pile;
+        /* Covering a fire card due this turn is never pruned (rule F2). */
+        if (moves[m].gap > limit && !(S->old_fire[i] && !S->changed[i])) continue;
+        const int c = S->cards[moves[m].j];
+        const int t = S->tops[i];
+        const uint64_t child = hm & ~((uint64_t)1 << moves[m].j);
+        key_set_top(&S->key, i, c); /* S->key: the child's tops and hand */
+        S->key.w[0] = child;
+        /* new (a set that could not grow counts as seen: ``oom`` ends the game) */
+        if (keyset_add(S->seen, &S->key) > 0) {
+            const unsigned char was = S->changed[i];
+            S->tops[i] = c;
+            S->changed[i] = 1;
+            S->path.card[depth] = (uint8_t)c;
+            S->path.pile[depth] = (uint8_t)i;
+            S->path.n = depth + 1;
+            visit(S, child, hand & ~tb->bit[c], out & ~tb->bit[c]);
+            S->path.n = depth;
+            S->changed[i] = was;
+            S->tops[i] = t;
+        }
+        key_set_top(&S->key, i, t);
+    }
+}
+
+/* _TurnSearch(...): the search of a turn from the game's position, with
+ * the hand's cards sorted in ``cards`` */
+static void turn_search_init(TurnSearch *S, const Tables *tb, const Game *g, KeySet *set,
+                             const int *cards, int n_cards) {
+    const CardMask hand = g->hands[g->current];
+    S->tb = tb;
+    S->seen = set;
+    memcpy(S->cards, cards, sizeof S->cards);
+    S->n_cards = n_cards;
+    for (int x = 0, r = 0; x <= tb->high + 1; x++) {
+        S->rank[x] = (uint8_t)r;
+        r += x <= MAX_CARD && (hand & tb->bit[x]) ? 1 : 0;
+    }
+    const int need = g->turn_min - g->placed;
+    S->need = need < 0 ? 0 : need;
+    for (int i = 0; i < tb->n_piles; i++)
+        S->old_fire[i] = tb->fire[g->tops[i]] && g->top_turn[i] < g->turn;
+}
+
+/* _TurnSearch.run with the pruning's ``free_gap`` and ``slack`` */
+static void turn_search_run(TurnSearch *S, const Game *g, long free_gap, long slack) {
+    const Tables *tb = S->tb;
+    const CardMask hand = g->hands[g->current];
+    const uint64_t all = all_positions(S->n_cards);
+    memcpy(S->tops, g->tops, sizeof S->tops);
+    make_key(&S->key, S->tops, tb->n_piles, 0);
+    memset(S->changed, 0, sizeof S->changed);
+    S->free_gap = free_gap;
+    S->slack = slack;
+    S->path.n = 0;
+    S->has_best = S->has_unsafe = 0;
+    S->longest.n = 0;
+    keyset_clear(S->seen);
+    S->key.w[0] = all;
+    keyset_add(S->seen, &S->key);
+    visit(S, all, hand, g->unplayed);
+}
+
+/* ---- _clear_line ----------------------------------------------------------- */
+
+typedef struct {
+    const Tables *tb;
+    KeySet *failed;
+    int tops[ROLLOUT_MAX_PILES];
+    int cards[ROLLOUT_MAX_HAND];
+    int n_cards;
+    Line path;
+} ClearSearch;
+
+static int clear_search(ClearSearch *C, uint64_t left) {
+    if (!left) return 1;
+    const Tables *tb = C->tb;
+    SetKey key;
+    make_key(&key, C->tops, tb->n_piles, left);
+    if (keyset_has(C->failed, &key)) return 0;
+    for (int j = 0; j < C->n_cards; j++) {
+        if (!((left >> j) & 1)) continue;
+        const int c = C->cards[j];
+        for (int i = 0; i < tb->n_piles; i++) {
+            const int t = C->tops[i];
+            if (!pile_accepts(i < tb->n_asc, t, c, tb->step)) continue;
+            C->tops[i] = c;
+            C->path.card[C->path.n] = (uint8_t)c;
+            C->path.pile[C->path.n] = (uint8_t)i;
+            C->path.n++;
+            const int found = clear_search(C, left & ~((uint64_t)1 << j));
+            C->tops[i] = t;
+            if (found) return 1;
+            C->path.n--;
+        }
+    }
+    keyset_add(C->failed, &key);
+    return 0;
+}
+
+/* _clear_line: a line that plays every card of the hand this turn, into
+ * ``result``; 0 when there is none */
+static int clear_line(const Tables *tb, const Game *g, KeySet *set, const int *cards,
+                      int n_cards, Line *result) {
+    ClearSearch C;
+    C.tb = tb;
+    C.failed = set;
+    memcpy(C.tops, g->tops, sizeof C.tops);
+    memcpy(C.cards, cards, sizeof C.cards);
+    C.n_cards = n_cards;
+    C.path.n = 0;
+    keyset_clear(set);
+    if (!clear_search(&C, all_positions(n_cards))) return 0;
+    *result = C.path;
+    return 1;
+}
+
+/* ---- BlindPolicy.choose_turn ------------------------------------------------ */
+
+void choose_turn(const Tables *tb, const Game *g, KeySet *set, Line *result) {
+    const CardMask hand = g->hands[g->current];
+    int cards[ROLLOUT_MAX_HAND];
+    const int n_cards = card_list(hand, cards);
+    /* Every card still out is in this hand: look for a line that plays
+     * them all in this turn. */
+    if (g->unplayed == hand && (tb->fire_safe_at_clear || !tb->has_fire) &&
+        clear_line(tb, g, set, cards, n_cards, result))
+        return;
+    TurnSearch S;
+    turn_search_init(&S, tb, g, set, cards, n_cards);
+    turn_search_run(&S, g, tb->free_gap, tb->forced_slack);
+    /* The pruning cut every safe way to finish the turn: look again
+     * without it. */
+    if (!S.has_best) turn_search_run(&S, g, tb->high, tb->high);
+    if (S.has_best)
+        *result = S.best;
+    else if (S.has_unsafe)
+        *result = S.unsafe;
+    else
+        *result = S.longest;
+}

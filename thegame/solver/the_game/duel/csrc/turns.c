@@ -1,0 +1,242 @@
+/* DuelGame.turns, DuelGame._after, DuelGame.has_turn (duel/position.py)
+ * and position.solo_turns: the turns of the duel, D2-D6. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "duel.h"
+
+/* The turn so far: the mover's hand, their own tops, the opponent's tops */
+typedef struct {
+    CardMask64 hand;
+    int a, d, oa, od;
+} TurnNode;
+
+/* DuelGame._after: the D5 draw, then the opponent moves. */
+static void after_turn(const DuelRules *g, const DuelPos *pos, int p, const TurnNode *x,
+                       int dumped, DuelPos *out) {
+    CardMask64 hand = x->hand;
+    int want = dumped ? g->hand_size - card_count64(hand) : g->draw_own;
+    const int at = pos->at[p];
+    int take = g->deck_len[p] - at;
+    if (want < take) take = want;
+    if (take < 0) take = 0;
+    for (int k = 0; k < take; k++) hand |= (CardMask64)1 << g->deck[p][at + k];
+    *out = *pos;
+    out->h[p] = hand;
+    out->at[p] = at + take;
+    out->a[p] = x->a;
+    out->d[p] = x->d;
+    out->a[1 - p] = x->oa;
+    out->d[1 - p] = x->od;
+    out->cur = 1 - p;
+}
+
+static int push_result(TurnSearch *T, const TurnNode *x, int dumped, int won) {
+    if (T->n_out == T->cap_out) {
+        size_t cap = T->cap_out ? T->cap_out * 2 : 64;
+        TurnResult *r = realloc(T->out, cap * sizeof(TurnResult));
+        if (!r) return 0;
+        T->out = r;
+        T->cap_out = cap;
+    }
+    TurnResult *r = &T->out[T->n_out++];
+    r->won = won;
+    r->n_plays = T->depth;
+    memcpy(r->plays_c, T->path_c, (size_t)T->depth);
+    memcpy(r->plays_pile, T->path_pile, (size_t)T->depth);
+    if (!won) after_turn(T->g, T->pos, T->p, x, dumped, &r->after);
+    return 1;
+}
+
+static int visit(TurnSearch *T, const TurnNode *x, int n);
+
+/* The child of ``x`` with card c on ``pile`` (0..3: own ascending, own
+ * descending, the opponent's ascending, descending); 1: stop */
+static inline int play_child(TurnSearch *T, const TurnNode *x, int c, int pile, int n) {
+    TurnNode y = *x;
+    y.hand &= ~((CardMask64)1 << c);
+    switch (pile) {
+    case 0: y.a = c; break;
+    case 1: y.d = c; break;
+    case 2: y.oa = c; break;
+    default: y.od = c; break;
+    }
+    const int owner = pile < 2 ? T->p : T->o;
+    T->path_pile[T->depth - 1] = (uint8_t)(2 * owner + (pile & 1));
+    return visit(T, &y, n + 1);
+}
+
+/* 1: stop (has_turn found one, or out of memory) */
+static int visit(TurnSearch *T, const TurnNode *x, int n) {
+    const SetKey key = seen_key(x->hand, x->a, x->d, x->oa, x->od);
+    const int added = keyset_add(&T->seen, &key);
+    if (added < 0) {
+        T->oom = 1;
+        return 1;
+    }
+    if (!added) return 0;
+    const int o = T->o, step = T->step;
+    const int dumped = T->dumped0 || x->oa != T->pos->a[o] || x->od != T->pos->d[o];
+    if (n >= T->m) {
+        const int won = x->hand == 0 && T->empty;
+        if (T->stop_at_first) return 1;
+        if (!push_result(T, x, dumped, won)) {
+            T->oom = 1;
+            return 1;
+        }
+        if (won) return 0;
+    }
+    for (CardMask64 left = x->hand; left; left &= left - 1) {
+        const int c = __builtin_ctzll(left);
+        T->path_c[T->depth] = (uint8_t)c;
+        T->depth++;
+        /* D3 (C5) on one's own piles */
+        if (pile_accepts(1, x->a, c, step) && play_child(T, x, c, 0, n)) return 1;
+        if (pile_accepts(0, x->d, c, step) && play_child(T, x, c, 1, n)) return 1;
+        if (!dumped) { /* D2: at most one card onto the opponent's piles */
+            if (pile_improves(1, x->oa, c) && play_child(T, x, c, 2, n)) return 1; /* D4 */
+            if (pile_improves(0, x->od, c) && play_child(T, x, c, 3, n)) return 1;
+        }
+        T->depth--;
+    }
+    return 0;
+}
+
+static int minimum(const DuelRules *g, const DuelPos *pos, int q) {
+    return pos->at[q] < g->deck_len[q] ? g->min_play : g->min_play_empty;
+}
+
+int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, int dumped,
+               int first) {
+    memset(T, 0, sizeof *T);
+    T->g = g;
+    T->pos = pos;
+    T->p = pos->cur;
+    T->o = 1 - pos->cur;
+    T->m = minimum(g, pos, T->p);
+    T->empty = pos->at[T->p] >= g->deck_len[T->p];
+    T->dumped0 = dumped;
+    T->step = g->step;
+    T->stop_at_first = first;
+    if (!keyset_init(&T->seen, 256)) {
+        keyset_free(&T->seen);
+        return 0;
+    }
+    const int p = T->p, o = T->o;
+    const TurnNode start = {pos->h[p], pos->a[p], pos->d[p], pos->a[o], pos->d[o]};
+    const int stopped = visit(T, &start, done);
+    keyset_free(&T->seen);
+    if (T->oom) {
+        free(T->out);
+        T->out = NULL;
+        return 0;
+    }
+    return first ? (stopped ? 2 : 1) : 1;
+}
+
+/* DuelGame._two_plays: two legal plays in a row. */
+static int two_plays(const DuelRules *g, const DuelPos *pos) {
+    const int p = pos->cur, o = 1 - p, step = g->step;
+    const CardMask64 hand = pos->h[p];
+    const int a = pos->a[p], d = pos->d[p], oa = pos->a[o], od = pos->d[o];
+    for (CardMask64 l1 = hand; l1; l1 &= l1 - 1) {
+        const int c = __builtin_ctzll(l1);
+        const CardMask64 rest = hand & ~((CardMask64)1 << c);
+        int na[3], nd[3], dm[3], k = 0;
+        if (pile_accepts(1, a, c, step)) na[k] = c, nd[k] = d, dm[k++] = 0;
+        if (pile_accepts(0, d, c, step)) na[k] = a, nd[k] = c, dm[k++] = 0;
+        if (pile_improves(1, oa, c) || pile_improves(0, od, c)) na[k] = a, nd[k] = d, dm[k++] = 1;
+        for (int i = 0; i < k; i++) {
+            for (CardMask64 l2 = rest; l2; l2 &= l2 - 1) {
+                const int c2 = __builtin_ctzll(l2);
+                if (pile_accepts(1, na[i], c2, step) || pile_accepts(0, nd[i], c2, step)) return 1;
+                /* After a card onto the opponent, the second goes to own piles (D2). */
+                if (!dm[i] && (pile_improves(1, oa, c2) || pile_improves(0, od, c2))) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int has_turn(const DuelRules *g, const DuelPos *pos) {
+    const int p = pos->cur;
+    const int m = minimum(g, pos, p);
+    const int n = card_count64(pos->h[p]);
+    if (n < m) return 0;
+    if (m == 2 && n >= 2) return two_plays(g, pos);
+    TurnSearch T;
+    const int r = list_turns(&T, g, pos, 0, 0, 1);
+    if (r == 0) return -1;
+    return r == 2;
+}
+
+/* ---- position.solo_turns: one player's turns on their own piles alone ---- */
+
+static void solo_visit(SoloSearch *S, CardMask64 hand, int a, int d, int ta, int td, int n) {
+    if (S->oom) return;
+    const SetKey key = seen_key(hand, a, d, ta && S->robust, td && S->robust);
+    const int added = keyset_add(&S->seen, &key);
+    if (added < 0) {
+        S->oom = 1;
+        return;
+    }
+    if (!added) return;
+    if (n >= S->m) {
+        if (S->n_out == S->cap_out) {
+            size_t cap = S->cap_out ? S->cap_out * 2 : 64;
+            SoloResult *r = realloc(S->out, cap * sizeof(SoloResult));
+            if (!r) {
+                S->oom = 1;
+                return;
+            }
+            S->out = r;
+            S->cap_out = cap;
+        }
+        SoloResult *r = &S->out[S->n_out++];
+        r->hand = hand;
+        r->a = a;
+        r->d = d;
+        r->n = S->depth;
+        memcpy(r->plays_c, S->path_c, (size_t)S->depth);
+        memcpy(r->plays_pile, S->path_pile, (size_t)S->depth);
+        if (hand == 0 && S->empty) return; /* all played */
+    }
+    const int step = S->step, own_a = 2 * S->p, own_d = 2 * S->p + 1;
+    for (CardMask64 left = hand; left; left &= left - 1) {
+        const int c = __builtin_ctzll(left);
+        const CardMask64 rest = hand & ~((CardMask64)1 << c);
+        S->path_c[S->depth] = (uint8_t)c;
+        S->depth++;
+        /* robust: the turn's first card onto each pile is a normal play */
+        if (pile_accepts(1, a, c, step) && !(S->robust && !ta && c < a)) {
+            S->path_pile[S->depth - 1] = (uint8_t)own_a;
+            solo_visit(S, rest, c, d, 1, td, n + 1);
+        }
+        if (pile_accepts(0, d, c, step) && !(S->robust && !td && c > d)) {
+            S->path_pile[S->depth - 1] = (uint8_t)own_d;
+            solo_visit(S, rest, a, c, ta, 1, n + 1);
+        }
+        S->depth--;
+    }
+}
+
+int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int robust, int m) {
+    memset(S, 0, sizeof *S);
+    S->g = g;
+    S->p = p;
+    S->empty = st->at == g->deck_len[p];
+    S->m = m ? m : S->empty ? g->min_play_empty : g->min_play;
+    S->robust = robust;
+    S->step = g->step;
+    if (keyset_init(&S->seen, 256))
+        solo_visit(S, st->hand, st->a, st->d, 0, 0, 0);
+    else
+        S->oom = 1;
+    keyset_free(&S->seen);
+    if (S->oom) {
+        free(S->out);
+        S->out = NULL;
+        return 0;
+    }
+    return 1;
+}
