@@ -1,4 +1,4 @@
-"""The compiled duel expansion (``duel/_cduel.c``) against its Python
+"""The compiled duel expansion (``duel/csrc/``) against its Python
 reference (``duel/position.py``, ``duel/search.py``): position by position
 along random duels, and whole searches node for node."""
 
