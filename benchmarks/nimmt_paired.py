@@ -105,7 +105,10 @@ def main() -> None:
             f"theirs {t:.2f} ± {th:.2f} share of rounds {s:.3f} ± {sh:.3f}"
         )
     diff, dh = interval([b - a for a, b in zip(ours[0], ours[1], strict=True)])
-    gap = [(ob - tb) - (oa - ta) for oa, ta, ob, tb in zip(ours[0], theirs[0], ours[1], theirs[1], strict=True)]
+    gap = [
+        (ob - tb) - (oa - ta)
+        for oa, ta, ob, tb in zip(ours[0], theirs[0], ours[1], theirs[1], strict=True)
+    ]
     g, gh = interval(gap)
     print(
         f"B - A (paired over {n} deals, against {opp}, {sec:g} s): our heads/seat "
