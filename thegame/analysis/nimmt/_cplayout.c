@@ -6,7 +6,7 @@
  * order (the shuffle of the unseen cards, then one pick per player per turn,
  * this player first), the same hand bookkeeping (the fixed first card is
  * removed keeping the order, a picked card is replaced by the last one) and
- * the same ties. tests/test_nimmt_strong.py compares the two.
+ * the same ties. tests/nimmt/test_baselines.py compares the two.
  *
  * Integers only: no floating point, so no rounding can differ.
  */

@@ -10,7 +10,7 @@ a card below every row takes the fewest-heads row, ties to the lowest row
 Two implementations make exactly the same playouts from the same
 ``SplitMix64`` stream: the reference ``run_python`` below and the optional
 C extension ``_cplayout`` (about a hundred times faster);
-``tests/test_nimmt_strong.py`` compares them draw for draw. ``run`` uses the
+``tests/nimmt/test_baselines.py`` compares them draw for draw. ``run`` uses the
 extension when it is importable, unless ``THEGAME_PLAYOUT=python``.
 """
 

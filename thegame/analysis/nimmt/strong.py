@@ -7,10 +7,12 @@ at random to the other players):
   is played out to the end of the round once per candidate card, all
   candidates from the same seed (common random numbers, so the comparison
   between cards is not drowned in the noise of the deals), by the compiled
-  playouts of :mod:`playout` in which every player follows the greedy
-  policy (the cheapest card now, the closest fit first, 10% random moves):
-  a better model of the opponents and of this player's own later turns
-  than uniformly random play.
+  playouts of :mod:`playout`: this player's later turns follow the safe
+  policy (a random card among those that take the fewest heads now), the
+  others play uniformly random cards (the opponent model that measured
+  best; docs/nimmt-players.md). Successive halving drops the worse half of
+  the cards still in the running after each of ``phases`` parts of the
+  budget.
 - **Endgame** (at most ``endgame`` cards): each determinization also fixes
   the order in which the others play their cards, and the exact best
   response (``Searcher``, the solver of a known deal) prices every first
@@ -39,7 +41,7 @@ BATCH = 8  # determinizations per call into the playouts
 
 
 class StrongPlayer:
-    """Determinized search with safe-policy playouts and an exact endgame."""
+    """Determinized search with C playouts, an exact endgame and the row choice."""
 
     def __init__(
         self,
