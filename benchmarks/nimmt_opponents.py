@@ -21,7 +21,7 @@ import math
 from thegame.analysis.nimmt.baselines import MCS, MCS100
 from thegame.analysis.nimmt.playout import card_cost
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.game import Player, View, play_round
+from thegame.models.nimmt.state import Player, View, play_round
 from thegame.solver.nimmt.problem import to_slots
 
 
