@@ -28,8 +28,8 @@ from thegame.analysis.nimmt.players import TimedBlindPlayer
 from thegame.analysis.nimmt.playout import Policy
 from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.state import Player, play_round
 from thegame.models.nimmt.record import replay
+from thegame.models.nimmt.state import Player, play_round
 
 
 def setting(text: str) -> dict[str, Any]:
