@@ -100,7 +100,9 @@ def test_on_the_printed_game_the_engine_says_its_estimate(tmp_path: Path) -> Non
     assert re.fullmatch(
         r"estimate \(not a proof\): player 1 wins \d+% of [\d,]+ playouts", line.group(2)
     )
-    assert "player 1's hand: 6 cards (hidden)" in result.output
+    # How many cards the engine holds depends on how many it played (its
+    # turn depends on its playouts, so on the machine's speed): not the cards.
+    assert re.search(r"^player 1's hand: \d cards \(hidden\)$", result.output, re.MULTILINE)
     assert "player 2's hand: " in result.output
 
 
