@@ -198,9 +198,20 @@ def test_generate_filters_by_label(tmp_path: Path) -> None:
     args = ["generate", "--count", "1", "--difficulty", "easy", "--out", str(tmp_path)]
     args += ["--seed-start", "12", "--cards", "12-24", "--max-seeds", "3"]
     result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    for f in tmp_path.iterdir():
+    files = list(tmp_path.iterdir())
+    # exit 1 when the 3 seeds held no easy puzzle (then nothing is written)
+    assert result.exit_code == (0 if files else 1), result.output
+    for f in files:
         assert json.loads(f.read_text())["difficulty"]["label"] == "easy"
+
+
+def test_generate_that_finds_fewer_than_asked_exits_1(tmp_path: Path) -> None:
+    args = ["generate", "--count", "3", "--out", str(tmp_path)]
+    args += ["--seed-start", "12", "--cards", "12-24", "--max-seeds", "2"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1, result.output
+    assert "raise --max-seeds" in result.output
+    assert len(list(tmp_path.iterdir())) <= 2  # what was found is kept
 
 
 def test_puzzle_files_before_the_rename_still_load() -> None:

@@ -69,7 +69,7 @@ def _cards_range(text: str) -> tuple[int, int]:
     type=click.IntRange(min=1),
     default=100_000,
     show_default=True,
-    help="Give up after this many seeds.",
+    help="Give up after this many seeds (exit 1 if fewer than --count were found).",
 )
 @json_option("Also print each puzzle as a JSON line.")
 @user_errors
@@ -83,7 +83,11 @@ def generate(
     max_seeds: int,
     as_json: bool,
 ) -> None:
-    """Generate verified puzzles into DIR (one JSON file each)."""
+    """Generate verified puzzles into DIR (one JSON file each).
+
+    Exit 1 when --max-seeds ran out before --count puzzles were found; the
+    ones found are written all the same.
+    """
     low, high = _cards_range(cards)
     duel = variant == DUEL_STREAM
     if duel and click.get_current_context().get_parameter_source("cards") is not (
@@ -135,6 +139,7 @@ def generate(
             "raise --max-seeds",
             markup=False,
         )
+        raise SystemExit(1)  # a script asked for COUNT puzzles and did not get them
     else:
         done = f"{plural(written, 'puzzle')} written to {target}"
         err.print(f"{done} ({plural(tried, 'seed')} tried)", markup=False)
