@@ -383,3 +383,12 @@ def test_every_option_has_help_and_choices_are_listed() -> None:
             if isinstance(param, click.Option) and not param.hidden:
                 assert param.help, (name, param.name)
     assert "trick_treat|plain" in invoke("solve", "--help").stdout
+
+
+@pytest.mark.parametrize("date", ["x", "2026-02-30"])
+def test_a_bad_date_is_refused_in_the_same_words_as_the_game_daily(date: str) -> None:
+    ours = CliRunner().invoke(cli, ["cento", "daily", "--date", date])
+    theirs = CliRunner().invoke(cli, ["daily", "--date", date])
+    assert ours.exit_code == theirs.exit_code == 2
+    assert ours.output == theirs.output
+    assert ours.output.startswith(f"error: --date: '{date}' is not a")

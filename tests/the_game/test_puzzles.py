@@ -16,7 +16,8 @@ from tests.support import DATA as TEST_DATA
 from thegame.cli.main import cli
 from thegame.models.outcome import Status
 from thegame.models.the_game import Deal, GameState, Record, get_rules, pile_name, replay
-from thegame.puzzles.the_game.daily import daily_plan, daily_variant, parse_date
+from thegame.puzzles.dates import parse_date
+from thegame.puzzles.the_game.daily import daily_plan, daily_variant
 from thegame.puzzles.the_game.files import Puzzle, PuzzleError
 from thegame.puzzles.the_game.make import candidates, make_puzzle, puzzle_deal
 from thegame.puzzles.the_game.opening import opening, policy_depth

@@ -247,8 +247,8 @@ def daily(date: str | dt.date | None = None, *, variant: str | None = None) -> P
         date: ``YYYY-MM-DD`` or a date; default today (UTC).
         variant: None for the default stream, ``"extreme"`` for the Extreme one.
     """
+    from ..puzzles.dates import parse_date, today_utc
     from ..puzzles.the_game.daily import daily as make_daily
-    from ..puzzles.the_game.daily import parse_date, today_utc
 
     if date is None:
         day = today_utc()

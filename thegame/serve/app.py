@@ -28,7 +28,7 @@ from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, get_rules, pile_index
 from ..models.the_game.notation import play_text
-from ..puzzles.the_game.daily import today_utc
+from ..puzzles.dates import today_utc
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
 from . import cento, inputs, jobs, nimmt

@@ -24,7 +24,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..models import InvalidInputError, ThegameError
-from ..puzzles.the_game.daily import STREAMS, parse_date, today_utc
+from ..puzzles.dates import parse_date, today_utc
+from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
 from . import inputs, jobs
 from .pool import JobCancelled, JobFailed, JobOverran, PoolBusy, WorkerPool

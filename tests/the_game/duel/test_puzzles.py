@@ -19,7 +19,8 @@ from thegame.cli.main import cli
 from thegame.models.the_game import Deal, GameState, Play, Record, get_rules, replay
 from thegame.models.the_game.notation import line_text
 from thegame.models.the_game.record import replayed
-from thegame.puzzles.the_game.daily import daily, parse_date
+from thegame.puzzles.dates import parse_date
+from thegame.puzzles.the_game.daily import daily
 from thegame.puzzles.the_game.duel import (
     Endgame,
     make_duel_puzzle,

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from ...models.the_game import GameState, Turn, is_ascending, pile_name
 from ...models.the_game.notation import plays_text, plural, turn_label
-from ...puzzles.the_game.daily import parse_date, today_utc
+from ...puzzles.dates import parse_date, today_utc
 from ...puzzles.the_game.files import Puzzle
 from ..common import err
 from .render import LineView, card_text, cards_text, commands_text, legend, marked_line

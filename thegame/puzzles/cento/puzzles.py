@@ -24,6 +24,8 @@ from ...models.cento.state import Turn
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit, Verdict
 from ...solver.cento.solo import solve_solo
+from .. import dates
+from ..dates import today_utc
 
 DAILY_TRIES = 100
 
@@ -94,12 +96,8 @@ def _generate(
 
 
 def parse_date(text: str | None) -> dt.date:
-    if text is None:
-        return dt.datetime.now(dt.UTC).date()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise InvalidInputError(f"expected a date YYYY-MM-DD, not {text!r}", "--date") from None
+    """The day asked (``YYYY-MM-DD``), today (UTC) when none is."""
+    return today_utc() if text is None else dates.parse_date(text)
 
 
 def daily(date: dt.date, limit: Limit) -> SoloPuzzle:

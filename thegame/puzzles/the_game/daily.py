@@ -19,7 +19,6 @@ is ``d`` XOR ``DUEL_SALT``, its seeds tried in order up to
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Iterator
 
 from ...models import InvalidInputError, SplitMix64
@@ -40,21 +39,6 @@ DUEL_SALT = int.from_bytes(b"Duel", "big")
 DUEL_ATTEMPTS = 200
 # XORed into the day number for the extreme stream: "Extreme" in ASCII.
 EXTREME_SALT = int.from_bytes(b"Extreme", "big")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def parse_date(text: str) -> dt.date:
-    """A ``YYYY-MM-DD`` date; anything else is an ``InvalidInputError``."""
-    if not _DATE.fullmatch(text.strip()):
-        raise InvalidInputError(f"{text!r} is not a date YYYY-MM-DD", "--date")
-    try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError as e:
-        raise InvalidInputError(f"{text!r} is not a valid date ({e})", "--date") from None
-
-
-def today_utc() -> dt.date:
-    return dt.datetime.now(dt.UTC).date()
 
 
 def daily_variant(day: dt.date) -> str:
