@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,9 +42,27 @@ def small_deal(seed: int, players: int, high: int, hand: int, free: int) -> Deal
     return Deal.from_seed(seed, players, rules)
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10**6), st.integers(10, 24), st.integers(2, 4), st.integers(0, 1))
+SOLO_DEALS = (st.integers(0, 10**6), st.integers(10, 24), st.integers(2, 4), st.integers(0, 1))
+
+
+# The default run takes a dozen deals (some brute forces take many seconds);
+# the slow run thirty more.
+@settings(max_examples=12, deadline=None)
+@given(*SOLO_DEALS)
 def test_solo_fewest_turns_equals_brute_force(seed: int, high: int, hand: int, free: int) -> None:
+    solo_matches_brute_force(seed, high, hand, free)
+
+
+@pytest.mark.slow
+@settings(max_examples=42, deadline=None)
+@given(*SOLO_DEALS)
+def test_solo_fewest_turns_equals_brute_force_on_more_deals(
+    seed: int, high: int, hand: int, free: int
+) -> None:
+    solo_matches_brute_force(seed, high, hand, free)
+
+
+def solo_matches_brute_force(seed: int, high: int, hand: int, free: int) -> None:
     deal = small_deal(seed, 1, high, hand, free)
     expected = brute_solo_turns(deal)
     result = solve_solo(deal)
