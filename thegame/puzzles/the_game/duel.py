@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import Verdict, interrupt
+from ...models.outcome import OutOfBudget
 from ...models.the_game import Deal, GameState, Play, Rules, Turn, get_rules
 from ...solver.the_game.duel import ccore
 from ...solver.the_game.duel.api import check_duel, first_guess, replay_duel
@@ -68,10 +69,6 @@ BITS_WEIGHT = 8
 Child = tuple[Pos, int, bool]  # position after, ordering score, opponent has a turn
 
 
-class OutOfNodes(Exception):
-    """The budget of ``Endgame`` ran out: nothing is proven."""
-
-
 class Endgame:
     """Depth-limited exact search over whole turns: whether the player to
     move forces a win within ``n`` of their own turns (rules D2-D6)."""
@@ -89,7 +86,7 @@ class Endgame:
         undominated turn results, best first by the search's order."""
         self.nodes += 1
         if self.nodes > self.limit or interrupt.requested():
-            raise OutOfNodes
+            raise OutOfBudget  # nothing is proven
         if self._compiled is not None:
             status, kids = self._compiled.expand(pos)
             return status, sorted(kids, key=lambda k: k[1])
@@ -202,7 +199,7 @@ def winning_turns(
     eg = Endgame(game, nodes)
     try:
         return _winning(eg, state, depth)
-    except OutOfNodes:
+    except OutOfBudget:
         return None
 
 
@@ -302,7 +299,7 @@ def find_endgame(
             if not 0 < len(winning) <= MAX_WINNING:
                 continue
             line = eg.line(pos, depth)
-        except OutOfNodes:
+        except OutOfBudget:
             if interrupt.requested():
                 raise KeyboardInterrupt from None
             continue
