@@ -6,6 +6,7 @@ Usage (from the repository root; machine: 2 shared cores, run under nice):
 
     python benchmarks/duel_reach.py speed --seeds 1-3 --back 6-9 --nodes 20000
     python benchmarks/duel_reach.py reach --seeds 1-3 --time-limit 20
+    python benchmarks/duel_reach.py reach --seeds 1-20 --time-limit 60 --shared
 
 ``speed``: df-pn alone (``ProofNumberSearch.wins``, no portfolio) from the
 turn starts ``--back`` from the end of each seed's policy duel, with a fixed
@@ -16,7 +17,10 @@ node counts), so the figures are nodes/s and seconds for the same work.
 ``reach``: for each seed, its turn starts decided the last first, each by a
 fresh search (as ``hint`` does: ``api.decide``, the depth-first search and
 df-pn taking turns) with ``--time-limit`` seconds, until two in a row end
-unknown; prints the furthest turn start from the end decided. ``--epsilon``
+unknown; prints the furthest turn start from the end decided. With
+``--shared`` one search (``api.session``) serves all the turn starts of a
+seed, so each question starts from the values proven for the later ones
+(as ``analyze`` does). ``--epsilon``
 and ``--init`` set df-pn's options (``ProofNumberSearch.epsilon``,
 ``ProofNumberSearch.init``).
 """
@@ -31,7 +35,7 @@ from duel_policy import policy_game
 from thegame.models import Limit
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
-from thegame.solver.the_game.duel.api import decide
+from thegame.solver.the_game.duel.api import decide, session
 from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame
 
@@ -75,14 +79,17 @@ def speed(seeds: range, back: range, nodes: int) -> None:
         print(f"{name}: {n} nodes in {s:.1f} s, {n / s:,.0f} nodes/s")
 
 
-def reach(seeds: range, seconds: float, epsilon: float | None, init: str | None) -> None:
+def reach(
+    seeds: range, seconds: float, epsilon: float | None, init: str | None, shared: bool
+) -> None:
     furthest = []
     for seed in seeds:
         starts = starts_of(seed)
         best, misses = 0, 0
+        one = session(starts[0].deal) if shared else None
         for i in range(len(starts) - 1, -1, -1):
             state = starts[i]
-            search = ProofNumberSearch(DuelGame.of(state.deal))
+            search = one or ProofNumberSearch(DuelGame.of(state.deal))
             if epsilon is not None:
                 search.epsilon = epsilon
             if init is not None:
@@ -121,11 +128,14 @@ def main() -> None:
     ap.add_argument(
         "--init", choices=[i.value for i in Init], help="reach: df-pn's numbers of new children"
     )
+    ap.add_argument(
+        "--shared", action="store_true", help="reach: one search for all of a seed's starts"
+    )
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes)
     else:
-        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init)
+        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared)
 
 
 if __name__ == "__main__":
