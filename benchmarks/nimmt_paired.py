@@ -9,7 +9,8 @@ player gets the same CPU time per decision.
 
 A setting is ``key=value`` pairs separated by commas, passed to
 ``StrongPlayer``: ``me`` and ``them`` (playout policies), ``endgame``,
-``phases``, ``seconds`` (ours only); an empty setting is the default player.
+``phases``, ``objective`` (``own`` or ``margin``), ``seconds`` (ours only);
+an empty setting is the default player.
 
     nice -n 10 python benchmarks/nimmt_paired.py --seconds 0.01 --deals 300 \
         --against mcs --a "" --b "me=random"
@@ -25,7 +26,7 @@ from typing import Any
 
 from thegame.analysis.nimmt.baselines import MCS, MCS100
 from thegame.analysis.nimmt.players import TimedBlindPlayer
-from thegame.analysis.nimmt.playout import Policy
+from thegame.analysis.nimmt.playout import Objective, Policy
 from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.record import replay
@@ -38,6 +39,8 @@ def setting(text: str) -> dict[str, Any]:
         key, _, value = part.partition("=")
         if key in ("me", "them"):
             out[key] = Policy[value.upper()]
+        elif key == "objective":
+            out[key] = Objective[value.upper()]
         elif key in ("endgame", "phases"):
             out[key] = int(value)
         elif key == "seconds":

@@ -3,6 +3,7 @@ compiled playouts equal the Python reference draw for draw."""
 
 from __future__ import annotations
 
+from itertools import product
 from math import factorial
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from tests.support.nimmt import random_record
 from thegame.analysis.nimmt import playout
 from thegame.analysis.nimmt.baselines import MCS, MCS100
-from thegame.analysis.nimmt.playout import Policy, run_python
+from thegame.analysis.nimmt.playout import Objective, Policy, run_python
 from thegame.analysis.nimmt.review import view_at
 from thegame.analysis.nimmt.row_choice import after_own_trick
 from thegame.analysis.nimmt.sampling import unseen
@@ -30,15 +31,14 @@ needs_c = pytest.mark.skipif(not playout.HAVE_C, reason="the C playouts are not 
 def test_c_playouts_equal_python_for_the_same_stream(players: int, turn: int) -> None:
     view = view_at(random_record(players * 13 + turn, players), 1, turn)
     hand, pool, slots = list(view.hand), unseen(view), to_slots(view.rows)
-    for me in Policy:
-        for them in Policy:
-            for common in (False, True):
-                firsts = [*hand, 0]
-                a, b = SplitMix64(99), SplitMix64(99)
-                want = run_python(a, slots, hand, firsts, pool, players - 1, 3, me, them, common)
-                got = playout.run_c(b, slots, hand, firsts, pool, players - 1, 3, me, them, common)
-                assert got == want
-                assert a.state == b.state  # the stream is advanced alike
+    others = players - 1
+    for me, them, common, goal in product(Policy, Policy, (False, True), Objective):
+        firsts = [*hand, 0]
+        a, b = SplitMix64(99), SplitMix64(99)
+        want = run_python(a, slots, hand, firsts, pool, others, 3, me, them, common, goal)
+        got = playout.run_c(b, slots, hand, firsts, pool, others, 3, me, them, common, goal)
+        assert got == want
+        assert a.state == b.state  # the stream is advanced alike
 
 
 def test_a_playout_is_a_legal_round_priced_by_the_rules() -> None:
@@ -51,6 +51,10 @@ def test_a_playout_is_a_legal_round_priced_by_the_rules() -> None:
     # random policy, this player's first card fixed: replay the same draws by hand
     rng = SplitMix64(5)
     got = playout.playout(rng, to_slots(rows), hand, hand[3], pool, 1, Policy.RANDOM, Policy.RANDOM)
+    margin = playout.playout(
+        SplitMix64(5), to_slots(rows), hand, hand[3], pool, 1, Policy.RANDOM, Policy.RANDOM,
+        Objective.MARGIN,
+    )
     rng = SplitMix64(5)
     theirs = list(pool)
     rng.shuffle(theirs)
@@ -78,7 +82,9 @@ def test_a_playout_is_a_legal_round_priced_by_the_rules() -> None:
             return fewest_heads_row(view.rows)
 
     record = play_round(deal, [Fixed(order[0]), Fixed(order[1])])
-    assert got == replay(record).heads[0]
+    heads = replay(record).heads
+    assert got == heads[0]
+    assert margin == heads[0] - heads[1]  # one other player: the margin is the difference
 
 
 def test_mcs_rollout_counts_follow_min_mc_max_10_n_factorial() -> None:

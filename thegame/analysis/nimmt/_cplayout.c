@@ -155,6 +155,7 @@ typedef struct {
     int pool_n;
     int others;
     int me, them;
+    int objective; /* playout.Objective: 0 own heads, 1 the margin to the others */
 } setup_t;
 
 static int playout(uint64_t *state, const setup_t *s, int first) {
@@ -178,7 +179,7 @@ static int playout(uint64_t *state, const setup_t *s, int first) {
         held[q + 1] = turns;
     }
     table_t t = s->start;
-    int total = 0;
+    int total = 0, rest = 0;
     for (int turn = 0; turn < turns; turn++) {
         int tc[MAX_PLAYERS], tp[MAX_PLAYERS];
         for (int p = 0; p < players; p++) {
@@ -203,10 +204,13 @@ static int playout(uint64_t *state, const setup_t *s, int first) {
         }
         for (int k = 0; k < players; k++) {
             int taken = place(&t, tc[k]);
-            if (tp[k] == 0) total += taken;
+            if (tp[k] == 0)
+                total += taken;
+            else
+                rest += taken;
         }
     }
-    return total;
+    return s->objective == 1 ? s->others * total - rest : total;
 }
 
 static int read_ints(PyObject *list, int *out, int max, const char *what) {
@@ -231,7 +235,7 @@ static int read_ints(PyObject *list, int *out, int max, const char *what) {
 }
 
 PyDoc_STRVAR(run_doc,
-             "run(state, slots, hand, firsts, pool, others, n, me, them, common)"
+             "run(state, slots, hand, firsts, pool, others, n, me, them, common, objective)"
              " -> (totals, state)\n\n"
              "playout.run_python in C: slots is the 12 numbers (last, count, heads)"
              " of rows 1-4; returns the totals per first card and the new SplitMix64 state.");
@@ -239,9 +243,9 @@ PyDoc_STRVAR(run_doc,
 static PyObject *py_run(PyObject *self, PyObject *args) {
     unsigned long long state;
     PyObject *slots_o, *hand_o, *firsts_o, *pool_o;
-    int others, n, me, them, common;
-    if (!PyArg_ParseTuple(args, "KOOOOiiiii", &state, &slots_o, &hand_o, &firsts_o, &pool_o,
-                          &others, &n, &me, &them, &common))
+    int others, n, me, them, common, objective;
+    if (!PyArg_ParseTuple(args, "KOOOOiiiiii", &state, &slots_o, &hand_o, &firsts_o, &pool_o,
+                          &others, &n, &me, &them, &common, &objective))
         return NULL;
     setup_t s;
     int flat[12];
@@ -270,6 +274,7 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     s.others = others;
     s.me = me;
     s.them = them;
+    s.objective = objective;
     long long totals[MAX_POOL] = {0};
     uint64_t st = (uint64_t)state;
     Py_BEGIN_ALLOW_THREADS

@@ -9,4 +9,5 @@ def run(
     me: int,
     them: int,
     common: int,
+    objective: int,
 ) -> tuple[list[int], int]: ...

@@ -5,7 +5,8 @@ One playout: the unseen cards are shuffled and dealt to the other players
 card a turn by a playout policy until the hands are empty (rules S2, S3);
 a card below every row takes the fewest-heads row, ties to the lowest row
 (the built-in players' row rule). The result is the heads this player takes
-(rule S4).
+(rule S4), or with ``Objective.MARGIN`` this player's heads against the
+others' (see ``Objective``).
 
 Two implementations make exactly the same playouts from the same
 ``SplitMix64`` stream: the reference ``run_python`` below and the optional
@@ -38,6 +39,16 @@ class Policy(IntEnum):
     RANDOM = 0  # uniformly random (the published baselines)
     GREEDY = 1  # the cheapest card now, closest fit first; EPSILON% random
     SAFE = 2  # uniformly random among the cards that take the fewest heads now
+
+
+class Objective(IntEnum):
+    """What a playout returns."""
+
+    OWN = 0  # this player's heads (the published agents' objective)
+    # ``others`` times this player's heads minus the others' heads: the
+    # margin to the others' mean, scaled to stay whole. A game is won by the
+    # fewest points (rule S5), so heads pushed onto the others count too.
+    MARGIN = 1
 
 
 EPSILON = 10  # percent of greedy picks that are uniformly random instead
@@ -111,10 +122,12 @@ def playout(
     others: int,
     me: Policy,
     them: Policy,
+    objective: Objective = Objective.OWN,
 ) -> int:
-    """The heads this player takes in one playout; ``first`` (0: none) is
-    its card on the first turn. Random draws: the shuffle of ``pool``, then
-    per turn one pick per player, this player first."""
+    """The heads this player takes in one playout (or its margin, by
+    ``objective``); ``first`` (0: none) is its card on the first turn.
+    Random draws: the shuffle of ``pool``, then per turn one pick per
+    player, this player first."""
     turns = len(hand)
     cards = list(pool)
     rng.shuffle(cards)
@@ -122,7 +135,7 @@ def playout(
     if first:
         hands[0].remove(first)
     table = list(slots)
-    total = 0
+    total = rest = 0
     for t in range(turns):
         trick = []
         for p, held in enumerate(hands):
@@ -138,7 +151,9 @@ def playout(
             taken = _place(table, card)
             if p == 0:
                 total += taken
-    return total
+            else:
+                rest += taken
+    return others * total - rest if objective == Objective.MARGIN else total
 
 
 def run_python(
@@ -152,6 +167,7 @@ def run_python(
     me: Policy = Policy.RANDOM,
     them: Policy = Policy.RANDOM,
     common: bool = False,
+    objective: Objective = Objective.OWN,
 ) -> list[int]:
     """The total heads of ``n`` playouts per entry of ``firsts``.
 
@@ -164,11 +180,13 @@ def run_python(
         for _ in range(n):
             seed = rng.next()
             for k, first in enumerate(firsts):
-                totals[k] += playout(SplitMix64(seed), slots, hand, first, pool, others, me, them)
+                totals[k] += playout(
+                    SplitMix64(seed), slots, hand, first, pool, others, me, them, objective
+                )
     else:
         for k, first in enumerate(firsts):
             for _ in range(n):
-                totals[k] += playout(rng, slots, hand, first, pool, others, me, them)
+                totals[k] += playout(rng, slots, hand, first, pool, others, me, them, objective)
     return totals
 
 
@@ -183,6 +201,7 @@ def run_c(
     me: Policy = Policy.RANDOM,
     them: Policy = Policy.RANDOM,
     common: bool = False,
+    objective: Objective = Objective.OWN,
 ) -> list[int]:
     """``run_python`` in C; advances ``rng`` exactly as the reference does."""
     totals, rng.state = _cplayout.run(
@@ -196,6 +215,7 @@ def run_c(
         int(me),
         int(them),
         int(common),
+        int(objective),
     )
     return totals
 
@@ -218,10 +238,11 @@ def run(
     me: Policy = Policy.RANDOM,
     them: Policy = Policy.RANDOM,
     common: bool = False,
+    objective: Objective = Objective.OWN,
 ) -> list[int]:
     """``run_c`` when the extension is there, else ``run_python``."""
     if len(pool) < others * len(hand):
         raise ValueError(f"{len(pool)} unseen cards cannot fill {others} hands of {len(hand)}")
     if backend() == "c" and others < C_MAX_PLAYERS and len(hand) <= C_MAX_TURNS:
-        return run_c(rng, slots, hand, firsts, pool, others, n, me, them, common)
-    return run_python(rng, slots, hand, firsts, pool, others, n, me, them, common)
+        return run_c(rng, slots, hand, firsts, pool, others, n, me, them, common, objective)
+    return run_python(rng, slots, hand, firsts, pool, others, n, me, them, common, objective)

@@ -33,8 +33,8 @@ from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, to_slots
 from ...solver.nimmt.search import Searcher
 from .budget import Budget
-from .playout import Policy, run
-from .row_choice import after_own_trick, own_card
+from .playout import Objective, Policy, run
+from .row_choice import own_card, trick_outcome
 from .sampling import sample_sequences, unseen
 
 BATCH = 8  # determinizations per call into the playouts
@@ -53,6 +53,7 @@ class StrongPlayer:
         me: Policy = Policy.SAFE,
         them: Policy = Policy.RANDOM,
         phases: int = 4,
+        objective: Objective = Objective.OWN,
     ) -> None:
         self.rng = SplitMix64(seed)
         self.seconds = seconds
@@ -62,6 +63,7 @@ class StrongPlayer:
         self.me = me
         self.them = them
         self.phases = phases
+        self.objective = objective
 
     def _playout_means(self, view: View, slots: Slots, hand: list[int]) -> list[float]:
         """Per card, its mean heads over the playouts; ``inf`` for a card
@@ -75,7 +77,8 @@ class StrongPlayer:
         while budget.more():
             cards = [hand[k] for k in alive]
             batch = run(
-                self.rng, slots, hand, cards, pool, others, BATCH, self.me, self.them, common=True
+                self.rng, slots, hand, cards, pool, others, BATCH, self.me, self.them, True,
+                self.objective,
             )
             for k, total in zip(alive, batch, strict=True):
                 sums[k] += total
@@ -121,11 +124,15 @@ class StrongPlayer:
         the round from the rows it leaves."""
         card = own_card(view)
         rest = tuple(c for c in view.hand if c != card)
-        afters = [after_own_trick(view, card, r) for r in range(4)]
+        outcomes = [trick_outcome(view, card, r) for r in range(4)]
+        pool, others = unseen(view), view.players - 1
+        exact = not rest or len(rest) <= self.endgame
+        # The heads now, in the playouts' unit: the exact endgame prices own
+        # heads only, the margin objective ``others`` x own minus the others'.
+        margin = self.objective == Objective.MARGIN and not exact
+        afters = [(rows, others * h - t if margin else h) for rows, h, t in outcomes]
         if not rest:
             return [float(h) for _, h in afters]
-        pool, others = unseen(view), view.players - 1
-        exact = len(rest) <= self.endgame
         budget = Budget(self.seconds, self.samples if exact else self.sims)
         sums = [0] * 4
         while budget.more():
@@ -147,6 +154,7 @@ class StrongPlayer:
                     BATCH,
                     self.me,
                     self.them,
+                    objective=self.objective,
                 )[0]
         count = budget.done * (1 if exact else BATCH)
         return [h + s / count for (_, h), s in zip(afters, sums, strict=True)]
