@@ -40,7 +40,7 @@ from typing import Any
 from thegame.models import Limit
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, Record, Turn, get_rules
-from thegame.solver.the_game.duel.api import decide, first_guess
+from thegame.solver.the_game.duel.api import decide, policy_duel
 from thegame.solver.the_game.duel.position import DuelGame
 from thegame.solver.the_game.duel.search import DuelSearch
 from thegame.survey.report import wilson
@@ -54,17 +54,7 @@ def policy_game(state: GameState) -> list[GameState]:
 
 def policy_turns(state: GameState) -> list[tuple[GameState, Turn]]:
     """``policy_game`` with the turn played from each turn start."""
-    starts: list[tuple[GameState, Turn]] = []
-    while not state.over:
-        plays = first_guess(state)
-        if plays is None:  # no legal turn: the engine has already ended the game
-            break
-        starts.append((state.copy(), Turn(state.current + 1, plays)))
-        for p in plays:
-            state.play(p.card, p.pile)
-        if not state.over:
-            state.end_turn()
-    return starts
+    return policy_duel(state)
 
 
 def play_out(args: tuple[int, int]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from tests.support.the_game import DUEL, examples, searched, turn_starts
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel import ccore
+from thegame.solver.the_game.duel.api import first_guess, policy_duel
 from thegame.solver.the_game.duel.nodes import (
     NO_TURN,
     SEARCH,
@@ -184,3 +185,17 @@ def test_the_extension_checks_its_arguments() -> None:
         type(c)(bytes([2, 2]), bytes([2, 3]), 6, 2, 2, 10, 2)  # a card twice
     with pytest.raises(ValueError):
         type(c)(bytes([64]), bytes([2]), 6, 2, 2, 10, 2)  # beyond the masks
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_compiled_first_guess_is_the_reference_one(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``first_guess`` reads the compiled expansion at a turn start: along the
+    fixed policy's duel it picks the same turn as the Python reference."""
+    deal = Deal.from_seed(seed, get_rules("face-to-face"), 2)
+    played = policy_duel(GameState(deal))
+    assert len(played) > 20
+    monkeypatch.setenv("THEGAME_KERNEL", "python")
+    for start, turn in played:
+        assert first_guess(start) == turn.plays

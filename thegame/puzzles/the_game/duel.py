@@ -50,7 +50,8 @@ from ...models import Verdict, interrupt
 from ...models.outcome import OutOfBudget
 from ...models.the_game import Deal, GameState, Play, Rules, Turn, get_rules
 from ...solver.the_game.duel import ccore
-from ...solver.the_game.duel.api import check_duel, first_guess, replay_duel
+from ...solver.the_game.duel.api import check_duel, replay_duel
+from ...solver.the_game.duel.api import policy_duel as api_policy_duel
 from ...solver.the_game.duel.nodes import NO_TURN, WINS_NOW, undominated
 from ...solver.the_game.duel.position import CUR, DuelGame, Plays, Pos
 from ...solver.the_game.duel.search import DuelSearch
@@ -222,48 +223,10 @@ def duel_puzzle_deal(seed: int, rules: Rules | None = None) -> Deal:
     return Deal.from_seed(seed, rules or get_rules(VARIANT), players=2, first=1)
 
 
-def policy_turn(game: DuelGame, state: GameState) -> tuple[Play, ...] | None:
-    """``duel.api.first_guess``'s turn: a turn that wins at once or leaves
-    the opponent without a turn, else the undominated turn of the lowest
-    score, the first in ``DuelGame.turns`` order among equals; read from
-    the compiled expansion (the same children, scores and order) when built."""
-    compiled = ccore.compiled(game)
-    if compiled is None:
-        return first_guess(state)
-    pos = game.from_state(state)
-    status, kids = compiled.expand(pos)
-    if status == NO_TURN:
-        return None
-    turns = game.turns(pos)
-    if status == WINS_NOW or not all(moves for _a, _s, moves in kids):
-        # The first turn in list order that ends the duel (D6), dominated or not.
-        for plays, after in turns:
-            if after is None or not compiled.has_turn(after):
-                return tuple(Play(c, p) for c, p in plays)
-    pick = min(kids, key=lambda k: k[1])[0]
-    for plays, after in turns:
-        if after == pick:
-            return tuple(Play(c, p) for c, p in plays)
-    raise RuntimeError("the compiled expansion gave a turn the turn list lacks")
-
-
 def policy_duel(deal: Deal) -> tuple[list[GameState], list[Turn]]:
     """The fixed policy's duel: its turn starts and its turns."""
-    game = check_duel(deal)
-    state = GameState(deal)
-    starts: list[GameState] = []
-    turns: list[Turn] = []
-    while not state.over:
-        plays = policy_turn(game, state)
-        if plays is None:
-            break
-        starts.append(state.copy())
-        turns.append(Turn(state.current + 1, plays))
-        for p in plays:
-            state.play(p.card, p.pile)
-        if not state.over:
-            state.end_turn()
-    return starts, turns
+    played = api_policy_duel(GameState(deal))
+    return [start for start, _ in played], [turn for _, turn in played]
 
 
 def find_endgame(
