@@ -60,6 +60,9 @@ def main() -> None:
             seats.append(Logged(inner, log))
         play_round(Deal.from_seed(500 + d, 4), seats)
     played_safe = safe_share = ll_random = ll_safe = 0.0
+    mixes = (0.25, 0.5, 0.75)
+    ll_mix = [0.0] * len(mixes)  # safe with probability q, else uniformly random
+    ll_greedy = [0.0] * len(mixes)  # the greedy card with probability q
     for view, card in log:
         slots = to_slots(view.rows)
         costs = [card_cost(slots, c) // 1000 for c in view.hand]
@@ -69,12 +72,21 @@ def main() -> None:
         safe_share += len(safe) / n
         ll_random += math.log(1 / n)
         ll_safe += math.log(0.9 * (card in safe) / len(safe) + 0.1 / n)
+        greedy = min(view.hand, key=lambda c: card_cost(slots, c))
+        for i, q in enumerate(mixes):
+            ll_mix[i] += math.log(q * (card in safe) / len(safe) + (1 - q) / n)
+            ll_greedy[i] += math.log(q * (card == greedy) + (1 - q) / n)
     m = len(log)
     print(
         f"{args.baseline} at {args.seconds:g} s, {args.deals} rounds, {m} card decisions: "
         f"played a safe card {played_safe / m:.3f}, safe share of hand {safe_share / m:.3f}; "
         f"mean log likelihood random {ll_random / m:.3f}, safe (10% random) {ll_safe / m:.3f}"
     )
+    for i, q in enumerate(mixes):
+        print(
+            f"  with probability {q:g} (else random): safe {ll_mix[i] / m:.3f}, "
+            f"greedy {ll_greedy[i] / m:.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@
 #define ROW_LIMIT 5 /* rule S3 */
 #define EPSILON 10  /* playout.EPSILON */
 
-enum { RANDOM = 0, GREEDY = 1, SAFE = 2 };
+enum { RANDOM = 0, GREEDY = 1, SAFE = 2, RANKED = 3 };
+/* playout.RANK_WEIGHT: a card's weight by the fifth of the hand it ranks in */
+static const int RANK_WEIGHT[5] = {10, 5, 5, 10, 30};
 
 /* ---- SplitMix64, exactly as thegame.models.seeds.SplitMix64 ---- */
 
@@ -111,6 +113,21 @@ static inline int pick(uint64_t *state, const int *hand, int n, const table_t *t
         for (int i = 0; i < n; i++)
             if (costs[i] == low && k-- == 0) return i;
         return 0; /* not reached */
+    }
+    if (policy == RANKED) {
+        int weights[MAX_TURNS], total = 0;
+        for (int i = 0; i < n; i++) {
+            int below = 0;
+            for (int j = 0; j < n; j++) below += hand[j] < hand[i];
+            weights[i] = RANK_WEIGHT[5 * below / n];
+            total += weights[i];
+        }
+        int r = sm_below(state, total);
+        for (int i = 0; i < n; i++) {
+            r -= weights[i];
+            if (r < 0) return i;
+        }
+        return n - 1; /* not reached */
     }
     if (sm_below(state, 100) < EPSILON) return sm_below(state, n);
     int best = 1 << 30, index = 0;

@@ -39,6 +39,10 @@ class Policy(IntEnum):
     RANDOM = 0  # uniformly random (the published baselines)
     GREEDY = 1  # the cheapest card now, closest fit first; EPSILON% random
     SAFE = 2  # uniformly random among the cards that take the fewest heads now
+    # A card weighted by where it ranks in the hand (``RANK_WEIGHT``): the
+    # Monte-Carlo agents play their highest cards three times as often as a
+    # random pick and their middle ones half as often (docs/nimmt-players.md).
+    RANKED = 3
 
 
 class Objective(IntEnum):
@@ -51,6 +55,9 @@ class Objective(IntEnum):
     MARGIN = 1
 
 
+# Per fifth of the hand, lowest first: the weight of a card ranked there,
+# fitted to the baselines' card choices (benchmarks/nimmt_opponents.py).
+RANK_WEIGHT = (10, 5, 5, 10, 30)
 EPSILON = 10  # percent of greedy picks that are uniformly random instead
 C_MAX_PLAYERS = 10  # rule S1
 C_MAX_TURNS = 10  # rule S1
@@ -77,6 +84,15 @@ def pick(rng: SplitMix64, hand: Sequence[int], table: Sequence[Slot], policy: Po
     """The index in ``hand`` of the card the policy plays."""
     if policy == Policy.RANDOM:
         return rng.below(len(hand))
+    if policy == Policy.RANKED:
+        n = len(hand)
+        weights = [RANK_WEIGHT[5 * sum(d < c for d in hand) // n] for c in hand]
+        r = rng.below(sum(weights))
+        for i, w in enumerate(weights):
+            r -= w
+            if r < 0:
+                return i
+        raise AssertionError("the draw is below the total weight")
     if policy == Policy.SAFE:
         costs = [card_cost(table, c) // 1000 for c in hand]
         low = min(costs)

@@ -9,8 +9,10 @@ at random to the other players):
   between cards is not drowned in the noise of the deals), by the compiled
   playouts of :mod:`playout`: this player's later turns follow the safe
   policy (a random card among those that take the fewest heads now), the
-  others play uniformly random cards (the opponent model that measured
-  best; docs/nimmt-players.md). Successive halving drops the worse half of
+  others play a card weighted by its rank in their hand, their highest
+  cards three times as often as uniformly random (the opponent model fitted
+  to the Monte-Carlo agents' choices, which measured best;
+  docs/nimmt-players.md). Successive halving drops the worse half of
   the cards still in the running after each of ``phases`` parts of the
   budget.
 - **Endgame** (at most ``endgame`` cards): each determinization also fixes
@@ -51,7 +53,7 @@ class StrongPlayer:
         samples: int = 30,
         endgame: int = 2,
         me: Policy = Policy.SAFE,
-        them: Policy = Policy.RANDOM,
+        them: Policy = Policy.RANKED,
         phases: int = 4,
         objective: Objective = Objective.OWN,
     ) -> None:
