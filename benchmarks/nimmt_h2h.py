@@ -11,6 +11,9 @@ whatever it costs (ours keep ``--seconds``). Game g deals from seed
 ``--against mcs:published`` does the same for one baseline only, so one
 run can interleave the equal-time and the published-count tables.
 
+``--ours`` sets our players as ``nimmt_paired.py``'s settings do (``them=random``:
+the others uniformly random in the playouts, as before the ranked model).
+
 Baselines: ``mcs`` (rl-6-nimmt's MCS), ``mcs100`` (ThingsAI's MCS with
 simulated rows), ``blind`` (this project's BlindPlayer).
 
@@ -36,6 +39,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from nimmt import Timed
+from nimmt_paired import setting
 
 from thegame.analysis.nimmt.baselines import MCS, MCS100
 from thegame.analysis.nimmt.players import BlindPlayer, TimedBlindPlayer
@@ -48,9 +52,11 @@ PATTERN = ("ours", "ours", "them", "them")
 BASELINES = ("mcs", "mcs100", "blind")
 
 
-def make(kind: str, against: str, seed: int, seconds: float, published: bool) -> Player:
+def make(
+    kind: str, against: str, seed: int, seconds: float, published: bool, ours: str = ""
+) -> Player:
     if kind == "ours":
-        return StrongPlayer(seed, seconds=seconds)
+        return StrongPlayer(seed, **{"seconds": seconds, **setting(ours)})
     budget = None if published else seconds
     if against == "mcs":
         return MCS(seed, seconds=budget)
@@ -62,17 +68,19 @@ def make(kind: str, against: str, seed: int, seconds: float, published: bool) ->
     raise SystemExit(f"unknown baseline {against!r}")
 
 
-def one_game(job: tuple[str, int, int, float, bool]) -> dict[str, Any]:
-    against, game, base, seconds, published = job
+def one_game(job: tuple[str, int, int, float, bool, str]) -> dict[str, Any]:
+    against, game, base, seconds, published, ours = job
     seed = base + game
     kinds = [PATTERN[(i + game) % 4] for i in range(4)]
     seats = [
-        Timed(make(k, against, seed * 16 + i, seconds, published)) for i, k in enumerate(kinds)
+        Timed(make(k, against, seed * 16 + i, seconds, published, ours))
+        for i, k in enumerate(kinds)
     ]
     result = play_game(seats, seed)
     return {
         "against": against,
         "published": published,
+        "ours": ours,
         "seconds_per_decision": seconds,
         "game": game,
         "seed": seed,
@@ -156,6 +164,9 @@ def main() -> None:
     ap.add_argument("--base", type=int, default=2_000_000, help="deal seed of game 0")
     ap.add_argument("--seconds", type=float, default=0.02, help="CPU seconds per decision")
     ap.add_argument("--published", action="store_true", help="baselines at their own counts")
+    ap.add_argument(
+        "--ours", default="", help="our players' setting, as nimmt_paired.py's (them=random)"
+    )
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game here")
     ap.add_argument("--summarize", nargs="*", help="only print the summary of these JSONL files")
@@ -177,7 +188,8 @@ def main() -> None:
     for g in range(args.games):
         for a in args.against:
             name, _, mode = a.partition(":")
-            jobs.append((name, g, args.base, args.seconds, args.published or mode == "published"))
+            published = args.published or mode == "published"
+            jobs.append((name, g, args.base, args.seconds, published, args.ours))
     results = []
     sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     start = time.time()

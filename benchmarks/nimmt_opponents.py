@@ -6,9 +6,12 @@ decision with a choice is logged with the chooser's view. For each the
 script asks how likely the card actually played is under the opponent
 models of the strong player's playouts: uniformly random (``RANDOM``), and
 random among the cards that take the fewest heads now (``SAFE``, mixed with
-10% random so that a miss is not infinitely unlikely). The mean log
-likelihood per decision is the measure (higher predicts better); the share
-of safe cards in hand shows why the two are close.
+10% random so that a miss is not infinitely unlikely), the same mixed
+with more random, and by the card's rank in the hand (``RANKED``, the
+weights ``playout.RANK_WEIGHT``). The mean log likelihood per decision is
+the measure (higher predicts better); the share of safe cards in hand shows
+why random and safe are close, and how often the highest and the lowest
+card of the hand is played shows what the ranked model sees.
 
     nice -n 10 python benchmarks/nimmt_opponents.py --deals 40 --seconds 0.005
 """
@@ -19,7 +22,7 @@ import argparse
 import math
 
 from thegame.analysis.nimmt.baselines import MCS, MCS100
-from thegame.analysis.nimmt.playout import card_cost
+from thegame.analysis.nimmt.playout import RANK_WEIGHT, card_cost
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.state import Player, View, play_round
 from thegame.solver.nimmt.problem import to_slots
@@ -59,7 +62,7 @@ def main() -> None:
             )
             seats.append(Logged(inner, log))
         play_round(Deal.from_seed(500 + d, 4), seats)
-    played_safe = safe_share = ll_random = ll_safe = 0.0
+    played_safe = safe_share = ll_random = ll_safe = ll_ranked = highest = lowest = 0.0
     mixes = (0.25, 0.5, 0.75)
     ll_mix = [0.0] * len(mixes)  # safe with probability q, else uniformly random
     ll_greedy = [0.0] * len(mixes)  # the greedy card with probability q
@@ -73,6 +76,10 @@ def main() -> None:
         ll_random += math.log(1 / n)
         ll_safe += math.log(0.9 * (card in safe) / len(safe) + 0.1 / n)
         greedy = min(view.hand, key=lambda c: card_cost(slots, c))
+        weights = [RANK_WEIGHT[5 * sum(d < c for d in view.hand) // n] for c in view.hand]
+        ll_ranked += math.log(weights[view.hand.index(card)] / sum(weights))
+        highest += card == max(view.hand)
+        lowest += card == min(view.hand)
         for i, q in enumerate(mixes):
             ll_mix[i] += math.log(q * (card in safe) / len(safe) + (1 - q) / n)
             ll_greedy[i] += math.log(q * (card == greedy) + (1 - q) / n)
@@ -81,6 +88,11 @@ def main() -> None:
         f"{args.baseline} at {args.seconds:g} s, {args.deals} rounds, {m} card decisions: "
         f"played a safe card {played_safe / m:.3f}, safe share of hand {safe_share / m:.3f}; "
         f"mean log likelihood random {ll_random / m:.3f}, safe (10% random) {ll_safe / m:.3f}"
+    )
+    uniform = sum(1 / len(view.hand) for view, _ in log) / m
+    print(
+        f"  ranked {ll_ranked / m:.3f}; played the highest card {highest / m:.3f}, "
+        f"the lowest {lowest / m:.3f} (uniformly random: {uniform:.3f} each)"
     )
     for i, q in enumerate(mixes):
         print(
