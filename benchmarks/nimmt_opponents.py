@@ -22,7 +22,7 @@ import argparse
 import math
 
 from thegame.analysis.nimmt.baselines import MCS, MCS100
-from thegame.analysis.nimmt.playout import RANK_WEIGHT, card_cost
+from thegame.analysis.nimmt.playout import card_cost, rank_weights
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.state import Player, View, play_round
 from thegame.solver.nimmt.problem import to_slots
@@ -76,7 +76,7 @@ def main() -> None:
         ll_random += math.log(1 / n)
         ll_safe += math.log(0.9 * (card in safe) / len(safe) + 0.1 / n)
         greedy = min(view.hand, key=lambda c: card_cost(slots, c))
-        weights = [RANK_WEIGHT[5 * sum(d < c for d in view.hand) // n] for c in view.hand]
+        weights = rank_weights(view.hand)
         ll_ranked += math.log(weights[view.hand.index(card)] / sum(weights))
         highest += card == max(view.hand)
         lowest += card == min(view.hand)

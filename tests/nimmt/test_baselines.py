@@ -170,3 +170,16 @@ def test_equal_time_mode_spends_about_its_seconds() -> None:
         spent = time.process_time() - start
         assert 0.04 <= spent < 0.5
         assert player.last_rollouts > 0
+
+
+def test_the_ranked_policy_draws_by_the_rank_in_hand() -> None:
+    hand = [50, 3, 90, 20, 7, 61, 44, 12, 99, 30]
+    # ranks 6 0 8 3 1 7 5 2 9 4: two cards in each fifth of the hand
+    assert playout.rank_weights(hand) == [10, 10, 30, 5, 10, 10, 5, 5, 30, 5]
+    assert playout.rank_weights([8, 2]) == [5, 10]  # ranks 1 and 0: fifths 2 and 0
+    rng, counts = SplitMix64(4), [0] * len(hand)
+    for _ in range(12_000):
+        counts[playout.pick(rng, hand, to_slots(((1,), (2,), (4,), (5,))), Policy.RANKED)] += 1
+    total = sum(playout.rank_weights(hand))
+    for got, w in zip(counts, playout.rank_weights(hand), strict=True):
+        assert abs(got / 12_000 - w / total) < 0.02

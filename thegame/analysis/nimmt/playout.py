@@ -80,13 +80,19 @@ def card_cost(table: Sequence[Slot], card: int) -> int:
     return 1000 * heads + gap if count == ROW_LIMIT else gap
 
 
+def rank_weights(hand: Sequence[int]) -> list[int]:
+    """Per card of ``hand``, the ranked policy's weight: ``RANK_WEIGHT`` of
+    the fifth of the hand (lowest first) that the card ranks in."""
+    n = len(hand)
+    return [RANK_WEIGHT[5 * sum(d < c for d in hand) // n] for c in hand]
+
+
 def pick(rng: SplitMix64, hand: Sequence[int], table: Sequence[Slot], policy: Policy) -> int:
     """The index in ``hand`` of the card the policy plays."""
     if policy == Policy.RANDOM:
         return rng.below(len(hand))
     if policy == Policy.RANKED:
-        n = len(hand)
-        weights = [RANK_WEIGHT[5 * sum(d < c for d in hand) // n] for c in hand]
+        weights = rank_weights(hand)
         r = rng.below(sum(weights))
         for i, w in enumerate(weights):
             r -= w
