@@ -102,9 +102,16 @@ def generalised_duels(draw: st.DrawFn) -> Deal:
     return Deal.create(rules, 2, [list(d) for d in decks], draw(st.sampled_from([1, 2])))
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(generalised_duels(), st.integers(0, 2**32 - 1))
 def test_c_equals_python_along_generalised_duels(deal: Deal, seed: int) -> None:
+    walk(deal, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(120), deadline=None)
+@given(generalised_duels(), st.integers(0, 2**32 - 1))
+def test_c_equals_python_along_more_generalised_duels(deal: Deal, seed: int) -> None:
     walk(deal, seed)
 
 
@@ -127,13 +134,24 @@ def test_searches_match_node_for_node_on_printed_duels(seed: int) -> None:
         assert search_run(game, pos, 1500, True) == search_run(game, pos, 1500, False)
 
 
-@settings(max_examples=examples(15), deadline=None)
+def same_search(deal: Deal) -> None:
+    """The compiled and the Python expansion search ``deal`` node for node."""
+    game = DuelGame.of(deal)
+    pos = game.from_state(GameState(deal))
+    assert search_run(game, pos, 3000, True) == search_run(game, pos, 3000, False)
+
+
+@settings(max_examples=examples(5), deadline=None)
 @given(generalised_duels())
 def test_searches_match_node_for_node_on_generalised_duels(deal: Deal) -> None:
-    game = DuelGame.of(deal)
-    state = GameState(deal)
-    pos = game.from_state(state)
-    assert search_run(game, pos, 3000, True) == search_run(game, pos, 3000, False)
+    same_search(deal)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(40), deadline=None)
+@given(generalised_duels())
+def test_searches_match_node_for_node_on_more_generalised_duels(deal: Deal) -> None:
+    same_search(deal)
 
 
 @settings(max_examples=examples(15), deadline=None)

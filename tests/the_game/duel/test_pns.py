@@ -94,13 +94,16 @@ def test_proof_numbers_match_visit_for_visit_on_both_backends(seed: int, back: i
     assert near_end == search_run(game, starts[-back], 3000, False)
 
 
-def test_the_portfolio_takes_turns_on_the_same_table() -> None:
+@pytest.mark.parametrize(
+    ("duels", "least"), [(4, 3), pytest.param(10, 5, marks=pytest.mark.slow)]
+)
+def test_the_portfolio_takes_turns_on_the_same_table(duels: int, least: int) -> None:
     # With slices of a visit or two the searches take turns many times, each
     # starting from the other's table, and settle the position exactly; with
     # a slice of the whole budget the depth-first search settles it alone.
     rnd = random.Random(13)
     handed = 0
-    for _ in range(10):
+    for _ in range(duels):
         deal = random_duel(rnd, rnd.randint(9, 12), 3)
         game = DuelGame.of(deal)
         expect = EngineMinimax().wins(GameState(deal)) if deal.rules.high <= 10 else None
@@ -113,7 +116,8 @@ def test_the_portfolio_takes_turns_on_the_same_table() -> None:
         whole = ProofNumberSearch(game, NODE_LIMIT)
         assert whole.portfolio(lambda s=whole, q=start: s.wins(q), NODE_LIMIT) == ref
         assert whole.settled_by == "depth-first AND-OR search" and not whole.numbers
-    assert handed >= 5
+    print(f"the searches took turns on {handed} of {duels} duels")
+    assert handed >= least
 
 
 def test_a_session_keeps_its_table_and_every_verdict() -> None:
