@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from tests.support.nimmt import random_record
 from thegame.analysis.nimmt.players import BlindPlayer, FlatMonteCarlo, LowestPlayer, RandomPlayer
-from thegame.analysis.nimmt.review import review, view_at
+from thegame.analysis.nimmt.review import hint, known_means, review, view_at
 from thegame.analysis.nimmt.sampling import sample_sequences, unseen
-from thegame.models.nimmt.record import replay
+from thegame.models.nimmt.record import Record, replay
 from thegame.models.nimmt.state import Player, play_game
 from thegame.models.seeds import SplitMix64
 from thegame.solver.nimmt.problem import problem_from_record
@@ -49,6 +49,23 @@ def test_review_adds_up() -> None:
             assert t.best_heads <= min(t.played_heads, t.blind_heads)
             assert t.played.card == record.turns[t.turn - 1].cards[p]
         assert review(record, p, samples=3, seed=1) == r  # seeded: reproducible
+
+
+def test_the_blind_choice_is_the_strong_players_from_the_view() -> None:
+    """The review's blind card at each turn is the strong player's choice from
+    the view of that turn (the same budget and seed), and its score that
+    card's expected heads; the hint of an unfinished round is the same."""
+    record = random_record(44, 4)
+    r = review(record, 1, samples=40, seed=2)
+    for t in r.turns:
+        means = known_means(view_at(record, 1, t.turn - 1), 40, 2 * 1000 + t.turn - 1)
+        assert set(means) == set(view_at(record, 1, t.turn - 1).hand)
+        assert t.blind_card == min(means, key=lambda c: (means[c], c))
+        assert t.blind_score == means[t.blind_card]
+    part = Record(record.deal, record.turns[:4])
+    h = hint(part, 1, samples=40, seed=5)
+    means = known_means(view_at(part, 1, 4), 40, 5)
+    assert h.card == min(means, key=lambda c: (means[c], c)) and h.samples == 40
 
 
 def test_games_with_every_player_are_legal_and_reproducible() -> None:

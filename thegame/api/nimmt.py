@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..analysis.nimmt.budget import SAMPLES
 from ..models import NO_LIMIT, InvalidInputError, Limit
 from ..models.check import CheckResult
 from ..models.nimmt.deal import Deal
@@ -60,7 +61,7 @@ def solve(record: Record, player: int, limit: Limit = NO_LIMIT) -> Solution:
     return best_response(problem_from_record(record, _index(record, player)), limit)
 
 
-def analyze(record: Record, player: int, *, samples: int = 20, sample_seed: int = 0) -> Review:
+def analyze(record: Record, player: int, *, samples: int = SAMPLES, sample_seed: int = 0) -> Review:
     """The review of ``player``'s round: per turn the card played, the best
     with hindsight and a blind player's choice, each priced in heads."""
     from ..analysis.nimmt.review import review

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..analysis.cento.explain import explain_line
 from ..analysis.cento.hint import hint_for
+from ..analysis.nimmt.budget import SAMPLES as NIMMT_SAMPLES
 from ..analysis.nimmt.review import hint, review
 from ..analysis.nimmt.table import Table, advance, hand, next_turn, open_table, others_cards
 from ..models import InvalidInputError, Limit
@@ -19,9 +20,9 @@ from ..models.nimmt.rules import HEADS
 from ..models.nimmt.state import GameResult
 from ..puzzles.cento.puzzles import daily
 
-# Samples behind a 6 nimmt! hint and a review's blind column on the page (the
-# CLI's default is 20; 10 keeps a review of ten turns to seconds).
-SAMPLES = 10
+# Samples behind a 6 nimmt! hint and a review's blind column on the page: the
+# CLI's default (a review of ten turns takes well under a second).
+SAMPLES = NIMMT_SAMPLES
 # Seconds a Cento daily puzzle may take to make (the CLI's budget per seed).
 DAILY_TIME = 60.0
 

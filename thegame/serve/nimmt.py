@@ -106,7 +106,7 @@ async def api_review(request: Request) -> Response:
     else:
         record = loaded
     player = inputs.integer(data, "player", 1, record.deal.players, 1)
-    samples = inputs.integer(data, "samples", 1, 200, game_jobs.SAMPLES)
+    samples = inputs.integer(data, "samples", 1, 5000, game_jobs.SAMPLES)
     seed = inputs.integer(data, "sample_seed", 0, MAX_SEED, 0)
     assert player is not None and samples is not None and seed is not None
     from ..solver.nimmt.problem import problem_from_record

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import time
 
+# Guesses at the unseen cards behind a choice by what the player knew (the
+# default of the review and the hints, review.known_means): a few tens of
+# milliseconds a turn.
+SAMPLES = 500
+
 
 class Budget:
     """``seconds`` of CPU time (``time.process_time``, so other processes on

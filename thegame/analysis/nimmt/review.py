@@ -1,6 +1,7 @@
 """The review of one player's round: per turn the card played, the best card
 with hindsight (the others' cards known) and the best card by what the player
-knew (sampled by :class:`BlindPlayer`), each priced in heads with hindsight."""
+knew (the strong player's choice, :func:`known_means`), each priced in heads
+with hindsight."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from ...models.nimmt.rules import row_heads
 from ...models.nimmt.state import View
 from ...solver.nimmt.problem import problem_from_record
 from ...solver.nimmt.search import Move, Searcher
-from .players import BlindPlayer
+from .budget import SAMPLES
+from .strong import StrongPlayer
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class TurnReview:
     best_heads: int
     blind_card: int
     blind_heads: int
-    blind_score: float  # the sampled mean score the blind choice was made on (not heads)
+    blind_score: float  # the blind choice's estimated heads to the end of the round
 
     @property
     def lost(self) -> int:
@@ -95,10 +97,20 @@ def view_at(record: Record, player: int, turn: int) -> View:
     return View(player, n, turn, hand, result.rows[turn], frozenset(seen), (0,) * n, tuple(heads))
 
 
+def known_means(view: View, samples: int, seed: int) -> dict[int, float]:
+    """Per card of ``view.hand``, the heads the strong player expects from
+    playing it (this turn's and the rest of the round's) over ``samples``
+    guesses at the unseen cards: mid-round one playout per guess and card
+    (the same guesses for every card), with two cards or fewer the exact
+    best response in each guess. Reads only what the player has seen."""
+    player = StrongPlayer(seed, seconds=None, sims=samples, samples=samples, phases=0, batch=1)
+    return dict(zip(view.hand, player.card_means(view), strict=True))
+
+
 def review(
     record: Record,
     player: int,
-    samples: int = 20,
+    samples: int = SAMPLES,
     seed: int = 0,
     step: Callable[[int], None] | None = None,
 ) -> Review:
@@ -112,8 +124,7 @@ def review(
         played = Move(turn.cards[player], turn.choices.get(player))
         by_move = dict(values)
         best_move, best = min(values, key=lambda mv: (mv[1], mv[0].card, mv[0].row or 0))
-        blind = BlindPlayer(seed * 1000 + t, samples)
-        means = blind.card_means(view_at(record, player, t))
+        means = known_means(view_at(record, player, t), samples, seed * 1000 + t)
         blind_card = min(means, key=lambda c: (means[c], c))
         blind_heads = min(v for m, v in values if m.card == blind_card)
         turns.append(
@@ -135,9 +146,9 @@ def review(
 
 @dataclass(frozen=True)
 class Hint:
-    """The next card by what the player knows: each card's mean score over
-    ``samples`` guesses at the unseen cards (lower is better; heads, with
-    the blind player's playout term), best first."""
+    """The next card by what the player knows: each card's expected heads
+    over ``samples`` guesses at the unseen cards (``known_means``; lower is
+    better), best first."""
 
     player: int  # 0-based
     turn: int  # from 1
@@ -160,9 +171,9 @@ class Hint:
         }
 
 
-def hint(record: Record, player: int, samples: int = 20, seed: int = 0) -> Hint:
+def hint(record: Record, player: int, samples: int = SAMPLES, seed: int = 0) -> Hint:
     """The best next card of ``player`` (0-based) in a legal unfinished round,
-    chosen as :class:`BlindPlayer` chooses: from what the player has seen."""
+    chosen as the strong player chooses: from what the player has seen."""
     result = replay(record)
     if result.error is not None:
         e = result.error
@@ -171,9 +182,6 @@ def hint(record: Record, player: int, samples: int = 20, seed: int = 0) -> Hint:
         raise InvalidInputError("the round is over: there is no next card", "record")
     t = len(record.turns)
     view = view_at(record, player, t)
-    if len(view.hand) == 1:
-        means = {view.hand[0]: 0.0}
-    else:
-        means = BlindPlayer(seed, samples).card_means(view)
+    means = known_means(view, samples, seed)
     ranked = tuple(sorted(means.items(), key=lambda cm: (cm[1], cm[0])))
     return Hint(player, t + 1, ranked, samples, seed)

@@ -6,7 +6,8 @@ at random to the other players):
 - **Mid-round** (more than ``endgame`` cards in hand): each determinization
   is played out to the end of the round once per candidate card, all
   candidates from the same seed (common random numbers, so the comparison
-  between cards is not drowned in the noise of the deals), by the compiled
+  between cards is not drowned in the noise of the deals), ``batch`` at a
+  time, by the compiled
   playouts of :mod:`playout`: this player's later turns follow the safe
   policy (a random card among those that take the fewest heads now), the
   others play a card weighted by its rank in their hand, their highest
@@ -14,7 +15,7 @@ at random to the other players):
   to the Monte-Carlo agents' choices, which measured best;
   docs/nimmt-players.md). Successive halving drops the worse half of
   the cards still in the running after each of ``phases`` parts of the
-  budget.
+  budget (``phases=0``: none, every card gets the whole budget).
 - **Endgame** (at most ``endgame`` cards): each determinization also fixes
   the order in which the others play their cards, and the exact best
   response (``Searcher``, the solver of a known deal) prices every first
@@ -56,6 +57,7 @@ class StrongPlayer:
         them: Policy = Policy.RANKED,
         phases: int = 4,
         objective: Objective = Objective.OWN,
+        batch: int = BATCH,
     ) -> None:
         self.rng = SplitMix64(seed)
         self.seconds = seconds
@@ -66,6 +68,7 @@ class StrongPlayer:
         self.them = them
         self.phases = phases
         self.objective = objective
+        self.batch = batch
 
     def _playout_means(self, view: View, slots: Slots, hand: list[int]) -> list[float]:
         """Per card, its mean heads over the playouts; ``inf`` for a card
@@ -78,14 +81,14 @@ class StrongPlayer:
         halvings = 0
         while budget.more():
             cards = [hand[k] for k in alive]
-            batch = run(
-                self.rng, slots, hand, cards, pool, others, BATCH, self.me, self.them, True,
+            totals = run(
+                self.rng, slots, hand, cards, pool, others, self.batch, self.me, self.them, True,
                 self.objective,
             )
-            for k, total in zip(alive, batch, strict=True):
+            for k, total in zip(alive, totals, strict=True):
                 sums[k] += total
-                counts[k] += BATCH
-            while len(alive) > 2 and budget.used() >= (halvings + 1) / self.phases:
+                counts[k] += self.batch
+            while self.phases and len(alive) > 2 and budget.used() >= (halvings + 1) / self.phases:
                 alive.sort(key=lambda k: (sums[k] / counts[k], k))
                 alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
                 halvings += 1
@@ -153,12 +156,12 @@ class StrongPlayer:
                     [0],
                     pool,
                     others,
-                    BATCH,
+                    self.batch,
                     self.me,
                     self.them,
                     objective=self.objective,
                 )[0]
-        count = budget.done * (1 if exact else BATCH)
+        count = budget.done * (1 if exact else self.batch)
         return [h + s / count for (_, h), s in zip(afters, sums, strict=True)]
 
     def choose_row(self, view: View) -> int:

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ...analysis.nimmt.budget import SAMPLES
 from ...models.errors import InvalidInputError
 from ...models.jsonio import load_json
 from ...models.nimmt.deal import Deal, check_players
@@ -136,7 +137,7 @@ PLAYER_OPTION = click.option(
 SAMPLES_OPTION = click.option(
     "--samples",
     type=click.IntRange(min=1),
-    default=20,
+    default=SAMPLES,
     show_default=True,
     help="Guesses at the unseen cards per turn, for the best card by what the player knew.",
 )

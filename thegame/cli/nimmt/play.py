@@ -12,6 +12,7 @@ from typing import Any
 import click
 from rich.text import Text
 
+from ...analysis.nimmt.budget import SAMPLES
 from ...analysis.nimmt.players import LEVELS, by_level
 from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.nimmt.deal import Deal, check_players
@@ -63,7 +64,7 @@ class Human:
             raise Quit from None
 
     def choose_card(self, view: View) -> int:
-        from ...analysis.nimmt.players import BlindPlayer
+        from ...analysis.nimmt.review import known_means
 
         out.print(rows_view(view.rows), end="")
         out.print(hand_view(view.hand))
@@ -78,7 +79,7 @@ class Human:
                 out.print(NO_UNDO, style="red", markup=False)
                 continue
             if line == "hint":
-                means = BlindPlayer(view.turn, self.samples).card_means(view)
+                means = known_means(view, self.samples, view.turn)
                 best = min(view.hand, key=lambda c: (means[c], c))
                 out.print(
                     f"hint: {best} (by what you have seen, {plural(self.samples, 'sample')})",
@@ -187,9 +188,9 @@ class _Match:
 @click.option(
     "--hint-samples",
     type=click.IntRange(min=1),
-    default=10,
+    default=SAMPLES,
     show_default=True,
-    help="Samples behind the 'hint' command.",
+    help="Guesses at the unseen cards behind the 'hint' command.",
 )
 @user_errors
 def play(
