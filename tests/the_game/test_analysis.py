@@ -169,7 +169,7 @@ def test_cli_analyze_json_and_hint(tmp_path: pytest.TempPathFactory) -> None:
     assert {"best_before", "best_after", "better", "turns"} <= set(first)
     # Only proven losses are summed.
     assert hs["cards_lost_proven"] == sum(
-        m["best_after"] - m["best_before"] for m in hs["mistakes"] if m["cards_lost_proven"]
+        m["best_after"] - m["best_before"] for m in hs["mistakes"] if m["optimal"]
     )
     # The fair column judges the same action, on the same samples.
     action = next(a for a in data["actions"] if (a["turn"], a["play"]) == (turn + 1, play + 1))

@@ -23,7 +23,7 @@ from ..solver.mind.odds import campaign_odds
 from ..solver.the_game.api import solve_record
 from ..solver.the_game.portfolio import solve_with
 from .board import open_board
-from .views import check_dict, explain_list, hint_dict, play_dict, review_dict, solution_dict
+from .views import check_dict, explain_list, hint_dict, play_dict, solution_dict
 
 # Seconds under which a solve uses the search alone (see ``solve_job``).
 SHORT_SOLVE = 2.0
@@ -108,7 +108,7 @@ def analyze_job(
     start = time.monotonic()
     limit = None if hindsight is None else Limit(hindsight)
     review = annotate_record(record, samples, sample_seed, limit, hindsight_total=total)
-    out = review_dict(review)
+    out = review.to_dict()  # the JSON of 'thegame analyze --json', the same object
     out["stats"]["seconds"] = round(time.monotonic() - start, 3)
     out["turns_played"] = len(record.turns)
     return out

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..analysis.the_game.annotate import Review
 from ..analysis.the_game.explain import TurnExplanation
-from ..analysis.the_game.review import Analysis, Hint
+from ..analysis.the_game.review import Hint
 from ..models.the_game import CheckResult, GameState, Play, Rules, Turn, pile_name
 from ..models.the_game.notation import play_text, plays_text
 from ..models.the_game.record import turn_to_dict
@@ -134,47 +133,3 @@ def explain_list(rules: Rules, turns: Sequence[TurnExplanation]) -> list[dict[st
         )
     return out
 
-
-def analysis_dict(a: Analysis) -> dict[str, Any]:
-    """The hindsight column (the deck's order known)."""
-    rules = a.record.deal.rules
-    return {
-        "best_at_start": {"cards_left": a.best_at_start, "optimal": a.start_proven},
-        "cards_left": a.result,
-        "status": str(a.status),
-        "cards_lost_proven": a.cards_lost,
-        "mistakes": [
-            {
-                "turn": m.turn + 1,
-                "play": m.play + 1,
-                "played": play_dict(rules, m.played),
-                "better": play_dict(rules, m.better),
-                "best_before": m.best_before,
-                "best_after": m.best_after,
-                "optimal": m.proven,
-                "turns": turns_list(rules, m.line),
-            }
-            for m in a.mistakes
-        ],
-        # Best reachable cards left before the first action and after each.
-        "curve": list(a.curve),
-        "steps": [{"turn": t + 1, "play": p + 1} for t, p in a.steps],
-        "stats": stats(None, a.seconds),
-    }
-
-
-def review_dict(review: Review) -> dict[str, Any]:
-    """``analyze``: the fair review first, the hindsight column second."""
-    rules = review.record.deal.rules
-    hs = review.hindsight
-    return {
-        "cards_left": review.cards_left,
-        "status": str(review.status),
-        "fair_unavailable": review.fair_unavailable,
-        "samples": review.samples,
-        "sample_seed": review.seed,
-        "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in review.turn_starts],
-        "actions": [a.to_dict(rules) for a in review.annotations],
-        "hindsight": None if hs is None else analysis_dict(hs),
-        "stats": stats(None, review.seconds),
-    }

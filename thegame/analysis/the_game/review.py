@@ -107,12 +107,17 @@ class Analysis:
                     "best_before": m.best_before,
                     "best_after": m.best_after,
                     "better": play_dict(m.better),
-                    "cards_lost_proven": m.proven,
+                    # best_before and best_after are both proven optima
+                    "optimal": m.proven,
                     "turns": [turn_to_dict(rules, t) for t in m.line],
                 }
                 for m in self.mistakes
             ],
+            # Best reachable cards left before the first action and after
+            # each, and each action's (turn, play) from 1.
             "curve": self.curve,
+            "steps": [{"turn": t + 1, "play": p + 1} for t, p in self.steps],
+            "stats": {"seconds": round(self.seconds, 3)},
         }
 
 
