@@ -67,8 +67,9 @@ def analyze(
     as_json: bool,
 ) -> None:
     """Per turn: the card played, the best card with hindsight and the best
-    card by what the player knew (sampled), each priced in heads with the best
-    play afterwards (hindsight); and the heads lost in the round."""
+    card by what the player knew (the strong player's choice over sampled
+    guesses at the unseen cards), each priced in heads with the best play
+    afterwards (hindsight); and the heads lost in the round."""
     from ...analysis.nimmt.review import review
 
     record, label = round_of(record_file, round_no)
