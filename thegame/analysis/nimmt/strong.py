@@ -7,13 +7,12 @@ at random to the other players):
   is played out to the end of the round once per candidate card, all
   candidates from the same seed (common random numbers, so the comparison
   between cards is not drowned in the noise of the deals), ``batch`` at a
-  time, by the compiled
-  playouts of :mod:`playout`: this player's later turns follow the safe
-  policy (a random card among those that take the fewest heads now), the
-  others play a card weighted by its rank in their hand, their highest
-  cards three times as often as uniformly random (the opponent model fitted
-  to the Monte-Carlo agents' choices, which measured best;
-  docs/nimmt-players.md). Successive halving drops the worse half of
+  time, by the compiled playouts of :mod:`playout`: this player's later
+  turns follow the safe policy (a random card among those that take the
+  fewest heads now), the others the ranked one (a card weighted by where it
+  ranks in the hand, the top fifth three times the bottom fifth: the
+  opponent model fitted to the Monte-Carlo agents' choices, which measured
+  best; docs/nimmt-players.md). Successive halving drops the worse half of
   the cards still in the running after each of ``phases`` parts of the
   budget (``phases=0``: none, every card gets the whole budget).
 - **Endgame** (at most ``endgame`` cards): each determinization also fixes
