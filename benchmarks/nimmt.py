@@ -21,8 +21,30 @@ from collections.abc import Iterable
 from multiprocessing import Pool
 from typing import Any
 
-from thegame.analysis.nimmt.players import BlindPlayer, FlatMonteCarlo, LowestPlayer, RandomPlayer
+from thegame.analysis.nimmt.baselines import MCS, MCS100
+from thegame.analysis.nimmt.players import (
+    BlindPlayer,
+    FlatMonteCarlo,
+    LowestPlayer,
+    RandomPlayer,
+    TimedBlindPlayer,
+)
 from thegame.models.nimmt.state import Player, View, play_game
+
+
+def baseline(kind: str, seed: int, seconds: float | None) -> Player:
+    """A baseline of the head-to-head benchmarks (``mcs``, ``mcs100``,
+    ``blind``) at ``seconds`` of CPU per decision; ``None``: its published
+    count (the blind player: its own benchmark setting, 16 samples)."""
+    if kind == "mcs":
+        return MCS(seed, seconds=seconds)
+    if kind == "mcs100":
+        return MCS100(seed, seconds=seconds)
+    if kind == "blind":
+        if seconds is None:
+            return BlindPlayer(seed, 16, 2, 1.0, 6)
+        return TimedBlindPlayer(seed, seconds)
+    raise SystemExit(f"unknown baseline {kind!r}")
 
 
 class Timed:

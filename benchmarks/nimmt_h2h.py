@@ -38,11 +38,9 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from nimmt import Timed
+from nimmt import Timed, baseline
 from nimmt_paired import setting
 
-from thegame.analysis.nimmt.baselines import MCS, MCS100
-from thegame.analysis.nimmt.players import BlindPlayer, TimedBlindPlayer
 from thegame.analysis.nimmt.playout import backend
 from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.record import replay
@@ -57,15 +55,7 @@ def make(
 ) -> Player:
     if kind == "ours":
         return StrongPlayer(seed, **{"seconds": seconds, **setting(ours)})
-    budget = None if published else seconds
-    if against == "mcs":
-        return MCS(seed, seconds=budget)
-    if against == "mcs100":
-        return MCS100(seed, seconds=budget)
-    if against == "blind":
-        # published = the blind player's own benchmark setting (16 samples)
-        return BlindPlayer(seed, 16, 2, 1.0, 6) if published else TimedBlindPlayer(seed, seconds)
-    raise SystemExit(f"unknown baseline {against!r}")
+    return baseline(against, seed, None if published else seconds)
 
 
 def one_game(job: tuple[str, int, int, float, bool, str]) -> dict[str, Any]:

@@ -24,8 +24,8 @@ import sys
 import time
 from typing import Any
 
-from thegame.analysis.nimmt.baselines import MCS, MCS100
-from thegame.analysis.nimmt.players import TimedBlindPlayer
+from nimmt import baseline
+
 from thegame.analysis.nimmt.playout import Objective, Policy
 from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
@@ -70,12 +70,8 @@ def main() -> None:
     sets = [setting(args.a), setting(args.b)]
 
     def make(kind: str, seed: int, which: int) -> Player:
-        if kind == "mcs":
-            return MCS(seed, seconds=sec)
-        if kind == "mcs100":
-            return MCS100(seed, seconds=sec)
-        if kind == "blind":
-            return TimedBlindPlayer(seed, sec)
+        if kind != "ours":
+            return baseline(kind, seed, sec)
         return StrongPlayer(seed, **{"seconds": sec, **sets[which]})
 
     opp = args.against

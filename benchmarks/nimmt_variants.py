@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from thegame.analysis.nimmt.baselines import MCS, MCS100
-from thegame.analysis.nimmt.players import TimedBlindPlayer
+from nimmt import baseline
+
 from thegame.analysis.nimmt.playout import Policy
 from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
@@ -42,12 +42,8 @@ def main() -> None:
     sec = args.seconds
 
     def make(kind: str, seed: int) -> Player:
-        if kind == "mcs":
-            return MCS(seed, seconds=sec)
-        if kind == "mcs100":
-            return MCS100(seed, seconds=sec)
-        if kind == "blind":
-            return TimedBlindPlayer(seed, sec)
+        if kind != "ours":
+            return baseline(kind, seed, sec)
         me, them = Policy[args.me.upper()], Policy[args.them.upper()]
         return StrongPlayer(
             seed, seconds=sec, endgame=args.endgame, me=me, them=them, phases=args.phases
