@@ -305,11 +305,15 @@ def test_hint_and_solve_in_extreme_say_not_available_and_the_game_goes_on(
     assert "the closing review: not available for this variant (extreme)" in result.output
 
 
-def test_hint_in_a_face_to_face_game_says_not_available(tmp_path: Path) -> None:
+def test_hint_in_a_face_to_face_game_answers_from_what_the_player_sees(
+    tmp_path: Path,
+) -> None:
     lines = ["hint", "hint", "quit"]
-    result = invoke(["--seed", "3", "--variant", "face-to-face", "--no-review"], lines)
+    args = ["--seed", "3", "--variant", "face-to-face", "--no-review", "--hint-time", "0.5"]
+    result = invoke(args, lines)
     assert result.exit_code == 0, result.output
-    assert result.output.count("hint: not available for this variant (face-to-face)") == 2
+    assert result.output.count("hint (from what you can see): play ") == 2
+    assert "not available" not in result.output
     assert "player 2's draw pile: 52 cards (face down)" in result.output
     assert "quit with 116 cards left" in result.output
 

@@ -298,7 +298,8 @@ def _end_turn(session: Session) -> bool:
     type=click.IntRange(min=1),
     default=200,
     show_default=True,
-    help="With a hidden draw pile: orders of the hidden cards 'hint' plays out.",
+    help="With a hidden draw pile: orders of the hidden cards 'hint' plays out "
+    "(Face to Face: sampled deals the engine is asked about, at most 10).",
 )
 @click.option(
     "--analysis-time",

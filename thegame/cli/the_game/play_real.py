@@ -177,6 +177,8 @@ def hidden_hint_text(state: GameState, samples: int, time_limit: float) -> tuple
     policy's rest of the turn and its odds, never the real order."""
     from ...analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
 
+    if state.rules.is_duel:
+        return _blind_duel_text(state, samples, time_limit)
     if not blind_hint_covers(state):
         return (
             not_available("hint", state) + ": the blind policy, which uses only what you can see, "
@@ -192,6 +194,22 @@ def hidden_hint_text(state: GameState, samples: int, time_limit: float) -> tuple
         f"playing on like that wins {100 * h.win_rate:.0f}% of "
         f"{plural(h.samples, 'sampled order')} of the hidden cards "
         f"({h.expected_left:.1f} cards left on average)"
+    )
+    return f"hint (from what you can see): {what}; {odds}", "cyan"
+
+
+def _blind_duel_text(state: GameState, samples: int, time_limit: float) -> tuple[str, str]:
+    """``hint`` in a real duel: the engine over sampled deals of the unseen
+    cards (``duel_blind``), at most ``duel_blind.SAMPLES`` of them."""
+    from ...analysis.the_game.duel_blind import SAMPLES, blind_duel_hint
+
+    h = blind_duel_hint(state, time_limit, min(samples, SAMPLES))
+    what = f"play {plays_text(state.rules, h.plays)}, then end the turn"
+    proven = f", {h.proven} of them proven" if h.proven else ""
+    odds = (
+        f"the engine chose it in {h.votes} of {plural(h.samples, 'sampled deal')} of the "
+        f"cards you cannot see{proven}; an estimated {h.win_chance:.0%} win chance there "
+        "(an estimate, not a proof)"
     )
     return f"hint (from what you can see): {what}; {odds}", "cyan"
 
