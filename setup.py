@@ -77,6 +77,8 @@ setup(
         Extension(
             "thegame.analysis.nimmt._cplayout",
             sources=["thegame/analysis/nimmt/_cplayout.c"],
+            include_dirs=[SHARED],
+            depends=shared_headers,
             extra_compile_args=["-O2"] if sys.platform != "win32" else [],
             optional=True,
         ),

@@ -40,6 +40,7 @@ from typing import Any
 from duel_policy import policy_game
 
 from thegame.models import Limit
+from thegame.models.seeds import SplitMix64
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import engine_answer, engine_for, first_guess
 from thegame.survey.report import wilson
@@ -49,7 +50,7 @@ def duel(seed: int, seat: int, seconds: float, sample_seed: int = 0) -> dict[str
     """One duel of seed ``seed``, player 1 first, the engine in ``seat``."""
     state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
     engine = engine_for(state.deal)
-    engine.rng.seed(sample_seed * 1_000_003 + seed * 2 + seat)
+    engine.rng = SplitMix64(sample_seed * 1_000_003 + seed * 2 + seat)
     turns = 0
     proven_at: int | None = None
     # The engine's estimated moves and their playouts (wall-clock budget:
@@ -94,7 +95,7 @@ def self_play(seed: int, first: int, seconds: float) -> dict[str, Any]:
     state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=first))
     engines = [engine_for(state.deal), engine_for(state.deal)]
     for k, e in enumerate(engines):
-        e.rng.seed(seed * 4 + first * 2 + k)
+        e.rng = SplitMix64(seed * 4 + first * 2 + k)
     turns = 0
     while not state.over:
         res = engine_answer(state, Limit(seconds), engines[state.current])
@@ -143,7 +144,7 @@ def noise(seeds: range, seconds: float) -> None:
             chances = []
             for sample in (1, 2):
                 engine = engine_for(start.deal)
-                engine.rng.seed(sample)
+                engine.rng = SplitMix64(sample)
                 res = engine_answer(start, Limit(seconds), engine)
                 if res.estimate is None:
                     break  # proven: no noise to measure

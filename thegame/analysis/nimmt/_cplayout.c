@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "splitmix.h" /* sm_next, sm_below, sm_shuffle */
+
 #define MAX_PLAYERS 10 /* rule S1 */
 #define MAX_TURNS 10   /* rule S1 */
 #define MAX_POOL 104
@@ -25,35 +27,6 @@
 enum { RANDOM = 0, GREEDY = 1, SAFE = 2, RANKED = 3 };
 /* playout.RANK_WEIGHT: a card's weight by the fifth of the hand it ranks in */
 static const int RANK_WEIGHT[5] = {10, 5, 5, 10, 30};
-
-/* ---- SplitMix64, exactly as thegame.models.seeds.SplitMix64 ---- */
-
-static inline uint64_t sm_next(uint64_t *state) {
-    *state += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = *state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in 0..n-1 by rejection: accept x < 2^64 - (2^64 mod n). */
-static inline int sm_below(uint64_t *state, int n) {
-    uint64_t un = (uint64_t)n;
-    uint64_t rem = (0 - un) % un; /* 2^64 mod n */
-    for (;;) {
-        uint64_t x = sm_next(state);
-        if (rem == 0 || x < (uint64_t)0 - rem) return (int)(x % un);
-    }
-}
-
-static void sm_shuffle(uint64_t *state, int *items, int n) {
-    for (int i = n - 1; i > 0; i--) {
-        int j = sm_below(state, i + 1);
-        int t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
-}
 
 /* ---- the table: per row (last card, count, heads) ---- */
 

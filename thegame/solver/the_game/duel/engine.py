@@ -16,11 +16,14 @@ Monte-Carlo tree search over whole turns with the exact search inside it
   (dominance, the races, survival: ``DuelNodes._first_look``); a node
   visited often gets a short proof-number search (``pns``) now and then,
   with a budget that grows with its visits.
-- A playout plays the duel to its end with the fast policy: the compiled
-  expansion (``_cduel.Game.expand``), a turn that wins at once or leaves
-  the opponent without a turn, else the best static score, and now and then
-  (``NOISE``) one of the next best, so that repeated playouts differ. A
-  position already proven ends a playout with its proven value.
+- A playout plays the duel to its end with the fast policy: a turn that
+  wins at once or leaves the opponent without a turn, else the best static
+  score among the undominated turns, and now and then (one time in
+  ``NOISE_ONE_IN``) one of the next best, so that repeated playouts differ;
+  its draws come from a ``SplitMix64`` stream. A position already proven
+  ends a playout with its proven value. Compiled (``_cduel.Game.playout``),
+  the whole playout is one call; ``_playout_python`` is its reference, over
+  the same expansion, draw for draw.
 - Proven values propagate up: a node with a child proven lost for the
   opponent is won, one whose every child is proven won for the opponent is
   lost. Every proven value goes into the exact search's table, which the
@@ -34,7 +37,6 @@ the playouts only give the estimate, which is always labelled as one.
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +44,7 @@ from heapq import nsmallest
 
 from ....models import interrupt
 from ....models.outcome import OutOfBudget
+from ....models.seeds import SplitMix64
 from ..budget import NO_NODE_LIMIT
 from .nodes import NO_TURN, SEARCH, WINS_NOW
 from .pns import ProofNumberSearch
@@ -52,9 +55,10 @@ EXPLORE = 0.6
 # Progressive widening: a node with n visits considers its first
 # WIDEN_BASE + sqrt(n) children (the exact search's order).
 WIDEN_BASE = 2
-# Chance that a playout turn is one of the next best (by static score)
-# rather than the best: repeated playouts from one node then differ.
-NOISE = 0.2
+# One playout turn in NOISE_ONE_IN is one of the NOISE_WIDTH best (by
+# static score) rather than the best: repeated playouts from one node then
+# differ. (csrc/playout.c has the same constants.)
+NOISE_ONE_IN = 5
 NOISE_WIDTH = 3
 # A node gets a proof-number probe when its visits reach PROBE_FROM, then
 # each time they double, with PROBE_SHARE proof-number visits per visit.
@@ -122,7 +126,7 @@ class DuelEngine:
             raise ValueError("the engine's search must be of the same duel")
         self.compiled = self.search.compiled
         self.tree: dict[Pos, Node] = {}
-        self.rng = random.Random(seed)
+        self.rng = SplitMix64(seed)
         self.stats = EngineStats()
         self.deadline: float | None = None
         # A question asked inside a turn: each way to finish the turn by the
@@ -356,27 +360,34 @@ class DuelEngine:
     def _playout(self, pos: Pos) -> int:
         """Play to the end with the fast policy; the winner (0-based)."""
         c = self.compiled
+        if c is None:
+            return self._playout_python(pos, self._expand)[0]
+        winner, self.rng.state, _turns = c.playout(pos, self.search.tt, self.rng.state)
+        return winner
+
+    def _playout_python(
+        self, pos: Pos, expand: Callable[[Pos], tuple[int, list[tuple[Pos, int, bool]]]]
+    ) -> tuple[int, int]:
+        """``_playout`` in Python, the turns listed by ``expand`` (the
+        compiled ``Game.expand`` or ``_expand``): (winner, turns played)."""
         tt = self.search.tt
         rng = self.rng
-        for _ in range(PLAYOUT_TURNS):
+        for turns in range(PLAYOUT_TURNS):
             known = tt.get(pos)
             mover = pos[CUR]
             if known is not None:
-                return mover if known else 1 - mover
-            if c is not None:
-                status, kids = c.expand(pos)
-            else:
-                status, kids = self._expand(pos)
+                return (mover if known else 1 - mover), turns
+            status, kids = expand(pos)
             if status == NO_TURN:
-                return 1 - mover  # D6: cannot play the minimum
+                return 1 - mover, turns  # D6: cannot play the minimum
             if status == WINS_NOW:
-                return mover  # D6: all cards played
+                return mover, turns  # D6: all cards played
             assert status == SEARCH
             afters, scores, has = zip(*kids, strict=True)
             if not all(has):
-                return mover  # the opponent is left without a turn (D6)
+                return mover, turns  # the opponent is left without a turn (D6)
             pos = afters[policy_index(scores, rng)]
-        return 0  # not reached on any duel of the rules
+        return 0, PLAYOUT_TURNS  # not reached on any duel of the rules
 
     def _expand(self, pos: Pos) -> tuple[int, list[tuple[Pos, int, bool]]]:
         """``_cduel.Game.expand`` in Python (no compiled extension)."""
@@ -493,12 +504,12 @@ class DuelEngine:
         raise ValueError("no turn leads there")
 
 
-def policy_index(scores: tuple[int, ...], rng: random.Random | None) -> int:
+def policy_index(scores: tuple[int, ...], rng: SplitMix64 | None) -> int:
     """The fast policy's turn among ``expand``'s children (none of which
     leaves the opponent stuck), by their static scores: the best, the first
     of equals (``api.first_guess``'s choice); with ``rng``, one of the
-    ``NOISE_WIDTH`` best now and then (``NOISE``)."""
-    if rng is not None and len(scores) > 1 and rng.random() < NOISE:
+    ``NOISE_WIDTH`` best one time in ``NOISE_ONE_IN``."""
+    if rng is not None and len(scores) > 1 and rng.below(NOISE_ONE_IN) == 0:
         ranked = nsmallest(NOISE_WIDTH, range(len(scores)), key=scores.__getitem__)
-        return ranked[rng.randrange(len(ranked))]
+        return ranked[rng.below(len(ranked))]
     return scores.index(min(scores))

@@ -1,7 +1,7 @@
 /* The CPython side of _cduel: the type Game (a DuelRules) and the
  * conversions between Python's Pos tuples and DuelPos (convert.c), its
- * methods over positions (game.c) and over the search's tables (sift.c),
- * registered by module.c. */
+ * methods over positions (game.c), over the search's tables (sift.c) and
+ * the engine's playout (playout.c), registered by module.c. */
 #ifndef THEGAME_DUEL_BINDINGS_H
 #define THEGAME_DUEL_BINDINGS_H
 
@@ -41,5 +41,9 @@ PyObject *game_dead_cards(GameObject *self, PyObject *args);
 PyObject *game_dominance(GameObject *self, PyObject *args);
 PyObject *game_sift(GameObject *self, PyObject *args);
 PyObject *game_numbers(GameObject *self, PyObject *args);
+
+/* ---- playout.c: the engine's playout -------------------------------------- */
+
+PyObject *game_playout(GameObject *self, PyObject *args);
 
 #endif

@@ -135,6 +135,8 @@ int dominates(const DuelRules *g, int p, const DuelPos *y, const DuelPos *x, Car
 /* search.undominated: mark in ``dropped`` the results another result of
  * the same group dominates for the mover p; 0 when out of memory. */
 int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsigned char *dropped);
+/* Whether undominated would drop r[x]: the same test for one result */
+int dominated(const DuelRules *g, int p, const TurnResult *r, size_t n, size_t x);
 
 /* race.dead_cards: player p's cards that can never go on their own piles */
 int dead_count(const DuelRules *g, int p, const SoloState *st);

@@ -65,6 +65,16 @@ int score(const DuelRules *g, const DuelPos *pos, const DuelPos *after) {
 
 /* ---- search.undominated ------------------------------------------------------ */
 
+int dominated(const DuelRules *g, int p, const TurnResult *r, size_t n, size_t x) {
+    const DuelPos *rx = &r[x].after;
+    const CardMask64 un_p = unplayed(g, rx, p), un_o = unplayed(g, rx, 1 - p);
+    for (size_t y = 0; y < n; y++)
+        if (y != x && !r[y].won && same_group(&r[y].after, rx) &&
+            dominates(g, p, &r[y].after, rx, un_p, un_o))
+            return 1;
+    return 0;
+}
+
 int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsigned char *dropped) {
     /* Only results with the same hands and draw piles (a group) can
      * dominate each other: chain each group's results through a hash of

@@ -1,5 +1,5 @@
-/* The module _cduel: the type Game (its methods in game.c and sift.c) and
- * the type Pns (pns.c). */
+/* The module _cduel: the type Game (its methods in game.c, sift.c and
+ * playout.c) and the type Pns (pns.c). */
 #include "bindings.h"
 #include "pns.h"
 
@@ -8,6 +8,15 @@ PyDoc_STRVAR(expand_doc,
              "status 0: no legal turn (D6, the mover loses); 1: a turn plays every card\n"
              "(D6, the mover wins); 2: children, the undominated turn results in\n"
              "DuelGame.turns order, each (position after, score, opponent has a turn).");
+
+/* engine.DuelEngine._playout: the fast policy from pos to the end of the
+ * duel, reading the table `tt` (position -> mover wins) at each turn start
+ * and drawing from the SplitMix64 `state`; (winner 0-based, the state
+ * after, turns played). */
+PyDoc_STRVAR(playout_doc,
+             "playout(pos, tt, state) -> (winner, state, turns)\n--\n\n"
+             "DuelEngine._playout with the compiled expansion, its draws from\n"
+             "SplitMix64 state `state`.");
 
 PyDoc_STRVAR(turns_doc,
              "turns(pos, done=0, dumped=False) -> [(plays, position after or None)]\n--\n\n"
@@ -55,6 +64,7 @@ static PyMethodDef game_methods[] = {
     {"dominance", (PyCFunction)game_dominance, METH_VARARGS, dominance_doc},
     {"sift", (PyCFunction)game_sift, METH_VARARGS, sift_doc},
     {"expand", (PyCFunction)game_expand, METH_O, expand_doc},
+    {"playout", (PyCFunction)game_playout, METH_VARARGS, playout_doc},
     {"turns", (PyCFunction)game_turns, METH_VARARGS, turns_doc},
     {"has_turn", (PyCFunction)game_has_turn, METH_O, "DuelGame.has_turn(pos)."},
     {"solo_turns", (PyCFunction)game_solo_turns, METH_VARARGS, solo_turns_doc},
