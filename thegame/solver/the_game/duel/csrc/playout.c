@@ -60,7 +60,9 @@ static int policy_step(const DuelRules *g, const DuelPos *pos, uint64_t *rng, Du
                 if (found == NOISE_WIDTH) break;
             }
         }
-        size_t pick = best[0]; /* found >= 1: a lowest result is never dominated */
+        /* found >= 1: dominance is a strict order within a group (takes_all_of
+         * holds both ways only for equal tops), so each group keeps one. */
+        size_t pick = best[0];
         if (found > 1 && sm_below(rng, NOISE_ONE_IN) == 0) pick = best[sm_below(rng, found)];
         *next = r[pick].after;
     }
@@ -89,7 +91,9 @@ PyObject *game_playout(GameObject *self, PyObject *args) {
         if (!known && PyErr_Occurred()) return NULL;
         const int mover = pos.cur;
         if (known) {
-            winner = PyObject_IsTrue(known) ? mover : 1 - mover;
+            const int won = PyObject_IsTrue(known);
+            if (won < 0) return NULL;
+            winner = won ? mover : 1 - mover;
             break;
         }
         DuelPos next;
