@@ -5,6 +5,7 @@ Usage (from the repository root):
     python benchmarks/duel.py --seeds 1-200 --time-limit 60
     python benchmarks/duel.py --seeds 1-200 --time-limit 1 --out benchmarks/results/duel-1s.jsonl
     python benchmarks/duel.py --seeds 1-20 --high 20 --time-limit 10   # a generalised duel (D7)
+    python benchmarks/duel.py --time-limit 600 --summarize benchmarks/results/duel-600s-*.jsonl
 
 Each (seed, start) is decided by ``solver.the_game.duel.api.decide`` in a fresh
 worker process with the per-deal budget (the races alone are not part of
@@ -16,8 +17,10 @@ seconds, peak resident memory of a worker) is printed as markdown.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import time
+from pathlib import Path
 from typing import Any
 
 from _rows import run_rows, seconds_cells, seeds_of
@@ -75,7 +78,23 @@ def main() -> None:
     ap.add_argument("--high", type=int, default=59, help="highest card (rule D7; 59 printed)")
     ap.add_argument("--hand", type=int, default=6, help="hand size (rule D7; 6 printed)")
     ap.add_argument("--out", default="benchmarks/results/duel.jsonl")
+    ap.add_argument(
+        "--summarize",
+        nargs="+",
+        metavar="FILE",
+        help="print the summary of earlier runs' lines (one budget) and run nothing",
+    )
     a = ap.parse_args()
+    if a.summarize:
+        rows = [
+            json.loads(line)
+            for f in a.summarize
+            for line in Path(f).read_text().splitlines()
+            if line.strip()
+        ]
+        print(summary(rows, f"{a.time_limit:g} s"))
+        print(f"\nnodes: {min(r['nodes'] for r in rows):,} to {max(r['nodes'] for r in rows):,}")
+        return
     budgets = (a.time_limit, a.node_limit, a.high, a.hand)
     work = [(s, f, *budgets) for s in seeds_of(a.seeds) for f in (1, 2)]
     rows = run_rows(run_one, work, a.jobs, a.out)
