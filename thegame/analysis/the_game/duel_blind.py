@@ -43,6 +43,7 @@ class BlindDuelHint:
     samples: int  # sampled deals asked
     win_chance: float  # the mean of the engine's values in the ``votes`` deals
     proven: int  # of those, deals where the exact search proved the value
+    playouts: int  # the engine's playouts behind the others' values
 
 
 def sampled_state(state: GameState, rng: random.Random) -> GameState:
@@ -95,6 +96,7 @@ def blind_duel_hint(
     n = max(1, samples)
     votes: Counter[tuple[Play, ...]] = Counter()
     values: dict[tuple[Play, ...], list[tuple[float, bool]]] = {}
+    playouts: Counter[tuple[Play, ...]] = Counter()
     deadline = time.monotonic() + time_limit
     for i in range(n):
         share = max(0.01, (deadline - time.monotonic()) / (n - i))
@@ -106,6 +108,7 @@ def blind_duel_hint(
             value, proven = (1.0 if res.verdict == Verdict.WIN else 0.0), True
         elif est is not None and est.turn is not None:
             rest, value, proven = est.turn.plays[made:], est.win_chance, False
+            playouts[rest] += est.playouts
         else:
             rest, value, proven = first_guess(guess) or (), 0.5, False
         if not rest:
@@ -120,7 +123,9 @@ def blind_duel_hint(
     best = max(votes, key=lambda r: (votes[r], _mean(values[r])))
     asked = sum(votes.values())
     won = values[best]
-    return BlindDuelHint(best, votes[best], asked, _mean(won), sum(p for _, p in won))
+    return BlindDuelHint(
+        best, votes[best], asked, _mean(won), sum(p for _, p in won), playouts[best]
+    )
 
 
 def _mean(pairs: list[tuple[float, bool]]) -> float:

@@ -208,9 +208,15 @@ def _blind_duel_text(state: GameState, samples: int, time_limit: float) -> tuple
     proven = f", {h.proven} of them proven" if h.proven else ""
     odds = (
         f"the engine chose it in {h.votes} of {plural(h.samples, 'sampled deal')} of the "
-        f"cards you cannot see{proven}; an estimated {h.win_chance:.0%} win chance there "
-        "(an estimate, not a proof)"
+        f"cards you cannot see{proven}"
     )
+    if h.playouts or h.proven:
+        odds += (
+            f"; an estimated {h.win_chance:.0%} win chance there over "
+            f"{plural(h.playouts, 'playout')} (an estimate, not a proof)"
+        )
+    else:
+        odds += " (too little time for its playouts: its first choice)"
     return f"hint (from what you can see): {what}; {odds}", "cyan"
 
 
