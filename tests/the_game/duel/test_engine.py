@@ -124,6 +124,22 @@ def test_on_a_printed_duel_the_estimate_is_labelled_and_its_line_replays() -> No
     assert set(d) >= {"win_chance", "playouts", "turn", "turns"}
 
 
+def test_probes_that_wait_run_none_before_a_proven_position() -> None:
+    """``probe_waits``: at a printed duel's start no descent of 64 playouts
+    meets a proven position, so no probe runs; without it probes run."""
+    state = printed(1)
+    game = DuelGame.of(state.deal)
+    pos = game.from_state(state)
+    counts = []
+    for waits in (True, False):
+        engine = DuelEngine(game)
+        engine.probe_waits = waits
+        engine.think(pos, playouts=64)
+        assert engine.stats.playouts == 64 and engine.stats.bound_proofs == 0
+        counts.append(engine.stats.probes)
+    assert counts[0] == 0 < counts[1]
+
+
 def test_the_playout_policy_is_the_fixed_policy() -> None:
     """Without noise the playouts play ``first_guess``'s turns (the same
     position after each, or a turn that also leaves the opponent stuck)."""

@@ -62,6 +62,12 @@ NOISE_ONE_IN = 5
 NOISE_WIDTH = 3
 # A node gets a proof-number probe when its visits reach PROBE_FROM, then
 # each time they double, with PROBE_SHARE proof-number visits per visit.
+# Far from the end of a printed duel the probes prove nothing and take a
+# third to a half of a question's time; making them wait for a proven
+# position (``DuelEngine.probe_waits``) or giving them a quarter of the
+# visits gave ``analyze`` 25-60% more playouts an estimate but fewer proven
+# turn starts (``benchmarks/duel_playout.py probes``), so they stay as they
+# were: a proof is worth more than a closer estimate.
 PROBE_FROM = 8
 PROBE_SHARE = 1.0
 # Turns a playout plays at most (a duel of 58 cards each has fewer).
@@ -115,7 +121,11 @@ class EngineStats:
 class DuelEngine:
     """The tree, the exact search and its table, kept across questions of
     one duel (a position's value and statistics do not depend on how it was
-    reached, so later questions start from them)."""
+    reached, so later questions start from them). ``probe_waits``: no
+    probe before a descent of the question ends at a proven position (off:
+    see ``PROBE_FROM``)."""
+
+    probe_waits = False
 
     def __init__(
         self, game: DuelGame, search: ProofNumberSearch | None = None, seed: int = 0
@@ -129,6 +139,9 @@ class DuelEngine:
         self.rng = SplitMix64(seed)
         self.stats = EngineStats()
         self.deadline: float | None = None
+        # Whether a descent of the question under way ended at a proven
+        # position (with probe_waits, probes wait for one).
+        self._proofs_met = False
         # A question asked inside a turn: each way to finish the turn by the
         # position it leads to (None: a win at once).
         self._rest: dict[Pos | None, Plays] = {}
@@ -151,6 +164,7 @@ class DuelEngine:
             raise ValueError("the engine needs a time or a playout budget")
         t0 = time.monotonic()
         self.deadline = None if seconds is None else t0 + seconds
+        self._proofs_met = False
         nodes0 = self.search.stats.nodes
         self._rest = {}
         root = self._node(pos) if done == 0 and not dumped else self._inside(pos, done, dumped)
@@ -244,6 +258,10 @@ class DuelEngine:
                 n.wins += 1
         self.stats.playouts += 1
         self._back_up(path)
+        if path[-1][1].proven is not None:
+            self._proofs_met = True
+        if self.probe_waits and not self._proofs_met:
+            return  # no probe yet (probe_waits)
         # The exact search where the tree is thick: a short df-pn now and then.
         for p, n in path:
             if n.proven is None and n.table and n.visits >= n.next_probe:
