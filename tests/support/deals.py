@@ -130,3 +130,16 @@ def small_extreme_deals(draw: st.DrawFn, players: tuple[int, int] = (1, 1)) -> D
             i += 1
     first = draw(st.none() | st.integers(1, n))
     return Deal.create(rules, n, [deck], first, commands)
+
+
+@st.composite
+def small_generalised_duels(draw: st.DrawFn) -> Deal:
+    """Generalised duels (rule D7) small enough to settle in a few thousand
+    visits: cards 2..high for high 8-18, hand 2-4, the step 2-10."""
+    hand = draw(st.integers(2, 4))
+    rules = get_rules("face-to-face").with_changes(
+        high=draw(st.integers(8, 18)), hand_sizes=(hand, hand), step=draw(st.integers(2, 10))
+    )
+    cards = list(rules.cards)
+    decks = [list(draw(st.permutations(cards))), list(draw(st.permutations(cards)))]
+    return Deal.create(rules, 2, decks, draw(st.sampled_from([1, 2])))

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support.the_game import DUEL, examples, turn_starts
+from tests.support.deals import small_generalised_duels
+from tests.support.the_game import examples, turn_starts
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel import ccore
 from thegame.solver.the_game.duel.api import policy_duel
@@ -73,17 +74,8 @@ def test_a_proven_position_in_the_table_ends_the_playout() -> None:
     assert c.playout(pos, engine.search.tt, 9) == (pos[-1], 9, 0)
 
 
-@st.composite
-def small_duels(draw: st.DrawFn) -> Deal:
-    high = draw(st.integers(9, 16))
-    hand = draw(st.integers(2, 4))
-    rules = DUEL.with_changes(high=high, hand_sizes=(hand, hand))
-    decks = [draw(st.permutations(range(2, high + 1))) for _ in range(2)]
-    return Deal.create(rules, 2, decks, draw(st.sampled_from([1, 2])))
-
-
 @settings(max_examples=examples(40), deadline=None)
-@given(small_duels(), st.integers(0, 2**64 - 1), st.integers(0, 1000))
+@given(small_generalised_duels(), st.integers(0, 2**64 - 1), st.integers(0, 1000))
 def test_generalised_duels_against_the_python_expansion(deal: Deal, seed: int, walk: int) -> None:
     game = DuelGame.of(deal)
     engine = DuelEngine(game)

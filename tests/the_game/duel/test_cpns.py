@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.deals import small_generalised_duels
 from tests.support.the_game import DUEL, examples, turn_starts
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, get_rules
@@ -67,21 +68,8 @@ def run(
     return value, search.stats, search.log, list(search.tt.items()), kept
 
 
-@st.composite
-def small_duels(draw: st.DrawFn) -> Deal:
-    """Generalised duels (rule D7) small enough to settle in a few thousand
-    visits: cards 2..high for high 8-18, hand 2-4, the step 2-10."""
-    hand = draw(st.integers(2, 4))
-    rules = DUEL.with_changes(
-        high=draw(st.integers(8, 18)), hand_sizes=(hand, hand), step=draw(st.integers(2, 10))
-    )
-    cards = list(rules.cards)
-    decks = [list(draw(st.permutations(cards))), list(draw(st.permutations(cards)))]
-    return Deal.create(rules, 2, decks, draw(st.sampled_from([1, 2])))
-
-
 @settings(max_examples=examples(40), deadline=None)
-@given(small_duels(), st.sampled_from([None, 2, 5]), st.sampled_from(OPTIONS))
+@given(small_generalised_duels(), st.sampled_from([None, 2, 5]), st.sampled_from(OPTIONS))
 def test_the_compiled_loop_visits_what_the_reference_visits(
     deal: Deal, numbers_limit: int | None, options: tuple[float, Init]
 ) -> None:

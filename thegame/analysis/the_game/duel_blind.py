@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from collections import Counter
 
 from ...models import InvalidInputError, Limit, Verdict, interrupt
 from ...models.the_game import GameState, Play
@@ -94,9 +93,8 @@ def blind_duel_hint(
     rng = random.Random(seed)
     made = len(state.placed)
     n = max(1, samples)
-    votes: Counter[tuple[Play, ...]] = Counter()
-    values: dict[tuple[Play, ...], list[tuple[float, bool]]] = {}
-    playouts: Counter[tuple[Play, ...]] = Counter()
+    # Per turn chosen, one (value, proven, playouts) per sampled deal choosing it.
+    chose: dict[tuple[Play, ...], list[tuple[float, bool, int]]] = {}
     deadline = time.monotonic() + time_limit
     for i in range(n):
         share = max(0.01, (deadline - time.monotonic()) / (n - i))
@@ -105,28 +103,30 @@ def blind_duel_hint(
         est = res.estimate
         if res.turns:
             rest = res.turns[0].plays[made:]
-            value, proven = (1.0 if res.verdict == Verdict.WIN else 0.0), True
+            answer = (1.0 if res.verdict == Verdict.WIN else 0.0), True, 0
         elif est is not None and est.turn is not None:
-            rest, value, proven = est.turn.plays[made:], est.win_chance, False
-            playouts[rest] += est.playouts
+            rest, answer = est.turn.plays[made:], (est.win_chance, False, est.playouts)
         else:
-            rest, value, proven = first_guess(guess) or (), 0.5, False
+            rest, answer = first_guess(guess) or (), (0.5, False, 0)
         if not rest:
             continue  # no legal turn in this sample: the game would be over
-        votes[rest] += 1
-        values.setdefault(rest, []).append((value, proven))
+        chose.setdefault(rest, []).append(answer)
         if interrupt.requested():
             break
-    if not votes:
+    if not chose:
         raise InvalidInputError("no legal way to finish this turn", "record")
     # The most votes; among equals the higher mean value, then the first found.
-    best = max(votes, key=lambda r: (votes[r], _mean(values[r])))
-    asked = sum(votes.values())
-    won = values[best]
+    best = max(chose, key=lambda r: (len(chose[r]), _mean(chose[r])))
+    won = chose[best]
     return BlindDuelHint(
-        best, votes[best], asked, _mean(won), sum(p for _, p in won), playouts[best]
+        best,
+        len(won),
+        sum(len(v) for v in chose.values()),
+        _mean(won),
+        sum(proven for _, proven, _ in won),
+        sum(k for _, _, k in won),
     )
 
 
-def _mean(pairs: list[tuple[float, bool]]) -> float:
-    return sum(v for v, _ in pairs) / len(pairs)
+def _mean(answers: list[tuple[float, bool, int]]) -> float:
+    return sum(v for v, _, _ in answers) / len(answers)

@@ -65,7 +65,7 @@ NOISE_WIDTH = 3
 # Far from the end of a printed duel the probes prove nothing and take a
 # third to a half of a question's time; making them wait for a proven
 # position (``DuelEngine.probe_waits``) or giving them a quarter of the
-# visits gave ``analyze`` 25-60% more playouts an estimate but fewer proven
+# visits gave ``analyze`` 25-80% more playouts an estimate but fewer proven
 # turn starts (``benchmarks/duel_playout.py probes``), so they stay as they
 # were: a proof is worth more than a closer estimate.
 PROBE_FROM = 8
@@ -258,10 +258,10 @@ class DuelEngine:
                 n.wins += 1
         self.stats.playouts += 1
         self._back_up(path)
-        if path[-1][1].proven is not None:
-            self._proofs_met = True
         if self.probe_waits and not self._proofs_met:
-            return  # no probe yet (probe_waits)
+            if path[-1][1].proven is None:
+                return  # no probe before a descent ends at a proven position
+            self._proofs_met = True
         # The exact search where the tree is thick: a short df-pn now and then.
         for p, n in path:
             if n.proven is None and n.table and n.visits >= n.next_probe:
