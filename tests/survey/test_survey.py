@@ -27,7 +27,7 @@ from thegame.models.the_game.state import Play, pile_index
 from thegame.survey import report
 from thegame.survey.runner import Plan, plan, run
 from thegame.survey.store import DEAL_COLUMNS, SCHEMA_VERSION, Store, open_for_reading
-from thegame.survey.work import decide
+from thegame.survey.work import Kind, decide
 
 ROOT = Path(__file__).resolve().parents[2]
 # Volatile columns: how long a deal took is not part of what was found.
@@ -91,9 +91,9 @@ def test_retry_unknown_replaces_only_unknown_rows_with_a_smaller_budget(tmp_path
     }
     store.put_deal(unknown)
     store.put_deal(decide("classic", 5, 3, 10.0))
-    assert plan(store, "deal", "classic", 5, range(1, 4), 10.0).seeds == (1,)
-    assert plan(store, "deal", "classic", 5, range(1, 4), 0.5, True).seeds == (1,)
-    p = plan(store, "deal", "classic", 5, range(2, 4), 10.0, retry_unknown=True)
+    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), 10.0).seeds == (1,)
+    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), 0.5, True).seeds == (1,)
+    p = plan(store, Kind.DEAL, "classic", 5, range(2, 4), 10.0, retry_unknown=True)
     assert p.seeds == (2,)
     run(p, lambda rs: [store.put_deal(r) for r in rs], jobs=1)
     row = store.deals("classic", 5)[0]
@@ -122,7 +122,7 @@ def test_local_and_ray_backends_write_identical_rows(tmp_path: Path) -> None:
         # A chunk that fails for good is reported, not stored, not fatal:
         # here a variant ``api.solve`` does not cover (a duel has its own
         # search) fails in the worker.
-        bad = Plan("deal", "face-to-face", 2, (1, 2, 3), 0, 1.0)
+        bad = Plan(Kind.DEAL, "face-to-face", 2, (1, 2, 3), 0, 1.0)
         stored: list[dict[str, Any]] = []
         assert run(bad, stored.extend, "ray", chunk=2) == [1, 2, 3]
         assert stored == []
