@@ -45,6 +45,7 @@ if signal.getsignal(signal.SIGINT) is signal.default_int_handler and "pytest" no
     with contextlib.suppress(ValueError):  # not the main thread
         signal.signal(signal.SIGINT, _early_interrupt)
 
+import importlib  # noqa: E402
 import io  # noqa: E402
 
 import click  # noqa: E402
@@ -83,19 +84,40 @@ LIVE = {
 }  # fmt: skip
 
 
+def _compiled(module: str) -> bool:
+    """Whether a compiled extension loads (it alone: not the solver around it)."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
+def version_line() -> str:
+    """The version and the kernels in use, as ``ckernel.kernel_name``,
+    ``rollout.backend`` and ``ccore.backend`` name them, found without
+    importing the solvers (``tests/cli/test_startup.py`` holds them equal)."""
+    forced = os.environ.get("THEGAME_KERNEL", "").strip().lower() == "python"
+    if forced:
+        kernel = "python (THEGAME_KERNEL=python)"
+    elif not _compiled("thegame.solver.the_game._ckernel"):
+        kernel = "python (the C extension is not built)"
+    else:
+        kernel = "c (compiled, classic family and Extreme, with the Python kernel as reference)"
+    off = os.environ.get("THEGAME_ROLLOUT", "").lower() == "python"
+    rollout = "c" if not off and _compiled("thegame.analysis.the_game._crollout") else "python"
+    duel = "c" if not forced and _compiled("thegame.solver.the_game.duel._cduel") else "python"
+    return (
+        f"thegame {__version__}, search kernel: {kernel}, "
+        f"blind playouts: {rollout}, duel expansion: {duel}"
+    )
+
+
 def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    """``--version``: the version and which kernels are compiled (imported
-    here, not at start-up)."""
+    """``--version``: the version and which kernels are compiled."""
     if not value or ctx.resilient_parsing:
         return
-    from ..analysis.the_game.rollout import backend as rollout_backend
-    from ..solver.the_game.ckernel import kernel_name
-    from ..solver.the_game.duel.ccore import backend as duel_backend
-
-    click.echo(
-        f"thegame {__version__}, search kernel: {kernel_name()}, "
-        f"blind playouts: {rollout_backend()}, duel expansion: {duel_backend()}"
-    )
+    click.echo(version_line())
     ctx.exit()
 
 
@@ -157,6 +179,20 @@ def _broken_pipe() -> NoReturn:
     os._exit(128 + signal.SIGPIPE)  # where SIGPIPE cannot end a process
 
 
+def _write_whole(text: str) -> None:
+    """``text`` on stdout to its last byte (as ``common.write_whole``, which
+    loads rich: start-up keeps to click)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a test runner's stream
+        click.echo(text, nl=False)
+        return
+    sys.stdout.flush()
+    data = memoryview(text.encode(sys.stdout.encoding or "utf-8", "replace"))
+    while data:
+        data = data[os.write(fd, data) :]
+
+
 def _exit(code: int, held: _Held | None = None) -> NoReturn:
     """Print what was held, whole, and exit with ``code``; a Ctrl-C from
     here on is ignored.
@@ -169,9 +205,7 @@ def _exit(code: int, held: _Held | None = None) -> NoReturn:
     try:
         if held is not None:
             sys.stdout = held.real  # type: ignore[assignment]
-            from .common import write_whole
-
-            write_whole(held.getvalue())
+            _write_whole(held.getvalue())
         sys.stdout.flush()
     except BrokenPipeError:
         _broken_pipe()
