@@ -22,17 +22,14 @@ How the console script ends:
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import sys
-from types import FrameType
-from typing import NoReturn
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
-def _early_interrupt(signum: int, frame: FrameType | None) -> None:
+def _early_interrupt(signum: int, frame: object) -> None:
     """Ctrl-C before ``main`` takes over: nothing is written yet, so end at
     once, in the words of any other interruption (no traceback)."""
     os.write(2, b"interrupted\n")
@@ -42,11 +39,15 @@ def _early_interrupt(signum: int, frame: FrameType | None) -> None:
 # Before anything heavy loads: a Ctrl-C while the imports run ends quietly.
 # (Not under a test runner, which reads Ctrl-C itself.)
 if signal.getsignal(signal.SIGINT) is signal.default_int_handler and "pytest" not in sys.modules:
-    with contextlib.suppress(ValueError):  # not the main thread
+    try:  # noqa: SIM105 (contextlib is not loaded yet)
         signal.signal(signal.SIGINT, _early_interrupt)
+    except ValueError:  # not the main thread
+        pass
 
+import contextlib  # noqa: E402
 import importlib  # noqa: E402
 import io  # noqa: E402
+from typing import NoReturn  # noqa: E402
 
 import click  # noqa: E402
 
