@@ -46,38 +46,36 @@ class Case:
 
 
 HARD = ("--seed", "108", "--variant", "profi-hard")  # undecided for minutes
+SURVEY = ("survey", "run", "--seeds", "1-500", "--variant", "profi-hard",
+          "--db", "{dir}/r.sqlite", "--time-limit", "2")  # fmt: skip
+BATCH = ("solve-batch", "--seeds", "100-140", "--variant", "profi-hard")
 CASES = [
     Case("solve-dfs", ("solve", *HARD, "--engine", "dfs", "--time-limit", "60", "--json")),
     Case("solve-cpsat", ("solve", *HARD, "--engine", "cpsat", "--time-limit", "60", "--json")),
     Case("solve-auto", ("solve", *HARD, "--time-limit", "60", "--save", "{dir}/line.json")),
     Case("explain", ("explain", *HARD, "--time-limit", "60")),
     Case("analyze", ("analyze", str(GOLDEN / "seed_2.record.json"), "--json")),
-    Case("hint", ("hint", str(GOLDEN / "seed_2.record.json"), "--time-limit", "60")),
+    Case("hint", ("hint", "{dir}/part.json", "--time-limit", "60")),
     Case("generate", ("generate", "--count", "50", "--difficulty", "hard", "--out", "{dir}/p",
-                      "--json"), live=True, json_lines=True),  # fmt: skip
+                      "--json"), live=True, json_lines=True),
     Case("daily", ("daily", "--variant", "extreme", "--date", "2026-12-02", "--json")),
-    Case("survey-run", ("survey", "run", "--seeds", "1-500", "--variant", "profi-hard",
-                        "--db", "{dir}/r.sqlite", "--time-limit", "2", "--jobs", "1"), live=True),  # fmt: skip
-    Case("survey-run-jobs", ("survey", "run", "--seeds", "1-500", "--variant", "profi-hard",
-                             "--db", "{dir}/r.sqlite", "--time-limit", "2", "--jobs", "2"),
-         live=True),  # fmt: skip
-    Case("solve-batch", ("solve-batch", "--seeds", "100-140", "--variant", "profi-hard",
-                         "--jobs", "2", "--time-limit", "60"), live=True, json_lines=True),  # fmt: skip
+    Case("survey-run", (*SURVEY, "--jobs", "1"), live=True),
+    Case("survey-run-jobs", (*SURVEY, "--jobs", "2"), live=True),
+    Case("solve-batch", (*BATCH, "--jobs", "2", "--time-limit", "60"), live=True, json_lines=True),
     Case("play", ("play", "--seed", "1", "--save", "{dir}/game.json"), live=True),
     Case("cento-solve", ("cento", "solve", "--seed", "5", "--players", "2", "--time-limit", "60",
-                         "--json")),  # fmt: skip
+                         "--json")),
     Case("cento-explain", ("cento", "explain", "--seed", "5", "--players", "2",
-                           "--time-limit", "60")),  # fmt: skip
+                           "--time-limit", "60")),
     Case("cento-hint", ("cento", "hint", "{dir}/cento.json", "--time-limit", "60", "--json")),
     Case("cento-analyze", ("cento", "analyze", "{dir}/cento.json", "--time-limit", "60")),
     Case("cento-generate", ("cento", "generate", "--count", "500", "--min-turns", "25",
-                            "--json"), live=True, json_lines=True),  # fmt: skip
+                            "--json"), live=True, json_lines=True),
     Case("cento-daily", ("cento", "daily", "--date", "2026-12-01", "--json")),
     Case("cento-play", ("cento", "play", "--seed", "3"), live=True),
     Case("nimmt-solve", ("nimmt", "solve", "{dir}/nimmt.json", "--player", "2",
-                         "--time-limit", "60", "--json")),  # fmt: skip
-    Case("nimmt-hint", ("nimmt", "hint", "{dir}/nimmt.json", "--player", "2",
-                        "--time-limit", "60")),  # fmt: skip
+                         "--time-limit", "60", "--json")),
+    Case("nimmt-hint", ("nimmt", "hint", "{dir}/nimmt-part.json", "--player", "2")),
     Case("nimmt-analyze", ("nimmt", "analyze", "{dir}/nimmt.json", "--player", "2")),
     Case("nimmt-play", ("nimmt", "play", "--seed", "3"), live=True),
     Case("mind-odds", ("mind", "odds", "--players", "4", "--simulate", "100000", "--json")),
@@ -85,7 +83,7 @@ CASES = [
 ]
 # The default run: one moment each of a few commands of every game.
 QUICK = {"solve-cpsat", "solve-auto", "generate", "survey-run-jobs", "solve-batch", "play",
-         "cento-solve", "nimmt-solve", "mind-play"}  # fmt: skip
+         "cento-solve", "nimmt-solve", "mind-play"}
 
 
 def _params() -> list[object]:
@@ -105,7 +103,13 @@ def _inputs(folder: Path) -> None:
 
     deal = CentoDeal.from_seed(3, players=2)
     (folder / "cento.json").write_text(json.dumps({"deal": deal.to_dict(), "turns": []}))
+    game = json.loads((GOLDEN / "seed_2.record.json").read_text())
+    game["turns"] = game["turns"][:5]  # a game in progress, for 'hint'
+    (folder / "part.json").write_text(json.dumps(game))
     (folder / "nimmt.json").write_text(json.dumps(random_record(21, 4).to_json()))
+    nimmt = random_record(21, 4).to_json()
+    nimmt["turns"] = nimmt["turns"][:3]  # a round in progress, for 'nimmt hint'
+    (folder / "nimmt-part.json").write_text(json.dumps(nimmt))
 
 
 def _command(args: tuple[str, ...]) -> list[str]:
