@@ -30,18 +30,18 @@ from ..models.seeds import MAX_SEED
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class FiniteSeconds(click.ParamType[float]):
+class FiniteSeconds(click.FloatRange):
     """Seconds: a finite number above 0 and at most ``MAX_SECONDS`` (0 would
     decide nothing; ``inf`` would never end and ``nan`` compares false with
-    every clock)."""
+    every clock, so it passes a plain range). A range type, so that every
+    option of seconds shows its range in its help."""
 
     name = "seconds"
 
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> float:
-        if isinstance(value, float) and math.isfinite(value) and 0 < value <= MAX_SECONDS:
-            return value
+    def __init__(self) -> None:
+        super().__init__(min=0, max=MAX_SECONDS, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
             seconds = float(value)
         except (TypeError, ValueError):
@@ -54,6 +54,9 @@ class FiniteSeconds(click.ParamType[float]):
             )
         return seconds
 
+    def _describe_range(self) -> str:
+        return f"0<x<={MAX_SECONDS:.0e}"
+
 
 # Shared option types: seconds as above; a seed fits SplitMix64's 64 bits
 # (a larger one would wrap); nodes count from 1.
@@ -65,8 +68,6 @@ NODES = click.IntRange(min=1, max=MAX_NODES)
 MEMORY = click.IntRange(min=MIN_MEMORY_MIB, max=MAX_MEMORY_MIB)
 
 TIME_HELP = "Seconds before the answer is 'unknown' (the best found so far)."
-# Added to every --time-limit's help: the range of ``SECONDS``.
-SECONDS_RANGE = "[0<x<=1e9]"
 NODES_HELP = "Search nodes before the answer is 'unknown' (the best found so far)."
 MEMORY_HELP = (
     "MiB for the search's tables of proven positions (default 768: a worker stays "
@@ -111,7 +112,7 @@ def limit_options(
                 type=SECONDS,
                 default=time_default,
                 show_default=time_default is not None,
-                help=f"{time_help} {SECONDS_RANGE}",
+                help=time_help,
             )
         ]
         if nodes:

@@ -25,7 +25,7 @@ from ..survey.runner import Plan, plan, ray_module, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
 from ..survey.work import Kind, Row
 from .common import err, out, read_text, user_errors, write_atomic
-from .options import SECONDS, SECONDS_RANGE
+from .options import SECONDS
 
 # The variants the exact solver covers (the others have no solver yet).
 SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
@@ -59,7 +59,7 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
 @click.option("--players", type=click.IntRange(1, 5), default=1, show_default=True)
 @click.option("--seeds", required=True, metavar="A-B", help="The seed range, e.g. 1-10000.")
 @click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
-              help=f"Seconds per deal before its verdict is 'unknown'. {SECONDS_RANGE}")
+              help="Seconds per deal before its verdict is 'unknown'.")
 @click.option("--retry-unknown", is_flag=True,
               help="Decide again every unknown deal stored with a smaller --time-limit.")
 @_common
