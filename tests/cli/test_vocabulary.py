@@ -98,6 +98,14 @@ def test_puzzle_files_are_accepted_where_a_record_is() -> None:
         ("deal", "--seed", "18446744073709551617"),
         ("solve-batch", "--seeds", f"{2**64 - 1}-{2**64}"),
         ("mind", "deal", "--seed", str(2**64), "--players", "2"),
+        ("solve", "--seed", "1", "--node-limit", str(2**63)),
+        ("explain", "--seed", "1", "--node-limit", str(2**64)),
+        ("solve-batch", "--seeds", "1-2", "--node-limit", str(2**63)),
+        ("solve", "--seed", "1", "--time-limit", "1e10"),
+        ("solve", "--seed", "1", "--time-limit", "inf"),
+        ("survey", "run", "--seeds", "1-2", "--db", "never.sqlite", "--time-limit", "nan"),
+        ("survey", "run", "--seeds", "1-2", "--db", "never.sqlite", "--time-limit", "inf"),
+        ("cento", "solve", "--seed", "1", "--node-limit", str(2**63)),
     ],
 )
 def test_limits_and_seeds_out_of_range_are_one_line(
