@@ -142,7 +142,7 @@ def test_ctrl_c_in_solve_prints_no_answer_and_exits_130(engine: str) -> None:
     assert r.stdout == ""  # no answer, not even a partial one
     assert r.stderr.strip().splitlines()[-1] == "interrupted"
     assert "Traceback" not in r.stderr
-    assert time.monotonic() - start < 60  # stopped, not run to its limit
+    assert time.monotonic() - start < 4.0 + 10  # stopped at once, not run to its limit
 
 
 def test_ctrl_c_in_solve_batch_leaves_no_worker_traceback() -> None:
