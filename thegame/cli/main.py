@@ -80,7 +80,7 @@ COMMANDS = {
 # The commands that print as they go (a conversation, or one whole line or
 # file per item): their stdout is not held back (see ``_Held``).
 LIVE = {
-    ("play",), ("generate",), ("solve-batch",), ("serve",), ("survey",),
+    ("play",), ("generate",), ("solve-batch",), ("serve",), ("survey", "run"), ("survey", "blind"),
     ("mind", "play"), ("nimmt", "play"), ("cento", "play"), ("cento", "generate"),
 }  # fmt: skip
 
