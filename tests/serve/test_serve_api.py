@@ -20,6 +20,8 @@ from thegame.puzzles.the_game.files import Puzzle
 from thegame.serve.app import Settings
 from thegame.serve.pool import JobCancelled, WorkerPool
 
+JSON = {"content-type": "application/json"}
+
 # -- daily ------------------------------------------------------------------------
 
 
@@ -182,14 +184,14 @@ def test_malformed_bodies_are_400s(client: httpx.Client, raw: bytes, words: str)
 def test_a_time_limit_that_is_no_finite_number_is_refused(
     client: httpx.Client, value: bytes
 ) -> None:
-    r = client.post("/api/solve", content=b'{"seed": 1, "time_limit": ' + value + b"}")
+    r = client.post("/api/solve", content=b'{"seed": 1, "time_limit": ' + value + b"}", headers=JSON)
     assert r.status_code == 400
     assert "time_limit: must be a finite positive number" in r.json()["error"]
 
 
 def test_a_body_over_1_mb_is_a_413(client: httpx.Client) -> None:
     big = b'{"seed": 1, "pad": "' + b"x" * (1 << 20) + b'"}'
-    r = client.post("/api/solve", content=big)
+    r = client.post("/api/solve", content=big, headers=JSON)
     assert r.status_code == 413
     assert "larger than" in r.json()["error"]
 
@@ -197,8 +199,9 @@ def test_a_body_over_1_mb_is_a_413(client: httpx.Client) -> None:
         for _ in range(20):
             yield b"x" * 65536
 
-    r = client.post("/api/check", content=chunks())
+    r = client.post("/api/check", content=chunks(), headers=JSON)
     assert r.status_code == 413
+    assert "larger than" in r.json()["error"]
 
 
 # -- hint, analyze, explain -----------------------------------------------------------
@@ -280,7 +283,7 @@ def test_analyze_with_hindsight(client: httpx.Client) -> None:
 )
 def test_analyze_bad_options(client: httpx.Client, extra: dict[str, Any], words: str) -> None:
     body = json.dumps({"record": blunder_record().to_dict(), **extra})
-    r = client.post("/api/analyze", content=body)
+    r = client.post("/api/analyze", content=body, headers=JSON)
     assert r.status_code == 400
     assert words in r.json()["error"]
 
