@@ -84,6 +84,8 @@ class Settings:
     hint_time: float = 3.0
     hindsight_time: float = 1.0  # per position of a review's hindsight column
     hindsight_total: float = 6.0
+    # Seconds a daily puzzle may take to make (None: four times the cap).
+    make_time: float | None = None
     grace: float = GRACE  # seconds a job may overrun its budget before its worker is killed
     # Seconds the next piece of a request body may take (a stalled upload is dropped).
     read_timeout: float = 30.0
@@ -366,6 +368,12 @@ class Server:
 
     # -- running jobs ------------------------------------------------------------
 
+    @property
+    def make_time(self) -> float:
+        """Seconds a puzzle or odds made once and kept may take."""
+        s = self.settings
+        return s.time_cap * 4 if s.make_time is None else s.make_time
+
     async def run(
         self, request: Request | None, func: Callable[..., Any], *args: Any, budget: float
     ) -> Any:
@@ -400,7 +408,7 @@ class Server:
             ):
                 if key not in self.puzzles:
                     data = await self.run(
-                        request, jobs.daily_job, key[0], stream, budget=self.settings.time_cap * 4
+                        request, jobs.daily_job, key[0], stream, budget=self.make_time
                     )
                     self.puzzles[key] = Puzzle.from_dict(data, "daily")
                     self.puzzles[key].date = key[0]

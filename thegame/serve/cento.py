@@ -48,7 +48,7 @@ async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloP
         async with server.making(("cento", key), f"Cento's puzzle of {key}"):
             if key not in cache:
                 data = await server.run(
-                    request, game_jobs.cento_daily_job, key, budget=server.settings.time_cap * 4
+                    request, game_jobs.cento_daily_job, key, budget=server.make_time
                 )
                 deal = Deal.from_dict(data["deal"])
                 turns = tuple(Turn.from_dict(t, f"turns[{i}]") for i, t in enumerate(data["turns"]))

@@ -40,6 +40,12 @@ def _cut(out: dict[str, Any], unproven: bool = False) -> dict[str, Any]:
     return out
 
 
+def _stop_when_asked(_: int) -> None:
+    """A count with no partial answer: the budget's stop flag ends it here."""
+    if interrupt.requested():
+        raise KeyboardInterrupt
+
+
 def daily_job(day: str, stream: str | None) -> dict[str, Any]:
     """The day's puzzle as ``thegame daily --json`` gives it (its solution under ``turns``)."""
     return daily(dt.date.fromisoformat(day), None, stream).to_dict()
@@ -134,7 +140,9 @@ def mind_odds_job(players: int, tolerance: int) -> dict[str, Any]:
     its start, and the best star policy over the campaign (``mind odds``)."""
     check_tolerance(tolerance)
     rules = MindRules(players)
-    levels = campaign_odds_once(rules, tolerance)  # the slow ones counted once, stored
+    levels = campaign_odds_once(
+        rules, tolerance, _stop_when_asked
+    )  # the slow ones counted once, stored
     sol = solve_campaign(
         rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
     )

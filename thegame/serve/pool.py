@@ -173,6 +173,7 @@ class WorkerPool:
         self._ctx.set_forkserver_preload(["thegame.serve.jobs", "thegame.serve.game_jobs"])
         self._idle: asyncio.Queue[_Worker] | None = None
         self._all: set[_Worker] = set()
+        self._spawning: set[asyncio.Task[None]] = set()
         self.busy = 0
         self.done = 0
         self.cancelled = 0
@@ -186,19 +187,14 @@ class WorkerPool:
             self._idle.put_nowait(w)
 
     async def close(self) -> None:
+        for task in list(self._spawning):
+            task.cancel()
         workers, self._all = list(self._all), set()
         for w in workers:
             await asyncio.to_thread(w.stop)
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._all if w.process.pid is not None]
-
-    async def _replace(self, w: _Worker) -> _Worker:
-        self._all.discard(w)
-        await asyncio.to_thread(w.kill)
-        fresh = await asyncio.to_thread(_Worker, self._ctx)
-        self._all.add(fresh)
-        return fresh
 
     async def run(
         self,
@@ -216,19 +212,42 @@ class WorkerPool:
             self.refused += 1
             raise PoolBusy(max(1, round(self.wait))) from None
         self.busy += 1
-        keep = worker
+        keep: _Worker | None = worker
         try:
             return await self._run_on(worker, func, args, budget, gone)
         except (BadInput, JobInterrupted):
             raise  # the worker answered: it is ready for the next job
         except BaseException:
-            # Cancelled, overran, or the request task itself was cancelled:
+            # Cancelled, overran, died, or the request task itself was cancelled:
             # the worker may be mid-search; a fresh one takes its place.
-            keep = await asyncio.shield(self._replace(worker))
+            keep = None
             raise
         finally:
             self.busy -= 1
-            self._idle.put_nowait(keep)
+            if keep is not None:
+                self._idle.put_nowait(keep)
+            else:
+                # Replaced in the background: the answer (a 503, a cancel) does
+                # not wait for a new process to start, and no dead worker ever
+                # goes back to the queue, whatever interrupted this request.
+                task = asyncio.get_running_loop().create_task(self._respawn(worker))
+                self._spawning.add(task)
+                task.add_done_callback(self._spawning.discard)
+
+    async def _respawn(self, old: _Worker) -> None:
+        assert self._idle is not None
+        self._all.discard(old)
+        await asyncio.to_thread(old.kill)
+        while True:
+            try:
+                fresh = await asyncio.to_thread(_Worker, self._ctx)
+            except JobFailed:
+                log.error("a worker process did not start; trying again")
+                await asyncio.sleep(1.0)
+                continue
+            self._all.add(fresh)
+            self._idle.put_nowait(fresh)
+            return
 
     async def _run_on(
         self,
@@ -240,6 +259,8 @@ class WorkerPool:
     ) -> Any:
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
+        if worker.conn.closed:
+            raise WorkerDied("a worker process died")
         fd = worker.conn.fileno()
 
         def readable() -> None:

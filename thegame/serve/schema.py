@@ -297,7 +297,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
                 fields=(_int("card", 1, 104, "the card"), _int("row", 1, ROWS, "the row taken")),
             ),
         ),
-        answer=("state", "round", "turn", "rows", "hand"),
+        answer=(),  # the table, or {"hint": ...} for a hint
     ),
     ("POST", "/api/nimmt/review"): Endpoint(
         "6 nimmt!: the review of a round as `thegame nimmt analyze --json` prints it",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -62,9 +63,11 @@ def stored_odds(rules: Rules, tolerance: int) -> dict[int, tuple[LevelOdds, Leve
     return out
 
 
-def campaign_odds_once(rules: Rules, tolerance: int) -> dict[int, tuple[LevelOdds, LevelOdds]]:
+def campaign_odds_once(
+    rules: Rules, tolerance: int, tick: Callable[[int], None] | None = None
+) -> dict[int, tuple[LevelOdds, LevelOdds]]:
     """``campaign_odds``, read from the table when it holds them."""
-    return stored_odds(rules, tolerance) or campaign_odds(rules, tolerance)
+    return stored_odds(rules, tolerance) or campaign_odds(rules, tolerance, tick)
 
 
 def _entry(odds: dict[int, tuple[LevelOdds, LevelOdds]]) -> list[list[dict[str, Any]]]:
