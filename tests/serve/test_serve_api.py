@@ -184,7 +184,9 @@ def test_malformed_bodies_are_400s(client: httpx.Client, raw: bytes, words: str)
 def test_a_time_limit_that_is_no_finite_number_is_refused(
     client: httpx.Client, value: bytes
 ) -> None:
-    r = client.post("/api/solve", content=b'{"seed": 1, "time_limit": ' + value + b"}", headers=JSON)
+    r = client.post(
+        "/api/solve", content=b'{"seed": 1, "time_limit": ' + value + b"}", headers=JSON
+    )
     assert r.status_code == 400
     assert "time_limit: must be a finite positive number" in r.json()["error"]
 
