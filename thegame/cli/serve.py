@@ -96,6 +96,7 @@ def serve(
             soft_wrap=True,
         )
     out.print(f"thegame serve: {url}  (Ctrl-C stops it)", markup=False)
+    out.file.flush()  # the address now, also through a pipe (a script waits for it)
     _log_requests(quiet)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
