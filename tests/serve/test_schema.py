@@ -39,7 +39,7 @@ SETTINGS = Settings(
     hosts=(*LOOPBACK_HOSTS, "testserver"),
 )
 # Examples per operation: the default run, and -m slow.
-FEW, MANY = 12, 150
+FEW, MANY = 10, 150
 
 
 @schemathesis.check

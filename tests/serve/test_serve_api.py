@@ -111,8 +111,23 @@ def test_the_server_cap_wins_over_the_requests_time_limit() -> None:
         r = c.post("/api/solve", json={"seed": 108, "variant": "profi-hard", "time_limit": 600})
         took = time.monotonic() - start
     assert r.status_code == 200
-    assert r.json()["verdict"] == "unknown"
+    assert r.json()["verdict"] == "unknown" and r.json()["stopped_early"] is True
     assert r.json()["stats"]["seconds"] <= 2.5 and took < 8
+
+
+def test_a_complete_answer_never_says_stopped_early(client: httpx.Client) -> None:
+    """The Mind's odds at 4 players and tolerance 10 (half a minute and more
+    to count) come from the stored counts within the cap, complete; a won
+    solve is complete too."""
+    start = time.monotonic()
+    r = client.get("/api/mind/odds", params={"players": 4, "tolerance": 10})
+    assert r.status_code == 200, r.text
+    assert time.monotonic() - start < 10  # the test server's cap
+    odds = r.json()
+    assert "stopped_early" not in odds and len(odds["levels"]) == 8
+    assert all(abs(sum(level["lives_lost"]) - 1) < 1e-9 for level in odds["levels"])
+    won = client.post("/api/solve", json={"seed": 5, "time_limit": 5}).json()
+    assert won["verdict"] == "win" and "stopped_early" not in won
 
 
 def test_check_names_the_first_illegal_step_counted_from_1(client: httpx.Client) -> None:
