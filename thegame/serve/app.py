@@ -290,7 +290,9 @@ async def daily_page(request: Request) -> Response:
     server = _server(request)
     day = _day(request.path_params.get("date"))
     stream = _stream(request.query_params.get("variant"))
-    puzzle = await server.puzzle(day, stream, request)
+    # A day's puzzle not made yet is made while the page shows its wait (an
+    # Extreme one can take half a minute): the page does not wait for it.
+    puzzle = server.puzzles.get((day.isoformat(), stream))
     game = {"daily": day.isoformat(), "variant": stream or "classic"}
     title = f"Daily puzzle {day.isoformat()}" + (" (Extreme)" if stream else "")
     suffix = f"?variant={stream}" if stream else ""
@@ -302,7 +304,9 @@ async def daily_page(request: Request) -> Response:
         title=title,
         mode="daily",
         game=json.dumps(game),
-        subtitle=f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
+        subtitle="making the day's puzzle…"
+        if puzzle is None
+        else f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
         f"{puzzle.start().cards_left()} cards",
         prev=prev_day,
         next=next_day,
