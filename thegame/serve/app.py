@@ -28,7 +28,6 @@ from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, get_rules, pile_index
 from ..models.the_game.notation import play_text
-from ..puzzles.dates import today_utc
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
 from . import cento, inputs, jobs, nimmt
@@ -282,7 +281,9 @@ async def api_board(request: Request) -> Response:
 
 @page
 async def index(request: Request) -> Response:
-    return _server(request).page("index.html", today=today_utc().isoformat())
+    # ?date= shows that day's puzzles (the pages link to it); today's by default.
+    day = _day(request.query_params.get("date"))
+    return _server(request).page("index.html", today=day.isoformat())
 
 
 @page

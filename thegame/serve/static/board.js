@@ -155,7 +155,7 @@
     box.append(st);
     if (v.draw_pile && mode === "daily" && v.state === "playing") {
       // A puzzle's deal is known: its draw pile's order, top first.
-      const peek = el("div", { class: "peek", role: "list", "aria-label": `the draw pile, top first: ${v.draw_pile.join(", ") || "empty"}` });
+      const peek = el("div", { class: "peek", role: "list", tabindex: "0", "aria-label": `the draw pile, top first: ${v.draw_pile.join(", ") || "empty"}` });
       for (const c of v.draw_pile) {
         const e = el("div", { class: "card", role: "listitem", "aria-label": `card ${c}` });
         e.append(face(c));

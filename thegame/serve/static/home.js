@@ -3,7 +3,7 @@
 // streak of each kept in this browser.
 (function () {
   "use strict";
-  const { el, face, post, plural } = window.page;
+  const { el, face, post, plural, waiting } = window.page;
 
   function mini(cards, cls) {
     const row = el("div", { class: cls });
@@ -26,6 +26,9 @@
       streak.dataset.streak = String(n);
       streak.textContent = n ? `streak: ${plural(n, "day")}` : "no streak yet";
     }
+    const wait = el("div", { class: "wait" });
+    out.replaceChildren(wait);
+    const stop = waiting(wait, "dealing the day's puzzle");
     try {
       if (kind === "cento") {
         const v = await post("/api/cento/board", { game, turns: [], steps: [], action: null });
@@ -39,9 +42,14 @@
       }
     } catch (e) {
       out.replaceChildren(el("p", {}, String(e.message || e)));
+    } finally {
+      stop();
     }
   }
 
-  // One after the other: the worker pool is small and the first is the one most played.
-  (async () => { for (const box of document.querySelectorAll("[data-home]")) await draw(box); })();
+  // All at once: the server's pool queues them; the Extreme one, the slowest
+  // to make, is asked last.
+  const boxes = [...document.querySelectorAll("[data-home]")];
+  const order = { classic: 0, cento: 1, extreme: 2 };
+  boxes.sort((a, b) => order[a.dataset.home] - order[b.dataset.home]).forEach(draw);
 })();
