@@ -28,7 +28,7 @@ from ..models.seeds import MAX_SEED
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class FiniteSeconds(click.ParamType[float, Any]):
+class FiniteSeconds(click.ParamType[float]):
     """Seconds: a finite number above 0 (0 would decide nothing; ``inf``
     would never end and ``nan`` compares false with every clock)."""
 
