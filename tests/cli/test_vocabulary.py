@@ -60,7 +60,7 @@ def test_solve_goes_on_from_a_record_s_position(tmp_path: Path) -> None:
     code, out, _ = invoke("solve", str(path), "--json", "--save", str(written))
     assert code == 0
     data = json.loads(out)
-    assert data["from_turn"] == 10 and data["verdict"] == "win"
+    assert data["from_turn"] == 11 and data["verdict"] == "win"
     played = Record.from_json(written.read_text())
     assert played.turns[:10] == cut.turns  # the record's turns stay as played
     code, out, _ = invoke("check", str(written), "--json")
@@ -83,7 +83,7 @@ def test_puzzle_files_are_accepted_where_a_record_is() -> None:
     code, out, _ = invoke("hint", puzzle, "--json", "--time-limit", "20")
     assert code == 0 and json.loads(out)["verdict"] == "win"
     code, out, _ = invoke("solve", "--deal", puzzle, "--json", "--time-limit", "20")
-    assert code == 0 and json.loads(out)["from_turn"] == 32
+    assert code == 0 and json.loads(out)["from_turn"] == 33
     code, out, _ = invoke("analyze", puzzle, "--json", "--samples", "2", "--no-hindsight")
     assert code == 0 and json.loads(out)["cards_left"] == 22
 
