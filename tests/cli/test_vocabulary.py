@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -225,3 +226,44 @@ def test_check_counts_from_one_on_screen_and_in_json(tmp_path: Path) -> None:
     assert (error["turn"], error["play"]) == (2, 1)
     code, _, err = invoke("check", str(path))
     assert code == 2 and err.startswith("illegal: turn 2, play 1: rule ")
+
+
+LINE = re.compile(r"^(legal \(\d+ (turn|event|round)s?\): [a-z ]+( - .+)?(; .+)?"
+                  r"|illegal: (round \d+, )?(turn \d+(, play \d+)?|event \d+): rule \w+: .+)$")
+
+
+def _game_files(tmp_path: Path) -> dict[str, tuple[Path, Path]]:
+    """A legal and an illegal record of The Game, The Mind and 6 nimmt!."""
+    from tests.support.nimmt import random_record
+
+    full, _ = solved_record(tmp_path, keep=4)
+    game = json.loads(full.read_text())
+    game["turns"][1]["plays"][0]["card"] = 100  # not in the hand (rule C4)
+    mind_deal = {"game": "the-mind", "players": 2, "level": 1, "hands": [[10], [20]]}
+    mind = {"deal": mind_deal, "events": [{"player": 1, "card": 10}]}
+    nimmt = random_record(8, 5).to_json()
+    files: dict[str, tuple[Path, Path]] = {}
+    for name, good in (("game", full), ("mind", None), ("nimmt", None)):
+        bad_data = {"game": game, "mind": {**mind, "events": [{"player": 1, "card": 20}]},
+                    "nimmt": json.loads(json.dumps(nimmt))}[name]
+        if name == "nimmt":
+            bad_data["turns"][3]["cards"][2] = bad_data["turns"][0]["cards"][2]
+        good_path = good or tmp_path / f"{name}.json"
+        if good is None:
+            good_path.write_text(json.dumps(mind if name == "mind" else nimmt))
+        bad_path = tmp_path / f"{name}-bad.json"
+        bad_path.write_text(json.dumps(bad_data))
+        files[name] = (good_path, bad_path)
+    return files
+
+
+def test_every_game_says_a_check_in_one_line_of_one_shape(tmp_path: Path) -> None:
+    for name, (good, bad) in _game_files(tmp_path).items():
+        group = {"game": [], "mind": ["mind"], "nimmt": ["nimmt"]}[name]
+        code, out, err = invoke(*group, "check", str(good))
+        assert code == 0 and err == "" and out.count("\n") == 1, (name, out)
+        assert LINE.match(out.strip()), (name, out)
+        assert "_" not in out.split(":")[1].split(";")[0], out  # 'in progress', one spelling
+        code, out, err = invoke(*group, "check", str(bad))
+        assert code == 2 and out == "" and err.count("\n") == 1, (name, err)
+        assert LINE.match(err.strip()) and err.startswith("illegal: "), (name, err)

@@ -77,7 +77,8 @@ def test_check_illegal_names_turn_and_player(tmp_path: Path) -> None:
     }
     text = invoke("check", write(tmp_path, data))
     lines = text.stderr.splitlines()
-    assert len(lines) == 1 and "turn 4, player 3: rule S2" in text.stderr
+    # The one shape of an illegal step in every game: where, the rule, the message.
+    assert lines == [f"illegal: turn 4, play 3: rule S2: {out['error']['message']}"]
 
 
 def test_solve_json(tmp_path: Path) -> None:

@@ -191,7 +191,7 @@ def test_game_check_applies_rule_s5(tmp_path: Path) -> None:
     error = json.loads(result.stdout)["error"]
     assert (error["round"], error["turn"], error["rule"]) == (1, 4, "S5")
     text = invoke("check", _game(tmp_path, broken))
-    assert "illegal at round 1, turn 4: rule S5" in text.stderr
+    assert "illegal: round 1, turn 4: rule S5" in text.stderr
 
 
 # -- hint and the command shape ------------------------------------------------------------

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..analysis.mind.analyze import LevelAnalysis, analyze_level
+from ..models.check import status_text, step_text
 from ..models.errors import IllegalMoveError, InvalidInputError
 from ..models.jsonio import load_json
 from ..models.mind import (
@@ -29,6 +30,7 @@ from ..models.mind import (
     check,
 )
 from ..models.outcome import Status
+from ..models.words import plural
 from ..solver.mind.campaign import CampaignSolution, solve_campaign
 from ..solver.mind.gap import GapResult, check_tolerance, play_gap
 from ..solver.mind.odds import LevelOdds, campaign_odds
@@ -103,17 +105,10 @@ def check_cmd(record_file: str, as_json: bool) -> None:
         print_json(result.to_dict())
     else:
         s = result.state
-        line = (
-            f"{'legal' if result.legal else 'illegal'}, {s.status.value.replace('_', ' ')}: "
-            f"{_lives(s.lives_lost)} lost, {s.stars_used} stars used, "
-            f"discarded {' '.join(map(str, s.discarded)) or 'nothing'}"
-        )
-        if result.error:
-            e = result.error
-            err.print(f"{line}; event {e['event']}: rule {e['rule']}: {e['message']}",
-                      markup=False, soft_wrap=True)
-        else:
-            out.print(line, markup=False, soft_wrap=True)
+        facts = (f"{_lives(s.lives_lost)} lost, {s.stars_used} stars used, "
+                 f"discarded {' '.join(map(str, s.discarded)) or 'nothing'}")
+        (out if result.legal else err).print(result.line("event", facts), markup=False,
+                                             soft_wrap=True)
     if not result.legal:
         raise SystemExit(2)
 
@@ -251,11 +246,12 @@ def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json:
 
 
 def _analysis_text(a: LevelAnalysis) -> str:
-    lines = [f"{'legal' if a.legal else 'illegal'}, {a.status.value.replace('_', ' ')}: "
-             f"{_lives(a.lives_lost)} lost, {a.stars_used} stars used"]
+    facts = f"{_lives(a.lives_lost)} lost, {a.stars_used} stars used"
     if a.error:
-        e = a.error
-        lines.append(f"  stops at event {e['event']}: rule {e['rule']}: {e['message']}")
+        lines = [f"illegal: {step_text(a.error)}"]
+    else:
+        events = plural(len(a.record.events), "event")
+        lines = [f"legal ({events}): {status_text(a.status)}; {facts}"]
     for life in a.lives:
         lower = ", ".join(f"{c} (player {p})" for p, c in life.lower)
         lines.append(f"  event {life.event}: player {life.player} played {life.played} too "

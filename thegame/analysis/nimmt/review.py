@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.errors import IllegalMoveError, InvalidInputError
+from ...models.check import illegal_record
+from ...models.errors import InvalidInputError
 from ...models.nimmt.record import Record, RoundStatus, replay
 from ...models.nimmt.rules import row_heads
 from ...models.nimmt.state import View
@@ -176,8 +177,7 @@ def hint(record: Record, player: int, samples: int = SAMPLES, seed: int = 0) -> 
     chosen as the strong player chooses: from what the player has seen."""
     result = replay(record)
     if result.error is not None:
-        e = result.error
-        raise IllegalMoveError(e.rule, f"turn {e.turn}: {e.message} (fix the record first)")
+        raise illegal_record(result.error.to_json(), "record")
     if result.status == RoundStatus.FINISHED:
         raise InvalidInputError("the round is over: there is no next card", "record")
     t = len(record.turns)

@@ -131,7 +131,7 @@ class Replay:
         """Why the round ended, with the rule id; None while it goes on."""
         if self.status != RoundStatus.FINISHED:
             return None
-        return "S5: all ten cards of every hand are played"
+        return "all ten cards of every hand are played (rule S5)"
 
     @property
     def winner(self) -> None:
@@ -299,7 +299,8 @@ class GameReplay:
         """Why the game ended, with the rule id; None while it goes on."""
         if self.status != GameStatus.FINISHED:
             return None
-        return f"S5: a player has {max(self.scores)} points, {GAME_END} or more, after a round"
+        top = max(self.scores)
+        return f"a player has {top} points, {GAME_END} or more, after a round (rule S5)"
 
     @property
     def winner(self) -> int | None:

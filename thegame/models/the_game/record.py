@@ -6,7 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..check import CheckResult
+from ..check import CheckResult, illegal_record
+from ..check import step_text as step_text  # its old home: the solver and puzzles
 from ..errors import IllegalMoveError, InvalidInputError
 from ..jsonio import load_json
 from .deal import Deal
@@ -157,13 +158,5 @@ def replayed(record: Record, where: str = "record") -> GameState:
     raises ``InvalidInputError`` naming the first illegal step."""
     result = replay(record)
     if result.error is not None:
-        raise InvalidInputError(f"illegal record: {step_text(result.error)}", where)
+        raise illegal_record(result.error, where)
     return result.state
-
-
-def step_text(error: dict[str, Any]) -> str:
-    """An illegal step as a line: ``turn 2, play 1: rule C5: ...``."""
-    at = f"turn {error['turn']}"
-    if error.get("play") is not None:
-        at += f", play {error['play']}"
-    return f"{at}: rule {error['rule']}: {error['message']}"
