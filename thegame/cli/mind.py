@@ -424,4 +424,4 @@ def _play_loop(game: Campaign, saver: LevelSaver) -> str:
         saver.save()
         if game.level != level:
             saver.start(game)
-    return f"game {game.status.value} at level {game.level}"
+    return f"game {status_text(game.status)} at level {game.level}"
