@@ -461,7 +461,7 @@ def analyze(
 @user_errors
 def hint(record_file: str, limit: Limit, as_json: bool) -> None:
     """The best next play from where the record FILE ends, with hindsight."""
-    from ...models.the_game.record import replayed, turn_to_dict
+    from ...models.the_game.record import replayed
 
     record = load_record(record_file)
     state = replayed(record, record_file)
@@ -472,21 +472,8 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
         return
     with searching(enabled=not as_json):
         h = hint_for(state, limit)
-    rules = record.deal.rules
     if as_json:
-        print_json(
-            {
-                "play": None
-                if h.play is None
-                else {"card": h.play.card, "pile": pile_name(rules, h.play.pile)},
-                "end_turn": h.play is None,
-                "verdict": h.verdict,
-                "cards_left": h.cards_left,
-                "optimal": h.optimal,
-                "turns": [turn_to_dict(rules, t) for t in h.line],
-                "text": h.text,
-            }
-        )
+        print_json(h.advice(record).to_dict())
         return
     out.print(Text(f"player {state.current + 1}: {h.text}"))
     if h.line:
