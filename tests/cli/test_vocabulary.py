@@ -267,3 +267,34 @@ def test_every_game_says_a_check_in_one_line_of_one_shape(tmp_path: Path) -> Non
         code, out, err = invoke(*group, "check", str(bad))
         assert code == 2 and out == "" and err.count("\n") == 1, (name, err)
         assert LINE.match(err.strip()) and err.startswith("illegal: "), (name, err)
+
+
+def test_error_paths_count_from_1_after_the_file_name(tmp_path: Path) -> None:
+    full, _ = solved_record(tmp_path, keep=4)
+    data = json.loads(full.read_text())
+    data["turns"][1]["plays"][0]["card"] = "x"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    for command in ("check", "solve", "hint", "analyze"):
+        code, out, err = invoke(command, str(bad))
+        assert code == 2 and out == "", command
+        assert err == f"error: {bad}: turns[2].plays[1].card: card must be an integer\n", command
+    # The same truncated file: the same place in every command.
+    cut = tmp_path / "cut.json"
+    cut.write_text(full.read_text()[:300] + " ")
+    errors = {invoke(command, str(cut))[2] for command in ("check", "solve", "hint")}
+    assert len(errors) == 1 and "malformed JSON" in errors.pop()
+
+
+def test_turns_read_alone_are_not_named_twice() -> None:
+    """The server reads "turns" without a record around them: ``turns[2]``,
+    not ``turns.turns[1]``."""
+    from thegame import Deal
+    from thegame.models import InvalidInputError
+    from thegame.models.the_game.record import turns_from_list
+
+    deal = Deal.from_seed(1)
+    raw = [{"player": 1, "plays": []}, {"player": 1, "plays": [{"card": 1, "pile": "Z9"}]}]
+    with pytest.raises(InvalidInputError) as info:
+        turns_from_list(deal, raw, "turns")
+    assert info.value.where == "turns[2].plays[1].pile"

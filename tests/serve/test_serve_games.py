@@ -137,7 +137,7 @@ def test_nimmt_hint_is_a_card_of_the_hand(client: httpx.Client) -> None:
         ({"game": {**ROUND, "level": "godlike"}}, ["level", "easy"]),
         ({"game": {**ROUND, "whole": "yes"}}, ["whole"]),
         ({"game": ROUND, "rounds": "x"}, ["rounds"]),
-        ({"game": ROUND, "rounds": [[{"cards": [1, 2]}]]}, ["rounds[0]"]),
+        ({"game": ROUND, "rounds": [[{"cards": [1, 2]}]]}, ["rounds[1]"]),
         ({"game": ROUND, "rounds": [[{"cards": [104, 103, 102]}]]}, ["S2"]),
         ({"game": ROUND, "rounds": [[], []]}, ["rounds"]),
         ({"game": ROUND, "action": {"card": 104}}, ["not in your hand"]),

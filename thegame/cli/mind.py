@@ -15,7 +15,7 @@ from rich.table import Table
 from ..analysis.mind.analyze import LevelAnalysis, analyze_level
 from ..models.check import status_text, step_text
 from ..models.errors import IllegalMoveError, InvalidInputError
-from ..models.jsonio import load_json
+from ..models.jsonio import in_file, load_json
 from ..models.mind import (
     HIGH,
     MAX_LIVES,
@@ -64,9 +64,19 @@ def _json(path: str) -> Any:
 def _load_deal(path: str) -> Deal:
     """A deal JSON, or a record JSON whose deal is taken."""
     data = _json(path)
-    if isinstance(data, dict) and "deal" in data:
-        return Record.from_dict(data, path).deal
-    return Deal.from_dict(data, path)
+    try:
+        if isinstance(data, dict) and "deal" in data:
+            return Record.from_dict(data, path).deal
+        return Deal.from_dict(data, path)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None
+
+
+def _load_record(path: str) -> Record:
+    try:
+        return Record.from_dict(_json(path), path)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None
 
 
 def _hands_text(deal: Deal) -> str:
@@ -99,7 +109,7 @@ def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
 @user_errors
 def check_cmd(record_file: str, as_json: bool) -> None:
     """Replay a level record. Exit code 2 when an event is illegal."""
-    record = Record.from_dict(_json(record_file), record_file)
+    record = _load_record(record_file)
     result = check(record)
     if as_json:
         print_json(result.to_dict())
@@ -272,7 +282,7 @@ def _analysis_text(a: LevelAnalysis) -> str:
 @user_errors
 def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) -> None:
     """Each life lost in a played level, and what a star at the start would change."""
-    record = Record.from_dict(_json(record_file), record_file)
+    record = _load_record(record_file)
     a = analyze_level(record, tolerances or (2, 3, 5))
     if as_json:
         print_json(a.to_dict())

@@ -11,7 +11,7 @@ import click
 from ...analysis.nimmt.budget import SAMPLES
 from ...models.check import illegal_record
 from ...models.errors import InvalidInputError
-from ...models.jsonio import load_json
+from ...models.jsonio import in_file, load_json
 from ...models.nimmt.deal import Deal, check_players
 from ...models.nimmt.record import GameRecord, Record, load_file
 from ...models.nimmt.record import check as check_round
@@ -24,7 +24,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def load(path: str) -> Record | GameRecord:
-    return load_file(load_json(read_text(path), path))
+    data = load_json(read_text(path), path)
+    try:
+        return load_file(data)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None
 
 
 def round_of(path: str, round_no: int | None, last: bool = False) -> tuple[Record, str]:
