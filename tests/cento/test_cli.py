@@ -91,14 +91,16 @@ def test_solve_duel_json_small_deck() -> None:
     result = invoke("solve", *args, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["optimal"] is True and data["winner"] in (1, 2, None)
-    assert set(data) >= {"winner", "optimal", "turns", "stats"} and "proven" not in data
+    assert data["optimal"] is True and data["verdict"] in ("win", "loss", "tie")
+    assert set(data) >= {"players", "player", "verdict", "optimal", "turns", "stats"}
+    assert data["players"] == 2 and data["player"] == 1 and "proven" not in data
 
 
 def test_solve_duel_budget_gives_unknown() -> None:
     result = invoke("solve", "--seed", "1", "--players", "2", "--node-limit", "100", "--json")
     data = json.loads(result.stdout)
-    assert data["optimal"] is False and data["winner"] is None and data["verdict"] == "unknown"
+    assert data["optimal"] is False and data["verdict"] == "unknown"
+    assert data["progress"]["proof_number"] > 0
 
 
 def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:
@@ -154,7 +156,10 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
     assert_user_error(invoke("solve"), "--deal")
     assert_user_error(invoke("solve", "--seed", "1", "--deck", "1 2"), "--seed and --deck")
     three = write(tmp_path, deal_json("--seed", "1", "--players", "3"))
-    assert_user_error(invoke("solve", "--deal", three), "1 or 2 players")
+    assert_user_error(invoke("solve", "--deal", three, "--player", "4"), "not a seat of 3")
+    assert_user_error(
+        invoke("solve", "--deal", three, "--all-seats", "--player", "2"), "--all-seats"
+    )
     assert_user_error(invoke("check", str(tmp_path / "missing.json")), "missing.json")
 
 
@@ -169,3 +174,28 @@ def test_console_script_out_of_range_players_is_one_line() -> None:
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
     assert "--players" in proc.stderr
+
+
+def test_solve_table_every_seat_same_shape() -> None:
+    """3 players: one answer per seat with --all-seats, each the shape of a
+    single seat's answer, each line replayed by the referee."""
+    small = ["--cards", "1-20", "--hand-size", "3", "--free", "0"]
+    result = invoke("solve", "--seed", "5", "--players", "3", *small, "--all-seats", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == 3 and [s["player"] for s in data["seats"]] == [1, 2, 3]
+    deal = deal_json("--seed", "5", "--players", "3", *small)
+    for seat in data["seats"]:
+        assert seat["verdict"] in ("win", "loss") and seat["line_complete"]
+        assert set(seat["stats"]) == {"nodes", "seconds"}
+        from thegame.models.cento import Record, check
+
+        replay = check(Record.from_dict({"deal": deal, "turns": seat["turns"]}))
+        assert replay.legal and replay.state.over
+        assert (seat["player"] - 1 in replay.state.winners) == (seat["verdict"] == "win")
+    one = json.loads(
+        invoke("solve", "--seed", "5", "--players", "3", *small, "--player", "2", "--json").stdout
+    )
+    assert one["verdict"] == data["seats"][1]["verdict"]
+    text = invoke("solve", "--seed", "5", "--players", "3", *small, "--player", "2")
+    assert "player 2" in text.stdout.splitlines()[0]

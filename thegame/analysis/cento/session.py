@@ -26,8 +26,7 @@ from ...models.cento.state import (
 )
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit
-from ...solver.cento.duel import DuelSolver
-from ...solver.cento.solo import to_turn
+from ...solver.cento.table import TableVerdict, greedy_turn, solve_table
 
 
 class StepKind(StrEnum):
@@ -167,14 +166,12 @@ class Session:
     def solver_turn(self) -> tuple[Turn, bool]:
         """The solver's turn for the seat to move (two players), and whether
         it is from a proven line (else: the turn that sheds the most cards)."""
-        solver = DuelSolver(self.deal, self.think)
-        result = solver.solve(self.state)
-        if result.optimal and result.turns:
+        result = solve_table(self.deal, self.to_move + 1, self.think, self.state)
+        if result.verdict in (TableVerdict.WIN, TableVerdict.TIE) and result.turns:
             turn = result.turns[0]
             proven = True
         else:
-            o, _, _ = solver.children(solver.key_of(self.state))[0]
-            turn = to_turn(self.to_move + 1, o)
+            turn = greedy_turn(self.deal, self.state)
             proven = False
         self.states.append(apply_turn(self.deal, self.state, turn))
         self.turns.append(turn)

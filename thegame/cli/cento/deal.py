@@ -17,7 +17,7 @@ from .render import hand_text
 
 
 @click.command()
-@deal_options(players=2)
+@deal_options(players=1)
 @json_option("Print the deal as JSON.")
 @user_errors
 def deal(
@@ -54,9 +54,7 @@ def check(record_file: str, as_json: bool) -> None:
     if as_json:
         print_json(result.to_dict())
     else:
-        (out if result.legal else err).print(
-            _check_text(result), soft_wrap=True, markup=False
-        )
+        (out if result.legal else err).print(_check_text(result), soft_wrap=True, markup=False)
     if not result.legal:
         raise SystemExit(2)
 

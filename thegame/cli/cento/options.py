@@ -214,8 +214,4 @@ def record_or_deal(
             raise InvalidInputError("give a record FILE or a deal option, not both", command)
         start = load_record(record_file)
         position = _legal_position(start, record_file)
-    if start.deal.players > 2:
-        raise InvalidInputError(
-            f"{command} takes 1 or 2 players, not {start.deal.players}", "deal"
-        )
     return start, position

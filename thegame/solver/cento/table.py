@@ -41,6 +41,7 @@ from .tables import tables
 INF = 1 << 40
 FREE_SHIFT = 101  # a hand is one int: the mask of number cards, then the free cards above
 NUMBERS = (1 << FREE_SHIFT) - 1
+KIDS_CACHE = 200_000  # expanded nodes kept (df-pn comes back to a node many times)
 
 # The small fields of a position packed in one int (see ``_pack``), then one
 # int per hand in seat order.
@@ -121,6 +122,7 @@ class TableSolver:
         self.gen = TurnGen(self.tab, deal.draw)
         self.budget = budget or NodeCounter(NO_LIMIT)
         self.tt: dict[Key, tuple[int, int]] = {}
+        self.kids: dict[Key, list[tuple[Key | None, int, int]]] = {}
         # A weaker goal's table: a position where K cannot even share the
         # win is lost for ALONE too.
         self.losses = losses
@@ -213,12 +215,34 @@ class TableSolver:
                 return w
         return self._init(child)
 
+    def children(self, key: Key) -> list[tuple[Key | None, int, int]]:
+        """The node's children with the numbers an unseen child starts from
+        (a decided end: 0 or INF), kept while the cache has room."""
+        got = self.kids.get(key)
+        if got is not None:
+            return got
+        got = []
+        for _, child, won in self.expand(key):
+            if child is None:
+                got.append((None, 0, INF) if won else (None, INF, 0))
+            else:
+                pn, dn = self._init(child)
+                if self.losses is not None:
+                    w = self.losses.get(child)
+                    if w is not None and w[0] >= INF:
+                        pn, dn = w
+                got.append((child, pn, dn))
+        if len(self.kids) >= KIDS_CACHE:
+            self.kids.clear()
+        self.kids[key] = got
+        return got
+
     def mid(self, key: Key, th_pn: int, th_dn: int, depth: int) -> tuple[int, int]:
         """Search ``key`` until its proof number reaches ``th_pn`` or its
         disproof number ``th_dn``; returns both."""
         self.budget.tick()
         is_or = (key[0] & 7) == self.k
-        children = self.expand(key)
+        children = self.children(key)
         th_phi, th_delta = (th_pn, th_dn) if is_or else (th_dn, th_pn)
         tt = self.tt
         while True:
@@ -227,12 +251,12 @@ class TableSolver:
             best: Key | None = None
             phi2 = INF
             best_delta = 0
-            for _, child, won in children:
+            for child, ipn, idn in children:
                 if child is None:
-                    cpn, cdn = (0, INF) if won else (INF, 0)
+                    cpn, cdn = ipn, idn
                 else:
                     e = tt.get(child)
-                    cpn, cdn = e if e is not None else self.lookup(child)
+                    cpn, cdn = e if e is not None else (ipn, idn)
                 a, b = (cpn, cdn) if is_or else (cdn, cpn)
                 delta += b
                 if a < phi:
@@ -247,8 +271,6 @@ class TableSolver:
             if phi == 0:
                 delta = INF
             pn, dn = (phi, delta) if is_or else (delta, phi)
-            if not children:  # cannot happen: a turn always exists
-                pn, dn = INF, 0
             tt[key] = (pn, dn)
             if pn == 0 or dn == 0:
                 self._decided(pn == 0, depth)
@@ -410,9 +432,7 @@ def _resists(s: TableSolver, child: Key, other: Key | None, k_moves: bool) -> bo
     k = s.k
     if k_moves:
         return me[k] < them[k]
-    return min(c for i, c in enumerate(me) if i != k) < min(
-        c for i, c in enumerate(them) if i != k
-    )
+    return min(c for i, c in enumerate(me) if i != k) < min(c for i, c in enumerate(them) if i != k)
 
 
 @interrupt.polled
@@ -461,6 +481,15 @@ def solve_table(
         budget.seconds,
         share.progress,
     )
+
+
+def greedy_turn(deal: Deal, state: State) -> Turn:
+    """The turn that leaves the mover the fewest cards (the first such turn
+    the generator makes): the fallback when no proven turn is known."""
+    solver = TableSolver(deal, state.to_move)
+    options = solver.expand(solver.key_of(state))
+    best = min(options, key=lambda t: _cards(t[0].mask | t[0].free << FREE_SHIFT))
+    return to_turn(state.to_move + 1, best[0])
 
 
 def solve_all_seats(
