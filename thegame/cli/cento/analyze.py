@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 @json_option()
 @user_errors
 def hint(record_file: str, limit: Limit, as_json: bool) -> None:
-    """The best next turn of a record (1 or 2 players), from the exact solvers."""
+    """The best next turn of a record, from the exact solvers (3-6 players: a
+    turn of a forced win against the others together, when there is one)."""
     from ...analysis.cento.hint import hint_for
 
     record = load_record(record_file)
@@ -51,6 +52,8 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
     out.print(f"turn {h.turn}: " + turn_text(h.hint.to_dict()), markup=False)
     if record.deal.players == 1:
         out.print(f"{data['turn_count']} turns left with best play (proven)")
+    elif record.deal.players > 2:
+        out.print(f"player {h.player} can force a win whatever the others do together (proven)")
     elif data["tie"]:
         out.print("with best play from here: a shared win (proven)")
     else:
