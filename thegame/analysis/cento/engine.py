@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ...models.cento.deal import Deal
 from ...models.cento.rules import FREE
-from ...models.cento.state import State, Turn, initial_state
+from ...models.cento.state import State, Turn, apply_turn, initial_state
 from ...models.outcome import Limit, OutOfBudget
 from ...solver.cento.budget import NodeCounter
 from ...solver.cento.moves import Outcome
@@ -168,6 +168,17 @@ class Choice:
     share: float | None  # None: the only legal turn, nothing to estimate
 
 
+@dataclass(frozen=True)
+class Rating:
+    """A turn played against the engine's best, as estimated shares of wins
+    over ``worlds`` sampled worlds (an estimate, not a proof)."""
+
+    played: float
+    best: float
+    best_outcome: Outcome
+    worlds: int
+
+
 class SeatEngine:
     """Determinized search for the seat to move, from what that seat sees."""
 
@@ -206,6 +217,33 @@ class SeatEngine:
             return Choice(to_turn(seat + 1, chosen[0][0]), worlds, share)
         later = self._after_draw(state, truth, key, chosen, limit)
         return Choice(later.turn, worlds + later.worlds, share)
+
+    def rate(self, state: State, played: Turn, limit: Limit) -> Rating | None:
+        """The estimated share of wins of the turn played against the best
+        candidate's, over the same worlds of what the seat saw; None when the
+        seat had one choice."""
+        seat = state.to_move
+        truth = TableSolver(self.deal, seat)
+        key = truth.key_of(state)
+        options = truth.expand(key)
+        after = truth.key_of(apply_turn(self.deal, state, played))
+        groups: dict[tuple[object, ...], list[Option]] = {}
+        mine: tuple[object, ...] | None = None
+        for t in options:
+            sig = _signature(t[0])
+            groups.setdefault(sig, []).append(t)
+            if t[1] == after or (
+                t[1] is None and played.to_dict() == to_turn(seat + 1, t[0]).to_dict()
+            ):
+                mine = sig
+        if len(groups) < 2 or mine is None:
+            return None
+        names = list(groups)
+        score = self._estimate(sight(self.deal, key, state.draw_pos, seat), names, limit)
+        shares = [w / n if n else 0.0 for w, n in score]
+        best = max(range(len(names)), key=lambda i: shares[i])
+        worlds = int(min(n for _, n in score))
+        return Rating(shares[names.index(mine)], shares[best], groups[names[best]][0][0], worlds)
 
     def _estimate(
         self, view: Sight, names: list[tuple[object, ...]], limit: Limit
