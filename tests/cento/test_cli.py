@@ -72,7 +72,8 @@ def test_solve_solo_json_and_record_replays(tmp_path: Path) -> None:
     assert checked.exit_code == 0
     verdict = json.loads(checked.stdout)
     assert verdict["legal"] and verdict["status"] == "won" and verdict["winner"] == 1
-    assert verdict["cards_left"] == [0] and verdict["error"] is None
+    assert verdict["cards_left"] == 0 and verdict["hand_sizes"] == [0]
+    assert verdict["error"] is None
 
 
 def test_solve_keeps_the_old_record_option_hidden(tmp_path: Path) -> None:
@@ -109,12 +110,15 @@ def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:
     result = invoke("check", write(tmp_path, record), "--json")
     assert result.exit_code == 2
     data = json.loads(result.stdout)
-    assert data["legal"] is False and data["cards_left"] == [7, 7]
+    assert data["legal"] is False and data["cards_left"] == 14 and data["hand_sizes"] == [7, 7]
     assert set(data["error"]) == {"turn", "play", "rule", "message"}
     assert data["error"]["turn"] == 1 and data["error"]["play"] == 1
     assert data["error"]["rule"] == "Z1"
     text = invoke("check", write(tmp_path, record))
-    assert text.exit_code == 2 and "rule Z1" in text.stderr
+    assert text.exit_code == 2 and text.stdout == ""
+    assert text.stderr.splitlines() == [
+        "illegal: turn 1, play 1: rule Z1: 8 shares no digit with the open card 27"
+    ]
 
 
 def test_check_free_card_as(tmp_path: Path) -> None:

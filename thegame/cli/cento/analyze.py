@@ -15,7 +15,7 @@ from ...models.outcome import Limit
 from ...models.words import plural
 from ..common import err, out, print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument
-from .options import load_record
+from .options import checked, load_record
 from .render import stats_text, turn_text
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
     from ...analysis.cento.hint import hint_for
 
     record = load_record(record_file)
+    checked(record, record_file)
     with searching(enabled=not as_json) as tick:
         h = hint_for(record, replace(limit, progress=tick))
     data = h.to_dict()
@@ -79,6 +80,7 @@ def analyze(record_file: str, limit: Limit, as_json: bool) -> None:
     from ...analysis.cento.review import TableReview, review
 
     record = load_record(record_file)
+    checked(record, record_file)
     total = len(record.turns) + 1
     with _progress(not as_json, total, "solving positions") as step:
         result = review(record, limit, step)

@@ -181,6 +181,14 @@ def illegal(error: dict[str, Any], path: str) -> InvalidInputError:
     )
 
 
+def checked(record: Record, path: str) -> None:
+    """A record's first illegal step is an error (exit 2), in the one shape of
+    ``illegal``."""
+    error = check(record).error
+    if error is not None:
+        raise illegal(error, path)
+
+
 def load_record(path: str) -> Record:
     return Record.from_dict(_load_json(path))
 
