@@ -321,13 +321,20 @@ class TableReview:
         }
 
 
+def _rating_limit(limit: Limit) -> Limit:
+    """The engine's share of a position's budget: at most a second and 64
+    worlds (it only has to tell a turn from the engine's choice)."""
+    seconds = None if limit.time is None else min(limit.time, 1.0)
+    return Limit(time=seconds, nodes=64)
+
+
 def review_table(
     record: Record, limit: Limit, step: Callable[[int], None] | None = None
 ) -> TableReview:
     """Each turn of a 3-6 player record: the mover's forced win before and
     after it (the table search, ``limit`` per position); where that is
-    undecided, the engine's estimate of the turn against its best (as many
-    worlds as ``limit`` allows, at least a few)."""
+    undecided, the engine's estimate of the turn against its best
+    (``_rating_limit``)."""
     deal = record.deal
     start = time.monotonic()
     nodes = 0
@@ -348,7 +355,7 @@ def review_table(
         win_before = None if not before.optimal else before.verdict == TableVerdict.WIN
         rating = None
         if win_before is None or win_after is None:
-            rating = engine.rate(state, turn, limit)
+            rating = engine.rate(state, turn, _rating_limit(limit))
         best = before.turns[0] if before.turns else None
         out.append(SeatTurn(i + 1, seat, turn, win_before, win_after, best, rating))
         state = after_state

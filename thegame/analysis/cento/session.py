@@ -160,7 +160,15 @@ class Session:
         self.builder = None
 
     def undo(self) -> bool:
-        """Take back the turn being built, or else the last turns back to the person's."""
+        """Take back the turn being built, or else the last turns back to the
+        person's. Against the engine the cards are hidden: a drawn card (in
+        the turn being built, or in a whole turn) stays drawn, so only the
+        steps of a turn that drew nothing are taken back."""
+        if self.vs == Opponent.ENGINE:
+            if self.builder is None or self.builder.drew or self.builder.trick_shown:
+                return False
+            self.builder = None
+            return True
         if self.builder is not None:
             self.builder = None
             return True

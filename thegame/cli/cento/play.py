@@ -242,7 +242,9 @@ def _command(session: Session, saver: _Saver, cmd: str, think: float) -> None:
         return
     if cmd == "undo":
         if not session.undo():
-            out.print("nothing to take back", style="red")
+            hidden = session.vs == Opponent.ENGINE
+            why = "against the engine only a turn that drew nothing" if hidden else "nothing"
+            out.print(f"{why} can be taken back", style="red")
         out.print(table(session))
         return
     if cmd == "hint":
