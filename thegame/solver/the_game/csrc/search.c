@@ -418,6 +418,7 @@ void search_run(Search *s, int *win, int *proven) {
             return;
         }
     }
+    if (s->set->beams_only) return;
     int allowance = 0;
     for (;;) {
         s->iterations++;
