@@ -113,7 +113,7 @@ def order_pairs(k: Kernel) -> list[tuple[int, int, int]]:
     for c, piles in takers(k).items():
         if piles and piles & (piles - 1) == 0:
             only.setdefault(piles.bit_length() - 1, []).append(c)
-    out = []
+    out: list[tuple[int, int, int]] = []
     for pile, cards in only.items():
         asc = pile < k.n_asc
         for y in cards:
