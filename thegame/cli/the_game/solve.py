@@ -78,6 +78,7 @@ def solve(
     """
     from ...models import InvalidInputError
     from ...models.the_game.record import replayed
+    from ...solver.the_game.api import Solution
     from ...solver.the_game.duel.api import DuelSolution
     from ...solver.the_game.portfolio import solve_game
     from .duel_view import duel_solution_view
@@ -106,6 +107,7 @@ def solve(
             raise InvalidInputError("--jobs and --checkpoint split the search: drop --engine cpsat")
         if checkpoint is not None:
             writable(checkpoint)
+    result: Solution | DuelSolution
     with searching(enabled=not as_json) as tick:
         if split:
             from ...solver.the_game.parallel import solve_split
