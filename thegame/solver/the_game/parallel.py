@@ -316,7 +316,7 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
     else:
         shared = _dead_set(job, k)
         limit = Limit(None, job["nodes"], None, UNIT_MEMORY)
-        res, _ = ckernel.search(k, limit, deadline, play_level=True, shared=shared)
+        res, _ = ckernel.search(k, limit, deadline, play_level=True, shared=shared, share_all=True)
         win, proven, actions, left, nodes = (
             res.win, res.proven, res.actions, res.best_left, res.stats.nodes,
         )  # fmt: skip

@@ -124,17 +124,17 @@ static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, Sea
                          DeadSetObject **shared) {
     static char *names[] = {"mode", "node_limit", "deadline", "progress", "beam_widths",
                             "branch", "per_parent", "extra_cost", "memo_bytes", "shared",
-                            "endgame", "beams_only", NULL};
+                            "endgame", "beams_only", "share_all", NULL};
     int mode;
     Py_ssize_t memo_bytes;
     PyObject *deadline, *progress, *widths, *shared_o = Py_None;
     memset(set, 0, sizeof *set);
     set->endgame = INF;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLOOOiiin|Oip", names, &mode,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLOOOiiin|Oipp", names, &mode,
                                      &set->node_limit, &deadline, &progress, &widths,
                                      &set->branch, &set->per_parent, &set->extra_cost,
                                      &memo_bytes, &shared_o, &set->endgame,
-                                     &set->beams_only))
+                                     &set->beams_only, &set->share_all))
         return 0;
     const Kernel *k = &self->k;
     if (!read_shared(k, shared_o, shared)) return 0;
@@ -171,7 +171,8 @@ static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, Sea
 }
 
 /* _search(mode, node_limit, deadline, progress, beam_widths, branch, per_parent,
- *         extra_cost, memo_bytes, shared=None, endgame=INF, beams_only=False) -> (win,
+ *         extra_cost, memo_bytes, shared=None, endgame=INF, beams_only=False,
+ *         share_all=False) -> (win,
  *         proven, actions,
  *         best_left, nodes, iterations, dead_positions, dead_card_cuts, stuck_cuts,
  *         dominated, dead_set)
