@@ -229,10 +229,12 @@ def _interrupted(held: _Held | None) -> NoReturn:
     with contextlib.suppress(OSError):
         sys.stderr.write("interrupted\n")
         sys.stderr.flush()
-    if "pytest" not in sys.modules:  # not a test runner calling ``main`` in-process
-        # Everything is cleaned up by now (temporary files removed, worker
-        # processes ended, rows committed): skip the interpreter's shutdown,
-        # which took a second more with OR-Tools loaded.
+    # Not under a test runner calling ``main`` in-process, nor after worker
+    # pools (their semaphores are released by the shutdown's finalizers).
+    if "pytest" not in sys.modules and "multiprocessing.resource_tracker" not in sys.modules:
+        # Everything is cleaned up by now (temporary files removed, rows
+        # committed): skip the interpreter's shutdown, which took a second
+        # more with OR-Tools loaded.
         os._exit(INTERRUPTED)
     sys.exit(INTERRUPTED)
 

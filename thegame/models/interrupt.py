@@ -93,16 +93,28 @@ def deaf_children() -> Iterator[None]:
     """Start worker processes inside: they never hear Ctrl-C.
 
     A terminal's Ctrl-C reaches every process of its group; a worker that
-    is still loading its modules when it arrives prints a traceback before
-    its own handler can ignore it. SIGINT is blocked here, the block is
-    inherited by the processes started inside, and a Ctrl-C that comes
-    meanwhile is delivered to this process when the block ends."""
-    try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    except (AttributeError, OSError):  # no POSIX signal masks here
-        yield
-        return
+    is still loading its modules when it arrives printed a traceback before
+    its own handler could ignore it. An ignored signal stays ignored across
+    the start of a new program (a blocked one does not: the spawn clears
+    the mask), so SIGINT is ignored for the moment each worker's program is
+    started (``multiprocessing.util.spawnv_passfds``, milliseconds), not
+    while the worker loads, so that the command still hears Ctrl-C."""
+    from multiprocessing import util
+
+    spawn = util.spawnv_passfds
+
+    def deaf_spawn(path: Any, args: Any, passfds: Any) -> Any:
+        try:
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread
+            return spawn(path, args, passfds)
+        try:
+            return spawn(path, args, passfds)
+        finally:
+            signal.signal(signal.SIGINT, old)
+
+    util.spawnv_passfds = deaf_spawn
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        util.spawnv_passfds = spawn
