@@ -97,7 +97,7 @@ def search_position(
         # Undecided: the whole budget went to the decision search.
         verdict = Verdict.LOSS if res.proven else Verdict.UNKNOWN
         return PositionResult(verdict, line, left, left <= lower, lower, stats, 0, floor, argument)
-    rest_nodes = limit.nodes - stats.nodes if limit.nodes is not None else None
+    rest_nodes = max(0, limit.nodes - stats.nodes) if limit.nodes is not None else None
     opt = Optimizer(bk, replace(limit, nodes=rest_nodes), deadline, dead)
     out = opt.run((line, left), floor)
     if out.best_left == 0:

@@ -63,7 +63,9 @@ class Solution:
             "optimal": self.optimal,
             "lower_bound": self.lower_bound,
             "turns": [turn_to_dict(rules, t) for t in self.turns],
-            "from_turn": self.details.get("from_turn", 0),
+            # The first turn the search played, counted from 1 like every
+            # turn: a record's own turns come before it, kept as played.
+            "from_turn": int(self.details.get("from_turn", 0)) + 1,
             "proof": self.proof,
             "engine": self.engine,
             "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
