@@ -31,7 +31,6 @@ from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, get_rules, pile_index
 from ..models.the_game.notation import play_text
-from ..puzzles.dates import today_utc
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
 from . import cento, inputs, jobs, nimmt, schema
@@ -291,7 +290,9 @@ async def api_board(request: Request) -> Response:
 
 @page
 async def index(request: Request) -> Response:
-    return _server(request).page("index.html", today=today_utc().isoformat())
+    # ?date= shows that day's puzzles (the pages link to it); today's by default.
+    day = _day(request.query_params.get("date"))
+    return _server(request).page("index.html", today=day.isoformat())
 
 
 @page
@@ -299,7 +300,9 @@ async def daily_page(request: Request) -> Response:
     server = _server(request)
     day = _day(request.path_params.get("date"))
     stream = _stream(request.query_params.get("variant"))
-    puzzle = await server.puzzle(day, stream, request)
+    # A day's puzzle not made yet is made while the page shows its wait (an
+    # Extreme one can take half a minute): the page does not wait for it.
+    puzzle = server.puzzles.get((day.isoformat(), stream))
     game = {"daily": day.isoformat(), "variant": stream or "classic"}
     title = f"Daily puzzle {day.isoformat()}" + (" (Extreme)" if stream else "")
     suffix = f"?variant={stream}" if stream else ""
@@ -311,7 +314,9 @@ async def daily_page(request: Request) -> Response:
         title=title,
         mode="daily",
         game=json.dumps(game),
-        subtitle=f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
+        subtitle="making the day's puzzle…"
+        if puzzle is None
+        else f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
         f"{puzzle.start().cards_left()} cards",
         prev=prev_day,
         next=next_day,

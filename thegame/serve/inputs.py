@@ -7,9 +7,10 @@ import math
 from typing import Any
 
 from ..models import InvalidInputError
-from ..models.jsonio import load_json
+from ..models.jsonio import item, load_json
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, Turn, get_rules, pile_index
+from ..models.the_game.record import turns_from_list
 from ..puzzles.the_game.files import game_from_json, parse_game_text
 
 # The variants the pages and the searches here serve: the classic family and Extreme.
@@ -164,7 +165,7 @@ def plays(deal: Deal, raw: Any, where: str = "plays") -> tuple[Play, ...]:
         return ()
     if not isinstance(raw, list):
         raise InvalidInputError("must be a list of plays", where)
-    return tuple(one_play(deal, p, f"{where}[{i}]") for i, p in enumerate(raw))
+    return tuple(one_play(deal, p, item(where, i)) for i, p in enumerate(raw))
 
 
 def one_play(deal: Deal, raw: Any, where: str) -> Play:
@@ -187,10 +188,4 @@ def turns(deal: Deal, raw: Any, where: str = "turns") -> tuple[Turn, ...]:
         return ()
     if not isinstance(raw, list):
         raise InvalidInputError("must be a list of turns", where)
-    try:
-        return Record.from_dict({"deal": deal.to_dict(), "turns": raw}, "record").turns
-    except InvalidInputError as e:
-        # The record reader names a turn "record.turns[i]": here it is "turns[i]".
-        at = e.where or where
-        at = where + at[len("record.turns") :] if at.startswith("record.turns") else at
-        raise InvalidInputError(e.message, at) from None
+    return turns_from_list(deal, raw, where)  # paths from ``where``: turns[2], not turns.turns[2]
