@@ -232,7 +232,11 @@ def test_a_daily_by_keyboard_its_solved_screen_next_day_and_streak(page: Any) ->
     assert "no help" in page.inner_text("[data-share]")
     assert page.locator('[data-action="copy"]').is_visible()
     assert page.locator("#streak").get_attribute("data-streak") == "1"
-    assert page.locator(f'.calendar td.solved a[data-day="{DAY}"]').count() == 1
+    solved_day = page.locator(f'.calendar td.solved a[data-day="{DAY}"]')
+    assert solved_day.count() == 1
+    # The day stays in its own cell (a page's class once stretched it over the week).
+    box, cell = solved_day.bounding_box(), solved_day.locator("xpath=..").bounding_box()
+    assert box is not None and cell is not None and box["width"] <= cell["width"] + 1
     assert audit(page) == []
     shot(page, "daily-solved-desktop")
     nxt = page.locator('[data-action="next-day"]')
@@ -343,3 +347,22 @@ def test_the_review_fits_a_phone(browser: Any, live_server: LiveServer) -> None:
         shot(pg, "review-phone")
     finally:
         pg.context.close()
+
+
+def test_a_hinted_card_stays_chosen_on_the_next_click(page: Any) -> None:
+    """The hint chooses its card; the player's click on that card keeps it
+    chosen (it used to undo the choice), and a pile that takes it plays it."""
+    page.goto(f"/daily/{DAY}")
+    settled(page)
+    page.keyboard.press("h")
+    settled(page)
+    assert page.inner_text("#message").startswith("hint: ")
+    chosen = page.locator('#hand [data-card][aria-pressed="true"]')
+    assert chosen.count() == 1
+    card = chosen.get_attribute("data-card")
+    chosen.click()
+    assert page.locator(f'#hand [data-card="{card}"]').get_attribute("aria-pressed") == "true"
+    page.locator("#piles .pile.takes").first.click()
+    settled(page)
+    assert page.locator(f'#hand [data-card="{card}"]').count() == 0
+    assert page.locator("#piles .pile.last").count() == 1  # the last move stays visible
