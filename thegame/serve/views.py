@@ -45,22 +45,13 @@ def stats(nodes: int | None, seconds: float) -> dict[str, Any]:
 
 
 def solution_dict(sol: Solution) -> dict[str, Any]:
+    """``thegame solve --json``'s object (the library's ``Solution.to_dict``),
+    with the line the search played as text."""
     rules = sol.deal.rules
     from_turn = int(sol.details.get("from_turn", 0))
-    return {
-        "verdict": str(sol.verdict),
-        "first": sol.first,
-        "cards_left": sol.cards_left,
-        "optimal": sol.optimal,
-        "cards_left_lower_bound": sol.lower_bound,
-        "turns": turns_list(rules, sol.turns),
-        "line": line_text(rules, sol.turns[from_turn:]),
-        # The turns the record held, kept as played: the search's line starts after them.
-        "from_turn": from_turn + 1,
-        "proof": sol.proof,
-        "engine": sol.engine,
-        "stats": stats(sol.nodes, sol.seconds),
-    }
+    out = sol.to_dict()
+    out["line"] = line_text(rules, sol.turns[from_turn:])
+    return out
 
 
 def error_dict(result: CheckResult[GameState]) -> dict[str, Any] | None:
