@@ -105,7 +105,8 @@ def test_check_json_fields_and_exit_codes(tmp_path: Path) -> None:
          ["events[1].player", "1..3"]),
         ({"deal": BOOKLET, "events": [{"player": 1, "card": 101}]}, ["events[1].card"]),
         ({"deal": BOOKLET, "events": "x"}, ["events must be a list"]),
-        ({"deal": {**BOOKLET, "game": "6-nimmt"}}, ["deal.game"]),
+        ({"deal": {**BOOKLET, "game": "6-nimmt"}},
+         ["a file of 6 nimmt!, not of The Mind", "'thegame nimmt check' reads it"]),
     ],
 )
 def test_check_bad_input_is_one_line(tmp_path: Path, content: Any, fragments: list[str]) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError
-from ..jsonio import item
+from ..jsonio import item, same_game
 from ..seeds import SplitMix64
 from .rules import HAND, HIGH, LOW, MAX_PLAYERS, MIN_PLAYERS, ROWS
 
@@ -68,8 +68,7 @@ class Deal:
     def from_json(cls, data: Any, where: str = "deal") -> Deal:
         if not isinstance(data, dict):
             raise InvalidInputError("expected an object", where)
-        if data.get("game", GAME_NAME) != GAME_NAME:
-            raise InvalidInputError(f"game must be {GAME_NAME!r}", f"{where}.game")
+        same_game(data, GAME_NAME, where)
         rows = card_list(data.get("rows"), f"{where}.rows")
         if len(rows) != ROWS:
             raise InvalidInputError(
