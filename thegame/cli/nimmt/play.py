@@ -169,13 +169,15 @@ class _Match:
               "--one-round).")  # fmt: skip
 @PLAYERS_OPTION
 @choice_option(
-    "--level",
+    "--strength",
     list(LEVELS),
     "The other players: easy plays a random card, normal samples the unseen cards "
     "and plays the best response in each sample (a few seconds a turn), strong searches "
     "sampled deals with playouts and an exact endgame (0.3 s of CPU a decision).",
     default="normal",
 )
+# The older name ('--level' is a level number in The Mind): still read.
+@click.option("--level", "old_level", type=click.Choice(list(LEVELS)), default=None, hidden=True)
 @click.option(
     "--one-round",
     is_flag=True,
@@ -198,7 +200,8 @@ def play(
     deck: str | None,
     deal_file: str | None,
     players: int,
-    level: str,
+    strength: str,
+    old_level: str | None,
     one_round: bool,
     save_file: str | None,
     hint_samples: int,
@@ -206,6 +209,7 @@ def play(
     """Play 6 nimmt! against blind players (they see only their own hand):
     you are player 1. Commands come from stdin, so a script can pipe them in.
     Without a deal option the game's seed comes from the clock (and is shown)."""
+    level = old_level or strength
     check_players(players)
     if deck is not None or deal_file is not None:
         one_round = True  # a given deal is one round's
