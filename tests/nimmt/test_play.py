@@ -257,3 +257,18 @@ def test_every_option_has_help() -> None:
         for param in command.params:
             if param.param_type_name == "option":
                 assert getattr(param, "help", None), (name, param.name)
+
+
+def test_the_save_line_names_commands_that_read_the_file(tmp_path: Path) -> None:
+    """A round left half played is for 'hint' ('analyze' needs it finished):
+    every command the save line names runs on the file."""
+    save = tmp_path / "part.json"
+    args = ["play", "--seed", "1", "--players", "3", "--strength", "easy", "--one-round"]
+    result = invoke(*args, "--save", str(save), stdin="97\n88\nquit\n")
+    assert result.exit_code == 0, result.output
+    line = " ".join(result.stdout.split()).split(f"saved to {save}: ")[1]
+    commands = [c.split()[2:] for c in line.split("; ")]
+    assert [c[0] for c in commands] == ["check", "hint"]
+    for command in commands:
+        ran = invoke(*command, "--samples", "2") if command[0] == "hint" else invoke(*command)
+        assert ran.exit_code == 0, (command, ran.output)

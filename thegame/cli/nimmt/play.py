@@ -17,7 +17,7 @@ from ...analysis.nimmt.players import LEVELS, by_level
 from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.nimmt.deal import Deal, check_players
 from ...models.nimmt.record import GameRecord, Record, replay
-from ...models.nimmt.rules import GAME_END, ROWS
+from ...models.nimmt.rules import GAME_END, HAND, ROWS
 from ...models.nimmt.state import Player, TurnShown, View, game_over, play_round, round_deals
 from ...models.words import plural
 from ..common import err, out, user_errors, write_atomic
@@ -252,12 +252,20 @@ def _dump(data: Any) -> str:
 
 
 def _saved(save_file: str | None, one_round: bool) -> None:
+    """Where the record went and the commands that read it: ``analyze``
+    needs a finished round, so a round left half played gets ``hint``."""
     if save_file is None:
         return
-    pick = "" if one_round else " --round N"
-    out.print(
-        f"saved to {save_file}: thegame nimmt check {save_file}; "
-        f"thegame nimmt analyze {save_file} --player 1{pick}",
-        style="dim",
-        markup=False,
-    )
+    from .options import load
+
+    saved = load(save_file)
+    rounds = saved.rounds if isinstance(saved, GameRecord) else (saved,)
+    last, done = rounds[-1], len(rounds) - 1
+    commands = [f"thegame nimmt check {save_file}"]
+    if len(last.turns) == HAND:
+        commands.append(f"thegame nimmt analyze {save_file} --player 1")
+    else:
+        commands.append(f"thegame nimmt hint {save_file} --player 1")
+        if done:
+            commands.append(f"thegame nimmt analyze {save_file} --player 1 --round {done}")
+    out.print(f"saved to {save_file}: " + "; ".join(commands), style="dim", markup=False)
