@@ -322,3 +322,23 @@ def test_a_file_of_another_game_names_its_game_and_command(tmp_path: Path) -> No
     del old["deal"]["game"]  # written before deals named their game: still read
     full.write_text(json.dumps(old))
     assert invoke("check", str(full))[0] == 0
+
+
+def test_the_api_page_shows_no_raw_markup_of_another_doc_tool() -> None:
+    """mkdocstrings renders Markdown: a reST role (``:class:`X```) would show
+    as it is typed on the API page."""
+    import importlib
+    import inspect
+
+    root = Path(__file__).resolve().parents[2]
+    modules = re.findall(r"^::: ([\w.]+)", (root / "docs" / "api.md").read_text(), re.M)
+    assert modules
+    role = re.compile(r":(class|func|meth|attr|mod|exc):`")
+    for name in modules:
+        module = importlib.import_module(name)
+        for member_name in getattr(module, "__all__", dir(module)):
+            member = getattr(module, member_name)
+            doc = inspect.getdoc(member) or ""
+            assert not role.search(doc), f"{name}.{member_name}"
+            for attr in vars(member).values() if inspect.isclass(member) else ():
+                assert not role.search(inspect.getdoc(attr) or ""), f"{name}.{member_name}"

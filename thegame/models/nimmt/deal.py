@@ -51,7 +51,7 @@ class Deal:
 
     @classmethod
     def from_seed(cls, seed: int, players: int) -> Deal:
-        """``SplitMix64(seed).shuffle([1..104])``, then :func:`deal_from_deck`."""
+        """``SplitMix64(seed).shuffle([1..104])``, then ``deal_from_deck``."""
         check_players(players)
         rows, hands = deal_from_deck(shuffled_deck(SplitMix64(seed)), players)
         return cls(rows, hands)
