@@ -23,8 +23,9 @@ from ..solver.the_game.batch import parse_range
 from ..survey import report as report_mod
 from ..survey.runner import Plan, plan, ray_module, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
-from ..survey.work import Row
+from ..survey.work import Kind, Row
 from .common import err, out, read_text, user_errors, write_atomic
+from .options import SECONDS
 
 # The variants the exact solver covers (the others have no solver yet).
 SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
@@ -57,10 +58,10 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
 @click.option("--variant", type=click.Choice(SOLVED), default="classic", show_default=True)
 @click.option("--players", type=click.IntRange(1, 5), default=1, show_default=True)
 @click.option("--seeds", required=True, metavar="A-B", help="The seed range, e.g. 1-10000.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
-              show_default=True, help="Seconds per deal before its verdict is 'unknown'.")
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
+              help="Seconds per deal before its verdict is 'unknown'.")
 @click.option("--retry-unknown", is_flag=True,
-              help="Decide again the unknown deals stored with a smaller --time-limit.")
+              help="Decide again every unknown deal stored with a smaller --time-limit.")
 @_common
 @user_errors
 def run_cmd(
@@ -72,7 +73,7 @@ def run_cmd(
     if backend == "ray":
         ray_module()  # one clear line before anything is written
     store = Store(db)
-    p = plan(store, "deal", variant, players, rng, time_limit, retry_unknown)
+    p = plan(store, Kind.DEAL, variant, players, rng, time_limit, retry_unknown)
     _execute(store, p, backend, jobs, chunk, address, store.put_deal)
     store.close()
 
@@ -103,7 +104,7 @@ def blind_cmd(
             raise click.UsageError("--seeds needs --variant and --players")
         groups = [(variant, players)]
     plans = [
-        plan(store, "blind", v, n, parse_range(seeds) if seeds else
+        plan(store, Kind.BLIND, v, n, parse_range(seeds) if seeds else
              [r["seed"] for r in store.deals(v, n)])
         for v, n in groups
     ]
@@ -118,7 +119,7 @@ def _execute(
     store: Store, p: Plan, backend: str, jobs: int | None, chunk: int | None,
     address: str | None, put: Callable[[Row], None],
 ) -> None:
-    what = "deals" if p.kind == "deal" else "blind games"
+    what = "deals" if p.kind is Kind.DEAL else "blind games"
     label = f"{p.variant} {p.players}p"
     err.print(f"{label}: {len(p.seeds)} {what} to do, {p.skipped} already stored",
               markup=False, highlight=False)

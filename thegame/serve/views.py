@@ -124,3 +124,36 @@ def explain_list(rules: Rules, turns: Sequence[TurnExplanation]) -> list[dict[st
         )
     return out
 
+
+
+# -- numbers for people ------------------------------------------------------------
+
+# Plurals that are not the word with an "s" (the pages' words only).
+_PLURALS = {"inaccuracy": "inaccuracies", "blunder": "blunders", "mistake": "mistakes"}
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``, ``3 inaccuracies``: the count and its word."""
+    if n == 1:
+        return f"{n} {word}"
+    many = _PLURALS.get(word) or (word[:-1] + "ies" if word.endswith("cy") else word + "s")
+    return f"{n} {many}"
+
+
+def percent(p: float) -> str:
+    """A chance as people read it: ``37%``, ``2.4%``, ``0.013%``, ``< 0.01%``,
+    ``> 99.99%``; never e-notation, 0 and 1 only when they are exact."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    q = 100 * p
+    if q < 0.01:
+        return "< 0.01%"
+    if q > 99.99:
+        return "> 99.99%"
+    decimals = 0 if 10 <= q <= 90 else 1 if 1 <= q <= 99 else 2
+    text = f"{q:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + "%"

@@ -7,18 +7,29 @@ values so that any backend can send them back to the one writer.
 from __future__ import annotations
 
 import time
+from enum import StrEnum
 from typing import Any
 
 from .. import __version__
 from ..analysis.the_game.blind import play_out
-from ..models.outcome import Limit, Verdict
+from ..models import interrupt
+from ..models.outcome import Limit, Status, Verdict
 from ..models.the_game import Deal, GameState, get_rules
 from ..models.the_game.state import pile_name
 from ..solver.the_game.api import Solution, solve
 
+
+class Kind(StrEnum):
+    """What a survey does to a deal: decide it with the exact solver, or
+    play it with the blind policy (the database table it goes to)."""
+
+    DEAL = "deal"
+    BLIND = "blind"
+
+
 Row = dict[str, Any]
-# (kind, variant, players, seeds, time limit): kind "deal" or "blind".
-Chunk = tuple[str, str, int, tuple[int, ...], float | None]
+# (kind, variant, players, seeds, time limit).
+Chunk = tuple[Kind, str, int, tuple[int, ...], float | None]
 
 
 def proof_kind(sol: Solution) -> str | None:
@@ -40,9 +51,15 @@ def line_text(sol: Solution) -> str:
 
 
 def decide(variant: str, players: int, seed: int, time_limit: float | None) -> Row:
-    """Solve the deal of ``seed`` (the start is free, rule C3) within the budget."""
+    """Solve the deal of ``seed`` (the start is free, rule C3) within the budget.
+
+    The row is made only for a search that finished: an answer, or its whole
+    budget spent. A search that Ctrl-C cut short raises ``KeyboardInterrupt``
+    (``solve`` is polled), so its ``unknown`` is never stored as if the
+    budget had run out."""
     deal = Deal.from_seed(seed, get_rules(variant), players)
     sol = solve(deal, Limit(time_limit, None))
+    interrupt.check()
     return {
         "variant": variant,
         "players": players,
@@ -72,7 +89,7 @@ def play_blind(variant: str, players: int, seed: int) -> Row:
         "variant": variant,
         "players": players,
         "seed": seed,
-        "won": int(final.status == "won"),
+        "won": int(final.status == Status.WON),
         "cards_left": final.cards_left(),
         "turns": final.turn,
         "seconds": round(time.perf_counter() - start, 4),
@@ -80,8 +97,8 @@ def play_blind(variant: str, players: int, seed: int) -> Row:
     }
 
 
-def one(kind: str, variant: str, players: int, seed: int, time_limit: float | None) -> Row:
-    if kind == "deal":
+def one(kind: Kind, variant: str, players: int, seed: int, time_limit: float | None) -> Row:
+    if kind is Kind.DEAL:
         return decide(variant, players, seed, time_limit)
     return play_blind(variant, players, seed)
 
@@ -89,4 +106,4 @@ def one(kind: str, variant: str, players: int, seed: int, time_limit: float | No
 def run_chunk(chunk: Chunk) -> list[Row]:
     """Every seed of a chunk, in order (a Ray task's body)."""
     kind, variant, players, seeds, time_limit = chunk
-    return [one(kind, variant, players, s, time_limit) for s in seeds]
+    return [one(Kind(kind), variant, players, s, time_limit) for s in seeds]
