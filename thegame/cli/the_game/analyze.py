@@ -14,6 +14,7 @@ from rich.text import Text
 from ...analysis.the_game.annotate import (
     HINDSIGHT_TOTAL,
     MARK_WORDS,
+    TURN_START_SAMPLES,
     Annotation,
     Estimate,
     Review,
@@ -106,9 +107,12 @@ def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType
     wins = [e.win for _, e in review.turn_starts]
     hs = {} if review.hindsight is None else hindsight_at_turn_starts(review.hindsight)
     samples = review.turn_starts[0][1].samples
+    # The curve uses the first samples of each turn, the actions all of
+    # them: say both figures, or the two would seem to disagree.
+    of = "" if samples == review.samples else f" of the {review.samples}"
     caption = (
-        f"fair win chance at each turn start (the blind policy over {samples} sampled "
-        "orders of the unseen cards; an estimate)"
+        f"fair win chance at each turn start (the blind policy over the first {samples}"
+        f"{of} sampled orders of the unseen cards; an estimate)"
     )
     if not terminal:
         return _plain_chart(caption, turns, wins, hs)
@@ -404,12 +408,15 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     type=click.IntRange(min=2),
     default=100,
     show_default=True,
-    help="Sampled orders of the unseen cards per turn (the fair review).",
+    help=f"Sampled orders of the unseen cards per turn (the fair review; the win-chance "
+    f"curve at the turn starts uses the first {TURN_START_SAMPLES}).",
 )
 @sample_seed_option()
 @limit_options(
     1.0,
-    time_help="Seconds of search per position that hindsight (or a duel's analysis) searches.",
+    time_help="Seconds of search per position that hindsight (or a duel's analysis) searches "
+    "(less than hint's: a review searches a position for every action, --hindsight-total "
+    "caps them all).",
     nodes=False,
 )
 @click.option(
@@ -456,7 +463,8 @@ def analyze(
 
 @click.command()
 @record_argument()
-@limit_options(10.0, time_help="Seconds of search.", nodes=False)
+@limit_options(10.0, time_help="Seconds of search (one position, so more than analyze gives "
+               "each of its many).", nodes=False)  # fmt: skip
 @json_option("Print the hint as JSON.")
 @user_errors
 def hint(record_file: str, limit: Limit, as_json: bool) -> None:
