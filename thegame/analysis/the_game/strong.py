@@ -82,6 +82,11 @@ class StrongParams:
     # Samples per candidate in the first round (a time budget measures the
     # playouts' speed on it).
     first_samples: int = 4
+    # Another turn replaces the policy's own choice only when its mean value
+    # is higher by this many standard errors of the paired difference (the
+    # policy's score is a good prior; a lucky streak on few samples is not
+    # enough to leave it).
+    switch_z: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -222,12 +227,15 @@ class _Halving:
             for k in alive:
                 self._extend(k, n)
             n = min(n, int(min(self.limit, n)))
-            # Ties keep the policy's order (its better score first).
-            alive.sort(key=lambda k: (-self._value(k, n), k))
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-            if len(alive) == 1 or n >= self.limit:
+            # Ties keep the policy's order (its better score first). The
+            # policy's own choice (0) stays in: it is what a challenger must beat.
+            if r == rounds - 1 or n >= self.limit:
                 break
-        best = min(alive, key=lambda k: (-self._value(k, n), k))
+            rest = sorted((k for k in alive if k), key=lambda k: (-self._value(k, n), k))
+            alive = [0, *rest[: max(1, len(alive) // 2 - 1)]]
+        best = max((k for k in alive if k), key=lambda k: (self._value(k, n), -k), default=0)
+        if best and not self._beats(best, n):
+            best = 0
         rs = self.results[best][:n]
         return TurnChoice(
             plays=self.cands[best],
@@ -239,6 +247,22 @@ class _Halving:
             left=sum(x for _, x in rs) / len(rs),
             seconds=time.monotonic() - self.start,
         )
+
+    def _beats(self, k: int, n: int) -> bool:
+        """Whether candidate k's value beats the policy's choice (0) by
+        ``switch_z`` standard errors of their paired difference over the
+        first ``n`` samples."""
+        w = self.player.params.left_weight
+        diffs = [
+            (float(a[0]) - w * a[1]) - (float(b[0]) - w * b[1])
+            for a, b in zip(self.results[k][:n], self.results[0][:n], strict=True)
+        ]
+        m = len(diffs)
+        mean = sum(diffs) / m
+        if m < 2:
+            return mean > 0  # one sample: nothing hidden, the outcome is certain
+        var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
+        return mean > self.player.params.switch_z * math.sqrt(var / m)
 
     def _late(self) -> bool:
         return self.deadline is not None and time.monotonic() >= self.deadline
