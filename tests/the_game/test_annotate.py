@@ -17,11 +17,13 @@ from click.testing import CliRunner
 
 from thegame.analysis.the_game.annotate import (
     MARKS,
+    REVIEW_BUDGET,
     Drop,
     annotate_record,
     mark_of,
 )
 from thegame.analysis.the_game.blind import choose_turn
+from thegame.analysis.the_game.strong import Level, StrongPlayer
 from thegame.cli.main import cli
 from thegame.models.the_game import Deal, GameState, Play, Record, Turn, small_rules
 
@@ -62,12 +64,38 @@ def policy_record(deal: Deal, blunder_turn: int | None = None) -> tuple[Record, 
 
 def test_the_policy_s_own_game_has_no_marks() -> None:
     record, _ = policy_record(deal_of(3))
-    review = annotate_record(record, samples=4, hindsight=None)
+    review = annotate_record(record, samples=4, hindsight=None, level=Level.DEFAULT)
+    assert review.level is Level.DEFAULT and review.to_dict()["better_budget"] is None
     assert review.annotations and all(a.same for a in review.annotations)
     assert review.marked == [] and all(a.drop is None for a in review.annotations)
     # Every turn start is estimated, on the samples given.
     assert [t for t, _ in review.turn_starts] == list(range(len(record.turns)))
     assert all(e.samples == 4 for _, e in review.turn_starts)
+
+
+def test_the_strong_players_own_game_has_no_marks() -> None:
+    """The review's strong player (its seed is the review's + 1) names each
+    action of a game it played itself, plays inside a turn included (it
+    follows its own turn without choosing again)."""
+    deal = deal_of(4)
+    player = StrongPlayer(REVIEW_BUDGET, seed=1)
+    state = GameState(deal, first=1)
+    turns: list[Turn] = []
+    while not state.over:
+        plays = player.choose_turn(state)
+        for p in plays:
+            state.play(p.card, p.pile)
+        turns.append(Turn(1, tuple(plays)))
+        if state.over:
+            break
+        state.end_turn()
+    record = Record(deal, tuple(turns))
+    assert any(len(t.plays) > 1 for t in turns)
+    review = annotate_record(record, samples=4, hindsight=None)
+    assert review.level is Level.STRONG
+    assert review.to_dict()["better_budget"] == {"playouts": 100, "seconds": None}
+    assert review.annotations and all(a.same for a in review.annotations)
+    assert review.marked == []
 
 
 @pytest.mark.parametrize("seed", [1, 2, 5])

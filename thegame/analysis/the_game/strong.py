@@ -168,16 +168,13 @@ class _Halving:
         self.used = 0
         b = player.budget
         self.deadline = None if b.seconds is None else start + b.seconds
-        # Enough orders for the whole budget on the last candidate standing;
-        # with a time budget, drawn as the rounds ask for them.
+        # The orders are drawn as the rounds ask for them.
         self.state = state
         self.seed = player.seed * 1_000_003 + state.turn
         self.samples = SampleSet(state, [])
-        if not self.samples.hidden:
-            # Nothing hidden: every order is the same (empty) one.
-            self.limit = 1
-        else:
-            self.limit = math.inf
+        # Samples worth playing: with nothing hidden every order is the same
+        # (empty) one, and one sample is the certain outcome.
+        self.limit: float = 1 if not self.samples.hidden else math.inf
 
     def _ensure(self, n: int) -> None:
         n = min(n, int(min(self.limit, 1 << 20)))
