@@ -16,7 +16,7 @@ from typing import Any
 
 from ..models.errors import InvalidInputError
 from .store import Store
-from .work import Chunk, Row, run_chunk
+from .work import Chunk, Row, StrongSpec, run_chunk
 
 OnRows = Callable[[list[Row]], None]
 
@@ -31,11 +31,12 @@ class Plan:
     seeds: tuple[int, ...]  # the seeds still to do, ascending
     skipped: int  # seeds of the range already stored
     time_limit: float | None
+    strong: StrongSpec | None = None  # kind "strong": the player and its budget
 
     def chunks(self, size: int) -> list[Chunk]:
         s = self.seeds
         return [
-            (self.kind, self.variant, self.players, s[i : i + size], self.time_limit)
+            (self.kind, self.variant, self.players, s[i : i + size], self.time_limit, self.strong)
             for i in range(0, len(s), size)
         ]
 
@@ -48,16 +49,19 @@ def plan(
     seeds: Sequence[int],
     time_limit: float | None = None,
     retry_unknown: bool = False,
+    strong: StrongSpec | None = None,
 ) -> Plan:
     """The seeds of ``seeds`` not stored yet (and, with ``retry_unknown``,
     the unknown ones stored with a smaller budget than ``time_limit``)."""
     if kind == "deal":
         retry_below = (time_limit or float("inf")) if retry_unknown else None
         done = store.deal_seeds(variant, players, retry_below)
+    elif kind == "strong" and strong is not None:
+        done = store.strong_seeds(variant, players, strong.key())
     else:
         done = store.blind_seeds(variant, players)
     todo = tuple(s for s in seeds if s not in done)
-    return Plan(kind, variant, players, todo, len(seeds) - len(todo), time_limit)
+    return Plan(kind, variant, players, todo, len(seeds) - len(todo), time_limit, strong)
 
 
 def run(
