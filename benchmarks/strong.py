@@ -133,11 +133,16 @@ def summary_line(rows: list[dict[str, object]]) -> str:
     seeds = sorted(int(str(r["seed"])) for r in rows)
     left = sum(int(str(r["cards_left"])) for r in rows) / n
     base_left = sum(int(str(r["default_cards_left"])) for r in rows) / n
+    # The paired difference of cards left (strong - default) and its 95% half-width.
+    diffs = [int(str(r["cards_left"])) - int(str(r["default_cards_left"])) for r in rows]
+    d = sum(diffs) / n
+    sd = math.sqrt(sum((x - d) ** 2 for x in diffs) / (n - 1)) if n > 1 else math.inf
+    half = Z * sd / math.sqrt(n)
     return (
         f"| {rows[0]['playouts_per_turn']} | {cpu / turns:.3f} | {seeds[0]}-{seeds[-1]} ({n}) "
         f"| {100 * wins / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}) "
         f"| {100 * base / n:.1f}% ({100 * blo:.1f}-{100 * bhi:.1f}) "
-        f"| +{only_strong} / -{only_base} | {left:.2f} / {base_left:.2f} "
+        f"| +{only_strong} / -{only_base} | {left:.2f} / {base_left:.2f} ({d:+.2f} ± {half:.2f}) "
         f"| {playouts / turns:.0f} | {cpu / n:.1f} | {wall / n:.1f} |"
     )
 
@@ -148,11 +153,11 @@ def report(args: argparse.Namespace) -> None:
     lines = [
         HEADER,
         "",
-        "Command: `python benchmarks/strong.py play --playouts ... --seeds ...`, then "
+        f"Commands: `{args.play_command}`, then "
         f"`python benchmarks/strong.py {shlex.join(sys.argv[1:])}`",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with six other "
-        f"busy sessions (load 6-14), Python {platform.python_version()}: wall times are "
+        f"busy sessions (load average 7-17), Python {platform.python_version()}: wall times are "
         "several times the CPU times; the budget is in playouts, the CPU seconds are "
         "measured.",
         "",
@@ -160,7 +165,8 @@ def report(args: argparse.Namespace) -> None:
         "played (every seed of the range, or every k-th), the strong player's win rate "
         "and the default policy's on the same seeds (95% Wilson intervals), the paired "
         "count of games only the strong player won / only the default won, the mean cards "
-        "left (strong / default), the playouts actually spent per turn (fewer than the "
+        "left (strong / default, and their paired difference with its 95% interval), the "
+        "playouts actually spent per turn (fewer than the "
         "budget: turns with one way to finish, or nothing hidden), CPU seconds per turn "
         "and per game, wall seconds per game.",
         "",
@@ -193,6 +199,31 @@ def write_section(text: str) -> None:
     path.write_text(new)
 
 
+def survey_rows(args: argparse.Namespace) -> None:
+    """Store the games of one budget as the survey's strong rows in ``--db``:
+    they are the very games ``thegame survey blind --level strong --playouts N
+    --sample-seed 0`` plays (the same player, seed and budget, player 1 first;
+    ``tests/survey/test_survey_strong.py`` checks the survey's game is
+    deterministic), so the report's strong column can show them without
+    playing them twice."""
+    from thegame import __version__
+    from thegame.survey.store import Store
+
+    store = Store(args.db, create=False)
+    count = 0
+    for r in read_rows(rows_path(args.variant, args.players, args.playouts)):
+        store.put_strong({
+            "variant": args.variant, "players": args.players, "seed": r["seed"],
+            "playouts": args.playouts, "turn_time": 0.0, "sample_seed": 0,
+            "won": int(bool(r["won"])), "cards_left": r["cards_left"], "turns": r["turns"],
+            "playouts_spent": r["playouts"], "seconds": r["wall_seconds"],
+            "version": __version__,
+        })  # fmt: skip
+        count += 1
+    store.close()
+    print(f"{count} strong rows stored in {args.db}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -206,9 +237,18 @@ def main() -> None:
     r.add_argument("--variant", default="classic")
     r.add_argument("--players", type=int, default=1)
     r.add_argument("--no-write", action="store_true")
+    r.add_argument("--play-command", default="python benchmarks/strong.py play ...",
+                   help="the play command(s) that made the rows, for the record")
+    v = sub.add_parser("survey-rows")
+    v.add_argument("--db", required=True)
+    v.add_argument("--playouts", type=int, required=True)
+    v.add_argument("--variant", default="classic")
+    v.add_argument("--players", type=int, default=1)
     args = parser.parse_args()
     if args.cmd == "play":
         play(args)
+    elif args.cmd == "survey-rows":
+        survey_rows(args)
     else:
         report(args)
 
