@@ -77,8 +77,13 @@ HINDSIGHT_TOTAL = 6.0
 # Samples of the win-chance curve at each turn start (the actions get all).
 TURN_START_SAMPLES = 50
 # The strong player's budget per choice in a review: a fixed number of
-# playouts (deterministic), about a tenth of a second on one core.
+# playouts (deterministic), about a tenth of a second on one core; and for
+# all its choices in one review (a game the player keeps leaving the strong
+# turn asks for a choice at almost every action), past which the policy
+# names the better action (``Annotation.better_by`` says whose it is), so a
+# whole solo review stays within seconds.
 REVIEW_BUDGET = Budget(playouts=100)
+REVIEW_PLAYOUTS_TOTAL = 3000
 MARK_NAMES = ("", "?!", "?", "??")
 MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 
@@ -175,7 +180,8 @@ class Annotation:
     tops: tuple[int, ...]  # the position before the action
     hand: tuple[int, ...]
     draw_left: int
-    continuation: list[Play]  # the policy's plays from here to the end of the turn
+    continuation: list[Play]  # the better player's plays from here to the end of the turn
+    better_by: Level = Level.DEFAULT  # who named ``better``
     after_played: Estimate | None = None  # None when ``same``
     after_better: Estimate | None = None
     drop: Drop | None = None
@@ -193,6 +199,7 @@ class Annotation:
             "player": self.player,
             "played": _play_dict(rules, self.played),
             "better": _play_dict(rules, self.better),
+            "better_by": str(self.better_by),
             "same": self.same,
             "mark": self.mark,
             "position": {
@@ -345,7 +352,7 @@ def annotate_record(
     annotations: list[Annotation] = []
     turn_starts: list[tuple[int, Estimate]] = []
     total = sum(len(t.plays) + 1 for t in record.turns[start_turn:])
-    chooser = _Better(level, budget, seed)
+    chooser = _Better(level, budget, seed, REVIEW_PLAYOUTS_TOTAL)
 
     def judged(ann: Annotation) -> None:
         annotations.append(ann)
@@ -387,34 +394,40 @@ class _Better:
     action, or the strong player's turn, chosen again only where the player
     left it (see the module notes)."""
 
-    def __init__(self, level: Level, budget: Budget, seed: int) -> None:
+    def __init__(self, level: Level, budget: Budget, seed: int, total: int) -> None:
         self.level = level
         # Another seed than the review's samples (see the module notes).
         self.player = StrongPlayer(budget, seed=seed + 1) if level is Level.STRONG else None
         self.kept: tuple[tuple[int, int], list[Play]] | None = None
+        self.left = total  # playouts left for the strong player's choices
+        self.by = Level.DEFAULT  # who named the last plan
 
     def plan(self, state: GameState, at: tuple[int, int]) -> list[Play]:
         """The rest of the turn the better player would play from ``state``,
         the position before action ``at`` (turn, play)."""
-        if self.player is None:
-            return policy_plan(state)
         if self.kept is not None and self.kept[0] == at:
             return self.kept[1]
-        return self.player.choose_turn(state)
+        if self.player is None or self.left <= 0:
+            self.by = Level.DEFAULT
+            return policy_plan(state)
+        choice = self.player.choose(state)
+        self.left -= choice.playouts
+        self.by = choice.level
+        return choice.plays
 
     def taken(self, state: GameState, at: tuple[int, int], plan: list[Play], same: bool,
               action: Action) -> None:  # fmt: skip
         """The player made ``action`` at ``at``: keep the rest of the plan
         when it was the plan's first play."""
         self.kept = None
-        if self.player is None or not same or not plan or action == END:
+        if self.by is Level.DEFAULT or not same or not plan or action == END:
             return
         rest = _follow([_action(p) for p in plan], action)
         self.kept = ((at[0], at[1] + 1), [Play(a[0], a[1]) for a in rest if a != END])
 
     def is_policy(self, state: GameState, plan: list[Play]) -> bool:
         """Whether ``plan`` is the default policy's own rest of the turn."""
-        return self.player is None or plan == policy_plan(state)
+        return self.by is Level.DEFAULT or plan == policy_plan(state)
 
 
 def _judge_turn(
@@ -464,6 +477,7 @@ def _judged(
         hand=tuple(sorted(state.hands[state.current])),
         draw_left=state.stock_left(),
         continuation=list(plan),
+        better_by=chooser.by,
     )
     after = _apply(state, taken)
     if not same:
