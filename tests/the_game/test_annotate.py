@@ -227,3 +227,20 @@ def test_ctrl_c_keeps_the_review_so_far() -> None:
     assert calls[-1] == 2 and len(review.annotations) == 2
     assert review.hindsight is None
     assert len(review.annotations) < sum(len(t.plays) + 1 for t in record.turns)
+
+
+def test_past_the_reviews_playout_budget_the_policy_names_the_better_action(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from thegame.analysis.the_game import annotate
+
+    record, _ = policy_record(deal_of(3), blunder_turn=1)
+    full = annotate_record(record, samples=4, hindsight=None)
+    assert any(a.better_by is Level.STRONG for a in full.annotations)
+    monkeypatch.setattr(annotate, "REVIEW_PLAYOUTS_TOTAL", 0)
+    spent = annotate_record(record, samples=4, hindsight=None)
+    assert all(a.better_by is Level.DEFAULT for a in spent.annotations)
+    assert all(a["better_by"] == "default" for a in spent.to_dict()["actions"])
+    # With nothing left for the strong player the review is the policy's.
+    policy = annotate_record(record, samples=4, hindsight=None, level=Level.DEFAULT)
+    assert [a.mark for a in spent.annotations] == [a.mark for a in policy.annotations]
