@@ -51,7 +51,8 @@ class Group:
     blind_left: Counter[int] = field(default_factory=Counter)
     exact_wins_on_blind_seeds: int = 0
     # The strong blind player's games on decided seeds, per budget
-    # (playouts, turn time, sample seed): [games, wins].
+    # (playouts, turn time, sample seed): [games, wins, the blind policy's
+    # wins on the same seeds, the seeds it played].
     strong: dict[tuple[int, float, int], list[int]] = field(default_factory=dict)
 
     @property
@@ -68,6 +69,7 @@ def collect(store: Store) -> list[Group]:
     for variant, players in store.groups():
         g = Group(variant, players)
         won: dict[int, bool] = {}
+        blind_won: dict[int, int] = {}
         for r in store.deals(variant, players):
             g.seeds.append(r["seed"])
             g.seconds.append(r["seconds"])
@@ -85,6 +87,7 @@ def collect(store: Store) -> list[Group]:
                 g.unknown.append((r["seed"], r["cards_left"], r["lower_bound"]))
         for b in store.blinds(variant, players):
             if b["seed"] in won:  # the same seeds as the exact table, decided ones
+                blind_won[b["seed"]] = b["won"]
                 g.blind_n += 1
                 g.blind_wins += b["won"]
                 g.blind_left[b["cards_left"]] += 1
@@ -92,9 +95,12 @@ def collect(store: Store) -> list[Group]:
         for b in store.strongs(variant, players):
             if b["seed"] in won:
                 key = (b["playouts"], b["turn_time"], b["sample_seed"])
-                cell = g.strong.setdefault(key, [0, 0])
+                cell = g.strong.setdefault(key, [0, 0, 0, 0])
                 cell[0] += 1
                 cell[1] += b["won"]
+                if b["seed"] in blind_won:
+                    cell[2] += blind_won[b["seed"]]
+                    cell[3] += 1
         groups.append(g)
     return groups
 
@@ -224,10 +230,13 @@ def _strong_cell(g: Group) -> str:
     """The strong player's rate per budget (``thegame survey blind --level
     strong``): rate, interval and games; '-' when none was played."""
     cells = []
-    for (playouts, turn_time, _), (n, wins) in sorted(g.strong.items()):
+    for (playouts, turn_time, _), (n, wins, base, paired) in sorted(g.strong.items()):
         lo, hi = wilson(wins, n)
         budget = f"{playouts} playouts" if playouts else f"{turn_time:g} s"
-        cells.append(f"{_pct(wins / n)} ({_pct(lo)}-{_pct(hi)}) of {n}, {budget} a turn")
+        # The policy on the very same seeds: a few seeds can be easier or
+        # harder than the whole range.
+        same = f", the policy {_pct(base / paired)} on these seeds" if paired else ""
+        cells.append(f"{_pct(wins / n)} ({_pct(lo)}-{_pct(hi)}) of {n}, {budget} a turn{same}")
     return "; ".join(cells) or "-"
 
 
