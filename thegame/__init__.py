@@ -16,11 +16,15 @@ Names are imported on first use, so ``import thegame`` stays cheap.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+# Not ``typing`` (it loads ``re``): the console script's first lines, which
+# make a Ctrl-C during start-up quiet, come right after this module.
+TYPE_CHECKING = False
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from . import cento, mind, nimmt
     from .api.the_game import (
         NO_LIMIT,

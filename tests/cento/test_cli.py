@@ -72,7 +72,8 @@ def test_solve_solo_json_and_record_replays(tmp_path: Path) -> None:
     assert checked.exit_code == 0
     verdict = json.loads(checked.stdout)
     assert verdict["legal"] and verdict["status"] == "won" and verdict["winner"] == 1
-    assert verdict["cards_left"] == [0] and verdict["error"] is None
+    assert verdict["cards_left"] == 0 and verdict["hand_sizes"] == [0]
+    assert verdict["error"] is None
 
 
 def test_solve_keeps_the_old_record_option_hidden(tmp_path: Path) -> None:
@@ -91,14 +92,16 @@ def test_solve_duel_json_small_deck() -> None:
     result = invoke("solve", *args, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["optimal"] is True and data["winner"] in (1, 2, None)
-    assert set(data) >= {"winner", "optimal", "turns", "stats"} and "proven" not in data
+    assert data["optimal"] is True and data["verdict"] in ("win", "loss", "tie")
+    assert set(data) >= {"players", "player", "verdict", "optimal", "turns", "stats"}
+    assert data["players"] == 2 and data["player"] == 1 and "proven" not in data
 
 
 def test_solve_duel_budget_gives_unknown() -> None:
     result = invoke("solve", "--seed", "1", "--players", "2", "--node-limit", "100", "--json")
     data = json.loads(result.stdout)
-    assert data["optimal"] is False and data["winner"] is None and data["verdict"] == "unknown"
+    assert data["optimal"] is False and data["verdict"] == "unknown"
+    assert data["progress"]["proof_number"] > 0
 
 
 def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:
@@ -107,12 +110,15 @@ def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:
     result = invoke("check", write(tmp_path, record), "--json")
     assert result.exit_code == 2
     data = json.loads(result.stdout)
-    assert data["legal"] is False and data["cards_left"] == [7, 7]
+    assert data["legal"] is False and data["cards_left"] == 14 and data["hand_sizes"] == [7, 7]
     assert set(data["error"]) == {"turn", "play", "rule", "message"}
     assert data["error"]["turn"] == 1 and data["error"]["play"] == 1
     assert data["error"]["rule"] == "Z1"
     text = invoke("check", write(tmp_path, record))
-    assert text.exit_code == 2 and "rule Z1" in text.stderr
+    assert text.exit_code == 2 and text.stdout == ""
+    assert text.stderr.splitlines() == [
+        "illegal: turn 1, play 1: rule Z1: 8 shares no digit with the open card 27"
+    ]
 
 
 def test_check_free_card_as(tmp_path: Path) -> None:
@@ -154,7 +160,10 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
     assert_user_error(invoke("solve"), "--deal")
     assert_user_error(invoke("solve", "--seed", "1", "--deck", "1 2"), "--seed and --deck")
     three = write(tmp_path, deal_json("--seed", "1", "--players", "3"))
-    assert_user_error(invoke("solve", "--deal", three), "1 or 2 players")
+    assert_user_error(invoke("solve", "--deal", three, "--player", "4"), "not a seat of 3")
+    assert_user_error(
+        invoke("solve", "--deal", three, "--all-seats", "--player", "2"), "--all-seats"
+    )
     assert_user_error(invoke("check", str(tmp_path / "missing.json")), "missing.json")
 
 
@@ -169,3 +178,28 @@ def test_console_script_out_of_range_players_is_one_line() -> None:
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
     assert "--players" in proc.stderr
+
+
+def test_solve_table_every_seat_same_shape() -> None:
+    """3 players: one answer per seat with --all-seats, each the shape of a
+    single seat's answer, each line replayed by the referee."""
+    small = ["--cards", "1-20", "--hand-size", "3", "--free", "0"]
+    result = invoke("solve", "--seed", "5", "--players", "3", *small, "--all-seats", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == 3 and [s["player"] for s in data["seats"]] == [1, 2, 3]
+    deal = deal_json("--seed", "5", "--players", "3", *small)
+    for seat in data["seats"]:
+        assert seat["verdict"] in ("win", "loss") and seat["line_complete"]
+        assert set(seat["stats"]) == {"nodes", "seconds"}
+        from thegame.models.cento import Record, check
+
+        replay = check(Record.from_dict({"deal": deal, "turns": seat["turns"]}))
+        assert replay.legal and replay.state.over
+        assert (seat["player"] - 1 in replay.state.winners) == (seat["verdict"] == "win")
+    one = json.loads(
+        invoke("solve", "--seed", "5", "--players", "3", *small, "--player", "2", "--json").stdout
+    )
+    assert one["verdict"] == data["seats"][1]["verdict"]
+    text = invoke("solve", "--seed", "5", "--players", "3", *small, "--player", "2")
+    assert "player 2" in text.stdout.splitlines()[0]

@@ -377,8 +377,9 @@ def test_check_json_keeps_its_fields_in_order() -> None:
     data = result.to_dict()
     assert list(data) == [
         "legal", "error", "turns_played", "status", "winner", "winners",
-        "cards_left", "hands", "open", "draw_left",
+        "cards_left", "hand_sizes", "hands", "open", "draw_left",
     ]  # fmt: skip
     assert data["turns_played"] == result.steps_ok == 1 and data["draw_left"] == 2
-    assert data["cards_left"] == [1] and result.cards_left == 1 and data["open"] == 12
+    assert data["cards_left"] == 1 == result.cards_left and data["hand_sizes"] == [1]
+    assert data["open"] == 12
     assert data["error"] is None and result.reason is None and result.winner is None

@@ -5,7 +5,6 @@ and a node budget is honoured by every engine."""
 from __future__ import annotations
 
 import json
-import math
 import re
 import time
 from pathlib import Path
@@ -98,11 +97,10 @@ def test_a_node_budget_stops_the_default_engine(capsys: pytest.CaptureFixture[st
     assert time.monotonic() - start < 10
 
 
-@pytest.mark.parametrize("seconds", [None, math.inf])
-def test_a_node_budget_ends_the_portfolio_without_a_time_budget(seconds: float | None) -> None:
+def test_a_node_budget_ends_the_portfolio_without_a_time_budget() -> None:
     deal = Deal.from_seed(1, get_rules("classic"))
     start = time.monotonic()
-    sol = solve_with(deal, "auto", Limit(seconds, 1000))
+    sol = solve_with(deal, "auto", Limit(None, 1000))
     assert sol.nodes <= 1000 and time.monotonic() - start < 10
 
 

@@ -86,7 +86,7 @@ def test_m2_deal_json_round_trips_and_rejects_bad_hands() -> None:
     data["hands"][0] = data["hands"][0][:-1]
     with pytest.raises(
         InvalidInputError,
-        match=r"deal\.hands\[0\]: player 1 holds 4 cards; level 5 deals 5 to each \(rule M2\)",
+        match=r"deal\.hands\[1\]: player 1 holds 4 cards; level 5 deals 5 to each \(rule M2\)",
     ):
         Deal.from_dict(data)
     data = deal.to_dict()
@@ -171,8 +171,8 @@ def test_record_json_round_trips_and_rejects_bad_events() -> None:
     record = Record(Deal.from_seed(4, 2, 2), (Star(), Play(1, 5)))
     assert Record.from_dict(record.to_dict()) == record
     for event, fragment in [
-        ({"player": 3, "card": 5}, r"events\[0\]\.player: player must be 1\.\.2"),
-        ({"player": 1, "card": 0}, r"events\[0\]\.card: card 0 is not in"),
+        ({"player": 3, "card": 5}, r"events\[1\]\.player: player must be 1\.\.2"),
+        ({"player": 1, "card": 0}, r"events\[1\]\.card: card 0 is not in"),
         ({"star": False}, "star event"),
         ({"player": 1}, "an event is"),
         ({"player": "1", "card": 4}, "expected an integer"),

@@ -77,7 +77,8 @@ def test_check_illegal_names_turn_and_player(tmp_path: Path) -> None:
     }
     text = invoke("check", write(tmp_path, data))
     lines = text.stderr.splitlines()
-    assert len(lines) == 1 and "turn 4, player 3: rule S2" in text.stderr
+    # The one shape of an illegal step in every game: where, the rule, the message.
+    assert lines == [f"illegal: turn 4, play 3: rule S2: {out['error']['message']}"]
 
 
 def test_solve_json(tmp_path: Path) -> None:
@@ -85,7 +86,8 @@ def test_solve_json(tmp_path: Path) -> None:
     result = invoke("solve", write(tmp_path, record.to_json()), "--player", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"player", "heads", "optimal", "played_heads", "turns", "stats"}
+    assert set(data) == {"player", "verdict", "heads", "optimal", "played_heads", "turns", "stats"}
+    assert data["verdict"] == ("win" if data["heads"] == 0 else "loss")
     assert set(data["stats"]) == {"nodes", "seconds"}
     assert data["player"] == 2 and data["optimal"] is True
     assert data["played_heads"] == replay(record).heads[1]
@@ -172,7 +174,9 @@ def test_analyze_json(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["player"] == 3 and data["samples"] == 2 and data["sample_seed"] == 4
     assert data["played_heads"] == replay(record).heads[2]
-    assert data["lost"] == data["played_heads"] - data["optimal_heads"]
+    assert data["lost"] == data["played_heads"] - data["heads"]  # the names of 'solve'
+    assert data["optimal"] is True
+    assert data["verdict"] == ("win" if data["heads"] == 0 else "loss")
     assert [t["turn"] for t in data["turns"]] == list(range(1, 11))
     assert [t["card"] for t in data["turns"]] == [t.cards[2] for t in record.turns]
     assert sum(t["lost"] for t in data["turns"]) == data["lost"]

@@ -157,7 +157,7 @@ def test_solve_needs_a_finished_legal_record() -> None:
     with pytest.raises(InvalidInputError, match="of 10 turns"):
         problem_from_record(Record(record.deal, record.turns[:9]), 0)
     bad = Turn(record.turns[0].cards[::-1], {})
-    with pytest.raises(InvalidInputError, match="illegal at turn 1"):
+    with pytest.raises(InvalidInputError, match="illegal record: turn 1"):
         problem_from_record(Record(record.deal, (bad, *record.turns[1:])), 0)
     with pytest.raises(InvalidInputError, match=r"not in 1\.\.3"):
         problem_from_record(record, 3)

@@ -84,5 +84,5 @@ def test_refusals() -> None:
         open_table(3, 3, "easy", False, [[], []])
     with pytest.raises(IllegalMoveError, match="round 1, turn 1"):
         open_table(3, 3, "easy", False, rounds_from_json(3, 3, [[{"cards": [104, 103, 102]}]]))
-    with pytest.raises(InvalidInputError, match=r"rounds\[0\]"):
+    with pytest.raises(InvalidInputError, match=r"rounds\[1\]"):
         rounds_from_json(3, 3, [[{"cards": [1]}]])

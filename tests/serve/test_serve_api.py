@@ -20,6 +20,8 @@ from thegame.puzzles.the_game.files import Puzzle
 from thegame.serve.app import Settings
 from thegame.serve.pool import JobCancelled, WorkerPool
 
+JSON = {"content-type": "application/json"}
+
 # -- daily ------------------------------------------------------------------------
 
 
@@ -109,8 +111,23 @@ def test_the_server_cap_wins_over_the_requests_time_limit() -> None:
         r = c.post("/api/solve", json={"seed": 108, "variant": "profi-hard", "time_limit": 600})
         took = time.monotonic() - start
     assert r.status_code == 200
-    assert r.json()["verdict"] == "unknown"
+    assert r.json()["verdict"] == "unknown" and r.json()["stopped_early"] is True
     assert r.json()["stats"]["seconds"] <= 2.5 and took < 8
+
+
+def test_a_complete_answer_never_says_stopped_early(client: httpx.Client) -> None:
+    """The Mind's odds at 4 players and tolerance 10 (half a minute and more
+    to count) come from the stored counts within the cap, complete; a won
+    solve is complete too."""
+    start = time.monotonic()
+    r = client.get("/api/mind/odds", params={"players": 4, "tolerance": 10})
+    assert r.status_code == 200, r.text
+    assert time.monotonic() - start < 10  # the test server's cap
+    odds = r.json()
+    assert "stopped_early" not in odds and len(odds["levels"]) == 8
+    assert all(abs(sum(level["lives_lost"]) - 1) < 1e-9 for level in odds["levels"])
+    won = client.post("/api/solve", json={"seed": 5, "time_limit": 5}).json()
+    assert won["verdict"] == "win" and "stopped_early" not in won
 
 
 def test_check_names_the_first_illegal_step_counted_from_1(client: httpx.Client) -> None:
@@ -182,14 +199,16 @@ def test_malformed_bodies_are_400s(client: httpx.Client, raw: bytes, words: str)
 def test_a_time_limit_that_is_no_finite_number_is_refused(
     client: httpx.Client, value: bytes
 ) -> None:
-    r = client.post("/api/solve", content=b'{"seed": 1, "time_limit": ' + value + b"}")
+    r = client.post(
+        "/api/solve", content=b'{"seed": 1, "time_limit": ' + value + b"}", headers=JSON
+    )
     assert r.status_code == 400
     assert "time_limit: must be a finite positive number" in r.json()["error"]
 
 
 def test_a_body_over_1_mb_is_a_413(client: httpx.Client) -> None:
     big = b'{"seed": 1, "pad": "' + b"x" * (1 << 20) + b'"}'
-    r = client.post("/api/solve", content=big)
+    r = client.post("/api/solve", content=big, headers=JSON)
     assert r.status_code == 413
     assert "larger than" in r.json()["error"]
 
@@ -197,8 +216,9 @@ def test_a_body_over_1_mb_is_a_413(client: httpx.Client) -> None:
         for _ in range(20):
             yield b"x" * 65536
 
-    r = client.post("/api/check", content=chunks())
+    r = client.post("/api/check", content=chunks(), headers=JSON)
     assert r.status_code == 413
+    assert "larger than" in r.json()["error"]
 
 
 # -- hint, analyze, explain -----------------------------------------------------------
@@ -280,7 +300,7 @@ def test_analyze_with_hindsight(client: httpx.Client) -> None:
 )
 def test_analyze_bad_options(client: httpx.Client, extra: dict[str, Any], words: str) -> None:
     body = json.dumps({"record": blunder_record().to_dict(), **extra})
-    r = client.post("/api/analyze", content=body)
+    r = client.post("/api/analyze", content=body, headers=JSON)
     assert r.status_code == 400
     assert words in r.json()["error"]
 
@@ -427,7 +447,7 @@ def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced() -> No
     from thegame.serve.inputs import game
 
     async def scenario() -> tuple[float, list[int], list[int], int]:
-        pool = WorkerPool(1, 5.0)
+        pool = WorkerPool(1, 60.0)  # the wait covers a fresh worker's start on a busy machine
         await pool.start()
         before = pool.pids()
         start = time.monotonic()
@@ -439,9 +459,9 @@ def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced() -> No
         with pytest.raises(JobCancelled):
             await pool.run(jobs.solve_job, (record, 30.0, 64, False), 30.0, gone)
         took = time.monotonic() - start
-        after = pool.pids()
-        # The fresh worker serves the next job.
+        # The fresh worker (started in the background) serves the next job.
         quick = await pool.run(jobs.solve_job, (game({"seed": 5}), 5.0, 64, False), 5.0)
+        after = pool.pids()
         await pool.close()
         return took, before, after, quick["cards_left"]
 

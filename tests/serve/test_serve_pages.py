@@ -4,6 +4,8 @@ the documented contract, ships its assets locally, and shows bad input as a
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import signal
@@ -45,9 +47,28 @@ def test_pages_serve_with_their_hooks(client: httpx.Client, path: str, hooks: li
 
 
 def test_static_assets_are_served(client: httpx.Client) -> None:
-    for name in ("style.css", "board.js", "solve.js", "page.js"):
+    for name in ("style.css", "board.js", "solve.js", "page.js", "review.js", "daily.js", "home.js"):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and len(r.text) > 500
+    icon = client.get("/static/favicon.svg")
+    assert icon.status_code == 200 and icon.text.startswith("<svg")
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/solve").text
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", f"/daily/{DAY}", "/play?seed=4", "/solve", "/review", "/mind?players=2&tolerance=1",
+     "/nimmt?seed=3", f"/cento/{DAY}", "/daily/2026-13-01"],
+)
+def test_pages_need_no_inline_script_or_style(client: httpx.Client, path: str) -> None:
+    """Under a Content-Security-Policy of 'self' nothing inline runs: every
+    script is a file of /static, no style attribute, no on* handler, no
+    javascript: address."""
+    r = client.get(path)
+    assert r.status_code in (200, 400)
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", r.text)
+    assert "<style" not in r.text and not re.search(r"\sstyle=", r.text)
+    assert not re.search(r"\son[a-z]+=", r.text) and "javascript:" not in r.text
 
 
 def test_play_without_a_seed_redirects_to_one(client: httpx.Client) -> None:
@@ -78,8 +99,24 @@ def test_review_page_draws_the_chart_with_the_marks(client: httpx.Client) -> Non
     r = client.post("/review", data={"record": record.to_json(), "samples": "20"})
     assert r.status_code == 200
     assert 'data-chart="win-chance"' in r.text
-    assert re.search(r'<g class="mark[^"]*" data-mark="\?\?">', r.text)
-    assert '<tr data-mark="??">' in r.text
+    assert re.search(r'<g class="mark[^"]*" data-mark="\?\?" data-turn="1" data-position="\d+">', r.text)
+    assert re.search(r'<tr data-mark="\?\?" data-turn="1" data-position="\d+">', r.text)
+    # Every point of the win-chance chart names its turn and the action the board shows.
+    points = re.findall(r'<circle class="point" data-turn="(\d+)" data-position="(\d+)"', r.text)
+    assert [int(t) for t, _ in points] == list(range(1, len(record.turns) + 1))
+    # The replay board: a position per judged action and the end; no mark shows "0 ± 0".
+    raw = re.search(r'data-board data-position="0" data-frames="([^"]*)"', r.text)
+    assert raw is not None
+    frames = json.loads(html.unescape(raw.group(1)))
+    # An action per play and per end of turn, then the end of the game.
+    assert len(frames) == sum(len(t.plays) + 1 for t in record.turns) + 1
+    marked = [f for f in frames if f["mark"]]
+    assert marked and all(f["better"] for f in marked)
+    assert all("0 ± 0" not in f["words"] and ("win chance" in f["words"] or "cards" in f["words"])
+               for f in marked)
+    assert "left (" in frames[-1]["words"] and frames[-1]["played"] is None
+    assert "0 ± 0" not in r.text and "inaccuracys" not in r.text
+    assert not re.search(r"\d(\.\d+)?e-\d", r.text.split("<main")[1])  # no e-notation
 
 
 def test_review_page_takes_an_uploaded_file(client: httpx.Client) -> None:

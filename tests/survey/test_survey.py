@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -27,7 +28,7 @@ from thegame.models.the_game.state import Play, pile_index
 from thegame.survey import report
 from thegame.survey.runner import Plan, plan, run
 from thegame.survey.store import DEAL_COLUMNS, SCHEMA_VERSION, Store, open_for_reading
-from thegame.survey.work import decide
+from thegame.survey.work import Kind, decide
 
 ROOT = Path(__file__).resolve().parents[2]
 # Volatile columns: how long a deal took is not part of what was found.
@@ -91,9 +92,9 @@ def test_retry_unknown_replaces_only_unknown_rows_with_a_smaller_budget(tmp_path
     }
     store.put_deal(unknown)
     store.put_deal(decide("classic", 5, 3, 10.0))
-    assert plan(store, "deal", "classic", 5, range(1, 4), 10.0).seeds == (1,)
-    assert plan(store, "deal", "classic", 5, range(1, 4), 0.5, True).seeds == (1,)
-    p = plan(store, "deal", "classic", 5, range(2, 4), 10.0, retry_unknown=True)
+    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), 10.0).seeds == (1,)
+    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), 0.5, True).seeds == (1,)
+    p = plan(store, Kind.DEAL, "classic", 5, range(2, 4), 10.0, retry_unknown=True)
     assert p.seeds == (2,)
     run(p, lambda rs: [store.put_deal(r) for r in rs], jobs=1)
     row = store.deals("classic", 5)[0]
@@ -101,6 +102,53 @@ def test_retry_unknown_replaces_only_unknown_rows_with_a_smaller_budget(tmp_path
     # A decided row is never replaced, whatever is written over it.
     store.put_deal(unknown)
     assert store.deals("classic", 5)[0]["verdict"] == "win"
+
+
+def test_retry_unknown_retries_every_unknown_below_the_new_budget(tmp_path: Path) -> None:
+    store = Store(tmp_path / "b.sqlite")
+    for seed, budget in ((1, 0.5), (2, 2.0), (3, 5.0), (4, None)):
+        store.put_deal(_row(seed, "unknown", 6) | {"time_limit": budget})
+    store.put_deal(_row(5, "win", 0) | {"time_limit": 0.5})
+    # The same budget retries none; a larger one every unknown stored below
+    # it (and one stored without a budget, which a refused nan once wrote).
+    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), 0.5, True).seeds == (4,)
+    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), 5.0, True).seeds == (1, 2, 4)
+    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), 5.0).seeds == ()
+
+
+def test_ctrl_c_during_a_run_stores_no_deal_it_cut_short(tmp_path: Path) -> None:
+    """In process (--jobs 1), Ctrl-C lands inside a deal's search: the deals
+    finished before it are stored, the one it cut is not, and the run stops."""
+    from thegame.models import interrupt
+
+    store = Store(tmp_path / "c.sqlite")
+    # profi-hard solo: seeds 1-3 decide in a fraction of a second, and most
+    # later seeds take the whole budget.
+    p = plan(store, Kind.DEAL, "profi-hard", 1, range(1, 40), 5.0)
+    stored: list[dict[str, Any]] = []
+    start = time.monotonic()
+
+    def put(rs: list[dict[str, Any]]) -> None:
+        for r in rs:
+            store.put_deal(r)
+            stored.append(r)
+
+    before = signal.signal(signal.SIGINT, interrupt.handler)
+    interrupt.reset()
+    timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run(p, put, jobs=1)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, before)
+        interrupt.reset()
+    assert time.monotonic() - start < 30  # it stopped; it did not do 39 deals
+    kept = store.deals("profi-hard", 1)
+    assert [r["seed"] for r in kept] == [r["seed"] for r in stored]
+    for r in kept:  # each finished: an answer, or its whole budget spent
+        assert r["verdict"] != "unknown" or r["seconds"] >= 0.9 * 5.0, r
 
 
 def test_local_and_ray_backends_write_identical_rows(tmp_path: Path) -> None:
@@ -122,7 +170,7 @@ def test_local_and_ray_backends_write_identical_rows(tmp_path: Path) -> None:
         # A chunk that fails for good is reported, not stored, not fatal:
         # here a variant ``api.solve`` does not cover (a duel has its own
         # search) fails in the worker.
-        bad = Plan("deal", "face-to-face", 2, (1, 2, 3), 0, 1.0)
+        bad = Plan(Kind.DEAL, "face-to-face", 2, (1, 2, 3), 0, 1.0)
         stored: list[dict[str, Any]] = []
         assert run(bad, stored.extend, "ray", chunk=2) == [1, 2, 3]
         assert stored == []
@@ -257,6 +305,7 @@ def test_report_on_a_fixed_database(tmp_path: Path) -> None:
     assert "| exact |" in text
     assert "2 proven loss(es): seed 4 (3 left); seed 5 (1 left)" in text
     assert "unknown (1): seeds 7" in text
+    assert "cut by a budget: 1 at 10 s" in text
     # The blind rate on the 9 decided seeds (the unknown seed 7 is left out).
     blo, bhi = report.wilson(2, 9)
     assert (

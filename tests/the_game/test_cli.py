@@ -253,7 +253,7 @@ BAD_RECORDS: list[tuple[str, str | dict[str, Any], tuple[str, ...]]] = [
     ("card-1", _deck_with(lambda d: d.__setitem__(0, 1)), ("card 1", "out of range")),
     ("card-not-int", _deck_with(lambda d: d.__setitem__(0, "7")), ("'7' is not a card number",)),
     ("unknown-variant", _record(variant="classik"), ("unknown variant 'classik'",)),
-    ("unknown-pile", _with_turn(1, "Z9"), ("unknown pile 'Z9'", "turns[0].plays[0].pile")),
+    ("unknown-pile", _with_turn(1, "Z9"), ("unknown pile 'Z9'", "turns[1].plays[1].pile")),
     ("extreme-3-stops", _extreme_record(0), ("need 4 cards of each of the 7 kinds", "stop: 3")),
     ("turn-player-out-of-range", _with_turn(3, "A1"), ("player 3 does not exist",)),
     ("first-out-of-range", _record(first=2), ("player 2 does not exist",)),

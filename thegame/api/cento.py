@@ -1,5 +1,5 @@
 """Cento game 2 (rules Z1-Z6) for programs: deals, records, the solo and
-two-player solvers, hints and the daily puzzle.
+table search for 2-6 players, hints and the daily puzzle.
 
     >>> from thegame import cento
     >>> sol = cento.solve(cento.Deal.from_seed(3, players=1))
@@ -17,12 +17,13 @@ from ..models import Limit
 from ..models.cento import Deal, Record, Rules, State
 from ..models.cento import check as check_record
 from ..models.check import CheckResult
+from ..models.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from ..analysis.cento.hint import Hint
     from ..puzzles.cento.puzzles import SoloPuzzle
-    from ..solver.cento.duel import DuelResult
     from ..solver.cento.solo import SoloResult
+    from ..solver.cento.table import TableResult
 
 __all__ = ["Deal", "Record", "Rules", "check", "daily", "hint", "load", "solve"]
 
@@ -39,13 +40,19 @@ def check(record: Record) -> CheckResult[State]:
     return check_record(record)
 
 
-def solve(deal: Deal, limit: Limit = SOLVE_LIMIT) -> SoloResult | DuelResult:
-    """Solo: the fewest turns to empty the hand, proven. Two players: who
-    wins with best play from both sides. ``unknown`` when the budget ends."""
-    from ..solver.cento.duel import solve_duel
+def solve(deal: Deal, limit: Limit = SOLVE_LIMIT, player: int = 1) -> SoloResult | TableResult:
+    """Solo: the fewest turns to empty the hand, proven. 2-6 players: can
+    seat ``player`` force a win whatever every other player does together
+    (two players: win, tie or loss with best play from both sides).
+    ``unknown`` when the budget ends."""
     from ..solver.cento.solo import solve_solo
+    from ..solver.cento.table import solve_table
 
-    return solve_solo(deal, limit) if deal.players == 1 else solve_duel(deal, limit)
+    if deal.players == 1:
+        return solve_solo(deal, limit)
+    if not 1 <= player <= deal.players:
+        raise InvalidInputError(f"player {player} is not a seat of {deal.players}", "player")
+    return solve_table(deal, player, limit)
 
 
 def hint(record: Record, limit: Limit = SOLVE_LIMIT) -> Hint:

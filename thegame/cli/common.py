@@ -58,6 +58,8 @@ def user_errors(func: F) -> F:
             return func(*args, **kwargs)
         except ThegameError as e:
             fail(str(e))
+        except BrokenPipeError:
+            raise  # the reader went away: the console script ends quietly
         except OSError as e:
             fail(f"{e.filename or ''}: {e.strerror or e}")
 

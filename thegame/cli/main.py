@@ -2,103 +2,277 @@
 
 The Game family's commands are top level (``thegame solve``); every other
 game is a group of its own (``thegame mind ...``, ``thegame nimmt ...``, ``thegame cento ...``).
+
+Start-up stays small: this module imports click and the standard library
+only, and a command's module (with its solver) is imported when the command
+runs (``lazy.LazyGroup``).
+
+How the console script ends:
+
+- Ctrl-C stops the searches (``models.interrupt``) and prints no answer:
+  ``interrupted`` on stderr, exit 130. What a command prints on stdout is
+  held until it ends and dropped on Ctrl-C, so not even half an answer
+  shows; the commands that talk as they go (``play``, ``generate``,
+  ``solve-batch``, ``survey``, ``serve``) print whole items only.
+- A Ctrl-C while the modules load (the first fraction of a second) ends
+  the same way, without a traceback.
+- A closed pipe (``thegame ... | head -1``) ends quietly, as Unix tools do:
+  by SIGPIPE, without a word.
 """
 
 from __future__ import annotations
 
-import contextlib
+import os
 import signal
 import sys
-from typing import NoReturn
 
-import click
+INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
-from .. import __version__
-from ..analysis.the_game.rollout import backend as rollout_backend
-from ..models import interrupt
-from ..solver.the_game.ckernel import kernel_name
-from ..solver.the_game.duel.ccore import backend as duel_backend
-from .cento import cento
-from .common import err
-from .mind import mind
-from .nimmt import nimmt
-from .serve import serve
-from .survey import survey
-from .the_game.analyze import analyze, hint
-from .the_game.check import check
-from .the_game.daily import daily
-from .the_game.deal import deal
-from .the_game.explain import explain
-from .the_game.generate import generate
-from .the_game.play import play
-from .the_game.solve import solve, solve_batch
+
+def _early_interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C before ``main`` takes over: nothing is written yet, so end at
+    once, in the words of any other interruption (no traceback)."""
+    os.write(2, b"interrupted\n")
+    os._exit(INTERRUPTED)
+
+
+# Before anything heavy loads: a Ctrl-C while the imports run ends quietly.
+# (Not under a test runner, which reads Ctrl-C itself.)
+if signal.getsignal(signal.SIGINT) is signal.default_int_handler and "pytest" not in sys.modules:
+    try:  # noqa: SIM105 (contextlib is not loaded yet)
+        signal.signal(signal.SIGINT, _early_interrupt)
+    except ValueError:  # not the main thread
+        pass
+
+import contextlib  # noqa: E402
+import importlib  # noqa: E402
+import io  # noqa: E402
+from typing import NoReturn  # noqa: E402
+
+import click  # noqa: E402
+
+from .. import __version__  # noqa: E402
+from .lazy import LazyGroup  # noqa: E402
 
 DOCS = (
     "Documentation: the docs/ folder of the repository (docs/vocabulary.md: the words, "
     "numbers and JSON fields every game shares); 'mkdocs build' makes it a site."
 )
 
+# Every command and where it lives, imported only when it runs.
+COMMANDS = {
+    "deal": ".the_game.deal:deal",
+    "check": ".the_game.check:check",
+    "solve": ".the_game.solve:solve",
+    "solve-batch": ".the_game.solve:solve_batch",
+    "explain": ".the_game.explain:explain",
+    "analyze": ".the_game.analyze:analyze",
+    "hint": ".the_game.analyze:hint",
+    "daily": ".the_game.daily:daily",
+    "generate": ".the_game.generate:generate",
+    "play": ".the_game.play:play",
+    "mind": ".mind:mind",
+    "nimmt": ".nimmt:nimmt",
+    "cento": ".cento:cento",
+    "survey": ".survey:survey",
+    "serve": ".serve:serve",
+}
+# The commands that print as they go (a conversation, or one whole line or
+# file per item): their stdout is not held back (see ``_Held``).
+LIVE = {
+    ("play",), ("generate",), ("solve-batch",), ("serve",), ("survey",),
+    ("mind", "play"), ("nimmt", "play"), ("cento", "play"), ("cento", "generate"),
+}  # fmt: skip
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=DOCS)
+
+def _compiled(module: str) -> bool:
+    """Whether a compiled extension loads (it alone: not the solver around it)."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
+def version_line() -> str:
+    """The version and the kernels in use, as ``ckernel.kernel_name``,
+    ``rollout.backend`` and ``ccore.backend`` name them, found without
+    importing the solvers (``tests/cli/test_startup.py`` holds them equal)."""
+    forced = os.environ.get("THEGAME_KERNEL", "").strip().lower() == "python"
+    if forced:
+        kernel = "python (THEGAME_KERNEL=python)"
+    elif not _compiled("thegame.solver.the_game._ckernel"):
+        kernel = "python (the C extension is not built)"
+    else:
+        kernel = "c (compiled, classic family and Extreme, with the Python kernel as reference)"
+    off = os.environ.get("THEGAME_ROLLOUT", "").lower() == "python"
+    rollout = "c" if not off and _compiled("thegame.analysis.the_game._crollout") else "python"
+    duel = "c" if not forced and _compiled("thegame.solver.the_game.duel._cduel") else "python"
+    return (
+        f"thegame {__version__}, search kernel: {kernel}, "
+        f"blind playouts: {rollout}, duel expansion: {duel}"
+    )
+
+
+def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: the version and which kernels are compiled."""
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(version_line())
+    ctx.exit()
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=DOCS,
+)
 # The version line names the search kernel in use: compiled C, or the
 # Python reference.
-@click.version_option(
-    __version__,
-    prog_name="thegame",
-    message=f"%(prog)s %(version)s, search kernel: {kernel_name()}, "
-    f"blind playouts: {rollout_backend()}, duel expansion: {duel_backend()}",
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_version,
+    help="Show the version and the kernels in use, and exit.",
 )
 def cli() -> None:
     """Exact solver and puzzle analyzer for The Game and its family."""
 
 
-for command in (deal, check, solve, solve_batch, explain, analyze, hint, daily, generate, play):
-    cli.add_command(command)
-for group in (mind, nimmt, cento, survey):
-    cli.add_command(group)
-cli.add_command(serve)
+class _Held(io.StringIO):
+    """stdout held until the command ends: printed whole then, dropped on
+    Ctrl-C. It answers ``isatty`` as the real stdout does, so colours and
+    widths are what they would be."""
+
+    def __init__(self, real: io.TextIOBase) -> None:
+        super().__init__()
+        self.real = real
+
+    def isatty(self) -> bool:
+        return self.real.isatty()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.real, "encoding", None) or "utf-8"
 
 
-INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+def _command_path(args: list[str]) -> tuple[str, ...]:
+    """The command (and subcommand) named on the command line."""
+    words = [a for a in args if not a.startswith("-")][:2]
+    return tuple(words)
 
 
-def _exit(code: int) -> NoReturn:
-    """Exit with ``code``; a Ctrl-C from here on is ignored.
+def _live(args: list[str]) -> bool:
+    path = _command_path(args)
+    return path[:1] in LIVE or path[:2] in LIVE
 
-    The answer is written by now. Python restores the default SIGINT action
+
+def _broken_pipe() -> NoReturn:
+    """The reader of stdout went away: end as a Unix tool does, by SIGPIPE."""
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)  # nothing left for Python to flush at exit
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGPIPE)
+    os._exit(128 + signal.SIGPIPE)  # where SIGPIPE cannot end a process
+
+
+def _write_whole(text: str) -> None:
+    """``text`` on stdout to its last byte (as ``common.write_whole``, which
+    loads rich: start-up keeps to click)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a test runner's stream
+        click.echo(text, nl=False)
+        return
+    sys.stdout.flush()
+    data = memoryview(text.encode(sys.stdout.encoding or "utf-8", "replace"))
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def _exit(code: int, held: _Held | None = None) -> NoReturn:
+    """Print what was held, whole, and exit with ``code``; a Ctrl-C from
+    here on is ignored.
+
+    The answer is complete by now. Python restores the default SIGINT action
     while it shuts down, so a late Ctrl-C would otherwise kill the process
-    by signal after a complete answer (exit -2 instead of 0 or 130)."""
-    with contextlib.suppress(OSError):  # a closed pipe: nothing more to say
-        sys.stdout.flush()
+    by signal after a complete answer (exit -2 instead of 0)."""
     with contextlib.suppress(ValueError):  # not the main thread
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        if held is not None:
+            sys.stdout = held.real  # type: ignore[assignment]
+            _write_whole(held.getvalue())
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _broken_pipe()
+    except OSError:
+        pass
     sys.exit(code)
+
+
+def _interrupted(held: _Held | None) -> NoReturn:
+    """Ctrl-C: no answer, one word on stderr, exit 130."""
+    with contextlib.suppress(ValueError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if held is not None:
+        sys.stdout = held.real  # type: ignore[assignment]
+    with contextlib.suppress(OSError):
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+    sys.exit(INTERRUPTED)
 
 
 def main() -> None:
     """The console script: click's usage errors become one line, exit 2;
-    Ctrl-C stops a search with its best result so far and exits 130."""
+    Ctrl-C stops any search and exits 130 with no answer printed."""
+    from ..models import interrupt
+
     interrupt.reset()
     with contextlib.suppress(ValueError):  # not the main thread: no handler
         signal.signal(signal.SIGINT, interrupt.handler)
+    held = None
+    if not _live(sys.argv[1:]) and isinstance(sys.stdout, io.TextIOBase):
+        held = _Held(sys.stdout)
+        sys.stdout = held
     try:
-        code = cli.main(prog_name="thegame", standalone_mode=False)
+        try:
+            code = cli.main(prog_name="thegame", standalone_mode=False)
+        except click.ClickException as e:
+            if type(e).__name__ == "NoArgsIsHelpError":
+                click.echo(e.format_message())  # bare ``thegame``: the help
+                _exit(0, held)
+            if held is not None:
+                sys.stdout = held.real  # type: ignore[assignment]
+                held = None  # an error is never half an answer: drop it
+            from .common import err
+
+            err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)
+            _exit(e.exit_code)
+        if interrupt.signalled():
+            raise KeyboardInterrupt
     except (click.Abort, KeyboardInterrupt):
-        err.print("interrupted", markup=False)
-        _exit(INTERRUPTED)
-    except click.ClickException as e:
-        if type(e).__name__ == "NoArgsIsHelpError":
-            click.echo(e.format_message())  # bare ``thegame``: the help
-            _exit(0)
-        err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)
-        _exit(e.exit_code)
-    if interrupt.requested():
-        err.print(
-            "interrupted: what is shown is the best found before Ctrl-C, not a verdict",
-            markup=False,
-        )
-        _exit(INTERRUPTED)
-    _exit(code if isinstance(code, int) else 0)
+        _interrupted(held)
+    except BrokenPipeError:
+        _broken_pipe()
+    except Exception:
+        # A Ctrl-C that lands inside a library (a compiled module loading
+        # fails with ImportError): what it broke is the interruption's.
+        if interrupt.signalled():
+            _interrupted(held)
+        raise
+    except SystemExit as e:  # a command's own exit: 2 bad input, 130 said by the command
+        code = e.code if isinstance(e.code, int) else 1
+        if code == INTERRUPTED:  # the command said what was kept: nothing more
+            _exit(code)
+        if interrupt.signalled():
+            _interrupted(held)
+        _exit(code, held)
+    _exit(code if isinstance(code, int) else 0, held)
 
 
 if __name__ == "__main__":

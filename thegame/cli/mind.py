@@ -13,8 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..analysis.mind.analyze import LevelAnalysis, analyze_level
+from ..models.check import status_text, step_text
 from ..models.errors import IllegalMoveError, InvalidInputError
-from ..models.jsonio import load_json
+from ..models.jsonio import in_file, load_json
 from ..models.mind import (
     HIGH,
     MAX_LIVES,
@@ -29,6 +30,7 @@ from ..models.mind import (
     check,
 )
 from ..models.outcome import Status
+from ..models.words import plural
 from ..solver.mind.campaign import CampaignSolution, solve_campaign
 from ..solver.mind.gap import GapResult, check_tolerance, play_gap
 from ..solver.mind.odds import LevelOdds, campaign_odds
@@ -62,9 +64,19 @@ def _json(path: str) -> Any:
 def _load_deal(path: str) -> Deal:
     """A deal JSON, or a record JSON whose deal is taken."""
     data = _json(path)
-    if isinstance(data, dict) and "deal" in data:
-        return Record.from_dict(data, path).deal
-    return Deal.from_dict(data, path)
+    try:
+        if isinstance(data, dict) and "deal" in data:
+            return Record.from_dict(data, path).deal
+        return Deal.from_dict(data, path)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None
+
+
+def _load_record(path: str) -> Record:
+    try:
+        return Record.from_dict(_json(path), path)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None
 
 
 def _hands_text(deal: Deal) -> str:
@@ -97,23 +109,16 @@ def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
 @user_errors
 def check_cmd(record_file: str, as_json: bool) -> None:
     """Replay a level record. Exit code 2 when an event is illegal."""
-    record = Record.from_dict(_json(record_file), record_file)
+    record = _load_record(record_file)
     result = check(record)
     if as_json:
         print_json(result.to_dict())
     else:
         s = result.state
-        line = (
-            f"{'legal' if result.legal else 'illegal'}, {s.status.value.replace('_', ' ')}: "
-            f"{_lives(s.lives_lost)} lost, {s.stars_used} stars used, "
-            f"discarded {' '.join(map(str, s.discarded)) or 'nothing'}"
-        )
-        if result.error:
-            e = result.error
-            err.print(f"{line}; event {e['event']}: rule {e['rule']}: {e['message']}",
-                      markup=False, soft_wrap=True)
-        else:
-            out.print(line, markup=False, soft_wrap=True)
+        facts = (f"{_lives(s.lives_lost)} lost, {s.stars_used} stars used, "
+                 f"discarded {' '.join(map(str, s.discarded)) or 'nothing'}")
+        (out if result.legal else err).print(result.line("event", facts), markup=False,
+                                             soft_wrap=True)
     if not result.legal:
         raise SystemExit(2)
 
@@ -251,11 +256,12 @@ def odds(players: int, tolerance: int, high: int, simulate: int | None, as_json:
 
 
 def _analysis_text(a: LevelAnalysis) -> str:
-    lines = [f"{'legal' if a.legal else 'illegal'}, {a.status.value.replace('_', ' ')}: "
-             f"{_lives(a.lives_lost)} lost, {a.stars_used} stars used"]
+    facts = f"{_lives(a.lives_lost)} lost, {a.stars_used} stars used"
     if a.error:
-        e = a.error
-        lines.append(f"  stops at event {e['event']}: rule {e['rule']}: {e['message']}")
+        lines = [f"illegal: {step_text(a.error)}"]
+    else:
+        events = plural(len(a.record.events), "event")
+        lines = [f"legal ({events}): {status_text(a.status)}; {facts}"]
     for life in a.lives:
         lower = ", ".join(f"{c} (player {p})" for p, c in life.lower)
         lines.append(f"  event {life.event}: player {life.player} played {life.played} too "
@@ -276,7 +282,7 @@ def _analysis_text(a: LevelAnalysis) -> str:
 @user_errors
 def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) -> None:
     """Each life lost in a played level, and what a star at the start would change."""
-    record = Record.from_dict(_json(record_file), record_file)
+    record = _load_record(record_file)
     a = analyze_level(record, tolerances or (2, 3, 5))
     if as_json:
         print_json(a.to_dict())
@@ -428,4 +434,4 @@ def _play_loop(game: Campaign, saver: LevelSaver) -> str:
         saver.save()
         if game.level != level:
             saver.start(game)
-    return f"game {game.status.value} at level {game.level}"
+    return f"game {status_text(game.status)} at level {game.level}"

@@ -9,8 +9,10 @@ type and one help text for the same meaning.
 - a sampling seed: ``--sample-seed`` (``sample_seed_option``), never ``--seed``,
   which is always the deal's.
 
-A budget that is not a finite positive number (``nan``, ``inf``, 0, a
-negative) is refused in one line, exit 2, before any work.
+Every budget has a range, refused in one line (exit 2) before any work
+when a value is outside it: seconds above 0 and at most 10^9 (``nan``,
+``inf``, 0 and negatives refused); nodes from 1 to 2^63 - 1 (what the
+compiled searches count in); memory from 16 MiB to 128 GiB.
 """
 
 from __future__ import annotations
@@ -22,40 +24,48 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from ..models.outcome import Limit
+from ..models.outcome import MAX_MEMORY_MIB, MAX_NODES, MAX_SECONDS, MIN_MEMORY_MIB, Limit
 from ..models.seeds import MAX_SEED
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class FiniteSeconds(click.ParamType[float, Any]):
-    """Seconds: a finite number above 0 (0 would decide nothing; ``inf``
-    would never end and ``nan`` compares false with every clock)."""
+class FiniteSeconds(click.FloatRange):
+    """Seconds: a finite number above 0 and at most ``MAX_SECONDS`` (0 would
+    decide nothing; ``inf`` would never end and ``nan`` compares false with
+    every clock, so it passes a plain range). A range type, so that every
+    option of seconds shows its range in its help."""
 
     name = "seconds"
 
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> float:
-        if isinstance(value, float) and math.isfinite(value) and value > 0:
-            return value
+    def __init__(self) -> None:
+        super().__init__(min=0, max=MAX_SECONDS, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        if not math.isfinite(seconds) or not 0 < seconds <= MAX_SECONDS:
+            self.fail(
+                f"{value!r} is not a number of seconds above 0 and at most {MAX_SECONDS:.0e}",
+                param,
+                ctx,
+            )
         return seconds
+
+    def _describe_range(self) -> str:
+        return f"0<x<={MAX_SECONDS:.0e}"
 
 
 # Shared option types: seconds as above; a seed fits SplitMix64's 64 bits
 # (a larger one would wrap); nodes count from 1.
 SECONDS = FiniteSeconds()
 SEED = click.IntRange(min=0, max=MAX_SEED)
-NODES = click.IntRange(min=1)
+NODES = click.IntRange(min=1, max=MAX_NODES)
 # --memory, in MiB (``Limit.memory``): the compiled tables index their
 # dominance chains with 32-bit integers, which 128 GiB keeps within range.
-MEMORY = click.IntRange(min=16, max=128 << 10)
+MEMORY = click.IntRange(min=MIN_MEMORY_MIB, max=MAX_MEMORY_MIB)
 
 TIME_HELP = "Seconds before the answer is 'unknown' (the best found so far)."
 NODES_HELP = "Search nodes before the answer is 'unknown' (the best found so far)."

@@ -23,9 +23,9 @@ from ..solver.the_game.batch import parse_range
 from ..survey import report as report_mod
 from ..survey.runner import Plan, plan, ray_module, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
-from ..survey.work import Row, StrongSpec
+from ..survey.work import Kind, Row, StrongSpec
 from .common import err, out, read_text, user_errors, write_atomic
-from .options import sample_seed_option
+from .options import SECONDS, sample_seed_option
 
 # The strong player's default budget in a survey: playouts per turn.
 STRONG_PLAYOUTS = 160
@@ -61,10 +61,10 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
 @click.option("--variant", type=click.Choice(SOLVED), default="classic", show_default=True)
 @click.option("--players", type=click.IntRange(1, 5), default=1, show_default=True)
 @click.option("--seeds", required=True, metavar="A-B", help="The seed range, e.g. 1-10000.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
-              show_default=True, help="Seconds per deal before its verdict is 'unknown'.")
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
+              help="Seconds per deal before its verdict is 'unknown'.")
 @click.option("--retry-unknown", is_flag=True,
-              help="Decide again the unknown deals stored with a smaller --time-limit.")
+              help="Decide again every unknown deal stored with a smaller --time-limit.")
 @_common
 @user_errors
 def run_cmd(
@@ -76,7 +76,7 @@ def run_cmd(
     if backend == "ray":
         ray_module()  # one clear line before anything is written
     store = Store(db)
-    p = plan(store, "deal", variant, players, rng, time_limit, retry_unknown)
+    p = plan(store, Kind.DEAL, variant, players, rng, time_limit, retry_unknown)
     _execute(store, p, backend, jobs, chunk, address, store.put_deal)
     store.close()
 
@@ -126,7 +126,7 @@ def blind_cmd(
         if variant is None or players is None:
             raise click.UsageError("--seeds needs --variant and --players")
         groups = [(variant, players)]
-    kind = "blind" if strong is None else "strong"
+    kind = Kind.BLIND if strong is None else Kind.STRONG
     plans = [
         plan(store, kind, v, n, parse_range(seeds) if seeds else
              [r["seed"] for r in store.deals(v, n)], strong=strong)
@@ -144,7 +144,7 @@ def _execute(
     store: Store, p: Plan, backend: str, jobs: int | None, chunk: int | None,
     address: str | None, put: Callable[[Row], None],
 ) -> None:
-    what = {"deal": "deals", "blind": "blind games"}.get(p.kind, "strong blind games")
+    what = {Kind.DEAL: "deals", Kind.BLIND: "blind games"}.get(p.kind, "strong blind games")
     label = f"{p.variant} {p.players}p"
     err.print(f"{label}: {len(p.seeds)} {what} to do, {p.skipped} already stored",
               markup=False, highlight=False)

@@ -1,11 +1,16 @@
-"""Ctrl-C as one more budget: stop with the best result so far.
+"""Ctrl-C: stop every search, print no answer, exit 130.
 
 The console script installs ``handler`` for SIGINT. While a search that
 polls ``requested()`` runs (inside ``polling()``), the first Ctrl-C only
-sets the flag: the search stops at its next budget check as if its time had
-run out, and the command reports the best it found, then exits 130. A
+sets the flags: the search stops at its next budget check as if its time
+had run out, and then the polled function raises ``KeyboardInterrupt``
+instead of returning, so what it found is never taken for an answer. A
 second Ctrl-C, or one while nothing polls, raises ``KeyboardInterrupt`` at
 once.
+
+``request()`` is the other way to stop the searches (a server worker whose
+budget is spent): it sets ``requested()`` only, and the polled functions
+return their best so far as usual. ``signalled()`` tells the two apart.
 """
 
 from __future__ import annotations
@@ -18,26 +23,39 @@ from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_state = {"requested": False, "polling": 0}
+_state = {"requested": False, "polling": 0, "signalled": False}
 
 
 def requested() -> bool:
-    """Whether Ctrl-C asked the running searches to stop."""
+    """Whether the running searches were asked to stop (Ctrl-C or ``request``)."""
     return bool(_state["requested"])
 
 
+def signalled() -> bool:
+    """Whether Ctrl-C arrived: then nothing found since may be an answer."""
+    return bool(_state["signalled"])
+
+
 def request() -> None:
-    """Ask the running searches to stop (what the first Ctrl-C does)."""
+    """Ask the running searches to stop with their best so far (not Ctrl-C)."""
     _state["requested"] = True
 
 
 def reset() -> None:
     _state["requested"] = False
+    _state["signalled"] = False
+
+
+def check() -> None:
+    """Raise ``KeyboardInterrupt`` if Ctrl-C arrived: call it before using a
+    result that a search cut short may have produced."""
+    if _state["signalled"]:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
 def polling() -> Iterator[None]:
-    """Inside, the first Ctrl-C sets the flag instead of raising."""
+    """Inside, the first Ctrl-C sets the flags instead of raising."""
     _state["polling"] += 1
     try:
         yield
@@ -46,19 +64,24 @@ def polling() -> Iterator[None]:
 
 
 def polled(func: F) -> F:
-    """Run ``func`` inside ``polling()``: it checks ``requested()`` itself."""
+    """Run ``func`` inside ``polling()``: it checks ``requested()`` itself.
+    After a Ctrl-C its result is dropped: ``KeyboardInterrupt`` instead."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         with polling():
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+        check()
+        return result
 
     return wrapper  # type: ignore[return-value]
 
 
 def handler(signum: int, frame: FrameType | None) -> None:
     """The SIGINT handler the console script installs."""
-    if _state["polling"] and not _state["requested"]:
+    first = not _state["signalled"]
+    _state["signalled"] = True
+    if _state["polling"] and first:
         _state["requested"] = True
         return
     raise KeyboardInterrupt

@@ -26,3 +26,24 @@ def load_json(text: str, where: str) -> Any:
         raise InvalidInputError(
             "malformed JSON: number too long or nesting too deep", where
         ) from None
+
+
+def item(where: str, index: int) -> str:
+    """The path of the item at 0-based ``index`` of the list at ``where``,
+    counted from 1 as turns, plays and players are on screen:
+    ``item("turns", 0)`` is ``turns[1]``, the first turn."""
+    return f"{where}[{index + 1}]"
+
+
+def in_file(err: InvalidInputError, path: str) -> InvalidInputError:
+    """``err`` placed in the file ``path``: the file's name, a colon, then
+    the path inside it (``game.json: turns[2].plays[1].card``), never the
+    file's name run into the path (``game.json.turns``)."""
+    where = err.where or ""
+    if where == path:
+        where = ""
+    elif where.startswith(path + "."):
+        where = where[len(path) + 1 :]
+    elif where.startswith(path + ": "):
+        return err
+    return InvalidInputError(err.message, f"{path}: {where}" if where else path)

@@ -7,10 +7,23 @@ formats stay what they were while the code names what it means.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+
+from .errors import InvalidInputError
+
+# The ranges of a budget. Seconds: finite and at most about 31 years (a
+# longer wait is no limit at all: leave the time out); nodes: counted in
+# 64-bit signed integers by the compiled searches; memory in MiB: the
+# compiled tables index their chains with 32-bit integers, which 128 GiB
+# keeps within range.
+MAX_SECONDS = 1e9
+MAX_NODES = (1 << 63) - 1
+MIN_MEMORY_MIB = 16
+MAX_MEMORY_MIB = 128 << 10
 
 
 class Status(StrEnum):
@@ -48,6 +61,34 @@ class Limit:
     nodes: int | None = None
     progress: Callable[[int], None] | None = None
     memory: int | None = None
+
+    def __post_init__(self) -> None:
+        """Refuse a budget no search can keep: ``nan``, infinite, negative,
+        or past the ranges above (``InvalidInputError``, a ``ValueError``)."""
+        t = self.time
+        if t is not None and (
+            isinstance(t, bool)
+            or not isinstance(t, int | float)
+            or not math.isfinite(t)
+            or not 0 <= t <= MAX_SECONDS
+        ):
+            raise InvalidInputError(
+                f"{t!r} is not a number of seconds from 0 to {MAX_SECONDS:.0e} "
+                "(None: no time limit)",
+                "Limit.time",
+            )
+        ranges = (
+            ("nodes", self.nodes, 0, MAX_NODES),
+            ("memory", self.memory, MIN_MEMORY_MIB, MAX_MEMORY_MIB),
+        )
+        for name, value, low, top in ranges:
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top
+            ):
+                raise InvalidInputError(
+                    f"{value!r} is not a whole number from {low} to {top:,} (None: no limit)",
+                    f"Limit.{name}",
+                )
 
     def deadline(self, start: float | None = None) -> float | None:
         """The ``time.monotonic()`` at which the time budget ends."""

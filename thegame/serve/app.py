@@ -19,22 +19,25 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import __version__
 from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, get_rules, pile_index
 from ..models.the_game.notation import play_text
-from ..puzzles.dates import today_utc
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
-from . import cento, inputs, jobs, nimmt
+from . import cento, inputs, jobs, nimmt, schema
 from .base import (
     MIND_TOLERANCE,
     BodyLimit,
+    Guard,
     Server,
     _day,
     _int_param,
@@ -42,7 +45,9 @@ from .base import (
     _server,
     _stream,
     api,
+    http_error,
     page,
+    server_fault,
 )
 from .base import Settings as Settings  # the server's options: callers import them from here
 
@@ -132,9 +137,12 @@ async def _mind_odds(request: Request, players_raw: str | None, d_raw: str | Non
     tolerance = _int_param(d_raw, "tolerance", 1, MIND_TOLERANCE, 3)
     key = (players, tolerance)
     if key not in server.mind_odds:
-        server.mind_odds[key] = await server.run(
-            request, jobs.mind_odds_job, players, tolerance, budget=server.settings.time_cap
-        )
+        what = f"The Mind's odds for {players} players, tolerance {tolerance},"
+        async with server.making(("mind", key), what):
+            if key not in server.mind_odds:
+                server.mind_odds[key] = await server.run(
+                    request, jobs.mind_odds_job, players, tolerance, budget=server.settings.time_cap
+                )
     return server.mind_odds[key]
 
 
@@ -160,7 +168,7 @@ async def _game(server: Server, raw: Any, request: Request | None) -> _Game:
     "variant"}`` or a real game ``{"seed", "variant", "players"}``."""
     g = inputs.obj(raw, "game")
     if "daily" in g:
-        day = _day(inputs.text(g, "daily"))
+        day = _day(inputs.text(g, "daily"), "game.daily")
         stream = _stream(inputs.text(g, "variant"))
         puzzle = await server.puzzle(day, stream, request)
         label = f"{day.isoformat()}" + (f" {stream}" if stream else "")
@@ -282,7 +290,9 @@ async def api_board(request: Request) -> Response:
 
 @page
 async def index(request: Request) -> Response:
-    return _server(request).page("index.html", today=today_utc().isoformat())
+    # ?date= shows that day's puzzles (the pages link to it); today's by default.
+    day = _day(request.query_params.get("date"))
+    return _server(request).page("index.html", today=day.isoformat())
 
 
 @page
@@ -290,7 +300,9 @@ async def daily_page(request: Request) -> Response:
     server = _server(request)
     day = _day(request.path_params.get("date"))
     stream = _stream(request.query_params.get("variant"))
-    puzzle = await server.puzzle(day, stream, request)
+    # A day's puzzle not made yet is made while the page shows its wait (an
+    # Extreme one can take half a minute): the page does not wait for it.
+    puzzle = server.puzzles.get((day.isoformat(), stream))
     game = {"daily": day.isoformat(), "variant": stream or "classic"}
     title = f"Daily puzzle {day.isoformat()}" + (" (Extreme)" if stream else "")
     suffix = f"?variant={stream}" if stream else ""
@@ -302,7 +314,9 @@ async def daily_page(request: Request) -> Response:
         title=title,
         mode="daily",
         game=json.dumps(game),
-        subtitle=f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
+        subtitle="making the day's puzzle…"
+        if puzzle is None
+        else f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
         f"{puzzle.start().cards_left()} cards",
         prev=prev_day,
         next=next_day,
@@ -425,7 +439,33 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/cento/solve", cento.api_solve, methods=["POST"]),
         Mount("/static", static, name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    routes.insert(0, Route("/api/openapi.json", api_openapi))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[
+            Middleware(Guard, settings=server.settings),
+            Middleware(
+                BodyLimit, limit=server.settings.max_body, timeout=server.settings.read_timeout
+            ),
+        ],
+        exception_handlers={HTTPException: http_error, Exception: server_fault},
+    )
     app.state.server = server
-    app.add_middleware(BodyLimit, limit=server.settings.max_body)
     return app
+
+
+def api_routes(app: Starlette) -> list[tuple[str, list[str]]]:
+    """The ``/api/`` routes of ``app``: each path with its methods."""
+    return [
+        (r.path, sorted(r.methods or ()))
+        for r in app.routes
+        if isinstance(r, Route) and r.path.startswith("/api/")
+    ]
+
+
+@api
+async def api_openapi(request: Request) -> Response:
+    """The OpenAPI 3 document of the API, built from the route table and the
+    fields each endpoint declares (``schema``)."""
+    return JSONResponse(schema.openapi(api_routes(request.app), __version__))

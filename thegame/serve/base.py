@@ -9,17 +9,21 @@ with ``Retry-After``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import ipaddress
 import json
 import logging
 import os
+import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -27,15 +31,42 @@ from ..models import InvalidInputError, ThegameError
 from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
-from . import inputs, jobs
-from .pool import JobCancelled, JobFailed, JobOverran, PoolBusy, WorkerPool
+from . import inputs, jobs, schema
+from .pool import (
+    GRACE,
+    JobCancelled,
+    JobFailed,
+    JobOverran,
+    PoolBusy,
+    WorkerDied,
+    WorkerPool,
+)
+from .schema import MIND_TOLERANCE as MIND_TOLERANCE  # the routes import it from here
 
 log = logging.getLogger("thegame.serve")
+# One line per request (method, path, status, milliseconds): ``thegame serve``
+# shows it on stderr unless ``--quiet``.
+access = logging.getLogger("thegame.serve.access")
 
 MAX_BODY = 1 << 20  # bytes: a record of the longest game is about 10 KB
 PUZZLE_CACHE = 64  # daily puzzles kept (each a few KB)
-# The Mind's odds: the largest tolerance served (the count grows with it).
-MIND_TOLERANCE = 10
+# An error line at most this long: what it quotes of the input is cut short.
+ERROR_CHARS = 240
+# Seconds a puzzle or odds that ran past the cap are not tried again: the next
+# visitors get the 503 at once instead of each starting the same job.
+FAILED_FOR = 300
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+CSP = (
+    "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; "
+    "object-src 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
 
 
 @dataclass(frozen=True)
@@ -53,31 +84,182 @@ class Settings:
     hint_time: float = 3.0
     hindsight_time: float = 1.0  # per position of a review's hindsight column
     hindsight_total: float = 6.0
+    # Seconds a daily puzzle may take to make (None: four times the cap).
+    make_time: float | None = None
+    grace: float = GRACE  # seconds a job may overrun its budget before its worker is killed
+    # Seconds the next piece of a request body may take (a stalled upload is dropped).
+    read_timeout: float = 30.0
+    # The names the server answers to (the Host header): DNS rebinding
+    # reaches it under another name, which is refused.
+    hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    any_address: bool = False  # listening on every address: any IP literal is a Host too
 
 
-class BodyLimit:
-    """413 for a request body over ``limit`` bytes, declared or streamed."""
+# -- the guards in front of every request ---------------------------------------------
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope["headers"]:
+        if k == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+def _host_name(host: str) -> str:
+    """The name of a Host header, without its port (``[::1]:80`` is ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def host_allowed(host: str | None, settings: Settings) -> bool:
+    if not host:
+        return False
+    name = _host_name(host)
+    if name in settings.hosts:
+        return True
+    if settings.any_address:
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
+    return False
+
+
+def cross_site(scope: Scope) -> str | None:
+    """Why a request comes from another site, or None.
+
+    Browsers say where a request comes from: ``Sec-Fetch-Site`` (Chromium,
+    Firefox, Safari) and ``Origin``. A page served with ``Referrer-Policy:
+    no-referrer`` sends ``Origin: null`` even on its own posts, so a null
+    origin passes only with ``Sec-Fetch-Site: same-origin``. A client that
+    sends neither (curl, a script) is not a browser page: it passes.
+    """
+    site = _header(scope, b"sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return f"a request from another site (Sec-Fetch-Site: {site[:20]})"
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return None
+    if origin == "null":
+        return None if site == "same-origin" else "a request from an opaque origin"
+    host = _header(scope, b"host") or ""
+    scheme, _, netloc = origin.partition("://")
+    if scheme not in ("http", "https") or netloc.lower() != host.lower():
+        return f"a request from another origin ({_cut(origin, 60)})"
+    return None
+
+
+def _content_type(scope: Scope) -> str:
+    return (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+
+
+class Guard:
+    """In front of everything: the Host check, the same-origin rule for
+    posts (and every ``/api/`` request a browser sends from elsewhere),
+    JSON bodies for the API, the security headers, and one log line per
+    request. A client that leaves mid-request ends it quietly."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
-        self.limit = limit
+        self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+        start = time.monotonic()
+        status = 0
+
+        async def headed(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        path: str = scope["path"]
+        method: str = scope["method"]
+        is_api = path.startswith("/api/") or path == "/api"
+        refused: tuple[int, str] | None = None
+        if not host_allowed(_header(scope, b"host"), self.settings):
+            refused = (403, "Host: not a name this server answers to (it serves this machine)")
+        elif method not in ("GET", "HEAD", "OPTIONS") or is_api:
+            why = cross_site(scope)
+            if why is not None:
+                refused = (403, f"refused: {why}")
+            elif is_api and method == "POST" and _content_type(scope) != "application/json":
+                refused = (415, "body: send it as Content-Type: application/json")
+        try:
+            if refused is not None:
+                await _send_error(headed, refused[0], refused[1], is_api)
+            else:
+                await self.app(scope, receive, headed)
+        except ClientDisconnect:
+            status = status or 499  # gone mid-upload: nothing to answer, nothing to log but this
+        finally:
+            ms = (time.monotonic() - start) * 1000
+            access.info("%s %s %s %.0f ms", method, _cut(path, 200), status or "-", ms)
+
+
+async def _send_error(send: Send, status: int, message: str, as_json: bool = True) -> None:
+    """An error answer straight from a guard (before the application)."""
+    if as_json:
+        body = json.dumps({"error": one_line(message)}).encode()
+        kind = b"application/json"
+    else:
+        body = f"{status}: {one_line(message)}\n".encode()
+        kind = b"text/plain; charset=utf-8"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", kind),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """413 for a request body over ``limit`` bytes, declared or streamed;
+    408 for a body whose next piece takes over ``timeout`` seconds."""
+
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 30.0) -> None:
+        self.app = app
+        self.limit = limit
+        self.timeout = timeout
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _header(scope, b"content-length")
+        if declared is not None and (
+            not declared.isascii() or not declared.isdigit() or int(declared) > self.limit
+        ):
             await _too_large(self.limit, send)
             return
         seen = 0
         started = False
+        complete = False
 
         async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, complete
+            if complete:
+                return await receive()  # the body is in: a wait for the client's leaving
+            try:
+                message = await asyncio.wait_for(receive(), self.timeout)
+            except TimeoutError:
+                raise _Stalled from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if seen > self.limit:
                     raise _TooLarge
             return message
@@ -92,29 +274,79 @@ class BodyLimit:
         except _TooLarge:
             if not started:
                 await _too_large(self.limit, send)
+        except _Stalled:
+            log.info("%s %s: the body stalled; dropped", scope["method"], _cut(scope["path"], 200))
+            if not started:
+                await _send_error(
+                    send,
+                    408,
+                    f"body: no data for {self.timeout:g} s",
+                    scope["path"].startswith("/api"),
+                )
 
 
 class _TooLarge(Exception):
     pass
 
 
+class _Stalled(Exception):
+    pass
+
+
 async def _too_large(limit: int, send: Send) -> None:
-    body = json.dumps({"error": f"body: larger than {limit // 1024} KB"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/json"), (b"connection", b"close")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await _send_error(send, 413, f"body: larger than {limit // 1024} KB")
+
+
+# -- answers ----------------------------------------------------------------------------------
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def one_line(message: str) -> str:
+    """A message as one line of at most ``ERROR_CHARS`` characters."""
+    return _cut(" ".join(message.split()), ERROR_CHARS)
 
 
 def error(message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message}, status, headers=headers)
+    return JSONResponse({"error": one_line(message)}, status, headers=headers)
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or request.url.path == "/api"
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """404, 405 and the like: JSON under ``/api/``, the error page elsewhere."""
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})
+    message = {404: "no such page or endpoint", 405: f"method {request.method[:10]} not allowed"}
+    text = message.get(exc.status_code, str(exc.detail))
+    if _is_api(request):
+        return error(f"{_cut(request.url.path, 80)}: {text}", exc.status_code, headers)
+    resp = _server(request).page("error.html", exc.status_code, message=text)
+    resp.headers.update(headers)
+    return resp
+
+
+async def server_fault(request: Request, exc: Exception) -> Response:
+    """The last resort: a bug is a 500 that says so, in JSON under ``/api/``."""
+    text = "internal error: a fault of the server (logged)"
+    if _is_api(request):
+        return error(text, 500)
+    return HTMLResponse(f"<!doctype html><title>500</title><p>{text}</p>", 500)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+class Unavailable(Exception):
+    """A job that ran past the cap lately: not started again for a while."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class Server:
@@ -122,12 +354,13 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.pool = WorkerPool(settings.workers, settings.queue_wait)
+        self.pool = WorkerPool(settings.workers, settings.queue_wait, settings.grace)
         self.puzzles: OrderedDict[tuple[str, str | None], Puzzle] = OrderedDict()
         self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
         self.mind_odds: dict[tuple[int, int], dict[str, Any]] = {}
         self.cento_puzzles: dict[str, Any] = {}  # Cento's daily puzzles (serve.cento)
-        self._making: dict[tuple[str, str | None], asyncio.Lock] = {}
+        self._making: dict[Any, asyncio.Lock] = {}
+        self._failed: dict[Any, tuple[float, str]] = {}
         self.templates = Environment(
             loader=PackageLoader("thegame.serve", "templates"),
             autoescape=select_autoescape(["html"]),
@@ -135,29 +368,56 @@ class Server:
 
     # -- running jobs ------------------------------------------------------------
 
+    @property
+    def make_time(self) -> float:
+        """Seconds a puzzle or odds made once and kept may take."""
+        s = self.settings
+        return s.time_cap * 4 if s.make_time is None else s.make_time
+
     async def run(
         self, request: Request | None, func: Callable[..., Any], *args: Any, budget: float
     ) -> Any:
         gone = None if request is None else request.is_disconnected
         return await self.pool.run(func, args, budget, gone)
 
+    @contextlib.asynccontextmanager
+    async def making(self, key: Any, what: str) -> AsyncIterator[None]:
+        """Made once: one request makes ``key`` while the others wait for it;
+        one that ran past the cap is not made again for ``FAILED_FOR`` s."""
+        lock = self._making.setdefault(key, asyncio.Lock())
+        async with lock:
+            failed = self._failed.get(key)
+            if failed is not None:
+                left = failed[0] - time.monotonic()
+                if left > 0:
+                    raise Unavailable(failed[1], max(1, round(left)))
+                del self._failed[key]
+            try:
+                yield
+            except JobOverran:
+                message = f"{what} takes longer than this server's cap to make"
+                self._failed[key] = (time.monotonic() + FAILED_FOR, message)
+                raise Unavailable(message, FAILED_FOR) from None
+
     async def puzzle(self, day: dt.date, stream: str | None, request: Request | None) -> Puzzle:
         """The day's puzzle, made once in a worker and kept."""
         key = (day.isoformat(), stream)
-        lock = self._making.setdefault(key, asyncio.Lock())
-        async with lock:
-            if key not in self.puzzles:
-                data = await self.run(
-                    request, jobs.daily_job, key[0], stream, budget=self.settings.time_cap * 4
-                )
-                self.puzzles[key] = Puzzle.from_dict(data, "daily")
-                self.puzzles[key].date = key[0]
-                self.puzzle_json[key] = data
-                while len(self.puzzles) > PUZZLE_CACHE:
-                    old, _ = self.puzzles.popitem(last=False)
-                    self.puzzle_json.pop(old, None)
-            self.puzzles.move_to_end(key)
-            return self.puzzles[key]
+        if key not in self.puzzles:
+            async with self.making(
+                ("daily", key), f"the puzzle of {key[0]} ({stream or 'classic'})"
+            ):
+                if key not in self.puzzles:
+                    data = await self.run(
+                        request, jobs.daily_job, key[0], stream, budget=self.make_time
+                    )
+                    self.puzzles[key] = Puzzle.from_dict(data, "daily")
+                    self.puzzles[key].date = key[0]
+                    self.puzzle_json[key] = data
+                    while len(self.puzzles) > PUZZLE_CACHE:
+                        old, _ = self.puzzles.popitem(last=False)
+                        self.puzzle_json.pop(old, None)
+        self.puzzles.move_to_end(key)
+        return self.puzzles[key]
 
     # -- pages -------------------------------------------------------------------
 
@@ -166,23 +426,50 @@ class Server:
         return HTMLResponse(html, status)
 
 
+def _advice(request: Request) -> str:
+    spec = schema.ENDPOINTS.get((_method(request), request.url.path))
+    if spec is not None and spec.time_limit:
+        return "try a smaller time_limit"
+    return "try again later"
+
+
+def _method(request: Request) -> str:
+    return "GET" if request.method == "HEAD" else request.method
+
+
 def api(handler: Handler) -> Handler:
-    """An API route: user errors are 400s with one line, never tracebacks."""
+    """An API route: its declared fields checked first (``schema``); user
+    errors are 400s with one line, a busy or overrun pool a 503 with
+    Retry-After, and nothing a client sends a 500."""
 
     async def wrapped(request: Request) -> Response:
         try:
+            spec = schema.ENDPOINTS.get((_method(request), request.url.path))
+            if spec is not None and spec.body is not None:
+                data = await _json(request)
+                schema.check_fields(spec.body, data)
             return await handler(request)
         except ThegameError as e:
             return error(str(e))
         except PoolBusy as e:
             return error(str(e), 503, {"Retry-After": str(e.retry_after)})
+        except Unavailable as e:
+            return error(f"{e}; try again later", 503, {"Retry-After": str(e.retry_after)})
         except JobOverran as e:
-            return error(f"{e}; try a smaller time_limit", 503, {"Retry-After": "1"})
+            return error(f"{e}; {_advice(request)}", 503, {"Retry-After": "1"})
+        except WorkerDied as e:
+            log.error("%s %s: %s", request.method, request.url.path, e)
+            return error(f"{e}; try again", 503, {"Retry-After": "1"})
         except JobCancelled:
             return error("cancelled: the client went away", 499)
+        except (ClientDisconnect, _TooLarge, _Stalled):
+            raise  # the body's guards answer these (or nobody is left to answer)
         except JobFailed as e:
             log.error("server fault: %s", e)
-            return error(f"internal error: {e}", 500)
+            return error("internal error: a fault of the server (logged)", 500)
+        except Exception:
+            log.exception("server fault in %s %s", request.method, request.url.path)
+            return error("internal error: a fault of the server (logged)", 500)
 
     return wrapped
 
@@ -195,16 +482,18 @@ def page(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ThegameError as e:
-            return server.page("error.html", 400, message=str(e))
-        except PoolBusy as e:
+            return server.page("error.html", 400, message=one_line(str(e)))
+        except (PoolBusy, Unavailable) as e:
             resp = server.page("error.html", 503, message=str(e))
             resp.headers["Retry-After"] = str(e.retry_after)
             return resp
-        except (JobOverran, JobCancelled) as e:
-            return server.page("error.html", 503, message=str(e))
+        except (JobOverran, JobCancelled, WorkerDied) as e:
+            resp = server.page("error.html", 503, message=str(e))
+            resp.headers["Retry-After"] = "1"
+            return resp
         except JobFailed as e:
             log.error("server fault: %s", e)
-            return server.page("error.html", 500, message=f"internal error: {e}")
+            return server.page("error.html", 500, message="internal error (logged)")
 
     return wrapped
 
@@ -215,7 +504,12 @@ def _server(request: Request) -> Server:
 
 
 async def _json(request: Request) -> dict[str, Any]:
-    return inputs.body_json(await request.body())
+    """The body, one JSON object (parsed once a request)."""
+    cached: dict[str, Any] | None = getattr(request.state, "body", None)
+    if cached is None:
+        cached = inputs.body_json(await request.body())
+        request.state.body = cached
+    return cached
 
 
 def _stream(name: str | None) -> str | None:
@@ -229,8 +523,15 @@ def _stream(name: str | None) -> str | None:
     return name
 
 
-def _day(text: str | None) -> dt.date:
-    return today_utc() if text in (None, "") else parse_date(text or "")
+def _day(text: str | None, where: str = "date") -> dt.date:
+    """A day ``YYYY-MM-DD`` (today, UTC, when none), the error naming ``where``."""
+    if text in (None, ""):
+        return today_utc()
+    try:
+        return parse_date(text or "")
+    except InvalidInputError as e:
+        message = e.message.replace(repr(text), _shown(text or ""))
+        raise InvalidInputError(message, where) from None
 
 
 def _int_param(raw: str | None, name: str, low: int, high: int, default: int) -> int:

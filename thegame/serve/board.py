@@ -193,7 +193,8 @@ def view(board: Board) -> dict[str, Any]:
         "minimum": state.turn_min,
         "played": len(board.plays),
         "piles": pile_views(state),
-        "hand": [] if over else hand,
+        # Kept after the end: a lost game shows what was left in the hand.
+        "hand": hand,
         "other_hands": [
             {"player": p + 1, "cards": len(h)}
             for p, h in enumerate(state.hands)

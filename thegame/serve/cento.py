@@ -45,14 +45,16 @@ async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloP
     key = day.isoformat()
     cache = server.cento_puzzles
     if key not in cache:
-        data = await server.run(
-            request, game_jobs.cento_daily_job, key, budget=server.settings.time_cap * 4
-        )
-        deal = Deal.from_dict(data["deal"])
-        turns = tuple(Turn.from_dict(t, f"turns[{i}]") for i, t in enumerate(data["turns"]))
-        if len(cache) >= 32:
-            cache.pop(next(iter(cache)))
-        cache[key] = SoloPuzzle(data["seed"], deal, data["turn_count"], turns, key)
+        async with server.making(("cento", key), f"Cento's puzzle of {key}"):
+            if key not in cache:
+                data = await server.run(
+                    request, game_jobs.cento_daily_job, key, budget=server.make_time
+                )
+                deal = Deal.from_dict(data["deal"])
+                turns = tuple(Turn.from_dict(t, f"turns[{i}]") for i, t in enumerate(data["turns"]))
+                if len(cache) >= 32:
+                    cache.pop(next(iter(cache)))
+                cache[key] = SoloPuzzle(data["seed"], deal, data["turn_count"], turns, key)
     found: SoloPuzzle = cache[key]
     return found
 
@@ -144,9 +146,9 @@ def board_view(session: Session, steps: list[Step]) -> dict[str, Any]:
 async def _game(server: Server, raw: Any, request: Request) -> tuple[Deal, SoloPuzzle | None]:
     g = inputs.obj(raw, "game")
     if "daily" in g:
-        p = await puzzle(server, _day(inputs.text(g, "daily")), request)
+        p = await puzzle(server, _day(inputs.text(g, "daily"), "game.daily"), request)
         return p.deal, p
-    seed = inputs.integer(g, "seed", 0, MAX_SEED, None)
+    seed = inputs.integer(g, "seed", 0, MAX_SEED, None, "game.seed")
     if seed is None:
         raise InvalidInputError('give "daily" or "seed"', "game")
     return Deal.from_seed(seed, 1), None

@@ -3,12 +3,14 @@ with the marked actions on it, and the rows of the marked actions."""
 
 from __future__ import annotations
 
+import json
 from html import escape
 from typing import Any
 
 from markupsafe import Markup
 
-from ..models.the_game import Record
+from ..models.the_game import Record, pile_name, replay
+from .views import percent, plural
 
 WIDTH, HEIGHT, PAD = 640, 220, 36
 MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
@@ -22,10 +24,21 @@ def _y(chance: float) -> float:
     return HEIGHT - PAD - (HEIGHT - 2 * PAD) * chance
 
 
+def first_actions(review: dict[str, Any]) -> dict[int, int]:
+    """The index of each turn's first action in the review's actions."""
+    out: dict[int, int] = {}
+    for i, a in enumerate(review["actions"]):
+        out.setdefault(a["turn"], i)
+    return out
+
+
 def win_chart(review: dict[str, Any]) -> Markup:
     """Win chance at the start of each turn (the blind policy's playouts,
-    an estimate with its sample size) and a mark where a marked action was made."""
+    an estimate with its sample size) and a mark where a marked action was made.
+    Each point and mark carries ``data-turn`` and ``data-position`` (the
+    index of the action the replay board shows for it)."""
     starts = review["turn_starts"]
+    first = first_actions(review)
     turns = max([s["turn"] for s in starts] + [1])
     parts = [
         f'<svg data-chart="win-chance" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
@@ -57,13 +70,14 @@ def win_chart(review: dict[str, Any]) -> Markup:
         line = " ".join(f"{_x(s['turn'], turns):.1f},{_y(s['win_chance']):.1f}" for s in starts)
         parts.append(f'<polyline class="curve" points="{line}"/>')
         for s in starts:
+            at = first.get(s["turn"], len(review["actions"]))
             parts.append(
-                f'<circle class="point" cx="{_x(s["turn"], turns):.1f}" '
-                f'cy="{_y(s["win_chance"]):.1f}" r="2.5"><title>turn {s["turn"]}: '
-                f"{100 * s['win_chance']:.0f}%</title></circle>"
+                f'<circle class="point" data-turn="{s["turn"]}" data-position="{at}" '
+                f'cx="{_x(s["turn"], turns):.1f}" cy="{_y(s["win_chance"]):.1f}" r="5">'
+                f'<title>turn {s["turn"]}: {percent(s["win_chance"])}</title></circle>'
             )
     by_turn = {s["turn"]: s["win_chance"] for s in starts}
-    for a in review["actions"]:
+    for i, a in enumerate(review["actions"]):
         if not a["mark"]:
             continue
         x, y = _x(a["turn"], turns), _y(by_turn.get(a["turn"], 0.5))
@@ -73,7 +87,8 @@ def win_chart(review: dict[str, Any]) -> Markup:
         )
         parts.append(
             f'<g class="mark mark-{len(a["mark"]) + (a["mark"] == "?!")}" '
-            f'data-mark="{escape(a["mark"])}"><title>{escape(label)}</title>'
+            f'data-mark="{escape(a["mark"])}" data-turn="{a["turn"]}" data-position="{i}">'
+            f"<title>{escape(label)}</title>"
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6"/>'
             f'<text x="{x:.1f}" y="{y - 10:.1f}" text-anchor="middle">'
             f"{escape(a['mark'])}</text></g>"
@@ -96,6 +111,15 @@ def hindsight_chart(review: dict[str, Any]) -> Markup | None:
         f"{HEIGHT - PAD - (HEIGHT - 2 * PAD) * v / top:.1f}"
         for i, v in enumerate(curve)
     )
+    # A point per position (before action i), each a step of the replay board.
+    dots = "".join(
+        f'<circle class="point hindsight" data-position="{i}" '
+        f'cx="{PAD + (WIDTH - 2 * PAD) * i / max(1, n - 1):.1f}" '
+        f'cy="{HEIGHT - PAD - (HEIGHT - 2 * PAD) * v / top:.1f}" r="4">'
+        f"<title>{'the start' if i == 0 else f'after action {i}'}: best reachable "
+        f"{plural(v, 'card')} left</title></circle>"
+        for i, v in enumerate(curve)
+    )
     return Markup(
         f'<svg data-chart="hindsight" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" class="chart" '
         f'aria-label="best reachable cards left after each action, in hindsight">'
@@ -103,23 +127,132 @@ def hindsight_chart(review: dict[str, Any]) -> Markup | None:
         f'<text class="axis" x="4" y="{PAD + 4}">{top}</text>'
         f'<text class="axis" x="4" y="{HEIGHT - PAD + 4}">0</text>'
         f'<line class="grid" x1="{PAD}" x2="{WIDTH - PAD}" y1="{HEIGHT - PAD}" '
-        f'y2="{HEIGHT - PAD}"/><polyline class="curve hindsight" points="{pts}"/></svg>'
+        f'y2="{HEIGHT - PAD}"/><polyline class="curve hindsight" points="{pts}"/>{dots}</svg>'
     )
+
+
+def _level(value: float, half: float, thresholds: list[float]) -> int:
+    """The mark level one measure reaches (its interval clear of zero)."""
+    if value - half <= 0:
+        return 0
+    return sum(1 for t in thresholds if value >= t)
+
+
+def measure_words(action: dict[str, Any], marks: dict[str, list[float]]) -> str:
+    """The measure that made (or did not make) a mark, in plain words: the
+    win chance lost, or, when that decided it, the expected cards left."""
+    drop, after_p, after_b = action["drop"], action["after_played"], action["after_better"]
+    if action["same"] or drop is None or after_p is None or after_b is None:
+        return "the blind policy's own choice here"
+    n = after_p["samples"]
+    win = _level(drop["win_chance_lost"], drop["win_chance_lost_margin"], marks["win_chance_lost"])
+    left = _level(
+        drop["cards_left_gained"], drop["cards_left_gained_margin"], marks["cards_left_gained"]
+    )
+    chance = (
+        f"win chance {percent(after_b['win_chance'])} with the better action, "
+        f"{percent(after_p['win_chance'])} as played"
+    )
+    cards = (
+        f"expected cards left {after_b['expected_cards_left']:.1f} with the better action, "
+        f"{after_p['expected_cards_left']:.1f} as played"
+    )
+    over = f" (over {plural(n, 'sampled order')} of the unseen cards)"
+    if win == 0 and left == 0:
+        return "no measurable loss: " + chance + over
+    if win >= left:
+        lost = round(100 * drop["win_chance_lost"])
+        margin = round(100 * drop["win_chance_lost_margin"])
+        return (
+            f"loses about {plural(lost, 'point')} of win chance (± {margin}): " + chance + over
+        )
+    more = drop["cards_left_gained"]
+    return (
+        f"leaves about {more:.1f} more cards at the end (± {drop['cards_left_gained_margin']:.1f}): "
+        + cards
+        + over
+    )
+
+
+def replay_frames(record: Record, review: dict[str, Any]) -> list[dict[str, Any]]:
+    """The replay board's positions: one before each judged action (the
+    position the review judged it in, the action played, the better one and
+    the measure in words), then the end of the game (replayed by the engine)."""
+    marks = review.get("marks") or {"win_chance_lost": [1, 1, 1], "cards_left_gained": [99] * 3}
+    hs = (review.get("hindsight") or {}).get("curve") or []
+    frames: list[dict[str, Any]] = []
+    for i, a in enumerate(review["actions"]):
+        pos = a["position"]
+        frames.append(
+            {
+                "turn": a["turn"],
+                "play": a["play"],
+                "player": a["player"],
+                "piles": pos["piles"],
+                "hand": pos["hand"],
+                "draw_left": pos["draw_left"],
+                "played": a["played"],
+                "better": None if a["same"] else a["better"],
+                "mark": a["mark"],
+                "words": measure_words(a, marks),
+                "hindsight": hs[i] if i < len(hs) else None,
+            }
+        )
+    end = replay(record).state
+    rules = end.rules
+    frames.append(
+        {
+            "turn": len(record.turns),
+            "play": None,
+            "player": end.current + 1,
+            "piles": {pile_name(rules, i): t for i, t in enumerate(end.tops)},
+            "hand": list(end.hand()),
+            "draw_left": end.stock_left(),
+            "played": None,
+            "better": None,
+            "mark": "",
+            "words": f"the end: {plural(end.cards_left(), 'card')} left ({end.status})",
+            "hindsight": hs[len(review["actions"])] if len(hs) > len(review["actions"]) else None,
+        }
+    )
+    return frames
+
+
+def _mistakes(review: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hindsight mistakes, each with the index of its action (for the board)."""
+    hs = review.get("hindsight") or {}
+    index = {(a["turn"], a["play"]): i for i, a in enumerate(review["actions"])}
+    return [
+        dict(m, position_index=index.get((m["turn"], m["play"])))
+        for m in hs.get("mistakes") or []
+    ]
 
 
 def review_context(record: Record, review: dict[str, Any]) -> dict[str, Any]:
     """What review.html shows: the summary, the charts, the marked actions
     with the better action on their position and the hindsight beside it."""
     starts = review["turn_starts"]
-    marked = [a for a in review["actions"] if a["mark"]]
+    marked = [dict(a, position_index=i) for i, a in enumerate(review["actions"]) if a["mark"]]
     counts = {m: sum(1 for a in marked if a["mark"] == m) for m in ("??", "?", "?!")}
+    marks = review.get("marks") or {}
+    for a in marked:
+        a["words"] = measure_words(a, marks)
     return {
         "data": review,
         "variant": record.deal.rules.name,
         "turns": len(record.turns),
         "start": starts[0] if starts else None,
         "marked": marked,
-        "counts": {MARK_WORDS[m]: n for m, n in counts.items() if n},
+        "counts": ", ".join(plural(n, MARK_WORDS[m]) for m, n in counts.items() if n),
+        "start_text": None
+        if not starts
+        else (
+            f"{percent(starts[0]['win_chance'])} ("
+            f"{percent(starts[0]['win_chance_interval'][0])}–"
+            f"{percent(starts[0]['win_chance_interval'][1])})"
+        ),
+        "frames": json.dumps(replay_frames(record, review)),
+        "hindsight_mistakes": _mistakes(review),
         "chart": win_chart(review) if starts else None,
         "hindsight_chart": hindsight_chart(review),
         "differ": [a for a in review["actions"] if not a["same"] and a["drop"] is not None],
@@ -156,7 +289,7 @@ def mind_chart(odds: dict[str, Any]) -> Markup:
                 f'<rect class="bar {cls}" x="{x + 4 + k * (step - 8) / 2:.1f}" y="{top:.1f}" '
                 f'width="{(step - 8) / 2:.1f}" height="{HEIGHT - PAD - top:.1f}">'
                 f"<title>level {row['level']}, {'a star at the start' if k else 'no star'}: "
-                f"{100 * p:.1f}% lose no life</title></rect>"
+                f"{percent(p)} lose no life</title></rect>"
             )
         parts.append(
             f'<text class="axis" x="{x + step / 2:.1f}" y="{HEIGHT - 12}" '
@@ -170,11 +303,15 @@ def mind_chart(odds: dict[str, Any]) -> Markup:
 
 def mind_context(odds: dict[str, Any]) -> dict[str, Any]:
     camp = odds["campaign"]
-    reachable = [e for e in camp["star_policy"] if e["reachable"]]
+    reachable = [
+        dict(e, if_star=percent(e["p_win_if_star"]), if_keep=percent(e["p_win_if_keep"]))
+        for e in camp["star_policy"]
+        if e["reachable"]
+    ]
     return {
         "odds": odds,
         "chart": mind_chart(odds),
-        "p_win": camp["p_win"],
-        "p_win_without_stars": camp["p_win_without_stars"],
+        "p_win": percent(camp["p_win"]),
+        "p_win_without_stars": percent(camp["p_win_without_stars"]),
         "policy": reachable,
     }

@@ -13,7 +13,7 @@ from ..analysis.cento.hint import hint_for
 from ..analysis.nimmt.budget import SAMPLES as NIMMT_SAMPLES
 from ..analysis.nimmt.review import hint, review
 from ..analysis.nimmt.table import Table, advance, hand, next_turn, open_table, others_cards
-from ..models import InvalidInputError, Limit
+from ..models import InvalidInputError, Limit, interrupt
 from ..models.cento.record import Record as CentoRecord
 from ..models.nimmt.record import GameRecord, Record, replay, replay_game
 from ..models.nimmt.rules import HEADS
@@ -134,10 +134,17 @@ def cento_daily_job(day: str) -> dict[str, Any]:
 
 
 def cento_hint_job(record: CentoRecord, seconds: float) -> dict[str, Any]:
-    return hint_for(record, Limit(time=seconds)).to_dict()
+    return _cut(hint_for(record, Limit(time=seconds)).to_dict())
 
 
 def cento_solve_job(record: CentoRecord, seconds: float) -> dict[str, Any]:
     """``cento explain``: the solver's verdict and line, each turn with its reasons."""
     result = explain_line(record, Limit(time=seconds))
-    return {"headline": result.headline, **result.to_dict()}
+    return _cut({"headline": result.headline, **result.to_dict()})
+
+
+def _cut(out: dict[str, Any]) -> dict[str, Any]:
+    """``"stopped_early": true`` when the budget ended the search unproven."""
+    if not out.get("optimal", True) or interrupt.requested():
+        out["stopped_early"] = True
+    return out

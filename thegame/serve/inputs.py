@@ -7,9 +7,10 @@ import math
 from typing import Any
 
 from ..models import InvalidInputError
-from ..models.jsonio import load_json
+from ..models.jsonio import item, load_json
 from ..models.seeds import MAX_SEED
 from ..models.the_game import Deal, Play, Record, Turn, get_rules, pile_index
+from ..models.the_game.record import turns_from_list
 from ..puzzles.the_game.files import game_from_json, parse_game_text
 
 # The variants the pages and the searches here serve: the classic family and Extreme.
@@ -33,14 +34,22 @@ def body_json(raw: bytes) -> dict[str, Any]:
     return obj(load_json(text, "body"))
 
 
-def integer(data: dict[str, Any], key: str, low: int, high: int, default: int | None) -> int | None:
+def integer(
+    data: dict[str, Any], key: str, low: int, high: int, default: int | None, where: str = ""
+) -> int | None:
+    """``data[key]``, a whole number from ``low`` to ``high`` (``default``
+    when absent; an explicit null is refused)."""
+    where = where or key
+    if key in data and data[key] is None:
+        raise InvalidInputError("must be an integer, not null", where)
     value = data.get(key, default)
     if value is None:
         return default
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidInputError("must be an integer", key)
+        raise InvalidInputError("must be an integer", where)
     if not low <= value <= high:
-        raise InvalidInputError(f"must be from {low} to {high}, not {value}", key)
+        shown = str(value) if len(str(value)) <= 24 else str(value)[:24] + "…"
+        raise InvalidInputError(f"must be from {low} to {high}, not {shown}", where)
     return value
 
 
@@ -50,6 +59,8 @@ def seconds(data: dict[str, Any], key: str, default: float, cap: float) -> float
     value = data.get(key, default)
     if not isinstance(value, int | float) or isinstance(value, bool):
         raise InvalidInputError("must be a number of seconds", key)
+    if isinstance(value, int) and value > 10**9:
+        value = float("inf")  # a budget of more digits than a float holds: capped below
     if not math.isfinite(value) or value <= 0:
         raise InvalidInputError(f"must be a finite positive number of seconds, not {value}", key)
     return float(min(value, cap))
@@ -63,8 +74,11 @@ def flag(data: dict[str, Any], key: str, default: bool) -> bool:
 
 
 def text(data: dict[str, Any], key: str, default: str | None = None) -> str | None:
-    value = data.get(key, default)
-    if value is not None and not isinstance(value, str):
+    """``data[key]``, a string (``default`` when absent or null)."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
         raise InvalidInputError("must be a string", key)
     return value
 
@@ -151,7 +165,7 @@ def plays(deal: Deal, raw: Any, where: str = "plays") -> tuple[Play, ...]:
         return ()
     if not isinstance(raw, list):
         raise InvalidInputError("must be a list of plays", where)
-    return tuple(one_play(deal, p, f"{where}[{i}]") for i, p in enumerate(raw))
+    return tuple(one_play(deal, p, item(where, i)) for i, p in enumerate(raw))
 
 
 def one_play(deal: Deal, raw: Any, where: str) -> Play:
@@ -174,4 +188,4 @@ def turns(deal: Deal, raw: Any, where: str = "turns") -> tuple[Turn, ...]:
         return ()
     if not isinstance(raw, list):
         raise InvalidInputError("must be a list of turns", where)
-    return Record.from_dict({"deal": deal.to_dict(), "turns": raw}, where).turns
+    return turns_from_list(deal, raw, where)  # paths from ``where``: turns[2], not turns.turns[2]

@@ -13,13 +13,13 @@ from ..analysis.the_game.annotate import annotate_record
 from ..analysis.the_game.explain import explain_record
 from ..analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
 from ..analysis.the_game.review import hint_for
-from ..models import InvalidInputError, Limit
+from ..models import InvalidInputError, Limit, interrupt
 from ..models.mind import Rules as MindRules
 from ..models.the_game import Play, Record, replay
 from ..puzzles.the_game.daily import daily
 from ..solver.mind.campaign import solve_campaign
 from ..solver.mind.gap import check_tolerance
-from ..solver.mind.odds import campaign_odds
+from ..solver.mind.table import campaign_odds_once
 from ..solver.the_game.api import solve_record
 from ..solver.the_game.portfolio import solve_with
 from .board import open_board
@@ -27,6 +27,23 @@ from .views import check_dict, explain_list, hint_dict, play_dict, solution_dict
 
 # Seconds under which a solve uses the search alone (see ``solve_job``).
 SHORT_SOLVE = 2.0
+# Sampled orders of the unseen cards behind a hint from what the player sees.
+BLIND_SAMPLES = 200
+
+
+def _cut(out: dict[str, Any], unproven: bool = False) -> dict[str, Any]:
+    """``out`` with ``"stopped_early": true`` when a budget cut it short: the
+    search did not prove its answer, or the job's budget ran out (the
+    worker's alarm raised the stop flag) while the job was still running."""
+    if unproven or interrupt.requested():
+        out["stopped_early"] = True
+    return out
+
+
+def _stop_when_asked(_: int) -> None:
+    """A count with no partial answer: the budget's stop flag ends it here."""
+    if interrupt.requested():
+        raise KeyboardInterrupt
 
 
 def daily_job(day: str, stream: str | None) -> dict[str, Any]:
@@ -43,6 +60,8 @@ def solve_job(record: Record, seconds: float, memory: int | None, explain: bool)
     engine = "auto" if seconds >= SHORT_SOLVE else "dfs"
     sol = solve_record(record, limit) if record.turns else solve_with(record.deal, engine, limit, 1)
     out = solution_dict(sol)
+    # Not proven (a win is always proven): the budget or the memory cap cut it.
+    _cut(out, not sol.optimal)
     if explain:
         out["explain"] = explain_list(sol.deal.rules, explain_record(sol.record(), "solution"))
     return out
@@ -61,7 +80,8 @@ def hint_job(
         raise InvalidInputError(f"the game is over ({board.state.reason}): no next play", "record")
     if board.state.rules.is_duel:
         raise InvalidInputError("Face to Face hints: use 'thegame hint'", "record")
-    return hint_dict(board.state.rules, hint_for(board.state, Limit(seconds, None, None, memory)))
+    out = hint_dict(board.state.rules, hint_for(board.state, Limit(seconds, None, None, memory)))
+    return _cut(out, not out.get("optimal", True))
 
 
 def blind_hint_job(record: Record, plays: tuple[Play, ...], seconds: float) -> dict[str, Any]:
@@ -75,7 +95,7 @@ def blind_hint_job(record: Record, plays: tuple[Play, ...], seconds: float) -> d
             f"hints from what a player sees cover the classic family, not {state.rules.name}",
             "hint",
         )
-    h = blind_hint(state, 200, seconds)
+    h = blind_hint(state, BLIND_SAMPLES, seconds)
     rules = state.rules
     plays_out = [play_dict(rules, p) for p in h.plays]
     if not h.can_finish:
@@ -84,7 +104,7 @@ def blind_hint_job(record: Record, plays: tuple[Play, ...], seconds: float) -> d
         text = "play " + ", ".join(p["text"] for p in plays_out) + ", then end the turn"
     else:
         text = "end the turn"
-    return {
+    out = {
         "plays": plays_out,
         "end_turn": not h.plays and h.can_finish,
         "text": text,
@@ -95,6 +115,7 @@ def blind_hint_job(record: Record, plays: tuple[Play, ...], seconds: float) -> d
             "samples": h.samples,
         },
     }
+    return _cut(out, h.samples < BLIND_SAMPLES)  # fewer samples: the budget ran out
 
 
 def explain_job(record: Record) -> list[dict[str, Any]]:
@@ -111,7 +132,7 @@ def analyze_job(
     out = review.to_dict()  # the JSON of 'thegame analyze --json', the same object
     out["stats"]["seconds"] = round(time.monotonic() - start, 3)
     out["turns_played"] = len(record.turns)
-    return out
+    return _cut(out)
 
 
 def mind_odds_job(players: int, tolerance: int) -> dict[str, Any]:
@@ -119,7 +140,9 @@ def mind_odds_job(players: int, tolerance: int) -> dict[str, Any]:
     its start, and the best star policy over the campaign (``mind odds``)."""
     check_tolerance(tolerance)
     rules = MindRules(players)
-    levels = campaign_odds(rules, tolerance)
+    levels = campaign_odds_once(
+        rules, tolerance, _stop_when_asked
+    )  # the slow ones counted once, stored
     sol = solve_campaign(
         rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
     )

@@ -6,9 +6,11 @@ waits for a free worker up to ``wait`` seconds, then the pool answers
 ``PoolBusy`` (the server's 503 with Retry-After). Each job has a budget
 (the request's, capped by the server): at its end the worker's interrupt
 flag is raised, which the library's searches and reviews read as Ctrl-C
-(stop with the best found); a job still running ``GRACE`` seconds later,
-or one whose client went away, is ended by killing its worker, and a fresh
-worker takes its place.
+(stop with the best found; a step with no best to return raises
+``KeyboardInterrupt``, which the worker catches where the job ends and
+reports as ``JobInterrupted``); a job still running ``grace`` seconds
+later, or one whose client went away, is ended by killing its worker, and a
+fresh worker takes its place.
 """
 
 from __future__ import annotations
@@ -55,8 +57,17 @@ class JobOverran(Exception):
     """A job ran past its budget and grace: its worker was killed."""
 
 
+class JobInterrupted(JobOverran):
+    """A job stopped by its budget without an answer (the library raised
+    ``KeyboardInterrupt`` where it keeps no best so far): its worker is kept."""
+
+
 class JobFailed(Exception):
     """A fault of the server inside a job (logged with its traceback in the worker)."""
+
+
+class WorkerDied(JobFailed):
+    """A worker process ended mid-job (killed from outside, out of memory)."""
 
 
 class BadInput(ThegameError):
@@ -106,13 +117,15 @@ def _worker_main(conn: Connection) -> None:
                 reply: tuple[str, Any] = ("ok", func(*args))
         except ThegameError as e:
             reply = ("bad", str(e))
+        except KeyboardInterrupt:
+            # The budget's stop flag, raised by a step that has no best so far
+            # to return: the job ends here and the worker stays for the next.
+            reply = ("cut", f"ran out of its budget of {budget:g} s")
         except Exception as e:  # a server fault: logged here, reported as one line
             log.exception("job %s failed", getattr(func, "__name__", func))
             reply = ("fail", f"{type(e).__name__}: {e}")
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-        if interrupt.requested() and reply[0] == "ok" and isinstance(reply[1], dict):
-            reply[1]["stopped_early"] = True  # the budget ran out: the best found so far
         try:
             conn.send(reply)
         except (BrokenPipeError, OSError):
@@ -151,14 +164,16 @@ class _Worker:
 class WorkerPool:
     """``size`` worker processes; ``run`` gives a job to a free one."""
 
-    def __init__(self, size: int, wait: float) -> None:
+    def __init__(self, size: int, wait: float, grace: float = GRACE) -> None:
         self.size = max(1, size)
         self.wait = wait
+        self.grace = grace
         self._ctx = multiprocessing.get_context("forkserver")
         # The workers start with the library already imported.
         self._ctx.set_forkserver_preload(["thegame.serve.jobs", "thegame.serve.game_jobs"])
         self._idle: asyncio.Queue[_Worker] | None = None
         self._all: set[_Worker] = set()
+        self._spawning: set[asyncio.Task[None]] = set()
         self.busy = 0
         self.done = 0
         self.cancelled = 0
@@ -172,19 +187,14 @@ class WorkerPool:
             self._idle.put_nowait(w)
 
     async def close(self) -> None:
+        for task in list(self._spawning):
+            task.cancel()
         workers, self._all = list(self._all), set()
         for w in workers:
             await asyncio.to_thread(w.stop)
 
     def pids(self) -> list[int]:
         return [w.process.pid for w in self._all if w.process.pid is not None]
-
-    async def _replace(self, w: _Worker) -> _Worker:
-        self._all.discard(w)
-        await asyncio.to_thread(w.kill)
-        fresh = await asyncio.to_thread(_Worker, self._ctx)
-        self._all.add(fresh)
-        return fresh
 
     async def run(
         self,
@@ -202,19 +212,42 @@ class WorkerPool:
             self.refused += 1
             raise PoolBusy(max(1, round(self.wait))) from None
         self.busy += 1
-        keep = worker
+        keep: _Worker | None = worker
         try:
             return await self._run_on(worker, func, args, budget, gone)
-        except BadInput:
+        except (BadInput, JobInterrupted):
             raise  # the worker answered: it is ready for the next job
         except BaseException:
-            # Cancelled, overran, or the request task itself was cancelled:
+            # Cancelled, overran, died, or the request task itself was cancelled:
             # the worker may be mid-search; a fresh one takes its place.
-            keep = await asyncio.shield(self._replace(worker))
+            keep = None
             raise
         finally:
             self.busy -= 1
-            self._idle.put_nowait(keep)
+            if keep is not None:
+                self._idle.put_nowait(keep)
+            else:
+                # Replaced in the background: the answer (a 503, a cancel) does
+                # not wait for a new process to start, and no dead worker ever
+                # goes back to the queue, whatever interrupted this request.
+                task = asyncio.get_running_loop().create_task(self._respawn(worker))
+                self._spawning.add(task)
+                task.add_done_callback(self._spawning.discard)
+
+    async def _respawn(self, old: _Worker) -> None:
+        assert self._idle is not None
+        self._all.discard(old)
+        await asyncio.to_thread(old.kill)
+        while True:
+            try:
+                fresh = await asyncio.to_thread(_Worker, self._ctx)
+            except JobFailed:
+                log.error("a worker process did not start; trying again")
+                await asyncio.sleep(1.0)
+                continue
+            self._all.add(fresh)
+            self._idle.put_nowait(fresh)
+            return
 
     async def _run_on(
         self,
@@ -226,6 +259,8 @@ class WorkerPool:
     ) -> Any:
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
+        if worker.conn.closed:
+            raise WorkerDied("a worker process died")
         fd = worker.conn.fileno()
 
         def readable() -> None:
@@ -235,16 +270,16 @@ class WorkerPool:
         try:
             worker.conn.send((func, args, budget))
         except (BrokenPipeError, OSError):
-            raise JobFailed("a worker process died") from None
+            raise WorkerDied("a worker process died") from None
         loop.add_reader(fd, readable)
-        deadline = time.monotonic() + budget + GRACE
+        deadline = time.monotonic() + budget + self.grace
         try:
             while True:
                 done, _ = await asyncio.wait({ready}, timeout=POLL)
                 if done:
                     break
                 if not worker.process.is_alive():
-                    raise JobFailed("a worker process died")
+                    raise WorkerDied("a worker process died")
                 if gone is not None and await gone():
                     self.cancelled += 1
                     raise JobCancelled("the client went away")
@@ -255,10 +290,12 @@ class WorkerPool:
         try:
             kind, value = worker.conn.recv()
         except (EOFError, OSError):
-            raise JobFailed("a worker process died") from None
+            raise WorkerDied("a worker process died") from None
         self.done += 1
         if kind == "bad":
             raise BadInput(value)
+        if kind == "cut":
+            raise JobInterrupted(f"the job {value}")
         if kind == "fail":
             raise JobFailed(value)
         return value

@@ -45,22 +45,13 @@ def stats(nodes: int | None, seconds: float) -> dict[str, Any]:
 
 
 def solution_dict(sol: Solution) -> dict[str, Any]:
+    """``thegame solve --json``'s object (the library's ``Solution.to_dict``),
+    with the line the search played as text."""
     rules = sol.deal.rules
     from_turn = int(sol.details.get("from_turn", 0))
-    return {
-        "verdict": str(sol.verdict),
-        "first": sol.first,
-        "cards_left": sol.cards_left,
-        "optimal": sol.optimal,
-        "cards_left_lower_bound": sol.lower_bound,
-        "turns": turns_list(rules, sol.turns),
-        "line": line_text(rules, sol.turns[from_turn:]),
-        # The turns the record held, kept as played: the search's line starts after them.
-        "from_turn": from_turn + 1,
-        "proof": sol.proof,
-        "engine": sol.engine,
-        "stats": stats(sol.nodes, sol.seconds),
-    }
+    out = sol.to_dict()
+    out["line"] = line_text(rules, sol.turns[from_turn:])
+    return out
 
 
 def error_dict(result: CheckResult[GameState]) -> dict[str, Any] | None:
@@ -133,3 +124,36 @@ def explain_list(rules: Rules, turns: Sequence[TurnExplanation]) -> list[dict[st
         )
     return out
 
+
+
+# -- numbers for people ------------------------------------------------------------
+
+# Plurals that are not the word with an "s" (the pages' words only).
+_PLURALS = {"inaccuracy": "inaccuracies", "blunder": "blunders", "mistake": "mistakes"}
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``, ``3 inaccuracies``: the count and its word."""
+    if n == 1:
+        return f"{n} {word}"
+    many = _PLURALS.get(word) or (word[:-1] + "ies" if word.endswith("cy") else word + "s")
+    return f"{n} {many}"
+
+
+def percent(p: float) -> str:
+    """A chance as people read it: ``37%``, ``2.4%``, ``0.013%``, ``< 0.01%``,
+    ``> 99.99%``; never e-notation, 0 and 1 only when they are exact."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    q = 100 * p
+    if q < 0.01:
+        return "< 0.01%"
+    if q > 99.99:
+        return "> 99.99%"
+    decimals = 0 if 10 <= q <= 90 else 1 if 1 <= q <= 99 else 2
+    text = f"{q:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + "%"

@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..models.outcome import Verdict
 from ..models.the_game.notation import plural
 from .store import Store
 from .svg import Panel, histogram
@@ -44,6 +45,9 @@ class Group:
     unknown: list[tuple[int, int, int]] = field(default_factory=list)  # seed, best, bound
     seconds: list[float] = field(default_factory=list)
     budgets: set[float | None] = field(default_factory=set)
+    # Unknowns by the budget that cut them (every stored unknown spent its
+    # whole budget: a search stopped any other way is not stored).
+    cut: Counter[float | None] = field(default_factory=Counter)
     versions: set[str] = field(default_factory=set)
     fewest_left: Counter[int] = field(default_factory=Counter)  # decided deals
     blind_n: int = 0  # blind games on seeds decided here
@@ -75,16 +79,18 @@ def collect(store: Store) -> list[Group]:
             g.seconds.append(r["seconds"])
             g.budgets.add(r["time_limit"])
             g.versions.add(r["version"])
-            if r["verdict"] == "win":
+            verdict = Verdict(r["verdict"])
+            if verdict is Verdict.WIN:
                 g.wins += 1
                 g.fewest_left[0] += 1
                 won[r["seed"]] = True
-            elif r["verdict"] == "loss":
+            elif verdict is Verdict.LOSS:
                 g.losses.append((r["seed"], r["cards_left"], bool(r["cards_left_proven"])))
                 g.fewest_left[r["cards_left"]] += 1
                 won[r["seed"]] = False
             else:
                 g.unknown.append((r["seed"], r["cards_left"], r["lower_bound"]))
+                g.cut[r["time_limit"]] += 1
         for b in store.blinds(variant, players):
             if b["seed"] in won:  # the same seeds as the exact table, decided ones
                 blind_won[b["seed"]] = b["won"]
@@ -179,6 +185,16 @@ def _exact_row(g: Group) -> str:
     )
 
 
+def _cut(cut: Counter[float | None]) -> str:
+    """How many unknowns each budget cut: ``cut by a budget: 40 at 10 s, 3 at 60 s``."""
+    parts = [
+        f"{n} with no budget stored" if b is None else f"{n} at {b:g} s"
+        for b, n in sorted(cut.items(), key=lambda bn: (bn[0] is None, bn[0] or 0.0))
+    ]
+    return f"cut by a budget: {', '.join(parts)} (a rerun with --retry-unknown and a " \
+        "larger --time-limit decides them again)"
+
+
 def _losses_section(groups: list[Group]) -> list[str]:
     lines = ["## Proven losses and unknowns", ""]
     for g in groups:
@@ -194,6 +210,7 @@ def _losses_section(groups: list[Group]) -> list[str]:
         if g.unknown:
             seeds = [s for s, _, _ in g.unknown]
             lines.append(f"  - unknown ({len(seeds)}): seeds {_seeds(seeds)}")
+            lines.append(f"  - {_cut(g.cut)}")
     return lines
 
 

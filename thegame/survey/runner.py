@@ -11,27 +11,29 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from ..models.errors import InvalidInputError
 from .store import Store
-from .work import Chunk, Row, StrongSpec, run_chunk
+from .work import Chunk, Kind, Row, StrongSpec, run_chunk
 
 OnRows = Callable[[list[Row]], None]
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What a run will do: ``kind`` is ``deal`` (solve) or ``blind``."""
+    """What a run will do: decide the deals, or play them blind."""
 
-    kind: str
+    kind: Kind
     variant: str
     players: int
     seeds: tuple[int, ...]  # the seeds still to do, ascending
     skipped: int  # seeds of the range already stored
     time_limit: float | None
-    strong: StrongSpec | None = None  # kind "strong": the player and its budget
+    strong: StrongSpec | None = None  # Kind.STRONG: the player and its budget
 
     def chunks(self, size: int) -> list[Chunk]:
         s = self.seeds
@@ -43,7 +45,7 @@ class Plan:
 
 def plan(
     store: Store,
-    kind: str,
+    kind: Kind,
     variant: str,
     players: int,
     seeds: Sequence[int],
@@ -53,10 +55,10 @@ def plan(
 ) -> Plan:
     """The seeds of ``seeds`` not stored yet (and, with ``retry_unknown``,
     the unknown ones stored with a smaller budget than ``time_limit``)."""
-    if kind == "deal":
+    if kind is Kind.DEAL:
         retry_below = (time_limit or float("inf")) if retry_unknown else None
         done = store.deal_seeds(variant, players, retry_below)
-    elif kind == "strong" and strong is not None:
+    elif kind is Kind.STRONG and strong is not None:
         done = store.strong_seeds(variant, players, strong.key())
     else:
         done = store.blind_seeds(variant, players)
@@ -82,8 +84,7 @@ def run(
         return []
     if backend == "local":
         size = chunk or 1  # one seed per task: each row is written at once
-        _local(p.chunks(size), on_rows, jobs or os.cpu_count() or 1)
-        return []
+        return _local(p.chunks(size), on_rows, jobs or os.cpu_count() or 1)
     if backend == "ray":
         # Ray's guidance: batch tasks much shorter than ~10 ms; a deal takes
         # 20 ms to seconds, so a few seeds per task already amortise the
@@ -94,23 +95,62 @@ def run(
 
 def _quiet_worker() -> None:
     # Ctrl-C reaches the whole process group; only the main process reacts
-    # (it terminates the pool), so the workers do not print tracebacks.
+    # (it stops the pool), so the workers do not print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _local(chunks: list[Chunk], on_rows: OnRows, jobs: int) -> None:
+def _local(chunks: list[Chunk], on_rows: OnRows, jobs: int) -> list[int]:
+    """The chunks on local processes; the seeds of the chunks a crashed
+    worker took down (none of their rows is written: a rerun does them)."""
     if jobs == 1:
         for c in chunks:  # in process: no pool to start, easy to profile
             on_rows(run_chunk(c))
-        return
-    pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(chunks)), _quiet_worker)
+        return []
+    # A process pool that notices a lost worker (``BrokenProcessPool``):
+    # ``multiprocessing.Pool`` waited for its task forever.
+    pool = ProcessPoolExecutor(
+        min(jobs, len(chunks)), multiprocessing.get_context("spawn"), _quiet_worker
+    )
+    queue = iter(chunks)
+    pending: dict[Future[list[Row]], Chunk] = {}
+    failed: list[int] = []
+
+    def submit() -> None:
+        for c in queue:
+            pending[pool.submit(run_chunk, c)] = c
+            return
+
     try:
-        for rows in pool.imap_unordered(run_chunk, chunks):
-            on_rows(rows)
-        pool.close()
+        for _ in range(2 * jobs):  # a few ahead: the workers never wait
+            submit()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                c = pending.pop(f)
+                try:
+                    rows = f.result()
+                except BrokenProcessPool:
+                    failed.extend(c[3])
+                    continue
+                on_rows(rows)
+                submit()
+            if failed:  # the pool is broken: what was not sent stays to do
+                failed.extend(s for f, c in pending.items() for s in c[3])
+                failed.extend(s for c in queue for s in c[3])
+                pending.clear()
+        return sorted(failed)
     finally:
-        pool.terminate()
-        pool.join()
+        _stop(pool)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End the pool now: its running tasks are dropped, not waited for."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.terminate()
+    for proc in processes:
+        proc.join()
 
 
 def ray_module() -> Any:

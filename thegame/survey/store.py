@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models.errors import InvalidInputError
+from ..models.outcome import Verdict
 
 SCHEMA_VERSION = 1
 
@@ -134,7 +135,7 @@ class Store:
 
     def put_deal(self, row: Mapping[str, Any]) -> None:
         """Insert a deal's row; an existing row is replaced only if it is unknown."""
-        _upsert(self.db, "deals", DEAL_COLUMNS, row, "deals.verdict = 'unknown'")
+        _upsert(self.db, "deals", DEAL_COLUMNS, row, f"deals.verdict = '{Verdict.UNKNOWN}'")
 
     def put_blind(self, row: Mapping[str, Any]) -> None:
         """Insert a blind game's row (a stored one is kept: the policy is fixed)."""
@@ -182,7 +183,9 @@ class Store:
         """Seeds already stored for (variant, players) that a run should skip.
 
         With ``retry_below`` (a budget in seconds), unknown rows whose budget
-        was smaller are not skipped: they will be decided again."""
+        was smaller are not skipped: they will be decided again (so is an
+        unknown stored without a budget, which only a refused budget such
+        as ``nan`` could have written)."""
         rows = self.db.execute(
             "SELECT seed, verdict, time_limit FROM deals WHERE variant=? AND players=?",
             (variant, players),
@@ -191,8 +194,8 @@ class Store:
             seed
             for seed, verdict, limit in rows
             if retry_below is None
-            or verdict != "unknown"
-            or (limit is None or limit >= retry_below)
+            or Verdict(verdict) is not Verdict.UNKNOWN
+            or (limit is not None and limit >= retry_below)
         }
 
     def blind_seeds(self, variant: str, players: int) -> set[int]:

@@ -8,15 +8,27 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .. import __version__
 from ..analysis.the_game.blind import play_out
 from ..analysis.the_game.strong import Budget, StrongPlayer
-from ..models.outcome import Limit, Verdict
+from ..models import interrupt
+from ..models.outcome import Limit, Status, Verdict
 from ..models.the_game import Deal, GameState, Play, get_rules
 from ..models.the_game.state import pile_name
 from ..solver.the_game.api import Solution, solve
+
+
+class Kind(StrEnum):
+    """What a survey does to a deal: decide it with the exact solver, or
+    play it with the blind policy (the database table it goes to)."""
+
+    DEAL = "deal"
+    BLIND = "blind"
+    STRONG = "strong"  # played with the strong blind player (its own table)
+
 
 Row = dict[str, Any]
 
@@ -37,9 +49,8 @@ class StrongSpec:
         return (self.playouts, self.turn_time, self.sample_seed)
 
 
-# (kind, variant, players, seeds, time limit, strong player): kind "deal",
-# "blind" or "strong" (the last with its StrongSpec).
-Chunk = tuple[str, str, int, tuple[int, ...], float | None, StrongSpec | None]
+# (kind, variant, players, seeds, time limit, strong player: for Kind.STRONG).
+Chunk = tuple[Kind, str, int, tuple[int, ...], float | None, StrongSpec | None]
 
 
 def proof_kind(sol: Solution) -> str | None:
@@ -61,9 +72,15 @@ def line_text(sol: Solution) -> str:
 
 
 def decide(variant: str, players: int, seed: int, time_limit: float | None) -> Row:
-    """Solve the deal of ``seed`` (the start is free, rule C3) within the budget."""
+    """Solve the deal of ``seed`` (the start is free, rule C3) within the budget.
+
+    The row is made only for a search that finished: an answer, or its whole
+    budget spent. A search that Ctrl-C cut short raises ``KeyboardInterrupt``
+    (``solve`` is polled), so its ``unknown`` is never stored as if the
+    budget had run out."""
     deal = Deal.from_seed(seed, get_rules(variant), players)
     sol = solve(deal, Limit(time_limit, None))
+    interrupt.check()
     return {
         "variant": variant,
         "players": players,
@@ -93,7 +110,7 @@ def play_blind(variant: str, players: int, seed: int) -> Row:
         "variant": variant,
         "players": players,
         "seed": seed,
-        "won": int(final.status == "won"),
+        "won": int(final.status == Status.WON),
         "cards_left": final.cards_left(),
         "turns": final.turn,
         "seconds": round(time.perf_counter() - start, 4),
@@ -132,16 +149,16 @@ def play_strong(variant: str, players: int, seed: int, spec: StrongSpec) -> Row:
 
 
 def one(
-    kind: str,
+    kind: Kind,
     variant: str,
     players: int,
     seed: int,
     time_limit: float | None,
     strong: StrongSpec | None = None,
 ) -> Row:
-    if kind == "deal":
+    if kind is Kind.DEAL:
         return decide(variant, players, seed, time_limit)
-    if kind == "strong" and strong is not None:
+    if kind is Kind.STRONG and strong is not None:
         return play_strong(variant, players, seed, strong)
     return play_blind(variant, players, seed)
 
@@ -149,4 +166,4 @@ def one(
 def run_chunk(chunk: Chunk) -> list[Row]:
     """Every seed of a chunk, in order (a Ray task's body)."""
     kind, variant, players, seeds, time_limit, strong = chunk
-    return [one(kind, variant, players, s, time_limit, strong) for s in seeds]
+    return [one(Kind(kind), variant, players, s, time_limit, strong) for s in seeds]

@@ -162,7 +162,8 @@ def test_hint_on_a_duel_record(tmp_path: Path) -> None:
     result = invoke("hint", str(path), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["verdict"] == "win" and data["turn"]["player"] == 1
+    assert data["verdict"] == "win" and data["player"] == 1 and data["turn"] == 1
+    assert data["move"]["end_turn"] is True and data["move"]["plays"]
     assert data["turns"]
 
 

@@ -20,6 +20,7 @@ from ...models.errors import IllegalMoveError
 from ...models.outcome import Limit, Verdict
 from ...solver.cento.duel import solve_duel
 from ...solver.cento.solo import solve_solo
+from ...solver.cento.table import TableVerdict, solve_table
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,17 @@ def explain_line(record: Record, limit: Limit) -> Explanation:
             headline = "the hand cannot be emptied (proven)"
         else:
             headline = f"unknown: the budget ran out (at least {solo.lower_bound} turns)"
+    elif deal.players > 2:
+        k = state.to_move + 1
+        table = solve_table(deal, k, limit, state)
+        data, line = table.to_dict(), table.turns
+        others = f"the other {deal.players - 1} players"
+        headline = {
+            TableVerdict.WIN: f"player {k} can force a win whatever {others} do together (proven)",
+            TableVerdict.LOSS: f"{others} together can stop player {k} from winning (proven)",
+            TableVerdict.TIE: "a shared win with best play (proven)",
+            TableVerdict.UNKNOWN: f"player {k}: unknown: the budget ran out",
+        }[table.verdict]
     else:
         duel = solve_duel(deal, limit, state)
         data, line = duel.to_dict(), duel.turns

@@ -16,6 +16,7 @@ from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.outcome import NO_LIMIT, Limit
 from ...solver.cento.duel import solve_duel
 from ...solver.cento.solo import solve_solo
+from ...solver.cento.table import TableVerdict, solve_table
 
 
 @dataclass(frozen=True)
@@ -57,4 +58,7 @@ def hint_for(record: Record, limit: Limit = NO_LIMIT) -> Hint:
         duel = solve_duel(deal, limit, state)
         first = duel.turns[0] if duel.optimal and duel.turns else None
         return Hint(state.to_move + 1, len(record.turns) + 1, first, duel.to_dict())
-    raise InvalidInputError(f"hint takes 1 or 2 players, not {deal.players}", "deal")
+    # 3-6 players: the first turn of a forced win against the others together.
+    table = solve_table(deal, state.to_move + 1, limit, state)
+    first = table.turns[0] if table.verdict == TableVerdict.WIN and table.turns else None
+    return Hint(state.to_move + 1, len(record.turns) + 1, first, table.to_dict())

@@ -26,10 +26,12 @@ from typing import Any
 from ...models.cento.record import Record, check
 from ...models.cento.rules import CentoStatus
 from ...models.cento.state import State, Turn, apply_turn, initial_state
-from ...models.errors import IllegalMoveError, InvalidInputError
+from ...models.errors import IllegalMoveError
 from ...models.outcome import Limit, Verdict
 from ...solver.cento.duel import solve_duel
-from ...solver.cento.solo import solve_solo
+from ...solver.cento.solo import solve_solo, to_turn
+from ...solver.cento.table import TableVerdict, solve_table
+from .engine import Rating, SeatEngine
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,9 @@ class _Solver:
         return Position(verdict, value=v, best=best)
 
 
-def review(record: Record, limit: Limit, step: Callable[[int], None] | None = None) -> Review:
+def review(
+    record: Record, limit: Limit, step: Callable[[int], None] | None = None
+) -> Review | TableReview:
     """Solve every position of a legal 1- or 2-player record (see the module)."""
     result = check(record)
     if result.error is not None:
@@ -178,7 +182,7 @@ def review(record: Record, limit: Limit, step: Callable[[int], None] | None = No
         )
     deal = record.deal
     if deal.players > 2:
-        raise InvalidInputError(f"analyze takes 1 or 2 players, not {deal.players}", "deal")
+        return review_table(record, limit, step)
     start = time.monotonic()
     solver = _Solver(record, limit)
     states = [initial_state(deal)]
@@ -238,3 +242,123 @@ def _duel_cost(before: Position, after: Position) -> tuple[int | None, bool]:
     mine_after = -after.value
     lost = before.value - mine_after
     return lost, before.value == 1 and mine_after < 1
+
+
+@dataclass(frozen=True)
+class SeatTurn:
+    """One turn of a 3-6 player record, for the player who took it: could
+    that player force a win (whatever the others do together) before the
+    turn, and still after it (None: undecided within the budget)? When
+    either is undecided, the engine's estimate from what the seat saw."""
+
+    turn: int
+    player: int
+    played: Turn
+    win_before: bool | None
+    win_after: bool | None
+    best: Turn | None
+    estimate: Rating | None
+
+    @property
+    def lost_win(self) -> bool:
+        """Proven: a forced win before the turn, none after it."""
+        return self.win_before is True and self.win_after is False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "turn": self.turn,
+            "player": self.player,
+            "played": self.played.to_dict(),
+            "win_before": self.win_before,
+            "win_after": self.win_after,
+            "lost_win": self.lost_win,
+            "best": self.best.to_dict() if self.lost_win and self.best else None,
+        }
+        if self.estimate is not None:
+            e = self.estimate
+            d["estimate"] = {
+                "share_played": round(e.played, 3),
+                "share_best": round(e.best, 3),
+                "best": to_turn(self.player, e.best_outcome).to_dict(),
+                "worlds": e.worlds,
+            }
+        return d
+
+
+@dataclass(frozen=True)
+class TableReview:
+    """A 3-6 player record reviewed turn by turn (``SeatTurn``)."""
+
+    record: Record
+    turns: tuple[SeatTurn, ...]
+    status: CentoStatus
+    nodes: int
+    seconds: float
+
+    @property
+    def players(self) -> int:
+        return self.record.deal.players
+
+    @property
+    def undecided(self) -> int:
+        return sum(t.win_before is None or t.win_after is None for t in self.turns)
+
+    @property
+    def first_mistake(self) -> SeatTurn | None:
+        return next((t for t in self.turns if t.lost_win), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        first = self.first_mistake
+        return {
+            "players": self.players,
+            "status": str(self.status),
+            "question": "could the player who moved force a win whatever the others did together",
+            "optimal": self.undecided == 0,
+            "undecided": self.undecided,
+            "first_mistake": None if first is None else first.turn,
+            "turns": [t.to_dict() for t in self.turns],
+            "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
+        }
+
+
+def _rating_limit(limit: Limit) -> Limit:
+    """The engine's share of a position's budget: at most a second and 64
+    worlds (it only has to tell a turn from the engine's choice)."""
+    seconds = None if limit.time is None else min(limit.time, 1.0)
+    return Limit(time=seconds, nodes=64)
+
+
+def review_table(
+    record: Record, limit: Limit, step: Callable[[int], None] | None = None
+) -> TableReview:
+    """Each turn of a 3-6 player record: the mover's forced win before and
+    after it (the table search, ``limit`` per position); where that is
+    undecided, the engine's estimate of the turn against its best
+    (``_rating_limit``)."""
+    deal = record.deal
+    start = time.monotonic()
+    nodes = 0
+    state = initial_state(deal)
+    engine = SeatEngine(deal, 0)
+    out: list[SeatTurn] = []
+    for i, turn in enumerate(record.turns):
+        seat = state.to_move + 1
+        before = solve_table(deal, seat, limit, state)
+        after_state = apply_turn(deal, state, turn)
+        nodes += before.nodes
+        if after_state.over:
+            win_after: bool | None = state.to_move in after_state.winners
+        else:
+            after = solve_table(deal, seat, limit, after_state)
+            nodes += after.nodes
+            win_after = None if not after.optimal else after.verdict == TableVerdict.WIN
+        win_before = None if not before.optimal else before.verdict == TableVerdict.WIN
+        rating = None
+        if win_before is None or win_after is None:
+            rating = engine.rate(state, turn, _rating_limit(limit))
+        best = before.turns[0] if before.turns else None
+        out.append(SeatTurn(i + 1, seat, turn, win_before, win_after, best, rating))
+        state = after_state
+        if step is not None:
+            step(i)
+    return TableReview(record, tuple(out), state.status, nodes, time.monotonic() - start)

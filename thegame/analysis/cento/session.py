@@ -26,8 +26,15 @@ from ...models.cento.state import (
 )
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit
-from ...solver.cento.duel import DuelSolver
-from ...solver.cento.solo import to_turn
+from ...solver.cento.table import TableVerdict, greedy_turn, solve_table
+from .engine import Choice, SeatEngine
+
+
+class Opponent(StrEnum):
+    """Who plays the seats no person plays."""
+
+    SOLVER = "solver"  # sees everything (Cento's deal is open): the exact table search
+    ENGINE = "engine"  # sees only its own seat: determinized search (``engine``)
 
 
 class StepKind(StrEnum):
@@ -85,6 +92,8 @@ class Session:
     turns: list[Turn] = field(default_factory=list)
     states: list[State] = field(default_factory=list)
     builder: TurnBuilder | None = None
+    vs: Opponent = Opponent.SOLVER
+    last_choice: Choice | None = None
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -151,7 +160,15 @@ class Session:
         self.builder = None
 
     def undo(self) -> bool:
-        """Take back the turn being built, or else the last turns back to the person's."""
+        """Take back the turn being built, or else the last turns back to the
+        person's. Against the engine the cards are hidden: a drawn card (in
+        the turn being built, or in a whole turn) stays drawn, so only the
+        steps of a turn that drew nothing are taken back."""
+        if self.vs == Opponent.ENGINE:
+            if self.builder is None or self.builder.drew or self.builder.trick_shown:
+                return False
+            self.builder = None
+            return True
         if self.builder is not None:
             self.builder = None
             return True
@@ -165,23 +182,35 @@ class Session:
         return True
 
     def solver_turn(self) -> tuple[Turn, bool]:
-        """The solver's turn for the seat to move (two players), and whether
-        it is from a proven line (else: the turn that sheds the most cards)."""
-        solver = DuelSolver(self.deal, self.think)
-        result = solver.solve(self.state)
-        if result.optimal and result.turns:
+        """The turn of the seat to move when no person plays it, and whether it
+        is from a proven line. The solver: the first turn of a proven win (or
+        shared win), else the greedy turn. The engine: its estimate from what
+        the seat sees (``last_choice`` says how many worlds it rests on)."""
+        if self.vs == Opponent.ENGINE:
+            engine = SeatEngine(self.deal, len(self.turns))
+            self.last_choice = engine.choose(self.state, self.think)
+            turn = self.last_choice.turn
+            self.states.append(apply_turn(self.deal, self.state, turn))
+            self.turns.append(turn)
+            return turn, False
+        result = solve_table(self.deal, self.to_move + 1, self.think, self.state)
+        if result.verdict in (TableVerdict.WIN, TableVerdict.TIE) and result.turns:
             turn = result.turns[0]
             proven = True
         else:
-            o, _, _ = solver.children(solver.key_of(self.state))[0]
-            turn = to_turn(self.to_move + 1, o)
+            turn = greedy_turn(self.deal, self.state)
             proven = False
         self.states.append(apply_turn(self.deal, self.state, turn))
         self.turns.append(turn)
         return turn, proven
 
 
-def session_of(record: Record, human: frozenset[int], think: Limit | None = None) -> Session:
+def session_of(
+    record: Record,
+    human: frozenset[int],
+    think: Limit | None = None,
+    vs: Opponent = Opponent.SOLVER,
+) -> Session:
     """The session at the end of a record's turns, each replayed by the rules
     engine (an illegal turn raises ``TurnError`` with its rule id)."""
     states = [initial_state(record.deal)]
@@ -190,7 +219,7 @@ def session_of(record: Record, human: frozenset[int], think: Limit | None = None
             states.append(apply_turn(record.deal, states[-1], turn))
         except TurnError as e:
             raise TurnError(e.rule, f"turn {i}: {e.message}", e.play) from None
-    session = Session(record.deal, human, turns=list(record.turns), states=states)
+    session = Session(record.deal, human, turns=list(record.turns), states=states, vs=vs)
     if think is not None:
         session.think = think
     return session

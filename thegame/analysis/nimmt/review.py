@@ -9,10 +9,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.errors import IllegalMoveError, InvalidInputError
+from ...models.advice import Advice
+from ...models.check import illegal_record
+from ...models.errors import InvalidInputError
 from ...models.nimmt.record import Record, RoundStatus, replay
 from ...models.nimmt.rules import row_heads
 from ...models.nimmt.state import View
+from ...models.outcome import Verdict
+from ...models.words import plural
 from ...solver.nimmt.problem import problem_from_record
 from ...solver.nimmt.search import Move, Searcher
 from .budget import SAMPLES
@@ -56,6 +60,16 @@ class TurnReview:
         }
 
 
+def nimmt_verdict(heads: int | None) -> Verdict:
+    """6 nimmt!'s verdict, in the words of every game: ``win`` when the
+    player can end the round taking no head (as a perfect clear in The
+    Game), ``loss`` when a complete search proves every order takes some
+    (``heads`` the fewest), ``unknown`` when the budget ran out first."""
+    if heads is None:
+        return Verdict.UNKNOWN
+    return Verdict.WIN if heads == 0 else Verdict.LOSS
+
+
 @dataclass(frozen=True)
 class Review:
     player: int  # 0-based
@@ -74,8 +88,11 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         return {
             "player": self.player + 1,
+            # The fewest heads with hindsight, always proven (as in 'solve').
+            "verdict": nimmt_verdict(self.optimal_heads),
+            "heads": self.optimal_heads,
+            "optimal": True,
             "played_heads": self.played_heads,
-            "optimal_heads": self.optimal_heads,
             "lost": self.lost,
             "samples": self.samples,
             "sample_seed": self.seed,
@@ -160,15 +177,21 @@ class Hint:
     def card(self) -> int:
         return self.means[0][0]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player": self.player + 1,
-            "turn": self.turn,
-            "card": self.card,
+    def advice(self) -> Advice:
+        """The hint in the shape every game's hint has: the move is a card;
+        the verdict ``unknown``, since samples prove nothing."""
+        figures = {
             "cards": [{"card": c, "score": round(m, 3)} for c, m in self.means],
             "samples": self.samples,
             "sample_seed": self.sample_seed,
         }
+        text = (f"play {self.card} (expected heads {self.means[0][1]:.1f} over "
+                f"{plural(self.samples, 'sample')})")
+        return Advice(self.player + 1, self.turn, {"card": self.card}, Verdict.UNKNOWN, text,
+                      figures)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.advice().to_dict()
 
 
 def hint(record: Record, player: int, samples: int = SAMPLES, seed: int = 0) -> Hint:
@@ -176,8 +199,7 @@ def hint(record: Record, player: int, samples: int = SAMPLES, seed: int = 0) -> 
     chosen as the strong player chooses: from what the player has seen."""
     result = replay(record)
     if result.error is not None:
-        e = result.error
-        raise IllegalMoveError(e.rule, f"turn {e.turn}: {e.message} (fix the record first)")
+        raise illegal_record(result.error.to_json(), "record")
     if result.status == RoundStatus.FINISHED:
         raise InvalidInputError("the round is over: there is no next card", "record")
     t = len(record.turns)

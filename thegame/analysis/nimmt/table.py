@@ -16,6 +16,7 @@ from itertools import islice
 from typing import Any
 
 from ...models.errors import IllegalMoveError, InvalidInputError
+from ...models.jsonio import item
 from ...models.nimmt.deal import check_players
 from ...models.nimmt.record import GameRecord, Record, RoundStatus, Turn, replay, replay_game
 from ...models.nimmt.rules import HAND, ROWS, chooser
@@ -75,7 +76,7 @@ def rounds_from_json(seed: int, players: int, data: Any) -> list[list[Turn]]:
         try:
             out.append(list(Record.from_json({"deal": deal.to_json(), "turns": turns}).turns))
         except InvalidInputError as e:
-            raise InvalidInputError(e.message, f"rounds[{i}].{e.where}") from None
+            raise InvalidInputError(e.message, f"{item('rounds', i)}.{e.where}") from None
     return out
 
 

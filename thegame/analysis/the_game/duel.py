@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import InvalidInputError, Limit, Verdict
+from ...models.advice import Advice
 from ...models.the_game import GameState, Play, Record, Turn
 from ...models.the_game.notation import plays_text
 from ...models.the_game.record import replayed, turn_to_dict
@@ -307,17 +308,19 @@ class DuelHint:
     text: str
     estimate: Estimate | None = None  # the engine's, when not proven
 
-    def to_dict(self, record: Record) -> dict[str, Any]:
+    def advice(self, record: Record) -> Advice:
+        """The hint in the shape every game's hint has (``hint --json``):
+        the move is the rest of the turn, which it ends."""
         rules = record.deal.rules
-        out = {
-            "turn": turn_to_dict(rules, self.turn),
-            "verdict": self.verdict,
-            "turns": [turn_to_dict(rules, t) for t in self.line],
-            "text": self.text,
-        }
+        figures: dict[str, Any] = {"turns": [turn_to_dict(rules, t) for t in self.line]}
         if self.estimate is not None:
-            out["estimate"] = self.estimate.to_dict(rules)
-        return out
+            figures["estimate"] = self.estimate.to_dict(rules)
+        move = {"plays": turn_to_dict(rules, self.turn)["plays"], "end_turn": True}
+        return Advice(self.turn.player, len(record.turns) + 1, move, self.verdict, self.text,
+                      figures)
+
+    def to_dict(self, record: Record) -> dict[str, Any]:
+        return self.advice(record).to_dict()
 
 
 def turn_words(state: GameState, plays: tuple[Play, ...]) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import InvalidInputError, interrupt
+from ...models.advice import Advice
 from ...models.outcome import Limit, Status, Verdict
 from ...models.the_game import GameKind, GameState, Play, Record, Turn
 from ...models.the_game.notation import play_text
@@ -319,11 +320,28 @@ def _follow(ref: list[Action], taken: Action) -> list[Action]:
 @dataclass
 class Hint:
     play: Play | None  # None: end the turn
-    verdict: str  # from the position: win | loss | unknown
+    verdict: Verdict  # from the position: win | loss | unknown
     cards_left: int  # what the best line reaches
     optimal: bool
     line: list[Turn]
     text: str
+
+    def advice(self, record: Record) -> Advice:
+        """The hint in the shape every game's hint has (``hint --json``):
+        the move is one play, or the end of the turn."""
+        rules = record.deal.rules
+        state = replayed(record)
+        plays = [] if self.play is None else [
+            {"card": self.play.card, "pile": pile_name(rules, self.play.pile)}
+        ]
+        figures = {
+            "cards_left": self.cards_left,
+            "optimal": self.optimal,
+            "turns": [turn_to_dict(rules, t) for t in self.line],
+        }
+        move = {"plays": plays, "end_turn": self.play is None}
+        return Advice(state.current + 1, len(record.turns) + 1, move, self.verdict, self.text,
+                      figures)
 
 
 def hint_for(state: GameState, limit: Limit = HINT_LIMIT) -> Hint:

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import click
 
-# The modules, not their commands, are the package's names: a command named
-# like its module (``play``) would hide the module from ``import ...play``.
-from . import analyze, daily, deal, play, solve
+from ..lazy import LazyGroup
+
+# Each command's module is imported when the command runs (``LazyGroup``).
+COMMANDS = {
+    "deal": ".cento.deal:deal",
+    "check": ".cento.deal:check",
+    "solve": ".cento.solve:solve",
+    "explain": ".cento.solve:explain",
+    "hint": ".cento.analyze:hint",
+    "analyze": ".cento.analyze:analyze",
+    "generate": ".cento.daily:generate",
+    "daily": ".cento.daily:daily",
+    "play": ".cento.play:play",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 def cento() -> None:
     """Cento game 2, "Das große Ziffernspiel" (rules Z1-Z6).
 
@@ -18,16 +29,3 @@ def cento() -> None:
     FILE. The guide: docs/games/cento.md; the rules: docs/rules/cento.md.
     """
 
-
-for command in (
-    deal.deal,
-    deal.check,
-    solve.solve,
-    solve.explain,
-    analyze.hint,
-    analyze.analyze,
-    daily.generate,
-    daily.daily,
-    play.play,
-):
-    cento.add_command(command)

@@ -15,7 +15,7 @@ from ...models.outcome import Limit
 from ...models.words import plural
 from ..common import err, out, print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument
-from .options import load_record
+from .options import checked, load_record
 from .render import stats_text, turn_text
 
 if TYPE_CHECKING:
@@ -32,10 +32,12 @@ if TYPE_CHECKING:
 @json_option()
 @user_errors
 def hint(record_file: str, limit: Limit, as_json: bool) -> None:
-    """The best next turn of a record (1 or 2 players), from the exact solvers."""
+    """The best next turn of a record, from the exact solvers (3-6 players: a
+    turn of a forced win against the others together, when there is one)."""
     from ...analysis.cento.hint import hint_for
 
     record = load_record(record_file)
+    checked(record, record_file)
     with searching(enabled=not as_json) as tick:
         h = hint_for(record, replace(limit, progress=tick))
     data = h.to_dict()
@@ -51,6 +53,8 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
     out.print(f"turn {h.turn}: " + turn_text(h.hint.to_dict()), markup=False)
     if record.deal.players == 1:
         out.print(f"{data['turn_count']} turns left with best play (proven)")
+    elif record.deal.players > 2:
+        out.print(f"player {h.player} can force a win whatever the others do together (proven)")
     elif data["tie"]:
         out.print("with best play from here: a shared win (proven)")
     else:
@@ -70,16 +74,22 @@ def analyze(record_file: str, limit: Limit, as_json: bool) -> None:
     """Where a played game went wrong. Alone: the turns wasted against the
     fewest (and a turn after which the hand could no longer be emptied).
     Two players: the first turn that threw a forced win away, where the
-    two-player search decides, with a winning turn instead."""
-    from ...analysis.cento.review import review
+    two-player search decides, with a winning turn instead. 3-6 players:
+    the turns after which their player could no longer force a win against
+    the others together (proven), and elsewhere the engine's estimate."""
+    from ...analysis.cento.review import TableReview, review
 
     record = load_record(record_file)
+    checked(record, record_file)
     total = len(record.turns) + 1
     with _progress(not as_json, total, "solving positions") as step:
         result = review(record, limit, step)
     data = result.to_dict()
     if as_json:
         print_json(data)
+        return
+    if isinstance(result, TableReview):
+        _table_review(result, data, limit)
         return
     out.print(_review_head(record.deal.players, data), markup=False)
     for t in result.turns:
@@ -97,6 +107,45 @@ def analyze(record_file: str, limit: Limit, as_json: bool) -> None:
     if not data["optimal"]:
         out.print(
             f"{data.get('undecided', 0)} positions undecided within {limit.describe()} each",
+            style="dim",
+        )
+    out.print(stats_text(data), style="dim")
+
+
+def _table_review(result: Any, data: dict[str, Any], limit: Limit) -> None:
+    """A 3-6 player review: per turn, the mover's forced win before and after."""
+    word = {True: "win", False: "no win", None: "undecided"}
+    out.print(
+        f"{data['players']} players, game {data['status']}: could the player who moved force "
+        "a win whatever the others did together?",
+        markup=False,
+    )
+    for t in result.turns:
+        line = f"turn {t.turn}: " + turn_text(t.played.to_dict())
+        line += f"  [{word[t.win_before]} -> {word[t.win_after]}]"
+        style = ""
+        if t.lost_win:
+            line += "  throws the forced win away (proven)"
+            if t.best is not None:
+                line += "; instead: " + turn_text(t.best.to_dict()).split(": ", 1)[1]
+            style = "yellow"
+        elif t.estimate is not None and t.estimate.best - t.estimate.played >= 0.15:
+            e = t.estimate
+            line += (
+                f"  estimate: wins {e.played:.0%} against {e.best:.0%} for the engine's turn "
+                f"({e.worlds} worlds each)"
+            )
+            style = "dim"
+        out.print(line, style=style, markup=False)
+    first = data["first_mistake"]
+    if first is None:
+        out.print("no turn threw a proven forced win away", style="green")
+    else:
+        out.print(f"first mistake: turn {first}", style="bold")
+    if data["undecided"]:
+        out.print(
+            f"{data['undecided']} turns undecided within {limit.describe()} a position; "
+            "estimates are the engine's, from what the seat saw",
             style="dim",
         )
     out.print(stats_text(data), style="dim")

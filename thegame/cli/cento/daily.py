@@ -90,9 +90,7 @@ def generate(
     status = err.status("generating...") if err.is_terminal else contextlib.nullcontext()
     try:
         with status as live:
-            for seed, puzzle in generate_puzzles(
-                seed_start, rules, limit, min_turns, max_turns
-            ):
+            for seed, puzzle in generate_puzzles(seed_start, rules, limit, min_turns, max_turns):
                 if live is not None:
                     live.update(f"generating... seed {seed}, {found}/{count} puzzles")
                 if puzzle is None:

@@ -17,7 +17,7 @@ from .render import hand_text
 
 
 @click.command()
-@deal_options(players=2)
+@deal_options(players=1)
 @json_option("Print the deal as JSON.")
 @user_errors
 def deal(
@@ -53,23 +53,23 @@ def check(record_file: str, as_json: bool) -> None:
     result = check_record(load_record(record_file))
     if as_json:
         print_json(result.to_dict())
+    elif result.legal:
+        out.print(_check_text(result), soft_wrap=True, markup=False)
     else:
-        (out if result.legal else err).print(
-            _check_text(result), soft_wrap=True, markup=False
+        # One line on stderr, the shape every game's check uses.
+        e = result.error
+        assert e is not None
+        where = f"turn {e['turn']}" + (f", play {e['play']}" if e["play"] else "")
+        err.print(
+            f"illegal: {where}: rule {e['rule']}: {e['message']}", soft_wrap=True, markup=False
         )
     if not result.legal:
         raise SystemExit(2)
 
 
 def _check_text(result: CheckResult[State]) -> str:
-    """The verdict, the status, the winners and every hand left."""
-    e = result.error
-    if e is None:
-        head = f"legal: {plural(result.steps_ok, 'turn')}"
-    else:
-        where = f"turn {e['turn']}" + (f", play {e['play']}" if e["play"] else "")
-        head = f"illegal at {where}: rule {e['rule']}: {e['message']}"
-    lines = [head, f"status: {result.status}"]
+    """A legal record: the turns, the status, the winners and every hand left."""
+    lines = [f"legal: {plural(result.steps_ok, 'turn')}", f"status: {result.status}"]
     if result.state.winners:
         lines.append("winner: " + ", ".join(f"player {w + 1}" for w in result.state.winners))
     for i, hand in enumerate(result.state.hands):

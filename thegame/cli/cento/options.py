@@ -181,6 +181,14 @@ def illegal(error: dict[str, Any], path: str) -> InvalidInputError:
     )
 
 
+def checked(record: Record, path: str) -> None:
+    """A record's first illegal step is an error (exit 2), in the one shape of
+    ``illegal``."""
+    error = check(record).error
+    if error is not None:
+        raise illegal(error, path)
+
+
 def load_record(path: str) -> Record:
     return Record.from_dict(_load_json(path))
 
@@ -214,8 +222,4 @@ def record_or_deal(
             raise InvalidInputError("give a record FILE or a deal option, not both", command)
         start = load_record(record_file)
         position = _legal_position(start, record_file)
-    if start.deal.players > 2:
-        raise InvalidInputError(
-            f"{command} takes 1 or 2 players, not {start.deal.players}", "deal"
-        )
     return start, position

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.text import Text
 
+from ...analysis.cento.session import Opponent
 from ...models import interrupt
 from ...models.cento import Deal, Record
 from ...models.errors import IllegalMoveError, InvalidInputError
@@ -43,10 +44,20 @@ PLAY_HELP = (
 @click.option("--date", metavar="YYYY-MM-DD", help="With --daily: the day (default today, UTC).")
 @click.option(
     "--seat",
-    type=click.IntRange(1, 2),
-    default=1,
+    "seats",
+    type=click.IntRange(1, 6),
+    multiple=True,
+    help="Your seat (player 1 moves first; default 1). Give it again for more people "
+    "at one screen (hot seat): --seat 1 --seat 3.",
+)
+@click.option(
+    "--vs",
+    type=click.Choice([o.value for o in Opponent]),
+    default=Opponent.SOLVER.value,
     show_default=True,
-    help="Two players: your seat (player 1 moves first); the solver plays the other.",
+    help="Who plays the other seats: 'solver' sees every hand and the pile (Cento's deal "
+    "is open) and plays proven turns; 'engine' sees only its own seat, and you see only "
+    "yours.",
 )
 @click.option(
     "--think",
@@ -65,7 +76,8 @@ def play(
     players: int,
     use_daily: bool,
     date: str | None,
-    seat: int,
+    seats: tuple[int, ...],
+    vs: str,
     think: float,
     save_file: str | None,
     **kw: Any,
@@ -79,14 +91,16 @@ def play(
         d, goal = _daily_deal(seed, deck, deal_file, date)
     else:
         d, goal = _deal(seed, deck, deal_file, date, players, kw), ""
-    if d.players > 2:
-        raise InvalidInputError(f"play takes 1 or 2 players, not {d.players}", "deal")
-    if d.players == 1 and seat != 1:
+    people = sorted(set(seats or (1,)))
+    if d.players == 1 and people != [1]:
         raise InvalidInputError("alone, you are player 1", "--seat")
-    session = Session(d, frozenset({seat - 1}), Limit(time=think))
+    if people[-1] > d.players:
+        raise InvalidInputError(f"seat {people[-1]} is not a seat of {d.players}", "--seat")
+    opponent = Opponent(vs)
+    session = Session(d, frozenset(k - 1 for k in people), Limit(time=think), vs=opponent)
     saver = _Saver(save_file)
     saver.save(session.record)  # now: a path that cannot be written fails before the game
-    who = "alone" if d.players == 1 else f"you are player {seat}, the solver player {3 - seat}"
+    who = "alone" if d.players == 1 else _who(d.players, people, opponent)
     out.print(Text(f"Cento, {who}" + (f"; {goal}" if goal else ""), style="bold"))
     out.print(PLAY_HELP, style="dim", markup=False)
     try:
@@ -105,6 +119,17 @@ def play(
             style="dim",
             markup=False,
         )
+
+
+def _who(players: int, people: list[int], vs: Opponent) -> str:
+    mine = ", ".join(f"player {k}" for k in people)
+    others = [k for k in range(1, players + 1) if k not in people]
+    if not others:
+        return f"{players} players at one screen"
+    theirs = ", ".join(f"player {k}" for k in others)
+    what = "the solver" if vs == Opponent.SOLVER else "the engine"
+    you = "you are" if len(people) == 1 else "people play"
+    return f"{you} {mine}, {what} {theirs}"
 
 
 def _daily_deal(
@@ -158,7 +183,7 @@ def _play_loop(session: Session, saver: _Saver, think: float) -> bool:
             raise KeyboardInterrupt
         if session.to_move not in session.human:
             turn, proven = session.solver_turn()
-            how = "proven best" if proven else f"not decided in {think:g} s: sheds the most cards"
+            how = _how(session, proven, think)
             out.print(
                 Text(f"turn {len(session.turns)}: " + turn_text(turn.to_dict()), style="magenta")
                 + Text(f"  ({how})", style="dim")
@@ -180,6 +205,33 @@ def _play_loop(session: Session, saver: _Saver, think: float) -> bool:
     return True
 
 
+def _engine_hint(session: Session, think: float) -> None:
+    """A hint from what the person's seat sees: the engine's turn and its estimate."""
+    from ...analysis.cento.engine import SeatEngine
+
+    choice = SeatEngine(session.deal, len(session.turns)).choose(session.state, Limit(time=think))
+    if interrupt.requested():
+        raise KeyboardInterrupt
+    why = (
+        "the only legal turn"
+        if choice.share is None
+        else f"wins {choice.share:.0%} of {plural(choice.worlds, 'sampled world')}, an estimate"
+    )
+    out.print(f"hint: {turn_text(choice.turn.to_dict())}  ({why})", style="green", markup=False)
+
+
+def _how(session: Session, proven: bool, think: float) -> str:
+    """Why the other seat played its turn."""
+    if session.vs == Opponent.ENGINE:
+        c = session.last_choice
+        if c is None or c.share is None:
+            return "the only legal turn"
+        return f"engine: wins {c.share:.0%} of {plural(c.worlds, 'sampled world')}, an estimate"
+    if proven:
+        return "proven best"
+    return f"not decided in {think:g} s: the greedy turn"
+
+
 def _command(session: Session, saver: _Saver, cmd: str, think: float) -> None:
     """One line of the person's: help, undo, a hint, or steps of a turn."""
     from ...analysis.cento.hint import hint_for
@@ -190,12 +242,17 @@ def _command(session: Session, saver: _Saver, cmd: str, think: float) -> None:
         return
     if cmd == "undo":
         if not session.undo():
-            out.print("nothing to take back", style="red")
+            hidden = session.vs == Opponent.ENGINE
+            why = "against the engine only a turn that drew nothing" if hidden else "nothing"
+            out.print(f"{why} can be taken back", style="red")
         out.print(table(session))
         return
     if cmd == "hint":
         if session.builder is not None:
             out.print("a hint is for a whole turn: 'undo' the steps of this one first", style="red")
+            return
+        if session.vs == Opponent.ENGINE:
+            _engine_hint(session, think)
             return
         h = hint_for(session.record, Limit(time=think))
         if interrupt.requested():  # Ctrl-C cut the hint's search: no half answer

@@ -17,9 +17,15 @@ if TYPE_CHECKING:
 
 
 def table(session: Session) -> Text:
-    """The open card, every hand (everything in Cento's deal is known) and
-    the draw pile's next cards."""
+    """The open card, every hand and the draw pile's next cards against the
+    solver (everything in Cento's deal is known); against the engine only
+    the hand of the person to move (or the only person), the other hands'
+    sizes and the pile's size."""
+    from ...analysis.cento.session import Opponent
+
     s = session.state
+    hidden = session.vs == Opponent.ENGINE
+    viewer = s.to_move if s.to_move in session.human else min(session.human)
     text = Text()
     text.append("open card ", style="dim")
     text.append(str(session.open_value()), style="bold yellow")
@@ -32,12 +38,15 @@ def table(session: Session) -> Text:
         text.append(
             f"\nplayer {p + 1}{' (you)' if mine and len(s.hands) > 1 else ''}: ", style="dim"
         )
+        if hidden and p != viewer:
+            text.append(f"{plural(len(hand), 'card')}", style="magenta")
+            continue
         text.append(hand_text(hand), style="bold cyan" if mine else "magenta")
         text.append(f"  [{plural(len(hand), 'card')}]", style="dim")
     pos = session.builder.pos if session.builder else s.draw_pos
     left = session.deal.draw[pos:]
     text.append(f"\ndraw pile: {plural(len(left), 'card')}", style="dim")
-    if left:
+    if left and not hidden:
         text.append(", next " + hand_text(left[:5]), style="dim")
     return text
 
@@ -69,11 +78,17 @@ def say_ending(session: Session, finished: bool, think: float) -> None:
         return
     winners = [w + 1 for w in s.winners]
     mine = [w for w in winners if w - 1 in session.human]
+    who = str(session.vs)
     if len(winners) > 1:
-        out.print(f"a shared win after {plural(turns, 'turn')} (rule Z1)", style="bold yellow")
-    elif mine:
+        names = ", ".join(f"player {w}" for w in winners)
+        out.print(
+            f"a shared win after {plural(turns, 'turn')} (rule Z1): {names}", style="bold yellow"
+        )
+    elif mine and len(session.human) == 1:
         out.print(f"you win after {plural(turns, 'turn')}!", style="bold green")
+    elif mine:
+        out.print(f"player {winners[0]} wins after {plural(turns, 'turn')}!", style="bold green")
     else:
         out.print(
-            f"player {winners[0]} (the solver) wins after {plural(turns, 'turn')}", style="bold red"
+            f"player {winners[0]} (the {who}) wins after {plural(turns, 'turn')}", style="bold red"
         )

@@ -33,17 +33,37 @@ def turn_text(t: dict[str, Any]) -> str:
 
 
 def verdict_text(players: int, data: dict[str, Any]) -> str:
-    """A solver's answer in words: alone the fewest turns, two players who wins."""
+    """A solver's answer in words: alone the fewest turns; two players who
+    wins; 3-6 players whether the seat asked about can force a win."""
     if players == 1:
         if data["verdict"] == "win":
             return f"fewest turns: {data['turn_count']} (proven optimal)"
         if data["verdict"] == "loss":
             return "the hand cannot be emptied (proven)"
         return f"unknown: budget ran out; at least {data['lower_bound']} turns"
-    text = {
-        "win": "player 1 wins",
-        "loss": "player 2 wins",
-        "tie": "a shared win",
-        "unknown": "unknown: budget ran out",
-    }[data["verdict"]]
-    return text + (" with best play (proven)" if data["optimal"] else "")
+    k = data.get("player", 1)
+    if data["verdict"] == "unknown":
+        return f"player {k}: unknown: budget ran out"
+    if players == 2:
+        other = 3 - k
+        text = {
+            "win": f"player {k} wins",
+            "loss": f"player {other} wins",
+            "tie": "a shared win",
+        }[data["verdict"]]
+        return text + " with best play (proven)"
+    others = f"the other {players - 1} players"
+    if data["verdict"] == "win":
+        return f"player {k} can force a win whatever {others} do together (proven)"
+    return f"{others} together can stop player {k} from winning (proven)"
+
+
+def progress_text(p: dict[str, Any]) -> str:
+    """How far an undecided table search got."""
+    near = p["nearest_decided_turn"]
+    where = f"; nearest decided position {near} turns in" if near is not None else ""
+    return (
+        f"searched: {p['positions_won']:,} positions proven won and "
+        f"{p['positions_lost']:,} lost for the seat{where}; proof number "
+        f"{p['proof_number']:,}, disproof number {p['disproof_number']:,} at the start"
+    )

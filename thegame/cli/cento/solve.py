@@ -14,16 +14,28 @@ from ...models.outcome import Limit
 from ..common import out, print_json, searching, user_errors, write_atomic
 from ..options import json_option, limit_options, record_argument, save_option
 from .options import deal_options, record_or_deal
-from .render import stats_text, turn_text, verdict_text
+from .render import progress_text, stats_text, turn_text, verdict_text
 
 
 @click.command()
 @record_argument(required=False)
 @deal_options(players=1)
+@click.option(
+    "--player",
+    "seat",
+    type=click.IntRange(1, 6),
+    default=None,
+    help="2-6 players: the seat asked about (default: the player to move).",
+)
+@click.option(
+    "--all-seats",
+    is_flag=True,
+    help="2-6 players: answer for every seat, each with the whole budget.",
+)
 @limit_options(
     60.0,
-    time_help="Seconds before the answer is 'unknown'.",
-    nodes_help="Search nodes before the answer is 'unknown' (default: no limit).",
+    time_help="Seconds (per seat) before the answer is 'unknown'.",
+    nodes_help="Search nodes (per seat) before the answer is 'unknown' (default: no limit).",
 )
 @save_option("Write the line as a record ('thegame cento check' replays it).")
 @click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
@@ -35,19 +47,23 @@ def solve(
     deck: str | None,
     deal_file: str | None,
     players: int,
+    seat: int | None,
+    all_seats: bool,
     limit: Limit,
     save_file: str | None,
     old_record: str | None,
     as_json: bool,
     **kw: Any,
 ) -> None:
-    """Alone: the fewest turns to empty the hand. Two players: who wins.
+    """Alone: the fewest turns to empty the hand. 2-6 players: can a seat
+    force a win whatever every other player does together (with two
+    players: who wins with best play from both sides).
 
     From a deal (--seed, --deck, --deal), or from the position a record FILE
     reaches (its turns are checked first).
     """
-    from ...solver.cento.duel import solve_duel
     from ...solver.cento.solo import solve_solo
+    from ...solver.cento.table import solve_table
 
     if old_record is not None:
         if save_file is not None:
@@ -55,19 +71,38 @@ def solve(
         save_file = old_record
     start, state = record_or_deal("solve", record_file, seed, deck, deal_file, players, kw)
     d = start.deal
+    if d.players == 1 and (seat not in (None, 1) or all_seats):
+        raise InvalidInputError("--player and --all-seats are for 2-6 players", "options")
+    if seat is not None and seat > d.players:
+        raise InvalidInputError(f"player {seat} is not a seat of {d.players}", "--player")
+    if all_seats and (seat is not None or save_file):
+        raise InvalidInputError("--all-seats answers every seat: no --player, no --save", "options")
+    first = 1 if state is None else state.to_move + 1
+    seats = list(range(1, d.players + 1)) if all_seats else [seat or first]
+    results: list[Any] = []
     with searching(enabled=not as_json) as tick:
         limit = replace(limit, progress=tick)
-        result = solve_solo(d, limit, state) if d.players == 1 else solve_duel(d, limit, state)
+        if d.players == 1:
+            results.append(solve_solo(d, limit, state))
+        else:
+            results.extend(solve_table(d, k, limit, state) for k in seats)
+    result = results[0]
     if save_file:
         write_atomic(save_file, Record(d, start.turns + result.turns).to_json(indent=1) + "\n")
-    data = result.to_dict()
     if as_json:
-        print_json(data)
+        if all_seats:
+            print_json({"players": d.players, "seats": [r.to_dict() for r in results]})
+        else:
+            print_json(result.to_dict())
         return
-    out.print(verdict_text(d.players, data))
-    for i, t in enumerate(result.turns, len(start.turns) + 1):
-        out.print(f"turn {i}: " + turn_text(t.to_dict()), markup=False)
-    out.print(stats_text(data), style="dim")
+    for r in results:
+        data = r.to_dict()
+        out.print(verdict_text(d.players, data), markup=False)
+        for i, t in enumerate(r.turns, len(start.turns) + 1):
+            out.print(f"turn {i}: " + turn_text(t.to_dict()), markup=False)
+        if "progress" in data:
+            out.print(progress_text(data["progress"]), style="dim", markup=False)
+        out.print(stats_text(data), style="dim")
 
 
 @click.command()

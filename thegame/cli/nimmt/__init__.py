@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import click
 
-# The modules, not their commands, are the package's names: a command named
-# like its module (``play``) would hide the module from ``import ...play``.
-from . import analyze, deal, play, solve
+from ..lazy import LazyGroup
+
+# Each command's module is imported when the command runs (``LazyGroup``).
+COMMANDS = {
+    "deal": ".nimmt.deal:deal",
+    "check": ".nimmt.deal:check",
+    "solve": ".nimmt.solve:solve",
+    "hint": ".nimmt.analyze:hint",
+    "analyze": ".nimmt.analyze:analyze",
+    "play": ".nimmt.play:play",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 def nimmt() -> None:
     """6 nimmt! (rules S1-S6): deals, records, the exact best response, play.
 
@@ -19,6 +27,3 @@ def nimmt() -> None:
     writes). The guide: docs/games/nimmt.md; the rules: docs/rules/nimmt.md.
     """
 
-
-for command in (deal.deal, deal.check, solve.solve, analyze.hint, analyze.analyze, play.play):
-    nimmt.add_command(command)

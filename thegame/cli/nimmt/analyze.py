@@ -44,8 +44,7 @@ def hint(
         return
     others = ", ".join(f"{c} ({m:.1f})" for c, m in h.means[1:4])
     out.print(
-        f"{label}turn {h.turn}, player {player}: play {h.card} (expected heads {h.means[0][1]:.1f}"
-        f" over {plural(samples, 'sample')}); next best {others or '-'}",
+        f"{label}turn {h.turn}, player {player}: {h.advice().text}; next best {others or '-'}",
         soft_wrap=True,
     )
 

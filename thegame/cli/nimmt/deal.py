@@ -3,8 +3,6 @@ a whole game refereed."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from ...models.nimmt.deal import check_players
@@ -54,29 +52,19 @@ def check(record_file: str, as_json: bool) -> None:
         game = check_game(data)
         if as_json:
             print_json(game.to_dict())
-        elif game.error is None:
-            scores = " ".join(f"P{p}={s}" for p, s in enumerate(game.state.scores, 1))
-            rounds = plural(len(game.state.rounds), "round")
-            out.print(f"legal, {rounds}, game {game.status}; points {scores}")
         else:
-            where = f"round {game.error['round']}, {_error_text(game.error)}"
-            err.print(f"illegal at {where}", soft_wrap=True)
+            scores = " ".join(f"P{p}={s}" for p, s in enumerate(game.state.scores, 1))
+            line = game.line("round", f"points {scores}", count=len(game.state.rounds))
+            (out if game.legal else err).print(line, soft_wrap=True, markup=False)
         if not game.legal:
             raise SystemExit(2)
         return
     result = check_round(data)
     if as_json:
         print_json(result.to_dict())
-    elif result.error is None:
-        heads = " ".join(f"P{p}={h}" for p, h in enumerate(result.state.heads, 1))
-        out.print(f"legal, {result.status}; heads {heads}", soft_wrap=True)
     else:
-        err.print(f"illegal at {_error_text(result.error)}", soft_wrap=True)
+        heads = " ".join(f"P{p}={h}" for p, h in enumerate(result.state.heads, 1))
+        line = result.line("turn", f"heads {heads}")
+        (out if result.legal else err).print(line, soft_wrap=True, markup=False)
     if not result.legal:
         raise SystemExit(2)
-
-
-def _error_text(error: dict[str, Any]) -> str:
-    """``turn 3, player 2: rule S2: ...``: in 6 nimmt! a turn's play is its player's."""
-    who = "" if error["play"] is None else f", player {error['play']}"
-    return f"turn {error['turn']}{who}: rule {error['rule']}: {error['message']}"

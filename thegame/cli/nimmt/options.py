@@ -9,10 +9,12 @@ from typing import Any, TypeVar
 import click
 
 from ...analysis.nimmt.budget import SAMPLES
+from ...models.check import illegal_record
 from ...models.errors import InvalidInputError
-from ...models.jsonio import load_json
+from ...models.jsonio import in_file, load_json
 from ...models.nimmt.deal import Deal, check_players
 from ...models.nimmt.record import GameRecord, Record, load_file
+from ...models.nimmt.record import check as check_round
 from ...models.nimmt.rules import HAND, HIGH, LOW, ROWS
 from ...models.words import plural
 from ..common import read_text
@@ -22,16 +24,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def load(path: str) -> Record | GameRecord:
-    return load_file(load_json(read_text(path), path))
+    data = load_json(read_text(path), path)
+    try:
+        return load_file(data)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None
 
 
 def round_of(path: str, round_no: int | None, last: bool = False) -> tuple[Record, str]:
     """One round of a record file, and how to name it ('' for a round file).
-    A game file needs ``--round`` unless it holds one round (or ``last``)."""
+    A game file needs ``--round`` unless it holds one round (or ``last``).
+    An illegal round is named as ``nimmt check`` names it, after the file."""
     data = load(path)
     if isinstance(data, Record):
         if round_no not in (None, 1):
             raise InvalidInputError(f"{path} is one round, not a game", "--round")
+        _legal(data, path)
         return data, ""
     n = len(data.rounds)
     if round_no is None:
@@ -44,7 +52,14 @@ def round_of(path: str, round_no: int | None, last: bool = False) -> tuple[Recor
         raise InvalidInputError(
             f"{path} holds {plural(n, 'round')}, not round {round_no}", "--round"
         )
+    _legal(data.rounds[round_no - 1], path, round_no)
     return data.rounds[round_no - 1], f"round {round_no}: "
+
+
+def _legal(record: Record, path: str, round_no: int | None = None) -> None:
+    error = check_round(record).error
+    if error is not None:
+        raise illegal_record(error if round_no is None else {"round": round_no, **error}, path)
 
 
 def player_index(record: Record, player: int) -> int:

@@ -43,6 +43,8 @@ def solve(
     """The exact best response: the order of the player's ten cards and its
     row choices that take the fewest heads against the others' recorded cards
     (a complete search; the docs say how others' row choices apply)."""
+    from ...analysis.nimmt.review import nimmt_verdict
+
     record, label = round_of(record_file, round_no)
     p = player_index(record, player)
     problem = problem_from_record(record, p)
@@ -57,6 +59,7 @@ def solve(
     stats = {"nodes": searcher.nodes, "seconds": round(time.monotonic() - start, 4)}
     result: dict[str, Any] = {
         "player": player,
+        "verdict": nimmt_verdict(None if solution is None else solution.heads),
         "heads": None if solution is None else solution.heads,
         "optimal": solution is not None,
         "played_heads": line_heads(problem, played),

@@ -22,6 +22,7 @@ from ...analysis.the_game.annotate import (
 from ...analysis.the_game.review import Analysis, hint_for
 from ...analysis.the_game.strong import Level
 from ...models import InvalidInputError, Limit
+from ...models.check import status_text
 from ...models.the_game import Deal, GameState, Play, Record, Rules
 from ...models.the_game.notation import play_text, plays_text, plural, turn_label
 from ...models.the_game.state import pile_name
@@ -189,7 +190,8 @@ def analysis_view(analysis: Analysis) -> RenderableType:
     parts.append(
         Text(f"best possible at the start: {plural(analysis.best_at_start, 'card')} left{start}")
     )
-    parts.append(Text(f"result: {plural(analysis.result, 'card')} left ({analysis.status})"))
+    status = status_text(analysis.status)
+    parts.append(Text(f"result: {plural(analysis.result, 'card')} left ({status})"))
     parts.extend(_hindsight_summary(analysis))
     ms = analysis.mistakes
     if ms:
@@ -239,7 +241,8 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
     parts: list[RenderableType] = []
     if review.fair_unavailable is not None:
         parts.append(Text(f"Fair review: not available ({review.fair_unavailable}).", "yellow"))
-        parts.append(Text(f"result: {plural(review.cards_left, 'card')} left ({review.status})"))
+        left = plural(review.cards_left, "card")
+        parts.append(Text(f"result: {left} left ({status_text(review.status)})"))
         if review.hindsight is not None:
             parts.append(analysis_view(review.hindsight))
         return Group(*parts)
@@ -261,7 +264,7 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
     )
     parts.append(
         Text(
-            f"result: {plural(review.cards_left, 'card')} left ({review.status}); "
+            f"result: {plural(review.cards_left, 'card')} left ({status_text(review.status)}); "
             + _start_text(review)
         )
     )
@@ -477,7 +480,7 @@ def analyze(
 @user_errors
 def hint(record_file: str, limit: Limit, as_json: bool) -> None:
     """The best next play from where the record FILE ends, with hindsight."""
-    from ...models.the_game.record import replayed, turn_to_dict
+    from ...models.the_game.record import replayed
 
     record = load_record(record_file)
     state = replayed(record, record_file)
@@ -488,21 +491,8 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
         return
     with searching(enabled=not as_json):
         h = hint_for(state, limit)
-    rules = record.deal.rules
     if as_json:
-        print_json(
-            {
-                "play": None
-                if h.play is None
-                else {"card": h.play.card, "pile": pile_name(rules, h.play.pile)},
-                "end_turn": h.play is None,
-                "verdict": h.verdict,
-                "cards_left": h.cards_left,
-                "optimal": h.optimal,
-                "turns": [turn_to_dict(rules, t) for t in h.line],
-                "text": h.text,
-            }
-        )
+        print_json(h.advice(record).to_dict())
         return
     out.print(Text(f"player {state.current + 1}: {h.text}"))
     if h.line:

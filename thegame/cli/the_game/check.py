@@ -26,8 +26,8 @@ def check(record_file: str, as_json: bool) -> None:
     if as_json:
         print_json(result.to_dict())
     elif result.legal:
-        out.print(check_text(result, len(record.turns)), soft_wrap=True)
+        out.print(check_text(result), soft_wrap=True)
     else:
-        err.print(check_text(result, len(record.turns)), soft_wrap=True)
+        err.print(check_text(result), soft_wrap=True)
     if not result.legal:
         raise SystemExit(2)

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from ...models import InvalidInputError
-from ...models.jsonio import load_json
+from ...models.jsonio import in_file, load_json
 from ...models.the_game import Deal, Record, Turn, get_rules
 from ...models.the_game.notation import plural
 from ...models.the_game.rules import PRESETS
@@ -94,7 +94,7 @@ def load_game(
         )
     turns: tuple[Turn, ...] = ()
     if deal_file is not None:
-        game = parse_game_text(read_text(deal_file), deal_file)
+        game = read_game(deal_file)
         deal, turns = game.deal, game.turns
         if variant and variant != deal.rules.name:
             raise InvalidInputError(
@@ -127,4 +127,15 @@ def load_game(
 
 def load_record(path: str) -> Record:
     """A record, a puzzle file (its position) or a deal, as JSON."""
-    return game_from_json(load_json(read_text(path), path), path)
+    try:
+        return game_from_json(load_json(read_text(path), path), path)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None
+
+
+def read_game(path: str) -> Record:
+    """What ``load_record`` reads, or a deal's one-line text form."""
+    try:
+        return parse_game_text(read_text(path), path)
+    except InvalidInputError as err:
+        raise in_file(err, path) from None

@@ -12,7 +12,6 @@ from rich.text import Text
 from ...models.outcome import Status, Verdict
 from ...models.the_game import CheckResult, Command, Deal, GameState, Play, Turn, pile_name
 from ...models.the_game.notation import line_text, plays_text, plural, turn_label
-from ...models.the_game.record import step_text
 from ...solver.the_game.api import Solution
 
 _COMMAND_MARK = {
@@ -145,24 +144,20 @@ def piles_text(state: GameState) -> str:
     )
 
 
-def check_text(result: CheckResult[GameState], turns: int) -> Text:
-    """One line for a legal record, or the first illegal step."""
-    if result.legal:
-        line = Text(f"legal ({plural(turns, 'turn')}): ", style="bold green")
-        if result.status == Status.WON:
-            word = f"won by player {result.winner}" if result.winner else "won"
-        elif result.status == Status.LOST:
-            word = f"lost, player {result.winner} wins" if result.winner else "lost"
-        else:
-            word = "in progress"
-        line.append(word)
-        if result.reason:
-            line.append(f" - {result.reason}")
-        line.append(f"; cards left: {result.cards_left}")
+def check_text(result: CheckResult[GameState]) -> Text:
+    """The check's one line (``CheckResult.line``), legal or not."""
+    if not result.legal:
+        line = Text(result.line("turn"))
+        line.stylize("bold red", 0, len("illegal:"))
         return line
-    assert result.error is not None
-    line = Text("illegal: ", style="bold red")
-    line.append(step_text(result.error))
+    word = None
+    if result.status == Status.WON and result.winner:
+        word = f"won by player {result.winner}"
+    elif result.status == Status.LOST and result.winner:
+        word = f"lost, player {result.winner} wins"
+    text = result.line("turn", f"cards left: {result.cards_left}", word)
+    line = Text(text)
+    line.stylize("bold green", 0, text.index(":") + 1)
     return line
 
 

@@ -33,6 +33,19 @@ ENGINE_HELP = (
 @choice_option("--engine", ENGINES, ENGINE_HELP, default=EngineName.AUTO.value)
 @save_option("Write the line as a game record ('thegame check' replays it).")
 @click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Split this deal's search over N worker processes (the budget covers them all).",
+)
+@click.option(
+    "--checkpoint",
+    metavar="FILE",
+    default=None,
+    help="Save the search to FILE every few seconds and at Ctrl-C; the same command "
+    "with the same FILE goes on from there.",
+)
 @json_option()
 @user_errors
 def solve(
@@ -47,6 +60,8 @@ def solve(
     engine: str,
     save_file: str | None,
     old_record: str | None,
+    jobs: int | None,
+    checkpoint: str | None,
     as_json: bool,
 ) -> None:
     """Decide whether a perfect clear exists, and show the line.
@@ -56,9 +71,14 @@ def solve(
     played. Face
     to Face: who wins the duel under best play, for the deal's start or for
     each start; each player's race alone too.
+
+    --jobs and --checkpoint split the search of a deal into units (the
+    classic family): over worker processes, and resumable after Ctrl-C or
+    a kill.
     """
     from ...models import InvalidInputError
     from ...models.the_game.record import replayed
+    from ...solver.the_game.api import Solution
     from ...solver.the_game.duel.api import DuelSolution
     from ...solver.the_game.portfolio import solve_game
     from .duel_view import duel_solution_view
@@ -77,8 +97,24 @@ def solve(
     game = load_game(seed, deck, deal_file, variant, players, first)
     if game.turns and deal_file is not None:
         replayed(game, deal_file)  # an illegal record is named by its file, before any search
+    split = jobs is not None or checkpoint is not None
+    if split:
+        if game.turns:
+            raise InvalidInputError(
+                "--jobs and --checkpoint solve a deal from its start, not a record", "options"
+            )
+        if engine == EngineName.CPSAT:
+            raise InvalidInputError("--jobs and --checkpoint split the search: drop --engine cpsat")
+        if checkpoint is not None:
+            writable(checkpoint)
+    result: Solution | DuelSolution
     with searching(enabled=not as_json) as tick:
-        result = solve_game(game, engine, replace(limit, progress=tick))
+        if split:
+            from ...solver.the_game.parallel import solve_split
+
+            result = solve_split(game.deal, replace(limit, progress=tick), jobs or 1, checkpoint)
+        else:
+            result = solve_game(game, engine, replace(limit, progress=tick))
     if save_file:
         write_atomic(save_file, result.record().to_json(indent=1) + "\n")
     if as_json:

@@ -156,7 +156,8 @@ class State:
             "status": self.status,
             "winner": self.winner,
             "winners": [w + 1 for w in self.winners],
-            "cards_left": [len(h) for h in self.hands],
+            "cards_left": self.cards_left(),  # a number, as in every game's check
+            "hand_sizes": [len(h) for h in self.hands],
             "hands": [[card_to_json(c) for c in h] for h in self.hands],
             "open": self.open,
             "draw_left": None,
@@ -430,6 +431,15 @@ def apply_turn(deal: Deal, state: State, turn: Turn) -> State:
     return b.finish()
 
 
+class _Step(Enum):
+    """A step ``legal_turns`` tries."""
+
+    TRICK = "trick"
+    TREAT = "treat"
+    DRAW = "draw"
+    PLAY = "play"
+
+
 def legal_turns(deal: Deal, state: State) -> list[tuple[Turn, State]]:
     """Every legal turn, found by trying every step the engine might accept
     (every card, every name 1..99 for a free card, every order). Exhaustive
@@ -458,24 +468,24 @@ def legal_turns(deal: Deal, state: State) -> list[tuple[Turn, State]]:
         visited.add(sig)
         with contextlib.suppress(IllegalMoveError):
             found.append((b.turn(), b.copy().finish()))
-        steps: list[tuple[str, int, int | None]] = [
-            ("trick", 0, None),
-            ("treat", 0, None),
-            ("draw", 0, None),
+        steps: list[tuple[_Step, int, int | None]] = [
+            (_Step.TRICK, 0, None),
+            (_Step.TREAT, 0, None),
+            (_Step.DRAW, 0, None),
         ]
         for card in sorted(set(b.hand)):
             if card == FREE:
-                steps.extend(("play", FREE, v) for v in range(1, MAX_NAMED + 1))
+                steps.extend((_Step.PLAY, FREE, v) for v in range(1, MAX_NAMED + 1))
             else:
-                steps.append(("play", card, None))
+                steps.append((_Step.PLAY, card, None))
         for kind, card, named in steps:
             nb = b.copy()
             try:
-                if kind == "trick":
+                if kind == _Step.TRICK:
                     nb.trick()
-                elif kind == "treat":
+                elif kind == _Step.TREAT:
                     nb.treat()
-                elif kind == "draw":
+                elif kind == _Step.DRAW:
                     nb.draw()
                 else:
                     nb.play(card, named)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError
+from ..jsonio import item
 from ..seeds import SplitMix64
 from ..words import plural
 from .rules import HIGH, Rules
@@ -84,7 +85,7 @@ class Deal:
         seen: set[int] = set()
         hands = []
         for i, hand in enumerate(raw_hands):
-            at = f"{where}.hands[{i}]"
+            at = item(f"{where}.hands", i)
             if not isinstance(hand, list):
                 raise InvalidInputError(f"player {i + 1}'s hand must be a list of cards", at)
             if len(hand) != level:
@@ -95,11 +96,11 @@ class Deal:
                 )
             cards = []
             for j, card in enumerate(hand):
-                c = _int(card, f"{at}[{j}]")
+                c = _int(card, item(at, j))
                 if not 1 <= c <= high:
-                    raise InvalidInputError(f"card {c} is not in 1..{high}", f"{at}[{j}]")
+                    raise InvalidInputError(f"card {c} is not in 1..{high}", item(at, j))
                 if c in seen:
-                    raise InvalidInputError(f"card {c} is dealt twice", f"{at}[{j}]")
+                    raise InvalidInputError(f"card {c} is dealt twice", item(at, j))
                 seen.add(c)
                 cards.append(c)
             hands.append(tuple(sorted(cards)))

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..check import CheckResult
 from ..errors import IllegalMoveError, InvalidInputError
+from ..jsonio import item
 from .deal import Deal
 from .state import State
 
@@ -58,7 +59,9 @@ class Record:
         raw = data.get("events", [])
         if not isinstance(raw, list):
             raise InvalidInputError("events must be a list", f"{where}.events")
-        events = tuple(event_from_dict(deal, e, f"{where}.events[{i}]") for i, e in enumerate(raw))
+        events = tuple(
+            event_from_dict(deal, e, item(f"{where}.events", i)) for i, e in enumerate(raw)
+        )
         return cls(deal, events)
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError
+from ..jsonio import item
 from ..seeds import SplitMix64
 from .rules import HAND, HIGH, LOW, MAX_PLAYERS, MIN_PLAYERS, ROWS
 
@@ -85,11 +86,11 @@ class Deal:
             )
         hands = []
         for p, h in enumerate(hands_data):
-            hand = card_list(h, f"{where}.hands[{p}]")
+            hand = card_list(h, item(f"{where}.hands", p))
             if len(hand) != HAND:
                 raise InvalidInputError(
                     f"a hand of {len(hand)} cards; each player holds {HAND} (rule S1)",
-                    f"{where}.hands[{p}]",
+                    item(f"{where}.hands", p),
                 )
             hands.append(tuple(sorted(hand)))
         seen: set[int] = set()
@@ -112,4 +113,4 @@ def card(value: Any, where: str) -> int:
 def card_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
         raise InvalidInputError("expected a list of cards", where)
-    return [card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return [card(v, item(where, i)) for i, v in enumerate(value)]

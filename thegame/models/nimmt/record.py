@@ -9,7 +9,7 @@ from typing import Any
 
 from ..check import CheckResult
 from ..errors import IllegalMoveError, InvalidInputError
-from ..jsonio import load_json
+from ..jsonio import item, load_json
 from .deal import GAME_NAME, Deal, card
 from .rules import GAME_END, HAND, HEADS, ROWS, Placement, Rows, choices_from, chooser, place_trick
 
@@ -56,7 +56,7 @@ class Record:
             raise InvalidInputError(
                 f"{len(turns_data)} turns; a round has {HAND} (rule S5)", "turns"
             )
-        turns = tuple(_turn(t, deal.players, f"turns[{i}]") for i, t in enumerate(turns_data))
+        turns = tuple(_turn(t, deal.players, item("turns", i)) for i, t in enumerate(turns_data))
         return cls(deal, turns)
 
     @classmethod
@@ -72,7 +72,7 @@ def _turn(data: Any, players: int, where: str) -> Turn:
         raise InvalidInputError(
             f"expected a list of {players} cards, one per player", f"{where}.cards"
         )
-    played = tuple(card(c, f"{where}.cards[{i}]") for i, c in enumerate(cards))
+    played = tuple(card(c, item(f"{where}.cards", i)) for i, c in enumerate(cards))
     rows = data.get("rows", {})
     if not isinstance(rows, dict):
         raise InvalidInputError('expected an object like {"3": 2}', f"{where}.rows")
@@ -131,7 +131,7 @@ class Replay:
         """Why the round ended, with the rule id; None while it goes on."""
         if self.status != RoundStatus.FINISHED:
             return None
-        return "S5: all ten cards of every hand are played"
+        return "all ten cards of every hand are played (rule S5)"
 
     @property
     def winner(self) -> None:
@@ -246,12 +246,12 @@ class GameRecord:
             try:
                 rounds.append(Record.from_json(r))
             except InvalidInputError as e:
-                raise InvalidInputError(e.message, f"rounds[{i}].{e.where}") from None
+                raise InvalidInputError(e.message, f"{item('rounds', i)}.{e.where}") from None
         n = rounds[0].deal.players
         for i, r in enumerate(rounds):
             if r.deal.players != n:
                 raise InvalidInputError(
-                    f"{r.deal.players} players, but round 1 has {n}", f"rounds[{i}].deal"
+                    f"{r.deal.players} players, but round 1 has {n}", f"{item('rounds', i)}.deal"
                 )
         seed = data.get("seed")
         return cls(tuple(rounds), seed if isinstance(seed, int) else None)
@@ -299,7 +299,8 @@ class GameReplay:
         """Why the game ended, with the rule id; None while it goes on."""
         if self.status != GameStatus.FINISHED:
             return None
-        return f"S5: a player has {max(self.scores)} points, {GAME_END} or more, after a round"
+        top = max(self.scores)
+        return f"a player has {top} points, {GAME_END} or more, after a round (rule S5)"
 
     @property
     def winner(self) -> int | None:

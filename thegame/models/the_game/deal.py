@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..errors import InvalidInputError
-from ..jsonio import load_json
+from ..jsonio import item, load_json
 from ..seeds import SplitMix64
 from ..words import plural
 from .rules import (
@@ -128,7 +128,7 @@ class Deal:
                 "decks",
             )
         for i, deck in enumerate(self.decks):
-            where = "deck" if expected_decks == 1 else f"decks[{i}]"
+            where = "deck" if expected_decks == 1 else item("decks", i)
             _check_permutation(deck, rules, where)
         if not rules.is_duel and self.players * rules.hand_size(self.players) > rules.n_cards:
             raise InvalidInputError("not enough cards to deal every hand", "deck")
@@ -215,7 +215,7 @@ class Deal:
             raw = data["decks"]
             if not isinstance(raw, list) or len(raw) != 2:
                 raise InvalidInputError("decks must be a list of 2 decks", f"{where}.decks")
-            decks = [_int_list(d, f"{where}.decks[{i}]") for i, d in enumerate(raw)]
+            decks = [_int_list(d, item(f"{where}.decks", i)) for i, d in enumerate(raw)]
         else:
             if "deck" not in data:
                 raise InvalidInputError('missing "deck"', where)
@@ -327,7 +327,7 @@ def _int_list(raw: object, where: str) -> list[int]:
         raise InvalidInputError("must be a list of card numbers", where)
     for i, x in enumerate(raw):
         if not _is_int(x):
-            raise InvalidInputError(f"{x!r} is not a card number", f"{where}[{i}]")
+            raise InvalidInputError(f"{x!r} is not a card number", item(where, i))
     return list(raw)
 
 

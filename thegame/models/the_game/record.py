@@ -6,9 +6,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..check import CheckResult
+from ..check import CheckResult, illegal_record
+from ..check import step_text as step_text  # its old home: the solver and puzzles
 from ..errors import IllegalMoveError, InvalidInputError
-from ..jsonio import load_json
+from ..jsonio import item, load_json
 from .deal import Deal
 from .state import GameState, Play, pile_index, pile_name
 
@@ -54,17 +55,19 @@ class Record:
         if "deal" not in data:
             raise InvalidInputError('missing "deal"', where)
         deal = Deal.from_dict(data["deal"], f"{where}.deal")
-        raw_turns = data.get("turns", [])
-        if not isinstance(raw_turns, list):
-            raise InvalidInputError("turns must be a list", f"{where}.turns")
-        turns = tuple(
-            _turn_from_dict(deal, t, f"{where}.turns[{i}]") for i, t in enumerate(raw_turns)
-        )
-        return cls(deal, turns)
+        return cls(deal, turns_from_list(deal, data.get("turns", []), f"{where}.turns"))
 
     @classmethod
     def from_json(cls, text: str, where: str = "record") -> Record:
         return cls.from_dict(load_json(text, where), where)
+
+
+def turns_from_list(deal: Deal, raw: Any, where: str = "turns") -> tuple[Turn, ...]:
+    """Turns in the record format on ``deal``; a bad one is named by its
+    path from ``where``, counted from 1 (``turns[2].plays[1].card``)."""
+    if not isinstance(raw, list):
+        raise InvalidInputError("turns must be a list", where)
+    return tuple(_turn_from_dict(deal, t, item(where, i)) for i, t in enumerate(raw))
 
 
 def turn_to_dict(rules: Any, turn: Turn) -> dict[str, Any]:
@@ -89,7 +92,7 @@ def _turn_from_dict(deal: Deal, raw: Any, where: str) -> Turn:
         raise InvalidInputError("plays must be a list", f"{where}.plays")
     plays = []
     for j, p in enumerate(plays_raw):
-        at = f"{where}.plays[{j}]"
+        at = item(f"{where}.plays", j)
         if not isinstance(p, dict) or set(p) != {"card", "pile"}:
             raise InvalidInputError('a play must be {"card": N, "pile": "A1"}', at)
         card, pile = p["card"], p["pile"]
@@ -157,13 +160,5 @@ def replayed(record: Record, where: str = "record") -> GameState:
     raises ``InvalidInputError`` naming the first illegal step."""
     result = replay(record)
     if result.error is not None:
-        raise InvalidInputError(f"illegal record: {step_text(result.error)}", where)
+        raise illegal_record(result.error, where)
     return result.state
-
-
-def step_text(error: dict[str, Any]) -> str:
-    """An illegal step as a line: ``turn 2, play 1: rule C5: ...``."""
-    at = f"turn {error['turn']}"
-    if error.get("play") is not None:
-        at += f", play {error['play']}"
-    return f"{at}: rule {error['rule']}: {error['message']}"

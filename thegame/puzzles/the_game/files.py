@@ -216,7 +216,7 @@ def parse_game_text(text: str, where: str) -> Record:
     if not stripped:
         raise InvalidInputError("the file is empty", where)
     if stripped.startswith("{"):
-        return game_from_json(load_json(stripped, where), where)
+        return game_from_json(load_json(text, where), where)  # columns as in the file
     lines = [line for line in stripped.splitlines() if line.strip()]
     if len(lines) != 1:
         raise InvalidInputError("a text deal is one line", where)

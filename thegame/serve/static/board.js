@@ -7,70 +7,120 @@
   const root = document.getElementById("board");
   const game = JSON.parse(root.dataset.game);
   const mode = root.dataset.mode;
-  let turns = [], plays = [], view = null, selected = null, helped = 0, busy = false;
+  let turns = [], plays = [], view = null, selected = null, busy = false;
+  let hints = 0, steps = 0, preselected = false, controller = null;
   // Hot seat: after a turn ends the next hand stays hidden until its player asks.
   let shownFor = null;
+  // Where the keyboard was before an answer redrew the board: put it back there.
+  let focusKey = null;
 
   const $ = (id) => document.getElementById(id);
-  const { el } = window.page;
+  const { el, face, stack, shortcut, waiting, percent, plural } = window.page;
   const COMMAND = { stop: "stop", skull: "skull", three: "three", "no-trick": "no trick",
     "one-pile": "one pile", "draw-one": "draw one", "no-talk": "no talk" };
+  const stream = game.variant === "extreme" ? "extreme" : "classic";
+  const dayHref = (d) => `/daily/${d}` + (stream === "extreme" ? "?variant=extreme" : "");
+  if (mode === "daily" && window.daily) window.daily.showStreak(stream);
+
+  function remember() {
+    const a = document.activeElement;
+    if (!a || !root.contains(a)) { focusKey = null; return; }
+    focusKey = a.dataset.card ? `[data-card="${a.dataset.card}"]` : a.dataset.pile ? `[data-pile="${a.dataset.pile}"]`
+      : a.dataset.action ? `[data-action="${a.dataset.action}"]` : null;
+  }
+
+  function restore() {
+    if (!focusKey) return;
+    const again = root.querySelector(focusKey);
+    const target = again && !again.disabled ? again
+      : root.querySelector("#hand [data-card]:not(:disabled)") || root.querySelector("#piles [data-pile]");
+    if (target) target.focus();
+    focusKey = null;
+  }
 
   async function send(action) {
     if (busy) return;
     busy = true;
+    remember();
     root.setAttribute("aria-busy", "true");
-    if (action === "hint" || action === "solution") $("message").textContent = "thinking…";
+    controller = new AbortController();
+    const what = action === "hint" ? "thinking of a hint" : action === "solution" ? "finding the next step"
+      : view === null ? (mode === "daily" ? "making the day's puzzle (the first visit of a day takes a while)" : "dealing") : null;
+    let stop = null;
+    // Only a wait longer than a blink shows itself.
+    const shown = what && setTimeout(() => { stop = waiting($("wait"), what, () => controller.abort()); }, 300);
     try {
       const resp = await fetch("/api/board", {
         method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game, turns, plays, action, helped }),
+        body: JSON.stringify({ game, turns, plays, action, helped: hints + steps }), signal: controller.signal,
       });
       const data = await resp.json();
       if (!resp.ok) { $("message").textContent = data.error || ("error " + resp.status); return; }
-      turns = data.turns; plays = data.plays; view = data; selected = null;
-      if (data.hint || data.step) helped += 1;
+      turns = data.turns; plays = data.plays; view = data; selected = null; preselected = false;
+      if (data.hint) hints += 1;
+      if (data.step) steps += 1;
       render();
+      restore();
     } catch (e) {
-      $("message").textContent = "the server did not answer: " + e;
+      $("message").textContent = e.name === "AbortError" ? "cancelled" + (view ? "" : ": reload the page to try again")
+        : "the server did not answer: " + e;
     } finally {
+      clearTimeout(shown);
+      if (stop) stop();
       busy = false;
       root.removeAttribute("aria-busy");
     }
   }
 
-  function pileButton(p) {
+  function lastPlay() {
+    if (plays.length) return plays[plays.length - 1];
+    for (let k = turns.length - 1; k >= 0; k--) {
+      const ps = turns[k].plays;
+      if (ps.length) return ps[ps.length - 1];
+      if (k < turns.length - 1) break;
+    }
+    return null;
+  }
+
+  function pileButton(p, last) {
     const b = el("button", { type: "button", class: "pile " + (p.ascending ? "up" : "down"),
       "data-pile": p.pile, "data-top": String(p.top) });
     if (p.start) b.classList.add("start");
     if (p.fire) b.classList.add("fire");
     if (p.cover) b.classList.add("cover");
+    const isLast = last && last.pile === p.pile && last.card === p.top;
+    if (isLast) b.classList.add("last");
     b.append(el("span", { class: "dir" }, p.pile + (p.ascending ? " ↑" : " ↓")));
-    b.append(el("span", { class: "top" }, String(p.top)));
+    b.append(face(p.top, { note: p.command ? COMMAND[p.command] : p.cover ? "cover!" : "" }));
     b.append(el("span", { class: "room" + (p.room === 0 ? " none" : "") }, `room ${p.room}`));
     let label = `pile ${p.pile}, ${p.ascending ? "ascending" : "descending"}, shows ${p.top}, room for ${p.room} more`;
-    if (p.command) { b.append(el("span", { class: "tag" }, COMMAND[p.command])); label += `, ${COMMAND[p.command]} command`; }
-    if (p.cover) { b.append(el("span", { class: "tag" }, "cover!")); label += ", fire card: cover it this turn"; }
+    if (p.command) label += `, ${COMMAND[p.command]} command`;
+    if (p.cover) label += ", fire card: cover it this turn";
+    if (isLast) label += ", the last card laid";
     b.setAttribute("aria-label", label);
     b.addEventListener("click", () => choosePile(p.pile));
     return b;
   }
 
-  function cardButton(c) {
+  function cardButton(c, over) {
     const legal = view.legal[String(c.card)] || [];
-    const b = el("button", { type: "button", class: "card", "data-card": String(c.card),
-      "aria-pressed": "false" }, String(c.card));
+    const b = el("button", { type: "button", class: "card", "data-card": String(c.card), "aria-pressed": "false" });
+    b.append(face(c.card, { note: c.command ? COMMAND[c.command] : "" }));
     let label = `card ${c.card}`;
     if (c.fire) { b.classList.add("fire"); label += ", fire card"; }
-    if (c.command) { b.append(el("span", { class: "tag" }, COMMAND[c.command])); label += `, ${COMMAND[c.command]} command`; }
-    if (!legal.length) { b.classList.add("unplayable"); label += ", no pile takes it now"; }
+    if (c.command) label += `, ${COMMAND[c.command]} command`;
+    if (!legal.length && !over) { b.classList.add("unplayable"); label += ", no pile takes it now"; }
     b.setAttribute("aria-label", label);
     b.dataset.piles = legal.join(" ");
+    b.disabled = over;
     b.addEventListener("click", () => chooseCard(c.card));
     return b;
   }
 
   function chooseCard(card) {
+    // A card the hint chose stays chosen on the player's first click on it.
+    if (preselected && selected === card) { preselected = false; highlight(); return; }
+    preselected = false;
     selected = selected === card ? null : card;
     highlight();
   }
@@ -90,6 +140,7 @@
   }
 
   function choosePile(pile) {
+    if (view.state !== "playing") return;
     if (selected === null) { $("message").textContent = "choose a card of your hand first"; return; }
     const card = selected;
     const loses = view.losing[String(card)] || [];
@@ -97,25 +148,43 @@
     send({ play: { card, pile } });
   }
 
+  function drawPile(v) {
+    const box = el("div", { class: "draw" });
+    const st = el("div", { class: "draw-stack facedown", role: "img", "aria-label": `draw pile: ${v.draw_left} cards face down` });
+    st.append(stack(v.draw_left));
+    box.append(st);
+    if (v.draw_pile && mode === "daily" && v.state === "playing") {
+      // A puzzle's deal is known: its draw pile's order, top first.
+      const peek = el("div", { class: "peek", role: "list", tabindex: "0", "aria-label": `the draw pile, top first: ${v.draw_pile.join(", ") || "empty"}` });
+      for (const c of v.draw_pile) {
+        const e = el("div", { class: "card", role: "listitem", "aria-label": `card ${c}` });
+        e.append(face(c));
+        peek.append(e);
+      }
+      const col = el("div", {});
+      col.append(el("div", { class: "draw-label" }, v.draw_pile.length ? "drawn next, top first:" : "the draw pile is empty"), peek);
+      box.append(col);
+    }
+    return box;
+  }
+
   function render() {
     const v = view;
     root.dataset.state = v.state;
-    const piles = $("piles"); piles.replaceChildren(...v.piles.map(pileButton));
+    const over = v.state !== "playing";
+    const last = lastPlay();
+    $("piles").replaceChildren(...v.piles.map((p) => pileButton(p, last)));
     const who = v.players > 1 ? `player ${v.player} to move · ` : "";
     let status;
     if (v.state === "solved") status = `Solved in ${v.turns_taken} turns.`;
-    else if (v.state === "lost") status = `Lost: ${v.reason} · ${v.cards_left} cards left.`;
-    else status = `Turn ${v.turn} · ${who}played ${v.played} of at least ${v.minimum} · ${v.cards_left} cards left`;
+    else if (v.state === "lost") status = `Lost: ${v.reason} · ${plural(v.cards_left, "card")} left.`;
+    else status = `Turn ${v.turn} · ${who}played ${v.played} of at least ${v.minimum} · ${plural(v.cards_left, "card")} left`;
     $("status").textContent = status;
-    const info = $("info"); info.replaceChildren();
-    const draw = el("span", { class: "draw" });
-    if (v.draw_pile && mode === "daily") draw.textContent = `draw pile (top first): ${v.draw_pile.join(" ") || "empty"}`;
-    else {
-      draw.append(el("span", { class: "card facedown", "aria-label": `draw pile: ${v.draw_left} cards face down` }, String(v.draw_left)));
-      draw.append(document.createTextNode(" cards in the draw pile"));
+    if (v.puzzle && $("subtitle") && $("subtitle").textContent.startsWith("making")) {
+      $("subtitle").textContent = `${v.puzzle.variant}, ${v.puzzle.label}: clear every card; the puzzle's line takes ${plural(v.puzzle.turns_in_solution, "turn")}`;
     }
-    info.append(draw);
-    for (const o of v.other_hands) info.append(el("span", { class: "dim" }, ` · player ${o.player}: ${o.cards} cards`));
+    const info = $("info"); info.replaceChildren(drawPile(v));
+    for (const o of v.other_hands) info.append(el("span", { class: "dim" }, `player ${o.player}: ${plural(o.cards, "card")}`));
     const hotSeat = mode === "play" && v.players > 1 && v.state === "playing";
     if (hotSeat && shownFor === null) shownFor = v.player;  // the first hand: no one saw another
     if (hotSeat && shownFor !== v.player) {
@@ -124,23 +193,26 @@
       show.addEventListener("click", () => { shownFor = v.player; render(); });
       $("hand").replaceChildren(el("p", {}, `Pass the device to player ${v.player}.`), show);
     } else {
-      $("hand").replaceChildren(...v.hand.map(cardButton));
+      $("hand").replaceChildren(...v.hand.map((c) => cardButton(c, over)));
     }
     let msg = "";
     if (v.error) msg = `rule ${v.error.rule}: ${v.error.message}`;
     if (v.step) msg = `solution: ${v.step}`;
     if (v.hint) {
       msg = "hint: " + v.hint.text;
-      if (v.hint.estimate) msg += ` (win chance about ${Math.round(100 * v.hint.estimate.win_chance)}% over ${v.hint.estimate.samples} sampled orders)`;
+      if (v.hint.estimate) msg += ` (win chance about ${percent(v.hint.estimate.win_chance)} over ${v.hint.estimate.samples} sampled orders)`;
       const first = v.hint.play || (v.hint.plays && v.hint.plays[0]);
-      if (first) { selected = first.card; highlight(); }
+      if (first) { selected = first.card; preselected = true; highlight(); }
     }
     $("message").textContent = msg;
-    $("line").textContent = v.line ? "played: " + v.line + (v.plays_text.length ? " | " + v.plays_text.join(", ") : "") : (v.plays_text.length ? "played: " + v.plays_text.join(", ") : "");
-    const over = v.state !== "playing";
-    for (const b of root.querySelectorAll("[data-action]")) {
+    const done = v.line ? v.line + (v.plays_text.length ? " | " + v.plays_text.join(", ") : "") : v.plays_text.join(", ");
+    $("line").textContent = done ? "played: " + done : "";
+    const daily = mode === "daily";
+    for (const b of root.querySelectorAll(".actions [data-action]")) {
       const a = b.dataset.action;
-      b.disabled = over || (a === "end-turn" && !v.can_end && v.end_loses === null) || (a === "undo" && !v.played && (mode !== "daily" || !v.turns_taken));
+      // After a loss a puzzle can still be taken back (its deal is open).
+      if (a === "undo") b.disabled = !(v.played || (daily && v.turns_taken)) || v.state === "solved" || (over && !daily);
+      else b.disabled = over || (a === "end-turn" && !v.can_end && v.end_loses === null);
     }
     renderEnd(v);
   }
@@ -149,22 +221,36 @@
     const end = $("end");
     if (v.state === "playing") { end.hidden = true; return; }
     end.hidden = false; end.replaceChildren();
-    if (v.share) {
-      end.append(el("p", {}, "Share it (no spoilers):"));
-      const pre = el("pre", { "data-share": "" }, v.share); end.append(pre);
-      const copy = el("button", { type: "button", "data-action": "copy" }, "Copy");
-      copy.addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(v.share));
-      end.append(copy);
+    if (v.state === "solved" && mode === "daily" && window.daily) {
+      window.daily.solvedScreen(end, { stream, day: game.daily, turns: v.turns_taken,
+        optimum: v.puzzle.turns_in_solution, optimumWords: "turns in the puzzle's line",
+        hints, steps, share: v.share, href: dayHref });
+      return;
+    }
+    if (v.state === "lost") {
+      end.append(el("h2", {}, "Lost"));
+      end.append(el("p", {}, `${v.reason}: ${plural(v.cards_left, "card")} left. The hand stays on the table.`));
+      if (mode === "daily") {
+        end.append(el("p", {}, "Take the last play back (Undo, or u), or start again from the puzzle's position and let the solution show the way:"));
+        const again = el("button", { type: "button", "data-action": "restart" }, "Start again");
+        again.addEventListener("click", () => { turns = []; plays = []; send(null); });
+        end.append(again);
+      }
     }
     if (v.record) {
       const text = JSON.stringify(v.record, null, 1);
       const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
         download: "game.json", "data-action": "download" }, "Download the record");
       end.append(a);
-      const form = el("form", { method: "post", action: "/review", enctype: "multipart/form-data" });
-      const field = el("textarea", { name: "record", hidden: "" }); field.value = text;
+      const form = el("form", { method: "post", action: "/review", enctype: "multipart/form-data", "data-wait": "reviewing" });
+      const field = el("textarea", { name: "record", hidden: "", "aria-label": "the record" }); field.value = text;
       const go = el("button", { type: "submit", "data-action": "review" }, "Review this game");
       form.append(field, go);
+      form.addEventListener("submit", () => {
+        const box = el("div", { class: "wait", role: "status" }); form.append(box);
+        waiting(box, "reviewing: every action judged", () => { window.stop(); box.hidden = true; go.disabled = false; });
+        go.disabled = true;
+      });
       end.append(form);
     }
   }
@@ -178,10 +264,10 @@
   const sol = root.querySelector('[data-action="solution"]');
   if (sol) sol.addEventListener("click", () => send("solution"));
   document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest && ev.target.closest("input, textarea")) return;
+    if (!shortcut(ev)) return;
     const key = { u: "undo", e: "end-turn", h: "hint", s: "solution" }[ev.key];
-    const b = key && root.querySelector(`[data-action="${key}"]`);
-    if (b && !b.disabled) b.click();
+    const b = key && root.querySelector(`.actions [data-action="${key}"]`);
+    if (b && !b.disabled) { ev.preventDefault(); b.click(); }
   });
   send(null);
 })();

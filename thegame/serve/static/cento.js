@@ -6,9 +6,10 @@
   "use strict";
   const root = document.getElementById("board");
   const game = JSON.parse(root.dataset.game);
-  let turns = [], steps = [], view = null, busy = false, helped = 0;
+  let turns = [], steps = [], view = null, busy = false, hints = 0, solutionSteps = 0, focusKey = null;
   const $ = (id) => document.getElementById(id);
-  const { el, post } = window.page;
+  const { el, post, face, stack, shortcut, waiting, plural } = window.page;
+  if (window.daily) window.daily.showStreak("cento");
   const cardName = (c) => (c === "free" ? "free" : String(c));
 
   function turnText(t) {
@@ -24,23 +25,37 @@
   async function send(action) {
     if (busy) return;
     busy = true;
+    const a = document.activeElement;
+    focusKey = a && root.contains(a) ? (a.dataset.card ? `[data-card="${a.dataset.card}"]` : a.dataset.pile ? `[data-pile="${a.dataset.pile}"]`
+      : a.dataset.action ? `[data-action="${a.dataset.action}"]` : null) : null;
     root.setAttribute("aria-busy", "true");
-    if (action === "hint" || action === "solution") $("message").textContent = "thinking…";
+    const controller = new AbortController();
+    const what = action === "hint" ? "thinking of a hint" : action === "solution" ? "finding the next step"
+      : view === null ? "making the day's puzzle" : null;
+    let stop = null;
+    const shown = what && setTimeout(() => { stop = waiting($("wait"), what, () => controller.abort()); }, 300);
     try {
-      const data = await post("/api/cento/board", { game, turns, steps, action });
+      const data = await post("/api/cento/board", { game, turns, steps, action }, controller.signal);
       view = data; turns = data.turns; steps = data.steps;
       $("message").textContent = "";
       if (data.hint) {
-        helped += 1;
+        hints += 1;
         $("message").textContent = data.hint.hint ? "hint: " + turnText(data.hint.hint)
           + (data.hint.turn_count != null ? ` (${data.hint.turn_count} turns left with best play)` : "")
           : "no proven best turn in the time";
       }
-      if (data.step) { helped += 1; $("message").textContent = "solution: " + data.step; }
+      if (data.step) { solutionSteps += 1; $("message").textContent = "solution: " + data.step; }
       render();
+      if (focusKey) {
+        const again = root.querySelector(focusKey);
+        const t = again && !again.disabled ? again : root.querySelector("#hand [data-card]:not(:disabled)");
+        if (t) t.focus();
+      }
     } catch (e) {
-      $("message").textContent = String(e.message || e);
+      $("message").textContent = e.name === "AbortError" ? "cancelled" : String(e.message || e);
     } finally {
+      clearTimeout(shown);
+      if (stop) stop();
       busy = false;
       root.removeAttribute("aria-busy");
     }
@@ -56,11 +71,11 @@
     const piles = $("piles");
     piles.replaceChildren();
     const open = el("div", { class: "pile up", "data-pile": "open", "data-top": String(view.open),
-      tabindex: "0", "aria-label": `open card ${view.open}` });
-    open.append(el("span", { class: "dir" }, "open"), el("span", { class: "top" }, String(view.open)));
+      tabindex: "0", role: "img", "aria-label": `open card ${view.open}` });
+    open.append(el("span", { class: "dir" }, "open"), face(view.open));
     const draw = el("button", { type: "button", class: "pile draw facedown", "data-pile": "draw",
       "data-top": String(view.draw_left), "aria-label": `draw pile, ${view.draw_left} cards; next ${view.draw_next.join(", ")}` });
-    draw.append(el("span", { class: "dir" }, "draw"), el("span", { class: "top" }, String(view.draw_left)),
+    draw.append(el("span", { class: "dir" }, "draw"), stack(view.draw_left),
       el("span", { class: "room" }, "next " + view.draw_next.map(cardName).join(" ")));
     draw.addEventListener("click", () => send("draw"));
     draw.disabled = !(view.can && view.can.draw);
@@ -71,8 +86,9 @@
     for (const c of view.hand) {
       const name = cardName(c);
       const b = el("button", { type: "button", class: "card" + (c === "free" ? " free" : ""),
-        "data-card": name, "aria-label": c === "free" ? "free card" : `card ${c}` }, c === "free" ? "★" : name);
-      if (!playable.has(name)) b.classList.add("unplayable");
+        "data-card": name, "aria-label": c === "free" ? "free card" : `card ${c}` });
+      b.append(face(c === "free" ? "★" : name));
+      if (!playable.has(name) && playing) b.classList.add("unplayable");
       b.disabled = !playing;
       b.addEventListener("click", () => playCard(c));
       hand.append(b);
@@ -84,11 +100,22 @@
     for (const a of ["hint", "solution"]) document.querySelector(`[data-action="${a}"]`).disabled = !playing;
     $("line").textContent = view.turns.map((t, i) => `${i + 1}: ${turnText(t)}`).join(" · ");
     const end = $("end");
-    if (view.state !== "playing") {
+    if (view.state === "solved" && view.puzzle && window.daily) {
       end.hidden = false;
       end.replaceChildren();
-      if (view.share) end.append(el("pre", { "data-share": "" }, view.share + (helped ? `, ${helped} hints` : ", no help")));
-      end.append(el("p", {}, `${view.turns.length} turns; the puzzle's fewest: ${view.puzzle ? view.puzzle.turns_in_solution : "?"}`));
+      const help = hints + solutionSteps;
+      window.daily.solvedScreen(end, { stream: "cento", day: game.daily, turns: view.turns.length,
+        optimum: view.puzzle.turns_in_solution, optimumWords: "turns, the proven fewest", hints, steps: solutionSteps,
+        share: view.share ? view.share + (help ? `, ${plural(help, "hint")}` : ", no help") : null,
+        href: (d) => `/cento/${d}` });
+    } else if (view.state !== "playing") {
+      end.hidden = false;
+      end.replaceChildren(el("h2", {}, "Blocked"),
+        el("p", {}, `The hand cannot be emptied from here (${plural(view.hand.length, "card")} left). `
+          + "Take steps back (Undo, or u), or start again and let the solution show the way."));
+      const again = el("button", { type: "button", "data-action": "restart" }, "Start again");
+      again.addEventListener("click", () => { turns = []; steps = []; send(null); });
+      end.append(again);
     } else {
       end.hidden = true;
     }
@@ -113,7 +140,8 @@
   }
   const keys = { d: "draw", e: "end", u: "undo", h: "hint", s: "solution" };
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || !keys[e.key]) return;
+    if (!shortcut(e) || !keys[e.key]) return;
+    e.preventDefault();
     send(keys[e.key]);
   });
 

@@ -19,7 +19,7 @@
     try {
       const data = await post("/api/nimmt/table", { game, rounds, action });
       if (data.hint) {
-        $("message").textContent = `hint: play ${data.hint.card} (by what you have seen, ${data.hint.samples} samples)`;
+        $("message").textContent = `hint: play ${data.hint.move.card} (by what you have seen, ${data.hint.samples} samples)`;
       } else {
         view = data; rounds = data.rounds;
         $("message").textContent = data.state === "choose-row"
@@ -123,7 +123,7 @@
       const r = await post("/api/nimmt/review", { record: view.record, round, player: 1 });
       out.replaceChildren();
       out.dataset.state = "done";
-      out.append(el("p", {}, `you took ${headsText(r.played_heads)}; ${r.optimal_heads} at best with hindsight: ${r.lost} lost`));
+      out.append(el("p", {}, `you took ${headsText(r.played_heads)}; ${r.heads} at best with hindsight: ${r.lost} lost`));
       out.append(el("p", { class: "dim" }, "each card is priced in heads: its own this turn plus the fewest possible afterwards, "
         + `with hindsight (the others' cards known); "by what you knew" is the card sampled from what you saw (${r.samples} samples)`));
       const t = el("table", { "data-chart": "nimmt-review" });

@@ -85,7 +85,7 @@
     v.textContent = r.verdict;
     v.dataset.verdict = r.verdict;
     const what = r.verdict === "win" ? "a perfect clear" :
-      `${r.cards_left} cards left${r.optimal ? " (the fewest possible)" : ` (best found; at least ${r.cards_left_lower_bound})`}`;
+      `${r.cards_left} cards left${r.optimal ? " (the fewest possible)" : ` (best found; at least ${r.lower_bound})`}`;
     $("summary").textContent = `${what} in ${r.turns.length} turns, player ${r.first} starting · ` +
       `${r.stats.nodes.toLocaleString()} nodes in ${r.stats.seconds} s (${r.engine})` + (r.stopped_early ? " · stopped at the budget" : "");
     $("proof").textContent = r.proof || (r.verdict === "unknown" ? "undecided within the budget: the line is the best found" : "");

@@ -54,3 +54,24 @@ def brute_duel_value(deal: Deal, start: State | None = None) -> int:
         return value(initial_state(deal) if start is None else start)
     finally:
         sys.setrecursionlimit(old)
+
+
+def brute_table_win(deal: Deal, player: int, start: State | None = None) -> bool:
+    """Whether seat ``player`` (from 1) can force being among the winners
+    whatever every other player does together: an OR over the seat's own
+    turns, an AND over everybody else's."""
+    k = player - 1
+
+    @cache
+    def wins(state: State) -> bool:
+        if state.over:
+            return k in state.winners
+        outcomes = (wins(nxt) for _, nxt in legal_turns(deal, state))
+        return any(outcomes) if state.to_move == k else all(outcomes)
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10000))
+    try:
+        return wins(initial_state(deal) if start is None else start)
+    finally:
+        sys.setrecursionlimit(old)

@@ -17,6 +17,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ...models.check import illegal_record
 from ...models.errors import InvalidInputError
 from ...models.nimmt.record import Record, RoundStatus, replay
 from ...models.nimmt.rules import HEADS, ROW_LIMIT, Rows, row_heads
@@ -66,8 +67,7 @@ def problem_from_record(record: Record, player: int, start: int = 0) -> Problem:
         )
     result = replay(record)
     if result.error is not None:
-        e = result.error
-        raise InvalidInputError(f"the record is illegal at turn {e.turn}: {e.message}", "record")
+        raise illegal_record(result.error.to_json(), "record")
     if result.status != RoundStatus.FINISHED:
         raise InvalidInputError(
             f"the record has {len(record.turns)} of 10 turns; a best response needs every "

@@ -11,12 +11,13 @@ public names are importable from here as before.
 from __future__ import annotations
 
 import time
-from collections.abc import Container
+from collections.abc import Container, Iterable
 from dataclasses import replace
 
 from ...models import NO_LIMIT, InvalidInputError, Limit, Status, Verdict, interrupt
 from ...models.the_game import Deal, GameState, Record, replay
 from ...models.the_game.record import step_text
+from .arguments import LossBound, LossKind, turn_start_bound
 from .backend import covered, decide, kernel_of, walker
 from .bounds import state_lower_bound
 from .budget import SearchStats, capped, even_share, last_round, round_slice, spent
@@ -73,6 +74,13 @@ def search_position(
     # graphs, a millisecond a deal, are not built.
     plain = not kernel.dead_mask() and not state.rules.fire_cards
     floor = 0 if state.placed or plain else state_lower_bound(state)
+    # The loss arguments (``arguments``: dead cards counted, order pairs,
+    # held cards) may prove the loss at a turn start where the graphs do not.
+    argument = None if state.placed else turn_start_bound(kernel)
+    if argument is not None and argument.cards > floor:
+        floor = argument.cards
+    elif argument is not None:
+        argument = None  # the graph bounds say as much
     dead: Container[tuple[int, ...]] = set()
     if floor > 0:
         res = SearchResult(False, True, [], INF, SearchStats())
@@ -88,8 +96,8 @@ def search_position(
     if not optimize or not res.proven:
         # Undecided: the whole budget went to the decision search.
         verdict = Verdict.LOSS if res.proven else Verdict.UNKNOWN
-        return PositionResult(verdict, line, left, left <= lower, lower, stats, 0, floor)
-    rest_nodes = limit.nodes - stats.nodes if limit.nodes is not None else None
+        return PositionResult(verdict, line, left, left <= lower, lower, stats, 0, floor, argument)
+    rest_nodes = max(0, limit.nodes - stats.nodes) if limit.nodes is not None else None
     opt = Optimizer(bk, replace(limit, nodes=rest_nodes), deadline, dead)
     out = opt.run((line, left), floor)
     if out.best_left == 0:
@@ -97,7 +105,7 @@ def search_position(
     lower = max(lower, out.lower_bound)
     optimal = out.best_left <= lower
     return PositionResult(
-        Verdict.LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor
+        Verdict.LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor, argument
     )
 
 
@@ -176,10 +184,28 @@ def solve(deal: Deal, limit: Limit = NO_LIMIT, optimize: bool = True) -> Solutio
     total = proven
     starts = "any starting player" if len(firsts) > 1 else "this start"
     floors = [r.floor for r in results.values()]
-    proof = loss_proof(
-        starts, min(floors) if all(floors) else 0, total, best.cards_left, optimal, lower, opt_nodes
-    )
-    return verified(deal, first, best, proof, total, opt_nodes, start, optimal, lower)
+    floor = min(floors) if all(floors) else 0
+    argument = _closing(results.values()) if floor else None
+    proof = loss_proof(starts, floor, total, best.cards_left, optimal, lower, opt_nodes, argument)
+    sol = verified(deal, first, best, proof, total, opt_nodes, start, optimal, lower)
+    return _with_kind(sol, floor, argument)
+
+
+def _closing(results: Iterable[PositionResult]) -> LossBound | None:
+    """The loss argument that closed every start (the weakest one's), or
+    None when the graph bounds closed some start."""
+    args = [r.argument for r in results]
+    if any(a is None for a in args):
+        return None
+    return min((a for a in args if a is not None), key=lambda a: a.cards)
+
+
+def _with_kind(sol: Solution, floor: int, argument: LossBound | None) -> Solution:
+    """A proven loss records its proof kind and the bound that closed it."""
+    kind = argument.kind if argument is not None else LossKind.GRAPH if floor else LossKind.SEARCH
+    sol.details["proof_kind"] = kind.value
+    sol.details["closing_bound"] = floor if floor else 1
+    return sol
 
 
 def _merged(old: PositionResult | None, new: PositionResult) -> PositionResult:
@@ -197,6 +223,7 @@ def _merged(old: PositionResult | None, new: PositionResult) -> PositionResult:
         lower_bound=lower,
         optimal=best.cards_left <= lower,
         floor=max(old.floor, new.floor),
+        argument=new.argument if new.floor >= old.floor else old.argument,
         stats=new.stats,
     )
 
@@ -229,8 +256,9 @@ def solve_record(record: Record, limit: Limit = NO_LIMIT, optimize: bool = True)
             res.optimal,
             res.lower_bound,
             res.opt_nodes,
+            res.argument,
         )
-    return verified(
+    sol = verified(
         record.deal,
         record.first,
         res,
@@ -242,3 +270,6 @@ def solve_record(record: Record, limit: Limit = NO_LIMIT, optimize: bool = True)
         res.lower_bound,
         prefix=record.turns,
     )
+    if res.verdict == Verdict.LOSS:
+        sol = _with_kind(sol, res.floor, res.argument)
+    return sol

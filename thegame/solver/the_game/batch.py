@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ...models import InvalidInputError, interrupt
+from ...models.jsonio import item
 from ...models.outcome import Limit
 from ...models.seeds import MAX_SEED
 from ...models.the_game import Deal, get_rules
@@ -64,7 +65,7 @@ def batch_items(
                     ) from None
     items = []
     for i, d in enumerate(raw):
-        deal = Deal.from_dict(d, f"{deals_file}: deals[{i}]")
+        deal = Deal.from_dict(d, f"{deals_file}: {item('deals', i)}")
         items.append(({"index": i}, deal.to_dict()))
     return items
 

@@ -249,6 +249,7 @@ def search(
     deadline: float | None,
     play_level: bool = False,
     shared: _ckernel.DeadSet | None = None,
+    share_all: bool = False,
 ) -> tuple[SearchResult, Container[tuple[int, ...]]]:
     """The decision search ``api.search_position`` would run over ``kernel``
     (``MultiBeamSearcher`` with several players; ``TurnSearcher`` solo;
@@ -259,7 +260,9 @@ def search(
 
     ``play_level``: the plain ``Searcher`` even solo. ``shared``: dead
     positions at turn starts go there and are reused from there, as
-    ``puzzles.the_game.rating`` shares them between the searches of a deal.
+    ``puzzles.the_game.rating`` shares them between the searches of a deal;
+    ``share_all``: every dead position goes there (the split search, whose
+    searches all start at turn starts).
     """
     ck = CKernel.of(kernel)
     widths: tuple[int, ...] = ()
@@ -290,6 +293,8 @@ def search(
         memo_bytes(limit),
         shared,
         endgame,
+        False,
+        share_all,
     )
     stats = SearchStats(n, iterations, dead_n, cuts, stuck, dom)
     return SearchResult(win, proven, actions, left, stats), dead

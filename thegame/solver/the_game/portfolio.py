@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from .duel.api import DuelSolution
 
 ENGINES: tuple[str, ...] = tuple(e.value for e in EngineName)
+# Under ``auto``, CP-SAT starts only with this many seconds of the budget
+# left: loading OR-Tools and building the first model take a few tenths of
+# a second, and a shorter run would overshoot the budget and decide nothing.
+CPSAT_LEAST = 0.5
 
 
 def cpsat_covers(deal: Deal) -> bool:
@@ -57,8 +61,6 @@ def solve_with(
                 "the CP-SAT engine covers the classic family only; use --engine dfs"
             )
         return cpsat.solve(deal, limit)
-    from .cpsat import solve_cpsat
-
     start = time.monotonic()
     time_limit = limit.time
     if limit.nodes is not None:
@@ -68,7 +70,11 @@ def solve_with(
     first = search.solve(deal, limit.with_time(share))
     if first.verdict != Verdict.UNKNOWN or not covered or interrupt.requested():
         return first
-    left = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
+    if time_limit is not None and time_limit - (time.monotonic() - start) < CPSAT_LEAST:
+        return first  # too little left for CP-SAT to start: the budget is kept
+    from .cpsat import solve_cpsat  # OR-Tools loads here, inside the budget
+
+    left = None if time_limit is None else max(0.0, time_limit - (time.monotonic() - start))
     # The search's best line is CP-SAT's hint: more than the protocol says.
     second = solve_cpsat(
         deal, limit.with_time(left), workers=workers, hint=first.actions(), hint_first=first.first

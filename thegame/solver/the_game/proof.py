@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...models.the_game.notation import plural
+from .arguments import LossBound
 from .budget import SearchStats
 
 
@@ -14,10 +15,15 @@ def loss_proof(
     optimal: bool,
     lower: int,
     opt_nodes: int,
+    argument: LossBound | None = None,
 ) -> str:
     """The kind of a completed loss proof, from ``starts`` (``floor`` > 0:
-    the graph bounds proved it before any search)."""
-    if floor > 0:
+    the graph bounds, or the loss ``argument``, proved it before any search)."""
+    if floor > 0 and argument is not None:
+        proof = (
+            f"no perfect clear: the {argument.kind.value} argument from {starts}: {argument.why}"
+        )
+    elif floor > 0:
         proof = (
             f"no perfect clear: the graph bounds (dead cards, fire covers) leave at least "
             f"{plural(floor, 'card')} from {starts}"

@@ -10,6 +10,7 @@ from typing import Any
 from ...models import Verdict
 from ...models.the_game import Deal, Record, Turn
 from ...models.the_game.record import turn_to_dict
+from .arguments import LossBound
 from .budget import SearchStats
 from .kernel import END, Action
 
@@ -62,10 +63,21 @@ class Solution:
             "optimal": self.optimal,
             "lower_bound": self.lower_bound,
             "turns": [turn_to_dict(rules, t) for t in self.turns],
-            "from_turn": self.details.get("from_turn", 0),
+            # The first turn the search played, counted from 1 like every
+            # turn: a record's own turns come before it, kept as played.
+            "from_turn": int(self.details.get("from_turn", 0)) + 1,
             "proof": self.proof,
             "engine": self.engine,
             "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
+        } | self._loss_fields()
+
+    def _loss_fields(self) -> dict[str, Any]:
+        """A proven loss names how it was proven and the bound that closed it."""
+        if self.verdict != Verdict.LOSS or "proof_kind" not in self.details:
+            return {}
+        return {
+            "proof_kind": self.details["proof_kind"],
+            "closing_bound": self.details.get("closing_bound"),
         }
 
 
@@ -84,4 +96,5 @@ class PositionResult:
     lower_bound: int  # proven lower bound on the cards left
     stats: SearchStats
     opt_nodes: int = 0  # nodes of the branch and bound, 0 if it did not run
-    floor: int = 0  # the graph bounds' lower bound at the position
+    floor: int = 0  # the graph bounds' or the loss arguments' lower bound at the position
+    argument: LossBound | None = None  # the loss argument that gave ``floor``, if one did

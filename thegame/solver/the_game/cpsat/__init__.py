@@ -30,12 +30,46 @@ form; ``stage`` runs CP-SAT once; ``solve`` grows the horizon, decides and
 checks the verdict. Only proven statuses count as proofs.
 """
 
-from .build import build
-from .hint import canonical, hint_values, line_turns, normalise, turns_actions
-from .model import Model
-from .shape import ENGINE, Shape, check_supported
-from .solve import FIRST_HORIZON, grow, solve_cpsat
-from .stage import Stage, run
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .build import build
+    from .hint import canonical, hint_values, line_turns, normalise, turns_actions
+    from .model import Model
+    from .shape import ENGINE, Shape, check_supported
+    from .solve import FIRST_HORIZON, grow, solve_cpsat
+    from .stage import Stage, run
+
+# Each name and its module, imported on first use: OR-Tools takes a few
+# tenths of a second to load, and ``check_supported`` (which needs only
+# ``shape``) is asked of every deal, most never solved by CP-SAT.
+_HOME = {
+    "build": "build",
+    "canonical": "hint",
+    "hint_values": "hint",
+    "line_turns": "hint",
+    "normalise": "hint",
+    "turns_actions": "hint",
+    "Model": "model",
+    "ENGINE": "shape",
+    "Shape": "shape",
+    "check_supported": "shape",
+    "FIRST_HORIZON": "solve",
+    "grow": "solve",
+    "solve_cpsat": "solve",
+    "Stage": "stage",
+    "run": "stage",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+
 
 __all__ = [
     "ENGINE",

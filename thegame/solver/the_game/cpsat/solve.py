@@ -121,6 +121,7 @@ class _Runs:
             final = horizon >= n
             target = horizon - shape.longest()
             stage = run(m, left, self.workers, self.seed, stop_above=None if final else target)
+            interrupt.check()  # Ctrl-C stopped the run: nothing it found is kept
             stages.append(stage)
             if stage.played > sum(len(t) for t in best):
                 best, best_first = stage.turns, stage.first

@@ -8,12 +8,14 @@ any solution (UNKNOWN) proves nothing and keeps the trivial bound.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from ortools.sat.python import cp_model
 
+from ....models import interrupt
 from ..solution import SolverBug
 from .model import Model
 from .shape import start_player
@@ -82,8 +84,11 @@ def run(
         solver.parameters.max_time_in_seconds = max(0.01, time_limit)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
+    # CP-SAT's own SIGINT handler fights Python's (it aborted the process
+    # from the solver thread); Ctrl-C reaches ``_solve``'s stop instead.
+    solver.parameters.catch_sigint_signal = False
     callback = _StopAbove(stop_above) if stop_above is not None else None
-    status = solver.solve(m.model, callback)
+    status = _solve(solver, m.model, callback)
     turns: list[list[tuple[int, int]]] = []
     played = -1
     first = start_player(m.shape, None)
@@ -115,6 +120,49 @@ def run(
         constraints=len(proto.constraints),
         first=first,
     )
+
+
+# How often the waiting thread looks for a stop request (Ctrl-C) while
+# CP-SAT runs: the stop lands within this, plus CP-SAT's own reaction.
+POLL_SECONDS = 0.05
+
+
+def _solve(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: cp_model.CpSolverSolutionCallback | None,
+) -> Any:
+    """``solver.solve`` in a thread, stopped when ``interrupt.requested()``.
+
+    CP-SAT holds the calling thread until it ends, and Python runs a signal
+    handler only in the main thread between bytecodes: called directly, a
+    Ctrl-C waited for the time limit. Here the main thread waits in short,
+    interruptible joins, so the handler runs at once and the search is
+    stopped (``stop_search``); the caller drops what it found."""
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["status"] = solver.solve(model, callback)
+        except BaseException as e:  # re-raised in the caller's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=work, name="cp-sat", daemon=True)
+    thread.start()
+    stopped = False
+    while thread.is_alive():
+        try:
+            thread.join(POLL_SECONDS)
+        except KeyboardInterrupt:  # a second Ctrl-C: stop, then go on raising
+            solver.stop_search()
+            thread.join()
+            raise
+        if not stopped and interrupt.requested():
+            solver.stop_search()
+            stopped = True
+    if "error" in box:
+        raise box["error"]
+    return box["status"]
 
 
 def _line(solver: cp_model.CpSolver, m: Model) -> tuple[int, list[list[tuple[int, int]]]]:

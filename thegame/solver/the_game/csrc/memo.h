@@ -52,6 +52,10 @@ static inline int key_at_turn_start(const KeyShape *ks, const uint64_t *key) {
 typedef struct {
     Table *dead;   /* this search's dead positions (the DeadSet it returns) */
     Table *shared; /* turn-start dead positions shared between searches, or NULL */
+    /* every dead position goes to ``shared``: the searches sharing it all
+     * start at turn starts (the split search), so the turn cap is the same
+     * for each and a position inside a turn is a fact of the deal too */
+    int share_all;
     /* Searcher.buried: the tops of the positions proven dead, chained by
      * the rest of their key (``groups`` maps it to the head of a chain in
      * ``gtops``/``gnext``); only where tops dominate (not Extreme). Past
@@ -93,7 +97,7 @@ static inline int32_t work_bits(long long nodes) {
 static inline void memo_add_dead(DeadMemo *m, const Kernel *k, const uint64_t *key,
                                  long long proof_nodes) {
     int32_t val = work_bits(proof_nodes);
-    if (m->shared && (k->extreme || key_at_turn_start(&k->ks, key)))
+    if (m->shared && (m->share_all || k->extreme || key_at_turn_start(&k->ks, key)))
         tab_keep(m->shared, key, val);
     else
         tab_keep(m->dead, key, val);

@@ -124,16 +124,17 @@ static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, Sea
                          DeadSetObject **shared) {
     static char *names[] = {"mode", "node_limit", "deadline", "progress", "beam_widths",
                             "branch", "per_parent", "extra_cost", "memo_bytes", "shared",
-                            "endgame", NULL};
+                            "endgame", "beams_only", "share_all", NULL};
     int mode;
     Py_ssize_t memo_bytes;
     PyObject *deadline, *progress, *widths, *shared_o = Py_None;
     memset(set, 0, sizeof *set);
     set->endgame = INF;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLOOOiiin|Oi", names, &mode,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLOOOiiin|Oipp", names, &mode,
                                      &set->node_limit, &deadline, &progress, &widths,
                                      &set->branch, &set->per_parent, &set->extra_cost,
-                                     &memo_bytes, &shared_o, &set->endgame))
+                                     &memo_bytes, &shared_o, &set->endgame,
+                                     &set->beams_only, &set->share_all))
         return 0;
     const Kernel *k = &self->k;
     if (!read_shared(k, shared_o, shared)) return 0;
@@ -170,7 +171,9 @@ static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, Sea
 }
 
 /* _search(mode, node_limit, deadline, progress, beam_widths, branch, per_parent,
- *         extra_cost, memo_bytes, shared=None, endgame=INF) -> (win, proven, actions,
+ *         extra_cost, memo_bytes, shared=None, endgame=INF, beams_only=False,
+ *         share_all=False) -> (win,
+ *         proven, actions,
  *         best_left, nodes, iterations, dead_positions, dead_card_cuts, stuck_cuts,
  *         dominated, dead_set)
  * Searches from a copy of the position: the kernel itself does not move. */
@@ -266,6 +269,55 @@ static PyGetSetDef deadset_getset[] = {
     {NULL},
 };
 
+/* dump() -> bytes: every entry, its key words then its value, for a
+ * checkpoint of the split search (parallel.py); load(bytes) puts such
+ * entries back (a full table keeps the costlier ones, as the search does). */
+static PyObject *deadset_dump(DeadSetObject *self, PyObject *noargs) {
+    (void)noargs;
+    const Table *t = &self->t;
+    size_t rec = (size_t)t->kw * sizeof(uint64_t) + sizeof(int32_t);
+    PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(t->count * rec));
+    if (!b) return NULL;
+    char *p = PyBytes_AS_STRING(b);
+    size_t n = 0;
+    for (size_t i = 0; i < t->cap && n < t->count; i++) {
+        if (!t->used[i]) continue;
+        memcpy(p, t->keys + i * t->kw, (size_t)t->kw * sizeof(uint64_t));
+        memcpy(p + (size_t)t->kw * sizeof(uint64_t), &t->vals[i], sizeof(int32_t));
+        p += rec;
+        n++;
+    }
+    return b;
+}
+
+static PyObject *deadset_load(DeadSetObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    Table *t = &self->t;
+    size_t rec = (size_t)t->kw * sizeof(uint64_t) + sizeof(int32_t);
+    if ((size_t)view.len % rec != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "not a dump of a table of this game's shape");
+        return NULL;
+    }
+    uint64_t key[MAX_KEY_WORDS];
+    const char *p = view.buf;
+    for (size_t off = 0; off < (size_t)view.len; off += rec) {
+        int32_t val;
+        memcpy(key, p + off, (size_t)t->kw * sizeof(uint64_t));
+        memcpy(&val, p + off + (size_t)t->kw * sizeof(uint64_t), sizeof(int32_t));
+        tab_keep(t, key, val);
+    }
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef deadset_methods[] = {
+    {"dump", (PyCFunction)deadset_dump, METH_NOARGS, "every entry as bytes"},
+    {"load", (PyCFunction)deadset_load, METH_O, "put back the entries of a dump"},
+    {NULL},
+};
+
 PyTypeObject DeadSetType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "thegame.solver.the_game._ckernel.DeadSet",
     .tp_basicsize = sizeof(DeadSetObject),
@@ -274,6 +326,7 @@ PyTypeObject DeadSetType = {
     .tp_dealloc = (destructor)deadset_dealloc,
     .tp_as_sequence = &deadset_seq,
     .tp_getset = deadset_getset,
+    .tp_methods = deadset_methods,
 };
 
 DeadSetObject *dead_set_new(int n_asc, int n_piles, int players, int extreme, KeyShape ks,

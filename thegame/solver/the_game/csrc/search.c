@@ -392,6 +392,7 @@ int search_init(Search *s, Kernel *k, const SearchSettings *set, Table *dead, Ta
     s->best_left = INF;
     s->memo.dead = dead;
     s->memo.shared = shared;
+    s->memo.share_all = set->share_all;
     int kw = k->ks.kw;
     size_t half = set->memo_bytes / 2, quarter = half / 2;
     s->memo.gmax = slots_for(quarter / 2, 1, 4);
@@ -418,6 +419,7 @@ void search_run(Search *s, int *win, int *proven) {
             return;
         }
     }
+    if (s->set->beams_only) return;
     int allowance = 0;
     for (;;) {
         s->iterations++;

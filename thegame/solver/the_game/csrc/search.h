@@ -42,6 +42,8 @@ typedef struct {
     int branch, per_parent, extra_cost;    /* how the beams list turns */
     int endgame;         /* the beam's endgame search allowance (INF: complete) */
     size_t memo_bytes;   /* the memory of the search's tables together */
+    int beams_only;      /* stop after the beams (the split search's beam units) */
+    int share_all;       /* every dead position to the shared table (DeadMemo.share_all) */
 } SearchSettings;
 
 /* A line of actions that grows */

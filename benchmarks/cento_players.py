@@ -1,0 +1,112 @@
+"""The strength of the Cento seat engine (``thegame.analysis.cento.engine``)
+against simple players, at every table size.
+
+Usage (from the repository root):
+
+    python benchmarks/cento_players.py --players 2-6 --games 1000 --worlds 8
+
+For each table size and each opponent (``random``: any distinct legal turn;
+``greedy``: the turn that leaves the fewest cards, then the most cards that
+fit the new open card), ``--games`` games of ``Deal.from_seed(seed,
+players)`` (seeds from ``--first-seed``): the engine plays one seat, rotated
+game by game, the opponent every other seat. The engine thinks ``--worlds``
+sampled worlds per decision (a count, not seconds, so a loaded machine gives
+the same games). A win is being among the winners (rule Z1); the share of
+wins comes with its 95% Wilson interval and the share a seat would win by
+chance (1/players). Every game is replayed by the referee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+from thegame.analysis.cento.engine import SeatEngine, greedy_policy, policy_turn, random_policy
+from thegame.models.cento import Deal, Record, apply_turn, check, initial_state
+from thegame.models.outcome import Limit
+
+ROOT = Path(__file__).resolve().parent
+POLICIES = {"random": random_policy, "greedy": greedy_policy}
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def game(players: int, seed: int, seat: int, opponent: str, worlds: int) -> bool:
+    deal = Deal.from_seed(seed, players)
+    engine = SeatEngine(deal, seed)
+    rng = random.Random(seed)
+    state = initial_state(deal)
+    turns = []
+    while not state.over:
+        if state.to_move == seat:
+            turn = engine.choose(state, Limit(nodes=worlds)).turn
+        else:
+            turn = policy_turn(deal, state, POLICIES[opponent], rng)
+        turns.append(turn)
+        state = apply_turn(deal, state, turn)
+    replay = check(Record(deal, tuple(turns)))
+    assert replay.legal and replay.state == state
+    return seat in state.winners
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", default="2-6")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--worlds", type=int, default=8)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--out", default=None, help="Markdown file to append the rows to.")
+    args = ap.parse_args()
+    lo, hi = (int(x) for x in args.players.split("-"))
+    lines = [
+        "| players | opponent | games | engine wins | share | 95% interval | by chance |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    start = time.time()
+    rows = []
+    for n in range(lo, hi + 1):
+        for opponent in POLICIES:
+            wins = 0
+            for g in range(args.games):
+                seed = args.first_seed + g
+                won = game(n, seed, g % n, opponent, args.worlds)
+                wins += won
+                rows.append({"players": n, "opponent": opponent, "seed": seed, "seat": g % n + 1,
+                             "won": won})  # fmt: skip
+            a, b = wilson(wins, args.games)
+            line = (
+                f"| {n} | {opponent} | {args.games} | {wins} | {wins / args.games:.1%} | "
+                f"{a:.1%}-{b:.1%} | {1 / n:.1%} |"
+            )
+            lines.append(line)
+            print(line, file=sys.stderr, flush=True)
+    wall = time.time() - start
+    name = f"cento-players-{args.worlds}w.jsonl"
+    (ROOT / "results" / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    cmd = "python benchmarks/cento_players.py " + " ".join(sys.argv[1:])
+    note = (
+        f"`{cmd}`: {platform.machine()}, Python {platform.python_version()}, one process on a "
+        f"2-core machine shared with other work; wall {wall:.0f} s; rows `results/{name}`."
+    )
+    print("\n".join(lines) + "\n" + note)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n" + note + "\n\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,337 @@
+"""The web face as a player meets it, in headless Chromium (Playwright, one
+browser for the module): the review replayed on its board, a daily solved
+by keyboard to its solved screen, its next unsolved day and a streak over
+two days, every page at a phone's width without a sideways scroll, and an
+accessibility audit (axe-core) of every page with no serious or critical
+violation. With ``THEGAME_SCREENSHOTS=1`` the tests save each page at
+desktop and phone width to docs/img/web/ (the pictures of docs/web.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DAY, LiveServer, blunder_record
+
+from thegame.models.the_game import GameState, Record, pile_name, replay
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+IMG = Path(__file__).resolve().parents[2] / "docs" / "img" / "web"
+PHONE = {"width": 375, "height": 700}
+DESKTOP = {"width": 1100, "height": 900}
+YESTERDAY = (dt.date.fromisoformat(DAY) - dt.timedelta(days=1)).isoformat()
+
+
+def _unavailable() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is absent (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright for Python is not installed"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    reason = _unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests cannot run in CI: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _open(browser: Any, server: LiveServer, viewport: dict[str, int]) -> Any:
+    context = browser.new_context(base_url=server.url, viewport=viewport)
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    return pg
+
+
+@pytest.fixture
+def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    pg = _open(browser, live_server, DESKTOP)
+    yield pg
+    pg.context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    """A screenshot for the docs, only when asked (tracked files stay put)."""
+    if os.environ.get("THEGAME_SCREENSHOTS") == "1":
+        IMG.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(IMG / f"{name}.png"), full_page=True)
+
+
+def settled(page: Any) -> None:
+    """A board page has its first answer and no request in flight."""
+    page.wait_for_function(
+        "() => { const b = document.getElementById('board');"
+        " return !b || (b.dataset.state !== 'loading' && !b.hasAttribute('aria-busy')); }",
+        timeout=90_000,
+    )
+
+
+def audit(page: Any) -> list[str]:
+    """axe-core's serious and critical violations of the page as it stands."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(str(n["target"]) for n in v["nodes"][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def _review(page: Any) -> Record:
+    record = blunder_record()
+    page.goto("/review")
+    page.fill("#record", record.to_json())
+    page.fill('input[name="samples"]', "20")
+    page.click('[data-action="review"]')
+    page.wait_for_selector("[data-board]", timeout=90_000)
+    return record
+
+
+def _tops(record: Record, turns: int) -> dict[str, int]:
+    """The piles at the start of turn ``turns + 1``, replayed by the engine."""
+    state = GameState(record.deal)
+    for t in record.turns[:turns]:
+        for p in t.plays:
+            state.play(p.card, p.pile)
+        state.end_turn()
+    return {pile_name(state.rules, i): top for i, top in enumerate(state.tops)}
+
+
+def _board_tops(page: Any) -> dict[str, int]:
+    pairs = page.locator("#replay-piles [data-pile]").evaluate_all(
+        "els => els.map(e => [e.dataset.pile, Number(e.dataset.top)])"
+    )
+    return dict(pairs)
+
+
+def test_review_replays_on_its_board_in_step_with_chart_and_table(page: Any) -> None:
+    record = _review(page)
+    board = page.locator("[data-board]")
+    assert board.get_attribute("data-position") == "0"
+    assert _board_tops(page) == _tops(record, 0)
+    # A point of the chart: the board shows the start of that turn.
+    point = page.locator('[data-chart="win-chance"] circle.point[data-turn="5"]')
+    at = point.get_attribute("data-position")
+    point.click()
+    assert board.get_attribute("data-position") == at
+    assert _board_tops(page) == _tops(record, 4)
+    assert "turn 5, play 1" in page.inner_text("#replay-label")
+    assert "current" in (point.get_attribute("class") or "")
+    # The arrow keys step one action.
+    page.keyboard.press("ArrowRight")
+    assert board.get_attribute("data-position") == str(int(at or 0) + 1)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Control+ArrowLeft")  # not a shortcut: the board stays
+    assert board.get_attribute("data-position") == at
+    # A row of the marks table: the board shows the action played and the better one.
+    row = page.locator('table.marks tr[data-mark="??"]').first
+    row.locator("button").click()
+    assert board.get_attribute("data-position") == row.get_attribute("data-position")
+    assert row.get_attribute("aria-current") == "true"
+    words = page.inner_text("#replay-words")
+    first = record.turns[0].plays[0]  # the blunder: the second-highest card on A1
+    assert f"played {first.card} {pile_name(record.deal.rules, first.pile)}" in words
+    assert "better" in words and "blunder" in words and "0 ± 0" not in words
+    assert "win chance" in words or "cards" in words
+    assert page.locator("#replay-piles .pile.played").count() == 1
+    assert page.locator("#replay-hand .card.better").count() == 1
+    # The mark on the chart goes to the same action.
+    page.keyboard.press("Home")
+    page.locator('[data-chart="win-chance"] g[data-mark="??"]').first.click()
+    assert board.get_attribute("data-position") == row.get_attribute("data-position")
+    # The hindsight line steps the board the same way; End shows the end of the game.
+    page.locator('[data-chart="hindsight"] circle[data-position="3"]').click(force=True)
+    assert board.get_attribute("data-position") == "3"
+    page.keyboard.press("End")
+    assert "the end" in page.inner_text("#replay-label")
+    final = replay(record).state
+    assert _board_tops(page) == {
+        pile_name(final.rules, i): top for i, top in enumerate(final.tops)
+    }
+    assert f"{final.cards_left()} cards left" in page.inner_text("#replay-words")
+    assert audit(page) == []
+    page.keyboard.press("Home")
+    row.locator("button").click()
+    shot(page, "review-desktop")
+
+
+def _tab_to(page: Any, attr: str, value: str) -> None:
+    """Tab (forward) until the focus is on the element with ``attr=value``."""
+    for _ in range(120):
+        got = page.evaluate(f"() => document.activeElement.getAttribute('{attr}')")
+        if got == value:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached [{attr}={value}]")
+
+
+def _focus_on_board(page: Any) -> bool:
+    return bool(page.evaluate("() => document.getElementById('board').contains(document.activeElement)"))
+
+
+def test_a_daily_by_keyboard_its_solved_screen_next_day_and_streak(page: Any) -> None:
+    """The whole puzzle played with Tab and Enter (the focus stays on the
+    board after each play), Ctrl+S ignored; the solved screen; its next
+    unsolved day, solved too by solution steps: a streak of two days, gone
+    two days later."""
+    from thegame.puzzles.the_game.files import Puzzle
+
+    page.clock.set_fixed_time(f"{DAY}T12:00:00Z")
+    page.goto(f"/daily/{DAY}")
+    settled(page)
+    assert page.locator("#streak").get_attribute("data-streak") == "0"
+    status = page.inner_text("#status")
+    page.locator("#hand [data-card]").first.focus()
+    page.keyboard.press("Control+s")  # the browser's save, never a solution step
+    page.keyboard.press("Alt+h")
+    page.wait_for_timeout(300)
+    settled(page)
+    assert page.inner_text("#status") == status and page.inner_text("#message") == ""
+    puzzle = Puzzle.from_dict(page.request.get(f"/api/daily?date={DAY}").json())
+    rules = puzzle.deal.rules
+    for turn in puzzle.solution:
+        for p in turn.plays:
+            _tab_to(page, "data-card", str(p.card))
+            page.keyboard.press("Enter")
+            _tab_to(page, "data-pile", pile_name(rules, p.pile))
+            page.keyboard.press("Enter")
+            settled(page)
+            if page.locator("#board").get_attribute("data-state") == "playing":
+                assert _focus_on_board(page)
+        if page.locator("#board").get_attribute("data-state") == "playing":
+            page.keyboard.press("e")
+            settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "solved"
+    end = page.inner_text("#end")
+    assert "Solved!" in end and f"{len(puzzle.solution)} turns taken" in end
+    assert "0 hints" in end and "0 solution steps" in end
+    assert "no help" in page.inner_text("[data-share]")
+    assert page.locator('[data-action="copy"]').is_visible()
+    assert page.locator("#streak").get_attribute("data-streak") == "1"
+    assert page.locator(f'.calendar td.solved a[data-day="{DAY}"]').count() == 1
+    assert audit(page) == []
+    shot(page, "daily-solved-desktop")
+    nxt = page.locator('[data-action="next-day"]')
+    assert nxt.get_attribute("href") == f"/daily/{YESTERDAY}"  # nothing after today
+    nxt.click()
+    settled(page)
+    assert page.locator("#streak").get_attribute("data-streak") == "1"  # today's counts
+    for _ in range(200):
+        if page.locator("#board").get_attribute("data-state") != "playing":
+            break
+        page.keyboard.press("s")
+        settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "solved"
+    assert page.locator("#streak").get_attribute("data-streak") == "2"
+    assert "0 hints" in page.inner_text("#end") and "0 solution steps" not in page.inner_text("#end")
+    assert "hints" in page.inner_text("[data-share]")
+    assert page.locator(".calendar td.solved").count() == 2
+    # Two days on, neither yesterday nor today solved: the streak is over.
+    page.clock.set_fixed_time(
+        (dt.date.fromisoformat(DAY) + dt.timedelta(days=2)).isoformat() + "T08:00:00Z"
+    )
+    page.goto(f"/daily/{DAY}")
+    settled(page)
+    assert page.locator("#streak").get_attribute("data-streak") == "0"
+
+
+def test_a_lost_daily_says_so_and_offers_undo(page: Any) -> None:
+    """Every turn ended at its minimum with the lowest card on the first pile
+    that takes it, until the puzzle is lost: the hand stays on the table,
+    Undo and Start again are offered, and Undo takes the loss back."""
+    page.goto(f"/daily/{DAY}")
+    settled(page)
+    for _ in range(60):
+        if page.locator("#board").get_attribute("data-state") != "playing":
+            break
+        end = page.locator('.actions [data-action="end-turn"]')
+        cards = page.locator("#hand [data-card]:not(.unplayable)")
+        if end.is_enabled() or cards.count() == 0:
+            page.once("dialog", lambda d: d.accept())
+            end.click()
+        else:
+            card = cards.first
+            pile = (card.get_attribute("data-piles") or "").split()[-1]
+            card.click()
+            page.once("dialog", lambda d: d.accept())
+            page.click(f'#piles [data-pile="{pile}"]')
+        settled(page)
+    if page.locator("#board").get_attribute("data-state") != "lost":
+        pytest.skip("this way of playing solved the puzzle")
+    assert "Lost" in page.inner_text("#end")
+    assert page.locator("#hand [data-card]").count() >= 1  # the hand stays on the table
+    assert page.locator('[data-action="restart"]').is_visible()
+    undo = page.locator('.actions [data-action="undo"]')
+    assert undo.is_enabled()
+    shot(page, "daily-lost-desktop")
+    undo.click()
+    settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "playing"
+
+
+# Every page, in its first state: the address and whether it is a board page.
+PAGES = [
+    ("home", f"/?date={DAY}"),
+    ("daily", f"/daily/{DAY}"),
+    # Making an Extreme daily takes 5-40 s on a shared machine: slow.
+    pytest.param("daily-extreme", f"/daily/{DAY}?variant=extreme", marks=pytest.mark.slow),
+    ("play", "/play?seed=11&variant=classic&players=1"),
+    ("solve", "/solve"),
+    ("review-form", "/review"),
+    ("mind", "/mind?players=3&tolerance=1"),
+    ("nimmt", "/nimmt?seed=3&players=3&level=easy&round=1"),
+    ("cento", f"/cento/{DAY}"),
+    ("error", "/daily/2026-13-01"),
+]
+
+
+@pytest.mark.parametrize(("name", "path"), PAGES)
+def test_every_page_fits_a_phone_and_passes_the_audit(
+    browser: Any, live_server: LiveServer, name: str, path: str
+) -> None:
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        pg = _open(browser, live_server, viewport)
+        try:
+            pg.goto(path)
+            settled(pg)
+            if name == "home":
+                # Today's classic and Cento puzzles drawn as boards (the Extreme one,
+                # slow to make, may still show its wait).
+                pg.wait_for_selector('[data-home="classic"] .pile >> nth=3', timeout=90_000)
+                pg.wait_for_selector('[data-home="cento"] .pile', timeout=90_000)
+            width = pg.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{path} is {width} px wide at {size} width"
+            assert audit(pg) == [], path
+            shot(pg, f"{name}-{size}")
+        finally:
+            pg.context.close()
+
+
+def test_the_review_fits_a_phone(browser: Any, live_server: LiveServer) -> None:
+    pg = _open(browser, live_server, PHONE)
+    try:
+        _review(pg)
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        pg.locator('table.marks tr[data-mark="??"] button').first.click()
+        shot(pg, "review-phone")
+    finally:
+        pg.context.close()

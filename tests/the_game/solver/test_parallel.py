@@ -1,0 +1,156 @@
+"""The split search (``parallel``): the verdicts of the brute force, on one
+worker and on two; a search cut by its node budget, by Ctrl-C or by a kill
+goes on from its checkpoint to the same verdict, with nearly the nodes of
+an uncut run."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from tests.support.brute import Brute
+from tests.support.deals import small_deals
+from thegame.models import InvalidInputError, Limit, Verdict, interrupt
+from thegame.models.the_game import Deal, GameState, get_rules, small_rules
+from thegame.solver.the_game import ckernel
+from thegame.solver.the_game.parallel import read_checkpoint, solve_split
+
+pytestmark = pytest.mark.skipif(not ckernel.BUILT, reason="the C extension is not built")
+
+
+def lost_deal(i: int, high: int = 50) -> Deal:
+    """A generalised solo deal (cards 2..high, hand 4, two a turn): most lose."""
+    rules = small_rules(high=high, hand=4, min_play=2)
+    deck = list(rules.cards)
+    random.Random(i).shuffle(deck)
+    return Deal.create(rules, 1, [deck], first=1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(deal=small_deals())
+def test_the_split_search_decides_as_the_brute_force(deal: Deal) -> None:
+    # Units of 200 nodes: nearly every deal is split into many.
+    sol = solve_split(deal, Limit(nodes=5_000_000), unit_nodes=200)
+    wins = any(Brute().wins_from(GameState(deal, first=f)) for f in deal.starting_players())
+    assert sol.verdict == (Verdict.WIN if wins else Verdict.LOSS)
+    if sol.verdict == Verdict.LOSS:
+        assert sol.to_dict()["proof_kind"] == "search"
+
+
+def test_two_workers_share_the_work_and_agree() -> None:
+    deal = lost_deal(1)
+    one = solve_split(deal, Limit(), jobs=1, unit_nodes=20_000)
+    two = solve_split(deal, Limit(), jobs=2, unit_nodes=20_000)
+    assert one.verdict == two.verdict == Verdict.LOSS
+    workers = two.details["split"]["workers"]
+    assert len(workers) == 2 and all(w["units"] > 0 for w in workers.values())
+    # the same tree, split the same way: the nodes differ only by what each
+    # worker's own table of dead positions saved (two tables see half each)
+    assert one.nodes * 0.8 < two.nodes < 2 * one.nodes
+
+
+def test_a_node_budget_covers_every_worker() -> None:
+    sol = solve_split(lost_deal(1), Limit(nodes=30_000), jobs=2, unit_nodes=2000)
+    assert sol.verdict == Verdict.UNKNOWN
+    assert sol.nodes <= 30_000
+
+
+def test_a_search_resumed_run_after_run_reaches_the_same_verdict(tmp_path: Path) -> None:
+    deal = lost_deal(3)
+    whole = solve_split(deal, Limit(), unit_nodes=500)
+    path = str(tmp_path / "search.json")
+    runs = 0
+    while True:
+        runs += 1
+        sol = solve_split(deal, Limit(nodes=whole.nodes // 3), checkpoint=path, unit_nodes=500)
+        if sol.verdict != Verdict.UNKNOWN:
+            break
+        assert runs < 10
+    assert runs >= 3
+    assert sol.verdict == whole.verdict == Verdict.LOSS
+    assert sol.details["split"]["runs"] == runs
+    # every run's nodes together: the uncut run's, give or take the unit
+    # each cut searched again (with the table of dead turn starts saved
+    # beside the checkpoint, the new run knows what the cut one proved)
+    assert 0.95 * whole.nodes <= sol.nodes < 1.05 * whole.nodes
+    assert not list(tmp_path.glob("search.json.dead.*"))  # decided: the tables go
+
+
+def test_ctrl_c_writes_the_checkpoint_and_the_search_goes_on(tmp_path: Path) -> None:
+    deal = lost_deal(3)
+    whole = solve_split(deal, Limit(), unit_nodes=500)
+    path = str(tmp_path / "search.json")
+
+    def press_ctrl_c(nodes: int) -> None:
+        if nodes > whole.nodes // 2:
+            interrupt.request()
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve_split(deal, Limit(progress=press_ctrl_c), checkpoint=path, unit_nodes=500)
+    finally:
+        interrupt.reset()
+    saved = read_checkpoint(path, deal)
+    assert saved is not None and saved.stack and saved.nodes > whole.nodes // 2
+    sol = solve_split(deal, Limit(), checkpoint=path, unit_nodes=500)
+    assert sol.verdict == whole.verdict
+    assert sol.nodes < 1.05 * whole.nodes
+
+
+def test_a_checkpoint_of_another_deal_is_refused(tmp_path: Path) -> None:
+    path = str(tmp_path / "search.json")
+    solve_split(lost_deal(3), Limit(nodes=5000), checkpoint=path, unit_nodes=2000)
+    with pytest.raises(InvalidInputError, match="another deal"):
+        solve_split(lost_deal(4), Limit(nodes=5000), checkpoint=path, unit_nodes=2000)
+    Path(path).write_text("{}")
+    with pytest.raises(InvalidInputError, match="not a checkpoint"):
+        solve_split(lost_deal(3), Limit(nodes=5000), checkpoint=path, unit_nodes=2000)
+
+
+def test_a_profi_hard_win_is_replayed() -> None:
+    deal = Deal.from_seed(5, get_rules("profi-hard"), 3)
+    sol = solve_split(deal, Limit(time=60), jobs=1)
+    assert sol.verdict == Verdict.WIN and sol.cards_left == 0
+
+
+RUNNER = """
+import sys
+from thegame.models import Limit
+from tests.the_game.solver.test_parallel import lost_deal
+from thegame.solver.the_game.parallel import solve_split
+sol = solve_split(lost_deal(5, 60), Limit(), checkpoint=sys.argv[1], unit_nodes=20000)
+print(sol.verdict, sol.nodes)
+"""
+
+
+@pytest.mark.slow
+def test_a_kill_loses_at_most_the_units_that_were_running(tmp_path: Path) -> None:
+    path = str(tmp_path / "search.json")
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    proc = subprocess.Popen([sys.executable, "-c", RUNNER, path], env=env)
+    # wait for a checkpoint that has some work in it, then kill -9
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        if os.path.exists(path) and json.loads(Path(path).read_text())["nodes"] > 0:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    saved = json.loads(Path(path).read_text())  # never half-written
+    out = subprocess.run(
+        [sys.executable, "-c", RUNNER, path], env=env, capture_output=True, text=True, check=True
+    )
+    verdict, nodes = out.stdout.split()
+    whole = solve_split(lost_deal(5, 60), Limit(), unit_nodes=20000)
+    assert verdict == whole.verdict
+    assert int(nodes) >= saved["nodes"]
+    assert int(nodes) < 1.2 * whole.nodes

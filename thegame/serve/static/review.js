@@ -1,0 +1,94 @@
+// The review's replay board: the position before any action of the game
+// (the server sends them all, as judged by the review, and the end), stepped
+// with the arrows, the buttons, a point of a chart or a row of a table; the
+// board, the charts and the tables stay in step. Nothing is computed here:
+// the words and figures come with the positions.
+(function () {
+  "use strict";
+  const root = document.getElementById("replay");
+  if (!root) return;
+  const frames = JSON.parse(root.dataset.frames);
+  const { el, face, stack, shortcut } = window.page;
+  const $ = (id) => document.getElementById(id);
+  const WORDS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
+  let at = 0;
+
+  function pileCard(name, top, f) {
+    const asc = name.startsWith("A");
+    const played = f.played && !f.played.end_turn && f.played.pile === name;
+    const better = f.better && !f.better.end_turn && f.better.pile === name;
+    const box = el("div", { class: "pile " + (asc ? "up" : "down"), "data-pile": name, "data-top": String(top),
+      role: "img", "aria-label": `pile ${name}, ${asc ? "ascending" : "descending"}, shows ${top}`
+        + (played ? `; played here: ${f.played.card}` : "") + (better ? `; better here: ${f.better.card}` : "") });
+    box.append(el("span", { class: "dir" }, name + (asc ? " ↑" : " ↓")), face(top));
+    if (played) { box.classList.add("played"); box.append(el("span", { class: "tag played" }, "played " + f.played.card)); }
+    if (better) { box.classList.add("better"); box.append(el("span", { class: "tag better" }, "better " + f.better.card)); }
+    return box;
+  }
+
+  function show(i) {
+    at = Math.max(0, Math.min(frames.length - 1, i));
+    const f = frames[at];
+    root.dataset.position = String(at);
+    const end = at === frames.length - 1;
+    $("replay-label").textContent = end ? `the end (after ${frames.length - 1} actions)`
+      : `action ${at + 1} of ${frames.length - 1} · turn ${f.turn}, play ${f.play}` + (f.player > 1 ? ` · player ${f.player}` : "");
+    $("replay-piles").replaceChildren(...Object.entries(f.piles).map(([n, t]) => pileCard(n, t, f)));
+    const info = $("replay-info");
+    const draw = el("div", { class: "draw-stack facedown", role: "img", "aria-label": `draw pile: ${f.draw_left} cards face down` });
+    draw.append(stack(f.draw_left));
+    info.replaceChildren(draw);
+    $("replay-hand").replaceChildren(...f.hand.map((c) => {
+      const played = f.played && f.played.card === c;
+      const better = f.better && f.better.card === c;
+      const b = el("div", { class: "card" + (played ? " played" : "") + (better ? " better" : ""), role: "img",
+        "aria-label": `card ${c}` + (played ? ", played" : "") + (better ? ", the better play" : "") });
+      b.append(face(c));
+      return b;
+    }));
+    const words = $("replay-words");
+    words.replaceChildren();
+    if (f.played) {
+      const line = el("p", {});
+      line.append(el("span", { class: "played" }, "played " + (f.played.end_turn ? "end of the turn" : f.played.text)));
+      if (f.mark) line.append(el("b", { class: "mark-cell", "data-mark": f.mark }, ` ${f.mark} ${WORDS[f.mark]}`));
+      if (f.better) line.append(document.createTextNode(" · "),
+        el("span", { class: "better" }, "better " + (f.better.end_turn ? "end the turn" : f.better.text)));
+      words.append(line);
+    }
+    words.append(el("p", { class: "dim" }, f.words));
+    if (f.hindsight !== null && f.hindsight !== undefined) {
+      words.append(el("p", { class: "dim" }, `hindsight: best reachable ${f.hindsight} card${f.hindsight === 1 ? "" : "s"} left from here`));
+    }
+    for (const b of root.querySelectorAll("[data-action]")) {
+      const a = b.dataset.action;
+      b.disabled = (a === "first" || a === "prev") ? at === 0 : at === frames.length - 1;
+    }
+    // The charts and the tables follow the board.
+    for (const e of document.querySelectorAll("[data-chart] [data-position], tr[data-position]")) {
+      const on = Number(e.dataset.position) === at;
+      e.classList.toggle("current", on);
+      if (e.tagName === "TR") { if (on) e.setAttribute("aria-current", "true"); else e.removeAttribute("aria-current"); }
+    }
+  }
+
+  const go = { first: () => 0, prev: () => at - 1, next: () => at + 1, last: () => frames.length - 1 };
+  for (const [a, f] of Object.entries(go)) {
+    root.querySelector(`[data-action="${a}"]`).addEventListener("click", () => show(f()));
+  }
+  document.addEventListener("keydown", (ev) => {
+    if (!shortcut(ev)) return;
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    show(to);
+  });
+  document.addEventListener("click", (ev) => {
+    const t = ev.target.closest && ev.target.closest("[data-chart] [data-position], tr[data-position], button[data-position]");
+    if (!t) return;
+    show(Number(t.dataset.position));
+    if (t.tagName !== "BUTTON") return;
+    root.scrollIntoView({ block: "nearest" });
+  });
+  show(0);
+})();

@@ -1,0 +1,502 @@
+"""Cento at a table of 2 to 6 players with everything known: can seat K
+force a win, whatever every other player does?
+
+The others are taken as one coalition that plays against K (a game of 3 or
+more players has no single value; this question has one). A win is being
+among the winners of rule Z1: emptying the hand first, or holding the fewest
+cards when every player has passed in a row (a shared win counts). With
+``Goal.ALONE`` only a win that nobody shares counts; two players use both
+goals to tell a win from a shared win.
+
+The search is depth-first proof-number search (df-pn) over whole turns: an
+OR node where K moves (one proven turn suffices), an AND node where a
+member of the coalition moves (every turn must be proven). The
+transposition table is keyed on the position: every hand as a set (a bit
+mask and a count of free cards), the open card's class, the draw pile's
+position, the rule Z2 binding, the rule Z5 immunities, the passes in a row
+and the player to move. The game has no cycles (every turn plays or draws a
+card, or is one of the passes in a row that end it), so the proof is exact;
+rule Z1's end by passes is a terminal node judged by the cards left.
+Children are first seen with proof and disproof numbers from a cheap
+evaluation (the cards K holds against the fewest any other player holds),
+which orders the search; the numbers only steer, never prune.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from ...models import interrupt
+from ...models.cento.deal import Deal
+from ...models.cento.state import State, Turn, initial_state
+from ...models.outcome import NO_LIMIT, Limit, OutOfBudget, Verdict
+from .budget import NodeCounter
+from .moves import Outcome, TurnGen, add_cards
+from .solo import to_turn
+from .tables import tables
+
+INF = 1 << 40
+FREE_SHIFT = 101  # a hand is one int: the mask of number cards, then the free cards above
+NUMBERS = (1 << FREE_SHIFT) - 1
+KIDS_CACHE = 200_000  # expanded nodes kept (df-pn comes back to a node many times)
+
+# The small fields of a position packed in one int (see ``_pack``), then one
+# int per hand in seat order.
+Key = tuple[int, ...]
+
+
+class Goal(Enum):
+    """What counts as a win for the seat asked about."""
+
+    SHARE = "among the winners"  # a shared win at rule Z1's all-pass end counts
+    ALONE = "the only winner"
+
+
+class TableVerdict(Enum):
+    """The answer for one seat: ``TIE`` (two players only) is a shared win
+    that the seat can force but not better."""
+
+    WIN = "win"
+    LOSS = "loss"
+    TIE = "tie"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _pack(to_move: int, open_c: int, pos: int, obliged: bool, passes: int, immune: int) -> int:
+    return to_move | open_c << 3 | pos << 10 | obliged << 17 | passes << 18 | immune << 21
+
+
+def _cards(hand: int) -> int:
+    return (hand & NUMBERS).bit_count() + (hand >> FREE_SHIFT)
+
+
+@dataclass
+class Progress:
+    """How far a search got: the root's proof and disproof numbers (0 when
+    decided), the positions proven either way, and the nearest turn from
+    the start at which a position was decided."""
+
+    root_pn: int = 1
+    root_dn: int = 1
+    proven: int = 0
+    disproven: int = 0
+    nearest: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "proof_number": min(self.root_pn, INF),
+            "disproof_number": min(self.root_dn, INF),
+            "positions_won": self.proven,
+            "positions_lost": self.disproven,
+            "nearest_decided_turn": self.nearest,
+        }
+
+
+class TableSolver:
+    """One goal for one seat (0-based ``player``) of a deal, df-pn with a
+    table of proof and disproof numbers kept for the whole search."""
+
+    def __init__(
+        self,
+        deal: Deal,
+        player: int,
+        goal: Goal = Goal.SHARE,
+        budget: NodeCounter | None = None,
+        losses: dict[Key, tuple[int, int]] | None = None,
+    ) -> None:
+        if not 2 <= deal.players <= 6:
+            raise ValueError(f"the table search takes 2 to 6 players, not {deal.players}")
+        if not 0 <= player < deal.players:
+            raise ValueError(f"player {player + 1} is not a seat of {deal.players}")
+        self.deal = deal
+        self.n = deal.players
+        self.k = player
+        self.goal = goal
+        self.tab = tables(deal.rules)
+        self.gen = TurnGen(self.tab, deal.draw)
+        self.budget = budget or NodeCounter(NO_LIMIT)
+        self.tt: dict[Key, tuple[int, int]] = {}
+        self.kids: dict[Key, list[tuple[Key | None, int, int]]] = {}
+        # A weaker goal's table: a position where K cannot even share the
+        # win is lost for ALONE too.
+        self.losses = losses
+        self.progress = Progress()
+        self.trick_draw = deal.rules.trick_draw
+
+    def key_of(self, state: State) -> Key:
+        hands = tuple(m | f << FREE_SHIFT for m, f in (add_cards(0, 0, h) for h in state.hands))
+        immune = sum(1 << i for i, im in enumerate(state.immune) if im)
+        small = _pack(
+            state.to_move,
+            self.tab.canon[state.open],
+            state.draw_pos,
+            state.obliged,
+            state.passes,
+            immune,
+        )
+        return (small, *hands)
+
+    def _wins(self, hands: list[int]) -> bool:
+        """Rule Z1's all-pass end: the fewest cards win (a tie shares)."""
+        counts = [_cards(h) for h in hands]
+        mine = counts[self.k]
+        others = min(c for i, c in enumerate(counts) if i != self.k)
+        return mine < others or (mine == others and self.goal == Goal.SHARE)
+
+    def expand(self, key: Key) -> list[tuple[Outcome, Key | None, bool]]:
+        """Each distinct turn with its child, or None and whether K wins when
+        the turn ends the game. A turn that decides the node alone is
+        returned by itself."""
+        small = key[0]
+        mover = small & 7
+        open_c = small >> 3 & 127
+        pos = small >> 10 & 127
+        obliged = bool(small >> 17 & 1)
+        passes = small >> 18 & 7
+        immune = small >> 21
+        n = self.n
+        hand = key[1 + mover]
+        me_imm = bool(immune >> mover & 1)
+        mine = mover == self.k
+        draw = self.deal.draw
+        out: list[tuple[Outcome, Key | None, bool]] = []
+        seen: set[Key] = set()
+        nxt = (mover + 1) % n
+        for o in self.gen.outcomes(
+            hand & NUMBERS, hand >> FREE_SHIFT, open_c, pos, obliged and not me_imm, me_imm, n - 1
+        ):
+            if o.won:  # rule Z1: the mover emptied their hand and wins alone
+                return [(o, None, mine)]
+            hands = list(key[1:])
+            hands[mover] = o.mask | o.free << FREE_SHIFT
+            if o.trick:  # rule Z5: every other player draws, in seat order
+                p = pos
+                for j in range(1, n):
+                    seat = (mover + j) % n
+                    got = draw[p : min(p + self.trick_draw, o.trick_pos)]
+                    p += len(got)
+                    m, f = add_cards(hands[seat] & NUMBERS, hands[seat] >> FREE_SHIFT, got)
+                    hands[seat] = m | f << FREE_SHIFT
+            p2 = passes + 1 if o.passed else 0
+            if p2 >= n:  # rule Z1: every player passed in a row
+                won = self._wins(hands)
+                if won == mine:
+                    return [(o, None, won)]
+                out.append((o, None, won))
+                continue
+            imm2 = immune | (o.immune << mover)
+            child = (_pack(nxt, o.open, o.pos, o.obliged, p2, imm2), *hands)
+            if child not in seen:
+                seen.add(child)
+                out.append((o, child, False))
+        return out
+
+    def _init(self, child: Key) -> tuple[int, int]:
+        """Proof and disproof numbers of an unseen position: the cards K
+        still has to shed against the fewest any other player holds."""
+        counts = [_cards(h) for h in child[1:]]
+        mine = counts[self.k]
+        other = min(c for i, c in enumerate(counts) if i != self.k)
+        return 1 + mine // 2, 1 + other // 2
+
+    def lookup(self, child: Key) -> tuple[int, int]:
+        e = self.tt.get(child)
+        if e is not None:
+            return e
+        if self.losses is not None:
+            w = self.losses.get(child)
+            if w is not None and w[0] >= INF:
+                return w
+        return self._init(child)
+
+    def children(self, key: Key) -> list[tuple[Key | None, int, int]]:
+        """The node's children with the numbers an unseen child starts from
+        (a decided end: 0 or INF), kept while the cache has room."""
+        got = self.kids.get(key)
+        if got is not None:
+            return got
+        got = []
+        for _, child, won in self.expand(key):
+            if child is None:
+                got.append((None, 0, INF) if won else (None, INF, 0))
+            else:
+                pn, dn = self._init(child)
+                if self.losses is not None:
+                    w = self.losses.get(child)
+                    if w is not None and w[0] >= INF:
+                        pn, dn = w
+                got.append((child, pn, dn))
+        if len(self.kids) >= KIDS_CACHE:
+            self.kids.clear()
+        self.kids[key] = got
+        return got
+
+    def mid(self, key: Key, th_pn: int, th_dn: int, depth: int) -> tuple[int, int]:
+        """Search ``key`` until its proof number reaches ``th_pn`` or its
+        disproof number ``th_dn``; returns both."""
+        self.budget.tick()
+        is_or = (key[0] & 7) == self.k
+        children = self.children(key)
+        th_phi, th_delta = (th_pn, th_dn) if is_or else (th_dn, th_pn)
+        tt = self.tt
+        while True:
+            phi = INF
+            delta = 0
+            best: Key | None = None
+            phi2 = INF
+            best_delta = 0
+            for child, ipn, idn in children:
+                if child is None:
+                    cpn, cdn = ipn, idn
+                else:
+                    e = tt.get(child)
+                    cpn, cdn = e if e is not None else (ipn, idn)
+                a, b = (cpn, cdn) if is_or else (cdn, cpn)
+                delta += b
+                if a < phi:
+                    phi2 = phi
+                    phi = a
+                    best = child
+                    best_delta = b
+                elif a < phi2:
+                    phi2 = a
+            if delta > INF:
+                delta = INF
+            if phi == 0:
+                delta = INF
+            pn, dn = (phi, delta) if is_or else (delta, phi)
+            tt[key] = (pn, dn)
+            if pn == 0 or dn == 0:
+                self._decided(pn == 0, depth)
+                return pn, dn
+            if phi >= th_phi or delta >= th_delta or best is None:
+                return pn, dn
+            ca = min(th_phi, phi2 + 1)
+            cb = min(INF, th_delta - delta + best_delta)
+            if is_or:
+                self.mid(best, ca, cb, depth + 1)
+            else:
+                self.mid(best, cb, ca, depth + 1)
+
+    def _decided(self, won: bool, depth: int) -> None:
+        p = self.progress
+        if won:
+            p.proven += 1
+        else:
+            p.disproven += 1
+        if depth > 0 and (p.nearest is None or depth < p.nearest):
+            p.nearest = depth
+
+    def prove(self, root: Key) -> bool | None:
+        """True: K wins (the goal) with best play; False: the coalition stops
+        K; None: the budget ran out."""
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 20000))
+        try:
+            pn, dn = self.lookup(root)
+            while pn and dn:
+                pn, dn = self.mid(root, INF, INF, 0)
+        except OutOfBudget:
+            pn, dn = self.lookup(root)
+            self.progress.root_pn, self.progress.root_dn = pn, dn
+            return None
+        finally:
+            sys.setrecursionlimit(old)
+        self.progress.root_pn, self.progress.root_dn = pn, dn
+        return pn == 0
+
+    def value(self, key: Key) -> bool | None:
+        """True/False when the table holds a proof, else None."""
+        pn, dn = self.lookup(key)
+        if pn == 0:
+            return True
+        if dn == 0:
+            return False
+        return None
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """The answer for seat ``player`` (from 1) at a table of ``players``:
+    ``verdict`` with a line (K's proven turns against the coalition's replies
+    for a win, the coalition's for a loss), the search's figures and, when
+    undecided, how far it got."""
+
+    players: int
+    player: int
+    verdict: TableVerdict
+    turns: tuple[Turn, ...]
+    line_complete: bool
+    nodes: int
+    seconds: float
+    progress: Progress = field(compare=False)
+    start_turn: int = 0
+
+    @property
+    def optimal(self) -> bool:
+        return self.verdict != TableVerdict.UNKNOWN
+
+    @property
+    def value(self) -> int | None:
+        """For the seat asked about: +1 wins, 0 shares (two players), -1 loses."""
+        return {
+            TableVerdict.WIN: 1,
+            TableVerdict.TIE: 0,
+            TableVerdict.LOSS: -1,
+            TableVerdict.UNKNOWN: None,
+        }[self.verdict]
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "players": self.players,
+            "player": self.player,
+            "question": question(self.players, self.player),
+            "verdict": str(self.verdict),
+            "optimal": self.optimal,
+            "turns": [t.to_dict() for t in self.turns],
+            "line_complete": self.line_complete,
+            "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
+        }
+        if not self.optimal:
+            d["progress"] = self.progress.to_dict()
+        return d
+
+
+def question(players: int, player: int) -> str:
+    if players == 2:
+        return f"does player {player} win with best play from both sides"
+    return f"can player {player} force a win (shared wins count) whatever the others do together"
+
+
+def _line(
+    solvers: list[TableSolver], root: Key, want: bool, budget: NodeCounter
+) -> tuple[list[Turn], bool]:
+    """The line of a decided root. ``want``: K wins. With two solvers (two
+    players' shared win) K's turns come from the first (K shares) and the
+    others' from the second (K does not win alone)."""
+    turns: list[Turn] = []
+    key = root
+    k = solvers[0].k
+    try:
+        while True:
+            mover = key[0] & 7
+            s = solvers[0] if mover == k or len(solvers) == 1 else solvers[1]
+            goal_met = want if s is solvers[0] else False
+            options = s.expand(key)
+            pick: tuple[Outcome, Key | None] | None = None
+            fallback: tuple[Outcome, Key | None] | None = None
+            for o, child, won in options:
+                v = won if child is None else s.value(child)
+                if v is None and child is not None and (mover == k) == goal_met:
+                    continue
+                if v == goal_met:
+                    if child is None:  # an end that keeps the verdict ends the line soonest
+                        pick = (o, child)
+                        break
+                    if pick is None or _resists(s, child, pick[1], mover == k):
+                        pick = (o, child)
+                elif fallback is None and v is None:
+                    fallback = (o, child)
+            if pick is None:
+                if fallback is None:
+                    return turns, False
+                # Every reply of the losing side loses; a reply the table has
+                # not seen needs its own proof.
+                o, child = fallback
+                assert child is not None
+                if s.prove(child) is not goal_met:
+                    return turns, False
+                pick = fallback
+            o, nxt = pick
+            turns.append(to_turn(mover + 1, o))
+            if nxt is None:
+                return turns, True
+            key = nxt
+    except OutOfBudget:
+        return turns, False
+
+
+def _resists(s: TableSolver, child: Key, other: Key | None, k_moves: bool) -> bool:
+    """Among turns that keep the verdict, the side to move takes the one that
+    leaves it the fewest cards (K's own, or the coalition's nearest to empty)."""
+    if other is None:
+        return False
+    me = [_cards(h) for h in child[1:]]
+    them = [_cards(h) for h in other[1:]]
+    k = s.k
+    if k_moves:
+        return me[k] < them[k]
+    return min(c for i, c in enumerate(me) if i != k) < min(c for i, c in enumerate(them) if i != k)
+
+
+@interrupt.polled
+def solve_table(
+    deal: Deal, player: int = 1, limit: Limit = NO_LIMIT, state: State | None = None
+) -> TableResult:
+    """Seat ``player`` (from 1) against the coalition of every other player.
+    Two players: win, tie (a shared win) or loss with best play from both
+    sides; 3 to 6: win (among the winners) or loss."""
+    state = initial_state(deal) if state is None else state
+    if state.over:
+        raise ValueError("the game is over")
+    budget = NodeCounter(limit)
+    k = player - 1
+    share = TableSolver(deal, k, Goal.SHARE, budget)
+    root = share.key_of(state)
+    got = share.prove(root)
+    solvers = [share]
+    verdict = TableVerdict.UNKNOWN
+    if got is False:
+        verdict = TableVerdict.LOSS
+    elif got and deal.players > 2:
+        verdict = TableVerdict.WIN
+    elif got:
+        alone = TableSolver(deal, k, Goal.ALONE, budget, share.tt)
+        more = alone.prove(root)
+        if more:
+            verdict, solvers = TableVerdict.WIN, [alone]
+        elif more is False:
+            verdict, solvers = TableVerdict.TIE, [share, alone]
+        else:
+            alone.progress.nearest = share.progress.nearest
+            share = alone
+    turns: list[Turn] = []
+    complete = False
+    if verdict != TableVerdict.UNKNOWN:
+        want = verdict != TableVerdict.LOSS
+        turns, complete = _line(solvers, root, want, budget)
+    return TableResult(
+        deal.players,
+        player,
+        verdict,
+        tuple(turns),
+        complete,
+        budget.nodes,
+        budget.seconds,
+        share.progress,
+    )
+
+
+def greedy_turn(deal: Deal, state: State) -> Turn:
+    """The turn that leaves the mover the fewest cards (the first such turn
+    the generator makes): the fallback when no proven turn is known."""
+    solver = TableSolver(deal, state.to_move)
+    options = solver.expand(solver.key_of(state))
+    best = min(options, key=lambda t: _cards(t[0].mask | t[0].free << FREE_SHIFT))
+    return to_turn(state.to_move + 1, best[0])
+
+
+def solve_all_seats(
+    deal: Deal, limit: Limit = NO_LIMIT, state: State | None = None
+) -> list[TableResult]:
+    """Every seat's answer, each with the whole budget."""
+    return [solve_table(deal, k, limit, state) for k in range(1, deal.players + 1)]
+
+
+__all__ = ["Goal", "TableResult", "TableSolver", "TableVerdict", "Verdict", "solve_table"]
