@@ -21,6 +21,7 @@ from ...analysis.the_game.annotate import (
     annotate_record,
 )
 from ...analysis.the_game.review import Analysis, hint_for
+from ...analysis.the_game.strong import Level
 from ...models import InvalidInputError, Limit
 from ...models.check import status_text
 from ...models.the_game import Deal, GameState, Play, Record, Rules
@@ -249,11 +250,19 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
         if review.hindsight is not None:
             parts.append(analysis_view(review.hindsight))
         return Group(*parts)
+    if review.level is Level.STRONG and review.budget is not None:
+        better = (
+            f"the better action is the strong blind player's ({review.budget.describe()}, "
+            "on samples of its own)"
+        )
+    else:
+        better = "the better action is the blind policy's"
     parts.append(
         Text(
             f"Fair review: each action judged from what the player knew, the blind policy "
             f"playing on over {review.samples} sampled orders of the unseen cards "
-            f"(the same samples for the action played and the better one; 95% intervals).",
+            f"(the same samples for the action played and the better one; 95% intervals); "
+            f"{better}.",
             style="dim",
         )
     )
@@ -427,6 +436,14 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     help="Seconds for the whole hindsight column (figures past it are best found).",
 )
 @click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
+@click.option(
+    "--level",
+    type=click.Choice([str(v) for v in Level]),
+    default=str(Level.STRONG),
+    show_default=True,
+    help="Who names the better action: the strong blind player (a fixed playout budget "
+    "per choice) or the blind policy.",
+)
 @json_option("Print the review as JSON.")
 @user_errors
 def analyze(
@@ -436,6 +453,7 @@ def analyze(
     limit: Limit,
     hindsight_total: float,
     no_hindsight: bool,
+    level: str,
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle FILE): every action judged
@@ -453,7 +471,8 @@ def analyze(
     hindsight = None if no_hindsight else limit
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
-            record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total
+            record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total,
+            level=Level(level),
         )
     if as_json:
         print_json(review.to_dict())

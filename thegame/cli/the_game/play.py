@@ -307,6 +307,15 @@ def _end_turn(session: Session) -> bool:
     "(Face to Face: sampled deals the engine is asked about, at most 10).",
 )
 @click.option(
+    "--level",
+    type=click.Choice(["default", "strong"]),
+    default="strong",
+    show_default=True,
+    help="With a hidden draw pile: 'hint' from the blind policy, or from the strong blind "
+    "player (it compares the policy's candidate turns over sampled orders, within the "
+    "hint time).",
+)
+@click.option(
     "--analysis-time",
     type=SECONDS,
     default=2.0,
@@ -344,6 +353,7 @@ def play(
     think: float | None,
     hint_time: float | None,
     hint_samples: int,
+    level: str,
     analysis_time: float,
     no_review: bool,
     opponent: str | None,
@@ -389,7 +399,7 @@ def play(
     # Written at once, so that a path that cannot be written fails now (one
     # line, exit 2), not after the game.
     saver.save(session, strict=True)
-    opts = PlayOptions(hint_time, hint_time, hint_samples)
+    opts = PlayOptions(hint_time, hint_time, hint_samples, level)
     try:
         out.print(session.title)
         ending = run_session(session, opts, saver, engine)
