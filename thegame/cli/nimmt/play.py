@@ -177,7 +177,8 @@ class _Match:
     default="normal",
 )
 # The older name ('--level' is a level number in The Mind): still read.
-@click.option("--level", "old_level", type=click.Choice(list(LEVELS)), default=None, hidden=True)
+@click.option("--level", "old_level", type=click.Choice(list(LEVELS)), default=None, hidden=True,
+              help="The older name of --strength.")
 @click.option(
     "--one-round",
     is_flag=True,
