@@ -184,9 +184,8 @@ def _before_the_program(code: int | None, out: str, err: str) -> bool:
     package in it. From the package's first lines on, a Ctrl-C is quiet."""
     if out:
         return False
-    if code == -signal.SIGINT:
-        return True
-    return code == 1 and err.rstrip().endswith("KeyboardInterrupt") and "/thegame/" not in err
+    quiet = err == "" or err.rstrip().endswith("KeyboardInterrupt")
+    return code in (1, -signal.SIGINT) and quiet and "/thegame/" not in err
 
 
 def _check_files(folder: Path, before: set[Path], where: str) -> None:

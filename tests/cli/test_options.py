@@ -5,9 +5,11 @@ and a node budget is honoured by every engine."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 import pytest
@@ -102,6 +104,27 @@ def test_a_node_budget_ends_the_portfolio_without_a_time_budget() -> None:
     start = time.monotonic()
     sol = solve_with(deal, "auto", Limit(None, 1000))
     assert sol.nodes <= 1000 and time.monotonic() - start < 10
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"time": math.nan}, {"time": -1}, {"time": math.inf}, {"time": 1e10}, {"nodes": 2**63},
+     {"nodes": 2**64}, {"nodes": -1}, {"memory": 8}, {"memory": 1 << 20}, {"time": "5"}],
+)  # fmt: skip
+def test_a_budget_out_of_range_is_refused_by_the_library(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(InvalidInputError) as e:
+        Limit(**kwargs)
+    assert isinstance(e.value, ValueError) and "Limit." in str(e.value)
+
+
+def test_the_largest_node_budget_runs() -> None:
+    import thegame
+
+    deal = thegame.Deal.from_seed(1)
+    with pytest.raises(ValueError):
+        thegame.solve(deal, thegame.Limit(nodes=2**64))
+    sol = thegame.solve(deal, thegame.Limit(time=0.5, nodes=2**63 - 1))
+    assert sol.verdict in ("win", "loss", "unknown") and sol.nodes > 0
 
 
 def test_cpsat_refuses_a_node_budget_it_cannot_count(capsys: pytest.CaptureFixture[str]) -> None:

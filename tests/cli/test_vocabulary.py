@@ -99,6 +99,14 @@ def test_puzzle_files_are_accepted_where_a_record_is() -> None:
         ("deal", "--seed", "18446744073709551617"),
         ("solve-batch", "--seeds", f"{2**64 - 1}-{2**64}"),
         ("mind", "deal", "--seed", str(2**64), "--players", "2"),
+        ("solve", "--seed", "1", "--node-limit", str(2**63)),
+        ("explain", "--seed", "1", "--node-limit", str(2**64)),
+        ("solve-batch", "--seeds", "1-2", "--node-limit", str(2**63)),
+        ("solve", "--seed", "1", "--time-limit", "1e10"),
+        ("solve", "--seed", "1", "--time-limit", "inf"),
+        ("survey", "run", "--seeds", "1-2", "--db", "never.sqlite", "--time-limit", "nan"),
+        ("survey", "run", "--seeds", "1-2", "--db", "never.sqlite", "--time-limit", "inf"),
+        ("cento", "solve", "--seed", "1", "--node-limit", str(2**63)),
     ],
 )
 def test_limits_and_seeds_out_of_range_are_one_line(
@@ -135,7 +143,7 @@ def test_ctrl_c_in_solve_prints_no_answer_and_exits_130(engine: str) -> None:
     assert r.stdout == ""  # no answer, not even a partial one
     assert r.stderr.strip().splitlines()[-1] == "interrupted"
     assert "Traceback" not in r.stderr
-    assert time.monotonic() - start < 60  # stopped, not run to its limit
+    assert time.monotonic() - start < 4.0 + 10  # stopped at once, not run to its limit
 
 
 def test_ctrl_c_in_solve_batch_leaves_no_worker_traceback() -> None:

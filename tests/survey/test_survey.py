@@ -146,7 +146,10 @@ def test_ctrl_c_during_a_run_stores_no_deal_it_cut_short(tmp_path: Path) -> None
         interrupt.reset()
     assert time.monotonic() - start < 30  # it stopped; it did not do 39 deals
     kept = store.deals("profi-hard", 1)
-    assert [r["seed"] for r in kept] == [r["seed"] for r in stored]
+    # The deals in order, each stored whole (the last one may have been
+    # committed just before the Ctrl-C landed in ``put`` itself).
+    assert [r["seed"] for r in kept] == list(range(1, len(kept) + 1))
+    assert len(kept) - len(stored) in (0, 1)
     for r in kept:  # each finished: an answer, or its whole budget spent
         assert r["verdict"] != "unknown" or r["seconds"] >= 0.9 * 5.0, r
 

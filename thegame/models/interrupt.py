@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import signal
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any, TypeVar
@@ -85,3 +86,23 @@ def handler(signum: int, frame: FrameType | None) -> None:
         _state["requested"] = True
         return
     raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def deaf_children() -> Iterator[None]:
+    """Start worker processes inside: they never hear Ctrl-C.
+
+    A terminal's Ctrl-C reaches every process of its group; a worker that
+    is still loading its modules when it arrives prints a traceback before
+    its own handler can ignore it. SIGINT is blocked here, the block is
+    inherited by the processes started inside, and a Ctrl-C that comes
+    meanwhile is delivered to this process when the block ends."""
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, OSError):  # no POSIX signal masks here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)

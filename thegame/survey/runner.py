@@ -16,6 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from ..models import interrupt
 from ..models.errors import InvalidInputError
 from .store import Store
 from .work import Chunk, Kind, Row, run_chunk
@@ -117,8 +118,9 @@ def _local(chunks: list[Chunk], on_rows: OnRows, jobs: int) -> list[int]:
             return
 
     try:
-        for _ in range(2 * jobs):  # a few ahead: the workers never wait
-            submit()
+        with interrupt.deaf_children():  # the first submissions start the workers
+            for _ in range(2 * jobs):  # a few ahead: the workers never wait
+                submit()
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:

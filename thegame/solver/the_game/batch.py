@@ -92,7 +92,9 @@ def run_batch(
     ctx = multiprocessing.get_context("spawn")
     # Ctrl-C reaches every process of the terminal's group: the workers
     # ignore it and the parent stops them (no traceback from each worker).
-    with interrupt.polling(), ctx.Pool(jobs, initializer=_ignore_sigint) as pool:
+    with interrupt.deaf_children():
+        pool = ctx.Pool(jobs, initializer=_ignore_sigint)
+    with interrupt.polling(), pool:
         results = pool.imap(_work, work)
         while not interrupt.requested():  # Ctrl-C: the lines so far are the result
             try:

@@ -10,7 +10,7 @@ engine, so a verdict confirmed by both engines is confirmed twice.
 The model is time-indexed over play slots (slot s is the s-th card played)
 and maximises the cards played. It is made of small constraint modules,
 each adding its variables and constraints to one ``Model`` with one
-function, ``add(m)``, and each testable on its own; ``model.build`` adds
+function, ``add(m)``, and each testable on its own; ``compose.build`` adds
 them in this order:
 
 - ``cards``: which card each slot holds, each card at most once, the
@@ -36,18 +36,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .build import build
+    from .compose import build
     from .hint import canonical, hint_values, line_turns, normalise, turns_actions
     from .model import Model
     from .shape import ENGINE, Shape, check_supported
     from .solve import FIRST_HORIZON, grow, solve_cpsat
     from .stage import Stage, run
 
-# Each name and its module, imported on first use: OR-Tools takes a few
+# Each name and its module, imported on first use (no name is also a
+# module's: the import system would bind the module in its place): OR-Tools takes a few
 # tenths of a second to load, and ``check_supported`` (which needs only
 # ``shape``) is asked of every deal, most never solved by CP-SAT.
 _HOME = {
-    "build": "build",
+    "build": "compose",
     "canonical": "hint",
     "hint_values": "hint",
     "line_turns": "hint",

@@ -1,4 +1,4 @@
-"""The model's record of variables (``build.py`` composes the constraint
+"""The model's record of variables (``compose.py`` composes the constraint
 modules over it in a fixed order).
 
 The model is time-indexed over play slots: over a horizon of K <= N slots,

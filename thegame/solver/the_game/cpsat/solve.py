@@ -25,7 +25,7 @@ from ..bounds import state_lower_bound
 from ..kernel import Action
 from ..solution import Solution, SolverBug
 from . import objective
-from .build import build
+from .compose import build
 from .hint import hint_values, normalise
 from .shape import ENGINE, Shape, start_player
 from .stage import CpStatus, Stage, run
