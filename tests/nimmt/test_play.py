@@ -266,7 +266,7 @@ def test_the_save_line_names_commands_that_read_the_file(tmp_path: Path) -> None
     args = ["play", "--seed", "1", "--players", "3", "--strength", "easy", "--one-round"]
     result = invoke(*args, "--save", str(save), stdin="97\n88\nquit\n")
     assert result.exit_code == 0, result.output
-    line = " ".join(result.stdout.split()).split(f"saved to {save}: ")[1]
+    line = result.stdout.split(f"saved to {save}: ")[1].splitlines()[0]
     commands = [c.split()[2:] for c in line.split("; ")]
     assert [c[0] for c in commands] == ["check", "hint"]
     for command in commands:

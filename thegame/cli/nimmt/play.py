@@ -177,7 +177,8 @@ class _Match:
     default="normal",
 )
 # The older name ('--level' is a level number in The Mind): still read.
-@click.option("--level", "old_level", type=click.Choice(list(LEVELS)), default=None, hidden=True)
+@click.option("--level", "old_level", type=click.Choice(list(LEVELS)), default=None, hidden=True,
+              help="The older name of --strength.")
 @click.option(
     "--one-round",
     is_flag=True,
@@ -268,4 +269,6 @@ def _saved(save_file: str | None, one_round: bool) -> None:
         commands.append(f"thegame nimmt hint {save_file} --player 1")
         if done:
             commands.append(f"thegame nimmt analyze {save_file} --player 1 --round {done}")
-    out.print(f"saved to {save_file}: " + "; ".join(commands), style="dim", markup=False)
+    # One line, never wrapped: the commands are there to be copied.
+    out.print(f"saved to {save_file}: " + "; ".join(commands), style="dim", markup=False,
+              soft_wrap=True)

@@ -68,7 +68,8 @@ def _cards_range(text: str) -> tuple[int, int]:
     f"[default: {CARDS_LOW}-{CARDS_HIGH}]",
 )
 # The older name ('--cards' is a range of card numbers in Cento): still read.
-@click.option("--cards", "old_cards", default=None, hidden=True)
+@click.option("--cards", "old_cards", default=None, hidden=True,
+              help="The older name of --cards-left.")
 @click.option(
     "--max-seeds",
     type=click.IntRange(min=1),

@@ -297,7 +297,8 @@ def _end_turn(session: Session) -> bool:
     "turn, the hint only when asked). The same option as 'cento play --think'.",
 )
 # The older names, each for its part alone: still read, not shown.
-@click.option("--hint-time", type=SECONDS, default=None, hidden=True)
+@click.option("--hint-time", type=SECONDS, default=None, hidden=True,
+              help="The older name of --think, for 'hint' and 'solve' alone.")
 @click.option(
     "--hint-samples",
     type=click.IntRange(min=1),
@@ -337,7 +338,8 @@ def _end_turn(session: Session) -> bool:
     default=None,
     help="With --vs engine: your seat, player 1 or 2 (default 1; who starts is --first).",
 )
-@click.option("--seconds", type=SECONDS, default=None, hidden=True)
+@click.option("--seconds", type=SECONDS, default=None, hidden=True,
+              help="The older name of --think, for the engine's turn alone.")
 @user_errors
 def play(
     record_file: str | None,
