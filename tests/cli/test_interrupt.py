@@ -78,7 +78,8 @@ CASES = [
     Case("nimmt-hint", ("nimmt", "hint", "{dir}/nimmt-part.json", "--player", "2")),
     Case("nimmt-analyze", ("nimmt", "analyze", "{dir}/nimmt.json", "--player", "2")),
     Case("nimmt-play", ("nimmt", "play", "--seed", "3"), live=True),
-    Case("mind-odds", ("mind", "odds", "--players", "4", "--simulate", "100000", "--json")),
+    Case("mind-odds", ("mind", "odds", "--players", "4", "-d", "5", "--simulate", "100000",
+                       "--json")),
     Case("mind-play", ("mind", "play", "--players", "2", "--seed", "1"), live=True),
 ]
 # The default run: one moment each of a few commands of every game.

@@ -22,8 +22,10 @@ How the console script ends:
 
 from __future__ import annotations
 
+# The C module under ``signal``: it loads at once, where ``signal`` builds
+# its enums first (a Ctrl-C landed there on a loaded machine).
+import _signal  # type: ignore[import-not-found]  # no stub: the C half of signal
 import os
-import signal
 import sys
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -38,15 +40,16 @@ def _early_interrupt(signum: int, frame: object) -> None:
 
 # Before anything heavy loads: a Ctrl-C while the imports run ends quietly.
 # (Not under a test runner, which reads Ctrl-C itself.)
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler and "pytest" not in sys.modules:
+if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler and "pytest" not in sys.modules:
     try:  # noqa: SIM105 (contextlib is not loaded yet)
-        signal.signal(signal.SIGINT, _early_interrupt)
+        _signal.signal(_signal.SIGINT, _early_interrupt)
     except ValueError:  # not the main thread
         pass
 
 import contextlib  # noqa: E402
 import importlib  # noqa: E402
 import io  # noqa: E402
+import signal  # noqa: E402
 from typing import NoReturn  # noqa: E402
 
 import click  # noqa: E402
