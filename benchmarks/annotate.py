@@ -31,6 +31,7 @@ from pathlib import Path
 from thegame.analysis.the_game.annotate import annotate_record
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.analysis.the_game.rollout import backend
+from thegame.analysis.the_game.strong import Level
 from thegame.models.outcome import Limit
 from thegame.models.the_game import Deal, GameState, Play, Record, Turn, get_rules
 
@@ -70,15 +71,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="500-519")
     ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--level", choices=[str(v) for v in Level], default=str(Level.DEFAULT),
+                    help="who names the better action (strong: the review's default)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
+    level = Level(args.level)
+    header = HEADER if level is Level.DEFAULT else f"{HEADER}: the strong better action"
     lo, hi = (int(x) for x in args.seeds.split("-"))
     rows = []
+    cpus: list[float] = []
     for seed in range(lo, hi + 1):
         record, spot = swapped_game(seed)
         start = time.perf_counter()
-        review = annotate_record(record, args.samples, seed=0, hindsight=Limit(1.0))
+        cpu = time.process_time()
+        review = annotate_record(record, args.samples, seed=0, hindsight=Limit(1.0), level=level)
         secs = time.perf_counter() - start
+        cpus.append(time.process_time() - cpu)
         at = next((a for a in review.annotations if (a.turn, a.play) == spot), None)
         others = [a.mark for a in review.annotations if a.mark and (a.turn, a.play) != spot]
         drop = at.drop if at is not None else None
@@ -90,7 +98,7 @@ def main() -> None:
     drops = [r[3] for r in rows if r[3] is not None]
     marks = [r[4] for r in rows if r[3] is not None]
     text = [
-        HEADER,
+        header,
         "",
         f"Command: `python benchmarks/annotate.py {shlex.join(sys.argv[1:])}`; "
         f"{platform.processor() or platform.machine()}, Python {platform.python_version()}, "
@@ -99,21 +107,28 @@ def main() -> None:
         f"- games: {len(rows)} (seeds {args.seeds}), turns per game: median "
         f"{statistics.median(r[1] for r in rows):.0f}, max {max(r[1] for r in rows)}",
         f"- review time per game ({args.samples} samples per turn, hindsight 1 s per searched "
-        f"position, 6 s in all): median {statistics.median(secs):.1f} s, max {max(secs):.1f} s",
+        f"position, 6 s in all): median {statistics.median(secs):.1f} s, max {max(secs):.1f} s "
+        f"wall; CPU median {statistics.median(cpus):.1f} s, max {max(cpus):.1f} s",
         f"- the swapped play: win chance lost median "
         f"{100 * statistics.median(d.win for d in drops):.1f} points, expected cards gained "
         f"median {statistics.median(d.left for d in drops):.2f}; marks: "
         + ", ".join(f"{m or 'none'} {marks.count(m)}" for m in ("??", "?", "?!", "")),
         f"- marks on any other action (all the policy's own): "
-        f"{sum(len(r[5]) for r in rows)}",
+        f"{sum(len(r[5]) for r in rows)} ("
+        + ", ".join(f"{m} {sum(r[5].count(m) for r in rows)}" for m in ("??", "?", "?!"))
+        + ")",
+        f"- better action: {level} "
+        + ("(the blind policy)" if level is Level.DEFAULT else
+           "(the strong blind player, 100 playouts a choice)"),
         "",
     ]
     print("\n".join(text))
     if not args.no_write:
         path = ROOT / "RESULTS.md"
         body = path.read_text()
-        if HEADER in body:
-            head, _, rest = body.partition(HEADER)
+        if "\n" + header + "\n" in body:
+            head, _, rest = body.partition("\n" + header + "\n")
+            head += "\n"
             nxt = rest.find("\n## ")
             body = head + "\n".join(text) + (rest[nxt:] if nxt >= 0 else "\n")
         else:

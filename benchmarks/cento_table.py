@@ -51,11 +51,13 @@ def replays(deal: Deal, verdict: TableVerdict, turns: tuple[Any, ...]) -> bool:
     return 0 not in winners
 
 
-def run(players: int, seeds: range, seconds: float) -> list[dict[str, Any]]:
+def run(
+    players: int, seeds: range, seconds: float, nodes: int | None = None
+) -> list[dict[str, Any]]:
     rows = []
     for seed in seeds:
         deal = Deal.from_seed(seed, players)
-        r = solve_table(deal, 1, Limit(time=seconds))
+        r = solve_table(deal, 1, Limit(time=seconds, nodes=nodes))
         ok = replays(deal, r.verdict, r.turns) if r.optimal else None
         row = {
             "seed": seed,
@@ -102,17 +104,28 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--seeds", default="1-200")
     ap.add_argument("--time-limit", type=float, default=5.0)
+    ap.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="Also stop at this many nodes (a budget a loaded machine does not shrink).",
+    )
     ap.add_argument("--out", default=None, help="Markdown file to append the row to.")
     args = ap.parse_args()
     seeds = _range(args.seeds)
     start = time.time()
-    rows = run(args.players, seeds, args.time_limit)
+    rows = run(args.players, seeds, args.time_limit, args.node_limit)
     wall = time.time() - start
-    name = f"cento-table-{args.players}p-{args.time_limit:g}s.jsonl"
+    nodes = "" if args.node_limit is None else f"-{args.node_limit}n"
+    name = f"cento-table-{args.players}p-{args.time_limit:g}s{nodes}.jsonl"
     rows_dir = ROOT / "results"
     rows_dir.mkdir(exist_ok=True)
     (rows_dir / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     line = table_line(args.players, args.time_limit, seeds, rows)
+    if args.node_limit is not None:
+        line = line.replace(
+            f"| {args.time_limit:g} |", f"| {args.time_limit:g} s or {args.node_limit:,} nodes |", 1
+        )
     cmd = "python benchmarks/cento_table.py " + " ".join(sys.argv[1:])
     note = (
         f"`{cmd}`: {platform.machine()}, Python {platform.python_version()}, one process "

@@ -4,7 +4,8 @@ Usage (from the repository root, after ``pip install -e .``):
 
     python benchmarks/loss_arguments.py --set lost-60 --deals 20
     python benchmarks/loss_arguments.py --set lost-50 --deals 20
-    python benchmarks/loss_arguments.py --lines 108,526,898
+    python benchmarks/loss_arguments.py --lines 108,526,817
+    python benchmarks/loss_arguments.py --lines 28,179,316 --lines-players 3
     python benchmarks/loss_arguments.py --players-set mp3 --deals 20
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --line-nodes 100000000
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --solver --time-limit 120
@@ -30,9 +31,13 @@ built from ``random.Random(i)`` for i = 1..N, step 10, one pile each way:
 2..50, hand 4, two plays a turn. Most of them are lost, and proving a loss
 is what the arguments are for.
 
-``--lines`` walks the best line the solver finds in 10 s for profi-hard
-solo seeds and prints, turn by turn, whether each argument already proves
-the position lost: the deals the survey leaves unknown.
+``--lines`` walks the best line the solver finds in 10 million nodes for
+profi-hard seeds (``--lines-players``, default solo) and prints the first
+turn at which each argument proves the position lost: the dead-card bound,
+this prototype's held cards, and the solver's loss arguments
+(``arguments.turn_start_bound``: dead cards, held cards with order pairs,
+and with several players a player stuck in this round): the deals the
+survey leaves unknown.
 
 ``--players-set`` measures the arguments of the solver for several
 players the same way: the play-level decision search (``Searcher``, the
@@ -68,6 +73,7 @@ from collections.abc import Iterator
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game import api, ckernel
+from thegame.solver.the_game.arguments import turn_start_bound
 from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import END, Kernel
@@ -268,10 +274,11 @@ def run_set(name: str, count: int, limit: Limit) -> None:
     compare(deals, modes, TurnSearcher, limit)
 
 
-def line_positions(seed: int) -> Iterator[tuple[int, Kernel]]:
-    """Turn starts along the best line the solver finds in 10 s (profi-hard, solo)."""
-    deal = Deal.from_seed(seed, get_rules("profi-hard"), 1)
-    res = api.search_position(GameState(deal, first=1), Limit(10, None), optimize=False)
+def line_positions(seed: int, players: int = 1) -> Iterator[tuple[int, Kernel]]:
+    """Turn starts along the best line the solver finds in 10 million nodes
+    (profi-hard, player 1 first)."""
+    deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
+    res = api.search_position(GameState(deal, first=1), Limit(None, 10_000_000), optimize=False)
     k = HeldKernel.from_state(GameState(deal, first=1))
     turn = 1
     for action in res.actions:
@@ -284,17 +291,24 @@ def line_positions(seed: int) -> Iterator[tuple[int, Kernel]]:
             k.play(*action)
 
 
-def run_lines(seeds: list[int]) -> None:
+def run_lines(seeds: list[int], players: int = 1) -> None:
     for seed in seeds:
-        first_dead = first_held = None
-        for turn, k in line_positions(seed):
+        first_dead = first_held = first_pairs = None
+        turns = 0
+        for turn, k in line_positions(seed, players):
+            turns = turn
             if first_dead is None and Kernel.dead_card(k):
                 first_dead = turn
             if first_held is None and held_cards_loss(k):
                 first_held = turn
+            if first_pairs is None and turn_start_bound(k) is not None:
+                first_pairs = turn
         print(
-            f"profi-hard seed {seed}: the dead-card bound first proves the line lost "
-            f"at turn {first_dead}, the held-cards argument at turn {first_held}"
+            f"profi-hard {players}p seed {seed} ({turns} turns): the dead-card bound first "
+            f"proves the line lost at turn {first_dead}, the held-cards argument at turn "
+            f"{first_held}, "
+            f"the solver's loss arguments (dead cards, order pairs, held cards) at turn "
+            f"{first_pairs}"
         )
 
 
@@ -304,6 +318,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--time-limit", type=float, default=120.0, help="seconds per search")
     ap.add_argument("--lines", help="profi-hard seeds, comma-separated")
+    ap.add_argument("--lines-players", type=int, default=1, help="--lines: players")
     ap.add_argument("--players-set", choices=sorted(PLAYER_SETS))
     ap.add_argument("--horizon", type=int, help="a profi-hard seed that ends unknown")
     ap.add_argument(
@@ -318,7 +333,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.set:
         run_set(args.set, args.deals, limit)
     if args.lines:
-        run_lines([int(s) for s in args.lines.split(",")])
+        run_lines([int(s) for s in args.lines.split(",")], args.lines_players)
     if args.players_set:
         run_players_set(args.players_set, args.deals, limit)
     if args.horizon is not None:

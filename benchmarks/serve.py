@@ -99,6 +99,10 @@ def plan(n: int, rng: random.Random, record: dict[str, Any], args: argparse.Name
     return out
 
 
+# The client errors behind the requests that got no answer, by exception name.
+failures: dict[str, int] = defaultdict(int)
+
+
 async def run_load(base: str, todo: list, clients: int) -> dict[str, list[tuple[int, float]]]:
     results: dict[str, list[tuple[int, float]]] = defaultdict(list)
     queue: asyncio.Queue[tuple[str, str, str, dict[str, Any] | None]] = asyncio.Queue()
@@ -114,8 +118,9 @@ async def run_load(base: str, todo: list, clients: int) -> dict[str, list[tuple[
                 try:
                     r = await http.request(method, path, json=body)
                     status = r.status_code
-                except httpx.HTTPError:
-                    status = 0  # no answer at all
+                except httpx.HTTPError as e:
+                    status = 0  # no answer at all: which error, counted below
+                    failures[type(e).__name__] += 1
                 results[name].append((status, time.perf_counter() - start))
 
         await asyncio.gather(*(client() for _ in range(clients)))
@@ -210,7 +215,7 @@ def main() -> int:
         f"\nmemory of the server and its workers: {before / 1024:.0f} MiB after the warm-up, "
         f"{after / 1024:.0f} MiB at the end"
     )
-    print(f"5xx or no answer: {fives}")
+    print(f"5xx or no answer: {fives}" + (f" (no answer: {dict(failures)})" if failures else ""))
     return 1 if fives else 0
 
 

@@ -94,9 +94,7 @@ def main(argv: list[str] | None = None) -> None:
             t0 = time.monotonic()
             while True:
                 runs += 1
-                sol = solve_split(
-                    deal, Limit(args.resume_every), 1, path, args.unit_nodes, beams
-                )
+                sol = solve_split(deal, Limit(args.resume_every), 1, path, args.unit_nodes, beams)
                 if sol.verdict != Verdict.UNKNOWN:
                     break
             print(

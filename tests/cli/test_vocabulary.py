@@ -309,3 +309,47 @@ def test_turns_read_alone_are_not_named_twice() -> None:
     with pytest.raises(InvalidInputError) as info:
         turns_from_list(deal, raw, "turns")
     assert info.value.where == "turns[2].plays[1].pile"
+
+
+def test_a_file_of_another_game_names_its_game_and_command(tmp_path: Path) -> None:
+    from tests.support.nimmt import random_record
+
+    full, _ = solved_record(tmp_path, keep=4)
+    assert json.loads(full.read_text())["deal"]["game"] == "the-game"
+    nimmt = tmp_path / "round.json"
+    nimmt.write_text(json.dumps(random_record(8, 5).to_json()))
+    mind = tmp_path / "level.json"
+    mind.write_text(json.dumps({"deal": {"game": "the-mind", "players": 2, "level": 1,
+                                         "hands": [[10], [20]]}, "events": []}))
+    cases = [
+        ((), nimmt, "a file of 6 nimmt!, not of The Game: 'thegame nimmt check' reads it"),
+        (("mind",), full, "a file of The Game, not of The Mind: 'thegame check' reads it"),
+        (("nimmt",), mind, "a file of The Mind, not of 6 nimmt!: 'thegame mind check' reads it"),
+    ]
+    for group, path, message in cases:
+        code, out, err = invoke(*group, "check", str(path))
+        assert code == 2 and out == "" and err == f"error: {path}: {message}\n"
+    old = json.loads(full.read_text())
+    del old["deal"]["game"]  # written before deals named their game: still read
+    full.write_text(json.dumps(old))
+    assert invoke("check", str(full))[0] == 0
+
+
+def test_the_api_page_shows_no_raw_markup_of_another_doc_tool() -> None:
+    """mkdocstrings renders Markdown: a reST role (``:class:`X```) would show
+    as it is typed on the API page."""
+    import importlib
+    import inspect
+
+    root = Path(__file__).resolve().parents[2]
+    modules = re.findall(r"^::: ([\w.]+)", (root / "docs" / "api.md").read_text(), re.M)
+    assert modules
+    role = re.compile(r":(class|func|meth|attr|mod|exc):`")
+    for name in modules:
+        module = importlib.import_module(name)
+        for member_name in getattr(module, "__all__", dir(module)):
+            member = getattr(module, member_name)
+            doc = inspect.getdoc(member) or ""
+            assert not role.search(doc), f"{name}.{member_name}"
+            for attr in vars(member).values() if inspect.isclass(member) else ():
+                assert not role.search(inspect.getdoc(attr) or ""), f"{name}.{member_name}"

@@ -60,6 +60,27 @@ def test_deal_json_is_the_pinned_seed() -> None:
     assert "player 2: 4 22 82 87" in text
 
 
+def test_deal_takes_a_deck_or_a_deal_file_as_every_game_does(tmp_path: Path) -> None:
+    seeded = invoke("deal", "--seed", "1", "--players", "3", "--level", "4", "--json").stdout
+    # The same cards in deal order: player 1's four, then player 2's, then 3's.
+    deck = "43 29 36 33 87 82 4 22 17 62 64 68"
+    by_deck = invoke("deal", "--deck", deck, "--players", "3", "--level", "4", "--json")
+    assert by_deck.exit_code == 0 and json.loads(by_deck.stdout) == json.loads(seeded)
+    path = tmp_path / "deal.json"
+    path.write_text(seeded)
+    by_file = invoke("deal", "--deal", str(path), "--json")
+    assert json.loads(by_file.stdout) == json.loads(seeded)
+    for args, fragment in [
+        (["--deck", "1 2 3", "--players", "2", "--level", "2"], "3 cards"),
+        (["--deck", "1 2 2 3", "--players", "2", "--level", "2"], "dealt twice"),
+        (["--deck", "1 2 3 4"], "needs --players and --level"),
+        (["--seed", "1", "--deal", str(path)], "give one deal"),
+    ]:
+        result = invoke("deal", *args)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, args
+        assert fragment in result.stderr, (args, result.stderr)
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
@@ -105,7 +126,8 @@ def test_check_json_fields_and_exit_codes(tmp_path: Path) -> None:
          ["events[1].player", "1..3"]),
         ({"deal": BOOKLET, "events": [{"player": 1, "card": 101}]}, ["events[1].card"]),
         ({"deal": BOOKLET, "events": "x"}, ["events must be a list"]),
-        ({"deal": {**BOOKLET, "game": "6-nimmt"}}, ["deal.game"]),
+        ({"deal": {**BOOKLET, "game": "6-nimmt"}},
+         ["a file of 6 nimmt!, not of The Mind", "'thegame nimmt check' reads it"]),
     ],
 )
 def test_check_bad_input_is_one_line(tmp_path: Path, content: Any, fragments: list[str]) -> None:

@@ -42,7 +42,7 @@ def every_card(times: int) -> str:
 
 def test_a_whole_game_to_66_scripted_and_its_record_checks(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    args = ["play", "--seed", "3", "--players", "3", "--level", "easy", "--save", str(save)]
+    args = ["play", "--seed", "3", "--players", "3", "--strength", "easy", "--save", str(save)]
     result = invoke(*args, stdin=every_card(60))
     assert result.exit_code == 0, result.output
     assert "round 1;" in result.stdout and ("win" in result.stdout)
@@ -60,14 +60,17 @@ def test_a_whole_game_to_66_scripted_and_its_record_checks(tmp_path: Path) -> No
     review = invoke("analyze", str(save), "--player", "1", "--round", "1", "--samples", "1")
     assert review.exit_code == 0, review.output
     assert review.stdout.startswith("round 1: player 1: took")
-    one_line_error(invoke("analyze", str(save), "--player", "1"), "--round 1..")
+    # Without --round: the game's last round, as in hint and solve, named on screen.
+    last = invoke("analyze", str(save), "--player", "1", "--samples", "1")
+    assert last.exit_code == 0, last.output
+    assert last.stdout.startswith(f"round {len(game.rounds)}: player 1: took")
 
 
 def test_one_round_and_the_row_choice_of_rule_s3(tmp_path: Path) -> None:
     # Rows end 50 60 70 80; you hold 1..10; the other player 90..99.
     deck = [50, 60, 70, 80, *range(1, 11), *range(90, 100)]
     save = tmp_path / "round.json"
-    args = ["play", "--deck", " ".join(map(str, deck)), "--players", "2", "--level", "easy"]
+    args = ["play", "--deck", " ".join(map(str, deck)), "--players", "2", "--strength", "easy"]
     script = "1\n7\n2\n" + every_card(12)  # play 1, a row that is no row, then row 2
     result = invoke(*args, "--save", str(save), stdin=script)
     assert result.exit_code == 0, result.output
@@ -91,7 +94,7 @@ def test_one_round_against_a_normal_player(tmp_path: Path) -> None:
 
 def test_quit_and_end_of_input_keep_the_game_so_far(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
-    args = ["play", "--seed", "4", "--players", "2", "--level", "easy", "--save", str(save)]
+    args = ["play", "--seed", "4", "--players", "2", "--strength", "easy", "--save", str(save)]
     hand = Deal.from_seed(4, 2).hands[0]  # rows end 15 87 70 62: 98 and 101 take no row
     result = invoke(*args, stdin=f"{hand[-1]}\n{hand[-2]}\nquit\n")
     assert result.exit_code == 0 and "game left" in result.stdout
@@ -105,7 +108,7 @@ def test_undo_is_refused_with_why_and_the_turn_goes_on(tmp_path: Path) -> None:
     # The cards of a turn are revealed the moment yours is chosen (rule S2):
     # nothing is left to take back, so 'undo' says why and asks again.
     save = tmp_path / "g.json"
-    args = ["play", "--seed", "4", "--players", "2", "--level", "easy", "--one-round"]
+    args = ["play", "--seed", "4", "--players", "2", "--strength", "easy", "--one-round"]
     hand = Deal.from_seed(4, 2).hands[0]
     result = invoke(*args, "--save", str(save), stdin=f"undo\n{hand[-1]}\nundo\nquit\n")
     assert result.exit_code == 0, result.output
@@ -137,9 +140,9 @@ def test_ctrl_c_exits_130_with_the_game_saved(
 def test_play_options_are_checked_before_the_game(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, out, err = run_main(capsys, "nimmt", "play", "--seed", "1", "--level", "hard")
+    code, out, err = run_main(capsys, "nimmt", "play", "--seed", "1", "--strength", "hard")
     assert out == ""
-    assert code == 2 and err.count("\n") == 1 and "--level" in err and "'normal'" in err
+    assert code == 2 and err.count("\n") == 1 and "--strength" in err and "'normal'" in err
     one_line_error(invoke("play", "--seed", "1", "--players", "11"), "2 to 10")
     one_line_error(invoke("play", "--seed", "1", "--save", str(tmp_path / "no/such.json")))
     help_text = invoke("play", "--help").stdout
@@ -254,3 +257,18 @@ def test_every_option_has_help() -> None:
         for param in command.params:
             if param.param_type_name == "option":
                 assert getattr(param, "help", None), (name, param.name)
+
+
+def test_the_save_line_names_commands_that_read_the_file(tmp_path: Path) -> None:
+    """A round left half played is for 'hint' ('analyze' needs it finished):
+    every command the save line names runs on the file."""
+    save = tmp_path / "part.json"
+    args = ["play", "--seed", "1", "--players", "3", "--strength", "easy", "--one-round"]
+    result = invoke(*args, "--save", str(save), stdin="97\n88\nquit\n")
+    assert result.exit_code == 0, result.output
+    line = result.stdout.split(f"saved to {save}: ")[1].splitlines()[0]
+    commands = [c.split()[2:] for c in line.split("; ")]
+    assert [c[0] for c in commands] == ["check", "hint"]
+    for command in commands:
+        ran = invoke(*command, "--samples", "2") if command[0] == "hint" else invoke(*command)
+        assert ran.exit_code == 0, (command, ran.output)

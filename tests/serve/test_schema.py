@@ -85,8 +85,6 @@ def test_every_operation_keeps_its_contract(case: schemathesis.Case) -> None:
 
 @pytest.mark.slow
 @schema.parametrize()
-@settings(
-    max_examples=MANY, deadline=None, phases=PHASES, suppress_health_check=list(HealthCheck)
-)
+@settings(max_examples=MANY, deadline=None, phases=PHASES, suppress_health_check=list(HealthCheck))
 def test_every_operation_keeps_its_contract_at_length(case: schemathesis.Case) -> None:
     case.call_and_validate(checks=CHECKS)

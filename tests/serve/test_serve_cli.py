@@ -62,9 +62,10 @@ def _stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
 def test_port_0_prints_the_real_port_and_each_request_is_one_line(quiet: bool) -> None:
     proc, url = _start(*(["--quiet"] if quiet else []))
     try:
-        with _wait(url) as c:
-            assert c.get("/api/daily", params={"date": "2026-02-30"}).status_code == 400
-            assert c.get("/api/nope").status_code == 404
+        c = _wait(url)
+        assert c.get("/api/daily", params={"date": "2026-02-30"}).status_code == 400
+        assert c.get("/api/nope").status_code == 404
+        c.close()
     finally:
         code, err = _stop(proc)
     assert code == 130
@@ -80,8 +81,9 @@ def test_port_0_prints_the_real_port_and_each_request_is_one_line(quiet: bool) -
 def test_a_foreign_host_is_refused_by_the_started_server() -> None:
     proc, url = _start("--quiet")
     try:
-        with _wait(url) as c:
-            assert c.get("/", headers={"host": "rebind.example"}).status_code == 403
-            assert c.get("/", headers={"host": "localhost"}).status_code == 200
+        c = _wait(url)
+        assert c.get("/", headers={"host": "rebind.example"}).status_code == 403
+        assert c.get("/", headers={"host": "localhost"}).status_code == 200
+        c.close()
     finally:
         _stop(proc)

@@ -357,6 +357,11 @@ def test_cento_daily_solved_by_clicks(page: Any) -> None:
     assert page.locator("#board").get_attribute("data-state") == "solved"
     assert f"Solved in {data['turn_count']} turns" in page.inner_text("#status")
     assert "no help" in page.inner_text("[data-share]")
+    # The solved screen: against the proven fewest, the day kept in the calendar.
+    end = page.inner_text("#end")
+    assert f"{data['turn_count']} turns, the proven fewest" in end and "0 hints" in end
+    assert page.locator(f'.calendar td.solved a[data-day="{DAY}"]').count() == 1
+    assert page.locator('[data-action="next-day"]').count() == 1
     shot(page, "cento-solved")
     page.fill('#solve-form [name="seed"]', "7")
     page.fill('#solve-form [name="time_limit"]', "5")

@@ -353,6 +353,6 @@ def test_a_puzzle_past_the_cap_is_a_503_once_not_a_dead_worker_per_visitor() -> 
         start = time.monotonic()
         again = [c.get(url) for _ in range(5)]
         assert all(r.status_code == 503 for r in again) and time.monotonic() - start < 2
-        page = c.get("/daily/2026-12-07?variant=extreme")
-        assert page.status_code == 503 and "retry-after" in page.headers
+        board = c.post("/api/board", json={"game": {"daily": "2026-12-07", "variant": "extreme"}})
+        assert board.status_code == 503 and "retry-after" in board.headers
         assert server.app.state.server.pool.pids() == pids  # no worker was killed

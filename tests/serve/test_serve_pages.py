@@ -47,7 +47,15 @@ def test_pages_serve_with_their_hooks(client: httpx.Client, path: str, hooks: li
 
 
 def test_static_assets_are_served(client: httpx.Client) -> None:
-    for name in ("style.css", "board.js", "solve.js", "page.js", "review.js", "daily.js", "home.js"):
+    for name in (
+        "style.css",
+        "board.js",
+        "solve.js",
+        "page.js",
+        "review.js",
+        "daily.js",
+        "home.js",
+    ):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and len(r.text) > 500
     icon = client.get("/static/favicon.svg")
@@ -57,8 +65,17 @@ def test_static_assets_are_served(client: httpx.Client) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/", f"/daily/{DAY}", "/play?seed=4", "/solve", "/review", "/mind?players=2&tolerance=1",
-     "/nimmt?seed=3", f"/cento/{DAY}", "/daily/2026-13-01"],
+    [
+        "/",
+        f"/daily/{DAY}",
+        "/play?seed=4",
+        "/solve",
+        "/review",
+        "/mind?players=2&tolerance=1",
+        "/nimmt?seed=3",
+        f"/cento/{DAY}",
+        "/daily/2026-13-01",
+    ],
 )
 def test_pages_need_no_inline_script_or_style(client: httpx.Client, path: str) -> None:
     """Under a Content-Security-Policy of 'self' nothing inline runs: every
@@ -99,7 +116,9 @@ def test_review_page_draws_the_chart_with_the_marks(client: httpx.Client) -> Non
     r = client.post("/review", data={"record": record.to_json(), "samples": "20"})
     assert r.status_code == 200
     assert 'data-chart="win-chance"' in r.text
-    assert re.search(r'<g class="mark[^"]*" data-mark="\?\?" data-turn="1" data-position="\d+">', r.text)
+    assert re.search(
+        r'<g class="mark[^"]*" data-mark="\?\?" data-turn="1" data-position="\d+">', r.text
+    )
     assert re.search(r'<tr data-mark="\?\?" data-turn="1" data-position="\d+">', r.text)
     # Every point of the win-chance chart names its turn and the action the board shows.
     points = re.findall(r'<circle class="point" data-turn="(\d+)" data-position="(\d+)"', r.text)
@@ -112,8 +131,10 @@ def test_review_page_draws_the_chart_with_the_marks(client: httpx.Client) -> Non
     assert len(frames) == sum(len(t.plays) + 1 for t in record.turns) + 1
     marked = [f for f in frames if f["mark"]]
     assert marked and all(f["better"] for f in marked)
-    assert all("0 ± 0" not in f["words"] and ("win chance" in f["words"] or "cards" in f["words"])
-               for f in marked)
+    assert all(
+        "0 ± 0" not in f["words"] and ("win chance" in f["words"] or "cards" in f["words"])
+        for f in marked
+    )
     assert "left (" in frames[-1]["words"] and frames[-1]["played"] is None
     assert "0 ± 0" not in r.text and "inaccuracys" not in r.text
     assert not re.search(r"\d(\.\d+)?e-\d", r.text.split("<main")[1])  # no e-notation

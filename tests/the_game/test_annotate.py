@@ -17,11 +17,13 @@ from click.testing import CliRunner
 
 from thegame.analysis.the_game.annotate import (
     MARKS,
+    REVIEW_BUDGET,
     Drop,
     annotate_record,
     mark_of,
 )
 from thegame.analysis.the_game.blind import choose_turn
+from thegame.analysis.the_game.strong import Level, StrongPlayer
 from thegame.cli.main import cli
 from thegame.models.the_game import Deal, GameState, Play, Record, Turn, small_rules
 
@@ -62,12 +64,38 @@ def policy_record(deal: Deal, blunder_turn: int | None = None) -> tuple[Record, 
 
 def test_the_policy_s_own_game_has_no_marks() -> None:
     record, _ = policy_record(deal_of(3))
-    review = annotate_record(record, samples=4, hindsight=None)
+    review = annotate_record(record, samples=4, hindsight=None, level=Level.DEFAULT)
+    assert review.level is Level.DEFAULT and review.to_dict()["better_budget"] is None
     assert review.annotations and all(a.same for a in review.annotations)
     assert review.marked == [] and all(a.drop is None for a in review.annotations)
     # Every turn start is estimated, on the samples given.
     assert [t for t, _ in review.turn_starts] == list(range(len(record.turns)))
     assert all(e.samples == 4 for _, e in review.turn_starts)
+
+
+def test_the_strong_players_own_game_has_no_marks() -> None:
+    """The review's strong player (its seed is the review's + 1) names each
+    action of a game it played itself, plays inside a turn included (it
+    follows its own turn without choosing again)."""
+    deal = deal_of(4)
+    player = StrongPlayer(REVIEW_BUDGET, seed=1)
+    state = GameState(deal, first=1)
+    turns: list[Turn] = []
+    while not state.over:
+        plays = player.choose_turn(state)
+        for p in plays:
+            state.play(p.card, p.pile)
+        turns.append(Turn(1, tuple(plays)))
+        if state.over:
+            break
+        state.end_turn()
+    record = Record(deal, tuple(turns))
+    assert any(len(t.plays) > 1 for t in turns)
+    review = annotate_record(record, samples=4, hindsight=None)
+    assert review.level is Level.STRONG
+    assert review.to_dict()["better_budget"] == {"playouts": 100, "seconds": None}
+    assert review.annotations and all(a.same for a in review.annotations)
+    assert review.marked == []
 
 
 @pytest.mark.parametrize("seed", [1, 2, 5])
@@ -199,3 +227,20 @@ def test_ctrl_c_keeps_the_review_so_far() -> None:
     assert calls[-1] == 2 and len(review.annotations) == 2
     assert review.hindsight is None
     assert len(review.annotations) < sum(len(t.plays) + 1 for t in record.turns)
+
+
+def test_past_the_reviews_playout_budget_the_policy_names_the_better_action(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from thegame.analysis.the_game import annotate
+
+    record, _ = policy_record(deal_of(3), blunder_turn=1)
+    full = annotate_record(record, samples=4, hindsight=None)
+    assert any(a.better_by is Level.STRONG for a in full.annotations)
+    monkeypatch.setattr(annotate, "REVIEW_PLAYOUTS_TOTAL", 0)
+    spent = annotate_record(record, samples=4, hindsight=None)
+    assert all(a.better_by is Level.DEFAULT for a in spent.annotations)
+    assert all(a["better_by"] == "default" for a in spent.to_dict()["actions"])
+    # With nothing left for the strong player the review is the policy's.
+    policy = annotate_record(record, samples=4, hindsight=None, level=Level.DEFAULT)
+    assert [a.mark for a in spent.annotations] == [a.mark for a in policy.annotations]

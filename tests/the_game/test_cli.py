@@ -385,3 +385,30 @@ def test_console_script_usage_errors_are_one_line(argv: list[str], message: str)
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
     assert message in proc.stderr
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [("", "the file is empty"), ('{"a": 1}', "unknown key 'a'"),
+     ('{"game": "the-mind", "players": 2}', "'thegame mind check' reads it")],
+)
+def test_play_points_to_deal_only_for_a_deal(tmp_path: Path, content: str, fragment: str) -> None:
+    path = write(tmp_path, content)
+    result = invoke("play", path, stdin="quit\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and fragment in result.stderr
+    assert "--deal" not in result.stderr  # 'play --deal FILE' would fail as well
+
+
+def test_a_deal_only_command_names_a_finished_game_as_finished(tmp_path: Path) -> None:
+    full = tmp_path / "full.json"
+    solved = invoke("solve", "--seed", "1", "--node-limit", "300000", "--save", str(full))
+    assert solved.exit_code == 0
+    result = invoke("explain", "--deal", str(full))
+    assert result.exit_code == 2 and "holds a finished game (won after" in result.stderr
+    assert "in progress" not in result.stderr and f"'thegame analyze {full}'" in result.stderr
+
+
+def test_deal_refuses_json_and_text_together() -> None:
+    result = invoke("deal", "--seed", "1", "--json", "--text")
+    assert result.exit_code == 2 and result.stdout == "" and "--json or --text" in result.stderr

@@ -466,7 +466,10 @@ def test_an_illegal_record_is_one_line_and_exit_2(tmp_path: Path) -> None:
         (["{malformed}"], "malformed.json"),
         (["{malformed}", "--seed", "1"], "a record FILE brings its own deal"),
         ([], "give a record FILE, or a deal"),
-        (["--seed", "1", "--variant", "face-to-face"], "for Face to Face, 'thegame solve"),
+        (
+            ["--seed", "1", "--variant", "face-to-face"],
+            "for Face to Face, thegame solve --seed 1 --variant face-to-face shows",
+        ),
         (["--record", "{missing}"], "No such file"),  # the old spelling still works
     ],
 )

@@ -164,9 +164,14 @@ def test_played_record_round_trip_and_replay(seed: int, players: int, rnd: rando
 def test_deal_json_shape() -> None:
     deal = Deal.from_seed(1, get_rules("classic"), 2, first=2)
     data = deal.to_dict()
-    assert data == {"variant": "classic", "players": 2, "deck": list(deal.deck), "first": 2}
+    assert data == {
+        "game": "the-game", "variant": "classic", "players": 2, "deck": list(deal.deck),
+        "first": 2,
+    }
+    del data["game"]  # a file written before deals named their game
+    assert Deal.from_dict(data) == deal
     duel = Deal.from_seed(1, get_rules("face-to-face")).to_dict()
-    assert set(duel) == {"variant", "players", "decks"}
+    assert set(duel) == {"game", "variant", "players", "decks"}
     ext = Deal.from_seed(1, get_rules("extreme")).to_dict()
     assert len(ext["commands"]) == 28
     assert all(isinstance(k, str) and k.isdigit() for k in ext["commands"])

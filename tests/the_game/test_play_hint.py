@@ -59,3 +59,21 @@ def test_what_the_blind_hint_covers() -> None:
         if not covered:
             with pytest.raises(ValueError, match="does not cover"):
                 blind_hint(state, samples=1)
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_strong_hint_is_blind_and_says_who_chose(players: int) -> None:
+    from thegame.analysis.the_game.strong import Level
+
+    rules = small_rules(high=30, hand=4)
+    deal = Deal.from_seed(5, rules, players).with_first(1)
+    rng = random.Random(2)
+    base = blind_hint(GameState(deal), samples=8, level=Level.STRONG)
+    assert base.can_finish and base.samples == 8
+    if base.level is Level.STRONG:
+        assert base.candidates > 1 and 0 < base.choice_playouts <= 2000
+    else:  # one way to finish the turn: nothing to compare
+        assert base.candidates == 1 and base.choice_playouts == 0
+    for _ in range(3):
+        other = _with_hidden_shuffled(deal, rng)
+        assert blind_hint(GameState(other), samples=8, level=Level.STRONG) == base

@@ -204,7 +204,7 @@ def test_nothing_printed_before_a_draw_depends_on_the_hidden_order(
         assert sep, result.output
         outputs.append(before)
     assert outputs[0] == outputs[1]
-    assert "hint (from what you can see): play" in outputs[0]
+    assert "hint (from what you can see; the strong blind player" in outputs[0]
     assert "the draw pile is hidden" in outputs[0]
     # The draw pile's size is shown, and the other hands' sizes.
     assert f"draw pile: {len(state.draw_pile())} cards (face down)" in outputs[0]

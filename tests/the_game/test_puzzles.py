@@ -181,7 +181,7 @@ def test_candidates_are_policy_positions() -> None:
 def test_generate_writes_verified_files(tmp_path: Path) -> None:
     out_dir = tmp_path / "out"
     args = ["generate", "--count", "2", "--variant", "classic", "--out", str(out_dir)]
-    args += ["--seed-start", "12", "--cards", "12-24", "--json"]
+    args += ["--seed-start", "12", "--cards-left", "12-24", "--json"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
@@ -197,7 +197,7 @@ def test_generate_writes_verified_files(tmp_path: Path) -> None:
 
 def test_generate_filters_by_label(tmp_path: Path) -> None:
     args = ["generate", "--count", "1", "--difficulty", "easy", "--out", str(tmp_path)]
-    args += ["--seed-start", "12", "--cards", "12-24", "--max-seeds", "3"]
+    args += ["--seed-start", "12", "--cards-left", "12-24", "--max-seeds", "3"]
     result = CliRunner().invoke(cli, args)
     files = list(tmp_path.iterdir())
     # exit 1 when the 3 seeds held no easy puzzle (then nothing is written)

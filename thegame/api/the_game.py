@@ -126,7 +126,7 @@ class Record(_Record):
 
         Any file ``thegame check``, ``analyze`` or ``solve --deal`` takes:
         record JSON, puzzle JSON, deal JSON or the one-line text form.
-        Bad content raises :class:`thegame.models.InvalidInputError` naming
+        Bad content raises ``thegame.models.InvalidInputError`` naming
         where it is.
         """
         from ..puzzles.the_game.files import parse_game_text
@@ -136,7 +136,7 @@ class Record(_Record):
 
 
 def load(path: str | Path) -> Record:
-    """The game, position or deal in ``path`` (see :meth:`Record.from_file`)."""
+    """The game, position or deal in ``path`` (see ``Record.from_file``)."""
     return Record.from_file(path)
 
 
@@ -169,7 +169,7 @@ def solve(game: _Deal | _Record, limit: Limit = SOLVE_LIMIT, *, optimize: bool =
     completed proof, otherwise ``unknown`` with the best line found;
     ``cards_left`` is what the line leaves, ``optimal`` whether that is
     proven the fewest possible (``optimize`` searches for it after a loss).
-    Face to Face deals: :func:`solve_duel`.
+    Face to Face deals: ``solve_duel``.
     """
     from ..solver.the_game.api import solve as solve_deal
     from ..solver.the_game.api import solve_record
@@ -212,7 +212,7 @@ def analyze(
     ``samples`` sampled orders of the hidden cards (seeded by
     ``sample_seed``), marked ``?!``, ``?`` or ``??``; then hindsight, the
     best reachable with the whole order known (``hindsight``: the budget per
-    searched position, or None to skip it). Face to Face: :func:`analyze_duel`.
+    searched position, or None to skip it). Face to Face: ``analyze_duel``.
     """
     from ..analysis.the_game.annotate import annotate_record
 

@@ -85,21 +85,64 @@ def _hands_text(deal: Deal) -> str:
     )
 
 
+def _deal_from(seed: int | None, deck: str | None, deal_file: str | None,
+               players: int | None, level: int | None, high: int = HIGH) -> Deal:
+    """The deal of exactly one of ``--seed``, ``--deck`` (both with
+    ``--players`` and ``--level``) and ``--deal``."""
+    given = [n for n, v in (("--seed", seed), ("--deck", deck), ("--deal", deal_file))
+             if v is not None]
+    if len(given) != 1:
+        what = " and ".join(given) if given else "none"
+        raise InvalidInputError(
+            f"give one deal: --seed N, --deck CARDS or --deal FILE (given: {what})", "options")
+    if deal_file is not None:
+        return _load_deal(deal_file)
+    if players is None or level is None:
+        raise InvalidInputError(f"{given[0]} needs --players and --level", "options")
+    if seed is not None:
+        return Deal.from_seed(seed, players, level, high)
+    assert deck is not None
+    words = deck.replace(",", " ").split()
+    bad = [w for w in words if not w.isdigit()]
+    if bad:
+        raise InvalidInputError(f"{bad[0]!r} is not a card number", "--deck")
+    cards = [int(w) for w in words]
+    need = players * level
+    if len(cards) != need:
+        raise InvalidInputError(
+            f"{len(cards)} cards; {players} players at level {level} hold {need} (rule M2)",
+            "--deck")
+    hands = [sorted(cards[p * level:(p + 1) * level]) for p in range(players)]
+    data: dict[str, Any] = {"players": players, "level": level, "hands": hands}
+    if high != HIGH:
+        data["rules"] = {"high": high}
+    try:
+        return Deal.from_dict(data, "--deck")
+    except InvalidInputError as err:
+        raise InvalidInputError(err.message, "--deck") from None  # the option is the place
+
+
 @mind.command()
-@click.option("--seed", type=SEED, required=True, help="Deal by seed (the same deal on every "
-              "machine).")
-@players_option
-@level_option
+@deal_source_options(seed_help="Deal by seed (the same deal on every machine; with --players "
+                     "and --level).",
+                     deck_help='The cards in deal order, "c1 c2 ..." (spaces or commas): '
+                     "player 1's level cards, then player 2's, ... (with --players and --level).",
+                     deal_help="A deal or record JSON: its deal ('-': stdin).")
+@click.option("--players", type=PLAYERS, help="With --seed or --deck: players (2-4).")
+@click.option("--level", type=click.IntRange(min=1),
+              help="With --seed or --deck: the level, n cards each (rule M2).")
 @high_option
 @json_option("Print the deal as JSON.")
 @user_errors
-def deal(seed: int, players: int, level: int, high: int, as_json: bool) -> None:
-    """Deal one level from a seed (rule M2: level n, n cards each)."""
-    d = Deal.from_seed(seed, players, level, high)
+def deal(seed: int | None, deck: str | None, deal_file: str | None, players: int | None,
+         level: int | None, high: int, as_json: bool) -> None:
+    """Show the deal of one level (rule M2: level n, n cards each)."""
+    d = _deal_from(seed, deck, deal_file, players, level, high)
     if as_json:
         print_json(d.to_dict())
         return
-    out.print(f"The Mind, {players} players, level {level}, seed {seed}")
+    where = f", seed {seed}" if seed is not None else ""
+    out.print(f"The Mind, {d.players} players, level {d.level}{where}")
     out.print(_hands_text(d), markup=False)
 
 

@@ -86,8 +86,6 @@ def serve(
         any_address=_any_address(host),
     )
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    if _any_address(host):
-        url = f"http://127.0.0.1:{port}/"
     if not _loopback(host):
         err.print(
             f"warning: listening on {host}: other machines can reach this server "

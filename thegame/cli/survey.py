@@ -23,9 +23,12 @@ from ..solver.the_game.batch import parse_range
 from ..survey import report as report_mod
 from ..survey.runner import Plan, plan, ray_module, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
-from ..survey.work import Kind, Row
+from ..survey.work import Kind, Row, StrongSpec
 from .common import err, out, read_text, user_errors, write_atomic
-from .options import SECONDS
+from .options import SECONDS, sample_seed_option
+
+# The strong player's default budget in a survey: playouts per turn.
+STRONG_PLAYOUTS = 160
 
 # The variants the exact solver covers (the others have no solver yet).
 SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
@@ -84,14 +87,34 @@ def run_cmd(
 @click.option("--players", type=click.IntRange(1, 5), default=None)
 @click.option("--seeds", default=None, metavar="A-B",
               help="These seeds (default: the seeds with a decided deal stored).")
+@click.option("--level", type=click.Choice(["default", "strong"]), default="default",
+              show_default=True,
+              help="The blind policy, or the strong blind player (it compares the policy's "
+              "candidate turns over sampled orders of the hidden cards).")
+@click.option("--turn-time", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="S", help="--level strong: seconds per turn (the machine's speed "
+              "decides how many playouts fit).")
+@click.option("--playouts", type=click.IntRange(min=1), default=None, metavar="N",
+              help="--level strong: playouts per turn (deterministic; default 160, about "
+              "0.2 s of one core, when --turn-time is not given).")
+@sample_seed_option()
 @_common
 @user_errors
 def blind_cmd(
-    variant: str | None, players: int | None, seeds: str | None, db: str,
+    variant: str | None, players: int | None, seeds: str | None, level: str,
+    turn_time: float | None, playouts: int | None, sample_seed: int, db: str,
     jobs: int | None, backend: str, address: str | None, chunk: int | None,
 ) -> None:
     """Play the stored deals with the blind policy (player 1 first): the report's
-    comparison of what a player who cannot see the draw pile achieves."""
+    comparison of what a player who cannot see the draw pile achieves. With
+    --level strong, the strong blind player plays them (stored apart, by budget)."""
+    strong = None
+    if level == "strong":
+        if turn_time is None and playouts is None:
+            playouts = STRONG_PLAYOUTS
+        strong = StrongSpec(playouts or 0, turn_time or 0.0, sample_seed)
+    elif turn_time is not None or playouts is not None:
+        raise click.UsageError("--turn-time and --playouts go with --level strong")
     if backend == "ray":
         ray_module()
     store = Store(db, create=False)  # nothing to play in a new file
@@ -103,15 +126,17 @@ def blind_cmd(
         if variant is None or players is None:
             raise click.UsageError("--seeds needs --variant and --players")
         groups = [(variant, players)]
+    kind = Kind.BLIND if strong is None else Kind.STRONG
     plans = [
-        plan(store, Kind.BLIND, v, n, parse_range(seeds) if seeds else
-             [r["seed"] for r in store.deals(v, n)])
+        plan(store, kind, v, n, parse_range(seeds) if seeds else
+             [r["seed"] for r in store.deals(v, n)], strong=strong)
         for v, n in groups
     ]
+    put = store.put_blind if strong is None else store.put_strong
     # The smallest tables first: each gets its comparison early, and a run
     # stopped in the largest one leaves the others complete.
     for p in sorted(plans, key=lambda p: len(p.seeds)):
-        _execute(store, p, backend, jobs, chunk, address, store.put_blind)
+        _execute(store, p, backend, jobs, chunk, address, put)
     store.close()
 
 
@@ -119,7 +144,7 @@ def _execute(
     store: Store, p: Plan, backend: str, jobs: int | None, chunk: int | None,
     address: str | None, put: Callable[[Row], None],
 ) -> None:
-    what = "deals" if p.kind is Kind.DEAL else "blind games"
+    what = {Kind.DEAL: "deals", Kind.BLIND: "blind games"}.get(p.kind, "strong blind games")
     label = f"{p.variant} {p.players}p"
     err.print(f"{label}: {len(p.seeds)} {what} to do, {p.skipped} already stored",
               markup=False, highlight=False)

@@ -47,3 +47,47 @@ def in_file(err: InvalidInputError, path: str) -> InvalidInputError:
     elif where.startswith(path + ": "):
         return err
     return InvalidInputError(err.message, f"{path}: {where}" if where else path)
+
+
+# Each game's name in its files' "game" key: the game in words, and the
+# command that reads its records.
+GAMES = {
+    "the-game": ("The Game", "thegame check"),
+    "the-mind": ("The Mind", "thegame mind check"),
+    "6-nimmt": ("6 nimmt!", "thegame nimmt check"),
+    "cento": ("Cento", "thegame cento check"),
+}
+
+
+def game_of(data: Any) -> str | None:
+    """The game a parsed file names: its own ``"game"``, its deal's, or its
+    first round's (a whole game of 6 nimmt!); None when it names none."""
+    if not isinstance(data, dict):
+        return None
+    for holder in (data, data.get("deal"), _first(data.get("rounds"))):
+        if isinstance(holder, dict):
+            if isinstance(holder.get("game"), str):
+                return str(holder["game"])
+            if isinstance(holder.get("deal"), dict) and isinstance(holder["deal"].get("game"), str):
+                return str(holder["deal"]["game"])
+    return None
+
+
+def _first(value: Any) -> Any:
+    return value[0] if isinstance(value, list) and value else None
+
+
+def same_game(data: Any, game: str, where: str) -> None:
+    """Refuse a file of another game, naming that game and the command
+    that reads it (``a 6 nimmt! file: 'thegame nimmt check' reads it``);
+    a file that names no game is left to the reader."""
+    named = game_of(data)
+    if named is None or named == game:
+        return
+    if named in GAMES:
+        words, command = GAMES[named]
+        raise InvalidInputError(
+            f"a file of {words}, not of {GAMES[game][0]}: '{command}' reads it", where
+        )
+    known = ", ".join(GAMES)
+    raise InvalidInputError(f'"game" is {named!r}: not a game of thegame ({known})', where)

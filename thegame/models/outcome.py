@@ -23,6 +23,9 @@ from .errors import InvalidInputError
 MAX_SECONDS = 1e9
 MAX_NODES = (1 << 63) - 1
 MIN_MEMORY_MIB = 16
+# The library takes tables down to 1 MiB (the tests fill them on purpose);
+# the command line keeps to sizes that serve a real search.
+LIBRARY_MIN_MEMORY_MIB = 1
 MAX_MEMORY_MIB = 128 << 10
 
 
@@ -79,7 +82,7 @@ class Limit:
             )
         ranges = (
             ("nodes", self.nodes, 0, MAX_NODES),
-            ("memory", self.memory, MIN_MEMORY_MIB, MAX_MEMORY_MIB),
+            ("memory", self.memory, LIBRARY_MIN_MEMORY_MIB, MAX_MEMORY_MIB),
         )
         for name, value, low, top in ranges:
             if value is not None and (

@@ -141,7 +141,7 @@ async def _mind_odds(request: Request, players_raw: str | None, d_raw: str | Non
         async with server.making(("mind", key), what):
             if key not in server.mind_odds:
                 server.mind_odds[key] = await server.run(
-                    request, jobs.mind_odds_job, players, tolerance, budget=server.settings.time_cap
+                    request, jobs.mind_odds_job, players, tolerance, budget=server.make_time
                 )
     return server.mind_odds[key]
 

@@ -84,7 +84,7 @@ class Settings:
     hint_time: float = 3.0
     hindsight_time: float = 1.0  # per position of a review's hindsight column
     hindsight_total: float = 6.0
-    # Seconds a daily puzzle may take to make (None: four times the cap).
+    # Seconds a daily puzzle or The Mind's odds (made once, kept) may take (None: 4 x the cap).
     make_time: float | None = None
     grace: float = GRACE  # seconds a job may overrun its budget before its worker is killed
     # Seconds the next piece of a request body may take (a stalled upload is dropped).

@@ -74,7 +74,7 @@ def win_chart(review: dict[str, Any]) -> Markup:
             parts.append(
                 f'<circle class="point" data-turn="{s["turn"]}" data-position="{at}" '
                 f'cx="{_x(s["turn"], turns):.1f}" cy="{_y(s["win_chance"]):.1f}" r="5">'
-                f'<title>turn {s["turn"]}: {percent(s["win_chance"])}</title></circle>'
+                f"<title>turn {s['turn']}: {percent(s['win_chance'])}</title></circle>"
             )
     by_turn = {s["turn"]: s["win_chance"] for s in starts}
     for i, a in enumerate(review["actions"]):
@@ -163,22 +163,17 @@ def measure_words(action: dict[str, Any], marks: dict[str, list[float]]) -> str:
     if win >= left:
         lost = round(100 * drop["win_chance_lost"])
         margin = round(100 * drop["win_chance_lost_margin"])
-        return (
-            f"loses about {plural(lost, 'point')} of win chance (± {margin}): " + chance + over
-        )
-    more = drop["cards_left_gained"]
-    return (
-        f"leaves about {more:.1f} more cards at the end (± {drop['cards_left_gained_margin']:.1f}): "
-        + cards
-        + over
-    )
+        return f"loses about {plural(lost, 'point')} of win chance (± {margin}): " + chance + over
+    more, margin_left = drop["cards_left_gained"], drop["cards_left_gained_margin"]
+    return f"leaves about {more:.1f} more cards at the end (± {margin_left:.1f}): " + cards + over
 
 
 def replay_frames(record: Record, review: dict[str, Any]) -> list[dict[str, Any]]:
     """The replay board's positions: one before each judged action (the
     position the review judged it in, the action played, the better one and
     the measure in words), then the end of the game (replayed by the engine)."""
-    marks = review.get("marks") or {"win_chance_lost": [1, 1, 1], "cards_left_gained": [99] * 3}
+    # Without the thresholds (no fair review) no measure reaches a mark.
+    marks = review.get("marks") or {"win_chance_lost": [2] * 3, "cards_left_gained": [999] * 3}
     hs = (review.get("hindsight") or {}).get("curve") or []
     frames: list[dict[str, Any]] = []
     for i, a in enumerate(review["actions"]):
@@ -223,8 +218,7 @@ def _mistakes(review: dict[str, Any]) -> list[dict[str, Any]]:
     hs = review.get("hindsight") or {}
     index = {(a["turn"], a["play"]): i for i, a in enumerate(review["actions"])}
     return [
-        dict(m, position_index=index.get((m["turn"], m["play"])))
-        for m in hs.get("mistakes") or []
+        dict(m, position_index=index.get((m["turn"], m["play"]))) for m in hs.get("mistakes") or []
     ]
 
 
@@ -248,7 +242,7 @@ def review_context(record: Record, review: dict[str, Any]) -> dict[str, Any]:
         if not starts
         else (
             f"{percent(starts[0]['win_chance'])} ("
-            f"{percent(starts[0]['win_chance_interval'][0])}–"
+            f"{percent(starts[0]['win_chance_interval'][0])} to "
             f"{percent(starts[0]['win_chance_interval'][1])})"
         ),
         "frames": json.dumps(replay_frames(record, review)),

@@ -125,7 +125,6 @@ def explain_list(rules: Rules, turns: Sequence[TurnExplanation]) -> list[dict[st
     return out
 
 
-
 # -- numbers for people ------------------------------------------------------------
 
 # Plurals that are not the word with an "s" (the pages' words only).

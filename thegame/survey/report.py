@@ -54,6 +54,10 @@ class Group:
     blind_wins: int = 0
     blind_left: Counter[int] = field(default_factory=Counter)
     exact_wins_on_blind_seeds: int = 0
+    # The strong blind player's games on decided seeds, per budget
+    # (playouts, turn time, sample seed): [games, wins, the blind policy's
+    # wins on the same seeds, the seeds it played].
+    strong: dict[tuple[int, float, int], list[int]] = field(default_factory=dict)
 
     @property
     def n(self) -> int:
@@ -69,6 +73,7 @@ def collect(store: Store) -> list[Group]:
     for variant, players in store.groups():
         g = Group(variant, players)
         won: dict[int, bool] = {}
+        blind_won: dict[int, int] = {}
         for r in store.deals(variant, players):
             g.seeds.append(r["seed"])
             g.seconds.append(r["seconds"])
@@ -88,10 +93,20 @@ def collect(store: Store) -> list[Group]:
                 g.cut[r["time_limit"]] += 1
         for b in store.blinds(variant, players):
             if b["seed"] in won:  # the same seeds as the exact table, decided ones
+                blind_won[b["seed"]] = b["won"]
                 g.blind_n += 1
                 g.blind_wins += b["won"]
                 g.blind_left[b["cards_left"]] += 1
                 g.exact_wins_on_blind_seeds += won[b["seed"]]
+        for b in store.strongs(variant, players):
+            if b["seed"] in won:
+                key = (b["playouts"], b["turn_time"], b["sample_seed"])
+                cell = g.strong.setdefault(key, [0, 0, 0, 0])
+                cell[0] += 1
+                cell[1] += b["won"]
+                if b["seed"] in blind_won:
+                    cell[2] += blind_won[b["seed"]]
+                    cell[3] += 1
         groups.append(g)
     return groups
 
@@ -210,21 +225,36 @@ def _blind_section(groups: list[Group]) -> list[str]:
         "perfect clears on those seeds.",
         "",
         "| variant | players | games | blind wins | blind rate | 95% interval | exact clears "
-        "on these seeds | published blind rate |",
-        "|---|---|---|---|---|---|---|---|",
+        "on these seeds | published blind rate | strong blind player |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for g in groups:
         pub = PUBLISHED_BLIND.get((g.variant, g.players), "-")
+        strong = _strong_cell(g)
         if g.blind_n == 0:
-            lines.append(f"| {g.variant} | {g.players} | 0 | - | - | - | - | {pub} |")
+            lines.append(f"| {g.variant} | {g.players} | 0 | - | - | - | - | {pub} | {strong} |")
             continue
         lo, hi = wilson(g.blind_wins, g.blind_n)
         lines.append(
             f"| {g.variant} | {g.players} | {g.blind_n} | {g.blind_wins} "
             f"| {_pct(g.blind_wins / g.blind_n)} | {_pct(lo)}-{_pct(hi)} "
-            f"| {_pct(g.exact_wins_on_blind_seeds / g.blind_n)} | {pub} |"
+            f"| {_pct(g.exact_wins_on_blind_seeds / g.blind_n)} | {pub} | {strong} |"
         )
     return lines
+
+
+def _strong_cell(g: Group) -> str:
+    """The strong player's rate per budget (``thegame survey blind --level
+    strong``): rate, interval and games; '-' when none was played."""
+    cells = []
+    for (playouts, turn_time, _), (n, wins, base, paired) in sorted(g.strong.items()):
+        lo, hi = wilson(wins, n)
+        budget = f"{playouts} playouts" if playouts else f"{turn_time:g} s"
+        # The policy on the very same seeds: a few seeds can be easier or
+        # harder than the whole range.
+        same = f", the policy {_pct(base / paired)} on these seeds" if paired else ""
+        cells.append(f"{_pct(wins / n)} ({_pct(lo)}-{_pct(hi)}) of {n}, {budget} a turn{same}")
+    return "; ".join(cells) or "-"
 
 
 def _fewest_section(groups: list[Group], svg_name: str | None) -> list[str]:

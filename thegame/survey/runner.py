@@ -19,7 +19,7 @@ from typing import Any
 from ..models import interrupt
 from ..models.errors import InvalidInputError
 from .store import Store
-from .work import Chunk, Kind, Row, run_chunk
+from .work import Chunk, Kind, Row, StrongSpec, run_chunk
 
 OnRows = Callable[[list[Row]], None]
 
@@ -34,11 +34,12 @@ class Plan:
     seeds: tuple[int, ...]  # the seeds still to do, ascending
     skipped: int  # seeds of the range already stored
     time_limit: float | None
+    strong: StrongSpec | None = None  # Kind.STRONG: the player and its budget
 
     def chunks(self, size: int) -> list[Chunk]:
         s = self.seeds
         return [
-            (self.kind, self.variant, self.players, s[i : i + size], self.time_limit)
+            (self.kind, self.variant, self.players, s[i : i + size], self.time_limit, self.strong)
             for i in range(0, len(s), size)
         ]
 
@@ -51,16 +52,19 @@ def plan(
     seeds: Sequence[int],
     time_limit: float | None = None,
     retry_unknown: bool = False,
+    strong: StrongSpec | None = None,
 ) -> Plan:
     """The seeds of ``seeds`` not stored yet (and, with ``retry_unknown``,
     the unknown ones stored with a smaller budget than ``time_limit``)."""
     if kind is Kind.DEAL:
         retry_below = (time_limit or float("inf")) if retry_unknown else None
         done = store.deal_seeds(variant, players, retry_below)
+    elif kind is Kind.STRONG and strong is not None:
+        done = store.strong_seeds(variant, players, strong.key())
     else:
         done = store.blind_seeds(variant, players)
     todo = tuple(s for s in seeds if s not in done)
-    return Plan(kind, variant, players, todo, len(seeds) - len(todo), time_limit)
+    return Plan(kind, variant, players, todo, len(seeds) - len(todo), time_limit, strong)
 
 
 def run(

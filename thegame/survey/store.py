@@ -54,6 +54,22 @@ DEAL_COLUMNS = (
     "version",  # the thegame package version that decided it
 )
 BLIND_COLUMNS = ("variant", "players", "seed", "won", "cards_left", "turns", "seconds", "version")
+# The strong blind player's games: one row per deal and player (its budget
+# per turn, 0 for none, and the seed of its samples). The table is made on
+# first use, so a file without it is still schema 1.
+STRONG_COLUMNS = (
+    "variant", "players", "seed", "playouts", "turn_time", "sample_seed",
+    "won", "cards_left", "turns", "playouts_spent", "seconds", "version",
+)  # fmt: skip
+_STRONG_TABLE = """
+CREATE TABLE IF NOT EXISTS blind_strong (
+    variant TEXT NOT NULL, players INTEGER NOT NULL, seed INTEGER NOT NULL,
+    playouts INTEGER NOT NULL, turn_time REAL NOT NULL, sample_seed INTEGER NOT NULL,
+    won INTEGER NOT NULL, cards_left INTEGER NOT NULL, turns INTEGER NOT NULL,
+    playouts_spent INTEGER NOT NULL, seconds REAL NOT NULL, version TEXT NOT NULL,
+    UNIQUE (variant, players, seed, playouts, turn_time, sample_seed)
+)
+"""
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -125,7 +141,43 @@ class Store:
         """Insert a blind game's row (a stored one is kept: the policy is fixed)."""
         _upsert(self.db, "blind", BLIND_COLUMNS, row, None)
 
+    def put_strong(self, row: Mapping[str, Any]) -> None:
+        """Insert a strong player's game (a stored one is kept)."""
+        self.db.execute(_STRONG_TABLE)
+        cols = ", ".join(STRONG_COLUMNS)
+        self.db.execute(
+            f"INSERT OR IGNORE INTO blind_strong ({cols}) "
+            f"VALUES ({', '.join('?' * len(STRONG_COLUMNS))})",
+            [row[c] for c in STRONG_COLUMNS],
+        )
+
     # -- reading ----------------------------------------------------------------
+
+    def _has_strong(self) -> bool:
+        query = "SELECT 1 FROM sqlite_master WHERE type='table' AND name='blind_strong'"
+        return self.db.execute(query).fetchone() is not None
+
+    def strong_seeds(self, variant: str, players: int, key: tuple[int, float, int]) -> set[int]:
+        """Seeds the strong player with this (playouts, turn time, sample seed) has played."""
+        if not self._has_strong():
+            return set()
+        rows = self.db.execute(
+            "SELECT seed FROM blind_strong WHERE variant=? AND players=? AND playouts=? "
+            "AND turn_time=? AND sample_seed=?",
+            (variant, players, *key),
+        )
+        return {r[0] for r in rows}
+
+    def strongs(self, variant: str, players: int) -> list[dict[str, Any]]:
+        """Every strong player's game of (variant, players), by budget then seed."""
+        if not self._has_strong():
+            return []
+        cur = self.db.execute(
+            f"SELECT {', '.join(STRONG_COLUMNS)} FROM blind_strong WHERE variant=? AND players=? "
+            "ORDER BY playouts, turn_time, sample_seed, seed",
+            (variant, players),
+        )
+        return [dict(zip(STRONG_COLUMNS, r, strict=True)) for r in cur]
 
     def deal_seeds(self, variant: str, players: int, retry_below: float | None = None) -> set[int]:
         """Seeds already stored for (variant, players) that a run should skip.
@@ -219,6 +271,16 @@ def export_lines(store: Store) -> Iterator[str]:
             key = (row["variant"], row["players"], row["seed"])
             line = merged.setdefault(key, dict(zip(_KEY, key, strict=True)))
             line[name] = {c: row[c] for c in columns[len(_KEY):]}
+    if store._has_strong():
+        # The strong player's games: a list per deal, one entry per budget.
+        cur = store.db.execute(f"SELECT {', '.join(STRONG_COLUMNS)} FROM blind_strong "
+                               "ORDER BY playouts, turn_time, sample_seed")  # fmt: skip
+        for values in cur:
+            row = dict(zip(STRONG_COLUMNS, values, strict=True))
+            key = (row["variant"], row["players"], row["seed"])
+            line = merged.setdefault(key, dict(zip(_KEY, key, strict=True)))
+            line.setdefault("strong", []).append(
+                {c: row[c] for c in STRONG_COLUMNS[len(_KEY):]})  # fmt: skip
     for key in sorted(merged):
         yield _dumps(merged[key])
 
@@ -288,8 +350,19 @@ def load_export(store: Store, source: str | Path) -> int:
 
 
 def _insert_line(store: Store, name: str, number: int, line: dict[str, Any]) -> None:
-    if not set(line) <= {*_KEY, "deal", "blind"} or not {"deal", "blind"} & set(line):
+    parts = {"deal", "blind", "strong"}
+    if not set(line) <= {*_KEY, *parts} or not parts & set(line):
         raise InvalidInputError(f"line {number}: not a deal line", name)
+    strong = line.get("strong", [])
+    if not isinstance(strong, list):
+        raise InvalidInputError(f"line {number}: the strong rows are not a list", name)
+    for entry in strong:
+        if not isinstance(entry, dict) or {*_KEY, *entry} != set(STRONG_COLUMNS):
+            raise InvalidInputError(f"line {number}: a strong row has other columns", name)
+        try:
+            store.put_strong({**{c: line.get(c) for c in _KEY}, **entry})
+        except sqlite3.Error as e:
+            raise InvalidInputError(f"line {number}: {e}", name) from None
     for part, table, columns in _TABLES:
         if part not in line:
             continue

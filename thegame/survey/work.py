@@ -7,14 +7,16 @@ values so that any backend can send them back to the one writer.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from .. import __version__
 from ..analysis.the_game.blind import play_out
+from ..analysis.the_game.strong import Budget, StrongPlayer
 from ..models import interrupt
 from ..models.outcome import Limit, Status, Verdict
-from ..models.the_game import Deal, GameState, get_rules
+from ..models.the_game import Deal, GameState, Play, get_rules
 from ..models.the_game.state import pile_name
 from ..solver.the_game.api import Solution, solve
 
@@ -25,11 +27,30 @@ class Kind(StrEnum):
 
     DEAL = "deal"
     BLIND = "blind"
+    STRONG = "strong"  # played with the strong blind player (its own table)
 
 
 Row = dict[str, Any]
-# (kind, variant, players, seeds, time limit).
-Chunk = tuple[Kind, str, int, tuple[int, ...], float | None]
+
+
+@dataclass(frozen=True)
+class StrongSpec:
+    """The strong blind player of a survey: its budget per turn (playouts,
+    seconds; 0 for none) and the seed of its samples."""
+
+    playouts: int = 0
+    turn_time: float = 0.0
+    sample_seed: int = 0
+
+    def budget(self) -> Budget:
+        return Budget(self.playouts or None, self.turn_time or None)
+
+    def key(self) -> tuple[int, float, int]:
+        return (self.playouts, self.turn_time, self.sample_seed)
+
+
+# (kind, variant, players, seeds, time limit, strong player: for Kind.STRONG).
+Chunk = tuple[Kind, str, int, tuple[int, ...], float | None, StrongSpec | None]
 
 
 def proof_kind(sol: Solution) -> str | None:
@@ -97,13 +118,52 @@ def play_blind(variant: str, players: int, seed: int) -> Row:
     }
 
 
-def one(kind: Kind, variant: str, players: int, seed: int, time_limit: float | None) -> Row:
+def play_strong(variant: str, players: int, seed: int, spec: StrongSpec) -> Row:
+    """Play the deal of ``seed`` with the strong blind player, player 1 first."""
+    state = GameState(Deal.from_seed(seed, get_rules(variant), players), first=1)
+    player = StrongPlayer(spec.budget(), seed=spec.sample_seed)
+    spent = 0
+
+    def choose(st: GameState) -> list[Play]:
+        nonlocal spent
+        choice = player.choose(st)
+        spent += choice.playouts
+        return choice.plays
+
+    start = time.perf_counter()
+    final = play_out(state, choose)
+    return {
+        "variant": variant,
+        "players": players,
+        "seed": seed,
+        "playouts": spec.playouts,
+        "turn_time": spec.turn_time,
+        "sample_seed": spec.sample_seed,
+        "won": int(final.status == "won"),
+        "cards_left": final.cards_left(),
+        "turns": final.turn,
+        "playouts_spent": spent,
+        "seconds": round(time.perf_counter() - start, 4),
+        "version": __version__,
+    }
+
+
+def one(
+    kind: Kind,
+    variant: str,
+    players: int,
+    seed: int,
+    time_limit: float | None,
+    strong: StrongSpec | None = None,
+) -> Row:
     if kind is Kind.DEAL:
         return decide(variant, players, seed, time_limit)
+    if kind is Kind.STRONG and strong is not None:
+        return play_strong(variant, players, seed, strong)
     return play_blind(variant, players, seed)
 
 
 def run_chunk(chunk: Chunk) -> list[Row]:
     """Every seed of a chunk, in order (a Ray task's body)."""
-    kind, variant, players, seeds, time_limit = chunk
-    return [one(Kind(kind), variant, players, s, time_limit) for s in seeds]
+    kind, variant, players, seeds, time_limit, strong = chunk
+    return [one(Kind(kind), variant, players, s, time_limit, strong) for s in seeds]

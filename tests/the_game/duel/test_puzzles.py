@@ -165,7 +165,7 @@ def test_generate_refuses_cards_for_face_to_face(tmp_path: Path) -> None:
     args = ["generate", "--variant", "face-to-face", "--cards", "5-9", "--out", str(tmp_path)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
-    assert "--cards does not apply to face-to-face" in result.output
+    assert "--cards-left does not apply to face-to-face" in result.output
 
 
 @pytest.mark.slow

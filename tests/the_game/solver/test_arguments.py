@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from tests.support.brute import Brute, optimum_from
 from tests.support.deals import small_deals, solo_deals
 from tests.support.the_game import random_step
-from thegame.models import Limit
-from thegame.models.the_game import Deal, GameState, small_rules
+from thegame.models import Limit, Verdict
+from thegame.models.the_game import Deal, GameState, Play, Record, Turn, small_rules
+from thegame.solver.the_game.api import solve_record
 from thegame.solver.the_game.arguments import (
     LossKind,
     dead_cards_bound,
@@ -136,3 +137,41 @@ def test_a_later_player_waiting_for_a_pair_is_stuck() -> None:
     bound = stuck_with_pairs(k)
     assert bound is not None and bound.kind is LossKind.ORDER_PAIRS
     assert "player 2" in bound.why
+
+
+def test_a_loss_closed_by_an_argument_names_it() -> None:
+    # Walk random games of small deals, recording the turns, until a turn
+    # start where held cards or order pairs (not the dead-card bound) prove
+    # the loss; the record solved from there says so in its proof.
+    rng = random.Random(11)
+    for _ in range(400):
+        rules = small_rules(high=16, hand=3, min_play=2, step=rng.choice([4, 30]))
+        deck = list(rules.cards)
+        rng.shuffle(deck)
+        deal = Deal.create(rules, 1, [deck], first=1)
+        state = GameState(deal)
+        turns: list[Turn] = []
+        plays: list[Play] = []
+        while not state.over:
+            if not state.placed and turns:
+                bound = turn_start_bound(Kernel.from_state(state))
+                if bound is not None and bound.kind is not LossKind.DEAD_CARDS:
+                    sol = solve_record(Record(deal, tuple(turns)), Limit(time=30))
+                    assert sol.verdict == Verdict.LOSS
+                    data = sol.to_dict()
+                    assert data["proof_kind"] == bound.kind.value
+                    assert data["closing_bound"] == 1
+                    assert sol.proof is not None and bound.why in sol.proof
+                    return
+            legal = state.legal_plays()
+            if state.can_end_turn() and (not legal or rng.random() < 0.4):
+                state.end_turn()
+                turns.append(Turn(1, tuple(plays)))
+                plays = []
+            elif legal:
+                play = rng.choice(legal)
+                state.play(play.card, play.pile)
+                plays.append(play)
+            else:
+                break
+    raise AssertionError("no position closed by held cards or order pairs in 400 games")

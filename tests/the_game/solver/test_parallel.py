@@ -103,7 +103,9 @@ def test_ctrl_c_writes_the_checkpoint_and_the_search_goes_on(tmp_path: Path) -> 
     assert saved is not None and saved.stack and saved.nodes > whole.nodes // 2
     sol = solve_split(deal, Limit(), checkpoint=path, unit_nodes=500)
     assert sol.verdict == whole.verdict
-    assert sol.nodes < 1.05 * whole.nodes
+    # the unit cut by Ctrl-C is searched again, without the dominance chains
+    # of the search it was part of: a few thousand nodes on this small deal
+    assert sol.nodes < 1.1 * whole.nodes
 
 
 def test_a_checkpoint_of_another_deal_is_refused(tmp_path: Path) -> None:

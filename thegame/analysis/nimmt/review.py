@@ -1,6 +1,6 @@
 """The review of one player's round: per turn the card played, the best card
 with hindsight (the others' cards known) and the best card by what the player
-knew (the strong player's choice, :func:`known_means`), each priced in heads
+knew (the strong player's choice, ``known_means``), each priced in heads
 with hindsight."""
 
 from __future__ import annotations

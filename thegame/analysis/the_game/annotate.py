@@ -9,6 +9,15 @@ random numbers), so the two estimates are compared sample by sample. The
 policy's choice is "the better action"; when the player made it, nothing
 is lost by definition and no playout is needed.
 
+At the strong level (the default) the better action is the strong blind
+player's (``strong.py``): its turn, chosen by comparing the policy's
+candidate turns over samples of its own (another seed than the review's,
+so the comparison below is not flattered by the choice), within a fixed
+playout budget per choice, so a review is the same on every run. The
+better action's estimate is then that whole turn, followed by the policy.
+While the player follows the strong turn, its next play is the next
+better action (no new choice is made).
+
 The drop between the two is the action's cost: a win chance lost (in
 percentage points) and expected cards left gained. An action is marked like
 a move in a chess review, ``?!`` inaccuracy, ``?`` mistake, ``??`` blunder,
@@ -34,9 +43,10 @@ from ...models.the_game.notation import action_text
 from ...models.the_game.record import replayed
 from ...solver.the_game.kernel import END, Action
 from .blind import check_family
-from .review import POSITION_LIMIT, Analysis, _same, analyze_record
+from .review import POSITION_LIMIT, Analysis, _follow, _same, analyze_record
 from .rollout import plan as policy_plan
 from .rollout import playouts, sample_orders
+from .strong import Budget, Level, StrongPlayer
 
 # z of a two-sided 95% interval.
 Z95 = 1.96
@@ -66,6 +76,14 @@ MARKS = MarkThresholds()
 HINDSIGHT_TOTAL = 6.0
 # Samples of the win-chance curve at each turn start (the actions get all).
 TURN_START_SAMPLES = 50
+# The strong player's budget per choice in a review: a fixed number of
+# playouts (deterministic), about a tenth of a second on one core; and for
+# all its choices in one review (a game the player keeps leaving the strong
+# turn asks for a choice at almost every action), past which the policy
+# names the better action (``Annotation.better_by`` says whose it is), so a
+# whole solo review stays within seconds.
+REVIEW_BUDGET = Budget(playouts=100)
+REVIEW_PLAYOUTS_TOTAL = 3000
 MARK_NAMES = ("", "?!", "?", "??")
 MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 
@@ -162,7 +180,8 @@ class Annotation:
     tops: tuple[int, ...]  # the position before the action
     hand: tuple[int, ...]
     draw_left: int
-    continuation: list[Play]  # the policy's plays from here to the end of the turn
+    continuation: list[Play]  # the better player's plays from here to the end of the turn
+    better_by: Level = Level.DEFAULT  # who named ``better``
     after_played: Estimate | None = None  # None when ``same``
     after_better: Estimate | None = None
     drop: Drop | None = None
@@ -180,6 +199,7 @@ class Annotation:
             "player": self.player,
             "played": _play_dict(rules, self.played),
             "better": _play_dict(rules, self.better),
+            "better_by": str(self.better_by),
             "same": self.same,
             "mark": self.mark,
             "position": {
@@ -212,6 +232,9 @@ class Review:
     marks: MarkThresholds = field(default_factory=MarkThresholds)
     # Why there is no fair column (a variant the blind policy does not play).
     fair_unavailable: str | None = None
+    # Who chooses the better action, and its budget per choice (strong only).
+    level: Level = Level.DEFAULT
+    budget: Budget | None = None
 
     @property
     def marked(self) -> list[Annotation]:
@@ -226,6 +249,9 @@ class Review:
             "fair_unavailable": self.fair_unavailable,
             "samples": self.samples,
             "sample_seed": self.seed,
+            "level": str(self.level),
+            "better_budget": None if self.budget is None else {
+                "playouts": self.budget.playouts, "seconds": self.budget.seconds},
             "marks": {
                 "win_chance_lost": list(self.marks.win),
                 "cards_left_gained": list(self.marks.left),
@@ -304,10 +330,14 @@ def annotate_record(
     start_turn: int = 0,
     marks: MarkThresholds = MARKS,
     hindsight_total: float | None = HINDSIGHT_TOTAL,
+    level: Level = Level.STRONG,
+    budget: Budget = REVIEW_BUDGET,
 ) -> Review:
     """Judge every action of ``record`` from the player's view (see the
     module notes); ``hindsight`` None skips the hindsight column. The first
-    ``start_turn`` turns are replayed without judging."""
+    ``start_turn`` turns are replayed without judging. ``level``: who
+    chooses the better action (the strong player within ``budget`` per
+    choice, or the default policy)."""
     if samples < 2:
         raise ValueError("samples must be at least 2")
     start = time.monotonic()
@@ -322,6 +352,7 @@ def annotate_record(
     annotations: list[Annotation] = []
     turn_starts: list[tuple[int, Estimate]] = []
     total = sum(len(t.plays) + 1 for t in record.turns[start_turn:])
+    chooser = _Better(level, budget, seed, REVIEW_PLAYOUTS_TOTAL)
 
     def judged(ann: Annotation) -> None:
         annotations.append(ann)
@@ -337,7 +368,7 @@ def annotate_record(
         # The turn starts only draw the curve: fewer samples do (they are the
         # first samples of the turn, reused if the first action is judged).
         turn_starts.append((i, _estimate(samples_of.at(state, 0, TURN_START_SAMPLES))))
-        state = _judge_turn(state, i, [*turn.plays, None], samples_of, marks, judged)
+        state = _judge_turn(state, i, [*turn.plays, None], samples_of, marks, judged, chooser)
     analysis = None
     if hindsight is not None and not interrupt.requested():
         analysis = analyze_record(record, hindsight, start_turn=start_turn, total=hindsight_total)
@@ -353,7 +384,50 @@ def annotate_record(
         status=state.status,
         seconds=time.monotonic() - start,
         marks=marks,
+        level=level,
+        budget=budget if level is Level.STRONG else None,
     )
+
+
+class _Better:
+    """Who names the better action: the default policy's plan at every
+    action, or the strong player's turn, chosen again only where the player
+    left it (see the module notes)."""
+
+    def __init__(self, level: Level, budget: Budget, seed: int, total: int) -> None:
+        self.level = level
+        # Another seed than the review's samples (see the module notes).
+        self.player = StrongPlayer(budget, seed=seed + 1) if level is Level.STRONG else None
+        self.kept: tuple[tuple[int, int], list[Play]] | None = None
+        self.left = total  # playouts left for the strong player's choices
+        self.by = Level.DEFAULT  # who named the last plan
+
+    def plan(self, state: GameState, at: tuple[int, int]) -> list[Play]:
+        """The rest of the turn the better player would play from ``state``,
+        the position before action ``at`` (turn, play)."""
+        if self.kept is not None and self.kept[0] == at:
+            return self.kept[1]
+        if self.player is None or self.left <= 0:
+            self.by = Level.DEFAULT
+            return policy_plan(state)
+        choice = self.player.choose(state)
+        self.left -= choice.playouts
+        self.by = choice.level
+        return choice.plays
+
+    def taken(self, state: GameState, at: tuple[int, int], plan: list[Play], same: bool,
+              action: Action) -> None:  # fmt: skip
+        """The player made ``action`` at ``at``: keep the rest of the plan
+        when it was the plan's first play."""
+        self.kept = None
+        if self.by is Level.DEFAULT or not same or not plan or action == END:
+            return
+        rest = _follow([_action(p) for p in plan], action)
+        self.kept = ((at[0], at[1] + 1), [Play(a[0], a[1]) for a in rest if a != END])
+
+    def is_policy(self, state: GameState, plan: list[Play]) -> bool:
+        """Whether ``plan`` is the default policy's own rest of the turn."""
+        return self.by is Level.DEFAULT or plan == policy_plan(state)
 
 
 def _judge_turn(
@@ -363,6 +437,7 @@ def _judge_turn(
     samples_of: _TurnSamples,
     marks: MarkThresholds,
     judged: Callable[[Annotation], None],
+    chooser: _Better,
 ) -> GameState:
     """Turn ``i``'s actions (None: the end of the turn) judged one by one
     from the turn's start (each annotation to ``judged``) until the game
@@ -370,7 +445,7 @@ def _judge_turn(
     for j, p in enumerate(actions):
         if state.over or interrupt.requested():
             break
-        ann, state = _judged(state, i, j, p, samples_of, marks)
+        ann, state = _judged(state, i, j, p, samples_of, marks, chooser)
         judged(ann)
     return state
 
@@ -382,13 +457,15 @@ def _judged(
     p: Play | None,
     samples_of: _TurnSamples,
     marks: MarkThresholds,
+    chooser: _Better,
 ) -> tuple[Annotation, GameState]:
     """The annotation of action ``j`` of turn ``i`` (``p``; None: the end of
-    the turn) against the policy's choice, and the position after it."""
+    the turn) against the better player's choice, and the position after it."""
     taken = _action(p)
-    plan = policy_plan(state)
+    plan = chooser.plan(state, (i, j))
     better = plan[0] if plan else None
     same = _same(state, _action(better), taken)
+    chooser.taken(state, (i, j), plan, same, taken)
     ann = Annotation(
         turn=i,
         play=j,
@@ -400,10 +477,15 @@ def _judged(
         hand=tuple(sorted(state.hands[state.current])),
         draw_left=state.stock_left(),
         continuation=list(plan),
+        better_by=chooser.by,
     )
     after = _apply(state, taken)
     if not same:
-        best_out = samples_of.at(state, j)
+        best_out = (
+            samples_of.at(state, j)
+            if chooser.is_policy(state, plan)
+            else _plan_outcomes(state, plan, samples_of.orders)
+        )
         # After a play the position is still inside this turn (key j + 1,
         # shared with the next action); after the end of the turn it is
         # judged on this turn's samples too.
@@ -417,6 +499,22 @@ def _judged(
         ann.drop = _drop(best_out, played_out)
         ann.mark = mark_of(ann.drop, marks)
     return ann, after
+
+
+def _plan_outcomes(
+    state: GameState, plan: list[Play], orders: list[list[int]]
+) -> list[tuple[bool, int]]:
+    """The turn ``plan`` played from ``state``, then the policy, on the
+    turn's samples (the plays come from the player's own hand, so the same
+    cards stay hidden)."""
+    after = state.copy()
+    for p in plan:
+        after.play(p.card, p.pile)
+    if after.over:  # the plan clears the game: the same outcome on every sample
+        return [(after.status == "won", after.cards_left())] * len(orders)
+    if not after.can_end_turn():  # not reachable: the player plans whole turns
+        return playouts(state, orders)
+    return playouts(after, orders, end_first=True)
 
 
 def _hindsight_only(

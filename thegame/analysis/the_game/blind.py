@@ -21,6 +21,7 @@ uses no knowledge the player did not have.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -175,6 +176,52 @@ class BlindPolicy:
             search.run()
         return search.result()
 
+    def turn_options(self, state: GameState) -> list[tuple[float, list[Play]]]:
+        """Every distinct way to finish the current turn that ``choose_turn``
+        weighs (the same enumeration and pruning), as (score, plays), best
+        score first; among equal scores the one found first comes first, so
+        the head is ``choose_turn``'s own choice. Only fire-safe ends are
+        listed when one exists; a line that clears the game is listed alone.
+        Reads exactly what ``choose_turn`` reads."""
+        rules = state.rules
+        check_family(rules)
+        if state.over:
+            return []
+        tab = _tables(rules)
+        me = state.current
+        hand = sorted(state.hands[me])
+        out = _mask(hand)
+        for i, h in enumerate(state.hands):
+            if i != me:
+                out |= _mask(h)
+        out |= _mask(state.draw_pile())
+        if out == _mask(hand) and (rules.fire_safe_at_clear or not tab.fire):
+            line = _clear_line(tab, tuple(is_ascending(rules, i) for i in range(rules.n_piles)),
+                               list(state.tops), hand)  # fmt: skip
+            if line is not None:
+                return [(-math.inf, line)]
+        ends: list[tuple[float, list[Play]]] = []
+        for unpruned in (False, True):
+            search = self._search(state, tab, hand, out)
+            if unpruned:
+                search.slack = tab.high
+                search.free_gap = tab.high
+            search.ends = ends
+            search.run()
+            if ends:
+                # sorted() is stable: equal scores keep the order found.
+                return sorted(ends, key=lambda e: e[0])
+        return [(0.0, search.result())]
+
+    def _search(self, state: GameState, tab: _Tables, hand: list[int], out: int) -> _TurnSearch:
+        rules = state.rules
+        need = max(0, state.turn_min - len(state.placed))
+        asc = tuple(is_ascending(rules, i) for i in range(rules.n_piles))
+        old_fire = tuple(
+            t in tab.fire and state.top_turn[i] < state.turn for i, t in enumerate(state.tops)
+        )
+        return _TurnSearch(self, tab, asc, list(state.tops), hand, out, need, old_fire)
+
     # -- the position score ------------------------------------------------------
 
     def score(
@@ -263,6 +310,9 @@ class _TurnSearch:
         self.best_unsafe: tuple[float, list[Play]] | None = None
         self.longest: list[Play] = []
         self.changed = [False] * len(tops)
+        # When a list: every fire-safe end found, (cost, plays), in the
+        # order found (``turn_options``).
+        self.ends: list[tuple[float, list[Play]]] | None = None
 
     def run(self) -> None:
         self._visit(_mask(self.hand), self.out)
@@ -343,6 +393,8 @@ class _TurnSearch:
                 safe = True  # F3: a clear ends the game before any deadline
         cost = self.policy.score(self.tab, self.asc, self.tops, hand, out, len(self.path), fresh)
         if safe:
+            if self.ends is not None:
+                self.ends.append((cost, list(self.path)))
             if self.best is None or cost < self.best[0]:
                 self.best = (cost, list(self.path))
         elif self.best_unsafe is None or cost < self.best_unsafe[0]:

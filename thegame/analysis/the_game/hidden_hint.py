@@ -9,6 +9,11 @@ orders of the cards the player cannot see (the draw pile and the other
 hands). The samples are drawn from the *sorted* hidden cards by a fixed
 seed, so the answer is the same for every order of the draw pile:
 ``tests/the_game/test_play_real.py`` checks that.
+
+At the strong level (``strong.py``) the turn is the strong blind player's:
+the policy's candidate turns compared over sampled orders within a budget
+of playouts (at most ``STRONG_PLAYOUTS``, and half the time limit). The
+estimate then plays on from after that turn, on samples of its own.
 """
 
 from __future__ import annotations
@@ -18,12 +23,17 @@ from dataclasses import dataclass
 
 from ...models.the_game import GameState, Play
 from .blind import choose_turn
-from .rollout import playouts, sample_orders
+from .rollout import SampleSet, playouts, sample_orders
+from .strong import Budget, Level, StrongPlayer
 
 # The samples' seed: fixed, so asking twice gives the same answer.
 HINT_SEED = 0
 # Orders played out between two looks at the clock.
 CHUNK = 50
+# The strong player's playouts for one hint, at most (with a time limit it
+# gets half of it, whichever ends first): enough to separate the close
+# candidates, bounded so that a long time limit stays deterministic.
+STRONG_PLAYOUTS = 2000
 
 
 def blind_hint_covers(state: GameState) -> bool:
@@ -42,23 +52,44 @@ class BlindHint:
     win_rate: float  # over ``samples`` orders of the hidden cards
     expected_left: float
     samples: int
+    # Who chose the turn: the strong player only when it compared candidates
+    # (with one way to finish, or no budget, the policy's choice stands).
+    level: Level = Level.DEFAULT
+    candidates: int = 1  # turns compared
+    choice_playouts: int = 0  # playouts the comparison spent
 
 
 def blind_hint(
-    state: GameState, samples: int, time_limit: float | None = None, seed: int = HINT_SEED
+    state: GameState,
+    samples: int,
+    time_limit: float | None = None,
+    seed: int = HINT_SEED,
+    level: Level = Level.DEFAULT,
 ) -> BlindHint:
-    """The blind policy's rest of the turn from ``state`` and its win chance.
+    """The blind player's rest of the turn from ``state`` and its win chance.
 
-    ``samples`` orders of the hidden cards are played out by the policy from
-    ``state``; with ``time_limit`` (seconds) the sampling stops early once it
-    is used up (at least one sample is always taken), and ``samples`` in the
-    answer says how many were used.
+    ``samples`` orders of the hidden cards are played out by the policy
+    after that turn (from ``state`` itself at the default level, which is
+    the same); with ``time_limit`` (seconds) the sampling stops early once
+    it is used up (at least one sample is always taken), and ``samples`` in
+    the answer says how many were used. ``level`` STRONG: the turn is the
+    strong player's (see the module notes).
     """
     if not blind_hint_covers(state):
         raise ValueError(f"the blind policy does not cover {state.rules.name}")
     if state.over:
         raise ValueError("the game is over")
-    plays = choose_turn(state)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    strong = None
+    if level is Level.STRONG:
+        half = None if time_limit is None else time_limit / 2
+        budget = Budget(playouts=STRONG_PLAYOUTS, seconds=half)
+        # Its own samples (another seed): the estimate below is not the
+        # one the choice was made on, so it is not flattered by the choice.
+        strong = StrongPlayer(budget, seed=seed + 1).choose(state)
+        plays = strong.plays
+    else:
+        plays = choose_turn(state)
     trial = state.copy()
     for p in plays:
         trial.play(p.card, p.pile)
@@ -66,13 +97,24 @@ def blind_hint(
     # Drawn from the sorted hidden cards: the samples depend on which cards
     # are hidden, never on their order (as in ``blind.rate_plays``).
     orders = sample_orders(state, max(1, samples), seed)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     results: list[tuple[bool, int]] = []
-    for start in range(0, len(orders), CHUNK):
-        results.extend(playouts(state, orders[start : start + CHUNK]))
-        if deadline is not None and time.monotonic() > deadline:
-            break
+    if trial.over:  # the turn clears the game
+        results = [(trial.status == "won", trial.cards_left())]
+    elif strong is None or not can_finish:
+        for start in range(0, len(orders), CHUNK):
+            results.extend(playouts(state, orders[start : start + CHUNK]))
+            if deadline is not None and time.monotonic() > deadline:
+                break
+    else:
+        packed = SampleSet(state, orders)
+        for start in range(0, len(orders), CHUNK):
+            results.extend(packed.playouts(trial, start, start + CHUNK, end_first=True))
+            if deadline is not None and time.monotonic() > deadline:
+                break
     done = len(results)
     wins = sum(w for w, _ in results)
     left = sum(n for _, n in results)
-    return BlindHint(plays, can_finish, wins / done, left / done, done)
+    if strong is None:
+        return BlindHint(plays, can_finish, wins / done, left / done, done)
+    return BlindHint(plays, can_finish, wins / done, left / done, done,
+                     strong.level, strong.candidates, strong.playouts)  # fmt: skip

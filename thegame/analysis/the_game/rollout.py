@@ -293,3 +293,50 @@ def _helper() -> ThreadPoolExecutor:
     if not _POOL:
         _POOL.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="playouts"))
     return _POOL[0]
+
+
+class SampleSet:
+    """Orders of one position's hidden cards, checked and packed once, for
+    many playouts from positions that share those hidden cards (the plays
+    of one turn come from the player's own hand, so every position inside
+    the turn hides the same cards): what a search over the turns of a
+    position replays again and again."""
+
+    def __init__(self, state: GameState, orders: Sequence[Sequence[int]]) -> None:
+        self.hidden = hidden_cards(state)
+        self.orders = _checked(state, orders)
+        self.width = len(self.hidden)
+        self._flat = bytes(c for cards in self.orders for c in cards)
+
+    def __len__(self) -> int:
+        return len(self.orders)
+
+    def playouts(
+        self,
+        state: GameState,
+        start: int,
+        stop: int,
+        params: BlindParams | None = None,
+        end_first: bool = False,
+    ) -> list[tuple[bool, int]]:
+        """``playouts(state, orders[start:stop], params, end_first)``:
+        the same results, without checking and packing the orders again."""
+        if hidden_cards(state) != self.hidden:
+            raise ValueError("the position hides other cards than the samples'")
+        stop = min(stop, len(self.orders))
+        if start >= stop:
+            return []
+        if backend(state, params) is not Backend.C:
+            return playouts_python(state, self.orders[start:stop], params, end_first)
+        _check_end(state, end_first)
+        args = _c_position(state, params, end_first)
+        w = self.width
+
+        def run(a: int, b: int) -> list[tuple[bool, int]]:
+            return _crollout.playouts(*args, self._flat[a * w : b * w], b - a)
+
+        if stop - start < SPLIT_AT or _CORES < 2:
+            return run(start, stop)
+        mid = (start + stop) // 2
+        later = _helper().submit(run, mid, stop)
+        return run(start, mid) + later.result()

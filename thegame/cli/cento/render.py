@@ -61,7 +61,8 @@ def verdict_text(players: int, data: dict[str, Any]) -> str:
 def progress_text(p: dict[str, Any]) -> str:
     """How far an undecided table search got."""
     near = p["nearest_decided_turn"]
-    where = f"; nearest decided position {near} turns in" if near is not None else ""
+    turns = "1 turn" if near == 1 else f"{near} turns"
+    where = f"; nearest decided position {turns} in" if near is not None else ""
     return (
         f"searched: {p['positions_won']:,} positions proven won and "
         f"{p['positions_lost']:,} lost for the seat{where}; proof number "

@@ -33,10 +33,10 @@ def hint(
     as_json: bool,
 ) -> None:
     """The player's best next card in a round in progress, by what the player
-    has seen (sampled; a game file: its last round unless --round)."""
+    has seen (sampled)."""
     from ...analysis.nimmt.review import hint as hint_for
 
-    record, label = round_of(record_file, round_no, last=True)
+    record, label = round_of(record_file, round_no)
     p = player_index(record, player)
     h = hint_for(record, p, samples, sample_seed)
     if as_json:

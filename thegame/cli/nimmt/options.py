@@ -31,9 +31,9 @@ def load(path: str) -> Record | GameRecord:
         raise in_file(err, path) from None
 
 
-def round_of(path: str, round_no: int | None, last: bool = False) -> tuple[Record, str]:
+def round_of(path: str, round_no: int | None) -> tuple[Record, str]:
     """One round of a record file, and how to name it ('' for a round file).
-    A game file needs ``--round`` unless it holds one round (or ``last``).
+    A game file without ``--round``: its last round, in every command.
     An illegal round is named as ``nimmt check`` names it, after the file."""
     data = load(path)
     if isinstance(data, Record):
@@ -43,10 +43,6 @@ def round_of(path: str, round_no: int | None, last: bool = False) -> tuple[Recor
         return data, ""
     n = len(data.rounds)
     if round_no is None:
-        if n > 1 and not last:
-            raise InvalidInputError(
-                f"holds {n} rounds: choose one with --round 1..{n}", path
-            )
         round_no = n
     if not 1 <= round_no <= n:
         raise InvalidInputError(
@@ -144,7 +140,8 @@ ROUND_OPTION = click.option(
     "round_no",
     type=click.IntRange(min=1),
     default=None,
-    help="Which round of a game file (from 1); a round file is its one round.",
+    help="Which round of a game file (from 1; default its last, as the output names it); a "
+    "round file is its one round.",
 )
 PLAYER_OPTION = click.option(
     "--player", type=int, required=True, help="The player (from 1) to answer for."

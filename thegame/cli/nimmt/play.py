@@ -17,7 +17,7 @@ from ...analysis.nimmt.players import LEVELS, by_level
 from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.nimmt.deal import Deal, check_players
 from ...models.nimmt.record import GameRecord, Record, replay
-from ...models.nimmt.rules import GAME_END, ROWS
+from ...models.nimmt.rules import GAME_END, HAND, ROWS
 from ...models.nimmt.state import Player, TurnShown, View, game_over, play_round, round_deals
 from ...models.words import plural
 from ..common import err, out, user_errors, write_atomic
@@ -169,13 +169,16 @@ class _Match:
               "--one-round).")  # fmt: skip
 @PLAYERS_OPTION
 @choice_option(
-    "--level",
+    "--strength",
     list(LEVELS),
     "The other players: easy plays a random card, normal samples the unseen cards "
     "and plays the best response in each sample (a few seconds a turn), strong searches "
     "sampled deals with playouts and an exact endgame (0.3 s of CPU a decision).",
     default="normal",
 )
+# The older name ('--level' is a level number in The Mind): still read.
+@click.option("--level", "old_level", type=click.Choice(list(LEVELS)), default=None, hidden=True,
+              help="The older name of --strength.")
 @click.option(
     "--one-round",
     is_flag=True,
@@ -198,7 +201,8 @@ def play(
     deck: str | None,
     deal_file: str | None,
     players: int,
-    level: str,
+    strength: str,
+    old_level: str | None,
     one_round: bool,
     save_file: str | None,
     hint_samples: int,
@@ -206,6 +210,7 @@ def play(
     """Play 6 nimmt! against blind players (they see only their own hand):
     you are player 1. Commands come from stdin, so a script can pipe them in.
     Without a deal option the game's seed comes from the clock (and is shown)."""
+    level = old_level or strength
     check_players(players)
     if deck is not None or deal_file is not None:
         one_round = True  # a given deal is one round's
@@ -248,12 +253,22 @@ def _dump(data: Any) -> str:
 
 
 def _saved(save_file: str | None, one_round: bool) -> None:
+    """Where the record went and the commands that read it: ``analyze``
+    needs a finished round, so a round left half played gets ``hint``."""
     if save_file is None:
         return
-    pick = "" if one_round else " --round N"
-    out.print(
-        f"saved to {save_file}: thegame nimmt check {save_file}; "
-        f"thegame nimmt analyze {save_file} --player 1{pick}",
-        style="dim",
-        markup=False,
-    )
+    from .options import load
+
+    saved = load(save_file)
+    rounds = saved.rounds if isinstance(saved, GameRecord) else (saved,)
+    last, done = rounds[-1], len(rounds) - 1
+    commands = [f"thegame nimmt check {save_file}"]
+    if len(last.turns) == HAND:
+        commands.append(f"thegame nimmt analyze {save_file} --player 1")
+    else:
+        commands.append(f"thegame nimmt hint {save_file} --player 1")
+        if done:
+            commands.append(f"thegame nimmt analyze {save_file} --player 1 --round {done}")
+    # One line, never wrapped: the commands are there to be copied.
+    out.print(f"saved to {save_file}: " + "; ".join(commands), style="dim", markup=False,
+              soft_wrap=True)

@@ -14,12 +14,14 @@ from rich.text import Text
 from ...analysis.the_game.annotate import (
     HINDSIGHT_TOTAL,
     MARK_WORDS,
+    TURN_START_SAMPLES,
     Annotation,
     Estimate,
     Review,
     annotate_record,
 )
 from ...analysis.the_game.review import Analysis, hint_for
+from ...analysis.the_game.strong import Level
 from ...models import InvalidInputError, Limit
 from ...models.check import status_text
 from ...models.the_game import Deal, GameState, Play, Record, Rules
@@ -106,9 +108,12 @@ def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType
     wins = [e.win for _, e in review.turn_starts]
     hs = {} if review.hindsight is None else hindsight_at_turn_starts(review.hindsight)
     samples = review.turn_starts[0][1].samples
+    # The curve uses the first samples of each turn, the actions all of
+    # them: say both figures, or the two would seem to disagree.
+    of = "" if samples == review.samples else f" of the {review.samples}"
     caption = (
-        f"fair win chance at each turn start (the blind policy over {samples} sampled "
-        "orders of the unseen cards; an estimate)"
+        f"fair win chance at each turn start (the blind policy over the first {samples}"
+        f"{of} sampled orders of the unseen cards; an estimate)"
     )
     if not terminal:
         return _plain_chart(caption, turns, wins, hs)
@@ -245,11 +250,19 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
         if review.hindsight is not None:
             parts.append(analysis_view(review.hindsight))
         return Group(*parts)
+    if review.level is Level.STRONG and review.budget is not None:
+        better = (
+            f"the better action is the strong blind player's ({review.budget.describe()}, "
+            "on samples of its own)"
+        )
+    else:
+        better = "the better action is the blind policy's"
     parts.append(
         Text(
             f"Fair review: each action judged from what the player knew, the blind policy "
             f"playing on over {review.samples} sampled orders of the unseen cards "
-            f"(the same samples for the action played and the better one; 95% intervals).",
+            f"(the same samples for the action played and the better one; 95% intervals); "
+            f"{better}.",
             style="dim",
         )
     )
@@ -404,12 +417,15 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     type=click.IntRange(min=2),
     default=100,
     show_default=True,
-    help="Sampled orders of the unseen cards per turn (the fair review).",
+    help=f"Sampled orders of the unseen cards per turn (the fair review; the win-chance "
+    f"curve at the turn starts uses the first {TURN_START_SAMPLES}).",
 )
 @sample_seed_option()
 @limit_options(
     1.0,
-    time_help="Seconds of search per position that hindsight (or a duel's analysis) searches.",
+    time_help="Seconds of search per position that hindsight (or a duel's analysis) searches "
+    "(less than hint's: a review searches a position for every action, --hindsight-total "
+    "caps them all).",
     nodes=False,
 )
 @click.option(
@@ -420,6 +436,14 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     help="Seconds for the whole hindsight column (figures past it are best found).",
 )
 @click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
+@click.option(
+    "--level",
+    type=click.Choice([str(v) for v in Level]),
+    default=str(Level.STRONG),
+    show_default=True,
+    help="Who names the better action: the strong blind player (a fixed playout budget "
+    "per choice) or the blind policy.",
+)
 @json_option("Print the review as JSON.")
 @user_errors
 def analyze(
@@ -429,6 +453,7 @@ def analyze(
     limit: Limit,
     hindsight_total: float,
     no_hindsight: bool,
+    level: str,
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle FILE): every action judged
@@ -446,7 +471,8 @@ def analyze(
     hindsight = None if no_hindsight else limit
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
-            record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total
+            record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total,
+            level=Level(level),
         )
     if as_json:
         print_json(review.to_dict())
@@ -456,7 +482,8 @@ def analyze(
 
 @click.command()
 @record_argument()
-@limit_options(10.0, time_help="Seconds of search.", nodes=False)
+@limit_options(10.0, time_help="Seconds of search (one position, so more than analyze gives "
+               "each of its many).", nodes=False)  # fmt: skip
 @json_option("Print the hint as JSON.")
 @user_errors
 def hint(record_file: str, limit: Limit, as_json: bool) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ...models import InvalidInputError
 from ..common import out, print_json, user_errors
 from ..options import json_option
 from .options import deal_options, load_deal
@@ -26,6 +27,8 @@ def deal(
     as_text: bool,
 ) -> None:
     """Show a deal: every hand and the draw pile."""
+    if as_json and as_text:
+        raise InvalidInputError("give --json or --text, not both", "options")
     d = load_deal(seed, deck, deal_file, variant, players, first, turns_ok=True)
     if as_json:
         print_json(d.to_dict())

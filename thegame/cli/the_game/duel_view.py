@@ -6,6 +6,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...analysis.the_game.duel import DuelAnalysis
+from ...models.outcome import Verdict
 from ...models.the_game import Rules, Turn
 from ...models.the_game.notation import plays_text, turn_label
 from ...solver.the_game.duel.api import DuelResult, DuelSolution
@@ -38,7 +39,7 @@ def result_view(rules: Rules, res: DuelResult) -> list[RenderableType]:
             if res.estimate.turn is not None:
                 parts.append(Text("  its turn: " + turn_text(rules, res.estimate.turn)))
     else:
-        style = "green" if res.verdict == "win" else "red"
+        style = "green" if res.verdict is Verdict.WIN else "red"
         whom = "the starter" if res.at_turn is None else f"player {res.first}"
         parts = [Text(head + f"player {res.winner} wins with best play ({res.verdict} for "
                       f"{whom})", style)]  # fmt: skip

@@ -6,6 +6,7 @@ source (solve a deal, or replay a record), renders with rich and prints JSON.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -294,10 +295,16 @@ def explain(
 
         deal = load_deal(seed, deck, deal_file, variant, players, first)
         if deal.rules.is_duel:
-            source = f"--deal {deal_file}" if deal_file else "with the same options"
+            # The command to type, with the options given here.
+            if deal_file:
+                source = f"--deal {shlex.quote(deal_file)}"
+            else:
+                cards = shlex.quote(deck or "")
+                source = f"--seed {seed}" if seed is not None else f"--deck {cards}"
+                source += f" --variant {deal.rules.name}"
             raise InvalidInputError(
                 f"explain walks the solitaire and team games; for Face to Face, "
-                f"'thegame solve {source}' shows who wins and the line",
+                f"thegame solve {source} shows who wins and the line",
                 "options",
             )
         with searching(enabled=not as_json) as tick:

@@ -29,7 +29,9 @@ from ..options import choice_option, json_option
 def _cards_range(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
     if not m or not 0 < int(m.group(1)) <= int(m.group(2)):
-        raise InvalidInputError(f"{text!r} is not a range LOW-HIGH of cards left", "--cards")
+        raise InvalidInputError(
+            f"{text!r} is not a range LOW-HIGH of cards left", "--cards-left"
+        )
     return int(m.group(1)), int(m.group(2))
 
 
@@ -59,11 +61,15 @@ def _cards_range(text: str) -> tuple[int, int]:
     "--seed-start", type=SEED, default=1, show_default=True, help="The first deal's seed."
 )
 @click.option(
-    "--cards",
-    default=f"{CARDS_LOW}-{CARDS_HIGH}",
-    show_default=True,
-    help="Cards left at the puzzle position, LOW-HIGH (not for face-to-face).",
+    "--cards-left",
+    "cards",
+    default=None,
+    help=f"Cards left at the puzzle position, LOW-HIGH (not for face-to-face).  "
+    f"[default: {CARDS_LOW}-{CARDS_HIGH}]",
 )
+# The older name ('--cards' is a range of card numbers in Cento): still read.
+@click.option("--cards", "old_cards", default=None, hidden=True,
+              help="The older name of --cards-left.")
 @click.option(
     "--max-seeds",
     type=click.IntRange(min=1),
@@ -79,7 +85,8 @@ def generate(
     variant: str,
     out_dir: str,
     seed_start: int,
-    cards: str,
+    cards: str | None,
+    old_cards: str | None,
     max_seeds: int,
     as_json: bool,
 ) -> None:
@@ -88,14 +95,14 @@ def generate(
     Exit 1 when --max-seeds ran out before --count puzzles were found; the
     ones found are written all the same.
     """
-    low, high = _cards_range(cards)
-    duel = variant == DUEL_STREAM
-    if duel and click.get_current_context().get_parameter_source("cards") is not (
-        click.core.ParameterSource.DEFAULT
-    ):
+    given = cards or old_cards
+    low, high = _cards_range(given or f"{CARDS_LOW}-{CARDS_HIGH}")
+    if variant == DUEL_STREAM and given is not None:
         raise InvalidInputError(
-            "--cards does not apply to face-to-face (a duel puzzle is an endgame)", "--cards"
+            "--cards-left does not apply to face-to-face (a duel puzzle is an endgame)",
+            "--cards-left",
         )
+    duel = variant == DUEL_STREAM
     target = Path(out_dir)
     target.mkdir(parents=True, exist_ok=True)
     written = 0

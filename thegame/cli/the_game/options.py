@@ -8,7 +8,9 @@ from typing import Any, TypeVar
 import click
 
 from ...models import InvalidInputError
+from ...models.check import status_text
 from ...models.jsonio import in_file, load_json
+from ...models.outcome import Status
 from ...models.the_game import Deal, Record, Turn, get_rules
 from ...models.the_game.notation import plural
 from ...models.the_game.rules import PRESETS
@@ -63,11 +65,20 @@ def load_deal(
     from the deal, and ignoring the turns silently would mislead."""
     game = load_game(seed, deck, deal_file, variant, players, first)
     if game.turns and not turns_ok:
+        from ...models.the_game import replay
+
+        played = plural(len(game.turns), "turn")
+        status = replay(game).status
+        if status == Status.IN_PROGRESS:
+            what = f"a game in progress ({played} played)"
+            verbs = ("solve", "hint", "explain")
+        else:  # a finished game is no position to go on from
+            what = f"a finished game ({status_text(status)} after {played})"
+            verbs = ("check", "analyze", "explain")
+        commands = ", ".join(f"'thegame {v} {deal_file}'" for v in verbs)
         raise InvalidInputError(
-            f"{deal_file} holds a game in progress ({plural(len(game.turns), 'turn')} played); "
-            "this command starts from the deal: for the position give the file as FILE "
-            f"('thegame solve {deal_file}', 'thegame hint {deal_file}', 'thegame explain "
-            f"{deal_file}')",
+            f"{deal_file} holds {what}; this command starts from the deal: give the file as "
+            f"FILE ({commands})",
             "options",
         )
     return game.deal

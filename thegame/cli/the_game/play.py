@@ -237,6 +237,8 @@ def _play_command(session: Session, saver: Saver, cmd: str, insist: bool) -> _Af
     return _After.REDRAW
 
 
+HINT_SECONDS = 5.0  # 'hint' and 'solve' during play: an answer while the player waits
+
 ENTER_PROMPT = "press Enter when only player {n} looks at the screen: "
 
 
@@ -287,12 +289,16 @@ def _end_turn(session: Session) -> bool:
 @save_option("Write the game as a record ('check' and 'analyze' read it) after every turn "
              "and at the end.")
 @click.option(
-    "--hint-time",
+    "--think",
     type=SECONDS,
-    default=5.0,
-    show_default=True,
-    help="Seconds that 'hint' and 'solve' may search.",
+    default=None,
+    help=f"Seconds the computer thinks: for 'hint' and 'solve' (default {HINT_SECONDS:g}) and, "
+    f"with --vs engine, for the engine's turn (default {ENGINE_SECONDS:g}: it moves every "
+    "turn, the hint only when asked). The same option as 'cento play --think'.",
 )
+# The older names, each for its part alone: still read, not shown.
+@click.option("--hint-time", type=SECONDS, default=None, hidden=True,
+              help="The older name of --think, for 'hint' and 'solve' alone.")
 @click.option(
     "--hint-samples",
     type=click.IntRange(min=1),
@@ -300,6 +306,15 @@ def _end_turn(session: Session) -> bool:
     show_default=True,
     help="With a hidden draw pile: orders of the hidden cards 'hint' plays out "
     "(Face to Face: sampled deals the engine is asked about, at most 10).",
+)
+@click.option(
+    "--level",
+    type=click.Choice(["default", "strong"]),
+    default="strong",
+    show_default=True,
+    help="With a hidden draw pile: 'hint' from the blind policy, or from the strong blind "
+    "player (it compares the policy's candidate turns over sampled orders, within the "
+    "hint time).",
 )
 @click.option(
     "--analysis-time",
@@ -323,12 +338,8 @@ def _end_turn(session: Session) -> bool:
     default=None,
     help="With --vs engine: your seat, player 1 or 2 (default 1; who starts is --first).",
 )
-@click.option(
-    "--seconds",
-    type=SECONDS,
-    default=None,
-    help=f"With --vs engine: the engine's time per turn (default {ENGINE_SECONDS:g} s).",
-)
+@click.option("--seconds", type=SECONDS, default=None, hidden=True,
+              help="The older name of --think, for the engine's turn alone.")
 @user_errors
 def play(
     record_file: str | None,
@@ -341,8 +352,10 @@ def play(
     players: int | None,
     first: int | None,
     save_file: str | None,
-    hint_time: float,
+    think: float | None,
+    hint_time: float | None,
     hint_samples: int,
+    level: str,
     analysis_time: float,
     no_review: bool,
     opponent: str | None,
@@ -354,7 +367,7 @@ def play(
     or record FILE, or --daily, with everything in view.
 
     Face to Face against the duel engine: --variant face-to-face --vs engine
-    (--seat, --seconds).
+    (--seat, --think).
 
     Ctrl-C stops the game (exit 130), saving it first with --save.
     """
@@ -362,6 +375,8 @@ def play(
         raise InvalidInputError(
             f"{'--seat' if seat is not None else '--seconds'} goes with --vs engine", "play"
         )
+    hint_time = hint_time or think or HINT_SECONDS
+    seconds = seconds or think
     no_deal = record_file is None and not use_daily and (seed, deck, deal_file) == (None,) * 3
     if opponent is not None and no_deal:
         # A new game against the engine needs no deal: a random one, named.
@@ -386,7 +401,7 @@ def play(
     # Written at once, so that a path that cannot be written fails now (one
     # line, exit 2), not after the game.
     saver.save(session, strict=True)
-    opts = PlayOptions(hint_time, hint_time, hint_samples)
+    opts = PlayOptions(hint_time, hint_time, hint_samples, level)
     try:
         out.print(session.title)
         ending = run_session(session, opts, saver, engine)

@@ -30,12 +30,13 @@ class PlayOptions:
     hint_time: float
     solve_time: float
     samples: int
+    level: str = "strong"  # the blind player of a hidden-pile hint
 
 
 def hint(session: Session, opts: PlayOptions) -> None:
     state = session.state
     if session.hidden:
-        text, style = hidden_hint_text(state, opts.samples, opts.hint_time)
+        text, style = hidden_hint_text(state, opts.samples, opts.hint_time, opts.level)
         say(text, style)
         return
     try:

@@ -172,10 +172,13 @@ def table_legend(state: GameState) -> Text:
 # -- hint and solve with a hidden draw pile ------------------------------------------
 
 
-def hidden_hint_text(state: GameState, samples: int, time_limit: float) -> tuple[str, str]:
+def hidden_hint_text(
+    state: GameState, samples: int, time_limit: float, level: str = "strong"
+) -> tuple[str, str]:
     """(text, style) of ``hint`` when the draw pile is hidden: the blind
-    policy's rest of the turn and its odds, never the real order."""
+    player's rest of the turn and its odds, never the real order."""
     from ...analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
+    from ...analysis.the_game.strong import Level
 
     if state.rules.is_duel:
         return _blind_duel_text(state, samples, time_limit)
@@ -185,7 +188,7 @@ def hidden_hint_text(state: GameState, samples: int, time_limit: float) -> tuple
             "plays classic, profi, profi-hard and on-fire",
             "yellow",
         )
-    h = blind_hint(state, samples, time_limit)
+    h = blind_hint(state, samples, time_limit, level=Level(level))
     rules = state.rules
     if not h.can_finish:
         return "hint: no legal way to finish this turn was found", "red"
@@ -195,7 +198,18 @@ def hidden_hint_text(state: GameState, samples: int, time_limit: float) -> tuple
         f"{plural(h.samples, 'sampled order')} of the hidden cards "
         f"({h.expected_left:.1f} cards left on average)"
     )
-    return f"hint (from what you can see): {what}; {odds}", "cyan"
+    if h.level is Level.STRONG:
+        who = (
+            f"the strong blind player, best of {h.candidates} turns over "
+            f"{plural(h.choice_playouts, 'playout')}"
+        )
+    elif level == Level.STRONG:
+        who = "the blind policy: nothing to compare" if h.candidates <= 1 else (
+            "the blind policy: no time to compare"
+        )
+    else:
+        who = "the blind policy"
+    return f"hint (from what you can see; {who}): {what}; {odds}", "cyan"
 
 
 def _blind_duel_text(state: GameState, samples: int, time_limit: float) -> tuple[str, str]:

@@ -8,13 +8,14 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...models import InvalidInputError
-from ...models.jsonio import load_json
+from ...models.jsonio import in_file, load_json, same_game
 from ...models.the_game import Deal, GameState
+from ...models.the_game.deal import GAME
 from ...models.the_game.notation import plural
 from ...puzzles.the_game.daily import CLI_STREAMS
 from ...puzzles.the_game.files import Puzzle
 from ..common import read_text
-from .options import load_deal
+from .options import load_deal, read_game
 from .puzzle_view import difficulty_text, load_daily, puzzle_title
 from .session import Session, puzzle_session
 
@@ -24,13 +25,20 @@ def load_puzzle(path: str) -> Puzzle:
     is pointed to ``--deal``; a record that is over or illegal says which."""
     text = read_text(path)
     data = load_json(text, path) if text.lstrip().startswith("{") else None
-    if not isinstance(data, dict) or "deal" not in data:
-        raise InvalidInputError(
-            f"this file holds a deal, not a puzzle or a record: play it with "
-            f"'thegame play --deal {path}'",
-            path,
-        )
-    return Puzzle.from_dict(data, path)
+    same_game(data, GAME, path)
+    if isinstance(data, dict) and "deal" in data:
+        try:
+            return Puzzle.from_dict(data, path)
+        except InvalidInputError as err:
+            raise in_file(err, path) from None
+    # Not a record: point to --deal only for a file that holds a deal
+    # (reading it says what is wrong with anything else: empty, malformed).
+    read_game(path)
+    raise InvalidInputError(
+        f"this file holds a deal, not a puzzle or a record: play it with "
+        f"'thegame play --deal {path}'",
+        path,
+    )
 
 
 def game_title(deal: Deal, seed: int | None) -> Text:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError
-from ..jsonio import item
+from ..jsonio import item, same_game
 from ..seeds import SplitMix64
 from ..words import plural
 from .rules import HIGH, Rules
@@ -58,8 +58,7 @@ class Deal:
         unknown = sorted(set(data) - {"game", "players", "level", "hands", "rules"})
         if unknown:
             raise InvalidInputError(f"unknown key {unknown[0]!r}", where)
-        if data.get("game", GAME) != GAME:
-            raise InvalidInputError(f'"game" must be "{GAME}"', f"{where}.game")
+        same_game(data, GAME, where)
         for key in ("players", "level", "hands"):
             if key not in data:
                 raise InvalidInputError(f'missing "{key}"', where)

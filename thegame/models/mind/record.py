@@ -8,8 +8,8 @@ from typing import Any
 
 from ..check import CheckResult
 from ..errors import IllegalMoveError, InvalidInputError
-from ..jsonio import item
-from .deal import Deal
+from ..jsonio import item, same_game
+from .deal import GAME, Deal
 from .state import State
 
 
@@ -50,6 +50,7 @@ class Record:
     def from_dict(cls, data: Any, where: str = "record") -> Record:
         if not isinstance(data, dict):
             raise InvalidInputError("a record must be a JSON object", where)
+        same_game(data, GAME, where)
         unknown = sorted(set(data) - {"deal", "events"})
         if unknown:
             raise InvalidInputError(f"unknown key {unknown[0]!r}", where)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInputError
-from ..jsonio import item
+from ..jsonio import item, same_game
 from ..seeds import SplitMix64
 from .rules import HAND, HIGH, LOW, MAX_PLAYERS, MIN_PLAYERS, ROWS
 
@@ -51,7 +51,7 @@ class Deal:
 
     @classmethod
     def from_seed(cls, seed: int, players: int) -> Deal:
-        """``SplitMix64(seed).shuffle([1..104])``, then :func:`deal_from_deck`."""
+        """``SplitMix64(seed).shuffle([1..104])``, then ``deal_from_deck``."""
         check_players(players)
         rows, hands = deal_from_deck(shuffled_deck(SplitMix64(seed)), players)
         return cls(rows, hands)
@@ -68,8 +68,7 @@ class Deal:
     def from_json(cls, data: Any, where: str = "deal") -> Deal:
         if not isinstance(data, dict):
             raise InvalidInputError("expected an object", where)
-        if data.get("game", GAME_NAME) != GAME_NAME:
-            raise InvalidInputError(f"game must be {GAME_NAME!r}", f"{where}.game")
+        same_game(data, GAME_NAME, where)
         rows = card_list(data.get("rows"), f"{where}.rows")
         if len(rows) != ROWS:
             raise InvalidInputError(

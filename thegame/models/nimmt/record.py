@@ -9,7 +9,7 @@ from typing import Any
 
 from ..check import CheckResult
 from ..errors import IllegalMoveError, InvalidInputError
-from ..jsonio import item, load_json
+from ..jsonio import item, load_json, same_game
 from .deal import GAME_NAME, Deal, card
 from .rules import GAME_END, HAND, HEADS, ROWS, Placement, Rows, choices_from, chooser, place_trick
 
@@ -259,6 +259,7 @@ class GameRecord:
 
 def load_file(data: Any) -> Record | GameRecord:
     """A round record, or a whole game (an object with ``rounds``)."""
+    same_game(data, GAME_NAME, "")  # the file's place is its reader's to add
     if isinstance(data, dict) and "rounds" in data:
         return GameRecord.from_json(data)
     return Record.from_json(data)

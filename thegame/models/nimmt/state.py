@@ -60,7 +60,7 @@ def play_round(
     watch: Callable[[TurnShown], None] | None = None,
 ) -> Record:
     """Ten turns of ``deal`` (rules S2-S4), each player asked through a
-    :class:`View`; the result is a record that ``replay`` accepts.
+    ``View``; the result is a record that ``replay`` accepts.
     ``watch`` is told every turn once it is placed."""
     n = deal.players
     if len(players) != n:

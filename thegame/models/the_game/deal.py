@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..errors import InvalidInputError
-from ..jsonio import item, load_json
+from ..jsonio import item, load_json, same_game
 from ..seeds import SplitMix64
 from ..words import plural
 from .rules import (
@@ -29,6 +29,8 @@ from .rules import (
     get_rules,
     overrides_of,
 )
+
+GAME = "the-game"  # the "game" of a deal file (older files have none)
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,11 @@ class Deal:
     # -- JSON ------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"variant": self.rules.name, "players": self.players}
+        out: dict[str, Any] = {
+            "game": GAME,
+            "variant": self.rules.name,
+            "players": self.players,
+        }
         extra = overrides_of(self.rules)
         if extra:
             out["rules"] = extra
@@ -198,7 +204,8 @@ class Deal:
     def from_dict(cls, data: Any, where: str = "deal") -> Deal:
         if not isinstance(data, dict):
             raise InvalidInputError("a deal must be a JSON object", where)
-        known = {"variant", "players", "deck", "decks", "first", "commands", "rules"}
+        same_game(data, GAME, where)  # "game" is optional: older files have none
+        known = {"game", "variant", "players", "deck", "decks", "first", "commands", "rules"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise InvalidInputError(f"unknown key {unknown[0]!r}", where)

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import InvalidInputError
-from ...models.jsonio import load_json
+from ...models.jsonio import load_json, same_game
 from ...models.outcome import Status, Verdict
 from ...models.the_game import Deal, GameState, Record, Turn, replay
+from ...models.the_game.deal import GAME
 from ...models.the_game.record import step_text, turn_to_dict
 from .rating import LABELS, Rating
 
@@ -201,6 +202,7 @@ def game_from_json(data: Any, where: str) -> Record:
     """A deal, a game record or a puzzle given as parsed JSON, as a record:
     a puzzle's turns are its ``position`` (the solution it carries is not
     read as played), a deal has no turns."""
+    same_game(data, GAME, where)
     if isinstance(data, dict) and "position" in data:
         puzzle = Puzzle.from_dict(data, where)
         return Record(puzzle.deal, puzzle.position)

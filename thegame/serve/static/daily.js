@@ -67,8 +67,8 @@
       const key = iso(Date.UTC(y, m, n));
       const td = el("td", {});
       if (all[key]) td.classList.add("solved");
-      if (key === now) td.classList.add("today");
-      if (key === day) td.classList.add("this");
+      if (key === now) td.classList.add("is-today");
+      if (key === day) td.classList.add("is-this");
       const words = `${n} ${MONTHS[m]}` + (all[key] ? ", solved" : "") + (key === now ? ", today" : "");
       td.append(key > now ? el("span", { "aria-label": words + ", not yet" }, String(n))
         : el("a", { href: href(key), "aria-label": words, "data-day": key }, String(n)));

@@ -7,7 +7,7 @@
   const game = JSON.parse(root.dataset.game);
   let rounds = [], view = null, busy = false;
   const $ = (id) => document.getElementById(id);
-  const { el, post } = window.page;
+  const { el, post, shortcut, waiting } = window.page;
   const who = (p) => (p === 1 ? "you" : "player " + p);
   const headsText = (h) => h + (h === 1 ? " head" : " heads");
 
@@ -15,9 +15,13 @@
     if (busy) return;
     busy = true;
     root.setAttribute("aria-busy", "true");
-    $("message").textContent = action ? "the others are choosing…" : "";
+    $("message").textContent = "";
+    const controller = new AbortController();
+    const what = action === "hint" ? "thinking of a card" : action ? "the others are choosing" : "dealing";
+    let stop = null;
+    const shown = setTimeout(() => { stop = waiting($("wait"), what, () => controller.abort()); }, 300);
     try {
-      const data = await post("/api/nimmt/table", { game, rounds, action });
+      const data = await post("/api/nimmt/table", { game, rounds, action }, controller.signal);
       if (data.hint) {
         $("message").textContent = `hint: play ${data.hint.move.card} (by what you have seen, ${data.hint.samples} samples)`;
       } else {
@@ -27,8 +31,10 @@
         render();
       }
     } catch (e) {
-      $("message").textContent = String(e.message || e);
+      $("message").textContent = e.name === "AbortError" ? "cancelled" : String(e.message || e);
     } finally {
+      clearTimeout(shown);
+      if (stop) stop();
       busy = false;
       root.removeAttribute("aria-busy");
     }
@@ -144,6 +150,6 @@
   }
 
   document.querySelector('[data-action="hint"]').addEventListener("click", () => send("hint"));
-  document.addEventListener("keydown", (e) => { if (e.key === "h" && e.target.tagName !== "INPUT") send("hint"); });
+  document.addEventListener("keydown", (e) => { if (e.key === "h" && shortcut(e)) send("hint"); });
   send(null);
 })();

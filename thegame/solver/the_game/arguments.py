@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ...models.the_game.notation import plural
+from .extreme.kernel import ExtremeKernel
 from .kernel import Kernel
 
 
@@ -253,7 +254,7 @@ def stuck_with_pairs(k: Kernel) -> LossBound | None:
 def turn_start_bound(k: Kernel) -> LossBound | None:
     """The first loss argument that holds at this turn start (dead cards
     first: it also counts the cards left), or None."""
-    if type(k) is not Kernel:
+    if isinstance(k, ExtremeKernel):
         return None  # Extreme's commands change what a pile takes (X)
     # Fire cards (F2-F4) only add duties: what the plain rules cannot do,
     # a game with fire cards cannot either.

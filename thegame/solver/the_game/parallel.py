@@ -530,9 +530,7 @@ class SplitSearch:
             return []
         folder = Path(self.tables).parent
         stem = Path(self.tables).name + "."
-        return sorted(
-            str(p) for p in folder.glob(stem + "*") if p.name[len(stem) :].isdigit()
-        )
+        return sorted(str(p) for p in folder.glob(stem + "*") if p.name[len(stem) :].isdigit())
 
     def _note_dump(self, name: str | None) -> None:
         if name is None:

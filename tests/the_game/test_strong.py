@@ -1,0 +1,164 @@
+"""The strong blind player (thegame.analysis.the_game.strong): its turns are
+legal, it reads no hidden card, it is deterministic for a seed and a
+playout budget, it keeps to the budget, and its compiled playouts give the
+choice the reference playouts give."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from thegame.analysis.the_game import rollout
+from thegame.analysis.the_game.blind import BlindPolicy, choose_turn, play_out
+from thegame.analysis.the_game.rollout import SampleSet, playouts, sample_orders
+from thegame.analysis.the_game.strong import Budget, Level, StrongParams, StrongPlayer
+from thegame.models.outcome import Status
+from thegame.models.the_game import Deal, GameState, get_rules
+
+from .test_blind import _shuffled_hidden
+
+
+def _start(seed: int, variant: str = "classic", players: int = 1) -> GameState:
+    return GameState(Deal.from_seed(seed, get_rules(variant), players), first=1)
+
+
+def _advance(state: GameState, turns: int) -> GameState:
+    """``turns`` turns of the default policy."""
+    for _ in range(turns):
+        if state.over:
+            break
+        for play in choose_turn(state):
+            state.play(play.card, play.pile)
+        state.end_turn()
+    return state
+
+
+def test_turn_options_lead_with_the_policys_choice() -> None:
+    policy = BlindPolicy()
+    for seed in range(1, 6):
+        state = _advance(_start(seed, "classic", 1 + seed % 3), seed)
+        if state.over:
+            continue
+        options = policy.turn_options(state)
+        assert options[0][1] == policy.choose_turn(state)
+        scores = [s for s, _ in options]
+        assert scores == sorted(scores)
+        for _, plays in options:
+            probe = state.copy()
+            for p in plays:
+                probe.play(p.card, p.pile)  # raises if illegal
+            assert probe.over or probe.can_end_turn()
+
+
+def test_sample_set_matches_playouts() -> None:
+    state = _advance(_start(3, "classic", 2), 4)
+    orders = sample_orders(state, 20, 7)
+    samples = SampleSet(state, orders)
+    assert samples.playouts(state, 5, 20) == playouts(state, orders[5:])
+    plays = choose_turn(state)
+    after = state.copy()
+    for p in plays:
+        after.play(p.card, p.pile)
+    assert samples.playouts(after, 0, 20, end_first=True) == playouts(after, orders, end_first=True)
+    other = _advance(state.copy(), 1)
+    with pytest.raises(ValueError, match="hides other cards"):
+        samples.playouts(other, 0, 1)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 1), ("classic", 3), ("on-fire", 2)])
+def test_strong_player_is_blind_and_legal(variant: str, players: int) -> None:
+    rnd = random.Random(3)
+    player = StrongPlayer(Budget(playouts=24), seed=5)
+    state = _start(2, variant, players)
+    compared = 0
+    while not state.over:
+        choice = player.choose(state)
+        compared += choice.level is Level.STRONG
+        assert choice.playouts <= 24
+        if state.turn % 3 == 0:
+            assert player.choose_turn(_shuffled_hidden(state, rnd)) == choice.plays
+        assert len(choice.plays) >= state.turn_min
+        for play in choice.plays:
+            state.play(play.card, play.pile)  # raises if illegal
+        if not state.over:
+            state.end_turn()
+    assert compared > 0
+    assert state.status in (Status.WON, Status.LOST)
+
+
+def test_deterministic_for_a_seed_and_the_seed_matters() -> None:
+    state = _advance(_start(11), 3)
+    a = StrongPlayer(Budget(playouts=60), seed=1).choose(state)
+    b = StrongPlayer(Budget(playouts=60), seed=1).choose(state)
+    assert a == b or (a.plays, a.playouts, a.win) == (b.plays, b.playouts, b.win)
+    assert a.level is Level.STRONG and a.candidates > 1
+    assert 0 < a.samples <= a.playouts <= 60
+    assert a.win is not None and 0.0 <= a.win <= 1.0
+    wins = {StrongPlayer(Budget(playouts=60), seed=s).choose(state).win for s in range(4)}
+    assert len(wins) > 1  # other seeds, other samples
+
+
+def test_tiny_budget_is_the_default_policy() -> None:
+    state = _advance(_start(4), 2)
+    choice = StrongPlayer(Budget(playouts=3)).choose(state)
+    assert choice.level is Level.DEFAULT
+    assert choice.plays == choose_turn(state)
+    assert choice.playouts == 0
+    assert StrongPlayer(Budget(seconds=0)).choose(state).level is Level.DEFAULT
+
+
+def test_time_budget_is_kept() -> None:
+    state = _advance(_start(8), 1)
+    choice = StrongPlayer(Budget(seconds=0.2)).choose(state)
+    assert choice.level is Level.STRONG
+    # The first round is spent before the speed is known: allow it.
+    assert choice.seconds < 1.5
+
+
+def test_nothing_hidden_needs_one_sample() -> None:
+    # Solo with the draw pile empty: every order is the same.
+    state = _start(21)
+    while not state.over and state.stock_left():
+        _advance(state, 1)
+    if state.over:
+        pytest.skip("the game ended before the draw pile did")
+    choice = StrongPlayer(Budget(playouts=500)).choose(state)
+    assert choice.playouts <= choice.candidates
+
+
+def test_compiled_and_reference_playouts_choose_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Late in a game, so the reference playouts are quick.
+    for seed in range(1, 30):
+        state = _start(seed)
+        while not state.over and state.stock_left() > 8:
+            _advance(state, 1)
+        if not state.over:
+            break
+    assert not state.over
+    player = StrongPlayer(Budget(playouts=40), seed=2, params=StrongParams(candidates=4))
+    fast = player.choose(state)
+    monkeypatch.setenv("THEGAME_ROLLOUT", "python")
+    assert rollout.backend(state) is rollout.Backend.PYTHON
+    slow = player.choose(state)
+    assert (fast.plays, fast.playouts, fast.win, fast.left) == (
+        slow.plays,
+        slow.playouts,
+        slow.win,
+        slow.left,
+    )
+
+
+def test_plays_whole_games() -> None:
+    player = StrongPlayer(Budget(playouts=16))
+    for seed in (1, 2):
+        final = play_out(_start(seed, "profi", 2), player)
+        assert final.status in (Status.WON, Status.LOST)
+
+
+def test_budget_needs_a_limit() -> None:
+    with pytest.raises(ValueError):
+        Budget()
+    with pytest.raises(ValueError):
+        Budget(playouts=-1)
+    assert Budget(playouts=50).describe() == "50 playouts a turn"
