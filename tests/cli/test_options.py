@@ -109,7 +109,7 @@ def test_a_node_budget_ends_the_portfolio_without_a_time_budget() -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [{"time": math.nan}, {"time": -1}, {"time": math.inf}, {"time": 1e10}, {"nodes": 2**63},
-     {"nodes": 2**64}, {"nodes": -1}, {"memory": 8}, {"memory": 1 << 20}, {"time": "5"}],
+     {"nodes": 2**64}, {"nodes": -1}, {"memory": 0}, {"memory": 1 << 20}, {"time": "5"}],
 )  # fmt: skip
 def test_a_budget_out_of_range_is_refused_by_the_library(kwargs: dict[str, Any]) -> None:
     with pytest.raises(InvalidInputError) as e:
