@@ -494,7 +494,11 @@ class SplitSearch:
 
     def _pool_rounds(self, ctx: Any, pending: dict[int, Any], last: float) -> None:
         done: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
-        with ctx.Pool(self.jobs, initializer=_ignore_sigint) as pool:
+        # The workers are started deaf to Ctrl-C (the parent stops them and
+        # writes the checkpoint): none prints a traceback while it loads.
+        with interrupt.deaf_children():
+            started = ctx.Pool(self.jobs, initializer=_ignore_sigint)
+        with started as pool:
             while True:
                 while (
                     len(pending) < self.jobs
