@@ -231,9 +231,13 @@ def test_hint_from_a_record(client: httpx.Client) -> None:
     assert r.status_code == 200
     h = r.json()
     assert h["verdict"] in ("win", "loss", "unknown")
-    assert h["end_turn"] is (h["play"] is None)
-    assert h["play"]["text"] == f"{h['play']['card']} {h['play']['pile']}"
-    assert h["text"].startswith("play " + h["play"]["text"])
+    # The shape of every game's hint: who moves, in which turn, the move.
+    assert (h["player"], h["turn"]) == (1, 4)
+    move = h["move"]
+    assert move["end_turn"] is (move["plays"] == [])
+    play = move["plays"][0]
+    assert play["text"] == f"{play['card']} {play['pile']}"
+    assert h["text"].startswith("play " + play["text"])
 
 
 @pytest.mark.parametrize(
@@ -378,6 +382,9 @@ def test_real_game_played_to_its_end_reveals_the_record_only_then(client: httpx.
     view = _board(client, {"game": game})
     hint = _board(client, {"game": game, "action": "hint"})["hint"]
     assert hint["estimate"]["samples"] > 0 and 0 <= hint["estimate"]["win_chance"] <= 1
+    # An estimate from what the player sees proves nothing: unknown, in the shared shape.
+    assert hint["verdict"] == "unknown" and (hint["player"], hint["turn"]) == (1, 1)
+    assert hint["move"]["end_turn"] is False and hint["move"]["plays"]
     turns: list[Any] = []
     while view["state"] == "playing":
         assert "record" not in view and "draw_pile" not in view

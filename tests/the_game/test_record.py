@@ -177,12 +177,12 @@ def _record_dict() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "where", "message"),
     [
-        (lambda d: d["turns"][0].update(player=2), "record.turns[0].player", "player 2 does not"),
-        (lambda d: d["turns"][0].update(player=True), "record.turns[0].player", "integer"),
-        (lambda d: d["turns"][0]["plays"][0].update(pile="A2"), "plays[0].pile", "unknown pile"),
-        (lambda d: d["turns"][0]["plays"][0].update(card="2"), "plays[0].card", "integer"),
-        (lambda d: d["turns"][0]["plays"][0].update(x=1), "plays[0]", "a play must be"),
-        (lambda d: d["turns"][0].update(plays={}), "record.turns[0].plays", "must be a list"),
+        (lambda d: d["turns"][0].update(player=2), "record.turns[1].player", "player 2 does not"),
+        (lambda d: d["turns"][0].update(player=True), "record.turns[1].player", "integer"),
+        (lambda d: d["turns"][0]["plays"][0].update(pile="A2"), "plays[1].pile", "unknown pile"),
+        (lambda d: d["turns"][0]["plays"][0].update(card="2"), "plays[1].card", "integer"),
+        (lambda d: d["turns"][0]["plays"][0].update(x=1), "plays[1]", "a play must be"),
+        (lambda d: d["turns"][0].update(plays={}), "record.turns[1].plays", "must be a list"),
         (lambda d: d.update(turns={}), "record.turns", "turns must be a list"),
         (lambda d: d.update(extra=1), "record", "unknown key 'extra'"),
         (lambda d: d.pop("deal"), "record", 'missing "deal"'),

@@ -13,7 +13,8 @@ from ..analysis.the_game.annotate import annotate_record
 from ..analysis.the_game.explain import explain_record
 from ..analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
 from ..analysis.the_game.review import hint_for
-from ..models import InvalidInputError, Limit, interrupt
+from ..models import InvalidInputError, Limit, Verdict, interrupt
+from ..models.advice import Advice
 from ..models.mind import Rules as MindRules
 from ..models.the_game import Play, Record, replay
 from ..puzzles.the_game.daily import daily
@@ -80,7 +81,8 @@ def hint_job(
         raise InvalidInputError(f"the game is over ({board.state.reason}): no next play", "record")
     if board.state.rules.is_duel:
         raise InvalidInputError("Face to Face hints: use 'thegame hint'", "record")
-    out = hint_dict(board.state.rules, hint_for(board.state, Limit(seconds, None, None, memory)))
+    hint = hint_for(board.state, Limit(seconds, None, None, memory))
+    out = hint_dict(board.state, len(record.turns) + 1, hint)
     return _cut(out, not out.get("optimal", True))
 
 
@@ -104,17 +106,23 @@ def blind_hint_job(record: Record, plays: tuple[Play, ...], seconds: float) -> d
         text = "play " + ", ".join(p["text"] for p in plays_out) + ", then end the turn"
     else:
         text = "end the turn"
-    out = {
-        "plays": plays_out,
-        "end_turn": not h.plays and h.can_finish,
-        "text": text,
-        # An estimate over sampled orders of the unseen cards, labelled as one.
-        "estimate": {
-            "win_chance": round(h.win_rate, 4),
-            "expected_cards_left": round(h.expected_left, 3),
-            "samples": h.samples,
+    # The shared hint shape; an estimate over sampled orders of the unseen
+    # cards rests on no proof, so its verdict is unknown, labelled as one.
+    advice = Advice(
+        state.current + 1,
+        len(record.turns) + 1,
+        {"plays": plays_out, "end_turn": not h.plays and h.can_finish},
+        Verdict.UNKNOWN,
+        text,
+        {
+            "estimate": {
+                "win_chance": round(h.win_rate, 4),
+                "expected_cards_left": round(h.expected_left, 3),
+                "samples": h.samples,
+            }
         },
-    }
+    )
+    out = advice.to_dict()
     return _cut(out, h.samples < BLIND_SAMPLES)  # fewer samples: the budget ran out
 
 

@@ -220,7 +220,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ("POST", "/api/hint"): Endpoint(
         "The best next action with the whole deal known",
         body=(RECORD, PLAYS, _seconds("time_limit", TIME, 3.0)),
-        answer=("play", "end_turn", "verdict", "text"),
+        answer=("player", "turn", "move", "verdict", "text"),
         time_limit=True,
     ),
     ("POST", "/api/analyze"): Endpoint(

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..analysis.the_game.explain import TurnExplanation
 from ..analysis.the_game.review import Hint
+from ..models.advice import Advice
 from ..models.the_game import CheckResult, GameState, Play, Rules, Turn, pile_name
 from ..models.the_game.notation import play_text, plays_text
 from ..models.the_game.record import turn_to_dict
@@ -82,17 +83,24 @@ def check_dict(result: CheckResult[GameState]) -> dict[str, Any]:
     return out
 
 
-def hint_dict(rules: Rules, hint: Hint) -> dict[str, Any]:
-    return {
-        "play": None if hint.play is None else play_dict(rules, hint.play),
-        "end_turn": hint.play is None,
-        "verdict": str(hint.verdict),
-        "cards_left": hint.cards_left,
-        "optimal": hint.optimal,
-        "turns": turns_list(rules, hint.line),
-        "line": line_text(rules, hint.line),
-        "text": hint.text,
-    }
+def hint_dict(state: GameState, turn: int, hint: Hint) -> dict[str, Any]:
+    """A hint in the shape every game's hint has (``Advice``: ``player``,
+    ``turn``, ``move``, ``verdict``, figures, ``text``), with ``line``."""
+    rules = state.rules
+    plays = [] if hint.play is None else [play_dict(rules, hint.play)]
+    advice = Advice(
+        state.current + 1,
+        turn,
+        {"plays": plays, "end_turn": hint.play is None},
+        hint.verdict,
+        hint.text,
+        {
+            "cards_left": hint.cards_left,
+            "optimal": hint.optimal,
+            "turns": turns_list(rules, hint.line),
+        },
+    )
+    return {**advice.to_dict(), "line": line_text(rules, hint.line)}
 
 
 def explain_list(rules: Rules, turns: Sequence[TurnExplanation]) -> list[dict[str, Any]]:

@@ -201,7 +201,7 @@
     if (v.hint) {
       msg = "hint: " + v.hint.text;
       if (v.hint.estimate) msg += ` (win chance about ${percent(v.hint.estimate.win_chance)} over ${v.hint.estimate.samples} sampled orders)`;
-      const first = v.hint.play || (v.hint.plays && v.hint.plays[0]);
+      const first = v.hint.move && v.hint.move.plays[0];
       if (first) { selected = first.card; preselected = true; highlight(); }
     }
     $("message").textContent = msg;
