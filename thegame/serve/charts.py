@@ -32,6 +32,24 @@ def first_actions(review: dict[str, Any]) -> dict[int, int]:
     return out
 
 
+def _percent_axes(turns: int) -> list[str]:
+    """The grid at every quarter, labelled in percent, and the turn ticks."""
+    parts = []
+    for level in (0, 0.25, 0.5, 0.75, 1):
+        y = _y(level)
+        parts.append(
+            f'<line class="grid" x1="{PAD}" x2="{WIDTH - PAD}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        )
+        parts.append(f'<text class="axis" x="4" y="{y + 4:.1f}">{int(level * 100)}%</text>')
+    for t in range(1, turns + 1):
+        if t == 1 or t % 5 == 0 or t == turns:
+            parts.append(
+                f'<text class="axis" x="{_x(t, turns):.1f}" y="{HEIGHT - 12}" '
+                f'text-anchor="middle">{t}</text>'
+            )
+    return parts
+
+
 def win_chart(review: dict[str, Any]) -> Markup:
     """Win chance at the start of each turn (the blind policy's playouts,
     an estimate with its sample size) and a mark where a marked action was made.
@@ -46,18 +64,7 @@ def win_chart(review: dict[str, Any]) -> Markup:
         f"<title>Win chance at the start of each turn (estimate over "
         f"{starts[0]['samples'] if starts else 0} sampled orders)</title>",
     ]
-    for level in (0, 0.25, 0.5, 0.75, 1):
-        y = _y(level)
-        parts.append(
-            f'<line class="grid" x1="{PAD}" x2="{WIDTH - PAD}" y1="{y:.1f}" y2="{y:.1f}"/>'
-        )
-        parts.append(f'<text class="axis" x="4" y="{y + 4:.1f}">{int(level * 100)}%</text>')
-    for t in range(1, turns + 1):
-        if t == 1 or t % 5 == 0 or t == turns:
-            parts.append(
-                f'<text class="axis" x="{_x(t, turns):.1f}" y="{HEIGHT - 12}" '
-                f'text-anchor="middle">{t}</text>'
-            )
+    parts += _percent_axes(turns)
     if starts:
         band_top = " ".join(
             f"{_x(s['turn'], turns):.1f},{_y(s['win_chance_interval'][1]):.1f}" for s in starts

@@ -41,6 +41,17 @@ from .render import progress_text, stats_text, turn_text, verdict_text
 @click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
 @json_option()
 @user_errors
+def _seats(players: int, first: int, seat: int | None, all_seats: bool, saving: bool) -> list[int]:
+    """The seats asked about: ``--player`` (default the one to move) or all."""
+    if players == 1 and (seat not in (None, 1) or all_seats):
+        raise InvalidInputError("--player and --all-seats are for 2-6 players", "options")
+    if seat is not None and seat > players:
+        raise InvalidInputError(f"player {seat} is not a seat of {players}", "--player")
+    if all_seats and (seat is not None or saving):
+        raise InvalidInputError("--all-seats answers every seat: no --player, no --save", "options")
+    return list(range(1, players + 1)) if all_seats else [seat or first]
+
+
 def solve(
     record_file: str | None,
     seed: int | None,
@@ -71,14 +82,8 @@ def solve(
         save_file = old_record
     start, state = record_or_deal("solve", record_file, seed, deck, deal_file, players, kw)
     d = start.deal
-    if d.players == 1 and (seat not in (None, 1) or all_seats):
-        raise InvalidInputError("--player and --all-seats are for 2-6 players", "options")
-    if seat is not None and seat > d.players:
-        raise InvalidInputError(f"player {seat} is not a seat of {d.players}", "--player")
-    if all_seats and (seat is not None or save_file):
-        raise InvalidInputError("--all-seats answers every seat: no --player, no --save", "options")
-    first = 1 if state is None else state.to_move + 1
-    seats = list(range(1, d.players + 1)) if all_seats else [seat or first]
+    seats = _seats(d.players, 1 if state is None else state.to_move + 1, seat, all_seats,
+                   save_file is not None)  # fmt: skip
     results: list[Any] = []
     with searching(enabled=not as_json) as tick:
         limit = replace(limit, progress=tick)

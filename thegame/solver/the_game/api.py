@@ -22,7 +22,7 @@ from .backend import covered, decide, kernel_of, walker
 from .bounds import state_lower_bound
 from .budget import SearchStats, capped, even_share, last_round, round_slice, spent
 from .dfs import SearchResult
-from .kernel import END, INF, Action, KernelSnapshot
+from .kernel import END, INF, Action, Kernel, KernelSnapshot
 from .optimum import BoundKernel, Optimizer, finish_greedily
 from .proof import loss_proof
 from .solution import EngineName, PositionResult, Solution, SolverBug
@@ -66,21 +66,7 @@ def search_position(
         # Every card is down inside this turn: ending it clears (rule C7).
         return PositionResult(Verdict.WIN, [END], 0, True, 0, stats)
     snap = kernel.snapshot()
-    # The graph bounds (dead cards, fire covers as a matching, a fire card
-    # due now) may prove the loss at once; they hold at turn starts.
-    # The graphs' dead cards are the kernel's dead mask computed again
-    # (``test_bounds`` checks they agree; Extreme's mask is a superset), so
-    # with no dead card and no fire card every graph bound is 0 and the
-    # graphs, a millisecond a deal, are not built.
-    plain = not kernel.dead_mask() and not state.rules.fire_cards
-    floor = 0 if state.placed or plain else state_lower_bound(state)
-    # The loss arguments (``arguments``: dead cards counted, order pairs,
-    # held cards) may prove the loss at a turn start where the graphs do not.
-    argument = None if state.placed else turn_start_bound(kernel)
-    if argument is not None and argument.cards > floor:
-        floor = argument.cards
-    elif argument is not None:
-        argument = None  # the graph bounds say as much
+    floor, argument = _floor(state, kernel)
     dead: Container[tuple[int, ...]] = set()
     if floor > 0:
         res = SearchResult(False, True, [], INF, SearchStats())
@@ -107,6 +93,25 @@ def search_position(
     return PositionResult(
         Verdict.LOSS, out.actions, out.best_left, optimal, lower, stats, out.nodes, floor, argument
     )
+
+
+def _floor(state: GameState, kernel: Kernel) -> tuple[int, LossBound | None]:
+    """The cards left proven at least before any search, and the loss
+    argument that proved it (None: the graph bounds, or nothing)."""
+    # The graph bounds (dead cards, fire covers as a matching, a fire card
+    # due now) may prove the loss at once; they hold at turn starts.
+    # The graphs' dead cards are the kernel's dead mask computed again
+    # (``test_bounds`` checks they agree; Extreme's mask is a superset), so
+    # with no dead card and no fire card every graph bound is 0 and the
+    # graphs, a millisecond a deal, are not built.
+    plain = not kernel.dead_mask() and not state.rules.fire_cards
+    floor = 0 if state.placed or plain else state_lower_bound(state)
+    # The loss arguments (``arguments``: dead cards counted, order pairs,
+    # held cards) may prove the loss at a turn start where the graphs do not.
+    argument = None if state.placed else turn_start_bound(kernel)
+    if argument is not None and argument.cards > floor:
+        return argument.cards, argument
+    return floor, None  # no argument, or the graph bounds say as much
 
 
 def _whole_game(
