@@ -17,6 +17,17 @@ from .options import deal_options, record_or_deal
 from .render import progress_text, stats_text, turn_text, verdict_text
 
 
+def _seats(players: int, first: int, seat: int | None, all_seats: bool, saving: bool) -> list[int]:
+    """The seats asked about: ``--player`` (default the one to move) or all."""
+    if players == 1 and (seat not in (None, 1) or all_seats):
+        raise InvalidInputError("--player and --all-seats are for 2-6 players", "options")
+    if seat is not None and seat > players:
+        raise InvalidInputError(f"player {seat} is not a seat of {players}", "--player")
+    if all_seats and (seat is not None or saving):
+        raise InvalidInputError("--all-seats answers every seat: no --player, no --save", "options")
+    return list(range(1, players + 1)) if all_seats else [seat or first]
+
+
 @click.command()
 @record_argument(required=False)
 @deal_options(players=1)
@@ -41,17 +52,6 @@ from .render import progress_text, stats_text, turn_text, verdict_text
 @click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
 @json_option()
 @user_errors
-def _seats(players: int, first: int, seat: int | None, all_seats: bool, saving: bool) -> list[int]:
-    """The seats asked about: ``--player`` (default the one to move) or all."""
-    if players == 1 and (seat not in (None, 1) or all_seats):
-        raise InvalidInputError("--player and --all-seats are for 2-6 players", "options")
-    if seat is not None and seat > players:
-        raise InvalidInputError(f"player {seat} is not a seat of {players}", "--player")
-    if all_seats and (seat is not None or saving):
-        raise InvalidInputError("--all-seats answers every seat: no --player, no --save", "options")
-    return list(range(1, players + 1)) if all_seats else [seat or first]
-
-
 def solve(
     record_file: str | None,
     seed: int | None,
