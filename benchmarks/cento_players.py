@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import platform
 import random
 import sys
@@ -30,19 +29,11 @@ from pathlib import Path
 from thegame.analysis.cento.engine import SeatEngine, greedy_policy, policy_turn, random_policy
 from thegame.models.cento import Deal, Record, apply_turn, check, initial_state
 from thegame.models.outcome import Limit
+from thegame.survey.report import wilson
 
 ROOT = Path(__file__).resolve().parent
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def game(players: int, seed: int, seat: int, opponent: str, worlds: int) -> bool:

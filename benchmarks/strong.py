@@ -41,6 +41,7 @@ from pathlib import Path
 from thegame.analysis.the_game.blind import play_out
 from thegame.analysis.the_game.strong import Budget, StrongPlayer
 from thegame.models.the_game import Deal, GameState, Play, get_rules
+from thegame.survey.report import wilson
 
 ROOT = Path(__file__).resolve().parent
 RESULTS = ROOT / "results"
@@ -108,14 +109,6 @@ def play(args: argparse.Namespace) -> None:
                 f.write(json.dumps(row) + "\n")
             print(json.dumps(row), flush=True)
 
-
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
-    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def summary_line(rows: list[dict[str, object]]) -> str:

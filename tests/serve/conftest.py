@@ -9,10 +9,13 @@ client that can go away)."""
 
 from __future__ import annotations
 
+import importlib
+import os
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,3 +110,46 @@ def http_client(server: LiveServer) -> httpx.Client:
 def client(live_server: LiveServer) -> Iterator[httpx.Client]:
     with http_client(live_server) as c:
         yield c
+
+
+# The browser tests: Debian's chromium (nothing is downloaded), started as
+# the machine's closed network wants it (no background connections).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def browser_missing(modules: tuple[str, ...]) -> str | None:
+    """Why the browser tests cannot run here (None: they can)."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is absent (apt-get install chromium)"
+    for module in ("playwright.sync_api", *modules):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            return f"{module} is not installed (the test extra)"
+    return None
+
+
+def launch_browser(modules: tuple[str, ...] = ()) -> Iterator[Any]:
+    """One headless Chromium for a test module. Where it cannot run the
+    tests skip with the reason, except in CI (``CI=true``), where a skip
+    would hide a broken page and fails instead."""
+    reason = browser_missing(modules)
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests cannot run in CI: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

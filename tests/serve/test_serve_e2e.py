@@ -14,44 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DAY, LiveServer, blunder_record
+from conftest import DAY, LiveServer, blunder_record, launch_browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
-
-
-def _unavailable() -> str | None:
-    if not Path(CHROMIUM).exists():
-        return f"{CHROMIUM} is absent (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright for Python is not installed"
-    return None
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    reason = _unavailable()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests cannot run in CI: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launch_browser()
 
 
 @pytest.fixture

@@ -93,6 +93,16 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
+def _cards_out(state: GameState) -> int:
+    """The cards still out, as a mask: every hand and the draw pile. Only
+    the union of those sets is read, which is public (the complement of
+    the cards played), never who holds which card or the pile's order."""
+    out = 0
+    for h in state.hands:
+        out |= _mask(h)
+    return out | _mask(state.draw_pile())
+
+
 def check_family(rules: Rules) -> None:
     if rules.is_duel or rules.commands:
         raise ValueError(f"the blind policy covers the classic family, not {rules.name}")
@@ -141,14 +151,7 @@ class BlindPolicy:
         tab = _tables(rules)
         me = state.current
         hand = sorted(state.hands[me])
-        # Cards still out: every hand and the draw pile. This reads only the
-        # union of those sets, which is public (the complement of the cards
-        # played), never who holds which card or the pile's order.
-        out = _mask(hand)
-        for i, h in enumerate(state.hands):
-            if i != me:
-                out |= _mask(h)
-        out |= _mask(state.draw_pile())
+        out = _cards_out(state)
         need = max(0, state.turn_min - len(state.placed))
         asc = tuple(is_ascending(rules, i) for i in range(rules.n_piles))
         # Fire (F2): a fire card on top that was laid before this turn must be
@@ -190,11 +193,7 @@ class BlindPolicy:
         tab = _tables(rules)
         me = state.current
         hand = sorted(state.hands[me])
-        out = _mask(hand)
-        for i, h in enumerate(state.hands):
-            if i != me:
-                out |= _mask(h)
-        out |= _mask(state.draw_pile())
+        out = _cards_out(state)
         if out == _mask(hand) and (rules.fire_safe_at_clear or not tab.fire):
             line = _clear_line(tab, tuple(is_ascending(rules, i) for i in range(rules.n_piles)),
                                list(state.tops), hand)  # fmt: skip
