@@ -1,5 +1,6 @@
 """What the per-deal benchmarks share: a seed range, one worker process per
-row, the rows written as JSON lines as they come, and the seconds columns."""
+row, the rows written as JSON lines as they come, the seconds columns, and
+a section of RESULTS.md written in place."""
 
 from __future__ import annotations
 
@@ -46,3 +47,18 @@ def seconds_cells(rows: list[dict[str, Any]]) -> str:
         return "0.00 | 0.00 | 0.00"
     p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
     return f"{statistics.median(secs):.2f} | {p95:.2f} | {secs[-1]:.2f}"
+
+
+def write_section(path: Path, header: str, text: str) -> None:
+    """Replace the section of ``path`` that starts with the line ``header``
+    (or add it at the end), leaving every other byte of the file as it was."""
+    old = path.read_text() if path.exists() else "# Benchmark results\n"
+    start = old.find("\n" + header + "\n")
+    if start < 0:
+        new = old.rstrip("\n") + "\n\n" + text
+    else:
+        start += 1
+        end = old.find("\n## ", start + len(header))
+        rest = "" if end < 0 else old[end + 1 :]
+        new = old[:start] + text + ("\n" + rest if rest else "")
+    path.write_text(new)

@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+from _rows import write_section
+
 from thegame.analysis.the_game.blind import play_out
 from thegame.models.the_game import Deal, GameState, get_rules
 
@@ -104,21 +106,6 @@ def section(
     return "\n".join(lines) + "\n"
 
 
-def write_section(text: str) -> None:
-    """Replace the blind-policy section of RESULTS.md (or add it at the end),
-    leaving every other byte of the file as it was."""
-    path = ROOT / "RESULTS.md"
-    old = path.read_text() if path.exists() else "# Benchmark results\n"
-    start = old.find("\n" + HEADER + "\n")
-    if start < 0:
-        new = old.rstrip("\n") + "\n\n" + text
-    else:
-        start += 1
-        end = old.find("\n## ", start + len(HEADER))
-        rest = "" if end < 0 else old[end + 1 :]
-        new = old[:start] + text + ("\n" + rest if rest else "")
-    path.write_text(new)
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -136,7 +123,7 @@ def main() -> None:
     text = section(s, cmd.strip(), args.variant, args.players, seeds, args.jobs)
     print(text, end="")
     if not args.no_write:
-        write_section(text)
+        write_section(ROOT / "RESULTS.md", HEADER, text)
 
 
 if __name__ == "__main__":

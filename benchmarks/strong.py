@@ -38,6 +38,8 @@ import sys
 import time
 from pathlib import Path
 
+from _rows import write_section
+
 from thegame.analysis.the_game.blind import play_out
 from thegame.analysis.the_game.strong import Budget, StrongPlayer
 from thegame.models.the_game import Deal, GameState, Play, get_rules
@@ -174,22 +176,8 @@ def report(args: argparse.Namespace) -> None:
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if not args.no_write:
-        write_section(text)
+        write_section(ROOT / "RESULTS.md", HEADER, text)
 
-
-def write_section(text: str) -> None:
-    """Replace this benchmark's section of RESULTS.md (or add it at the end)."""
-    path = ROOT / "RESULTS.md"
-    old = path.read_text()
-    start = old.find("\n" + HEADER + "\n")
-    if start < 0:
-        new = old.rstrip("\n") + "\n\n" + text
-    else:
-        start += 1
-        end = old.find("\n## ", start + len(HEADER))
-        rest = "" if end < 0 else old[end + 1 :]
-        new = old[:start] + text + ("\n" + rest if rest else "")
-    path.write_text(new)
 
 
 def survey_rows(args: argparse.Namespace) -> None:
