@@ -93,6 +93,15 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
+def _seat_view(state: GameState) -> tuple[_Tables, list[int], int] | None:
+    """What a decision reads: the tables of the rules, the hand of the
+    player to move, the cards still out (None: the game is over)."""
+    check_family(state.rules)
+    if state.over:
+        return None
+    return _tables(state.rules), sorted(state.hands[state.current]), _cards_out(state)
+
+
 def _cards_out(state: GameState) -> int:
     """The cards still out, as a mask: every hand and the draw pile. Only
     the union of those sets is read, which is public (the complement of
@@ -145,13 +154,10 @@ class BlindPolicy:
         inside it), each legal in sequence; meets the turn minimum whenever
         that is possible, else returns the longest sequence it found."""
         rules = state.rules
-        check_family(rules)
-        if state.over:
+        seat = _seat_view(state)
+        if seat is None:
             return []
-        tab = _tables(rules)
-        me = state.current
-        hand = sorted(state.hands[me])
-        out = _cards_out(state)
+        tab, hand, out = seat
         need = max(0, state.turn_min - len(state.placed))
         asc = tuple(is_ascending(rules, i) for i in range(rules.n_piles))
         # Fire (F2): a fire card on top that was laid before this turn must be
@@ -187,13 +193,10 @@ class BlindPolicy:
         listed when one exists; a line that clears the game is listed alone.
         Reads exactly what ``choose_turn`` reads."""
         rules = state.rules
-        check_family(rules)
-        if state.over:
+        seat = _seat_view(state)
+        if seat is None:
             return []
-        tab = _tables(rules)
-        me = state.current
-        hand = sorted(state.hands[me])
-        out = _cards_out(state)
+        tab, hand, out = seat
         if out == _mask(hand) and (rules.fire_safe_at_clear or not tab.fire):
             line = _clear_line(tab, tuple(is_ascending(rules, i) for i in range(rules.n_piles)),
                                list(state.tops), hand)  # fmt: skip
