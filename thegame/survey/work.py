@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from .. import __version__
-from ..analysis.the_game.blind import play_out
+from ..analysis.the_game.blind import TurnChooser, play_out
 from ..analysis.the_game.strong import Budget, StrongPlayer
 from ..models import interrupt
 from ..models.outcome import Limit, Status, Verdict
@@ -100,12 +100,14 @@ def decide(variant: str, players: int, seed: int, time_limit: float | None) -> R
     }
 
 
-def play_blind(variant: str, players: int, seed: int) -> Row:
-    """Play the deal of ``seed`` with the blind policy, player 1 first (as
-    ``benchmarks/blind.py`` does)."""
+def play_blind(
+    variant: str, players: int, seed: int, policy: TurnChooser | None = None
+) -> Row:
+    """Play the deal of ``seed`` with ``policy`` (default: the blind policy),
+    player 1 first (as ``benchmarks/blind.py`` does)."""
     state = GameState(Deal.from_seed(seed, get_rules(variant), players), first=1)
     start = time.perf_counter()
-    final = play_out(state)
+    final = play_out(state, policy)
     return {
         "variant": variant,
         "players": players,
@@ -119,8 +121,8 @@ def play_blind(variant: str, players: int, seed: int) -> Row:
 
 
 def play_strong(variant: str, players: int, seed: int, spec: StrongSpec) -> Row:
-    """Play the deal of ``seed`` with the strong blind player, player 1 first."""
-    state = GameState(Deal.from_seed(seed, get_rules(variant), players), first=1)
+    """Play the deal of ``seed`` with the strong blind player, player 1 first;
+    the row also says its budget and the playouts it spent."""
     player = StrongPlayer(spec.budget(), seed=spec.sample_seed)
     spent = 0
 
@@ -130,21 +132,13 @@ def play_strong(variant: str, players: int, seed: int, spec: StrongSpec) -> Row:
         spent += choice.playouts
         return choice.plays
 
-    start = time.perf_counter()
-    final = play_out(state, choose)
+    row = play_blind(variant, players, seed, choose)
     return {
-        "variant": variant,
-        "players": players,
-        "seed": seed,
+        **row,
         "playouts": spec.playouts,
         "turn_time": spec.turn_time,
         "sample_seed": spec.sample_seed,
-        "won": int(final.status == "won"),
-        "cards_left": final.cards_left(),
-        "turns": final.turn,
         "playouts_spent": spent,
-        "seconds": round(time.perf_counter() - start, 4),
-        "version": __version__,
     }
 
 
