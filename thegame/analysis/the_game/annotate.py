@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models import interrupt
-from ...models.outcome import Limit
+from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play, Record, Rules, pile_name
 from ...models.the_game.notation import action_text
 from ...models.the_game.record import replayed
@@ -511,7 +511,7 @@ def _plan_outcomes(
     for p in plan:
         after.play(p.card, p.pile)
     if after.over:  # the plan clears the game: the same outcome on every sample
-        return [(after.status == "won", after.cards_left())] * len(orders)
+        return [(after.status == Status.WON, after.cards_left())] * len(orders)
     if not after.can_end_turn():  # not reachable: the player plans whole turns
         return playouts(state, orders)
     return playouts(after, orders, end_first=True)

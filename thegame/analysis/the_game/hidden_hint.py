@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ...models.outcome import Status
 from ...models.the_game import GameState, Play
 from .blind import choose_turn
 from .rollout import SampleSet, playouts, sample_orders
@@ -99,7 +100,7 @@ def blind_hint(
     orders = sample_orders(state, max(1, samples), seed)
     results: list[tuple[bool, int]] = []
     if trial.over:  # the turn clears the game
-        results = [(trial.status == "won", trial.cards_left())]
+        results = [(trial.status == Status.WON, trial.cards_left())]
     elif strong is None or not can_finish:
         for start in range(0, len(orders), CHUNK):
             results.extend(playouts(state, orders[start : start + CHUNK]))

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ...models.outcome import Status
 from ...models.the_game import GameState, Play
 from .blind import BlindParams, BlindPolicy
 from .rollout import SampleSet, sample_orders
@@ -192,7 +193,7 @@ class _Halving:
         self._ensure(n)
         after = self.afters[k]
         if after.over:  # the turn itself ends the game
-            won = after.status == "won"
+            won = after.status == Status.WON
             new = [(won, after.cards_left())] * (n - len(have))
         else:
             new = self.samples.playouts(after, len(have), n, self.player.blind, end_first=True)
