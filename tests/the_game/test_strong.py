@@ -64,6 +64,16 @@ def test_sample_set_matches_playouts() -> None:
     other = _advance(state.copy(), 1)
     with pytest.raises(ValueError, match="hides other cards"):
         samples.playouts(other, 0, 1)
+    # A drawn set grows to the very orders sample_orders draws, and its
+    # runner plays what playouts plays.
+    drawn = SampleSet.drawn(state, 7)
+    drawn.grow(6)
+    drawn.grow(20)
+    assert drawn.orders == orders
+    run = drawn.runner(after, end_first=True)
+    assert run(3, 11) == playouts(after, orders[3:11], end_first=True)
+    with pytest.raises(ValueError, match="only a drawn"):
+        samples.grow(30)
 
 
 @pytest.mark.parametrize(("variant", "players"), [("classic", 1), ("classic", 3), ("on-fire", 2)])

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ...models.outcome import Status
 from ...models.the_game import GameState, Play
 from .blind import BlindParams, BlindPolicy
-from .rollout import SampleSet, sample_orders
+from .rollout import SampleSet
 
 
 class Level(StrEnum):
@@ -172,17 +172,19 @@ class _Halving:
         # The orders are drawn as the rounds ask for them.
         self.state = state
         self.seed = player.seed * 1_000_003 + state.turn
-        self.samples = SampleSet(state, [])
+        self.samples = SampleSet.drawn(state, self.seed)
+        # Each candidate's playouts, its position converted once.
+        self.runners: list[Callable[[int, int], list[tuple[bool, int]]] | None] = [
+            None for _ in cands
+        ]
         # Samples worth playing: with nothing hidden every order is the same
         # (empty) one, and one sample is the certain outcome.
         self.limit: float = 1 if not self.samples.hidden else math.inf
 
     def _ensure(self, n: int) -> None:
-        n = min(n, int(min(self.limit, 1 << 20)))
-        if len(self.samples) < n:
-            # The first orders of a seed do not depend on how many are
-            # drawn: drawing more later gives the same first ones.
-            self.samples = SampleSet(self.state, sample_orders(self.state, n, self.seed))
+        # The first orders of a seed do not depend on how many are drawn:
+        # drawing more later gives the same first ones.
+        self.samples.grow(min(n, int(min(self.limit, 1 << 20))))
 
     def _extend(self, k: int, n: int) -> None:
         """Candidate k's outcomes on the first ``n`` samples."""
@@ -196,7 +198,10 @@ class _Halving:
             won = after.status == Status.WON
             new = [(won, after.cards_left())] * (n - len(have))
         else:
-            new = self.samples.playouts(after, len(have), n, self.player.blind, end_first=True)
+            run = self.runners[k]
+            if run is None:
+                run = self.runners[k] = self.samples.runner(after, self.player.blind, True)
+            new = run(len(have), n)
         self.used += len(new)
         have.extend(new)
 
