@@ -14,6 +14,10 @@ is that loop, said once, with two implementations of it:
   the same floating-point sums in the same order, so ties break alike);
   ``tests/the_game/test_rollout.py`` compares the two game by game.
 
+The extension also answers the policy's questions about one turn: its
+plays (``plan``) and its best-ranked ways to finish the turn
+(``turn_options``, which the strong player compares).
+
 ``playouts`` uses the extension when it is importable and covers the
 position (the classic family with cards up to 127, at most 16 piles and
 hands of at most 32 cards), else the reference. ``THEGAME_ROLLOUT=python``
@@ -45,6 +49,7 @@ C_MAX_PILES = 16
 C_MAX_HAND = 32
 C_MAX_PLAYERS = 8
 C_MAX_DEPTH = 8  # entries of cover_cost / hand_cost
+C_MAX_OPTIONS = 64  # ways to finish a turn turn_options_c lists, at most
 _C_MAX_INT = 1 << 30  # gap limits stay far from int overflow
 
 
@@ -169,6 +174,31 @@ def plan_c(state: GameState, params: BlindParams | None = None) -> list[Play]:
     order = bytes(arrangement(state))  # fills the hidden places; the policy never reads them
     plays = _crollout.plan(*_c_position(state, params, False), order, 1)
     return [Play(c, i) for c, i in plays]
+
+
+def turn_options_c(
+    state: GameState, params: BlindParams | None = None, k: int = 8
+) -> list[tuple[float, list[Play]]]:
+    """``BlindPolicy(params).turn_options(state)[:k]`` by the compiled
+    extension (the same entries: ``tests/the_game/test_rollout.py``), for
+    ``k`` up to 64; ``RuntimeError`` as ``playouts_c``."""
+    if not 1 <= k <= C_MAX_OPTIONS:
+        raise ValueError(f"k must be 1 to {C_MAX_OPTIONS}")
+    if state.over:
+        return []
+    order = bytes(arrangement(state))  # fills the hidden places; the policy never reads them
+    ends = _crollout.options(*_c_position(state, params, False), order, 1, k)
+    return [(cost, [Play(c, i) for c, i in plays]) for cost, plays in ends]
+
+
+def turn_options(
+    state: GameState, params: BlindParams | None = None, k: int = 8
+) -> list[tuple[float, list[Play]]]:
+    """The policy's first ``k`` ways to finish the turn
+    (``BlindPolicy.turn_options``), compiled when possible (``backend``)."""
+    if k <= C_MAX_OPTIONS and backend(state, params) is Backend.C:
+        return turn_options_c(state, params, k)
+    return BlindPolicy(params).turn_options(state)[:k]
 
 
 # The extension's arguments before the orders (``_c_position``).

@@ -48,7 +48,7 @@ from ...models.outcome import Status
 from ...models.the_game import GameState, Play
 from . import strong_exact
 from .blind import BlindParams, BlindPolicy
-from .rollout import SampleSet
+from .rollout import SampleSet, turn_options
 
 # Up to this many hidden cards the playouts take every order of them
 # (5! = 120), not samples.
@@ -152,14 +152,14 @@ class StrongPlayer:
     def choose(self, state: GameState) -> TurnChoice:
         """The plays that finish the current turn (see the module notes)."""
         start = time.monotonic()
-        options = self.policy.turn_options(state)
-        if not options:
-            return TurnChoice([], Level.DEFAULT, 0, 0, 0, None, None, 0.0)
         b = self.budget
         k = self.params.candidates
         if b.playouts is not None:
             k = min(k, max(2, b.playouts // max(1, self.params.per_candidate)))
-        cands = [plays for _, plays in options[: max(1, k)]]
+        options = turn_options(state, self.blind, max(1, k))
+        if not options:
+            return TurnChoice([], Level.DEFAULT, 0, 0, 0, None, None, 0.0)
+        cands = [plays for _, plays in options]
         too_small = b.playouts is not None and b.playouts < 2 * len(cands)
         if len(cands) == 1 or too_small or b.seconds == 0:
             return TurnChoice(cands[0], Level.DEFAULT, len(cands), 0, 0, None, None,
