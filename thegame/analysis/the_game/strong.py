@@ -184,8 +184,8 @@ class StrongPlayer:
         k, _ = search.first_win(state, turns)
         if k is None:
             return None
-        level = Level.STRONG if k else Level.DEFAULT
-        return TurnChoice(turns[k], level, len(turns), search.nodes, 0, 1.0, 0.0,
+        # STRONG even for the policy's own turn: the candidates were weighed.
+        return TurnChoice(turns[k], Level.STRONG, len(turns), search.nodes, 0, 1.0, 0.0,
                           time.monotonic() - start, exact=True)  # fmt: skip
 
 
