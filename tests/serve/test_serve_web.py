@@ -80,6 +80,13 @@ def _review(page: Any) -> Record:
     page.fill("#record", record.to_json())
     page.fill('input[name="samples"]', "20")
     page.click('[data-action="review"]')
+    # While it waits the page says how many turns are judged so far, and offers Cancel.
+    page.wait_for_function(
+        "() => /judged [1-9][0-9]* of [0-9]+ turns/.test("
+        "document.querySelector('[data-progress]')?.textContent || '')",
+        timeout=90_000,
+    )
+    assert page.locator('.wait [data-action="cancel"]').is_visible()
     page.wait_for_selector("[data-board]", timeout=90_000)
     return record
 
@@ -298,6 +305,8 @@ def test_every_page_fits_a_phone_and_passes_the_audit(
         try:
             pg.goto(path)
             settled(pg)
+            if name == "mind":
+                pg.wait_for_selector('[data-chart="mind-odds"]', timeout=90_000)
             if name == "home":
                 # Today's classic and Cento puzzles drawn as boards (the Extreme one,
                 # slow to make, may still show its wait).
@@ -340,3 +349,20 @@ def test_a_hinted_card_stays_chosen_on_the_next_click(page: Any) -> None:
     settled(page)
     assert page.locator(f'#hand [data-card="{card}"]').count() == 0
     assert page.locator("#piles .pile.last").count() == 1  # the last move stays visible
+
+
+def test_the_minds_first_visit_shows_the_levels_counted(page: Any) -> None:
+    """Odds not counted yet: the page shows the count's progress and a
+    Cancel at once, then the odds when they are in."""
+    page.goto("/mind?players=3&tolerance=2")
+    wait = page.locator("#mind-wait")
+    assert wait.is_visible() and wait.get_attribute("data-state") == "counting"
+    assert page.locator('#mind-wait [data-action="cancel"]').is_visible(timeout=10_000)
+    page.wait_for_function(
+        "() => /[0-9]+ of 10 levels counted/.test("
+        "document.querySelector('[data-progress]')?.textContent || '')",
+        timeout=30_000,
+    )
+    assert audit(page) == []
+    page.wait_for_selector('[data-chart="mind-odds"]', timeout=90_000)
+    assert page.locator("#mind-wait").count() == 0

@@ -34,6 +34,7 @@ from ..models.the_game.notation import play_text
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
 from . import cento, inputs, jobs, nimmt, schema
+from .background import Job, JobState
 from .base import (
     MIND_TOLERANCE,
     BodyLimit,
@@ -131,25 +132,86 @@ async def api_analyze(request: Request) -> Response:
     return JSONResponse(result)
 
 
-async def _mind_odds(request: Request, players_raw: str | None, d_raw: str | None) -> Any:
-    server = _server(request)
-    players = _int_param(players_raw, "players", 2, 4, 2)
-    tolerance = _int_param(d_raw, "tolerance", 1, MIND_TOLERANCE, 3)
-    key = (players, tolerance)
+def _mind_key(players_raw: Any, d_raw: Any) -> tuple[int, int]:
+    """The Mind's odds asked for: (players, tolerance), from a query or a body."""
+    players = _int_param(None if players_raw is None else str(players_raw), "players", 2, 4, 2)
+    d = None if d_raw is None else str(d_raw)
+    return players, _int_param(d, "tolerance", 1, MIND_TOLERANCE, 3)
+
+
+async def _mind_odds(
+    server: Server, key: tuple[int, int], request: Request | None, watch: Job | None = None
+) -> Any:
+    players, tolerance = key
     if key not in server.mind_odds:
         what = f"The Mind's odds for {players} players, tolerance {tolerance},"
         async with server.making(("mind", key), what):
             if key not in server.mind_odds:
                 server.mind_odds[key] = await server.run(
-                    request, jobs.mind_odds_job, players, tolerance, budget=server.make_time
-                )
+                    request, jobs.mind_odds_job, players, tolerance, watch is not None,
+                    budget=server.make_time, watch=watch,
+                )  # fmt: skip
     return server.mind_odds[key]
 
 
 @api
 async def api_mind_odds(request: Request) -> Response:
     q = request.query_params
-    return JSONResponse(await _mind_odds(request, q.get("players"), q.get("tolerance")))
+    key = _mind_key(q.get("players"), q.get("tolerance"))
+    return JSONResponse(await _mind_odds(_server(request), key, request))
+
+
+# -- jobs a page watches ---------------------------------------------------------------
+
+
+def _start_review(server: Server, data: dict[str, Any]) -> Job:
+    record = inputs.record(data)
+    samples, seed, per, total = _analyze_options(data, server.settings)
+    text = data["record"] if isinstance(data.get("record"), str) else record.to_json()
+
+    async def work(job: Job) -> Any:
+        return await server.run(
+            None, jobs.analyze_job, record, samples, seed, per, total, True,
+            budget=server.settings.time_cap, watch=job,
+        )  # fmt: skip
+
+    job = server.jobs.start("analyze", "turns", work, {"record": record, "text": text})
+    job.total = len(record.turns)
+    return job
+
+
+@api
+async def api_jobs(request: Request) -> Response:
+    """Start a job a page watches: ``{"analyze": {...}}`` (the body of
+    ``/api/analyze``) or ``{"mind_odds": {"players", "tolerance"}}``."""
+    server, data = _server(request), await _json(request)
+    kinds = [k for k in ("analyze", "mind_odds") if k in data]
+    if len(kinds) != 1:
+        raise InvalidInputError('give one of "analyze" or "mind_odds"', "body")
+    body = inputs.obj(data[kinds[0]], kinds[0])
+    if kinds[0] == "analyze":
+        job = _start_review(server, body)
+    else:
+        key = _mind_key(body.get("players"), body.get("tolerance"))
+
+        async def work(job: Job) -> Any:
+            return await _mind_odds(server, key, None, job)
+
+        job = server.jobs.start("mind_odds", "levels", work, {"key": key})
+    return JSONResponse(job.to_dict())
+
+
+@api
+async def api_job(request: Request) -> Response:
+    job_id = request.query_params.get("id") or ""
+    return JSONResponse(_server(request).jobs.get(job_id).to_dict())
+
+
+@api
+async def api_job_cancel(request: Request) -> Response:
+    data = await _json(request)
+    job = await _server(request).jobs.cancel(inputs.text(data, "id") or "")
+    return JSONResponse(job.to_dict())
 
 
 # -- a game on a page ------------------------------------------------------------
@@ -351,10 +413,30 @@ async def solve_page(request: Request) -> Response:
     return _server(request).page("solve.html", time_cap=s.time_cap)
 
 
+def _watched_review(server: Server, job_id: str) -> Response:
+    """The review a page watched being made (``/review?job=``)."""
+    job = server.jobs.get(job_id)
+    if job.kind != "analyze":
+        raise InvalidInputError("not a review's job", "job")
+    if job.error is not None:
+        raise InvalidInputError(job.error, "review")
+    if job.state is not JobState.DONE:
+        raise InvalidInputError(f"the review is {job.state}, not done", "review")
+    from .charts import review_context
+
+    record = job.context["record"]
+    return server.page(
+        "review.html", review=review_context(record, job.result), record_text=job.context["text"]
+    )
+
+
 @page
 async def review_page(request: Request) -> Response:
     server = _server(request)
     if request.method == "GET":
+        job_id = request.query_params.get("job")
+        if job_id:
+            return _watched_review(server, job_id)
         return server.page("review.html", review=None, record_text="")
     form = await request.form()
     raw = form.get("record")
@@ -394,11 +476,16 @@ async def review_page(request: Request) -> Response:
 
 @page
 async def mind_page(request: Request) -> Response:
-    q = request.query_params
-    odds = await _mind_odds(request, q.get("players"), q.get("tolerance"))
+    server, q = _server(request), request.query_params
+    key = _mind_key(q.get("players"), q.get("tolerance"))
+    if key not in server.mind_odds and q.get("wait") != "1":
+        # Not counted yet: the page shows the count's progress (mind.js
+        # starts it as a job) and comes back when the odds are in.
+        return server.page("mind.html", odds=None, players=key[0], tolerance=key[1])
+    odds = await _mind_odds(server, key, request)
     from .charts import mind_context
 
-    return _server(request).page("mind.html", **mind_context(odds))
+    return server.page("mind.html", players=key[0], tolerance=key[1], **mind_context(odds))
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -410,6 +497,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            await server.jobs.close()
             await server.pool.close()
 
     static = StaticFiles(packages=[("thegame.serve", "static")])
@@ -426,6 +514,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/cento/{date}", cento.cento_page),
         Route("/api/daily", api_daily),
         Route("/api/mind/odds", api_mind_odds),
+        Route("/api/jobs", api_jobs, methods=["POST"]),
+        Route("/api/job", api_job),
+        Route("/api/job/cancel", api_job_cancel, methods=["POST"]),
         Route("/api/solve", api_solve, methods=["POST"]),
         Route("/api/check", api_check, methods=["POST"]),
         Route("/api/hint", api_hint, methods=["POST"]),

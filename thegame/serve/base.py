@@ -32,6 +32,7 @@ from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
 from . import inputs, jobs, schema
+from .background import Job, Jobs
 from .pool import (
     GRACE,
     JobCancelled,
@@ -359,6 +360,8 @@ class Server:
         self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
         self.mind_odds: dict[tuple[int, int], dict[str, Any]] = {}
         self.cento_puzzles: dict[str, Any] = {}  # Cento's daily puzzles (serve.cento)
+        # The jobs a page watches (their user-facing errors: the API's 400s and 503s).
+        self.jobs = Jobs((ThegameError, PoolBusy, Unavailable, JobOverran, WorkerDied))
         self._making: dict[Any, asyncio.Lock] = {}
         self._failed: dict[Any, tuple[float, str]] = {}
         self.templates = Environment(
@@ -375,8 +378,17 @@ class Server:
         return s.time_cap * 4 if s.make_time is None else s.make_time
 
     async def run(
-        self, request: Request | None, func: Callable[..., Any], *args: Any, budget: float
+        self,
+        request: Request | None,
+        func: Callable[..., Any],
+        *args: Any,
+        budget: float,
+        watch: Job | None = None,
     ) -> Any:
+        """``func(*args)`` in a worker; it stops when its client goes away,
+        or (``watch``: a job a page watches) when that job is given up."""
+        if watch is not None:
+            return await self.pool.run(func, args, budget, watch.gone, watch.heard)
         gone = None if request is None else request.is_disconnected
         return await self.pool.run(func, args, budget, gone)
 
