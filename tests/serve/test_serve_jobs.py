@@ -52,6 +52,21 @@ def test_a_review_job_reports_the_turns_judged_so_far(client: httpx.Client) -> N
     assert [a["mark"] for a in last["result"]["actions"]] == [a["mark"] for a in want["actions"]]
     page = client.get("/review", params={"job": started["job"]})
     assert page.status_code == 200 and "data-board" in page.text and "??" in page.text
+    # Rule ids: links to the rulebook's headings, beside the action, not in its sentence.
+    assert '<sup class="rule-ref"><a href="/rules/the-game#C5"' in page.text
+
+
+def test_the_rulebook_is_served_with_an_anchor_per_rule(client: httpx.Client) -> None:
+    page = client.get("/rules/the-game")
+    assert page.status_code == 200
+    for rule in ("C1", "C5", "C8", "P1", "F1"):
+        assert f'id="{rule}"' in page.text
+    assert "<b>backward trick</b>" in page.text and "<script>" not in page.text
+    assert 'id="Z1"' in client.get("/rules/cento").text
+    bad = client.get("/rules/../../etc")
+    assert bad.status_code in (400, 404)
+    r = client.get("/rules/chess")
+    assert r.status_code == 400 and "no rulebook page" in r.text
 
 
 def test_a_watched_job_can_be_cancelled(client: httpx.Client) -> None:

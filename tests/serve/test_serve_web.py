@@ -155,6 +155,12 @@ def test_review_replays_on_its_board_in_step_with_chart_and_table(page: Any) -> 
     page.keyboard.press("Home")
     row.locator("button").click()
     shot(page, "review-desktop")
+    # The rule the action follows: a small link beside it, to its heading in the rulebook.
+    ref = page.locator("#replay-words sup.rule-ref a").first
+    assert ref.inner_text() == "C5"
+    ref.click()
+    page.wait_for_url("**/rules/the-game#C5")
+    assert page.locator("h3#C5").is_visible()
 
 
 def _tab_to(page: Any, attr: str, value: str, key: str = "Tab") -> None:
@@ -292,6 +298,7 @@ PAGES = [
     ("mind", "/mind?players=3&tolerance=1"),
     ("nimmt", "/nimmt?seed=3&players=3&level=easy&round=1"),
     ("cento", f"/cento/{DAY}"),
+    ("rules", "/rules/the-game"),
     ("error", "/daily/2026-13-01"),
 ]
 

@@ -33,7 +33,7 @@ from ..models.the_game import Deal, Play, Record, get_rules, pile_index
 from ..models.the_game.notation import play_text
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
-from . import cento, inputs, jobs, nimmt, schema
+from . import cento, inputs, jobs, nimmt, rulebook, schema
 from .background import Job, JobState
 from .base import (
     MIND_TOLERANCE,
@@ -475,6 +475,14 @@ async def review_page(request: Request) -> Response:
 
 
 @page
+async def rules_page(request: Request) -> Response:
+    """A page of the rulebook, every rule id an anchor (``/rules/the-game#C5``)."""
+    name = request.path_params.get("name", "the-game")
+    title, html = rulebook.page(name)
+    return _server(request).page("rules.html", title=title, html=html, pages=rulebook.PAGES)
+
+
+@page
 async def mind_page(request: Request) -> Response:
     server, q = _server(request), request.query_params
     key = _mind_key(q.get("players"), q.get("tolerance"))
@@ -509,6 +517,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/solve", solve_page),
         Route("/review", review_page, methods=["GET", "POST"]),
         Route("/mind", mind_page),
+        Route("/rules", rules_page),
+        Route("/rules/{name}", rules_page),
         Route("/nimmt", nimmt.nimmt_page),
         Route("/cento", cento.cento_page),
         Route("/cento/{date}", cento.cento_page),
