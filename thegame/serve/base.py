@@ -422,14 +422,18 @@ class Server:
                     data = await self.run(
                         request, jobs.daily_job, key[0], stream, budget=self.make_time
                     )
-                    self.puzzles[key] = Puzzle.from_dict(data, "daily")
-                    self.puzzles[key].date = key[0]
-                    self.puzzle_json[key] = data
-                    while len(self.puzzles) > PUZZLE_CACHE:
-                        old, _ = self.puzzles.popitem(last=False)
-                        self.puzzle_json.pop(old, None)
+                    self.keep_puzzle(key, data)
         self.puzzles.move_to_end(key)
         return self.puzzles[key]
+
+    def keep_puzzle(self, key: tuple[str, str | None], data: dict[str, Any]) -> None:
+        """Keep the day's puzzle ``data`` (``thegame daily --json``) for ``key`` (day, stream)."""
+        self.puzzles[key] = Puzzle.from_dict(data, "daily")
+        self.puzzles[key].date = key[0]
+        self.puzzle_json[key] = data
+        while len(self.puzzles) > PUZZLE_CACHE:
+            old, _ = self.puzzles.popitem(last=False)
+            self.puzzle_json.pop(old, None)
 
     # -- pages -------------------------------------------------------------------
 
