@@ -34,9 +34,8 @@ from ..models.the_game.notation import play_text
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
 from . import cento, inputs, jobs, nimmt, rulebook, schema
-from .background import Job, JobState
+from .background import JobState
 from .base import (
-    MIND_TOLERANCE,
     BodyLimit,
     Guard,
     Server,
@@ -51,6 +50,7 @@ from .base import (
     server_fault,
 )
 from .base import Settings as Settings  # the server's options: callers import them from here
+from .watched import analyze_options, api_job, api_job_cancel, api_jobs, mind_key, mind_odds
 
 # -- the API -------------------------------------------------------------------------
 
@@ -104,21 +104,11 @@ async def api_explain(request: Request) -> Response:
     return JSONResponse({"turns": jobs.explain_job(record)})
 
 
-def _analyze_options(data: dict[str, Any], s: Settings) -> tuple[int, int, float | None, float]:
-    samples = inputs.integer(data, "samples", 2, 1000, 100)
-    seed = inputs.integer(data, "sample_seed", 0, MAX_SEED, 0)
-    hindsight = inputs.flag(data, "hindsight", True)
-    per = inputs.seconds(data, "time_limit", s.hindsight_time, s.time_cap)
-    total = inputs.seconds(data, "hindsight_total", s.hindsight_total, s.time_cap)
-    assert samples is not None and seed is not None
-    return samples, seed, per if hindsight else None, total
-
-
 @api
 async def api_analyze(request: Request) -> Response:
     server, data = _server(request), await _json(request)
     record = inputs.record(data)
-    samples, seed, per, total = _analyze_options(data, server.settings)
+    samples, seed, per, total = analyze_options(data, server.settings)
     result = await server.run(
         request,
         jobs.analyze_job,
@@ -132,86 +122,11 @@ async def api_analyze(request: Request) -> Response:
     return JSONResponse(result)
 
 
-def _mind_key(players_raw: Any, d_raw: Any) -> tuple[int, int]:
-    """The Mind's odds asked for: (players, tolerance), from a query or a body."""
-    players = _int_param(None if players_raw is None else str(players_raw), "players", 2, 4, 2)
-    d = None if d_raw is None else str(d_raw)
-    return players, _int_param(d, "tolerance", 1, MIND_TOLERANCE, 3)
-
-
-async def _mind_odds(
-    server: Server, key: tuple[int, int], request: Request | None, watch: Job | None = None
-) -> Any:
-    players, tolerance = key
-    if key not in server.mind_odds:
-        what = f"The Mind's odds for {players} players, tolerance {tolerance},"
-        async with server.making(("mind", key), what):
-            if key not in server.mind_odds:
-                server.mind_odds[key] = await server.run(
-                    request, jobs.mind_odds_job, players, tolerance, watch is not None,
-                    budget=server.make_time, watch=watch,
-                )  # fmt: skip
-    return server.mind_odds[key]
-
-
 @api
 async def api_mind_odds(request: Request) -> Response:
     q = request.query_params
-    key = _mind_key(q.get("players"), q.get("tolerance"))
-    return JSONResponse(await _mind_odds(_server(request), key, request))
-
-
-# -- jobs a page watches ---------------------------------------------------------------
-
-
-def _start_review(server: Server, data: dict[str, Any]) -> Job:
-    record = inputs.record(data)
-    samples, seed, per, total = _analyze_options(data, server.settings)
-    text = data["record"] if isinstance(data.get("record"), str) else record.to_json()
-
-    async def work(job: Job) -> Any:
-        return await server.run(
-            None, jobs.analyze_job, record, samples, seed, per, total, True,
-            budget=server.settings.time_cap, watch=job,
-        )  # fmt: skip
-
-    job = server.jobs.start("analyze", "turns", work, {"record": record, "text": text})
-    job.total = len(record.turns)
-    return job
-
-
-@api
-async def api_jobs(request: Request) -> Response:
-    """Start a job a page watches: ``{"analyze": {...}}`` (the body of
-    ``/api/analyze``) or ``{"mind_odds": {"players", "tolerance"}}``."""
-    server, data = _server(request), await _json(request)
-    kinds = [k for k in ("analyze", "mind_odds") if k in data]
-    if len(kinds) != 1:
-        raise InvalidInputError('give one of "analyze" or "mind_odds"', "body")
-    body = inputs.obj(data[kinds[0]], kinds[0])
-    if kinds[0] == "analyze":
-        job = _start_review(server, body)
-    else:
-        key = _mind_key(body.get("players"), body.get("tolerance"))
-
-        async def work(job: Job) -> Any:
-            return await _mind_odds(server, key, None, job)
-
-        job = server.jobs.start("mind_odds", "levels", work, {"key": key})
-    return JSONResponse(job.to_dict())
-
-
-@api
-async def api_job(request: Request) -> Response:
-    job_id = request.query_params.get("id") or ""
-    return JSONResponse(_server(request).jobs.get(job_id).to_dict())
-
-
-@api
-async def api_job_cancel(request: Request) -> Response:
-    data = await _json(request)
-    job = await _server(request).jobs.cancel(inputs.text(data, "id") or "")
-    return JSONResponse(job.to_dict())
+    key = mind_key(q.get("players"), q.get("tolerance"))
+    return JSONResponse(await mind_odds(_server(request), key, request))
 
 
 # -- a game on a page ------------------------------------------------------------
@@ -458,7 +373,7 @@ async def review_page(request: Request) -> Response:
         if k in ("samples",) and v != ""
     }
     record = inputs.record({"record": text})
-    samples, seed, per, total = _analyze_options(options, server.settings)
+    samples, seed, per, total = analyze_options(options, server.settings)
     review = await server.run(
         request,
         jobs.analyze_job,
@@ -485,12 +400,12 @@ async def rules_page(request: Request) -> Response:
 @page
 async def mind_page(request: Request) -> Response:
     server, q = _server(request), request.query_params
-    key = _mind_key(q.get("players"), q.get("tolerance"))
+    key = mind_key(q.get("players"), q.get("tolerance"))
     if key not in server.mind_odds and q.get("wait") != "1":
         # Not counted yet: the page shows the count's progress (mind.js
         # starts it as a job) and comes back when the odds are in.
         return server.page("mind.html", odds=None, players=key[0], tolerance=key[1])
-    odds = await _mind_odds(server, key, request)
+    odds = await mind_odds(server, key, request)
     from .charts import mind_context
 
     return server.page("mind.html", players=key[0], tolerance=key[1], **mind_context(odds))
@@ -521,6 +436,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules/{name}", rules_page),
         Route("/nimmt", nimmt.nimmt_page),
         Route("/cento", cento.cento_page),
+        Route("/cento/table", cento.table_page),
         Route("/cento/{date}", cento.cento_page),
         Route("/api/daily", api_daily),
         Route("/api/mind/odds", api_mind_odds),

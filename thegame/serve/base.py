@@ -85,6 +85,7 @@ class Settings:
     hint_time: float = 3.0
     hindsight_time: float = 1.0  # per position of a review's hindsight column
     hindsight_total: float = 6.0
+    engine_time: float = 1.0  # seconds per turn of the engine at a Cento table, and its hint
     # Seconds a daily puzzle or The Mind's odds (made once, kept) may take (None: 4 x the cap).
     make_time: float | None = None
     grace: float = GRACE  # seconds a job may overrun its budget before its worker is killed

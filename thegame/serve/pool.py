@@ -195,7 +195,9 @@ class WorkerPool:
         self.grace = grace
         self._ctx = multiprocessing.get_context("forkserver")
         # The workers start with the library already imported.
-        self._ctx.set_forkserver_preload(["thegame.serve.jobs", "thegame.serve.game_jobs"])
+        self._ctx.set_forkserver_preload(
+            ["thegame.serve.jobs", "thegame.serve.game_jobs", "thegame.serve.cento_view"]
+        )
         self._idle: asyncio.Queue[_Worker] | None = None
         self._all: set[_Worker] = set()
         self._spawning: set[asyncio.Task[None]] = set()

@@ -194,6 +194,7 @@ MIND_ODDS = (
     _int("players", 2, 4, "players", 2),
     _int("tolerance", 1, MIND_TOLERANCE, "the largest gap counted", 3),
 )
+CENTO_PLAYERS = _int("players", 1, 6, "players: 1 alone, 2-6 a table against the engine", 1)
 # A watched job's answer: its id, kind, status (running, done, failed,
 # cancelled), done of total in its unit, seconds; result once done, error once failed.
 JOB = ("job", "kind", "status", "done", "total", "unit", "seconds")
@@ -251,6 +252,15 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
                 (Json.OBJECT,),
                 "The Mind's odds: {players, tolerance}",
                 fields=MIND_ODDS,
+            ),
+            Field(
+                "cento_review",
+                (Json.OBJECT,),
+                'a Cento table\'s game reviewed: {"game": {"seed", "players"}, "turns"}',
+                fields=(
+                    Field("game", (Json.OBJECT,), "the table", fields=(SEED, CENTO_PLAYERS)),
+                    TURNS,
+                ),
             ),
         ),
         answer=JOB,
@@ -352,8 +362,13 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
             Field(
                 "game",
                 (Json.OBJECT,),
-                '{"daily": "YYYY-MM-DD"} or {"seed": N}',
-                fields=(Field("daily", (Json.STRING,), "the puzzle's day", pattern=_DATE), SEED),
+                '{"daily": "YYYY-MM-DD"}, {"seed": N} (alone) or {"seed": N, "players": 2-6} '
+                "(a table: seat 1 against the engine, the others' hands and the pile hidden)",
+                fields=(
+                    Field("daily", (Json.STRING,), "the puzzle's day", pattern=_DATE),
+                    SEED,
+                    CENTO_PLAYERS,
+                ),
             ),
             TURNS,
             Field(
