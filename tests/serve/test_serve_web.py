@@ -300,6 +300,7 @@ PAGES = [
     ("mind", "/mind?players=3&tolerance=1"),
     ("nimmt", "/nimmt?seed=3&players=3&level=easy&round=1"),
     ("cento", f"/cento/{DAY}"),
+    ("cento-table", "/cento/table?players=5&seed=4"),
     ("rules", "/rules/the-game"),
     ("error", "/daily/2026-13-01"),
 ]
@@ -397,3 +398,58 @@ def test_the_minds_first_visit_shows_the_levels_counted(page: Any) -> None:
     assert audit(page) == []
     page.wait_for_selector('[data-chart="mind-odds"]', timeout=90_000)
     assert page.locator("#mind-wait").count() == 0
+
+
+def _table_step(page: Any) -> None:
+    """Seat 1's next step by clicks: a card the rules allow (the free card
+    played as the first value the page suggests), else draw, else end the turn."""
+    cards = page.locator('#hand [data-card]:not(.unplayable):not([data-card="free"])')
+    if cards.count():
+        cards.first.click()
+        return
+    if page.locator('#hand [data-card="free"]:not(.unplayable)').count():
+        page.click('#hand [data-card="free"]')
+        value = page.inner_text("#message").split("it may be ")[1].split(",")[0].strip()
+        page.fill("#free-as", value)
+        page.click('#hand [data-card="free"]')
+        return
+    for action in ("draw", "end-turn", "treat", "trick"):
+        button = page.locator(f'.actions [data-action="{action}"]')
+        if button.is_enabled():
+            button.click()
+            return
+    raise AssertionError("no step allowed: " + page.inner_text("#status"))
+
+
+def test_a_cento_table_of_four_by_clicks_with_a_hint_and_the_review(
+    browser: Any, live_server: LiveServer
+) -> None:
+    """Seat 1 against the engine in seats 2-4, at a phone's width: a hint,
+    the game played to its end by clicks, then the review of every turn."""
+    pg = _open(browser, live_server, PHONE)
+    try:
+        pg.goto("/cento/table?players=4&seed=3")
+        settled(pg)
+        assert pg.locator("#seats li").count() == 4
+        assert "next" not in (pg.get_attribute('#piles [data-pile="draw"]', "aria-label") or "")
+        pg.keyboard.press("h")
+        settled(pg)
+        assert pg.inner_text("#message").startswith("hint: ")
+        assert audit(pg) == []
+        for _ in range(300):
+            if pg.locator("#board").get_attribute("data-state") != "playing":
+                break
+            _table_step(pg)
+            settled(pg)
+        assert pg.locator("#board").get_attribute("data-state") == "over"
+        verdict = pg.locator("#end [data-verdict]").get_attribute("data-verdict")
+        assert verdict in ("win", "shared", "loss")
+        turns = len(pg.inner_text("#line").split(" · "))
+        pg.click('#end [data-action="review"]')
+        pg.wait_for_selector('[data-review="summary"]', timeout=90_000)
+        assert pg.locator("#review tbody tr").count() == turns
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        assert audit(pg) == []
+        shot(pg, "cento-table-phone")
+    finally:
+        pg.context.close()
