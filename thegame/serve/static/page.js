@@ -153,16 +153,19 @@
     }
   }
 
-  // The review form: the review runs as a watched job (the turns judged so
-  // far, a Cancel), then its page is shown. Without script the form posts.
-  for (const form of document.querySelectorAll("form[data-job=analyze]")) {
+  // A review form (the review page's, a finished game's): the review runs
+  // as a watched job (the turns judged so far, a Cancel), then its page is
+  // shown. Without script the form posts.
+  function watchReview(form) {
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const box = form.querySelector(".wait") || form.appendChild(el("div", { class: "wait", role: "status" }));
       const submit = form.querySelector("button[type=submit]");
-      const file = form.querySelector("input[type=file]").files[0];
+      const upload = form.querySelector("input[type=file]");
+      const file = upload && upload.files[0];
       const record = file ? await file.text() : form.querySelector("textarea").value;
-      const samples = Number(form.querySelector("input[name=samples]").value) || 100;
+      const count = form.querySelector("input[name=samples]");
+      const samples = (count && Number(count.value)) || 100;
       submit.disabled = true;
       const words = (j) => (j.done < (j.total || 0) || j.status !== "running"
         ? `reviewing: judged ${j.done} of ${plural(j.total || 0, "turn")}`
@@ -177,10 +180,11 @@
       submit.disabled = false;
     });
   }
+  for (const form of document.querySelectorAll("form[data-job=analyze]")) watchReview(form);
 
   for (const a of document.querySelectorAll('a[data-action="back"]')) {
     a.addEventListener("click", (ev) => { if (history.length > 1) { ev.preventDefault(); history.back(); } });
   }
 
-  window.page = { el, svgEl, face, stack, post, percent, plural, shortcut, waiting, watch };
+  window.page = { el, svgEl, face, stack, post, percent, plural, shortcut, waiting, watch, watchReview };
 })();
