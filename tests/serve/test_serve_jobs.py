@@ -142,3 +142,18 @@ def test_a_daily_made_while_its_page_watches(client: httpx.Client) -> None:
     assert seen[-1]["result"] == {"date": day, "variant": "classic"}
     assert "data-making" not in client.get(f"/daily/{day}").text
     assert client.get("/api/daily", params={"date": day}).json() == daily_job(day, None)
+
+
+def test_a_job_nobody_asks_about_is_stopped(
+    client: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its page was closed: after ``ABANDON`` seconds without a question the
+    job is stopped as if cancelled (here half a second; the server runs in
+    this process)."""
+    from thegame.serve import background
+
+    monkeypatch.setattr(background, "ABANDON", 0.5)
+    job = client.post("/api/jobs", json={"mind_odds": {"players": 4, "tolerance": 3}}).json()
+    time.sleep(3.0)
+    job = client.get("/api/job", params={"id": job["job"]}).json()
+    assert job["status"] == "cancelled", job
