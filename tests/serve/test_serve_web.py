@@ -431,6 +431,7 @@ def test_a_cento_table_of_four_by_clicks_with_a_hint_and_the_review(
         pg.goto("/cento/table?players=4&seed=3")
         settled(pg)
         assert pg.locator("#seats li").count() == 4
+        assert pg.locator('.actions [data-action="undo"]').is_disabled()  # no step to take back
         assert "next" not in (pg.get_attribute('#piles [data-pile="draw"]', "aria-label") or "")
         pg.keyboard.press("h")
         settled(pg)
