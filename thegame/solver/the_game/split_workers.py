@@ -12,6 +12,7 @@ has seen which entries.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import queue
 import traceback
@@ -134,10 +135,11 @@ class RayWorkers:
         ray = self.ray = ray_module()
         self.started = not ray.is_initialized()
         if self.started:
+            quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
             if address:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, **quiet)
             else:
-                ray.init(num_cpus=slots, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=slots, include_dashboard=False, **quiet)
         self.local = not address
         self.slots = slots or max(1, int(ray.cluster_resources().get("CPU", 1)))
         actor = ray.remote(num_cpus=1)(UnitWorker)
