@@ -12,8 +12,10 @@ few seconds, and keeps in the parent process what decides the deal:
   proves its position dead is done; one that wins wins the deal; one that
   runs out is expanded into the positions after each of its whole turns
   (``TurnLister``: all distinct results, so a position is dead exactly when
-  every child is), children the parent already knows dead or that a loss
-  argument (``arguments``) closes are not searched at all.
+  every child is); children the parent already knows dead are not searched
+  at all, and a worker first asks the loss arguments (``arguments``) of a
+  unit's position, which close it without a search when they can (in the
+  worker, not the parent: they are most of a unit's cost to the parent).
 
 Shared knowledge lives in the parent: the positions proven dead (by memo
 key, so a position reached by two lines is searched once), the best line
@@ -40,7 +42,6 @@ from typing import Any
 
 from ...models import InvalidInputError, Limit, Verdict, interrupt
 from ...models.the_game import Deal, GameState
-from .arguments import turn_start_bound
 from .backend import kernel_of, walker
 from .beam import beam_widths
 from .budget import SearchStats
@@ -337,6 +338,7 @@ class SplitSearch:
             else:
                 del st.units[uid]
         elif out["proven"]:
+            st.argument_cuts += out.get("argument", False)
             self._dead(uid)
         elif out["nodes"] < given or given < st.unit_nodes:
             # Cut by the clock, Ctrl-C or the end of a node budget: the same
@@ -387,10 +389,6 @@ class SplitSearch:
             key = k.key()
             if key in st.dead:
                 st.memo_cuts += 1
-                continue
-            if k.unplayed and turn_start_bound(k) is not None:
-                st.argument_cuts += 1
-                st.dead.add(key)
                 continue
             known = st.by_key.get(key)
             if known is not None:

@@ -21,6 +21,7 @@ from typing import Any
 from ...models import InvalidInputError, Limit
 from ...models.the_game import Deal, GameState
 from . import ckernel
+from .arguments import turn_start_bound
 from .backend import kernel_of
 from .beam import BRANCH, EXTRA, PER_PARENT
 from .kernel import END, INF, Action, Kernel
@@ -275,6 +276,7 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
     # The budget's time as seconds from now: a Ray worker's clock is not the parent's.
     seconds_left = job["seconds_left"]
     deadline = None if seconds_left is None else t0 + seconds_left
+    argument = False
     for entries in job.get("share", ()):  # what the other workers proved
         _dead_set(job, k).load(entries)
     if job["kind"] == UnitKind.BEAM:
@@ -285,6 +287,10 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
             BRANCH, PER_PARENT, EXTRA, UNIT_MEMORY << 20, None, INF, True,
         )  # fmt: skip
         proven = False  # a beam proves nothing but a win
+    elif k.unplayed and turn_start_bound(k) is not None:
+        # a loss argument closes the position: no search
+        win, proven, actions, left, nodes = False, True, [], INF, 0
+        argument = True
     else:
         shared = _dead_set(job, k)
         limit = Limit(None, job["nodes"], None, UNIT_MEMORY)
@@ -302,6 +308,7 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
         "id": job["id"],
         "win": win,
         "proven": proven,
+        "argument": argument,
         "actions": [list(a) for a in actions],
         "left": left,
         "nodes": nodes,
