@@ -5,6 +5,7 @@ run goes on from its checkpoint."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -121,3 +122,26 @@ def test_a_decided_retry_stores_the_verdict_and_drops_its_checkpoint(
     # decided: a later retry has nothing to do
     code, err = retry(capsys, db, "profi-hard", 3, 5, 120)
     assert code == 0 and "0 deals to do, 1 already stored" in err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="no ray")
+def test_a_retry_on_ray_stores_the_verdict(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = tmp_path / "ray.sqlite"
+    store = Store(db)
+    store.put_deal(unknown_row("profi-hard", 3, 5))
+    store.put_deal(unknown_row("profi-hard", 3, 7))
+    store.close()
+    code, _, err = run_main(
+        capsys, "survey", "run", "--variant", "profi-hard", "--players", "3",
+        "--seeds", "5-7", "--time-limit", "60", "--retry-unknown", "--db", str(db),
+        "--jobs", "2", "--backend", "ray",
+    )  # fmt: skip
+    assert code == 0, err
+    got = {r["seed"]: r for r in stored(db)}
+    # seed 6 was not stored: decided by the usual run; 5 and 7 retried on Ray
+    assert set(got) == {5, 6, 7}
+    assert got[5]["verdict"] == "win" and got[5]["time_limit"] == 60
+    assert "2 unknown deals to search on, 2 workers each" in err

@@ -88,7 +88,8 @@ def run_cmd(
     if p.seeds or not again:
         _execute(store, p, backend, jobs, chunk, address, store.put_deal)
     if again:
-        how = Retry(checkpoint_folder(db), jobs or os.cpu_count() or 1, backend, address)
+        workers = jobs if backend == "ray" else jobs or os.cpu_count() or 1
+        how = Retry(checkpoint_folder(db), workers, backend, address)
         _retry(store, how, p, again)
     store.close()
 
@@ -96,7 +97,8 @@ def run_cmd(
 def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
     """The unknown deals again, one at a time on the split search."""
     label = f"{p.variant} {p.players}p"
-    err.print(f"{label}: {len(seeds)} unknown deals to search on, {how.jobs} workers each, "
+    workers = how.jobs or "all the cluster's"
+    err.print(f"{label}: {len(seeds)} unknown deals to search on, {workers} workers each, "
               f"checkpoints in {how.folder}", markup=False, highlight=False, soft_wrap=True)
     decided = 0
 

@@ -12,7 +12,9 @@ smaller budget, so the next run retries it again) and keeps its checkpoint.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from ..models.outcome import Limit, Verdict
 from ..models.the_game import Deal, get_rules
 from ..solver.the_game.parallel import solve_split
 from ..solver.the_game.solution import Solution
+from ..solver.the_game.split_workers import ray_module
 from .work import Row, deal_row
 
 
@@ -30,7 +33,7 @@ class Retry:
     folder of the checkpoints."""
 
     folder: Path
-    jobs: int = 1
+    jobs: int | None = 1  # Ray: None for every CPU of the cluster
     backend: str = "local"
     address: str | None = None
 
@@ -74,11 +77,33 @@ def retry_all(
     on_unknown: Callable[[int, Solution], None],
 ) -> None:
     """Every seed of ``seeds`` in turn; ``on_row`` stores a decided one (its
-    checkpoint is removed after), ``on_unknown`` hears of one still open."""
-    for seed in seeds:
-        row, sol = retry_deal(how, variant, players, seed, time_limit)
-        if row is None:
-            on_unknown(seed, sol)
-            continue
-        on_row(row)  # stored first: a kill between the two keeps the file
-        checkpoint_of(how.folder, variant, players, seed).unlink(missing_ok=True)
+    checkpoint is removed after), ``on_unknown`` hears of one still open.
+    With Ray, one instance serves every deal (it takes seconds to start)."""
+    with _ray_for(how):
+        for seed in seeds:
+            row, sol = retry_deal(how, variant, players, seed, time_limit)
+            if row is None:
+                on_unknown(seed, sol)
+                continue
+            on_row(row)  # stored first: a kill between the two keeps the file
+            checkpoint_of(how.folder, variant, players, seed).unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _ray_for(how: Retry) -> Iterator[None]:
+    if how.backend != "ray":
+        yield
+        return
+    ray = ray_module()
+    started = not ray.is_initialized()
+    if started:
+        quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
+        if how.address:
+            ray.init(address=how.address, **quiet)
+        else:
+            ray.init(num_cpus=how.jobs, include_dashboard=False, **quiet)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
