@@ -1,9 +1,9 @@
 """The rulebook on the server: ``/rules/<game>`` shows a page of the
-project's rulebook (``thegame/rulebook``, shipped in the package; the
-docs site shows the same pages as ``docs/rules``), every rule id an
-anchor, so a page can link a rule id out of its main text
-(``/rules/the-game#C5``). Only the few kinds of Markdown the rulebook uses are read: headings with their ``{ #id }`` anchors,
-paragraphs, lists, emphasis, code and links."""
+project's rulebook (``thegame/rulebook``, shipped in the package; the docs
+site shows the same pages as ``docs/rules``), every rule id an anchor, so a
+page can link a rule id out of its main text (``/rules/the-game#C5``). Only
+the few kinds of Markdown the rulebook uses are read: headings with their
+``{ #id }`` anchors, paragraphs, lists, emphasis, code and links."""
 
 from __future__ import annotations
 
