@@ -196,7 +196,9 @@ def turn_options(
 ) -> list[tuple[float, list[Play]]]:
     """The policy's first ``k`` ways to finish the turn
     (``BlindPolicy.turn_options``), compiled when possible (``backend``)."""
-    if k <= C_MAX_OPTIONS and backend(state, params) is Backend.C:
+    # An extension built before it listed options lacks ``options``.
+    compiled = HAVE_C and hasattr(_crollout, "options")
+    if compiled and k <= C_MAX_OPTIONS and backend(state, params) is Backend.C:
         return turn_options_c(state, params, k)
     return BlindPolicy(params).turn_options(state)[:k]
 
