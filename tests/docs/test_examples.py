@@ -45,10 +45,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from tests.support.docs import docs_pages
 from thegame.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
+PAGES = sorted([ROOT / "README.md", *docs_pages()])
 
 FENCE = re.compile(r"^(```+|~~~+)\s*([\w+-]*)(.*)$")
 MARKER = re.compile(r"^<!--\s*example:(.*?)-->\s*$")
@@ -228,8 +229,9 @@ def run_block(block: Block, runner: CliRunner) -> list[str]:
         if "--json" not in args:
             text = _squeeze(result.stdout)
             unseen = [
-                line for line in ex.shown if line.strip() and line.strip() != "..."
-                and _squeeze(line) not in text
+                line
+                for line in ex.shown
+                if line.strip() and line.strip() != "..." and _squeeze(line) not in text
             ]
             if unseen:
                 problems.append(f"{where}: `{ex.command}` does not print {unseen[0]!r}")
@@ -322,9 +324,9 @@ def test_the_examples_of_a_page_run_with_the_slow_ones(page: Path, tmp_path: Pat
 def test_the_convention_is_read_as_documented(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(
-        "text\n\n```json title=\"deal.json\"\n{}\n```\n\n"
+        'text\n\n```json title="deal.json"\n{}\n```\n\n'
         "<!-- example: exit=2 keys=a,b input='x\\ny' slow -->\n"
-        "```console\n$ pip install -e .\n$ thegame solve --seed 1 --json\n{\"verdict\": 1}\n"
+        '```console\n$ pip install -e .\n$ thegame solve --seed 1 --json\n{"verdict": 1}\n'
         "$ thegame nosuch thing\n```\n",
         encoding="utf-8",
     )
@@ -332,8 +334,10 @@ def test_the_convention_is_read_as_documented(tmp_path: Path) -> None:
     assert isinstance(file_block, FileBlock) and file_block.name == "deal.json"
     assert isinstance(block, Block)
     assert (block.exit, block.keys, block.input, block.slow) == (2, ("a", "b"), "x\ny", True)
-    assert [e.command for e in block.examples][1:] == ["thegame solve --seed 1 --json",
-                                                      "thegame nosuch thing"]
+    assert [e.command for e in block.examples][1:] == [
+        "thegame solve --seed 1 --json",
+        "thegame nosuch thing",
+    ]
     assert shown_json(block.examples[1].shown) == {"verdict": 1}
     assert missing_command(["nosuch", "thing"]) == "nosuch"
     assert missing_command(["mind", "nosuch"]) == "nosuch"
@@ -344,7 +348,7 @@ def test_a_wrong_example_fails(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(
         "```console\n$ thegame solve --seed 1 --json --time-limit 5\n"
-        "{\"verdict\": \"win\", \"no_such_key\": 1}\n$ thegame solve --no-such-option\n```\n",
+        '{"verdict": "win", "no_such_key": 1}\n$ thegame solve --no-such-option\n```\n',
         encoding="utf-8",
     )
     (block,) = parse(page)
