@@ -36,7 +36,6 @@ ROOT = Path(__file__).resolve().parent
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 
-
 def game(players: int, seed: int, seat: int, opponent: str, worlds: int) -> bool:
     deal = Deal.from_seed(seed, players)
     engine = SeatEngine(deal, seed)
@@ -70,7 +69,7 @@ def main() -> None:
     ]
     start = time.time()
     rows = []
-    name = f"cento-players-{args.worlds}w.jsonl"
+    name = f"cento-players-{args.players}p-{args.worlds}w.jsonl"
     partial = ROOT / "results" / name
     partial.write_text("")  # rows are appended game by game: a stopped run keeps its games
     for n in range(lo, hi + 1):
