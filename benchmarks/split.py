@@ -4,6 +4,7 @@ and resumed from its checkpoint, measured.
 Usage (from the repository root):
 
     python benchmarks/split.py --seeds 1-4 --jobs 1,2 --unit-nodes 200000
+    python benchmarks/split.py --seeds 1-4 --jobs 2 --share-bits 0 --no-beams
     python benchmarks/split.py --seeds 4 --resume-every 5 --unit-nodes 200000
     python benchmarks/split.py --variant profi-hard --seeds 108 --jobs 2 --time-limit 600
 
@@ -12,7 +13,9 @@ built from ``random.Random(seed)``: cards 2..99, hand 7, three plays a
 turn, one pile each way, step 10; most are lost in 0.5-3.5 million nodes,
 which is what a proof's split is for. Each run prints the verdict, nodes,
 wall and CPU seconds, nodes a second of wall time, and what each worker
-did (units, nodes, seconds busy). ``--resume-every S`` runs each deal
+did (units, nodes, seconds busy) and the bytes of proven positions the
+workers sent one another (``--share-bits 0``: none, each worker alone
+with its own table). ``--resume-every S`` runs each deal
 uncut, then again in runs of S seconds each from one checkpoint until
 decided, and prints the runs and the nodes of all of them against the
 uncut run's. ``--no-beams``: the proof units only.
@@ -28,7 +31,7 @@ from pathlib import Path
 
 from thegame.models import Limit, Verdict
 from thegame.models.the_game import Deal, get_rules, small_rules
-from thegame.solver.the_game.parallel import UNIT_NODES, solve_split
+from thegame.solver.the_game.parallel import SHARE_BITS, UNIT_NODES, solve_split
 
 
 def generalised(seed: int) -> Deal:
@@ -57,7 +60,7 @@ def line(name: str, sol: object) -> str:
         f"{name}: {sol.verdict}, {sol.nodes:,} nodes, {wall:.1f} s wall, "
         f"{split['cpu_seconds']:.1f} s CPU, {sol.nodes / max(wall, 1e-9):,.0f} nodes/s; "
         f"dead turn starts {split['dead_positions']:,} ({split['argument_cuts']:,} by the "
-        f"loss arguments); workers: {workers}"
+        f"loss arguments); {split['shared_bytes'] / 1e6:.1f} MB shared; workers: {workers}"
     )
 
 
@@ -71,6 +74,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--time-limit", type=float)
     ap.add_argument("--resume-every", type=float, help="seconds a run, from one checkpoint")
     ap.add_argument("--no-beams", action="store_true")
+    ap.add_argument("--share-bits", type=int, default=SHARE_BITS,
+                    help="share proven positions of 2^(bits-1) nodes or more (0: none)")
     args = ap.parse_args(argv)
     beams = not args.no_beams
     for seed in seeds_of(args.seeds):
@@ -83,7 +88,9 @@ def main(argv: list[str] | None = None) -> None:
         limit = Limit(args.time_limit)
         if args.resume_every is None:
             for jobs in (int(j) for j in args.jobs.split(",")):
-                sol = solve_split(deal, limit, jobs, None, args.unit_nodes, beams)
+                sol = solve_split(
+                    deal, limit, jobs, None, args.unit_nodes, beams, share_bits=args.share_bits
+                )
                 print(line(f"{name}, {jobs} worker(s)", sol), flush=True)
             continue
         whole = solve_split(deal, limit, 1, None, args.unit_nodes, beams)

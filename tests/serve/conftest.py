@@ -33,9 +33,15 @@ from thegame.serve.app import Settings, create_app  # noqa: E402
 
 # A day whose puzzles the tests play (any day would do; one keeps it cached).
 DAY = "2026-11-26"
-# Two workers; the review page's hindsight column kept short (a second in all).
+# Two workers; the review page's hindsight column kept short (a second in all),
+# the Cento engine's turns too (a fifth of a second each).
 SETTINGS = Settings(
-    workers=2, time_cap=10.0, queue_wait=20.0, hindsight_time=0.5, hindsight_total=1.0
+    workers=2,
+    time_cap=10.0,
+    queue_wait=20.0,
+    hindsight_time=0.5,
+    hindsight_total=1.0,
+    engine_time=0.2,
 )
 
 

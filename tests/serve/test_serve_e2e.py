@@ -126,6 +126,7 @@ def test_play_a_game_to_its_end_and_open_its_review(page: Any) -> None:
     page.click('[data-action="review"]')
     page.wait_for_selector('[data-chart="win-chance"]', timeout=60_000)
     assert "Fair review" in page.inner_text("#review")
+    assert "/review?job=" in page.url  # made as a watched job: its progress was shown
 
 
 def test_review_a_record_finds_its_marks_on_the_chart(page: Any) -> None:

@@ -74,6 +74,9 @@ def test_static_assets_are_served(client: httpx.Client) -> None:
         "/mind?players=2&tolerance=1",
         "/nimmt?seed=3",
         f"/cento/{DAY}",
+        "/cento/table?players=4&seed=3",
+        "/rules/the-game",
+        "/mind?players=4&tolerance=4",
         "/daily/2026-13-01",
     ],
 )

@@ -4,9 +4,11 @@ export the rows as text and import them back."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import click
 from rich.progress import (
@@ -20,7 +22,9 @@ from rich.progress import (
 
 from ..models.the_game import PRESETS
 from ..solver.the_game.batch import parse_range
+from ..solver.the_game.solution import Solution
 from ..survey import report as report_mod
+from ..survey.retry import Retry, checkpoint_folder, retry_all
 from ..survey.runner import Plan, plan, ray_module, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
 from ..survey.work import Kind, Row, StrongSpec
@@ -64,7 +68,9 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
 @click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
               help="Seconds per deal before its verdict is 'unknown'.")
 @click.option("--retry-unknown", is_flag=True,
-              help="Decide again every unknown deal stored with a smaller --time-limit.")
+              help="Decide again every unknown deal stored with a smaller --time-limit: one "
+              "deal at a time, its search split over the workers and saved in a checkpoint "
+              "beside --db (the next run goes on from it); only an answer is stored.")
 @_common
 @user_errors
 def run_cmd(
@@ -77,8 +83,45 @@ def run_cmd(
         ray_module()  # one clear line before anything is written
     store = Store(db)
     p = plan(store, Kind.DEAL, variant, players, rng, time_limit, retry_unknown)
-    _execute(store, p, backend, jobs, chunk, address, store.put_deal)
+    again = sorted(store.unknown_seeds(variant, players) & set(p.seeds)) if retry_unknown else []
+    p = replace(p, seeds=tuple(s for s in p.seeds if s not in again))
+    if p.seeds or not again:
+        _execute(store, p, backend, jobs, chunk, address, store.put_deal)
+    if again:
+        workers = jobs if backend == "ray" else jobs or os.cpu_count() or 1
+        how = Retry(checkpoint_folder(db), workers, backend, address)
+        _retry(store, how, p, again)
     store.close()
+
+
+def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
+    """The unknown deals again, one at a time on the split search."""
+    label = f"{p.variant} {p.players}p"
+    workers = how.jobs or "all the cluster's"
+    err.print(f"{label}: {len(seeds)} unknown deals to search on, {workers} workers each, "
+              f"checkpoints in {how.folder}", markup=False, highlight=False, soft_wrap=True)
+    decided = 0
+
+    def on_row(row: Row) -> None:
+        nonlocal decided
+        store.put_deal(row)
+        decided += 1
+        err.print(f"{label} seed {row['seed']}: {row['verdict']} ({row['nodes']:,} nodes, "
+                  f"{row['seconds']:.0f} s in all runs), stored", markup=False, highlight=False)
+
+    def on_unknown(seed: int, sol: Solution) -> None:
+        err.print(f"{label} seed {seed}: still unknown ({sol.nodes:,} nodes in all runs, best "
+                  f"line {sol.cards_left} cards left), not stored; the next run goes on from "
+                  "its checkpoint", markup=False, highlight=False, soft_wrap=True)
+
+    try:
+        retry_all(how, p.variant, p.players, seeds, p.time_limit, on_row, on_unknown)
+    except KeyboardInterrupt:
+        err.print(f"interrupted: {decided} deals stored this run; the search in progress is "
+                  "saved in its checkpoint, run the same command again to go on",
+                  markup=False, soft_wrap=True)
+        store.close()
+        sys.exit(130)
 
 
 @survey.command("blind")

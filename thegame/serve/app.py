@@ -33,9 +33,9 @@ from ..models.the_game import Deal, Play, Record, get_rules, pile_index
 from ..models.the_game.notation import play_text
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
-from . import cento, inputs, jobs, nimmt, schema
+from . import cento, inputs, jobs, nimmt, rulebook, schema
+from .background import JobState
 from .base import (
-    MIND_TOLERANCE,
     BodyLimit,
     Guard,
     Server,
@@ -50,6 +50,7 @@ from .base import (
     server_fault,
 )
 from .base import Settings as Settings  # the server's options: callers import them from here
+from .watched import analyze_options, api_job, api_job_cancel, api_jobs, mind_key, mind_odds
 
 # -- the API -------------------------------------------------------------------------
 
@@ -103,21 +104,11 @@ async def api_explain(request: Request) -> Response:
     return JSONResponse({"turns": jobs.explain_job(record)})
 
 
-def _analyze_options(data: dict[str, Any], s: Settings) -> tuple[int, int, float | None, float]:
-    samples = inputs.integer(data, "samples", 2, 1000, 100)
-    seed = inputs.integer(data, "sample_seed", 0, MAX_SEED, 0)
-    hindsight = inputs.flag(data, "hindsight", True)
-    per = inputs.seconds(data, "time_limit", s.hindsight_time, s.time_cap)
-    total = inputs.seconds(data, "hindsight_total", s.hindsight_total, s.time_cap)
-    assert samples is not None and seed is not None
-    return samples, seed, per if hindsight else None, total
-
-
 @api
 async def api_analyze(request: Request) -> Response:
     server, data = _server(request), await _json(request)
     record = inputs.record(data)
-    samples, seed, per, total = _analyze_options(data, server.settings)
+    samples, seed, per, total = analyze_options(data, server.settings)
     result = await server.run(
         request,
         jobs.analyze_job,
@@ -131,25 +122,11 @@ async def api_analyze(request: Request) -> Response:
     return JSONResponse(result)
 
 
-async def _mind_odds(request: Request, players_raw: str | None, d_raw: str | None) -> Any:
-    server = _server(request)
-    players = _int_param(players_raw, "players", 2, 4, 2)
-    tolerance = _int_param(d_raw, "tolerance", 1, MIND_TOLERANCE, 3)
-    key = (players, tolerance)
-    if key not in server.mind_odds:
-        what = f"The Mind's odds for {players} players, tolerance {tolerance},"
-        async with server.making(("mind", key), what):
-            if key not in server.mind_odds:
-                server.mind_odds[key] = await server.run(
-                    request, jobs.mind_odds_job, players, tolerance, budget=server.make_time
-                )
-    return server.mind_odds[key]
-
-
 @api
 async def api_mind_odds(request: Request) -> Response:
     q = request.query_params
-    return JSONResponse(await _mind_odds(request, q.get("players"), q.get("tolerance")))
+    key = mind_key(q.get("players"), q.get("tolerance"))
+    return JSONResponse(await mind_odds(_server(request), key, request))
 
 
 # -- a game on a page ------------------------------------------------------------
@@ -351,10 +328,30 @@ async def solve_page(request: Request) -> Response:
     return _server(request).page("solve.html", time_cap=s.time_cap)
 
 
+def _watched_review(server: Server, job_id: str) -> Response:
+    """The review a page watched being made (``/review?job=``)."""
+    job = server.jobs.get(job_id)
+    if job.kind != "analyze":
+        raise InvalidInputError("not a review's job", "job")
+    if job.error is not None:
+        raise InvalidInputError(job.error, "review")
+    if job.state is not JobState.DONE:
+        raise InvalidInputError(f"the review is {job.state}, not done", "review")
+    from .charts import review_context
+
+    record = job.context["record"]
+    return server.page(
+        "review.html", review=review_context(record, job.result), record_text=job.context["text"]
+    )
+
+
 @page
 async def review_page(request: Request) -> Response:
     server = _server(request)
     if request.method == "GET":
+        job_id = request.query_params.get("job")
+        if job_id:
+            return _watched_review(server, job_id)
         return server.page("review.html", review=None, record_text="")
     form = await request.form()
     raw = form.get("record")
@@ -376,7 +373,7 @@ async def review_page(request: Request) -> Response:
         if k in ("samples",) and v != ""
     }
     record = inputs.record({"record": text})
-    samples, seed, per, total = _analyze_options(options, server.settings)
+    samples, seed, per, total = analyze_options(options, server.settings)
     review = await server.run(
         request,
         jobs.analyze_job,
@@ -393,12 +390,25 @@ async def review_page(request: Request) -> Response:
 
 
 @page
+async def rules_page(request: Request) -> Response:
+    """A page of the rulebook, every rule id an anchor (``/rules/the-game#C5``)."""
+    name = request.path_params.get("name", "the-game")
+    title, html = rulebook.page(name)
+    return _server(request).page("rules.html", title=title, html=html, pages=rulebook.PAGES)
+
+
+@page
 async def mind_page(request: Request) -> Response:
-    q = request.query_params
-    odds = await _mind_odds(request, q.get("players"), q.get("tolerance"))
+    server, q = _server(request), request.query_params
+    key = mind_key(q.get("players"), q.get("tolerance"))
+    if key not in server.mind_odds and q.get("wait") != "1":
+        # Not counted yet: the page shows the count's progress (mind.js
+        # starts it as a job) and comes back when the odds are in.
+        return server.page("mind.html", odds=None, players=key[0], tolerance=key[1])
+    odds = await mind_odds(server, key, request)
     from .charts import mind_context
 
-    return _server(request).page("mind.html", **mind_context(odds))
+    return server.page("mind.html", players=key[0], tolerance=key[1], **mind_context(odds))
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -410,6 +420,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            await server.jobs.close()
             await server.pool.close()
 
     static = StaticFiles(packages=[("thegame.serve", "static")])
@@ -421,11 +432,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/solve", solve_page),
         Route("/review", review_page, methods=["GET", "POST"]),
         Route("/mind", mind_page),
+        Route("/rules", rules_page),
+        Route("/rules/{name}", rules_page),
         Route("/nimmt", nimmt.nimmt_page),
         Route("/cento", cento.cento_page),
+        Route("/cento/table", cento.table_page),
         Route("/cento/{date}", cento.cento_page),
         Route("/api/daily", api_daily),
         Route("/api/mind/odds", api_mind_odds),
+        Route("/api/jobs", api_jobs, methods=["POST"]),
+        Route("/api/job", api_job),
+        Route("/api/job/cancel", api_job_cancel, methods=["POST"]),
         Route("/api/solve", api_solve, methods=["POST"]),
         Route("/api/check", api_check, methods=["POST"]),
         Route("/api/hint", api_hint, methods=["POST"]),

@@ -32,6 +32,7 @@ from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
 from . import inputs, jobs, schema
+from .background import Job, Jobs
 from .pool import (
     GRACE,
     JobCancelled,
@@ -84,6 +85,7 @@ class Settings:
     hint_time: float = 3.0
     hindsight_time: float = 1.0  # per position of a review's hindsight column
     hindsight_total: float = 6.0
+    engine_time: float = 1.0  # seconds per turn of the engine at a Cento table, and its hint
     # Seconds a daily puzzle or The Mind's odds (made once, kept) may take (None: 4 x the cap).
     make_time: float | None = None
     grace: float = GRACE  # seconds a job may overrun its budget before its worker is killed
@@ -359,6 +361,8 @@ class Server:
         self.puzzle_json: dict[tuple[str, str | None], dict[str, Any]] = {}
         self.mind_odds: dict[tuple[int, int], dict[str, Any]] = {}
         self.cento_puzzles: dict[str, Any] = {}  # Cento's daily puzzles (serve.cento)
+        # The jobs a page watches (their user-facing errors: the API's 400s and 503s).
+        self.jobs = Jobs((ThegameError, PoolBusy, Unavailable, JobOverran, WorkerDied))
         self._making: dict[Any, asyncio.Lock] = {}
         self._failed: dict[Any, tuple[float, str]] = {}
         self.templates = Environment(
@@ -375,8 +379,17 @@ class Server:
         return s.time_cap * 4 if s.make_time is None else s.make_time
 
     async def run(
-        self, request: Request | None, func: Callable[..., Any], *args: Any, budget: float
+        self,
+        request: Request | None,
+        func: Callable[..., Any],
+        *args: Any,
+        budget: float,
+        watch: Job | None = None,
     ) -> Any:
+        """``func(*args)`` in a worker; it stops when its client goes away,
+        or (``watch``: a job a page watches) when that job is given up."""
+        if watch is not None:
+            return await self.pool.run(func, args, budget, watch.gone, watch.heard)
         gone = None if request is None else request.is_disconnected
         return await self.pool.run(func, args, budget, gone)
 
@@ -410,14 +423,18 @@ class Server:
                     data = await self.run(
                         request, jobs.daily_job, key[0], stream, budget=self.make_time
                     )
-                    self.puzzles[key] = Puzzle.from_dict(data, "daily")
-                    self.puzzles[key].date = key[0]
-                    self.puzzle_json[key] = data
-                    while len(self.puzzles) > PUZZLE_CACHE:
-                        old, _ = self.puzzles.popitem(last=False)
-                        self.puzzle_json.pop(old, None)
+                    self.keep_puzzle(key, data)
         self.puzzles.move_to_end(key)
         return self.puzzles[key]
+
+    def keep_puzzle(self, key: tuple[str, str | None], data: dict[str, Any]) -> None:
+        """Keep the day's puzzle ``data`` (``thegame daily --json``) for ``key`` (day, stream)."""
+        self.puzzles[key] = Puzzle.from_dict(data, "daily")
+        self.puzzles[key].date = key[0]
+        self.puzzle_json[key] = data
+        while len(self.puzzles) > PUZZLE_CACHE:
+            old, _ = self.puzzles.popitem(last=False)
+            self.puzzle_json.pop(old, None)
 
     # -- pages -------------------------------------------------------------------
 

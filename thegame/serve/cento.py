@@ -11,33 +11,36 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ..analysis.cento.session import (
     Session,
     Step,
     StepKind,
-    choices,
     parse_steps,
     session_of,
     step_text,
     turn_steps,
 )
 from ..models import InvalidInputError
-from ..models.cento.deal import Deal, card_to_json
+from ..models.cento.deal import Deal
 from ..models.cento.record import Record
-from ..models.cento.rules import FREE, MAX_NAMED, CentoStatus
+from ..models.cento.rules import FREE, MAX_NAMED
 from ..models.cento.state import Turn, TurnError
 from ..models.seeds import MAX_SEED
 from ..puzzles.cento.puzzles import SoloPuzzle
-from . import game_jobs, inputs
-from .base import Server, _day, _json, _server, api, page
+from . import cento_view, game_jobs, inputs
+from .background import Job
+from .base import Server, _day, _int_param, _json, _server, api, page
+from .cento_view import board_view
 
 # Turns a client may send: a solo game ends long before (every turn plays or draws).
 MAX_TURNS = 1000
+MAX_PLAYERS = 6  # rule Z1: Cento game 2 seats 2 to 6 (one: the solo puzzle)
 
 
 async def puzzle(server: Server, day: dt.date, request: Request | None) -> SoloPuzzle:
@@ -112,46 +115,58 @@ def _apply(session: Session, steps: list[Step]) -> bool:
     return session.step(steps)
 
 
-def board_view(session: Session, steps: list[Step]) -> dict[str, Any]:
-    state = session.state
-    c = choices(session) if not session.over else None
-    b = session.builder
-    pos = b.pos if b is not None else state.draw_pos
-    left = session.deal.draw[pos:]
-    status = state.status
-    out: dict[str, Any] = {
-        "state": "solved"
-        if status == CentoStatus.WON
-        else "lost"
-        if status == CentoStatus.BLOCKED
-        else "playing",
-        "turn": len(session.turns) + 1,
-        "turns": [t.to_dict() for t in session.turns],
-        "steps": [step_text(s) for s in steps],
-        "open": session.open_value(),
-        "bound": bool(state.obliged and not state.immune[0] and b is None),
-        "immune": bool(state.immune[0]),
-        "hand": [card_to_json(x) for x in session.hand()],
-        "draw_left": len(left),
-        "draw_next": [card_to_json(x) for x in left[:5]],
-        "cards_left": len(session.hand()),
-    }
-    if c is not None:
-        out["playable"] = [*c.cards, *(["free"] if c.free_values else [])]
-        out["free_values"] = list(c.free_values)
-        out["can"] = {"draw": c.draw, "trick": c.trick, "treat": c.treat, "end": c.end}
-    return out
-
-
 async def _game(server: Server, raw: Any, request: Request) -> tuple[Deal, SoloPuzzle | None]:
     g = inputs.obj(raw, "game")
     if "daily" in g:
         p = await puzzle(server, _day(inputs.text(g, "daily"), "game.daily"), request)
         return p.deal, p
+    return _seeded(g), None
+
+
+def _seeded(g: dict[str, Any]) -> Deal:
+    """A seed's deal: alone (open), or a table of 2 to 6 (``players``)."""
     seed = inputs.integer(g, "seed", 0, MAX_SEED, None, "game.seed")
     if seed is None:
         raise InvalidInputError('give "daily" or "seed"', "game")
-    return Deal.from_seed(seed, 1), None
+    players = inputs.integer(g, "players", 1, MAX_PLAYERS, 1, "game.players")
+    assert players is not None
+    return Deal.from_seed(seed, players)
+
+
+def _engine_time(server: Server) -> float:
+    s = server.settings
+    return min(s.engine_time, s.time_cap)
+
+
+async def _table(request: Request, server: Server, deal: Deal, data: dict[str, Any]) -> Any:
+    """A step of seat 1 at a table against the engine, and the engine's turns after it."""
+    record = Record(deal, _turns(deal, data.get("turns")))
+    steps = _steps(data.get("steps"))
+    action = _action(data.get("action"))
+    if action == "solution":
+        raise InvalidInputError("a table has no solution to show: ask for a hint", "action")
+    t = _engine_time(server)
+    # The engine's turns (one a seat) and a hint, each within t seconds.
+    return await server.run(
+        request, cento_view.cento_table_job, record, steps, action, t,
+        budget=t * (deal.players + 1) + 2,
+    )  # fmt: skip
+
+
+def start_review(server: Server, body: dict[str, Any]) -> Job:
+    """The review of a table's game (``cento analyze``), as a job a page watches."""
+    deal = _seeded(inputs.obj(body.get("game"), "game"))
+    record = Record(deal, _turns(deal, body.get("turns")))
+    cap = server.settings.time_cap
+
+    async def work(job: Job) -> Any:
+        return await server.run(
+            None, cento_view.cento_review_job, record, cap, True, budget=cap, watch=job
+        )
+
+    job = server.jobs.start("cento_review", "turns", work)
+    job.total = len(record.turns)
+    return job
 
 
 def _next_step(
@@ -215,6 +230,8 @@ async def _help(
 async def api_board(request: Request) -> Response:
     server, data = _server(request), await _json(request)
     deal, puzzle_ = await _game(server, data.get("game"), request)
+    if deal.players > 1:
+        return JSONResponse(await _table(request, server, deal, data))
     try:
         session = session_of(Record(deal, _turns(deal, data.get("turns"))), frozenset({0}))
         steps = _steps(data.get("steps"))
@@ -307,6 +324,30 @@ async def cento_page(request: Request) -> Response:
         subtitle=f"alone: empty your hand in {p.turn_count} turns (the proven fewest)",
         prev=prev_day,
         next=next_day,
+        time_cap=server.settings.time_cap,
+        default_time=server.settings.default_time,
+    )
+
+
+@page
+async def table_page(request: Request) -> Response:
+    """A game at a table of 2 to 6: the person in seat 1, the engine in the others."""
+    server, q = _server(request), request.query_params
+    players = _int_param(q.get("players"), "players", 2, MAX_PLAYERS, 4)
+    if q.get("seed") in (None, ""):
+        seed = random.SystemRandom().randrange(1 << 32)
+        return RedirectResponse(f"/cento/table?players={players}&seed={seed}", 303)
+    seed = _int_param(q.get("seed"), "seed", 0, MAX_SEED, 0)
+    return server.page(
+        "cento.html",
+        title=f"Cento at a table of {players}",
+        game=json.dumps({"seed": seed, "players": players}),
+        table=True,
+        players=players,
+        subtitle=f"seed {seed}: you are player 1, the engine plays players 2 to {players} "
+        "from what each seat sees; first to empty their hand wins (rule Z1)",
+        prev=None,
+        next=None,
         time_cap=server.settings.time_cap,
         default_time=server.settings.default_time,
     )

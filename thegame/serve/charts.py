@@ -9,7 +9,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..models.the_game import Record, pile_name, replay
+from ..models.the_game import Record, Rules, pile_name, replay
+from .rulebook import rule_link
 from .views import percent, plural
 
 WIDTH, HEIGHT, PAD = 640, 220, 36
@@ -175,6 +176,17 @@ def measure_words(action: dict[str, Any], marks: dict[str, list[float]]) -> str:
     return f"leaves about {more:.1f} more cards at the end (± {margin_left:.1f}): " + cards + over
 
 
+def action_rules(rules: Rules, played: dict[str, Any]) -> list[dict[str, str]]:
+    """The rules an action follows, each linked to its heading in the
+    rulebook: where a card may go (and a fire card's), or the turn's
+    minimum and the draw that end it."""
+    if played.get("end_turn"):
+        ids = [rules.min_play_rule, "C6"]
+    else:
+        ids = ["C5"] + (["F1"] if played.get("card") in rules.fire_cards else [])
+    return [rule_link(r) for r in ids]
+
+
 def replay_frames(record: Record, review: dict[str, Any]) -> list[dict[str, Any]]:
     """The replay board's positions: one before each judged action (the
     position the review judged it in, the action played, the better one and
@@ -198,6 +210,7 @@ def replay_frames(record: Record, review: dict[str, Any]) -> list[dict[str, Any]
                 "mark": a["mark"],
                 "words": measure_words(a, marks),
                 "hindsight": hs[i] if i < len(hs) else None,
+                "rules": action_rules(record.deal.rules, a["played"]),
             }
         )
     end = replay(record).state
@@ -215,6 +228,7 @@ def replay_frames(record: Record, review: dict[str, Any]) -> list[dict[str, Any]
             "mark": "",
             "words": f"the end: {plural(end.cards_left(), 'card')} left ({end.status})",
             "hindsight": hs[len(review["actions"])] if len(hs) > len(review["actions"]) else None,
+            "rules": [rule_link("C7" if end.cards_left() == 0 else "C8")],
         }
     )
     return frames
@@ -238,6 +252,7 @@ def review_context(record: Record, review: dict[str, Any]) -> dict[str, Any]:
     marks = review.get("marks") or {}
     for a in marked:
         a["words"] = measure_words(a, marks)
+        a["rules"] = action_rules(record.deal.rules, a["played"])
     return {
         "data": review,
         "variant": record.deal.rules.name,

@@ -6,7 +6,10 @@ is a fault of the server."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import time
+from bisect import bisect_right
+from collections.abc import Callable
 from typing import Any
 
 from ..analysis.the_game.annotate import annotate_record
@@ -24,6 +27,7 @@ from ..solver.mind.table import campaign_odds_once
 from ..solver.the_game.api import solve_record
 from ..solver.the_game.portfolio import solve_with
 from .board import open_board
+from .pool import report
 from .views import check_dict, explain_list, hint_dict, play_dict, solution_dict
 
 # Seconds under which a solve uses the search alone (see ``solve_job``).
@@ -130,27 +134,55 @@ def explain_job(record: Record) -> list[dict[str, Any]]:
     return explain_list(record.deal.rules, explain_record(record))
 
 
+def _turns_judged(record: Record) -> Callable[[int, int], None]:
+    """The review's progress (actions judged) reported as whole turns judged."""
+    ends = list(itertools.accumulate(len(t.plays) + 1 for t in record.turns))
+
+    def progress(done: int, _total: int) -> None:
+        report(bisect_right(ends, done), len(ends))
+
+    return progress
+
+
 def analyze_job(
-    record: Record, samples: int, sample_seed: int, hindsight: float | None, total: float
+    record: Record,
+    samples: int,
+    sample_seed: int,
+    hindsight: float | None,
+    total: float,
+    watched: bool = False,
 ) -> dict[str, Any]:
-    """``analyze``: the fair review, then hindsight (``hindsight`` None: skipped)."""
+    """``analyze``: the fair review, then hindsight (``hindsight`` None:
+    skipped); ``watched``: the turns judged so far reported to the server."""
     start = time.monotonic()
     limit = None if hindsight is None else Limit(hindsight)
-    review = annotate_record(record, samples, sample_seed, limit, hindsight_total=total)
+    progress = _turns_judged(record) if watched else None
+    review = annotate_record(
+        record, samples, sample_seed, limit, progress=progress, hindsight_total=total
+    )
     out = review.to_dict()  # the JSON of 'thegame analyze --json', the same object
     out["stats"]["seconds"] = round(time.monotonic() - start, 3)
     out["turns_played"] = len(record.turns)
     return _cut(out)
 
 
-def mind_odds_job(players: int, tolerance: int) -> dict[str, Any]:
+def mind_odds_job(players: int, tolerance: int, watched: bool = False) -> dict[str, Any]:
     """The Mind: the exact odds of every level, without and with a star at
-    its start, and the best star policy over the campaign (``mind odds``)."""
+    its start, and the best star policy over the campaign (``mind odds``);
+    ``watched``: the levels counted so far reported to the server."""
     check_tolerance(tolerance)
     rules = MindRules(players)
-    levels = campaign_odds_once(
-        rules, tolerance, _stop_when_asked
-    )  # the slow ones counted once, stored
+    # Each level is counted twice (without and with a star), a tick per card value.
+    per_level = 2 * rules.high
+    ticks = itertools.count(1)
+
+    def tick(v: int) -> None:
+        _stop_when_asked(v)
+        if watched:
+            report(next(ticks) // per_level, rules.levels)
+
+    # The slow ones counted once, stored.
+    levels = campaign_odds_once(rules, tolerance, tick)
     sol = solve_campaign(
         rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
     )

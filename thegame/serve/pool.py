@@ -39,6 +39,15 @@ POLL = 0.2
 START_WAIT = 120.0
 # What a worker sends once it is ready for jobs.
 READY = "ready"
+# Seconds between two progress reports a worker sends (the page polls slower).
+REPORT_EVERY = 0.1
+# The pipe of this process when it is a worker (None in the server).
+_CONN: Connection | None = None
+_LAST_REPORT = 0.0
+
+
+# Where the server hears a job's progress: ``progress(done, total)``.
+Progress = Callable[[int, int], None]
 
 
 class PoolBusy(Exception):
@@ -95,8 +104,23 @@ def _warm_up() -> None:
         from ..solver.the_game import cpsat  # noqa: F401  (the portfolio's second engine)
 
 
+def report(done: int, total: int) -> None:
+    """Progress of the job running in this worker (``done`` of ``total``),
+    sent to the server at most every ``REPORT_EVERY`` seconds (and always
+    at the end); nothing outside a worker."""
+    global _LAST_REPORT
+    now = time.monotonic()
+    if _CONN is None or (now - _LAST_REPORT < REPORT_EVERY and done < total):
+        return
+    _LAST_REPORT = now
+    with contextlib.suppress(BrokenPipeError, OSError):
+        _CONN.send(("progress", (done, total)))
+
+
 def _worker_main(conn: Connection) -> None:
     """A worker: run jobs from ``conn`` until it closes."""
+    global _CONN, _LAST_REPORT
+    _CONN = conn
     # The server's Ctrl-C is the server's business; the pool ends its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGALRM, _on_alarm)
@@ -111,6 +135,7 @@ def _worker_main(conn: Connection) -> None:
         except (EOFError, OSError):
             return
         interrupt.reset()
+        _LAST_REPORT = 0.0
         signal.setitimer(signal.ITIMER_REAL, budget)
         try:
             with interrupt.polling():
@@ -170,7 +195,9 @@ class WorkerPool:
         self.grace = grace
         self._ctx = multiprocessing.get_context("forkserver")
         # The workers start with the library already imported.
-        self._ctx.set_forkserver_preload(["thegame.serve.jobs", "thegame.serve.game_jobs"])
+        self._ctx.set_forkserver_preload(
+            ["thegame.serve.jobs", "thegame.serve.game_jobs", "thegame.serve.cento_view"]
+        )
         self._idle: asyncio.Queue[_Worker] | None = None
         self._all: set[_Worker] = set()
         self._spawning: set[asyncio.Task[None]] = set()
@@ -202,9 +229,11 @@ class WorkerPool:
         args: tuple[Any, ...],
         budget: float,
         gone: Callable[[], Awaitable[bool]] | None = None,
+        progress: Progress | None = None,
     ) -> Any:
         """Run ``func(*args)`` in a worker within ``budget`` seconds; ``gone``
-        says whether the client went away (the job is then cancelled)."""
+        says whether the client went away (the job is then cancelled);
+        ``progress(done, total)`` hears what the job ``report``s."""
         assert self._idle is not None, "the pool is not started"
         try:
             worker = await asyncio.wait_for(self._idle.get(), self.wait)
@@ -214,7 +243,7 @@ class WorkerPool:
         self.busy += 1
         keep: _Worker | None = worker
         try:
-            return await self._run_on(worker, func, args, budget, gone)
+            return await self._run_on(worker, func, args, budget, gone, progress)
         except (BadInput, JobInterrupted):
             raise  # the worker answered: it is ready for the next job
         except BaseException:
@@ -256,6 +285,7 @@ class WorkerPool:
         args: tuple[Any, ...],
         budget: float,
         gone: Callable[[], Awaitable[bool]] | None,
+        progress: Progress | None,
     ) -> Any:
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
@@ -267,6 +297,8 @@ class WorkerPool:
             if not ready.done():
                 ready.set_result(None)
 
+        answer: tuple[str, Any] | None = None
+
         try:
             worker.conn.send((func, args, budget))
         except (BrokenPipeError, OSError):
@@ -277,7 +309,11 @@ class WorkerPool:
             while True:
                 done, _ = await asyncio.wait({ready}, timeout=POLL)
                 if done:
-                    break
+                    ready = loop.create_future()
+                    answer = self._read(worker, progress)
+                    if answer is not None:
+                        break
+                # Checked whatever arrived: a job reporting often is still watched.
                 if not worker.process.is_alive():
                     raise WorkerDied("a worker process died")
                 if gone is not None and await gone():
@@ -287,10 +323,8 @@ class WorkerPool:
                     raise JobOverran(f"the job ran past its budget of {budget:g} s")
         finally:
             loop.remove_reader(fd)
-        try:
-            kind, value = worker.conn.recv()
-        except (EOFError, OSError):
-            raise WorkerDied("a worker process died") from None
+        assert answer is not None  # the loop ends with one or raises
+        kind, value = answer
         self.done += 1
         if kind == "bad":
             raise BadInput(value)
@@ -299,3 +333,18 @@ class WorkerPool:
         if kind == "fail":
             raise JobFailed(value)
         return value
+
+    @staticmethod
+    def _read(worker: _Worker, progress: Progress | None) -> tuple[str, Any] | None:
+        """The worker's messages waiting on its pipe: progress goes to
+        ``progress``; the job's answer is returned (None: none yet)."""
+        try:
+            while worker.conn.poll():
+                kind, value = worker.conn.recv()
+                if kind != "progress":
+                    return kind, value
+                if progress is not None:
+                    progress(*value)
+        except (EOFError, OSError):
+            raise WorkerDied("a worker process died") from None
+        return None

@@ -182,6 +182,23 @@ VARIANT = Field("variant", (Json.STRING,), "a served variant", enum=SERVED)
 STREAM = Field("variant", (Json.STRING,), "the daily stream", enum=("classic", *STREAMS))
 DAY = Field("date", (Json.STRING,), "a day YYYY-MM-DD (default today, UTC)", pattern=_DATE)
 
+ANALYZE = (
+    RECORD,
+    _int("samples", 2, MAX_SAMPLES, "sampled orders of the unseen cards", 100),
+    _int("sample_seed", 0, MAX_SEED, "the samples' seed", 0),
+    Field("hindsight", (Json.BOOLEAN,), "the hindsight column", default=True),
+    _seconds("time_limit", "seconds per position of the hindsight column", 1.0),
+    _seconds("hindsight_total", "seconds for the whole hindsight column", 6.0),
+)
+MIND_ODDS = (
+    _int("players", 2, 4, "players", 2),
+    _int("tolerance", 1, MIND_TOLERANCE, "the largest gap counted", 3),
+)
+CENTO_PLAYERS = _int("players", 1, 6, "players: 1 alone, 2-6 a table against the engine", 1)
+# A watched job's answer: its id, kind, status (running, done, failed,
+# cancelled), done of total in its unit, seconds; result once done, error once failed.
+JOB = ("job", "kind", "status", "done", "total", "unit", "seconds")
+
 ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ("GET", "/api/daily"): Endpoint(
         "The day's puzzle as `thegame daily --json` prints it, its solution under `turns`",
@@ -190,10 +207,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ),
     ("GET", "/api/mind/odds"): Endpoint(
         "The Mind: the exact odds of every level and the best star policy",
-        query=(
-            _int("players", 2, 4, "players", 2),
-            _int("tolerance", 1, MIND_TOLERANCE, "the largest gap counted", 3),
-        ),
+        query=MIND_ODDS,
         answer=("players", "tolerance", "levels", "campaign"),
     ),
     ("POST", "/api/solve"): Endpoint(
@@ -225,16 +239,44 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ),
     ("POST", "/api/analyze"): Endpoint(
         "The annotated review of a record: win chance per turn, marks, hindsight",
-        body=(
-            RECORD,
-            _int("samples", 2, MAX_SAMPLES, "sampled orders of the unseen cards", 100),
-            _int("sample_seed", 0, MAX_SEED, "the samples' seed", 0),
-            Field("hindsight", (Json.BOOLEAN,), "the hindsight column", default=True),
-            _seconds("time_limit", "seconds per position of the hindsight column", 1.0),
-            _seconds("hindsight_total", "seconds for the whole hindsight column", 6.0),
-        ),
+        body=ANALYZE,
         answer=("cards_left", "status", "turn_starts", "actions", "stats"),
         time_limit=True,
+    ),
+    ("POST", "/api/jobs"): Endpoint(
+        "Start a job a page watches: a review or The Mind's odds; its id at once",
+        body=(
+            Field("analyze", (Json.OBJECT,), "a review: the body of /api/analyze", fields=ANALYZE),
+            Field(
+                "mind_odds",
+                (Json.OBJECT,),
+                "The Mind's odds: {players, tolerance}",
+                fields=MIND_ODDS,
+            ),
+            Field(
+                "cento_review",
+                (Json.OBJECT,),
+                'a Cento table\'s game reviewed: {"game": {"seed", "players"}, "turns"}',
+                fields=(
+                    Field("game", (Json.OBJECT,), "the table", fields=(SEED, CENTO_PLAYERS)),
+                    TURNS,
+                ),
+            ),
+        ),
+        answer=JOB,
+        time_limit=True,
+    ),
+    ("GET", "/api/job"): Endpoint(
+        "How far a job got (done of total, in its unit), and its answer once done",
+        query=(Field("id", (Json.STRING,), "the job's id"),),
+        answer=JOB,
+        worker=False,
+    ),
+    ("POST", "/api/job/cancel"): Endpoint(
+        "Stop a job: it leaves the queue, or its worker is ended",
+        body=(Field("id", (Json.STRING,), "the job's id"),),
+        answer=JOB,
+        worker=False,
     ),
     ("POST", "/api/explain"): Endpoint(
         "Each play of a record with its reasons",
@@ -320,8 +362,13 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
             Field(
                 "game",
                 (Json.OBJECT,),
-                '{"daily": "YYYY-MM-DD"} or {"seed": N}',
-                fields=(Field("daily", (Json.STRING,), "the puzzle's day", pattern=_DATE), SEED),
+                '{"daily": "YYYY-MM-DD"}, {"seed": N} (alone) or {"seed": N, "players": 2-6} '
+                "(a table: seat 1 against the engine, the others' hands and the pile hidden)",
+                fields=(
+                    Field("daily", (Json.STRING,), "the puzzle's day", pattern=_DATE),
+                    SEED,
+                    CENTO_PLAYERS,
+                ),
             ),
             TURNS,
             Field(

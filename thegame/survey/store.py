@@ -198,6 +198,14 @@ class Store:
             or (limit is not None and limit >= retry_below)
         }
 
+    def unknown_seeds(self, variant: str, players: int) -> set[int]:
+        """Seeds of (variant, players) stored as unknown."""
+        rows = self.db.execute(
+            "SELECT seed FROM deals WHERE variant=? AND players=? AND verdict=?",
+            (variant, players, str(Verdict.UNKNOWN.value)),
+        )
+        return {r[0] for r in rows}
+
     def blind_seeds(self, variant: str, players: int) -> set[int]:
         rows = self.db.execute(
             "SELECT seed FROM blind WHERE variant=? AND players=?", (variant, players)

@@ -81,6 +81,13 @@ def decide(variant: str, players: int, seed: int, time_limit: float | None) -> R
     deal = Deal.from_seed(seed, get_rules(variant), players)
     sol = solve(deal, Limit(time_limit, None))
     interrupt.check()
+    return deal_row(variant, players, seed, sol, time_limit)
+
+
+def deal_row(
+    variant: str, players: int, seed: int, sol: Solution, time_limit: float | None
+) -> Row:
+    """The ``deals`` row of a solution."""
     return {
         "variant": variant,
         "players": players,

@@ -50,12 +50,16 @@ def test_two_workers_share_the_work_and_agree() -> None:
     deal = lost_deal(1)
     one = solve_split(deal, Limit(), jobs=1, unit_nodes=20_000)
     two = solve_split(deal, Limit(), jobs=2, unit_nodes=20_000)
-    assert one.verdict == two.verdict == Verdict.LOSS
+    deaf = solve_split(deal, Limit(), jobs=2, unit_nodes=20_000, share_bits=0)
+    assert one.verdict == two.verdict == deaf.verdict == Verdict.LOSS
     workers = two.details["split"]["workers"]
     assert len(workers) == 2 and all(w["units"] > 0 for w in workers.values())
-    # the same tree, split the same way: the nodes differ only by what each
-    # worker's own table of dead positions saved (two tables see half each)
-    assert one.nodes * 0.8 < two.nodes < 2 * one.nodes
+    # each worker tells the other what it proved: close to one worker's
+    # nodes; without it, each proves again much of what the other did
+    assert two.details["split"]["shared_bytes"] > 0
+    assert deaf.details["split"]["shared_bytes"] == 0
+    assert one.nodes * 0.8 < two.nodes < 1.3 * one.nodes
+    assert two.nodes < deaf.nodes
 
 
 def test_a_node_budget_covers_every_worker() -> None:

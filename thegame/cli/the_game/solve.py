@@ -46,6 +46,15 @@ ENGINE_HELP = (
     help="Save the search to FILE every few seconds and at Ctrl-C; the same command "
     "with the same FILE goes on from there.",
 )
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="The workers of --jobs: processes on this machine, or Ray actors (the ray "
+    "extra; a local Ray of --jobs CPUs, or the cluster at --address).",
+)
+@click.option("--address", default=None, metavar="ADDR", help="--backend ray: join this cluster.")
 @json_option()
 @user_errors
 def solve(
@@ -62,6 +71,8 @@ def solve(
     old_record: str | None,
     jobs: int | None,
     checkpoint: str | None,
+    backend: str,
+    address: str | None,
     as_json: bool,
 ) -> None:
     """Decide whether a perfect clear exists, and show the line.
@@ -73,8 +84,9 @@ def solve(
     each start; each player's race alone too.
 
     --jobs and --checkpoint split the search of a deal into units (the
-    classic family): over worker processes, and resumable after Ctrl-C or
-    a kill.
+    classic family): over worker processes (or Ray actors, --backend ray),
+    which tell one another what they proved, and resumable after Ctrl-C
+    or a kill.
     """
     from ...models import InvalidInputError
     from ...models.the_game.record import replayed
@@ -97,22 +109,19 @@ def solve(
     game = load_game(seed, deck, deal_file, variant, players, first)
     if game.turns and deal_file is not None:
         replayed(game, deal_file)  # an illegal record is named by its file, before any search
-    split = jobs is not None or checkpoint is not None
+    split = jobs is not None or checkpoint is not None or backend == "ray"
     if split:
-        if game.turns:
-            raise InvalidInputError(
-                "--jobs and --checkpoint solve a deal from its start, not a record", "options"
-            )
-        if engine == EngineName.CPSAT:
-            raise InvalidInputError("--jobs and --checkpoint split the search: drop --engine cpsat")
-        if checkpoint is not None:
-            writable(checkpoint)
+        _check_split(bool(game.turns), engine, checkpoint, backend)
+    elif address is not None:
+        raise InvalidInputError("--address goes with --backend ray", "options")
     result: Solution | DuelSolution
     with searching(enabled=not as_json) as tick:
         if split:
             from ...solver.the_game.parallel import solve_split
 
-            result = solve_split(game.deal, replace(limit, progress=tick), jobs or 1, checkpoint)
+            jobs = jobs if backend == "ray" else jobs or 1  # Ray: all its CPUs by default
+            lim = replace(limit, progress=tick)
+            result = solve_split(game.deal, lim, jobs, checkpoint, backend=backend, address=address)
         else:
             result = solve_game(game, engine, replace(limit, progress=tick))
     if save_file:
@@ -123,6 +132,24 @@ def solve(
         out.print(duel_solution_view(result))
     else:
         out.print(solution_view(result))
+
+
+def _check_split(record: bool, engine: str, checkpoint: str | None, backend: str) -> None:
+    """The split search's options, refused in one line before any search."""
+    from ...models import InvalidInputError
+
+    if record:
+        raise InvalidInputError(
+            "--jobs and --checkpoint solve a deal from its start, not a record", "options"
+        )
+    if engine == EngineName.CPSAT:
+        raise InvalidInputError("--jobs and --checkpoint split the search: drop --engine cpsat")
+    if checkpoint is not None:
+        writable(checkpoint)
+    if backend == "ray":
+        from ...solver.the_game.split_workers import ray_module
+
+        ray_module()
 
 
 @click.command("solve-batch")

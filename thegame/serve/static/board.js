@@ -242,15 +242,11 @@
       const a = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
         download: "game.json", "data-action": "download" }, "Download the record");
       end.append(a);
-      const form = el("form", { method: "post", action: "/review", enctype: "multipart/form-data", "data-wait": "reviewing" });
+      const form = el("form", { method: "post", action: "/review", enctype: "multipart/form-data", "data-job": "analyze" });
       const field = el("textarea", { name: "record", hidden: "", "aria-label": "the record" }); field.value = text;
       const go = el("button", { type: "submit", "data-action": "review" }, "Review this game");
       form.append(field, go);
-      form.addEventListener("submit", () => {
-        const box = el("div", { class: "wait", role: "status" }); form.append(box);
-        waiting(box, "reviewing: every action judged", () => { window.stop(); box.hidden = true; go.disabled = false; });
-        go.disabled = true;
-      });
+      window.page.watchReview(form);  // the turns judged so far while it waits, and Cancel
       end.append(form);
     }
   }

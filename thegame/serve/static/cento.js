@@ -1,15 +1,20 @@
-// Cento's daily puzzle. The rules live on the server: each click sends the
-// turns played and the steps of this turn to /api/cento/board, which
-// replays them through the rules engine and answers with the position and
-// the steps the rules allow next; this script only draws it.
+// Cento's daily puzzle, and a game at a table of 2 to 6 against the engine.
+// The rules live on the server: each click sends the turns played and the
+// steps of this turn to /api/cento/board, which replays them through the
+// rules engine (at a table, then lets the engine play the other seats) and
+// answers with the position and the steps the rules allow next; this
+// script only draws it. At a table the others' hands and the pile's order
+// never reach the page.
 (function () {
   "use strict";
   const root = document.getElementById("board");
   const game = JSON.parse(root.dataset.game);
+  const table = (game.players || 1) > 1;
   let turns = [], steps = [], view = null, busy = false, hints = 0, solutionSteps = 0, focusKey = null;
   const $ = (id) => document.getElementById(id);
-  const { el, post, face, stack, shortcut, waiting, plural } = window.page;
-  if (window.daily) window.daily.showStreak("cento");
+  const { el, post, face, stack, shortcut, waiting, plural, percent, watch } = window.page;
+  if (window.daily && !table) window.daily.showStreak("cento");
+  const estimate = (e) => e ? ` (wins ${percent(e.win_share)} of ${plural(e.worlds, "sampled world")}, an estimate)` : " (the only legal turn)";
   const cardName = (c) => (c === "free" ? "free" : String(c));
 
   function turnText(t) {
@@ -31,14 +36,20 @@
     root.setAttribute("aria-busy", "true");
     const controller = new AbortController();
     const what = action === "hint" ? "thinking of a hint" : action === "solution" ? "finding the next step"
-      : view === null ? "making the day's puzzle" : null;
+      : view === null ? (table ? "dealing" : "making the day's puzzle") : table ? "the others are playing" : null;
     let stop = null;
     const shown = what && setTimeout(() => { stop = waiting($("wait"), what, () => controller.abort()); }, 300);
     try {
       const data = await post("/api/cento/board", { game, turns, steps, action }, controller.signal);
       view = data; turns = data.turns; steps = data.steps;
       $("message").textContent = "";
-      if (data.hint) {
+      if (data.engine && data.engine.length) {
+        $("message").textContent = data.engine.map((t) => `player ${t.player}: ${turnText(t.played)}`).join(" · ");
+      }
+      if (data.hint && table) {
+        hints += 1;
+        $("message").textContent = "hint: " + turnText(data.hint.hint) + estimate(data.hint.estimate);
+      } else if (data.hint) {
         hints += 1;
         $("message").textContent = data.hint.hint ? "hint: " + turnText(data.hint.hint)
           + (data.hint.turn_count != null ? ` (${data.hint.turn_count} turns left with best play)` : "")
@@ -64,7 +75,9 @@
   function render() {
     root.dataset.state = view.state;
     const playing = view.state === "playing";
-    $("status").textContent = view.state === "solved" ? `Solved in ${view.turns.length} turns`
+    if (table) renderSeats();
+    $("status").textContent = table ? tableStatus()
+      : view.state === "solved" ? `Solved in ${view.turns.length} turns`
       : view.state === "lost" ? "Blocked: the hand cannot be emptied"
       : `Turn ${view.turn}` + (view.steps.length ? ": " + view.steps.join(", ") : "")
         + (view.bound ? " — bound by a single-digit card (rule Z2)" : "");
@@ -73,10 +86,12 @@
     const open = el("div", { class: "pile up", "data-pile": "open", "data-top": String(view.open),
       tabindex: "0", role: "img", "aria-label": `open card ${view.open}` });
     open.append(el("span", { class: "dir" }, "open"), face(view.open));
+    const next = view.draw_next || [];  // at a table the pile's order is hidden
     const draw = el("button", { type: "button", class: "pile draw facedown", "data-pile": "draw",
-      "data-top": String(view.draw_left), "aria-label": `draw pile, ${view.draw_left} cards; next ${view.draw_next.join(", ")}` });
-    draw.append(el("span", { class: "dir" }, "draw"), stack(view.draw_left),
-      el("span", { class: "room" }, "next " + view.draw_next.map(cardName).join(" ")));
+      "data-top": String(view.draw_left), "aria-label": `draw pile, ${view.draw_left} cards`
+        + (table ? " face down" : `; next ${next.join(", ")}`) });
+    draw.append(el("span", { class: "dir" }, "draw"), stack(view.draw_left));
+    if (!table) draw.append(el("span", { class: "room" }, "next " + next.map(cardName).join(" ")));
     draw.addEventListener("click", () => send("draw"));
     draw.disabled = !(view.can && view.can.draw);
     piles.append(open, draw);
@@ -97,10 +112,12 @@
       document.querySelector(`[data-action="${a}"]`).disabled = !(view.can && view.can[a]);
     }
     document.querySelector('[data-action="end-turn"]').disabled = !(view.can && view.can.end && view.steps.length);
-    for (const a of ["hint", "solution"]) document.querySelector(`[data-action="${a}"]`).disabled = !playing;
-    $("line").textContent = view.turns.map((t, i) => `${i + 1}: ${turnText(t)}`).join(" · ");
+    for (const b of document.querySelectorAll('[data-action="hint"], [data-action="solution"]')) b.disabled = !playing;
+    $("line").textContent = view.turns.map((t, i) => `${i + 1}: ` + (table ? `player ${t.player} ` : "") + turnText(t)).join(" · ");
     const end = $("end");
-    if (view.state === "solved" && view.puzzle && window.daily) {
+    if (table) {
+      tableEnd(end);
+    } else if (view.state === "solved" && view.puzzle && window.daily) {
       end.hidden = false;
       end.replaceChildren();
       const help = hints + solutionSteps;
@@ -134,18 +151,95 @@
     send({ play: "free", as: v });
   }
 
+  // -- a table of 2 to 6 ------------------------------------------------------------
+  function tableStatus() {
+    if (view.state !== "over") return `Turn ${view.turn}: your move` + (view.steps.length ? ": " + view.steps.join(", ") : "")
+      + (view.bound ? " — bound by a single-digit card (rule Z2)" : "");
+    const w = view.winners;
+    return view.you === "win" ? "You won: your hand is empty" : view.you === "shared" ? `A shared win: players ${w.join(", ")}`
+      : w.length ? `Player ${w.join(", ")} won` : "Blocked: nobody wins";
+  }
+
+  function renderSeats() {
+    $("seats").replaceChildren(...view.seats.map((s) => el("li", { "data-player": String(s.player),
+      class: "seat" + (s.you ? " you" : "") + (view.state === "playing" && s.player === view.to_move ? " to-move" : "") },
+    `${s.you ? "you (player 1)" : "player " + s.player}: ${plural(s.cards, "card")}`)));
+  }
+
+  function tableEnd(end) {
+    end.hidden = view.state !== "over";
+    if (end.hidden) return;
+    const again = el("a", { href: `/cento/table?players=${game.players}`, "data-action": "new-table" }, "A new deal");
+    const review = el("button", { type: "button", "data-action": "review" }, "Review the game");
+    review.addEventListener("click", () => reviewGame(review));
+    end.replaceChildren(el("h2", { "data-verdict": view.you }, view.you === "win" ? "You won!" : view.you === "shared" ? "A shared win" : "The engine won"),
+      el("p", {}, `${plural(view.turns.length, "turn")} played; you hold ${plural(view.cards_left, "card")}.`), review, " ", again);
+  }
+
+  const yesNo = (v) => (v === true ? "yes" : v === false ? "no" : "undecided");
+  const value = (v) => ({ 1: "a win", 0: "a shared win", "-1": "a loss" }[v] || "undecided");
+
+  async function reviewGame(button) {
+    button.disabled = true;
+    const box = $("review");
+    box.hidden = false;
+    const wait = el("div", { class: "wait", role: "status" });
+    box.replaceChildren(el("h2", {}, "Review"), wait);
+    const words = (j) => `reviewing: judged ${j.done} of ${plural(j.total || 0, "turn")} · ${j.seconds.toFixed(1)} s`;
+    try {
+      const job = await watch({ cento_review: { game, turns: view.turns } }, wait, words);
+      if (!job) { wait.replaceChildren(el("span", {}, "Review cancelled.")); button.disabled = false; return; }
+      showReview(box, job.result);
+    } catch (e) {
+      wait.replaceChildren(el("span", { class: "warn" }, e.message));
+      button.disabled = false;
+    }
+  }
+
+  function showReview(box, r) {
+    const lost = r.turns.filter((t) => t.lost_win).length;
+    const two = r.players === 2;
+    const intro = two ? "For the player who moved: the value of the game before and after the turn (proven by the solver)."
+      : "For the player who moved: could they force a win, whatever the others did together, before and after the turn "
+        + "(proven by the search); where that is undecided, the engine's estimate from what the seat saw.";
+    const rows = r.turns.map((t) => {
+      const tr = el("tr", { "data-turn": String(t.turn) });
+      if (t.lost_win) tr.dataset.mark = "lost-win";
+      const est = t.estimate ? `played ${percent(t.estimate.share_played)}, best ${percent(t.estimate.share_best)} `
+        + `(${turnText(t.estimate.best)}) over ${plural(t.estimate.worlds, "world")}` : "–";
+      const cells = [String(t.turn), String(t.player), turnText(t.played),
+        two ? `${value(t.value_before)} → ${value(t.value_after)}` : `${yesNo(t.win_before)} → ${yesNo(t.win_after)}`,
+        t.lost_win ? "lost the win" + (t.best ? ": " + turnText(t.best) : "") : "", two ? "–" : est];
+      tr.append(...cells.map((c) => el("td", {}, c)));
+      return tr;
+    });
+    const head = el("tr", {});
+    head.append(...["turn", "player", "played", two ? "value before → after" : "forced win before → after", "mark", "estimate"]
+      .map((h) => el("th", {}, h)));
+    const tbl = el("table", { class: "marks cento-marks" });
+    const thead = el("thead", {}), tbody = el("tbody", {});
+    thead.append(head); tbody.append(...rows); tbl.append(thead, tbody);
+    const scroll = el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "the turns reviewed" });
+    scroll.append(tbl);
+    box.replaceChildren(el("h2", {}, "Review"), el("p", { class: "dim" }, intro),
+      el("p", { "data-review": "summary" }, (lost ? `${plural(lost, "turn")} threw a proven win away` : "No turn threw a proven win away")
+        + (r.undecided ? `; ${plural(r.undecided, "position")} undecided within ${r.seconds_per_position} s each` : "")
+        + `. ${r.stats.nodes} nodes, ${r.stats.seconds} s.`), scroll);
+  }
+
   const actions = { draw: "draw", trick: "trick", treat: "treat", "end-turn": "end", undo: "undo", hint: "hint", solution: "solution" };
   for (const [hook, action] of Object.entries(actions)) {
-    document.querySelector(`[data-action="${hook}"]`).addEventListener("click", () => send(action));
+    const b = document.querySelector(`[data-action="${hook}"]`);
+    if (b) b.addEventListener("click", () => send(action));
   }
-  const keys = { d: "draw", e: "end", u: "undo", h: "hint", s: "solution" };
+  const keys = table ? { d: "draw", e: "end", u: "undo", h: "hint" } : { d: "draw", e: "end", u: "undo", h: "hint", s: "solution" };
   document.addEventListener("keydown", (e) => {
     if (!shortcut(e) || !keys[e.key]) return;
     e.preventDefault();
     send(keys[e.key]);
   });
 
-  $("solve-form").addEventListener("submit", async (e) => {
+  if ($("solve-form")) $("solve-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
     const out = $("solve-result");

@@ -125,9 +125,66 @@
     });
   }
 
+  // A job the page watches (a review, The Mind's odds): started with
+  // /api/jobs and asked how far it got until it ends, its progress (done of
+  // total, in words from ``words(job)``) and a Cancel button shown in
+  // ``box``. Resolves with the finished job, or null when cancelled.
+  async function watch(start, box, words) {
+    const first = await post("/api/jobs", start);
+    const bar = el("progress", { "aria-label": "progress" });
+    const text = el("span", { class: "elapsed", "data-progress": "" }, words(first));
+    const cancel = el("button", { type: "button", "data-action": "cancel" }, "Cancel");
+    cancel.addEventListener("click", () => {
+      cancel.disabled = true;
+      post("/api/job/cancel", { id: first.job }).catch(() => {});
+    });
+    box.replaceChildren(bar, text, cancel);
+    box.hidden = false;
+    for (;;) {
+      const resp = await fetch("/api/job?id=" + encodeURIComponent(first.job));
+      const job = await resp.json();
+      if (!resp.ok) throw new Error(job.error || ("error " + resp.status));
+      if (job.total) { bar.max = job.total; bar.value = job.done; }
+      text.textContent = words(job);
+      if (job.status === "done") return job;
+      if (job.status === "cancelled") return null;
+      if (job.status === "failed") throw new Error(job.error);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
+  // A review form (the review page's, a finished game's): the review runs
+  // as a watched job (the turns judged so far, a Cancel), then its page is
+  // shown. Without script the form posts.
+  function watchReview(form) {
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const box = form.querySelector(".wait") || form.appendChild(el("div", { class: "wait", role: "status" }));
+      const submit = form.querySelector("button[type=submit]");
+      const upload = form.querySelector("input[type=file]");
+      const file = upload && upload.files[0];
+      const record = file ? await file.text() : form.querySelector("textarea").value;
+      const count = form.querySelector("input[name=samples]");
+      const samples = (count && Number(count.value)) || 100;
+      submit.disabled = true;
+      const words = (j) => (j.done < (j.total || 0) || j.status !== "running"
+        ? `reviewing: judged ${j.done} of ${plural(j.total || 0, "turn")}`
+        : `reviewing: all ${plural(j.total, "turn")} judged; hindsight`) + ` · ${j.seconds.toFixed(1)} s`;
+      try {
+        const job = await watch({ analyze: { record, samples } }, box, words);
+        if (job) { location.assign("/review?job=" + encodeURIComponent(job.job)); return; }
+        box.replaceChildren(el("span", {}, "Review cancelled."));
+      } catch (e) {
+        box.replaceChildren(el("span", { class: "warn" }, e.message));
+      }
+      submit.disabled = false;
+    });
+  }
+  for (const form of document.querySelectorAll("form[data-job=analyze]")) watchReview(form);
+
   for (const a of document.querySelectorAll('a[data-action="back"]')) {
     a.addEventListener("click", (ev) => { if (history.length > 1) { ev.preventDefault(); history.back(); } });
   }
 
-  window.page = { el, svgEl, face, stack, post, percent, plural, shortcut, waiting };
+  window.page = { el, svgEl, face, stack, post, percent, plural, shortcut, waiting, watch, watchReview };
 })();

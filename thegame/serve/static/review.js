@@ -26,6 +26,15 @@
     return box;
   }
 
+  // The rules an action follows: small links to the rulebook, out of the sentence.
+  function ruleRefs(rules) {
+    return (rules || []).map((r) => {
+      const sup = el("sup", { class: "rule-ref" });
+      sup.append(el("a", { href: r.href, "data-rule": r.rule, "aria-label": `rule ${r.rule} in the rulebook` }, r.rule));
+      return sup;
+    });
+  }
+
   function show(i) {
     at = Math.max(0, Math.min(frames.length - 1, i));
     const f = frames[at];
@@ -51,12 +60,15 @@
     if (f.played) {
       const line = el("p", {});
       line.append(el("span", { class: "played" }, "played " + (f.played.end_turn ? "end of the turn" : f.played.text)));
+      line.append(...ruleRefs(f.rules));
       if (f.mark) line.append(el("b", { class: "mark-cell", "data-mark": f.mark }, ` ${f.mark} ${WORDS[f.mark]}`));
       if (f.better) line.append(document.createTextNode(" · "),
         el("span", { class: "better" }, "better " + (f.better.end_turn ? "end the turn" : f.better.text)));
       words.append(line);
     }
-    words.append(el("p", { class: "dim" }, f.words));
+    const said = el("p", { class: "dim" }, f.words);
+    if (!f.played) said.append(...ruleRefs(f.rules));
+    words.append(said);
     if (f.hindsight !== null && f.hindsight !== undefined) {
       words.append(el("p", { class: "dim" }, `hindsight: best reachable ${f.hindsight} card${f.hindsight === 1 ? "" : "s"} left from here`));
     }

@@ -12,8 +12,10 @@ few seconds, and keeps in the parent process what decides the deal:
   proves its position dead is done; one that wins wins the deal; one that
   runs out is expanded into the positions after each of its whole turns
   (``TurnLister``: all distinct results, so a position is dead exactly when
-  every child is), children the parent already knows dead or that a loss
-  argument (``arguments``) closes are not searched at all.
+  every child is); children the parent already knows dead are not searched
+  at all, and a worker first asks the loss arguments (``arguments``) of a
+  unit's position, which close it without a search when they can (in the
+  worker, not the parent: they are most of a unit's cost to the parent).
 
 Shared knowledge lives in the parent: the positions proven dead (by memo
 key, so a position reached by two lines is searched once), the best line
@@ -34,15 +36,12 @@ loses the units that were running, at most ``unit_nodes`` nodes a worker.
 
 from __future__ import annotations
 
-import multiprocessing
-import queue
 import time
 from pathlib import Path
 from typing import Any
 
 from ...models import InvalidInputError, Limit, Verdict, interrupt
 from ...models.the_game import Deal, GameState
-from .arguments import turn_start_bound
 from .backend import kernel_of, walker
 from .beam import beam_widths
 from .budget import SearchStats
@@ -58,16 +57,20 @@ from .split_units import (
     WorkerStats,
     covers,
     dump_table,
-    ignore_sigint,
     position_at,
     read_checkpoint,
     run_unit,
     write_checkpoint,
 )
+from .split_workers import Workers, start_workers
 from .verify import verified
 
 # Seconds between two writes of the checkpoint.
 CHECKPOINT_SECONDS = 5.0
+# The dead positions a worker tells the others about: those whose proof took
+# at least 2^(SHARE_BITS-1) nodes (cheaper ones are found again faster than
+# they are sent and loaded).
+SHARE_BITS = 3
 
 
 # -- the parent -----------------------------------------------------------------
@@ -80,10 +83,13 @@ class SplitSearch:
         self,
         deal: Deal,
         limit: Limit,
-        jobs: int = 1,
+        jobs: int | None = 1,
         checkpoint: str | None = None,
         unit_nodes: int = UNIT_NODES,
         beams: bool = True,
+        backend: str = "local",
+        address: str | None = None,
+        share_bits: int = SHARE_BITS,
     ) -> None:
         if not covers(deal):
             raise InvalidInputError(
@@ -92,7 +98,19 @@ class SplitSearch:
             )
         self.deal = deal
         self.limit = limit
-        self.jobs = jobs
+        # One local worker: the units run in this process.
+        self.inline = backend == "local" and (jobs or 1) == 1
+        self.jobs = jobs or 1
+        self.asked_jobs = jobs
+        self.backend = backend
+        self.address = address
+        self.share_bits = share_bits
+        # What the workers proved, on its way to the others: (from slot,
+        # entries); ``seen[slot]`` is how far that worker has had it.
+        self.log: list[tuple[int, bytes]] = []
+        self.log_base = 0  # the log's first entry's index (older ones all seen)
+        self.seen: list[int] = []
+        self.shared_bytes = 0  # bytes sent to workers
         self.path = checkpoint
         self.start = time.monotonic()
         self.cpu0 = time.process_time()
@@ -159,6 +177,18 @@ class SplitSearch:
 
     # -- the loop ------------------------------------------------------------------
 
+    def _share_for(self, slot: int) -> list[bytes]:
+        """The entries the other workers proved since ``slot``'s last unit."""
+        start = self.seen[slot] - self.log_base
+        share = [b for src, b in self.log[start:] if src != slot and b]
+        self.seen[slot] = self.log_base + len(self.log)
+        drop = min(self.seen) - self.log_base  # seen by every worker: forgotten
+        if drop > 0:
+            del self.log[:drop]
+            self.log_base += drop
+        self.shared_bytes += sum(len(b) for b in share)
+        return share
+
     def _job(self, u: Unit) -> dict[str, Any]:
         left = self._nodes_left()
         if u.kind is UnitKind.BEAM:
@@ -176,9 +206,10 @@ class SplitSearch:
             "line": [list(a) for a in u.line],
             "width": u.width,
             "nodes": nodes,
-            "deadline": self.deadline,
+            "seconds_left": None if self.deadline is None else self.deadline - time.monotonic(),
             "tables": self.tables,
             "load": self.old_tables,
+            "share_bits": 0 if self.inline else self.share_bits,
         }
 
     def run(self) -> Solution:
@@ -186,7 +217,7 @@ class SplitSearch:
         checkpoint is written and ``KeyboardInterrupt`` raised)."""
         with interrupt.polling():
             try:
-                if self.jobs == 1:
+                if self.inline:
                     # A new run starts with an empty table, as a new worker does.
                     DEAD_SETS.clear()
                     self._loop_inline()
@@ -194,7 +225,7 @@ class SplitSearch:
                     self._loop_pool()
             except KeyboardInterrupt:  # a second Ctrl-C, or no handler installed
                 interrupt.request()
-            if self.tables is not None and self.jobs == 1:
+            if self.tables is not None and self.inline:
                 self._note_dump(dump_table(self.tables))
             self._save()
             if self._decided():
@@ -214,53 +245,47 @@ class SplitSearch:
                 last = time.monotonic()
 
     def _loop_pool(self) -> None:
-        ctx = multiprocessing.get_context("spawn")
-        last = time.monotonic()
-        pending: dict[int, Any] = {}
+        workers = start_workers(self.backend, self.asked_jobs, self.address)
+        self.jobs = workers.slots
+        self.seen = [self.log_base + len(self.log)] * workers.slots
+        if not workers.local:
+            self.tables, self.old_tables = None, []  # the workers do not see this disk
+        pending: dict[int, int] = {}  # slot -> its unit
         try:
-            self._pool_rounds(ctx, pending, last)
+            self._pool_rounds(workers, pending)
         finally:
+            workers.stop()
             # Units still running go back on the stack: searched again later.
-            for uid in pending:
+            for uid in pending.values():
                 self.in_flight.pop(uid, None)
                 self.state.stack.append(uid)
 
-    def _pool_rounds(self, ctx: Any, pending: dict[int, Any], last: float) -> None:
-        done: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
-        # The workers are started deaf to Ctrl-C (the parent stops them and
-        # writes the checkpoint): none prints a traceback while it loads.
-        with interrupt.deaf_children():
-            started = ctx.Pool(self.jobs, initializer=ignore_sigint)
-        with started as pool:
-            while True:
-                while (
-                    len(pending) < self.jobs
-                    and self.state.stack
-                    and not self._decided()
-                    and not self._out_of_budget()
-                ):
-                    uid = self.state.stack.pop()
-                    job = self._job(self.state.units[uid])
-                    pending[uid] = pool.apply_async(run_unit, (job,), callback=done.put)
-                if not pending:
-                    break
-                try:
-                    # A short wait, so that Ctrl-C and the clock are seen.
-                    out = done.get(timeout=0.25)
-                except queue.Empty:
-                    out = None
-                for r in list(pending.values()):
-                    if r.ready() and not r.successful():
-                        r.get()  # a worker's error is the parent's
-                if out is not None:
-                    del pending[out["id"]]
-                    self._done(out)
-                if interrupt.requested() or self._decided():
-                    pool.terminate()
-                    break
-                if time.monotonic() - last >= CHECKPOINT_SECONDS:
-                    self._save(pending)
-                    last = time.monotonic()
+    def _pool_rounds(self, workers: Workers, pending: dict[int, int]) -> None:
+        last = time.monotonic()
+        while True:
+            for slot in range(workers.slots):
+                if slot in pending or not self._can_hand_out():
+                    continue
+                uid = self.state.stack.pop()
+                job = self._job(self.state.units[uid])
+                job["share"] = self._share_for(slot)
+                workers.submit(slot, job)
+                pending[slot] = uid
+            if not pending:
+                break
+            # A short wait, so that Ctrl-C and the clock are seen.
+            for out in workers.results(0.25):
+                del pending[out["slot"]]
+                self.log.append((out["slot"], out["new"]))
+                self._done(out)
+            if interrupt.requested() or self._decided():
+                break
+            if time.monotonic() - last >= CHECKPOINT_SECONDS:
+                self._save(list(pending.values()))
+                last = time.monotonic()
+
+    def _can_hand_out(self) -> bool:
+        return bool(self.state.stack) and not self._decided() and not self._out_of_budget()
 
     def _table_files(self) -> list[str]:
         if self.tables is None:
@@ -313,6 +338,7 @@ class SplitSearch:
             else:
                 del st.units[uid]
         elif out["proven"]:
+            st.argument_cuts += out.get("argument", False)
             self._dead(uid)
         elif out["nodes"] < given or given < st.unit_nodes:
             # Cut by the clock, Ctrl-C or the end of a node budget: the same
@@ -364,10 +390,6 @@ class SplitSearch:
             if key in st.dead:
                 st.memo_cuts += 1
                 continue
-            if k.unplayed and turn_start_bound(k) is not None:
-                st.argument_cuts += 1
-                st.dead.add(key)
-                continue
             known = st.by_key.get(key)
             if known is not None:
                 st.units[known].parents.append(u.id)
@@ -387,7 +409,7 @@ class SplitSearch:
         for _, child in sorted(children, key=lambda x: -x[0]):
             st.stack.append(child.id)
 
-    def _save(self, pending: dict[int, Any] | None = None) -> None:
+    def _save(self, pending: list[int] | None = None) -> None:
         if self.path is None:
             return
         st = self.state
@@ -395,7 +417,7 @@ class SplitSearch:
         cpu = self._cpu()
         # Units running now are open in the file: a kill searches them again.
         saved_stack = list(st.stack)
-        st.stack = saved_stack + [i for i in (pending or {}) if i in st.units]
+        st.stack = saved_stack + [i for i in (pending or []) if i in st.units]
         st.seconds += elapsed
         st.cpu += cpu
         write_checkpoint(self.path, st)
@@ -457,7 +479,7 @@ class SplitSearch:
         """CPU seconds of this run: the units' (in the workers or here) and
         the parent's own work between them."""
         own = time.process_time() - self.cpu0
-        return own + (self.unit_cpu if self.jobs > 1 else 0.0)
+        return own + (0.0 if self.inline else self.unit_cpu)
 
     def report(self) -> dict[str, Any]:
         """The split search's own figures (a solution's ``details``)."""
@@ -475,6 +497,7 @@ class SplitSearch:
                 "memo_cuts": st.memo_cuts,
                 "lost_starts": sorted(st.lost),
                 "run_nodes": self.run_nodes,
+                "shared_bytes": self.shared_bytes,
                 "cpu_seconds": round(st.cpu + self._cpu(), 2),
                 "workers": {w: vars(s) for w, s in st.workers.items()},
             }
@@ -484,10 +507,13 @@ class SplitSearch:
 def solve_split(
     deal: Deal,
     limit: Limit,
-    jobs: int = 1,
+    jobs: int | None = 1,
     checkpoint: str | None = None,
     unit_nodes: int = UNIT_NODES,
     beams: bool = True,
+    backend: str = "local",
+    address: str | None = None,
+    share_bits: int = SHARE_BITS,
 ) -> Solution:
     """Solve ``deal`` with the split search (module notes): ``jobs`` worker
     processes, resumable from ``checkpoint``. The budget covers every
@@ -497,4 +523,7 @@ def solve_split(
         from .api import solve  # a game over before its first turn: nothing to split
 
         return solve(deal, limit)
-    return SplitSearch(deal, limit, jobs, checkpoint, unit_nodes, beams).run()
+    search = SplitSearch(
+        deal, limit, jobs, checkpoint, unit_nodes, beams, backend, address, share_bits
+    )
+    return search.run()

@@ -21,6 +21,7 @@ from typing import Any
 from ...models import InvalidInputError, Limit
 from ...models.the_game import Deal, GameState
 from . import ckernel
+from .arguments import turn_start_bound
 from .backend import kernel_of
 from .beam import BRANCH, EXTRA, PER_PARENT
 from .kernel import END, INF, Action, Kernel
@@ -232,6 +233,9 @@ def _dead_set(job: dict[str, Any], k: Kernel) -> Any:
     if shared is None:
         DEAD_SETS.clear()
         shared = DEAD_SETS[key] = ckernel.new_dead_set(k)
+        if job.get("share_bits"):
+            # what this worker proves is kept aside for the other workers
+            shared.journal(job["share_bits"])
         for name in job["load"]:
             # a file gone: a newer run's worker wrote its own, holding it
             with contextlib.suppress(FileNotFoundError):
@@ -269,7 +273,12 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
     deal = Deal.from_dict(job["deal"])
     line = [(a[0], a[1]) for a in job["line"]]
     k = position_at(deal, job["first"], line)
-    deadline = job["deadline"]
+    # The budget's time as seconds from now: a Ray worker's clock is not the parent's.
+    seconds_left = job["seconds_left"]
+    deadline = None if seconds_left is None else t0 + seconds_left
+    argument = False
+    for entries in job.get("share", ()):  # what the other workers proved
+        _dead_set(job, k).load(entries)
     if job["kind"] == UnitKind.BEAM:
         ck = ckernel.CKernel.of(k)
         mode = ckernel.FIRE if (k.players != 1 or k.fire) else ckernel.TURN
@@ -278,6 +287,10 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
             BRANCH, PER_PARENT, EXTRA, UNIT_MEMORY << 20, None, INF, True,
         )  # fmt: skip
         proven = False  # a beam proves nothing but a win
+    elif k.unplayed and turn_start_bound(k) is not None:
+        # a loss argument closes the position: no search
+        win, proven, actions, left, nodes = False, True, [], INF, 0
+        argument = True
     else:
         shared = _dead_set(job, k)
         limit = Limit(None, job["nodes"], None, UNIT_MEMORY)
@@ -285,14 +298,17 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
         win, proven, actions, left, nodes = (
             res.win, res.proven, res.actions, res.best_left, res.stats.nodes,
         )  # fmt: skip
+    new = DEAD_SETS and job.get("share_bits")
     dumped = None
     if job["tables"] and time.monotonic() - _LAST_DUMP[0] >= DUMP_SECONDS:
         dumped = dump_table(job["tables"])
     return {
+        "new": next(iter(DEAD_SETS.values())).take() if new else b"",
         "dumped": dumped,
         "id": job["id"],
         "win": win,
         "proven": proven,
+        "argument": argument,
         "actions": [list(a) for a in actions],
         "left": left,
         "nodes": nodes,

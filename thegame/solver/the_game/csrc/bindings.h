@@ -22,6 +22,7 @@ typedef struct {
     long long chained; /* positions the search put in its chains of dominance */
     int n_asc, n_piles, players, extreme; /* the game shape its keys are of */
     KeyShape ks;
+    Journal journal; /* its new entries for other processes (``journal``, ``take``) */
 } DeadSetObject;
 
 extern PyTypeObject CoreType;

@@ -49,6 +49,35 @@ static inline int key_at_turn_start(const KeyShape *ks, const uint64_t *key) {
 
 /* ---- the dead memo (dfs.Searcher) ------------------------------------------- */
 
+/* The new entries of a shared table worth telling other processes about
+ * (the split search's workers trade them): each one's key words and value,
+ * appended as the search proves them; ``on`` is cleared when memory runs
+ * out (the entries then stay unshared, which costs only work). */
+typedef struct {
+    uint64_t *keys;
+    int32_t *vals;
+    size_t n, cap;
+    int kw, on;
+    int32_t min_val; /* only proofs of at least 2^(min_val-1) nodes */
+} Journal;
+
+static inline void journal_add(Journal *j, const uint64_t *key, int32_t val) {
+    if (j->n == j->cap) {
+        size_t cap = j->cap ? j->cap * 2 : 1 << 12;
+        uint64_t *keys = realloc(j->keys, cap * (size_t)j->kw * sizeof(uint64_t));
+        if (keys) j->keys = keys;
+        int32_t *vals = keys ? realloc(j->vals, cap * sizeof(int32_t)) : NULL;
+        if (vals) j->vals = vals;
+        if (!keys || !vals) {
+            j->on = 0;
+            return;
+        }
+        j->cap = cap;
+    }
+    memcpy(j->keys + j->n * (size_t)j->kw, key, (size_t)j->kw * sizeof(uint64_t));
+    j->vals[j->n++] = val;
+}
+
 typedef struct {
     Table *dead;   /* this search's dead positions (the DeadSet it returns) */
     Table *shared; /* turn-start dead positions shared between searches, or NULL */
@@ -65,6 +94,7 @@ typedef struct {
     int32_t *gnext;
     size_t gn, gcap, gmax;
     long long dominated; /* positions found dead by dominance */
+    Journal *journal;    /* the shared table's journal, or NULL */
 } DeadMemo;
 
 /* memo.c: Searcher._is_dead's dominance, and Searcher._bury's chains */
@@ -97,9 +127,11 @@ static inline int32_t work_bits(long long nodes) {
 static inline void memo_add_dead(DeadMemo *m, const Kernel *k, const uint64_t *key,
                                  long long proof_nodes) {
     int32_t val = work_bits(proof_nodes);
-    if (m->shared && (m->share_all || k->extreme || key_at_turn_start(&k->ks, key)))
+    if (m->shared && (m->share_all || k->extreme || key_at_turn_start(&k->ks, key))) {
         tab_keep(m->shared, key, val);
-    else
+        if (m->journal && m->journal->on && val >= m->journal->min_val)
+            journal_add(m->journal, key, val);
+    } else
         tab_keep(m->dead, key, val);
     memo_bury(m, k, key);
 }

@@ -192,6 +192,7 @@ PyObject *core_search(CoreObject *self, PyObject *args, PyObject *kwargs) {
         Py_DECREF(ds);
         return PyErr_NoMemory();
     }
+    if (shared && shared->journal.on) s.memo.journal = &shared->journal;
     int win, proven;
     search_run(&s, &win, &proven);
     ds->chained = (long long)s.memo.gn;
@@ -216,6 +217,8 @@ PyObject *core_search(CoreObject *self, PyObject *args, PyObject *kwargs) {
  * asked with Python memo keys (``key in dead``), as the branch and bound does. */
 static void deadset_dealloc(DeadSetObject *self) {
     tab_free(&self->t);
+    free(self->journal.keys);
+    free(self->journal.vals);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -312,9 +315,39 @@ static PyObject *deadset_load(DeadSetObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* journal(min_bits): from now on, the entries the searches put in this
+ * table with a value of at least ``min_bits`` (0: none) are also kept
+ * aside; take() -> bytes returns them as dump() does and empties the
+ * journal. The split search's workers trade them; load() does not journal. */
+static PyObject *deadset_journal(DeadSetObject *self, PyObject *arg) {
+    long v = PyLong_AsLong(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    self->journal.kw = self->t.kw;
+    self->journal.min_val = (int32_t)v;
+    self->journal.on = v > 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *deadset_take(DeadSetObject *self, PyObject *noargs) {
+    (void)noargs;
+    Journal *j = &self->journal;
+    size_t kb = (size_t)self->t.kw * sizeof(uint64_t), rec = kb + sizeof(int32_t);
+    PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(j->n * rec));
+    if (!b) return NULL;
+    char *p = PyBytes_AS_STRING(b);
+    for (size_t i = 0; i < j->n; i++, p += rec) {
+        memcpy(p, j->keys + i * (size_t)self->t.kw, kb);
+        memcpy(p + kb, &j->vals[i], sizeof(int32_t));
+    }
+    j->n = 0;
+    return b;
+}
+
 static PyMethodDef deadset_methods[] = {
     {"dump", (PyCFunction)deadset_dump, METH_NOARGS, "every entry as bytes"},
     {"load", (PyCFunction)deadset_load, METH_O, "put back the entries of a dump"},
+    {"journal", (PyCFunction)deadset_journal, METH_O, "keep new entries of this value aside"},
+    {"take", (PyCFunction)deadset_take, METH_NOARGS, "the entries kept aside, as bytes"},
     {NULL},
 };
 
@@ -339,6 +372,7 @@ DeadSetObject *dead_set_new(int n_asc, int n_piles, int players, int extreme, Ke
     ds->extreme = extreme;
     ds->ks = ks;
     ds->chained = 0;
+    memset(&ds->journal, 0, sizeof ds->journal);
     if (!tab_init(&ds->t, ks.kw, slots)) {
         Py_DECREF(ds); /* its dealloc frees what tab_init got */
         PyErr_NoMemory();

@@ -1,0 +1,175 @@
+"""The split search's workers: local processes or Ray actors, one unit each
+at a time.
+
+The parent (``parallel``) gives each worker, by its slot number, one unit
+at a time with what the other workers proved since its last unit, and
+hears back the result with what this worker proved (``run_unit``). A
+worker keeps its table of dead positions between units, so each one is a
+long-lived process (a local process with its own queue, or a Ray actor),
+not a task any free process may take: the parent must know which worker
+has seen which entries.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import queue
+import traceback
+from typing import Any, Protocol
+
+from ...models import InvalidInputError, interrupt
+from .split_units import ignore_sigint, run_unit
+
+
+class Workers(Protocol):
+    slots: int
+    # Whether the workers see this machine's files (the tables beside the checkpoint).
+    local: bool
+
+    def submit(self, slot: int, job: dict[str, Any]) -> None: ...
+
+    def results(self, timeout: float) -> list[dict[str, Any]]: ...
+
+    def stop(self) -> None: ...
+
+
+def _serve(slot: int, inbox: Any, outbox: Any) -> None:
+    """A local worker's life: units from its own queue until None."""
+    ignore_sigint()
+    while True:
+        job = inbox.get()
+        if job is None:
+            return
+        try:
+            out = run_unit(job)
+        except BaseException:  # the parent raises it, with the worker's traceback
+            out = {"error": traceback.format_exc()}
+        out["slot"] = slot
+        outbox.put(out)
+
+
+class LocalWorkers:
+    """``slots`` worker processes on this machine (spawned, deaf to Ctrl-C:
+    the parent stops them and writes the checkpoint)."""
+
+    local = True
+
+    def __init__(self, slots: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.slots = slots
+        self.outbox = ctx.Queue()
+        self.inboxes = [ctx.SimpleQueue() for _ in range(slots)]
+        with interrupt.deaf_children():
+            self.procs = [
+                ctx.Process(target=_serve, args=(i, self.inboxes[i], self.outbox), daemon=True)
+                for i in range(slots)
+            ]
+            for p in self.procs:
+                p.start()
+        self.busy: set[int] = set()
+
+    def submit(self, slot: int, job: dict[str, Any]) -> None:
+        self.busy.add(slot)
+        self.inboxes[slot].put(job)
+
+    def results(self, timeout: float) -> list[dict[str, Any]]:
+        got: list[dict[str, Any]] = []
+        try:
+            got.append(_checked(self.outbox.get(timeout=timeout)))
+            while True:
+                got.append(_checked(self.outbox.get_nowait()))
+        except queue.Empty:
+            pass
+        for out in got:
+            self.busy.discard(out["slot"])
+        if not got:
+            for i in self.busy:
+                if not self.procs[i].is_alive():
+                    raise RuntimeError(f"a worker of the split search died (slot {i + 1})")
+        return got
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.terminate()
+        for p in self.procs:
+            p.join()
+
+
+def _checked(out: dict[str, Any]) -> dict[str, Any]:
+    if "error" in out:
+        raise RuntimeError("a worker of the split search failed:\n" + out["error"])
+    return out
+
+
+def ray_module() -> Any:
+    """Ray, or one clear line when the optional extra is not installed."""
+    try:
+        import ray
+    except ImportError:
+        raise InvalidInputError(
+            "Ray is not installed: pip install 'thegame[ray]' (or drop --backend ray)",
+            "--backend ray",
+        ) from None
+    return ray
+
+
+class UnitWorker:
+    """A Ray actor: one worker of the split search (its table lives in the
+    actor's process between units)."""
+
+    def __init__(self, slot: int) -> None:
+        self.slot = slot
+
+    def run(self, job: dict[str, Any]) -> dict[str, Any]:
+        out = run_unit(job)
+        out["slot"] = self.slot
+        return out
+
+
+class RayWorkers:
+    """``slots`` Ray actors of one CPU each: a local Ray started for the
+    search, or the cluster at ``address``."""
+
+    def __init__(self, slots: int | None, address: str | None) -> None:
+        ray = self.ray = ray_module()
+        self.started = not ray.is_initialized()
+        if self.started:
+            quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
+            if address:
+                ray.init(address=address, **quiet)
+            else:
+                ray.init(num_cpus=slots, include_dashboard=False, **quiet)
+        self.local = not address
+        self.slots = slots or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        actor = ray.remote(num_cpus=1)(UnitWorker)
+        self.actors = [actor.remote(i) for i in range(self.slots)]
+        self.refs: dict[Any, int] = {}
+
+    def submit(self, slot: int, job: dict[str, Any]) -> None:
+        self.refs[self.actors[slot].run.remote(job)] = slot
+
+    def results(self, timeout: float) -> list[dict[str, Any]]:
+        if not self.refs:
+            return []
+        ready, _ = self.ray.wait(list(self.refs), num_returns=1, timeout=timeout)
+        got = []
+        for ref in ready:
+            del self.refs[ref]
+            got.append(self.ray.get(ref))
+        return got
+
+    def stop(self) -> None:
+        for a in self.actors:
+            self.ray.kill(a)
+        if self.started:
+            self.ray.shutdown()
+
+
+def start_workers(backend: str, slots: int | None, address: str | None) -> Workers:
+    if backend == "ray":
+        return RayWorkers(slots, address)
+    if backend != "local":
+        raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
+    return LocalWorkers(slots or 1)
+
