@@ -10,8 +10,10 @@ hands of the right sizes and a pile (a *world*), plays every candidate turn
 in that world and finishes the game with quick playouts (every player takes
 the shrewd turn below, with a little randomness); the candidate with the
 best share of wins over all worlds is played, but the shrewd turn keeps a
-lead of ``PRIOR_MARGIN`` (a few worlds are noisy; without the lead the
-sampled shares chose worse turns than the shrewd score alone). A candidate is what the seat
+lead of ``PRIOR_LEAD`` over the square root of the worlds sampled (a
+share over a few worlds is noise: with a fixed lead of 0.3 and 2 worlds a
+decision the engine won 54.2% of 1,000 two-player games against the greedy
+player, where the shrewd turn alone won 59.8% of the same deals). A candidate is what the seat
 decides before it sees a drawn card (play these cards; or draw), and in a
 world a drawing candidate is worth its best continuation, as the seat will
 choose once the card is seen. Near the end of a world (few cards left in
@@ -29,6 +31,7 @@ no single-digit card (the penalty).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -49,7 +52,7 @@ Policy = Callable[[TableSolver, Key, random.Random], Option]
 
 EXACT_PILE = 6  # a world with at most this many cards in the pile is tried exactly
 EXACT_NODES = 400  # the exact search's budget in such a world
-PRIOR_MARGIN = 0.3  # the shrewd turn's lead in share of wins over sampled worlds
+PRIOR_LEAD = 1.5  # the shrewd turn's lead in share of wins, times 1/sqrt(worlds)
 PLAYOUT_NOISE = 0.1  # a playout's share of random turns
 
 
@@ -396,15 +399,17 @@ def _group_prior(solver: TableSolver, key: Key, group: list[Option]) -> tuple[fl
 
 def _pick(score: list[list[float]], prior: list[tuple[float, int]]) -> int:
     """The candidate with the best share of wins; the shrewd turn keeps a
-    lead (``PRIOR_MARGIN``: a few sampled worlds are noisy, and a candidate
-    must beat the shrewd turn by more than noise), and among equal shares
-    the shrewd score decides."""
+    lead of ``PRIOR_LEAD / sqrt(worlds)`` (a candidate must beat it by more
+    than the noise of a share over that many worlds: none of 2 or fewer),
+    and among equal shares the shrewd score decides."""
     shrewd = min(range(len(prior)), key=lambda i: prior[i])
+    worlds = max(1.0, min(n for _, n in score))
+    lead = PRIOR_LEAD / math.sqrt(worlds)
 
     def rank(i: int) -> tuple[float, tuple[float, int]]:
         share = score[i][0] / max(1, score[i][1])
         if i == shrewd:
-            share += PRIOR_MARGIN
+            share += lead
         return share, (-prior[i][0], -prior[i][1])
 
     return max(range(len(score)), key=rank)
