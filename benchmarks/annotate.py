@@ -28,7 +28,11 @@ import sys
 import time
 from pathlib import Path
 
-from thegame.analysis.the_game.annotate import annotate_record
+from thegame.analysis.the_game.annotate import (
+    REVIEW_BUDGET,
+    REVIEW_PLAYOUTS_TOTAL,
+    annotate_record,
+)
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.analysis.the_game.rollout import backend
 from thegame.analysis.the_game.strong import Level
@@ -119,7 +123,8 @@ def main() -> None:
         + ")",
         f"- better action: {level} "
         + ("(the blind policy)" if level is Level.DEFAULT else
-           "(the strong blind player, 100 playouts a choice)"),
+           f"(the strong blind player, {REVIEW_BUDGET.playouts} playouts a choice, "
+           f"{REVIEW_PLAYOUTS_TOTAL} a review)"),
         "",
     ]
     print("\n".join(text))

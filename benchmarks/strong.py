@@ -145,16 +145,17 @@ def summary_line(rows: list[dict[str, object]]) -> str:
 def report(args: argparse.Namespace) -> None:
     paths = sorted(RESULTS.glob(f"strong-{args.variant}-{args.players}p-*.jsonl"),
                    key=lambda p: int(p.stem.rsplit("-", 1)[1]))  # fmt: skip
+    solo_classic = (args.variant, args.players) == ("classic", 1)
+    header = HEADER if solo_classic else f"{HEADER}: {args.variant}, {args.players} players"
     lines = [
-        HEADER,
+        header,
         "",
         f"Commands: `{args.play_command}`, then "
         f"`python benchmarks/strong.py {shlex.join(sys.argv[1:])}`",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with six other "
-        f"busy sessions (load average 7-17), Python {platform.python_version()}: wall times are "
-        "several times the CPU times; the budget is in playouts, the CPU seconds are "
-        "measured.",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}; {args.machine_note} The budget is in playouts, the "
+        "CPU seconds are measured (both threads of the playouts).",
         "",
         f"{args.variant}, {args.players} player(s), player 1 first. Per budget the seeds "
         "played (every seed of the range, or every k-th), the strong player's win rate "
@@ -176,7 +177,7 @@ def report(args: argparse.Namespace) -> None:
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if not args.no_write:
-        write_section(ROOT / "RESULTS.md", HEADER, text)
+        write_section(ROOT / "RESULTS.md", header, text)
 
 
 
@@ -220,6 +221,8 @@ def main() -> None:
     r.add_argument("--no-write", action="store_true")
     r.add_argument("--play-command", default="python benchmarks/strong.py play ...",
                    help="the play command(s) that made the rows, for the record")
+    r.add_argument("--machine-note", default="",
+                   help="how busy the machine was, for the record")
     v = sub.add_parser("survey-rows")
     v.add_argument("--db", required=True)
     v.add_argument("--playouts", type=int, required=True)

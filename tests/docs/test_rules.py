@@ -1,4 +1,4 @@
-"""The rulebook under docs/rules/ names every rule id the package cites.
+"""The rulebook (thegame/rulebook/, the site's docs/rules/) names every rule id the package cites.
 
 The code cites rules by id in comments, docstrings and the messages a user
 reads (``rule C5``, ``(X3b)``); each id must have its heading, with the id as
@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "thegame"
-RULEBOOK = ROOT / "docs" / "rules"
+RULEBOOK = PACKAGE / "rulebook"
 
 # C (classic), P (Profi), F (On Fire), X (Extreme), D (Face to Face),
 # M (The Mind), S (6 nimmt!), Z (Cento): a letter, 1-10, an optional sub-rule.
@@ -68,3 +68,14 @@ def test_each_rule_id_has_one_heading() -> None:
                 for rule in ANCHOR.findall(line):
                     seen[rule] = seen.get(rule, 0) + 1
     assert seen and all(n == 1 for n in seen.values()), seen
+
+
+def test_the_rulebook_travels_in_the_package_and_the_site_shows_it() -> None:
+    """An installed server reads its rule pages from the package (package data),
+    and the docs site's rules/ is the same folder."""
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "rulebook/*.md" in data["tool"]["setuptools"]["package-data"]["thegame"]
+    assert (ROOT / "docs" / "rules").resolve() == RULEBOOK.resolve()
+    assert {p.stem for p in RULEBOOK.glob("*.md")} >= {"the-game", "cento", "nimmt"}

@@ -13,7 +13,7 @@ import pytest
 from conftest import blunder_record, record_json
 
 from thegame.analysis.the_game.annotate import annotate_record
-from thegame.serve.jobs import analyze_job
+from thegame.serve.jobs import analyze_job, daily_job
 from thegame.serve.pool import WorkerPool
 
 
@@ -127,3 +127,33 @@ def test_the_pool_passes_a_workers_progress_on() -> None:
     asyncio.run(run())
     assert heard and heard[-1] == (len(record.turns), len(record.turns))
     assert all(t == len(record.turns) for _, t in heard)
+
+
+def test_a_daily_made_while_its_page_watches(client: httpx.Client) -> None:
+    """A day whose puzzle is not made yet: its page says so (``data-making``)
+    and the job reports the deals tried; then the puzzle is kept."""
+    day = "2026-10-03"  # 68 deals tried before one qualifies
+    page = client.get(f"/daily/{day}")
+    assert "data-making" in page.text
+    job = client.post("/api/jobs", json={"daily": {"date": day, "variant": "classic"}}).json()
+    assert job["unit"] == "deals"
+    seen = _follow(client, job["job"])
+    assert seen[-1]["status"] == "done" and seen[-1]["done"] >= 1
+    assert seen[-1]["result"] == {"date": day, "variant": "classic"}
+    assert "data-making" not in client.get(f"/daily/{day}").text
+    assert client.get("/api/daily", params={"date": day}).json() == daily_job(day, None)
+
+
+def test_a_job_nobody_asks_about_is_stopped(
+    client: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its page was closed: after ``ABANDON`` seconds without a question the
+    job is stopped as if cancelled (here half a second; the server runs in
+    this process)."""
+    from thegame.serve import background
+
+    monkeypatch.setattr(background, "ABANDON", 0.5)
+    job = client.post("/api/jobs", json={"mind_odds": {"players": 4, "tolerance": 3}}).json()
+    time.sleep(3.0)
+    job = client.get("/api/job", params={"id": job["job"]}).json()
+    assert job["status"] == "cancelled", job

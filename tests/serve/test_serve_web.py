@@ -431,6 +431,7 @@ def test_a_cento_table_of_four_by_clicks_with_a_hint_and_the_review(
         pg.goto("/cento/table?players=4&seed=3")
         settled(pg)
         assert pg.locator("#seats li").count() == 4
+        assert pg.locator('.actions [data-action="undo"]').is_disabled()  # no step to take back
         assert "next" not in (pg.get_attribute('#piles [data-pile="draw"]', "aria-label") or "")
         pg.keyboard.press("h")
         settled(pg)
@@ -453,3 +454,16 @@ def test_a_cento_table_of_four_by_clicks_with_a_hint_and_the_review(
         shot(pg, "cento-table-phone")
     finally:
         pg.context.close()
+
+
+def test_a_daily_not_made_yet_shows_the_deals_tried(page: Any) -> None:
+    """The first visit of a day: the page opens at once and shows the deals
+    tried while the puzzle is made (then hides the wait), with Cancel."""
+    page.goto("/daily/2026-10-02")  # a day no other test makes: 18 deals tried
+    assert page.locator("#board").get_attribute("data-making") is not None
+    settled(page)
+    assert page.locator("#board").get_attribute("data-state") == "playing"
+    words = page.locator("#wait [data-progress]").text_content() or ""
+    assert "making the day's puzzle" in words and "tried" in words, words
+    assert page.locator('#wait [data-action="cancel"]').count() == 1
+    assert page.locator("#wait").is_hidden()

@@ -93,7 +93,7 @@ def test_the_strong_players_own_game_has_no_marks() -> None:
     assert any(len(t.plays) > 1 for t in turns)
     review = annotate_record(record, samples=4, hindsight=None)
     assert review.level is Level.STRONG
-    assert review.to_dict()["better_budget"] == {"playouts": 100, "seconds": None}
+    assert review.to_dict()["better_budget"] == {"playouts": 60, "seconds": None}
     assert review.annotations and all(a.same for a in review.annotations)
     assert review.marked == []
 

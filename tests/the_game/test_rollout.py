@@ -55,8 +55,8 @@ def _advance(state: GameState, rnd: random.Random, turns: int, plays: int) -> Ga
 
 def _same(state: GameState, n: int, seed: int, params: BlindParams | None = None) -> None:
     """The compiled playouts equal the reference on ``n`` sampled orders;
-    so do the policy's plan and, where the turn may end, the playouts that
-    end it first."""
+    so do the policy's plan, its ranked ways to finish the turn and, where
+    the turn may end, the playouts that end it first."""
     if state.over:
         return
     orders = rollout.sample_orders(state, n, seed)
@@ -65,6 +65,10 @@ def _same(state: GameState, n: int, seed: int, params: BlindParams | None = None
         state, orders, params
     )
     assert rollout.plan_c(state, params) == BlindPolicy(params).choose_turn(state)
+    # The policy's ranked ways to finish the turn, cut to their first k.
+    ranked = BlindPolicy(params).turn_options(state)
+    for k in (1, 5, rollout.C_MAX_OPTIONS):
+        assert rollout.turn_options_c(state, params, k) == ranked[:k]
     if len(state.placed) >= state.turn_min:
         ended_c = rollout.playouts_c(state, orders, params, end_first=True)
         assert ended_c == rollout.playouts_python(state, orders, params, end_first=True)

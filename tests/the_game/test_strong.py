@@ -5,12 +5,22 @@ choice the reference playouts give."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from dataclasses import replace
+from unittest.mock import ANY
 
 import pytest
 
-from thegame.analysis.the_game import rollout
-from thegame.analysis.the_game.blind import BlindPolicy, choose_turn, play_out
+from thegame.analysis.the_game import rollout, strong_exact
+from thegame.analysis.the_game.blind import (
+    BlindPolicy,
+    choose_turn,
+    clear_line,
+    deal_hidden,
+    play_out,
+)
 from thegame.analysis.the_game.rollout import SampleSet, playouts, sample_orders
 from thegame.analysis.the_game.strong import Budget, Level, StrongParams, StrongPlayer
 from thegame.models.outcome import Status
@@ -64,6 +74,16 @@ def test_sample_set_matches_playouts() -> None:
     other = _advance(state.copy(), 1)
     with pytest.raises(ValueError, match="hides other cards"):
         samples.playouts(other, 0, 1)
+    # A drawn set grows to the very orders sample_orders draws, and its
+    # runner plays what playouts plays.
+    drawn = SampleSet.drawn(state, 7)
+    drawn.grow(6)
+    drawn.grow(20)
+    assert drawn.orders == orders
+    run = drawn.runner(after, end_first=True)
+    assert run(3, 11) == playouts(after, orders[3:11], end_first=True)
+    with pytest.raises(ValueError, match="only a drawn"):
+        samples.grow(30)
 
 
 @pytest.mark.parametrize(("variant", "players"), [("classic", 1), ("classic", 3), ("on-fire", 2)])
@@ -162,3 +182,62 @@ def test_budget_needs_a_limit() -> None:
     with pytest.raises(ValueError):
         Budget(playouts=-1)
     assert Budget(playouts=50).describe() == "50 playouts a turn"
+
+
+def _late(seed: int, pile: int, players: int = 1) -> GameState | None:
+    """A default-policy game of ``seed`` at its first turn with at most
+    ``pile`` cards in the draw pile (None: it ended before)."""
+    state = _start(seed, "classic", players)
+    while not state.over and state.stock_left() > pile:
+        _advance(state, 1)
+    return None if state.over or not state.stock_left() else state
+
+
+def test_endgame_is_blind_and_exact() -> None:
+    rnd = random.Random(5)
+    player = StrongPlayer(Budget(playouts=200), seed=3)
+    exact = certain = 0
+    for seed in range(1, 16):
+        state = _late(seed, 5, 1 + seed % 2)
+        if state is None:
+            continue
+        choice = player.choose(state)
+        for _ in range(2):  # permuting the hidden cards changes nothing
+            assert player.choose(_shuffled_hidden(state, rnd)) == replace(choice, seconds=ANY)
+        exact += choice.exact
+        if choice.exact and choice.samples == 0:
+            # The endgame's search: the turn wins whatever the draw brings.
+            certain += 1
+            assert state.players == 1 and state.stock_left() <= strong_exact.MAX_HIDDEN
+            for order in itertools.permutations(state.draw_pile()):
+                probe = deal_hidden(state, list(order))
+                for p in choice.plays:
+                    probe.play(p.card, p.pile)
+                probe.end_turn()
+                line = clear_line(probe)
+                assert line is not None
+        elif choice.exact:
+            # Every order weighed: its win chance is the mean over all of them.
+            assert choice.samples == math.factorial(len(rollout.hidden_cards(state)))
+    assert exact > 0 and certain > 0
+
+
+def test_endgame_plays_a_certain_win() -> None:
+    # When one of the candidate turns wins whatever the draw brings, the
+    # strong player plays the first such turn, and says its chance is exact.
+    player = StrongPlayer(Budget(playouts=100))
+    found = 0
+    for seed in range(1, 30):
+        state = _late(seed, 2)
+        if state is None:
+            continue
+        turns = [plays for _, plays in BlindPolicy().turn_options(state)][:8]
+        k, complete = strong_exact.ExactEndgame(BlindPolicy(), 10**6).first_win(state, turns)
+        assert complete
+        choice = player.choose(state)
+        if k is not None:
+            assert (choice.plays, choice.win, choice.exact) == (turns[k], 1.0, True)
+            found += 1
+        else:
+            assert not choice.exact or choice.samples > 0
+    assert found > 0

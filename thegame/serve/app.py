@@ -296,6 +296,7 @@ async def daily_page(request: Request) -> Response:
         else f"{puzzle.variant}, {puzzle.label} ({puzzle.score:g}/100): clear the last "
         f"{puzzle.start().cards_left()} cards",
         prev=prev_day,
+        making=puzzle is None,
         next=next_day,
     )
 

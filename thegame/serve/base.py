@@ -412,8 +412,11 @@ class Server:
                 self._failed[key] = (time.monotonic() + FAILED_FOR, message)
                 raise Unavailable(message, FAILED_FOR) from None
 
-    async def puzzle(self, day: dt.date, stream: str | None, request: Request | None) -> Puzzle:
-        """The day's puzzle, made once in a worker and kept."""
+    async def puzzle(
+        self, day: dt.date, stream: str | None, request: Request | None, watch: Job | None = None
+    ) -> Puzzle:
+        """The day's puzzle, made once in a worker and kept (``watch``: the
+        job a page watches it being made by)."""
         key = (day.isoformat(), stream)
         if key not in self.puzzles:
             async with self.making(
@@ -421,8 +424,9 @@ class Server:
             ):
                 if key not in self.puzzles:
                     data = await self.run(
-                        request, jobs.daily_job, key[0], stream, budget=self.make_time
-                    )
+                        request, jobs.daily_job, key[0], stream, watch is not None,
+                        budget=self.make_time, watch=watch,
+                    )  # fmt: skip
                     self.keep_puzzle(key, data)
         self.puzzles.move_to_end(key)
         return self.puzzles[key]

@@ -20,7 +20,7 @@ from ..models import InvalidInputError, Limit, Verdict, interrupt
 from ..models.advice import Advice
 from ..models.mind import Rules as MindRules
 from ..models.the_game import Play, Record, replay
-from ..puzzles.the_game.daily import daily
+from ..puzzles.the_game.daily import MAX_ATTEMPTS, daily
 from ..solver.mind.campaign import solve_campaign
 from ..solver.mind.gap import check_tolerance
 from ..solver.mind.table import campaign_odds_once
@@ -51,9 +51,11 @@ def _stop_when_asked(_: int) -> None:
         raise KeyboardInterrupt
 
 
-def daily_job(day: str, stream: str | None) -> dict[str, Any]:
-    """The day's puzzle as ``thegame daily --json`` gives it (its solution under ``turns``)."""
-    return daily(dt.date.fromisoformat(day), None, stream).to_dict()
+def daily_job(day: str, stream: str | None, watched: bool = False) -> dict[str, Any]:
+    """The day's puzzle as ``thegame daily --json`` gives it (its solution
+    under ``turns``); ``watched``: the deals tried so far reported."""
+    tried = (lambda attempt: report(attempt + 1, MAX_ATTEMPTS)) if watched else None
+    return daily(dt.date.fromisoformat(day), tried, stream).to_dict()
 
 
 def solve_job(record: Record, seconds: float, memory: int | None, explain: bool) -> dict[str, Any]:

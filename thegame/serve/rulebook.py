@@ -1,9 +1,9 @@
 """The rulebook on the server: ``/rules/<game>`` shows a page of the
-project's rulebook (``docs/rules``, beside the package in a source
-checkout), every rule id an anchor, so a page can link a rule id out of its
-main text (``/rules/the-game#C5``). Only the few kinds of Markdown the
-rulebook uses are read: headings with their ``{ #id }`` anchors,
-paragraphs, lists, emphasis, code and links."""
+project's rulebook (``thegame/rulebook``, shipped in the package; the docs
+site shows the same pages as ``docs/rules``), every rule id an anchor, so a
+page can link a rule id out of its main text (``/rules/the-game#C5``). Only
+the few kinds of Markdown the rulebook uses are read: headings with their
+``{ #id }`` anchors, paragraphs, lists, emphasis, code and links."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 from ..models import InvalidInputError
 
-# The rulebook's pages, where a source checkout keeps them.
-RULEBOOK = Path(__file__).resolve().parents[2] / "docs" / "rules"
+# The rulebook's pages travel in the package, so an installed server has them too.
+RULEBOOK = Path(__file__).resolve().parents[1] / "rulebook"
 # The page of each rule id's letter (the rulebook's index).
 PAGE_OF = {
     "C": "the-game",
@@ -106,10 +106,6 @@ def page(name: str) -> tuple[str, str]:
             f"no rulebook page {name[:40]!r} (pages: {', '.join(PAGES)})", "page"
         )
     path = RULEBOOK / f"{name}.md"
-    if not path.is_file():
-        raise InvalidInputError(
-            "the rulebook is not installed with this copy (it is docs/rules in the source)", "page"
-        )
     text = path.read_text(encoding="utf-8")
     first = text.splitlines()[0] if text else name
     return first.lstrip("# ").strip(), render(text)

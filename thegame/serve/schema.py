@@ -254,6 +254,12 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
                 fields=MIND_ODDS,
             ),
             Field(
+                "daily",
+                (Json.OBJECT,),
+                'a day\'s puzzle made: {"date", "variant"} (the deals tried so far)',
+                fields=(DAY, STREAM),
+            ),
+            Field(
                 "cento_review",
                 (Json.OBJECT,),
                 'a Cento table\'s game reviewed: {"game": {"seed", "players"}, "turns"}',

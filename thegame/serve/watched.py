@@ -13,10 +13,20 @@ from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
 from . import cento, inputs, jobs
 from .background import Job
-from .base import MIND_TOLERANCE, Server, Settings, _int_param, _json, _server, api
+from .base import (
+    MIND_TOLERANCE,
+    Server,
+    Settings,
+    _day,
+    _int_param,
+    _json,
+    _server,
+    _stream,
+    api,
+)
 
 # What ``POST /api/jobs`` starts.
-KINDS = ("analyze", "mind_odds", "cento_review")
+KINDS = ("analyze", "mind_odds", "cento_review", "daily")
 
 
 def analyze_options(data: dict[str, Any], s: Settings) -> tuple[int, int, float | None, float]:
@@ -67,6 +77,18 @@ def _start_review(server: Server, data: dict[str, Any]) -> Job:
     return job
 
 
+def _start_daily(server: Server, body: dict[str, Any]) -> Job:
+    """A day's puzzle made (or found made) while its page shows the deals tried."""
+    day = _day(inputs.text(body, "date"), "daily.date")
+    stream = _stream(inputs.text(body, "variant"))
+
+    async def work(job: Job) -> Any:
+        await server.puzzle(day, stream, None, job)
+        return {"date": day.isoformat(), "variant": stream or "classic"}
+
+    return server.jobs.start("daily", "deals", work)
+
+
 @api
 async def api_jobs(request: Request) -> Response:
     """Start a job a page watches: ``{"analyze": {...}}`` (the body of
@@ -81,6 +103,8 @@ async def api_jobs(request: Request) -> Response:
         job = _start_review(server, body)
     elif kinds[0] == "cento_review":
         job = cento.start_review(server, body)
+    elif kinds[0] == "daily":
+        job = _start_daily(server, body)
     else:
         key = mind_key(body.get("players"), body.get("tolerance"))
 

@@ -28,3 +28,18 @@ def plan(
     n: int,
     /,
 ) -> list[tuple[int, int]]: ...
+
+def options(
+    ints: tuple[int, ...],
+    floats: tuple[float, ...],
+    fire: bytes,
+    position: tuple[int, ...],
+    tops: bytes,
+    top_turn: tuple[int, ...],
+    hand: bytes,
+    sizes: tuple[int, ...],
+    order: bytes,
+    n: int,
+    k: int,
+    /,
+) -> list[tuple[float, list[tuple[int, int]]]]: ...

@@ -77,13 +77,13 @@ HINDSIGHT_TOTAL = 6.0
 # Samples of the win-chance curve at each turn start (the actions get all).
 TURN_START_SAMPLES = 50
 # The strong player's budget per choice in a review: a fixed number of
-# playouts (deterministic), about a tenth of a second on one core; and for
+# playouts (deterministic), some 0.05-0.1 s of CPU; and for
 # all its choices in one review (a game the player keeps leaving the strong
 # turn asks for a choice at almost every action), past which the policy
 # names the better action (``Annotation.better_by`` says whose it is), so a
 # whole solo review stays within seconds.
-REVIEW_BUDGET = Budget(playouts=100)
-REVIEW_PLAYOUTS_TOTAL = 3000
+REVIEW_BUDGET = Budget(playouts=60)
+REVIEW_PLAYOUTS_TOTAL = 1500
 MARK_NAMES = ("", "?!", "?", "??")
 MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 

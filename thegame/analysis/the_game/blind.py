@@ -403,6 +403,17 @@ class _TurnSearch:
             self.best_unsafe = (cost, list(self.path))
 
 
+def clear_line(state: GameState) -> list[Play] | None:
+    """Plays that put the whole hand of the player to move onto the piles
+    this turn, if any exist (None also when the game is over)."""
+    seat = _seat_view(state)
+    if seat is None:
+        return None
+    rules = state.rules
+    asc = tuple(is_ascending(rules, i) for i in range(rules.n_piles))
+    return _clear_line(seat[0], asc, list(state.tops), seat[1])
+
+
 def _clear_line(
     tab: _Tables, asc: tuple[bool, ...], tops: list[int], hand: list[int]
 ) -> list[Play] | None:

@@ -14,6 +14,10 @@ is that loop, said once, with two implementations of it:
   the same floating-point sums in the same order, so ties break alike);
   ``tests/the_game/test_rollout.py`` compares the two game by game.
 
+The extension also answers the policy's questions about one turn: its
+plays (``plan``) and its best-ranked ways to finish the turn
+(``turn_options``, which the strong player compares).
+
 ``playouts`` uses the extension when it is importable and covers the
 position (the classic family with cards up to 127, at most 16 piles and
 hands of at most 32 cards), else the reference. ``THEGAME_ROLLOUT=python``
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from enum import StrEnum
 
@@ -45,6 +49,7 @@ C_MAX_PILES = 16
 C_MAX_HAND = 32
 C_MAX_PLAYERS = 8
 C_MAX_DEPTH = 8  # entries of cover_cost / hand_cost
+C_MAX_OPTIONS = 64  # ways to finish a turn turn_options_c lists, at most
 _C_MAX_INT = 1 << 30  # gap limits stay far from int overflow
 
 
@@ -171,9 +176,35 @@ def plan_c(state: GameState, params: BlindParams | None = None) -> list[Play]:
     return [Play(c, i) for c, i in plays]
 
 
-def _c_position(
-    state: GameState, params: BlindParams | None, end_first: bool
-) -> tuple[
+def turn_options_c(
+    state: GameState, params: BlindParams | None = None, k: int = 8
+) -> list[tuple[float, list[Play]]]:
+    """``BlindPolicy(params).turn_options(state)[:k]`` by the compiled
+    extension (the same entries: ``tests/the_game/test_rollout.py``), for
+    ``k`` up to 64; ``RuntimeError`` as ``playouts_c``."""
+    if not 1 <= k <= C_MAX_OPTIONS:
+        raise ValueError(f"k must be 1 to {C_MAX_OPTIONS}")
+    if state.over:
+        return []
+    order = bytes(arrangement(state))  # fills the hidden places; the policy never reads them
+    ends = _crollout.options(*_c_position(state, params, False), order, 1, k)
+    return [(cost, [Play(c, i) for c, i in plays]) for cost, plays in ends]
+
+
+def turn_options(
+    state: GameState, params: BlindParams | None = None, k: int = 8
+) -> list[tuple[float, list[Play]]]:
+    """The policy's first ``k`` ways to finish the turn
+    (``BlindPolicy.turn_options``), compiled when possible (``backend``)."""
+    # An extension built before it listed options lacks ``options``.
+    compiled = HAVE_C and hasattr(_crollout, "options")
+    if compiled and k <= C_MAX_OPTIONS and backend(state, params) is Backend.C:
+        return turn_options_c(state, params, k)
+    return BlindPolicy(params).turn_options(state)[:k]
+
+
+# The extension's arguments before the orders (``_c_position``).
+_CPosition = tuple[
     tuple[int, ...],
     tuple[float, ...],
     bytes,
@@ -182,7 +213,10 @@ def _c_position(
     tuple[int, ...],
     bytes,
     tuple[int, ...],
-]:
+]
+
+
+def _c_position(state: GameState, params: BlindParams | None, end_first: bool) -> _CPosition:
     """The extension's arguments before the orders, positional: the rules
     and the pruning limits as 11 ints; the score's weights (trick_hand,
     trick_unseen, play_bonus, fire_cost, then the out steps and the hand
@@ -307,9 +341,64 @@ class SampleSet:
         self.orders = _checked(state, orders)
         self.width = len(self.hidden)
         self._flat = bytes(c for cards in self.orders for c in cards)
+        self._rng: random.Random | None = None
+
+    @classmethod
+    def drawn(cls, state: GameState, seed: int) -> SampleSet:
+        """An empty set that ``grow`` fills with ``sample_orders(state, n,
+        seed)``, drawing only the orders it does not hold yet (the first
+        orders of a seed do not depend on how many are drawn)."""
+        samples = cls(state, [])
+        samples._rng = random.Random(seed)
+        return samples
+
+    def grow(self, n: int) -> None:
+        """Draw orders until there are ``n`` (a set made by ``drawn``)."""
+        if self._rng is None:
+            raise ValueError("only a drawn sample set grows")
+        if n <= len(self.orders):
+            return
+        new = []
+        for _ in range(n - len(self.orders)):
+            cards = list(self.hidden)
+            self._rng.shuffle(cards)
+            new.append(cards)
+        self.orders.extend(new)
+        self._flat += bytes(c for cards in new for c in cards)
 
     def __len__(self) -> int:
         return len(self.orders)
+
+    def runner(
+        self, state: GameState, params: BlindParams | None = None, end_first: bool = False
+    ) -> Callable[[int, int], list[tuple[bool, int]]]:
+        """``lambda start, stop: self.playouts(state, start, stop, params,
+        end_first)``, with the position checked and converted once: for a
+        position whose playouts are asked for again and again."""
+        if hidden_cards(state) != self.hidden:
+            raise ValueError("the position hides other cards than the samples'")
+        _check_end(state, end_first)
+        if backend(state, params) is not Backend.C:
+            return lambda a, b: playouts_python(state, self.orders[a:b], params, end_first)
+        args = _c_position(state, params, end_first)
+        return lambda a, b: self._run_c(args, a, b)
+
+    def _run_c(self, args: _CPosition, start: int, stop: int) -> list[tuple[bool, int]]:
+        """The compiled playouts of orders ``start:stop`` from the position
+        ``args`` describes (``_c_position``); two threads for many."""
+        stop = min(stop, len(self.orders))
+        if start >= stop:
+            return []
+        w = self.width
+
+        def run(a: int, b: int) -> list[tuple[bool, int]]:
+            return _crollout.playouts(*args, self._flat[a * w : b * w], b - a)
+
+        if stop - start < SPLIT_AT or _CORES < 2:
+            return run(start, stop)
+        mid = (start + stop) // 2
+        later = _helper().submit(run, mid, stop)
+        return run(start, mid) + later.result()
 
     def playouts(
         self,
@@ -329,14 +418,4 @@ class SampleSet:
         if backend(state, params) is not Backend.C:
             return playouts_python(state, self.orders[start:stop], params, end_first)
         _check_end(state, end_first)
-        args = _c_position(state, params, end_first)
-        w = self.width
-
-        def run(a: int, b: int) -> list[tuple[bool, int]]:
-            return _crollout.playouts(*args, self._flat[a * w : b * w], b - a)
-
-        if stop - start < SPLIT_AT or _CORES < 2:
-            return run(start, stop)
-        mid = (start + stop) // 2
-        later = _helper().submit(run, mid, stop)
-        return run(start, mid) + later.result()
+        return self._run_c(_c_position(state, params, end_first), start, stop)

@@ -15,6 +15,15 @@ more, and so on until one is left. A candidate's value per sample is a
 win (1) less a small cost per card left, so that among turns that rarely
 win, the one that leaves fewer cards still stands out.
 
+Near the end the player counts instead of sampling. With at most
+``EVERY_ORDER`` cards hidden, the samples are every order of them (in an
+order the seed draws, so early rounds still see a fair share), and a
+comparison over all of them is exact. Alone at the table with one or two
+cards left in the draw pile, any turn empties it, so whether a turn wins
+whatever the draw brings is a search for a line that then plays out the
+hand (``strong_exact.py``): the first candidate turn that wins for
+certain is played; when none does, the playouts choose as before.
+
 The orders are drawn from the *sorted* hidden cards by a seed and the
 (public) turn number: the choice is the same for every order of the draw
 pile and every deal of the other hands (``tests/the_game/test_strong.py``
@@ -27,16 +36,23 @@ default policy's choice stands.
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ...models.outcome import Status
 from ...models.the_game import GameState, Play
+from . import strong_exact
 from .blind import BlindParams, BlindPolicy
-from .rollout import SampleSet, sample_orders
+from .rollout import SampleSet, turn_options
+
+# Up to this many hidden cards the playouts take every order of them
+# (5! = 120), not samples.
+EVERY_ORDER = 5
 
 
 class Level(StrEnum):
@@ -104,6 +120,9 @@ class TurnChoice:
     win: float | None  # the chosen turn's win chance over those samples
     left: float | None  # and its mean cards left
     seconds: float
+    # The samples were every order of the hidden cards (or the endgame's
+    # search weighed every draw): ``win`` is exact, not an estimate.
+    exact: bool = False
 
 
 class StrongPlayer:
@@ -133,19 +152,41 @@ class StrongPlayer:
     def choose(self, state: GameState) -> TurnChoice:
         """The plays that finish the current turn (see the module notes)."""
         start = time.monotonic()
-        options = self.policy.turn_options(state)
-        if not options:
-            return TurnChoice([], Level.DEFAULT, 0, 0, 0, None, None, 0.0)
         b = self.budget
         k = self.params.candidates
         if b.playouts is not None:
             k = min(k, max(2, b.playouts // max(1, self.params.per_candidate)))
-        cands = [plays for _, plays in options[: max(1, k)]]
+        options = turn_options(state, self.blind, max(1, k))
+        if not options:
+            return TurnChoice([], Level.DEFAULT, 0, 0, 0, None, None, 0.0)
+        cands = [plays for _, plays in options]
         too_small = b.playouts is not None and b.playouts < 2 * len(cands)
         if len(cands) == 1 or too_small or b.seconds == 0:
             return TurnChoice(cands[0], Level.DEFAULT, len(cands), 0, 0, None, None,
                               time.monotonic() - start)  # fmt: skip
+        if strong_exact.covers(state):
+            won = self._certain_win(state, cands, start)
+            if won is not None:
+                return won
         return _Halving(self, state, cands, start).run()
+
+    def _certain_win(
+        self, state: GameState, turns: list[list[Play]], start: float
+    ) -> TurnChoice | None:
+        """The first candidate turn that wins whatever the draw brings
+        (``strong_exact``), within the budget (a search for a line that
+        plays out the hand counted as a playout); None when none does or
+        the budget ran out first (the playouts decide)."""
+        b = self.budget
+        limit = b.playouts if b.playouts is not None else 1 << 30
+        deadline = None if b.seconds is None else start + b.seconds
+        search = strong_exact.ExactEndgame(self.policy, limit, deadline)
+        k, _ = search.first_win(state, turns)
+        if k is None:
+            return None
+        # STRONG even for the policy's own turn: the candidates were weighed.
+        return TurnChoice(turns[k], Level.STRONG, len(turns), search.nodes, 0, 1.0, 0.0,
+                          time.monotonic() - start, exact=True)  # fmt: skip
 
 
 def _after(state: GameState, plays: Sequence[Play]) -> GameState:
@@ -172,17 +213,29 @@ class _Halving:
         # The orders are drawn as the rounds ask for them.
         self.state = state
         self.seed = player.seed * 1_000_003 + state.turn
-        self.samples = SampleSet(state, [])
+        self.samples = SampleSet.drawn(state, self.seed)
+        width = len(self.samples.hidden)
+        # Few hidden cards: every order of them, in an order drawn by the
+        # seed (so the first rounds still see a fair sample of them), and a
+        # comparison over all of them is exact.
+        self.exhaustive = 0 < width <= EVERY_ORDER
+        if self.exhaustive:
+            orders = [list(o) for o in itertools.permutations(self.samples.hidden)]
+            random.Random(self.seed).shuffle(orders)
+            self.samples = SampleSet(state, orders)
+        # Each candidate's playouts, its position converted once.
+        self.runners: list[Callable[[int, int], list[tuple[bool, int]]] | None] = [
+            None for _ in cands
+        ]
         # Samples worth playing: with nothing hidden every order is the same
         # (empty) one, and one sample is the certain outcome.
-        self.limit: float = 1 if not self.samples.hidden else math.inf
+        self.limit: float = 1 if not width else len(self.samples) if self.exhaustive else math.inf
 
     def _ensure(self, n: int) -> None:
-        n = min(n, int(min(self.limit, 1 << 20)))
-        if len(self.samples) < n:
-            # The first orders of a seed do not depend on how many are
-            # drawn: drawing more later gives the same first ones.
-            self.samples = SampleSet(self.state, sample_orders(self.state, n, self.seed))
+        # The first orders of a seed do not depend on how many are drawn:
+        # drawing more later gives the same first ones.
+        if not self.exhaustive:
+            self.samples.grow(min(n, int(min(self.limit, 1 << 20))))
 
     def _extend(self, k: int, n: int) -> None:
         """Candidate k's outcomes on the first ``n`` samples."""
@@ -196,7 +249,10 @@ class _Halving:
             won = after.status == Status.WON
             new = [(won, after.cards_left())] * (n - len(have))
         else:
-            new = self.samples.playouts(after, len(have), n, self.player.blind, end_first=True)
+            run = self.runners[k]
+            if run is None:
+                run = self.runners[k] = self.samples.runner(after, self.player.blind, True)
+            new = run(len(have), n)
         self.used += len(new)
         have.extend(new)
 
@@ -249,6 +305,7 @@ class _Halving:
             win=sum(w for w, _ in rs) / len(rs),
             left=sum(x for _, x in rs) / len(rs),
             seconds=time.monotonic() - self.start,
+            exact=len(rs) >= self.limit,
         )
 
     def _beats(self, k: int, n: int) -> bool:
@@ -262,8 +319,8 @@ class _Halving:
         ]
         m = len(diffs)
         mean = sum(diffs) / m
-        if m < 2:
-            return mean > 0  # one sample: nothing hidden, the outcome is certain
+        if m < 2 or m >= self.limit:
+            return mean > 0  # nothing hidden, or every order weighed: no noise
         var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
         return mean > self.player.params.switch_z * math.sqrt(var / m)
 

@@ -265,5 +265,14 @@
     const b = key && root.querySelector(`.actions [data-action="${key}"]`);
     if (b && !b.disabled) { ev.preventDefault(); b.click(); }
   });
-  send(null);
+  if (root.hasAttribute("data-making")) {
+    // The day's puzzle is not made yet: the deals tried so far while it is, and Cancel.
+    const words = (j) => `making the day's puzzle: ${plural(j.done, "deal")} tried · ${j.seconds.toFixed(1)} s`;
+    const stopped = (why, state) => { $("wait").hidden = true; $("status").textContent = why; root.dataset.state = state; };
+    window.page.watch({ daily: { date: game.daily, variant: game.variant } }, $("wait"), words).then((job) => {
+      if (job) { $("wait").hidden = true; send(null); } else stopped("Cancelled: reload the page to make the puzzle.", "cancelled");
+    }, (e) => stopped(e.message, "failed"));
+  } else {
+    send(null);
+  }
 })();

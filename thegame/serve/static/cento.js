@@ -113,6 +113,9 @@
     }
     document.querySelector('[data-action="end-turn"]').disabled = !(view.can && view.can.end && view.steps.length);
     for (const b of document.querySelectorAll('[data-action="hint"], [data-action="solution"]')) b.disabled = !playing;
+    // At a table only the steps of a turn that drew nothing (and showed no 100) are taken back.
+    if (table) document.querySelector('[data-action="undo"]').disabled = !playing || !view.steps.length
+      || view.steps.some((s) => s === "draw" || s === "trick");
     $("line").textContent = view.turns.map((t, i) => `${i + 1}: ` + (table ? `player ${t.player} ` : "") + turnText(t)).join(" · ");
     const end = $("end");
     if (table) {

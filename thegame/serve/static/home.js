@@ -3,7 +3,7 @@
 // streak of each kept in this browser.
 (function () {
   "use strict";
-  const { el, face, post, plural, waiting } = window.page;
+  const { el, face, post, plural, waiting, watch } = window.page;
 
   function mini(cards, cls) {
     const row = el("div", { class: cls });
@@ -36,6 +36,10 @@
           mini(v.hand.map((c) => ({ card: c === "free" ? "★" : c })), "hand"),
           el("p", { class: "dim" }, `empty the hand in ${plural(v.puzzle.turns_in_solution, "turn")}; ${v.draw_left} cards to draw`));
       } else {
+        // Made (or found made) as a watched job: the deals tried while it is made.
+        const made = await watch({ daily: { date: game.daily, variant: game.variant } }, wait,
+          (j) => `making the day's puzzle: ${plural(j.done, "deal")} tried · ${j.seconds.toFixed(1)} s`);
+        if (!made) { out.replaceChildren(el("p", {}, "Cancelled: reload the page to make it.")); return; }
         const v = await post("/api/board", { game, turns: [], plays: [], action: null });
         out.replaceChildren(mini(v.piles, "piles"), mini(v.hand, "hand"),
           el("p", { class: "dim" }, `${v.puzzle.variant}, ${v.puzzle.label}: clear the last ${plural(v.cards_left, "card")}`));

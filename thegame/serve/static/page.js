@@ -144,7 +144,8 @@
       const resp = await fetch("/api/job?id=" + encodeURIComponent(first.job));
       const job = await resp.json();
       if (!resp.ok) throw new Error(job.error || ("error " + resp.status));
-      if (job.total) { bar.max = job.total; bar.value = job.done; }
+      // Deals tried have no total (a puzzle is made when one qualifies): the bar stays indeterminate.
+      if (job.total && job.unit !== "deals") { bar.max = job.total; bar.value = job.done; }
       text.textContent = words(job);
       if (job.status === "done") return job;
       if (job.status === "cancelled") return null;

@@ -86,6 +86,7 @@ typedef struct {
     int has_best, has_unsafe;
     double best_cost, unsafe_cost;
     Line best, unsafe, longest;
+    Options *ends; /* when not NULL: the best safe ends (turn_options) */
 } TurnSearch;
 
 /* A play of the turn search: a card of the hand onto a pile */
@@ -106,6 +107,22 @@ typedef struct {
     uint64_t any; /* the positions some pile takes */
 } PileTakes;
 
+/* turn_options keeps the first k of the ends sorted by cost (a stable
+ * sort: an end goes after the ones found earlier with the same cost). */
+static void keep_end(Options *o, double cost, const Line *path) {
+    int p = o->n;
+    while (p > 0 && cost < o->cost[p - 1]) p--;
+    if (p >= o->k) return;
+    int last = o->n < o->k ? o->n : o->k - 1;
+    for (int q = last; q > p; q--) {
+        o->cost[q] = o->cost[q - 1];
+        o->line[q] = o->line[q - 1];
+    }
+    o->cost[p] = cost;
+    o->line[p] = *path;
+    if (o->n < o->k) o->n++;
+}
+
 /* _TurnSearch._consider: an end of the turn, kept when it is the best so
  * far (fire-safe ones apart from the others). */
 static void consider(TurnSearch *S, CardMask hand, CardMask out) {
@@ -123,6 +140,7 @@ static void consider(TurnSearch *S, CardMask hand, CardMask out) {
         if (out == 0) safe = 1; /* F3: a clear ends the game before any deadline */
     }
     double cost = score(tb, S->tops, hand, out, S->path.n, fresh);
+    if (safe && S->ends) keep_end(S->ends, cost, &S->path);
     if (safe) {
         if (!S->has_best || cost < S->best_cost) {
             S->has_best = 1;
@@ -253,6 +271,7 @@ static void turn_search_init(TurnSearch *S, const Tables *tb, const Game *g, Key
     }
     const int need = g->turn_min - g->placed;
     S->need = need < 0 ? 0 : need;
+    S->ends = NULL;
     for (int i = 0; i < tb->n_piles; i++)
         S->old_fire[i] = tb->fire[g->tops[i]] && g->top_turn[i] < g->turn;
 }
@@ -353,4 +372,32 @@ void choose_turn(const Tables *tb, const Game *g, KeySet *set, Line *result) {
         *result = S.unsafe;
     else
         *result = S.longest;
+}
+
+/* ---- BlindPolicy.turn_options ------------------------------------------------ */
+
+void turn_options(const Tables *tb, const Game *g, KeySet *set, Options *out) {
+    const CardMask hand = g->hands[g->current];
+    int cards[ROLLOUT_MAX_HAND];
+    const int n_cards = card_list(hand, cards);
+    out->n = 0;
+    if (out->k < 1) return;
+    /* A line that clears the game is listed alone. */
+    if (g->unplayed == hand && (tb->fire_safe_at_clear || !tb->has_fire) &&
+        clear_line(tb, g, set, cards, n_cards, &out->line[0])) {
+        out->cost[0] = -__builtin_inf();
+        out->n = 1;
+        return;
+    }
+    TurnSearch S;
+    turn_search_init(&S, tb, g, set, cards, n_cards);
+    S.ends = out;
+    turn_search_run(&S, g, tb->free_gap, tb->forced_slack);
+    if (out->n) return;
+    turn_search_run(&S, g, tb->high, tb->high);
+    if (out->n) return;
+    /* No fire-safe end: the turn choose_turn would play, alone. */
+    out->cost[0] = 0.0;
+    out->line[0] = S.has_unsafe ? S.unsafe : S.longest;
+    out->n = 1;
 }

@@ -1,4 +1,4 @@
-/* The CPython module _crollout: ``playouts`` and ``plan`` read the rules,
+/* The CPython module _crollout: ``playouts``, ``plan`` and ``options`` read the rules,
  * the policy's weights and the position from Python (rollout.playouts_c
  * and rollout.plan_c build the arguments), deal each order of the hidden
  * cards and run the playouts of game.c, or the one turn of blind.c. */
@@ -307,11 +307,42 @@ fail:
     return NULL;
 }
 
-/* playouts (plan 0) and plan (plan 1): the same arguments, read once. */
+/* The best ways to finish the turn, [(cost, [(card, pile), ...]), ...]
+ * (BlindPolicy.turn_options, its first ``k``) */
+static PyObject *options_list(const Tables *tb, const Game *g, KeySet *set, Py_ssize_t k) {
+    Options *o = malloc(sizeof(Options));
+    if (o == NULL) return PyErr_NoMemory();
+    o->k = (int)(k < MAX_OPTIONS ? k : MAX_OPTIONS);
+    turn_options(tb, g, set, o);
+    PyObject *out = set->oom ? PyErr_NoMemory() : PyList_New(o->n);
+    for (int e = 0; out != NULL && e < o->n; e++) {
+        PyObject *plays = PyList_New(o->line[e].n);
+        PyObject *item = plays ? Py_BuildValue("(dN)", o->cost[e], plays) : NULL;
+        if (item == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, e, item);
+        for (int q = 0; q < o->line[e].n; q++) {
+            PyObject *play = Py_BuildValue("(ii)", o->line[e].card[q], o->line[e].pile[q]);
+            if (play == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(plays, q, play);
+        }
+    }
+    free(o);
+    return out;
+}
+
+/* playouts (plan 0), plan (plan 1) and options (plan 2): the same
+ * arguments, read once; options takes the number of entries after them. */
 static PyObject *run(PyObject *args, int plan) {
     RunArgs a;
-    if (!PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n", &a.ints, &a.floats, &a.fire, &a.position,
-                          &a.tops, &a.top_turn, &a.hand, &a.sizes, &a.orders, &a.n_orders))
+    Py_ssize_t k = 0;
+    if (!PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n|n", &a.ints, &a.floats, &a.fire, &a.position,
+                          &a.tops, &a.top_turn, &a.hand, &a.sizes, &a.orders, &a.n_orders, &k))
         return NULL;
     PyObject *result = NULL;
     Tables *tb = calloc(1, sizeof(Tables));
@@ -330,7 +361,8 @@ static PyObject *run(PyObject *args, int plan) {
             bad("plan: one order expected");
         } else {
             Game g;
-            if (order_game(tb, &a, &st, k_len, 0, &g)) result = plan_list(tb, &g, &set);
+            if (order_game(tb, &a, &st, k_len, 0, &g))
+                result = plan == 1 ? plan_list(tb, &g, &set) : options_list(tb, &g, &set, k);
         }
     }
     keyset_free(&set);
@@ -365,9 +397,21 @@ static PyObject *py_plan(PyObject *self, PyObject *args) {
     return run(args, 1);
 }
 
+PyDoc_STRVAR(options_doc,
+             "options(ints, floats, fire, position, tops, top_turn, hand, sizes, order, 1, k)\n"
+             "--\n\n"
+             "The blind policy's best k ways to finish the turn, [(cost, [(card, pile), ...]),\n"
+             "...], best first; see rollout.turn_options_c.");
+
+static PyObject *py_options(PyObject *self, PyObject *args) {
+    (void)self;
+    return run(args, 2);
+}
+
 static PyMethodDef methods[] = {
     {"playouts", py_playouts, METH_VARARGS, playouts_doc},
     {"plan", py_plan, METH_VARARGS, plan_doc},
+    {"options", py_options, METH_VARARGS, options_doc},
     {NULL, NULL, 0, NULL},
 };
 

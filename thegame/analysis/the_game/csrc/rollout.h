@@ -111,6 +111,18 @@ static inline uint64_t all_positions(int n) {
     return n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
 }
 
+/* The best ways to finish a turn, best first (BlindPolicy.turn_options cut
+ * to its first ``k``): costs and lines, equal costs in the order found */
+#define MAX_OPTIONS 64
+typedef struct {
+    int k, n;
+    double cost[MAX_OPTIONS];
+    Line line[MAX_OPTIONS];
+} Options;
+
+/* blind.c: BlindPolicy.turn_options, its first out->k entries */
+void turn_options(const Tables *tb, const Game *g, KeySet *set, Options *out);
+
 /* blind.c: BlindPolicy.choose_turn, the plays that finish the current turn
  * (``set``: the searches' `seen` set, emptied and reused) */
 void choose_turn(const Tables *tb, const Game *g, KeySet *set, Line *result);
