@@ -11,7 +11,8 @@ fit the new open card), ``--games`` games of ``Deal.from_seed(seed,
 players)`` (seeds from ``--first-seed``): the engine plays one seat, rotated
 game by game, the opponent every other seat. The engine thinks ``--worlds``
 sampled worlds per decision (a count, not seconds, so a loaded machine gives
-the same games). A win is being among the winners (rule Z1); the share of
+the same games; the shrewd turn keeps its lead over sampled shares, see the
+engine's module). A win is being among the winners (rule Z1); the share of
 wins comes with its 95% Wilson interval and the share a seat would win by
 chance (1/players). Every game is replayed by the referee.
 """
@@ -33,7 +34,6 @@ from thegame.survey.report import wilson
 
 ROOT = Path(__file__).resolve().parent
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
-
 
 
 def game(players: int, seed: int, seat: int, opponent: str, worlds: int) -> bool:
@@ -69,6 +69,9 @@ def main() -> None:
     ]
     start = time.time()
     rows = []
+    name = f"cento-players-{args.players}p-{args.worlds}w.jsonl"
+    partial = ROOT / "results" / name
+    partial.write_text("")  # rows are appended game by game: a stopped run keeps its games
     for n in range(lo, hi + 1):
         for opponent in POLICIES:
             wins = 0
@@ -76,8 +79,11 @@ def main() -> None:
                 seed = args.first_seed + g
                 won = game(n, seed, g % n, opponent, args.worlds)
                 wins += won
-                rows.append({"players": n, "opponent": opponent, "seed": seed, "seat": g % n + 1,
-                             "won": won})  # fmt: skip
+                row = {"players": n, "opponent": opponent, "seed": seed, "seat": g % n + 1,
+                       "won": won}  # fmt: skip
+                rows.append(row)
+                with partial.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
             a, b = wilson(wins, args.games)
             line = (
                 f"| {n} | {opponent} | {args.games} | {wins} | {wins / args.games:.1%} | "
@@ -86,8 +92,6 @@ def main() -> None:
             lines.append(line)
             print(line, file=sys.stderr, flush=True)
     wall = time.time() - start
-    name = f"cento-players-{args.worlds}w.jsonl"
-    (ROOT / "results" / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
     cmd = "python benchmarks/cento_players.py " + " ".join(sys.argv[1:])
     note = (
         f"`{cmd}`: {platform.machine()}, Python {platform.python_version()}, one process on a "

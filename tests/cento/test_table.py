@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thegame.models.cento import Deal, Record, Rules, check
+from thegame.models.cento.state import initial_state
 from thegame.models.errors import InvalidInputError
 from thegame.models.outcome import Limit
 from thegame.solver.cento.brute import brute_duel_value, brute_table_win
-from thegame.solver.cento.table import TableVerdict, solve_table
+from thegame.solver.cento.table import TableSolver, TableVerdict, solve_table
 
 
 def small_table(seed: int, players: int, high: int, hand: int) -> Deal:
@@ -106,3 +107,25 @@ def test_api_solves_every_table_size() -> None:
     assert result.to_dict()["player"] == 2 and result.to_dict()["players"] == 3
     with pytest.raises(InvalidInputError):
         cento.solve(deal, Limit(time=1), player=4)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 6), st.integers(0, 60))
+def test_forced_turn_shortcut_only_skips_real_choices(seed: int, players: int, plies: int) -> None:
+    """The search makes a child's turns early only when the bit-mask test
+    cannot rule out a forced turn or an emptied hand; whenever the test says
+    the mover has a choice, the real turns agree: two or more, none ending
+    the game. Positions come from random play of printed deals."""
+    deal = Deal.from_seed(seed, players)
+    rnd = random.Random(seed)
+    solver = TableSolver(deal, 0)
+    key = solver.key_of(initial_state(deal))
+    for _ in range(plies):
+        options = solver.expand(key)
+        if solver._has_choice(key):
+            assert len(options) >= 2
+            assert all(child is not None for _, child, _ in options)
+        _, child, _ = rnd.choice(options)
+        if child is None:
+            break
+        key = child

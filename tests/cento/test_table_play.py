@@ -16,6 +16,7 @@ from thegame.analysis.cento.engine import (
     greedy_policy,
     policy_turn,
     random_policy,
+    shrewd_policy,
     sight,
 )
 from thegame.cli.main import cli
@@ -144,3 +145,21 @@ def test_analyze_and_hint_of_a_three_player_record(tmp_path: Path) -> None:
     hint = invoke("hint", str(partial), "--time-limit", "5", "--json")
     assert hint.exit_code == 0, hint.output
     assert json.loads(hint.stdout)["players"] == 3
+
+
+def test_shrewd_turn_binds_a_next_player_left_without_a_single_digit_card() -> None:
+    """Open 19: playing 29 leaves player 1 the most cards that fit (the greedy
+    turn); playing 9 binds player 2 by rule Z2, and no single-digit card is
+    left unseen (9 is the only one in 9..30), so player 2 must take the
+    penalty: the shrewd turn."""
+    rules = Rules(low=9, high=30, hand_size=6, free_cards=0)
+    deck = [9, 20, 22, 23, 24, 29, 10, 11, 12, 13, 14, 15, 19]
+    deck += [16, 17, 18, 21, 25, 26, 27, 28, 30]
+    deal = Deal.from_deck(deck, 2, rules)
+    state = initial_state(deal)
+    greedy = policy_turn(deal, state, greedy_policy, random.Random(0))
+    shrewd = policy_turn(deal, state, shrewd_policy, random.Random(0))
+    assert [p.card for p in greedy.plays] == [29]
+    assert [p.card for p in shrewd.plays] == [9]
+    after = apply_turn(deal, state, shrewd)
+    assert after.obliged and not any(c < 10 for c in after.hands[1])

@@ -19,7 +19,12 @@ card, or is one of the passes in a row that end it), so the proof is exact;
 rule Z1's end by passes is a terminal node judged by the cards left.
 Children are first seen with proof and disproof numbers from a cheap
 evaluation (the cards K holds against the fewest any other player holds),
-which orders the search; the numbers only steer, never prune.
+which orders the search; the numbers only steer, never prune. A child
+whose mover has a single turn is keyed by the first position after it with a
+choice (a forced turn has its child's value), and a child whose mover can
+empty their hand at once is an end before it is searched: a bit-mask test
+says when a position surely has a choice, so only the others have their
+turns made early.
 """
 
 from __future__ import annotations
@@ -31,12 +36,13 @@ from typing import Any
 
 from ...models import interrupt
 from ...models.cento.deal import Deal
+from ...models.cento.rules import FREE
 from ...models.cento.state import State, Turn, initial_state
 from ...models.outcome import NO_LIMIT, Limit, OutOfBudget, Verdict
 from .budget import NodeCounter
 from .moves import Outcome, TurnGen, add_cards
 from .solo import to_turn
-from .tables import tables
+from .tables import BIT100, tables
 
 INF = 1 << 40
 FREE_SHIFT = 101  # a hand is one int: the mask of number cards, then the free cards above
@@ -122,7 +128,8 @@ class TableSolver:
         self.gen = TurnGen(self.tab, deal.draw)
         self.budget = budget or NodeCounter(NO_LIMIT)
         self.tt: dict[Key, tuple[int, int]] = {}
-        self.kids: dict[Key, list[tuple[Key | None, int, int]]] = {}
+        self.kids: dict[Key, list[tuple[Key | None, int, int, int]]] = {}
+        self.opts: dict[Key, list[tuple[Outcome, Key | None, bool]]] = {}
         # A weaker goal's table: a position where K cannot even share the
         # win is lost for ALONE too.
         self.losses = losses
@@ -200,9 +207,16 @@ class TableSolver:
     def _init(self, child: Key) -> tuple[int, int]:
         """Proof and disproof numbers of an unseen position: the cards K
         still has to shed against the fewest any other player holds."""
-        counts = [_cards(h) for h in child[1:]]
-        mine = counts[self.k]
-        other = min(c for i, c in enumerate(counts) if i != self.k)
+        k1 = self.k + 1
+        mine = 0
+        other = INF
+        for i in range(1, len(child)):
+            h = child[i]
+            c = (h & NUMBERS).bit_count() + (h >> FREE_SHIFT)
+            if i == k1:
+                mine = c
+            elif c < other:
+                other = c
         return 1 + mine // 2, 1 + other // 2
 
     def lookup(self, child: Key) -> tuple[int, int]:
@@ -215,23 +229,86 @@ class TableSolver:
                 return w
         return self._init(child)
 
-    def children(self, key: Key) -> list[tuple[Key | None, int, int]]:
+    def _options(self, key: Key) -> list[tuple[Outcome, Key | None, bool]]:
+        """``expand`` kept while the cache has room (a node's children are
+        looked at once from the parent and again when the node is searched)."""
+        got = self.opts.get(key)
+        if got is None:
+            got = self.expand(key)
+            if len(self.opts) >= KIDS_CACHE:
+                self.opts.clear()
+            self.opts[key] = got
+        return got
+
+    def resolve(self, key: Key) -> tuple[Key | None, int, int, int]:
+        """Follow forced turns: a position with one turn has its child's value,
+        so the search keys it by the first position with a choice (or the
+        game's end, with its numbers 0/INF), and the turns followed. This
+        looks one turn ahead of every child: a mover who can empty their hand
+        at once is seen before the child is searched."""
+        steps = 0
+        while True:
+            if key not in self.opts and self._has_choice(key):
+                return key, 0, 0, steps
+            options = self._options(key)
+            if len(options) != 1:
+                return key, 0, 0, steps
+            _, nxt, won = options[0]
+            steps += 1
+            if nxt is None:
+                return (None, 0, INF, steps) if won else (None, INF, 0, steps)
+            key = nxt
+
+    def _has_choice(self, key: Key) -> bool:
+        """True when the mover surely has more than one turn and cannot empty
+        their hand this turn (a test on bit masks, without making the turns);
+        False when the turns must be made to tell."""
+        small = key[0]
+        mover = small & 7
+        hand = key[1 + mover]
+        mask = hand & NUMBERS
+        free = hand >> FREE_SHIFT
+        tab = self.tab
+        if (mask & BIT100 and self.gen.special) or mask.bit_count() + free <= 1:
+            return False
+        # Emptying a hand of two or more cards takes a chain (rule Z3): every
+        # number card shares one digit.
+        for cards in tab.chain_cards:
+            if not mask & ~cards:
+                return False
+        if small >> 17 & 1 and not small >> (21 + mover) & 1:  # bound by rule Z2
+            return bool(mask & tab.singles or free)
+        open_c = small >> 3 & 127
+        fitting = mask & tab.fit[open_c]
+        if fitting or free:
+            return bool(free or fitting & (fitting - 1))
+        pos = small >> 10 & 127
+        if pos < len(self.deal.draw):  # the drawn card may be played when it fits
+            x = self.deal.draw[pos]
+            return x == FREE or bool(tab.fit[open_c] >> x & 1)
+        return False
+
+    def children(self, key: Key) -> list[tuple[Key | None, int, int, int]]:
         """The node's children with the numbers an unseen child starts from
-        (a decided end: 0 or INF), kept while the cache has room."""
+        (a decided end: 0 or INF), each past its forced turns, kept while the
+        cache has room."""
         got = self.kids.get(key)
         if got is not None:
             return got
         got = []
-        for _, child, won in self.expand(key):
+        losses = self.losses
+        for _, child, won in self._options(key):
             if child is None:
-                got.append((None, 0, INF) if won else (None, INF, 0))
-            else:
+                got.append((None, 0, INF, 1) if won else (None, INF, 0, 1))
+                continue
+            child, pn, dn, steps = self.resolve(child)
+            if child is not None:
                 pn, dn = self._init(child)
-                if self.losses is not None:
-                    w = self.losses.get(child)
+                if losses is not None:
+                    w = losses.get(child)
                     if w is not None and w[0] >= INF:
                         pn, dn = w
-                got.append((child, pn, dn))
+            got.append((child, pn, dn, steps + 1))
         if len(self.kids) >= KIDS_CACHE:
             self.kids.clear()
         self.kids[key] = got
@@ -251,7 +328,8 @@ class TableSolver:
             best: Key | None = None
             phi2 = INF
             best_delta = 0
-            for child, ipn, idn in children:
+            best_steps = 1
+            for child, ipn, idn, steps in children:
                 if child is None:
                     cpn, cdn = ipn, idn
                 else:
@@ -264,6 +342,7 @@ class TableSolver:
                     phi = a
                     best = child
                     best_delta = b
+                    best_steps = steps
                 elif a < phi2:
                     phi2 = a
             if delta > INF:
@@ -277,12 +356,14 @@ class TableSolver:
                 return pn, dn
             if phi >= th_phi or delta >= th_delta or best is None:
                 return pn, dn
-            ca = min(th_phi, phi2 + 1)
+            # The 1+epsilon threshold: stay below the second-best child by a
+            # quarter more, so the search switches branches less often.
+            ca = min(th_phi, phi2 + (phi2 >> 2) + 1)
             cb = min(INF, th_delta - delta + best_delta)
             if is_or:
-                self.mid(best, ca, cb, depth + 1)
+                self.mid(best, ca, cb, depth + best_steps)
             else:
-                self.mid(best, cb, ca, depth + 1)
+                self.mid(best, cb, ca, depth + best_steps)
 
     def _decided(self, won: bool, depth: int) -> None:
         p = self.progress
@@ -313,7 +394,9 @@ class TableSolver:
 
     def value(self, key: Key) -> bool | None:
         """True/False when the table holds a proof, else None."""
-        pn, dn = self.lookup(key)
+        node, pn, dn, _ = self.resolve(key)
+        if node is not None:
+            pn, dn = self.lookup(node)
         if pn == 0:
             return True
         if dn == 0:
