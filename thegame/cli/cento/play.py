@@ -82,9 +82,9 @@ def play(
     save_file: str | None,
     **kw: Any,
 ) -> None:
-    """Play in the terminal: alone (empty your hand in the fewest turns) or
-    against the solver (two players). Commands come from stdin, so a script
-    can pipe them in."""
+    """Play in the terminal: alone (empty your hand in the fewest turns), or
+    at a table of 2-6 against the solver or the engine, one or more people in
+    their seats. Commands come from stdin, so a script can pipe them in."""
     from ...analysis.cento.session import Session
 
     if use_daily:
