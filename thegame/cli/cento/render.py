@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...models.cento.rules import card_text
+from ...models.outcome import Verdict
+from ...solver.cento.table import TableVerdict
 
 
 def hand_text(hand: tuple[int, ...]) -> str:
@@ -36,24 +38,26 @@ def verdict_text(players: int, data: dict[str, Any]) -> str:
     """A solver's answer in words: alone the fewest turns; two players who
     wins; 3-6 players whether the seat asked about can force a win."""
     if players == 1:
-        if data["verdict"] == "win":
+        solo = Verdict(data["verdict"])
+        if solo is Verdict.WIN:
             return f"fewest turns: {data['turn_count']} (proven optimal)"
-        if data["verdict"] == "loss":
+        if solo is Verdict.LOSS:
             return "the hand cannot be emptied (proven)"
         return f"unknown: budget ran out; at least {data['lower_bound']} turns"
     k = data.get("player", 1)
-    if data["verdict"] == "unknown":
+    verdict = TableVerdict(data["verdict"])
+    if verdict is TableVerdict.UNKNOWN:
         return f"player {k}: unknown: budget ran out"
     if players == 2:
         other = 3 - k
         text = {
-            "win": f"player {k} wins",
-            "loss": f"player {other} wins",
-            "tie": "a shared win",
-        }[data["verdict"]]
+            TableVerdict.WIN: f"player {k} wins",
+            TableVerdict.LOSS: f"player {other} wins",
+            TableVerdict.TIE: "a shared win",
+        }[verdict]
         return text + " with best play (proven)"
     others = f"the other {players - 1} players"
-    if data["verdict"] == "win":
+    if verdict is TableVerdict.WIN:
         return f"player {k} can force a win whatever {others} do together (proven)"
     return f"{others} together can stop player {k} from winning (proven)"
 
