@@ -30,6 +30,15 @@ KEEP = 32  # jobs kept, finished or not (the oldest finished go first)
 MAX_RUNNING = 8
 
 
+class JobKind(StrEnum):
+    """What a watched job does (the key ``POST /api/jobs`` takes)."""
+
+    ANALYZE = "analyze"
+    MIND_ODDS = "mind_odds"
+    CENTO_REVIEW = "cento_review"
+    DAILY = "daily"
+
+
 class JobState(StrEnum):
     RUNNING = "running"
     DONE = "done"
@@ -42,7 +51,7 @@ class Job:
     """One watched job: its progress as the worker reports it, then its answer."""
 
     id: str
-    kind: str
+    kind: JobKind
     unit: str  # what ``done`` and ``total`` count: "turns", "levels"
     context: dict[str, Any] = field(default_factory=dict)  # what its page shows beside it
     state: JobState = JobState.RUNNING
@@ -93,7 +102,7 @@ class Jobs:
 
     def start(
         self,
-        kind: str,
+        kind: JobKind,
         unit: str,
         work: Callable[[Job], Awaitable[Any]],
         context: dict[str, Any] | None = None,

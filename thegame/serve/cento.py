@@ -34,7 +34,7 @@ from ..models.cento.state import Turn, TurnError
 from ..models.seeds import MAX_SEED
 from ..puzzles.cento.puzzles import SoloPuzzle
 from . import cento_view, game_jobs, inputs
-from .background import Job
+from .background import Job, JobKind
 from .base import Server, _day, _int_param, _json, _server, api, page
 from .cento_view import board_view
 
@@ -164,7 +164,7 @@ def start_review(server: Server, body: dict[str, Any]) -> Job:
             None, cento_view.cento_review_job, record, cap, True, budget=cap, watch=job
         )
 
-    job = server.jobs.start("cento_review", "turns", work)
+    job = server.jobs.start(JobKind.CENTO_REVIEW, "turns", work)
     job.total = len(record.turns)
     return job
 

@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
 from . import cento, inputs, jobs
-from .background import Job
+from .background import Job, JobKind
 from .base import (
     MIND_TOLERANCE,
     Server,
@@ -24,9 +24,6 @@ from .base import (
     _stream,
     api,
 )
-
-# What ``POST /api/jobs`` starts.
-KINDS = ("analyze", "mind_odds", "cento_review", "daily")
 
 
 def analyze_options(data: dict[str, Any], s: Settings) -> tuple[int, int, float | None, float]:
@@ -72,7 +69,7 @@ def _start_review(server: Server, data: dict[str, Any]) -> Job:
             budget=server.settings.time_cap, watch=job,
         )  # fmt: skip
 
-    job = server.jobs.start("analyze", "turns", work, {"record": record, "text": text})
+    job = server.jobs.start(JobKind.ANALYZE, "turns", work, {"record": record, "text": text})
     job.total = len(record.turns)
     return job
 
@@ -86,7 +83,7 @@ def _start_daily(server: Server, body: dict[str, Any]) -> Job:
         await server.puzzle(day, stream, None, job)
         return {"date": day.isoformat(), "variant": stream or "classic"}
 
-    return server.jobs.start("daily", "deals", work)
+    return server.jobs.start(JobKind.DAILY, "deals", work)
 
 
 @api
@@ -95,15 +92,16 @@ async def api_jobs(request: Request) -> Response:
     ``/api/analyze``), ``{"mind_odds": {"players", "tolerance"}}`` or
     ``{"cento_review": {"game", "turns"}}`` (a Cento table's game)."""
     server, data = _server(request), await _json(request)
-    kinds = [k for k in KINDS if k in data]
+    kinds = [k for k in JobKind if k.value in data]
     if len(kinds) != 1:
-        raise InvalidInputError(f"give one of {', '.join(map(repr, KINDS))}", "body")
-    body = inputs.obj(data[kinds[0]], kinds[0])
-    if kinds[0] == "analyze":
+        raise InvalidInputError(f"give one of {', '.join(repr(k.value) for k in JobKind)}", "body")
+    kind = kinds[0]
+    body = inputs.obj(data[kind.value], kind.value)
+    if kind is JobKind.ANALYZE:
         job = _start_review(server, body)
-    elif kinds[0] == "cento_review":
+    elif kind is JobKind.CENTO_REVIEW:
         job = cento.start_review(server, body)
-    elif kinds[0] == "daily":
+    elif kind is JobKind.DAILY:
         job = _start_daily(server, body)
     else:
         key = mind_key(body.get("players"), body.get("tolerance"))
@@ -111,7 +109,7 @@ async def api_jobs(request: Request) -> Response:
         async def work(job: Job) -> Any:
             return await mind_odds(server, key, None, job)
 
-        job = server.jobs.start("mind_odds", "levels", work, {"key": key})
+        job = server.jobs.start(JobKind.MIND_ODDS, "levels", work, {"key": key})
     return JSONResponse(job.to_dict())
 
 
