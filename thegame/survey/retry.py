@@ -13,7 +13,6 @@ smaller budget, so the next run retries it again) and keeps its checkpoint.
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from ..models.outcome import Limit, Verdict
 from ..models.the_game import Deal, get_rules
 from ..solver.the_game.parallel import solve_split
 from ..solver.the_game.solution import Solution
-from ..solver.the_game.split_workers import ray_module
+from ..solver.the_game.split_workers import ray_module, start_ray
 from .work import Row, deal_row
 
 
@@ -94,16 +93,9 @@ def _ray_for(how: Retry) -> Iterator[None]:
     if how.backend != "ray":
         yield
         return
-    ray = ray_module()
-    started = not ray.is_initialized()
-    if started:
-        quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
-        if how.address:
-            ray.init(address=how.address, **quiet)
-        else:
-            ray.init(num_cpus=how.jobs, include_dashboard=False, **quiet)
+    started = start_ray(how.jobs, how.address)
     try:
         yield
     finally:
         if started:
-            ray.shutdown()
+            ray_module().shutdown()

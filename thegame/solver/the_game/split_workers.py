@@ -114,6 +114,21 @@ def ray_module() -> Any:
     return ray
 
 
+def start_ray(cpus: int | None, address: str | None) -> bool:
+    """Join the cluster at ``address``, or start a local Ray of ``cpus`` CPUs,
+    quietly, unless Ray is running already; True when this call started it
+    (so the caller shuts it down)."""
+    ray = ray_module()
+    if ray.is_initialized():
+        return False
+    quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
+    if address:
+        ray.init(address=address, **quiet)
+    else:
+        ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
+    return True
+
+
 class UnitWorker:
     """A Ray actor: one worker of the split search (its table lives in the
     actor's process between units)."""
@@ -132,14 +147,8 @@ class RayWorkers:
     search, or the cluster at ``address``."""
 
     def __init__(self, slots: int | None, address: str | None) -> None:
+        self.started = start_ray(slots, address)
         ray = self.ray = ray_module()
-        self.started = not ray.is_initialized()
-        if self.started:
-            quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
-            if address:
-                ray.init(address=address, **quiet)
-            else:
-                ray.init(num_cpus=slots, include_dashboard=False, **quiet)
         self.local = not address
         self.slots = slots or max(1, int(ray.cluster_resources().get("CPU", 1)))
         actor = ray.remote(num_cpus=1)(UnitWorker)
@@ -172,4 +181,3 @@ def start_workers(backend: str, slots: int | None, address: str | None) -> Worke
     if backend != "local":
         raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
     return LocalWorkers(slots or 1)
-
