@@ -47,7 +47,7 @@ def test_the_split_search_decides_as_the_brute_force(deal: Deal) -> None:
 
 
 def test_two_workers_share_the_work_and_agree() -> None:
-    deal = lost_deal(1)
+    deal = lost_deal(5)  # about a million nodes: each worker gets many units
     one = solve_split(deal, Limit(), jobs=1, unit_nodes=20_000)
     two = solve_split(deal, Limit(), jobs=2, unit_nodes=20_000)
     deaf = solve_split(deal, Limit(), jobs=2, unit_nodes=20_000, share_bits=0)

@@ -37,6 +37,7 @@ class Workers(Protocol):
 def _serve(slot: int, inbox: Any, outbox: Any) -> None:
     """A local worker's life: units from its own queue until None."""
     ignore_sigint()
+    outbox.put({"ready": slot})
     while True:
         job = inbox.get()
         if job is None:
@@ -68,6 +69,23 @@ class LocalWorkers:
             for p in self.procs:
                 p.start()
         self.busy: set[int] = set()
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Hand out no unit before every worker is up: on a loaded machine
+        one spawn can take seconds, and a slot whose first unit waits on it
+        would hold that unit while the others finish the search."""
+        ready: set[int] = set()
+        while len(ready) < self.slots:
+            try:
+                ready.add(self.outbox.get(timeout=0.25)["ready"])
+            except queue.Empty:
+                if interrupt.requested():
+                    return  # the pool's loop stops and writes the checkpoint
+                dead = [i + 1 for i, p in enumerate(self.procs) if not p.is_alive()]
+                if dead:
+                    self.stop()
+                    raise RuntimeError(f"a worker of the split search died (slot {dead[0]})") from None
 
     def submit(self, slot: int, job: dict[str, Any]) -> None:
         self.busy.add(slot)
