@@ -85,7 +85,8 @@ class LocalWorkers:
                 dead = [i + 1 for i, p in enumerate(self.procs) if not p.is_alive()]
                 if dead:
                     self.stop()
-                    raise RuntimeError(f"a worker of the split search died (slot {dead[0]})") from None
+                    msg = f"a worker of the split search died (slot {dead[0]})"
+                    raise RuntimeError(msg) from None
 
     def submit(self, slot: int, job: dict[str, Any]) -> None:
         self.busy.add(slot)
