@@ -43,8 +43,10 @@ kernel_flags += popcnt
 
 # The playouts must add and multiply doubles exactly as Python does, so a
 # multiply-add must not be fused into one rounding (GCC and Clang would do
-# that on targets with FMA instructions).
-rollout_flags = [] if sys.platform == "win32" else ["-O2", "-ffp-contract=off", *common, *popcnt]
+# that on targets with FMA instructions). -O3 never reorders them either
+# (only -ffast-math would): it unrolls the score's loops, about 5% fewer
+# instructions than -O2.
+rollout_flags = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off", *common, *popcnt]
 
 shared_headers = sorted(glob(f"{SHARED}/*.h"))
 

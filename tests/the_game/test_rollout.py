@@ -261,6 +261,28 @@ def test_c_equals_python_with_other_weights() -> None:
 
 
 @needs_c
+def test_c_equals_python_at_the_pruning_edges() -> None:
+    # The pruning's limits at their edges: beyond the turn's minimum only
+    # backward tricks pass (free_gap -1), or nothing but a play onto a fire
+    # card due this turn (-2); within the minimum, nothing cheaper than the
+    # cheapest play (slack -1 or -3: the search then looks again without
+    # pruning). Small decks with fire cards keep the unpruned searches short.
+    rules = small_rules(high=24, asc_piles=2, desc_piles=2, hand=4, step=5)
+    rules = rules.with_changes(fire_cards=frozenset({9, 17}))
+    params = [
+        BlindParams(free_gap=-1, forced_slack=0),
+        BlindParams(free_gap=-2, forced_slack=-3),
+        BlindParams(free_gap=0, forced_slack=-1),
+    ]
+    rnd = random.Random(5)
+    for k, p in enumerate(params):
+        for players in (1, 2):
+            state = GameState(Deal.from_seed(k, rules, players), first=1)
+            state = _advance(state, rnd, turns=rnd.randrange(0, 4), plays=rnd.randrange(0, 2))
+            _same(state, n=2, seed=k, params=p)
+
+
+@needs_c
 def test_c_equals_python_at_a_mid_turn_dead_end() -> None:
     # Cards 2..10 (test_blind's blunder): after 5 and then 9, cards 6, 7, 8
     # can never be played; a mid-turn start that may be lost at once.

@@ -5,42 +5,25 @@
 
 /* ---- BlindPolicy.score --------------------------------------------------- */
 
-/* Inlined with `depth` a constant where it can be (see score), so that the
- * compiler unrolls the loops over it and keeps `at` in registers. */
+/* Inlined with the piles and `depth` constants where it can be (see
+ * score), so that the compiler unrolls the loops over them and keeps `at`
+ * in registers. A pile's cover, partner and window come from the tables
+ * (module.c's fill_scores); the double operations are Python's, in its
+ * order. */
 static inline __attribute__((always_inline)) double score_body(const Tables *tb, const int *tops,
                                                                CardMask hand, CardMask out,
                                                                int played, int fresh_fire,
+                                                               const int n_piles, const int n_asc,
                                                                const int depth) {
     CardMask at[MAX_DEPTH]; /* at[k]: cards at least k+1 piles can take */
     for (int k = 0; k < depth; k++) at[k] = 0;
     double credit = 0.0;
-    for (int i = 0; i < tb->n_piles; i++) {
-        int t = tops[i];
-        CardMask cover;
-        if (i < tb->n_asc) {
-            cover = t <= tb->high ? tb->above[t] : 0;
-            int partner = t - tb->step;
-            if (partner >= tb->low) {
-                CardMask bit = tb->bit[partner];
-                cover |= bit;
-                if ((out & bit) && t <= tb->high + 1) {
-                    CardMask window = tb->above[partner] & tb->below[t] & out;
-                    double w = (hand & bit) ? tb->trick_hand : tb->trick_unseen;
-                    credit += w * (double)card_count(window);
-                }
-            }
-        } else {
-            cover = t >= tb->low ? tb->below[t] : 0;
-            int partner = t + tb->step;
-            if (partner <= tb->high) {
-                CardMask bit = tb->bit[partner];
-                cover |= bit;
-                if (out & bit) {
-                    CardMask window = tb->above[t] & tb->below[partner] & out;
-                    double w = (hand & bit) ? tb->trick_hand : tb->trick_unseen;
-                    credit += w * (double)card_count(window);
-                }
-            }
+    for (int i = 0; i < n_piles; i++) {
+        const int t = tops[i], d = i < n_asc ? 0 : 1;
+        const CardMask cover = tb->cover[d][t], bit = tb->partner[d][t];
+        if (out & bit) {
+            double w = (hand & bit) ? tb->trick_hand : tb->trick_unseen;
+            credit += w * (double)card_count(tb->window[d][t] & out);
         }
         for (int k = depth - 1; k > 0; k--) at[k] |= at[k - 1] & cover;
         if (depth > 0) at[0] |= cover;
@@ -64,9 +47,12 @@ static inline __attribute__((always_inline)) double score_body(const Tables *tb,
 /* BlindPolicy.score: the cost of an end-of-turn position (lower is better). */
 static double score(const Tables *tb, const int *tops, CardMask hand, CardMask out, int played,
                     int fresh_fire) {
-    if (tb->depth == 4) /* the default weights (BlindParams: 4 costs) */
-        return score_body(tb, tops, hand, out, played, fresh_fire, 4);
-    return score_body(tb, tops, hand, out, played, fresh_fire, tb->depth);
+    /* the default weights (BlindParams: 4 costs) on the four piles of the
+     * classic family */
+    if (tb->depth == 4 && tb->n_piles == 4 && tb->n_asc == 2)
+        return score_body(tb, tops, hand, out, played, fresh_fire, 4, 2, 4);
+    return score_body(tb, tops, hand, out, played, fresh_fire, tb->n_piles, tb->n_asc,
+                      tb->depth);
 }
 
 /* ---- _TurnSearch ---------------------------------------------------------- */
@@ -79,6 +65,17 @@ typedef struct {
     int cards[ROLLOUT_MAX_HAND]; /* the hand at the start of the search, sorted */
     int n_cards;
     uint8_t rank[MAX_TOP + 1]; /* rank[x]: how many of those cards are below x */
+    /* A node's cards out are those out at the start of the search less the
+     * hand's cards it played (the positions not in its ``hm``), so how many
+     * of them are below x is a count at the start less a 64-bit popcount.
+     * Per top t of a pile, [0] ascending, [1] descending, at the start of
+     * the search: the positions of the hand's cards beyond t (``reach``),
+     * the position of its trick card when it is in the hand (``back``, a
+     * bit, or 0) and the count of cards out below t (+1 ascending); per
+     * position j, the count of cards out below cards[j]. */
+    uint64_t reach[2][MAX_TOP + 1], back[2][MAX_TOP + 1];
+    int out_at[2][MAX_TOP + 1], out_card[ROLLOUT_MAX_HAND];
+    uint64_t all; /* the positions of the whole hand */
     int need;
     unsigned char old_fire[ROLLOUT_MAX_PILES], changed[ROLLOUT_MAX_PILES];
     long free_gap, slack;
@@ -88,12 +85,6 @@ typedef struct {
     Line best, unsafe, longest;
     Options *ends; /* when not NULL: the best safe ends (turn_options) */
 } TurnSearch;
-
-/* A play of the turn search: a card of the hand onto a pile */
-typedef struct {
-    int16_t gap;     /* cards jumped over (at most 127), -1 for a backward trick */
-    uint8_t j, pile; /* j: index into TurnSearch.cards */
-} TurnMove;
 
 /* The piles a node plays on: per pile, which cards of the hand it takes,
  * as a mask over their positions in the sorted hand (a normal play, C5,
@@ -160,99 +151,146 @@ static void consider(TurnSearch *S, CardMask hand, CardMask out) {
  * takes a card exactly when the twin does, so skipping it for every card
  * is the same. Tops are distinct cards except the piles' start values, so
  * only those are compared.) */
-static inline void pile_takes(const TurnSearch *S, uint64_t hm, CardMask out, PileTakes *pt) {
+static inline void pile_takes(const TurnSearch *S, uint64_t hm, PileTakes *pt) {
+    const uint64_t played = S->all & ~hm;
     const Tables *tb = S->tb;
     pt->n = 0;
     pt->any = 0;
     for (int i = 0; i < tb->n_piles; i++) {
-        const int asc = i < tb->n_asc, t = S->tops[i];
+        const int asc = i < tb->n_asc, t = S->tops[i], d = !asc;
         int twin = 0;
         if (t == (asc ? tb->low - 1 : tb->high + 1)) /* the start value */
             for (int q = asc ? 0 : tb->n_asc; q < i; q++) twin |= S->tops[q] == t;
         if (twin) continue;
-        uint64_t take;
-        if (asc) /* positions past the hand's cards <= t */
-            take = hm & ~(((uint64_t)1 << S->rank[t + 1]) - 1);
-        else /* positions of the hand's cards < t */
-            take = hm & (((uint64_t)1 << S->rank[t]) - 1);
-        const int back = trick_card(asc, t, tb->step);
-        uint64_t trick = 0;
-        /* the trick card is in the hand when the rank steps over it */
-        if (back >= tb->low && back <= tb->high && S->rank[back + 1] != S->rank[back])
-            trick = hm & ((uint64_t)1 << S->rank[back]);
+        const uint64_t reach = S->reach[d][t];
+        const uint64_t trick = hm & S->back[d][t];
+        const uint64_t take = (hm & reach) | trick;
         const int u = pt->n++;
         pt->pile[u] = i;
-        pt->takes[u] = take | trick;
+        pt->takes[u] = take;
         pt->tricks[u] = trick;
-        pt->below_top[u] = card_count(out & tb->below[asc ? t + 1 : t]);
-        pt->any |= take | trick;
+        /* the cards out below the top (+1 ascending): the played ones under
+         * it are the positions the pile does not reach (ascending) or does */
+        pt->below_top[u] =
+            S->out_at[d][t] - __builtin_popcountll(played & (asc ? ~reach : reach));
+        pt->any |= take;
     }
 }
 
-/* The plays of a node in Python's order (the cards in ascending order,
- * each on the piles in pile order) with their gaps; how many, and the
- * least gap in ``min_gap``. */
-static inline int list_moves(const TurnSearch *S, const PileTakes *pt, CardMask out,
-                             TurnMove *moves, int *min_gap) {
-    const Tables *tb = S->tb;
-    int n = 0;
-    for (uint64_t rest = pt->any; rest; rest &= rest - 1) {
-        const int j = __builtin_ctzll(rest);
-        /* Cards still out below the card; it is out itself (in the hand). */
-        const int below_c = card_count(out & tb->below[S->cards[j]]);
-        for (int u = 0; u < pt->n; u++) {
-            if (!((pt->takes[u] >> j) & 1)) continue;
-            const int i = pt->pile[u];
-            int gap;
-            if ((pt->tricks[u] >> j) & 1)
-                gap = -1; /* a backward trick (C5) */
-            else /* cards out strictly between the top and c */
-                gap = i < tb->n_asc ? below_c - pt->below_top[u] : pt->below_top[u] - below_c - 1;
-            if (n == 0 || gap < *min_gap) *min_gap = gap;
-            moves[n++] = (TurnMove){(int16_t)gap, (uint8_t)j, (uint8_t)i};
-        }
+/* The gap of a normal play of hand position j on pile u: the cards still
+ * out strictly between the top and the card */
+static inline int play_gap(const TurnSearch *S, const PileTakes *pt, uint64_t played, int u,
+                           int j) {
+    /* cards out below the card (the rank of cards[j] is j); it is out itself */
+    const int below_c = S->out_card[j] - __builtin_popcountll(played & (((uint64_t)1 << j) - 1));
+    return pt->pile[u] < S->tb->n_asc ? below_c - pt->below_top[u]
+                                      : pt->below_top[u] - below_c - 1;
+}
+
+/* The least gap of the node's plays (a backward trick's is -1); there is at
+ * least one play. A pile's normal plays have gaps growing with the card on
+ * an ascending pile (shrinking on a descending one), so its least is at its
+ * lowest (highest) card. */
+static inline int least_gap(const TurnSearch *S, const PileTakes *pt, uint64_t played) {
+    int least = 0, any = 0;
+    for (int u = 0; u < pt->n; u++) {
+        const uint64_t normal = pt->takes[u] & ~pt->tricks[u];
+        int gap;
+        if (pt->tricks[u])
+            gap = -1;
+        else if (normal)
+            gap = play_gap(S, pt, played, u,
+                           pt->pile[u] < S->tb->n_asc ? __builtin_ctzll(normal)
+                                                      : 63 - __builtin_clzll(normal));
+        else
+            continue;
+        if (!any || gap < least) least = gap;
+        any = 1;
     }
-    return n;
+    return least;
+}
+
+/* The plays the pruning lets through, per pile: the positions of the cards
+ * whose gap is at most ``limit`` (Python lists every play with its gap and
+ * skips those over the limit; the gaps grow monotonically along a pile's
+ * normal plays, so a scan from the closest card stops at the first one
+ * over), every play onto a pile whose fire card is due this turn (rule F2:
+ * never pruned); their union is returned. */
+static inline uint64_t pass_plays(const TurnSearch *S, const PileTakes *pt, uint64_t played,
+                                  long limit, uint64_t *pass) {
+    uint64_t any = 0;
+    for (int u = 0; u < pt->n; u++) {
+        const int i = pt->pile[u];
+        uint64_t ok;
+        if ((S->old_fire[i] && !S->changed[i]) || limit > MAX_CARD) {
+            ok = pt->takes[u]; /* every gap is below 128 */
+        } else {
+            ok = limit >= -1 ? pt->tricks[u] : 0;
+            uint64_t normal = pt->takes[u] & ~pt->tricks[u];
+            if (i < S->tb->n_asc) {
+                for (; normal; normal &= normal - 1) {
+                    const int j = __builtin_ctzll(normal);
+                    if (play_gap(S, pt, played, u, j) > limit) break;
+                    ok |= (uint64_t)1 << j;
+                }
+            } else {
+                while (normal) {
+                    const int j = 63 - __builtin_clzll(normal);
+                    if (play_gap(S, pt, played, u, j) > limit) break;
+                    ok |= (uint64_t)1 << j;
+                    normal &= ~((uint64_t)1 << j);
+                }
+            }
+        }
+        pass[u] = ok;
+        any |= ok;
+    }
+    return any;
 }
 
 /* A node of the search, already added to `seen` by the caller (Python's
  * _visit returns at once for a key it has seen; checking before the call
- * is the same and saves the call). */
-static void visit(TurnSearch *S, uint64_t hm, CardMask hand, CardMask out) {
+ * is the same and saves the call). Its plays go in Python's order: the
+ * cards in ascending order, each on the piles in pile order. (flatten:
+ * every call but the recursion is inlined, keyset_add too, which GCC
+ * would otherwise call: about 3% fewer instructions.) */
+__attribute__((flatten)) static void visit(TurnSearch *S, uint64_t hm, CardMask hand, CardMask out) {
     const Tables *tb = S->tb;
     const int depth = S->path.n;
     if (depth > S->longest.n) S->longest = S->path;
     if (depth >= S->need) consider(S, hand, out);
     PileTakes pt;
-    pile_takes(S, hm, out, &pt);
-    TurnMove moves[ROLLOUT_MAX_HAND * ROLLOUT_MAX_PILES];
-    int min_gap = 0;
-    const int n_moves = list_moves(S, &pt, out, moves, &min_gap);
-    if (n_moves == 0) return;
-    const long limit = depth >= S->need ? S->free_gap : (long)min_gap + S->slack;
-    for (int m = 0; m < n_moves; m++) {
-        const int i = moves[m].pile;
-        /* Covering a fire card due this turn is never pruned (rule F2). */
-        if (moves[m].gap > limit && !(S->old_fire[i] && !S->changed[i])) continue;
-        const int c = S->cards[moves[m].j];
-        const int t = S->tops[i];
-        const uint64_t child = hm & ~((uint64_t)1 << moves[m].j);
-        key_set_top(&S->key, i, c); /* S->key: the child's tops and hand */
-        S->key.w[0] = child;
-        /* new (a set that could not grow counts as seen: ``oom`` ends the game) */
-        if (keyset_add(S->seen, &S->key) > 0) {
-            const unsigned char was = S->changed[i];
-            S->tops[i] = c;
-            S->changed[i] = 1;
-            S->path.card[depth] = (uint8_t)c;
-            S->path.pile[depth] = (uint8_t)i;
-            S->path.n = depth + 1;
-            visit(S, child, hand & ~tb->bit[c], out & ~tb->bit[c]);
-            S->path.n = depth;
-            S->changed[i] = was;
-            S->tops[i] = t;
+    pile_takes(S, hm, &pt);
+    if (!pt.any) return; /* no play */
+    const uint64_t played = S->all & ~hm;
+    const long limit = depth >= S->need ? S->free_gap : (long)least_gap(S, &pt, played) + S->slack;
+    uint64_t pass[ROLLOUT_MAX_PILES];
+    const uint64_t plays = pass_plays(S, &pt, played, limit, pass);
+    for (uint64_t rest = plays; rest; rest &= rest - 1) {
+        const int j = __builtin_ctzll(rest);
+        const int c = S->cards[j];
+        const uint64_t child = hm & ~((uint64_t)1 << j);
+        for (int u = 0; u < pt.n; u++) {
+            if (!((pass[u] >> j) & 1)) continue;
+            const int i = pt.pile[u];
+            const int t = S->tops[i];
+            key_set_top(&S->key, i, c); /* S->key: the child's tops and hand */
+            S->key.w[0] = child;
+            /* new (a set that could not grow counts as seen: ``oom`` ends the game) */
+            if (keyset_add(S->seen, &S->key) > 0) {
+                const unsigned char was = S->changed[i];
+                S->tops[i] = c;
+                S->changed[i] = 1;
+                S->path.card[depth] = (uint8_t)c;
+                S->path.pile[depth] = (uint8_t)i;
+                S->path.n = depth + 1;
+                visit(S, child, hand & ~tb->bit[c], out & ~tb->bit[c]);
+                S->path.n = depth;
+                S->changed[i] = was;
+                S->tops[i] = t;
+            }
+            key_set_top(&S->key, i, t);
         }
-        key_set_top(&S->key, i, t);
     }
 }
 
@@ -269,6 +307,28 @@ static void turn_search_init(TurnSearch *S, const Tables *tb, const Game *g, Key
         S->rank[x] = (uint8_t)r;
         r += x <= MAX_CARD && (hand & tb->bit[x]) ? 1 : 0;
     }
+    int out_below[MAX_TOP + 2]; /* cards out below x */
+    for (int x = 0, r = 0; x <= tb->high + 1; x++) {
+        out_below[x] = r;
+        r += x <= MAX_CARD && (g->unplayed & tb->bit[x]) ? 1 : 0;
+    }
+    for (int j = 0; j < n_cards; j++) S->out_card[j] = out_below[cards[j]];
+    /* the tops a pile can show: its start value, or a card */
+    for (int t = tb->low - 1; t <= tb->high + 1; t++) {
+        const uint64_t below_t = ((uint64_t)1 << S->rank[t]) - 1;
+        S->reach[0][t] = t <= tb->high ? ~(((uint64_t)1 << S->rank[t + 1]) - 1) : 0;
+        S->reach[1][t] = below_t;
+        S->out_at[0][t] = t <= tb->high ? out_below[t + 1] : 0;
+        S->out_at[1][t] = out_below[t];
+        for (int d = 0; d < 2; d++) {
+            /* the trick card is in the hand when the rank steps over it */
+            const int b = trick_card(d == 0, t, tb->step);
+            S->back[d][t] = b >= tb->low && b <= tb->high && S->rank[b + 1] != S->rank[b]
+                                ? (uint64_t)1 << S->rank[b]
+                                : 0;
+        }
+    }
+    S->all = all_positions(n_cards);
     const int need = g->turn_min - g->placed;
     S->need = need < 0 ? 0 : need;
     S->ends = NULL;

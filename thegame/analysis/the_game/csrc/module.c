@@ -107,6 +107,38 @@ static int read_weights(Tables *tb, const RunArgs *a) {
     return 1;
 }
 
+/* The score's tables of pile tops (Tables.cover, partner, window), from
+ * BlindPolicy.score's case analysis of a top t */
+static void fill_scores(Tables *tb) {
+    for (int t = 0; t <= tb->high + 1; t++) {
+        /* ascending: takes the cards above t, and the trick card t - step */
+        CardMask cover = t <= tb->high ? tb->above[t] : 0, partner = 0, window = 0;
+        int p = t - tb->step;
+        if (p >= tb->low) {
+            cover |= tb->bit[p];
+            if (t <= tb->high + 1) {
+                partner = tb->bit[p];
+                window = tb->above[p] & tb->below[t];
+            }
+        }
+        tb->cover[0][t] = cover;
+        tb->partner[0][t] = partner;
+        tb->window[0][t] = window;
+        /* descending: takes the cards below t, and the trick card t + step */
+        cover = t >= tb->low ? tb->below[t] : 0;
+        partner = window = 0;
+        p = t + tb->step;
+        if (p <= tb->high) {
+            cover |= tb->bit[p];
+            partner = tb->bit[p];
+            window = tb->above[t] & tb->below[p];
+        }
+        tb->cover[1][t] = cover;
+        tb->partner[1][t] = partner;
+        tb->window[1][t] = window;
+    }
+}
+
 /* The fire cards (F1) from ``fire``, and the card masks of the rules'
  * range; 0 with an exception set. */
 static int fill_tables(Tables *tb, const RunArgs *a) {
@@ -128,6 +160,7 @@ static int fill_tables(Tables *tb, const RunArgs *a) {
         tb->above[t] = all & ~le;
         tb->below[t] = le & ~(t <= tb->high ? card_bit(t) : 0);
     }
+    fill_scores(tb);
     return 1;
 }
 

@@ -68,6 +68,11 @@ typedef struct {
     CardMask above[MAX_TOP + 1];     /* cards > t */
     CardMask below[MAX_TOP + 1];     /* cards < t */
     CardMask bit[MAX_CARD + 1];      /* {c}: a load is cheaper than a 128-bit shift */
+    /* The score's view of a pile with top t, [0][t] ascending, [1][t]
+     * descending: the cards it takes (its partner, the trick card, among
+     * them), the partner whose trick earns a credit (0: none) and the
+     * window of cards that trick would reopen */
+    CardMask cover[2][MAX_TOP + 1], partner[2][MAX_TOP + 1], window[2][MAX_TOP + 1];
     int free_gap, forced_slack;
     double trick_hand, trick_unseen, play_bonus, fire_cost;
     int depth;
