@@ -4,6 +4,7 @@ Usage (from the repository root):
 
     python benchmarks/strong.py play --playouts 40 160 800 --seeds 1-2000 --every 1 1 8
     python benchmarks/strong.py report            # the curve, into RESULTS.md
+    python benchmarks/strong.py speed --seeds 30 40 50   # playouts per CPU second
 
 ``play`` plays solo classic (or ``--variant``/``--players``) deals, player 1
 first, with ``thegame.analysis.the_game.strong.StrongPlayer`` at each
@@ -111,6 +112,22 @@ def play(args: argparse.Namespace) -> None:
                 f.write(json.dumps(row) + "\n")
             print(json.dumps(row), flush=True)
 
+
+
+def speed(args: argparse.Namespace) -> None:
+    """The strong player's playouts per CPU second over whole games (the
+    Python around them included), one JSON line per seed, then the total:
+    two builds compared on the same games (the choices, so the playouts,
+    are the same in both)."""
+    spent = cpu = 0.0
+    for seed in args.seeds:
+        row = game(seed, args.variant, args.players, args.playouts)
+        spent += float(str(row["playouts"]))
+        cpu += float(str(row["cpu_seconds"]))
+        rate = float(str(row["playouts"])) / float(str(row["cpu_seconds"]))
+        print(json.dumps({**row, "playouts_per_cpu_second": round(rate)}), flush=True)
+    print(json.dumps({"playouts": spent, "cpu_seconds": round(cpu, 3),
+                      "playouts_per_cpu_second": round(spent / cpu)}))  # fmt: skip
 
 
 def summary_line(rows: list[dict[str, object]]) -> str:
@@ -223,6 +240,11 @@ def main() -> None:
                    help="the play command(s) that made the rows, for the record")
     r.add_argument("--machine-note", default="",
                    help="how busy the machine was, for the record")
+    s = sub.add_parser("speed")
+    s.add_argument("--seeds", type=int, nargs="+", default=[30, 40, 50])
+    s.add_argument("--playouts", type=int, default=200)
+    s.add_argument("--variant", default="classic")
+    s.add_argument("--players", type=int, default=1)
     v = sub.add_parser("survey-rows")
     v.add_argument("--db", required=True)
     v.add_argument("--playouts", type=int, required=True)
@@ -233,6 +255,8 @@ def main() -> None:
         play(args)
     elif args.cmd == "survey-rows":
         survey_rows(args)
+    elif args.cmd == "speed":
+        speed(args)
     else:
         report(args)
 
