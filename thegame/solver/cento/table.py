@@ -528,9 +528,11 @@ def solve_table(
     state = initial_state(deal) if state is None else state
     if state.over:
         raise ValueError("the game is over")
+    from .ctable import new_solver  # compiled where built; it imports this module
+
     budget = NodeCounter(limit)
     k = player - 1
-    share = TableSolver(deal, k, Goal.SHARE, budget)
+    share = new_solver(deal, k, Goal.SHARE, budget)
     root = share.key_of(state)
     got = share.prove(root)
     solvers = [share]
@@ -540,7 +542,7 @@ def solve_table(
     elif got and deal.players > 2:
         verdict = TableVerdict.WIN
     elif got:
-        alone = TableSolver(deal, k, Goal.ALONE, budget, share.tt)
+        alone = new_solver(deal, k, Goal.ALONE, budget, share)
         more = alone.prove(root)
         if more:
             verdict, solvers = TableVerdict.WIN, [alone]
