@@ -25,7 +25,7 @@ from ...models.cento.deal import Deal
 from ...models.cento.rules import HUNDRED, is_single, repdigit
 from ...models.outcome import OutOfBudget
 from .budget import NodeCounter
-from .table import Goal, Key, TableSolver
+from .tablesearch import Goal, Key, TableSolver
 
 if TYPE_CHECKING:
     from . import _ctable
@@ -67,7 +67,7 @@ class CTableSolver(TableSolver):
         share: CTableSolver | None = None,
     ) -> None:
         super().__init__(deal, player, goal, budget)
-        self.core = _core(self, None if share is None else share.core)
+        self.core: _ctable.Search = _core(self, None if share is None else share.core)
 
     def lookup(self, child: Key) -> tuple[int, int]:
         return self.core.lookup(child)

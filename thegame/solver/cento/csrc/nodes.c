@@ -35,6 +35,26 @@ static int wins(const Deal *d, const uint64_t *key) {
     return mine < others || (mine == others && d->share);
 }
 
+/* Rule Z5: after a Trick every other player draws, in seat order, from the
+ * draw position ``pos`` up to ``trick_pos`` */
+static void trick_draws(const Deal *d, uint64_t *key, int mover, int pos, int trick_pos) {
+    int p = pos, n = d->n;
+    for (int j = 1; j < n; j++) {
+        int seat = (mover + j) % n;
+        int stop = p + d->trick_draw < trick_pos ? p + d->trick_draw : trick_pos;
+        u128 h = hand_of(key, seat);
+        u128 m = h & NUMBERS_MASK;
+        int f = (int)(h >> FREE_SHIFT);
+        for (; p < stop; p++) {
+            if (d->draw[p] == 0)
+                f++;
+            else
+                m |= BIT(d->draw[p]);
+        }
+        set_hand(key, seat, m | (u128)f << FREE_SHIFT);
+    }
+}
+
 /* expand: each distinct turn's child (``end``: the game ended, ``won`` for
  * the seat asked about); a turn that decides the node alone comes back by
  * itself. */
@@ -64,23 +84,7 @@ int expand(Search *s, const uint64_t *key, ChildVec *out) {
         if (child_push(out, &c)) return -1;
         memcpy(c->key, key, kw * sizeof(uint64_t));
         set_hand(c->key, mover, o->mask | (u128)o->free << FREE_SHIFT);
-        if (o->trick) { /* rule Z5: every other player draws, in seat order */
-            int p = pos;
-            for (int j = 1; j < n; j++) {
-                int seat = (mover + j) % n;
-                int stop = p + d->trick_draw < o->trick_pos ? p + d->trick_draw : o->trick_pos;
-                u128 h = hand_of(c->key, seat);
-                u128 m = h & NUMBERS_MASK;
-                int f = (int)(h >> FREE_SHIFT);
-                for (; p < stop; p++) {
-                    if (d->draw[p] == 0)
-                        f++;
-                    else
-                        m |= BIT(d->draw[p]);
-                }
-                set_hand(c->key, seat, m | (u128)f << FREE_SHIFT);
-            }
-        }
+        if (o->trick) trick_draws(d, c->key, mover, pos, o->trick_pos);
         int p2 = o->passed ? passes + 1 : 0;
         if (p2 >= n) { /* rule Z1: every player passed in a row */
             int won = wins(d, c->key);
