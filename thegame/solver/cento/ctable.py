@@ -50,6 +50,11 @@ def covers(deal: Deal) -> bool:
     return len(deal.draw) <= 127 and 2 <= deal.players <= 6
 
 
+def backend() -> str:
+    """For ``thegame --version``: what the table search runs on."""
+    return "c" if BUILT and not forced_python() else "python"
+
+
 def usable(deal: Deal) -> bool:
     return BUILT and not forced_python() and covers(deal)
 
@@ -133,4 +138,4 @@ def new_solver(
     return TableSolver(deal, player, goal, budget, None if share is None else share.tt)
 
 
-__all__ = ["BUILT", "CTableSolver", "covers", "new_solver", "usable"]
+__all__ = ["BUILT", "CTableSolver", "backend", "covers", "new_solver", "usable"]

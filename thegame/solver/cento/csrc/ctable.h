@@ -64,8 +64,7 @@ typedef struct {
 
 /* The transposition table: keys of kw words to (pn, dn), unbounded */
 typedef struct {
-    uint64_t *keys;
-    int64_t *vals; /* pn, dn */
+    uint64_t *slots; /* each: kw key words, pn, dn */
     uint8_t *used;
     size_t cap, count;
     int kw;
@@ -78,6 +77,10 @@ typedef struct Search {
     const PnTable *losses; /* the SHARE search's table, for ALONE, or NULL */
     OutVec outs;
     ChildVec scratch;
+    /* expand's set of the children made so far (indices, by the stamp) */
+    uint32_t *seen_at, *seen_stamp;
+    size_t seen_cap;
+    uint32_t seen_now;
     long long nodes, max_nodes; /* max_nodes < 0: none */
     long long proven, disproven;
     int nearest; /* -1: none */

@@ -169,6 +169,8 @@ static void search_dealloc(SearchObject *self) {
     pt_free(&self->s.tt);
     free(self->s.outs.v);
     free(self->s.scratch.v);
+    free(self->s.seen_at);
+    free(self->s.seen_stamp);
     Py_XDECREF(self->losses);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ctable.h"
+#include "hashtable.h"
 
 static inline uint64_t pack(int to_move, int open_c, int pos, int obliged, int passes,
                             uint64_t immune) {
@@ -55,6 +56,49 @@ static void trick_draws(const Deal *d, uint64_t *key, int mover, int pos, int tr
     }
 }
 
+/* Up to this many turns, expand looks for an equal child by a scan; past
+ * it, in a hash set (chains of rule Z3 can make thousands of turns) */
+#define LINEAR_SEEN 16
+
+/* Empty the set, with room for ``count`` children; -1: out of memory */
+static int seen_reset(Search *s, size_t count) {
+    if (2 * count > s->seen_cap) {
+        size_t cap = 64;
+        while (cap < 2 * count) cap *= 2;
+        free(s->seen_at);
+        free(s->seen_stamp);
+        s->seen_at = malloc(cap * sizeof(uint32_t));
+        s->seen_stamp = calloc(cap, sizeof(uint32_t));
+        s->seen_cap = s->seen_at && s->seen_stamp ? cap : 0;
+        s->seen_now = 0;
+        if (!s->seen_cap) return -1;
+    }
+    if (++s->seen_now == 0) {
+        memset(s->seen_stamp, 0, s->seen_cap * sizeof(uint32_t));
+        s->seen_now = 1;
+    }
+    return 0;
+}
+
+/* Whether the last child of ``out`` equals an earlier one (not an end);
+ * if not, it is remembered */
+static int seen_before(Search *s, const ChildVec *out, int hashed) {
+    size_t last = out->n - 1;
+    const uint64_t *key = out->v[last].key;
+    int kw = s->kw;
+    if (!hashed) {
+        for (size_t j = 0; j < last; j++)
+            if (!out->v[j].end && words_eq(out->v[j].key, key, kw)) return 1;
+        return 0;
+    }
+    size_t mask = s->seen_cap - 1, i = hash_words(key, kw) & mask;
+    for (; s->seen_stamp[i] == s->seen_now; i = (i + 1) & mask)
+        if (words_eq(out->v[s->seen_at[i]].key, key, kw)) return 1;
+    s->seen_stamp[i] = s->seen_now;
+    s->seen_at[i] = (uint32_t)last;
+    return 0;
+}
+
 /* expand: each distinct turn's child (``end``: the game ended, ``won`` for
  * the seat asked about); a turn that decides the node alone comes back by
  * itself. */
@@ -71,6 +115,8 @@ int expand(Search *s, const uint64_t *key, ChildVec *out) {
     if (gen_outcomes(d, &s->outs, hand & NUMBERS_MASK, (int)(hand >> FREE_SHIFT), open_c, pos,
                      obliged && !me_imm, me_imm, n - 1))
         return -1;
+    int hashed = s->outs.n > LINEAR_SEEN;
+    if (hashed && seen_reset(s, s->outs.n)) return -1;
     for (size_t i = 0; i < s->outs.n; i++) {
         const Outcome *o = &s->outs.v[i];
         Child *c;
@@ -102,13 +148,7 @@ int expand(Search *s, const uint64_t *key, ChildVec *out) {
         c->key[0] = pack(nxt, o->open, o->pos, o->obliged, p2, imm2);
         c->end = 0;
         c->won = 0;
-        for (size_t j = 0; j + 1 < out->n; j++) { /* the first of equal children is kept */
-            const Child *e = &out->v[j];
-            if (!e->end && memcmp(e->key, c->key, kw * sizeof(uint64_t)) == 0) {
-                out->n--;
-                break;
-            }
-        }
+        if (seen_before(s, out, hashed)) out->n--; /* the first of equal children is kept */
     }
     return 0;
 }

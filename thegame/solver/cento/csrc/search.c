@@ -6,58 +6,59 @@
 #include "ctable.h"
 #include "hashtable.h"
 
-/* ---- the transposition table: unbounded, like the Python dict ---------- */
+/* ---- the transposition table: unbounded, like the Python dict ----------
+ * A slot holds its key's words, then pn and dn, side by side (one cache
+ * line for a table of two or three players); ``used`` holds each used
+ * slot's tag (hashtable.h's tag_of), so a probe reads a key only where the
+ * tags agree. */
 
-int pt_init(PnTable *t, int kw) {
+#define SLOT(t, i) ((t)->slots + (i) * (size_t)((t)->kw + 2))
+
+static int pt_alloc(PnTable *t, int kw, size_t cap) {
     t->kw = kw;
-    t->cap = 1 << 14;
+    t->cap = cap;
     t->count = 0;
-    t->keys = malloc(t->cap * kw * sizeof(uint64_t));
-    t->vals = malloc(t->cap * 2 * sizeof(int64_t));
-    t->used = calloc(t->cap, 1);
-    return t->keys && t->vals && t->used;
+    t->slots = malloc(cap * (size_t)(kw + 2) * sizeof(uint64_t));
+    t->used = calloc(cap, 1);
+    return t->slots && t->used;
 }
 
+int pt_init(PnTable *t, int kw) { return pt_alloc(t, kw, 1 << 14); }
+
 void pt_free(PnTable *t) {
-    free(t->keys);
-    free(t->vals);
+    free(t->slots);
     free(t->used);
-    t->keys = NULL;
-    t->vals = NULL;
+    t->slots = NULL;
     t->used = NULL;
     t->cap = t->count = 0;
 }
 
-static size_t pt_slot(const PnTable *t, const uint64_t *key) {
-    size_t mask = t->cap - 1, i = hash_words(key, t->kw) & mask;
-    while (t->used[i] && !words_eq(t->keys + i * t->kw, key, t->kw)) i = (i + 1) & mask;
+/* The key's slot, or the free slot where it would go */
+static size_t pt_slot(const PnTable *t, const uint64_t *key, uint64_t h) {
+    uint8_t tag = tag_of(h);
+    size_t mask = t->cap - 1, i = h & mask;
+    while (t->used[i] && (t->used[i] != tag || !words_eq(SLOT(t, i), key, t->kw)))
+        i = (i + 1) & mask;
     return i;
 }
 
 const int64_t *pt_get(const PnTable *t, const uint64_t *key) {
-    size_t i = pt_slot(t, key);
-    return t->used[i] ? t->vals + 2 * i : NULL;
+    size_t i = pt_slot(t, key, hash_words(key, t->kw));
+    return t->used[i] ? (const int64_t *)(SLOT(t, i) + t->kw) : NULL;
 }
 
 static int pt_grow(PnTable *t) {
     PnTable n;
-    n.kw = t->kw;
-    n.cap = t->cap * 2;
-    n.count = 0;
-    n.keys = malloc(n.cap * n.kw * sizeof(uint64_t));
-    n.vals = malloc(n.cap * 2 * sizeof(int64_t));
-    n.used = calloc(n.cap, 1);
-    if (!n.keys || !n.vals || !n.used) {
+    if (!pt_alloc(&n, t->kw, t->cap * 2)) {
         pt_free(&n);
         return 0;
     }
     for (size_t i = 0; i < t->cap; i++) {
         if (!t->used[i]) continue;
-        size_t j = pt_slot(&n, t->keys + i * t->kw);
-        memcpy(n.keys + j * n.kw, t->keys + i * t->kw, n.kw * sizeof(uint64_t));
-        n.vals[2 * j] = t->vals[2 * i];
-        n.vals[2 * j + 1] = t->vals[2 * i + 1];
-        n.used[j] = 1;
+        const uint64_t *old = SLOT(t, i);
+        size_t j = pt_slot(&n, old, hash_words(old, t->kw));
+        memcpy(SLOT(&n, j), old, (size_t)(t->kw + 2) * sizeof(uint64_t));
+        n.used[j] = t->used[i];
         n.count++;
     }
     pt_free(t);
@@ -67,18 +68,20 @@ static int pt_grow(PnTable *t) {
 
 /* 0 when out of memory */
 int pt_put(PnTable *t, const uint64_t *key, int64_t pn, int64_t dn) {
-    size_t i = pt_slot(t, key);
+    uint64_t h = hash_words(key, t->kw);
+    size_t i = pt_slot(t, key, h);
     if (!t->used[i]) {
         if ((t->count + 1) * 2 > t->cap) {
             if (!pt_grow(t)) return 0;
-            i = pt_slot(t, key);
+            i = pt_slot(t, key, h);
         }
-        memcpy(t->keys + i * t->kw, key, t->kw * sizeof(uint64_t));
-        t->used[i] = 1;
+        memcpy(SLOT(t, i), key, (size_t)t->kw * sizeof(uint64_t));
+        t->used[i] = tag_of(h);
         t->count++;
     }
-    t->vals[2 * i] = pn;
-    t->vals[2 * i + 1] = dn;
+    int64_t *v = (int64_t *)(SLOT(t, i) + t->kw);
+    v[0] = pn;
+    v[1] = dn;
     return 1;
 }
 
