@@ -144,3 +144,14 @@ def test_kernel_choice() -> None:
     reference = TableSolver(deal, 0)
     fallback = ctable.new_solver(deal, 0, Goal.ALONE, NodeCounter(Limit(nodes=10)), reference)
     assert type(fallback) is TableSolver and fallback.losses is reference.tt
+
+
+def test_a_full_table_ends_the_search_as_unknown() -> None:
+    """The compiled table stops growing at ``Limit.memory``: the search ends
+    there as at the end of its time, undecided, with how far it got."""
+    deal = Deal.from_seed(48, 2)  # undecided within millions of nodes
+    result = solve_table(deal, 1, Limit(time=60, memory=2))
+    assert result.verdict.value == "unknown" and result.turns == ()
+    assert 0 < result.nodes < 100_000 and result.seconds < 30
+    progress = result.progress.to_dict()
+    assert progress["proof_number"] > 0 and progress["disproof_number"] > 0

@@ -11,6 +11,9 @@ transposition table lives in C; the lines (``table._line``) are still made
 in Python, reading it through ``lookup``. The Python search stays the
 reference, and ``THEGAME_KERNEL=python`` forces it.
 
+Its table is bounded (``TABLE_MIB`` or ``Limit.memory``, for each goal's
+search); at the bound the search stops as it does when the time is up.
+
 Used when the extension is built, not forced off, and the deal fits its
 tables (a draw pile of at most 127 cards, as the key's 7-bit draw position
 needs anyway).
@@ -38,6 +41,11 @@ except ImportError:  # no compiler at install time: the reference only
     BUILT = False
 
 NO_DIGIT = 255
+# The MiB one search's table may take (``Limit.memory`` overrides it): at its
+# bound the search ends as unknown, as at the end of its time. (The C search
+# fills about 60 bytes a node for two players, some 25 MB a second; the
+# Python dict fills itself a hundred times slower and has no bound.)
+TABLE_MIB = 1024
 ENV = "THEGAME_KERNEL"  # =python: the reference search (as for The Game's kernels)
 
 
@@ -80,9 +88,11 @@ class CTableSolver(TableSolver):
     def prove(self, root: Key) -> bool | None:
         b = self.budget
         limit = -1 if b.max_nodes is None else b.max_nodes
+        mib = TABLE_MIB if b.limit.memory is None else b.limit.memory
         try:
-            pn, dn, b.nodes = self.core.prove(root, b, b.nodes, limit)
+            pn, dn, b.nodes = self.core.prove(root, b, b.nodes, limit, mib << 20)
         except OutOfBudget:
+            b.nodes = self.core.nodes()
             pn, dn = self.lookup(root)
             self._read_progress(pn, dn)
             return None

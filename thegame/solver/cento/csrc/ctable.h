@@ -67,6 +67,7 @@ typedef struct {
     uint64_t *slots; /* each: kw key words, pn, dn */
     uint8_t *used;
     size_t cap, count;
+    size_t max_bytes; /* the slots may not grow past this (Limit.memory) */
     int kw;
 } PnTable;
 
@@ -88,6 +89,8 @@ typedef struct Search {
      * exception set (the budget ran out) */
     int (*reach)(void *ctx, long long nodes);
     void *ctx;
+    /* called when the table reaches its bound: -1 with an exception set */
+    int (*full)(void *ctx);
 } Search;
 
 /* gen.c */
@@ -102,6 +105,7 @@ void init_numbers(const Search *s, const uint64_t *key, int64_t *pn, int64_t *dn
 int pt_init(PnTable *t, int kw);
 void pt_free(PnTable *t);
 const int64_t *pt_get(const PnTable *t, const uint64_t *key);
+/* 1; 0 when out of memory; -1 when the table is at its bound */
 int pt_put(PnTable *t, const uint64_t *key, int64_t pn, int64_t dn);
 void lookup(const Search *s, const uint64_t *key, int64_t *pn, int64_t *dn);
 int prove(Search *s, const uint64_t *root, int64_t *pn, int64_t *dn); /* -1: error set */

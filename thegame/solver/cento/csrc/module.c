@@ -124,6 +124,19 @@ static int call_reach(void *ctx, long long nodes) {
     return 0;
 }
 
+/* The table is at its bound: the search ends as the budget's end does,
+ * with models.outcome.OutOfBudget */
+static int call_full(void *ctx) {
+    (void)ctx;
+    PyObject *mod = PyImport_ImportModule("thegame.models.outcome");
+    PyObject *exc = mod == NULL ? NULL : PyObject_GetAttrString(mod, "OutOfBudget");
+    Py_XDECREF(mod);
+    if (exc == NULL) return -1;
+    PyErr_SetString(exc, "the table search's table is at its memory bound");
+    Py_DECREF(exc);
+    return -1;
+}
+
 static int search_init(SearchObject *self, PyObject *args, PyObject *kw) {
     (void)kw;
     Deal *d = &self->s.d;
@@ -161,6 +174,7 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kw) {
     }
     self->s.nearest = -1;
     self->s.reach = call_reach;
+    self->s.full = call_full;
     self->s.ctx = self;
     return 0;
 }
@@ -177,10 +191,12 @@ static void search_dealloc(SearchObject *self) {
 
 static PyObject *search_prove(SearchObject *self, PyObject *args) {
     PyObject *root, *budget;
-    long long nodes, max_nodes;
+    long long nodes, max_nodes, max_bytes;
     uint64_t key[KW_MAX];
-    if (!PyArg_ParseTuple(args, "OOLL", &root, &budget, &nodes, &max_nodes)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOLLL", &root, &budget, &nodes, &max_nodes, &max_bytes))
+        return NULL;
     if (!read_key(self, root, key)) return NULL;
+    self->s.tt.max_bytes = max_bytes > 0 ? (size_t)max_bytes : 0;
     self->budget = budget;
     self->s.nodes = nodes;
     self->s.max_nodes = max_nodes;
@@ -189,6 +205,10 @@ static PyObject *search_prove(SearchObject *self, PyObject *args) {
     self->budget = NULL;
     if (r) return NULL;
     return Py_BuildValue("LLL", (long long)pn, (long long)dn, self->s.nodes);
+}
+
+static PyObject *search_nodes(SearchObject *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLongLong(self->s.nodes);
 }
 
 static PyObject *search_lookup(SearchObject *self, PyObject *arg) {
@@ -241,8 +261,10 @@ static Py_ssize_t search_len(SearchObject *self) { return (Py_ssize_t)self->s.tt
 
 static PyMethodDef search_methods[] = {
     {"prove", (PyCFunction)search_prove, METH_VARARGS,
-     "prove(root, budget, nodes, max_nodes) -> (pn, dn, nodes): TableSolver.prove's loop;\n"
-     "budget.reach(nodes) is called every 256 nodes and past max_nodes (-1: none)."},
+     "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
+     "loop; budget.reach(nodes) is called every 256 nodes and past max_nodes (-1: none);\n"
+     "OutOfBudget when the table would grow past max_bytes (0: no bound)."},
+    {"nodes", (PyCFunction)search_nodes, METH_NOARGS, "The nodes counted so far."},
     {"lookup", (PyCFunction)search_lookup, METH_O, "TableSolver.lookup(key) -> (pn, dn)."},
     {"get", (PyCFunction)search_get, METH_O, "The table's (pn, dn) for key, or None."},
     {"children", (PyCFunction)search_children, METH_O,

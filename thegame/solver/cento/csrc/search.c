@@ -18,6 +18,7 @@ static int pt_alloc(PnTable *t, int kw, size_t cap) {
     t->kw = kw;
     t->cap = cap;
     t->count = 0;
+    t->max_bytes = 0;
     t->slots = malloc(cap * (size_t)(kw + 2) * sizeof(uint64_t));
     t->used = calloc(cap, 1);
     return t->slots && t->used;
@@ -53,6 +54,7 @@ static int pt_grow(PnTable *t) {
         pt_free(&n);
         return 0;
     }
+    n.max_bytes = t->max_bytes;
     for (size_t i = 0; i < t->cap; i++) {
         if (!t->used[i]) continue;
         const uint64_t *old = SLOT(t, i);
@@ -66,12 +68,13 @@ static int pt_grow(PnTable *t) {
     return 1;
 }
 
-/* 0 when out of memory */
 int pt_put(PnTable *t, const uint64_t *key, int64_t pn, int64_t dn) {
     uint64_t h = hash_words(key, t->kw);
     size_t i = pt_slot(t, key, h);
     if (!t->used[i]) {
         if ((t->count + 1) * 2 > t->cap) {
+            if (t->max_bytes && 2 * t->cap * ((size_t)(t->kw + 2) * 8 + 1) > t->max_bytes)
+                return -1;
             if (!pt_grow(t)) return 0;
             i = pt_slot(t, key, h);
         }
@@ -162,8 +165,9 @@ static int mid(Search *s, const uint64_t *key, int64_t th_pn, int64_t th_dn, int
         if (delta > INF) delta = INF;
         if (phi == 0) delta = INF;
         int64_t pn = is_or ? phi : delta, dn = is_or ? delta : phi;
-        if (!pt_put(&s->tt, key, pn, dn)) {
-            r = no_memory();
+        int put = pt_put(&s->tt, key, pn, dn);
+        if (put < 1) {
+            r = put ? s->full(s->ctx) : no_memory();
             break;
         }
         if (pn == 0 || dn == 0) {
