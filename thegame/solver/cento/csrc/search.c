@@ -124,6 +124,49 @@ static int no_memory(void) {
     return -1;
 }
 
+/* One pass of mid's loop over the children: phi (the least of the side to
+ * move's numbers), delta (the sum of the others), the second least phi2,
+ * and the child of the least (NULL when it is an end) with its delta and
+ * the turns it is past */
+typedef struct {
+    int64_t phi, delta, phi2, best_delta;
+    const Child *best;
+    int best_steps;
+} Scan;
+
+static inline void scan(const Search *s, const ChildVec *kids, int is_or, Scan *r) {
+    r->phi = INF;
+    r->delta = 0;
+    r->phi2 = INF;
+    r->best_delta = 0;
+    r->best = NULL;
+    r->best_steps = 1;
+    for (size_t i = 0; i < kids->n; i++) {
+        const Child *c = &kids->v[i];
+        int64_t cpn = c->pn, cdn = c->dn;
+        if (!c->end) {
+            const int64_t *e = pt_get(&s->tt, c->key);
+            if (e != NULL) {
+                cpn = e[0];
+                cdn = e[1];
+            }
+        }
+        int64_t a = is_or ? cpn : cdn, b = is_or ? cdn : cpn;
+        r->delta += b;
+        if (a < r->phi) {
+            r->phi2 = r->phi;
+            r->phi = a;
+            r->best = c->end ? NULL : c;
+            r->best_delta = b;
+            r->best_steps = c->steps;
+        } else if (a < r->phi2) {
+            r->phi2 = a;
+        }
+    }
+    if (r->delta > INF) r->delta = INF;
+    if (r->phi == 0) r->delta = INF;
+}
+
 /* mid: search ``key`` until its proof number reaches th_pn or its disproof
  * number th_dn; -1 with an exception set */
 static int mid(Search *s, const uint64_t *key, int64_t th_pn, int64_t th_dn, int depth) {
@@ -137,34 +180,9 @@ static int mid(Search *s, const uint64_t *key, int64_t th_pn, int64_t th_dn, int
     int64_t th_phi = is_or ? th_pn : th_dn, th_delta = is_or ? th_dn : th_pn;
     int r = 0;
     for (;;) {
-        int64_t phi = INF, delta = 0, phi2 = INF, best_delta = 0;
-        const Child *best = NULL;
-        int best_steps = 1;
-        for (size_t i = 0; i < kids.n; i++) {
-            const Child *c = &kids.v[i];
-            int64_t cpn = c->pn, cdn = c->dn;
-            if (!c->end) {
-                const int64_t *e = pt_get(&s->tt, c->key);
-                if (e != NULL) {
-                    cpn = e[0];
-                    cdn = e[1];
-                }
-            }
-            int64_t a = is_or ? cpn : cdn, b = is_or ? cdn : cpn;
-            delta += b;
-            if (a < phi) {
-                phi2 = phi;
-                phi = a;
-                best = c->end ? NULL : c;
-                best_delta = b;
-                best_steps = c->steps;
-            } else if (a < phi2) {
-                phi2 = a;
-            }
-        }
-        if (delta > INF) delta = INF;
-        if (phi == 0) delta = INF;
-        int64_t pn = is_or ? phi : delta, dn = is_or ? delta : phi;
+        Scan x;
+        scan(s, &kids, is_or, &x);
+        int64_t pn = is_or ? x.phi : x.delta, dn = is_or ? x.delta : x.phi;
         int put = pt_put(&s->tt, key, pn, dn);
         if (put < 1) {
             r = put ? s->full(s->ctx) : no_memory();
@@ -174,14 +192,14 @@ static int mid(Search *s, const uint64_t *key, int64_t th_pn, int64_t th_dn, int
             decided(s, pn == 0, depth);
             break;
         }
-        if (phi >= th_phi || delta >= th_delta || best == NULL) break;
-        /* the 1+epsilon threshold of table.py */
-        int64_t ca = phi2 + (phi2 >> 2) + 1;
+        if (x.phi >= th_phi || x.delta >= th_delta || x.best == NULL) break;
+        /* the 1+epsilon threshold of tablesearch.py */
+        int64_t ca = x.phi2 + (x.phi2 >> 2) + 1;
         if (ca > th_phi) ca = th_phi;
-        int64_t cb = th_delta - delta + best_delta;
+        int64_t cb = th_delta - x.delta + x.best_delta;
         if (cb > INF) cb = INF;
-        r = is_or ? mid(s, best->key, ca, cb, depth + best_steps)
-                  : mid(s, best->key, cb, ca, depth + best_steps);
+        r = is_or ? mid(s, x.best->key, ca, cb, depth + x.best_steps)
+                  : mid(s, x.best->key, cb, ca, depth + x.best_steps);
         if (r) break;
     }
     free(kids.v);
