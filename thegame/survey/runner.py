@@ -16,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import interrupt
+from ..models import Backend, interrupt
 from ..models.errors import InvalidInputError
 from .store import Store
 from .work import Chunk, Kind, Row, StrongSpec, run_chunk
@@ -70,7 +70,7 @@ def plan(
 def run(
     p: Plan,
     on_rows: OnRows,
-    backend: str = "local",
+    backend: Backend = Backend.LOCAL,
     jobs: int | None = None,
     chunk: int | None = None,
     address: str | None = None,
@@ -83,15 +83,13 @@ def run(
     stored stays stored."""
     if not p.seeds:
         return []
-    if backend == "local":
+    if backend is Backend.LOCAL:
         size = chunk or 1  # one seed per task: each row is written at once
         return _local(p.chunks(size), on_rows, jobs or os.cpu_count() or 1)
-    if backend == "ray":
-        # Ray's guidance: batch tasks much shorter than ~10 ms; a deal takes
-        # 20 ms to seconds, so a few seeds per task already amortise the
-        # scheduling while keeping the rows flowing.
-        return _ray(p.chunks(chunk or 4), on_rows, jobs, address)
-    raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
+    # Ray's guidance: batch tasks much shorter than ~10 ms; a deal takes 20 ms
+    # to seconds, so a few seeds per task already amortise the scheduling
+    # while keeping the rows flowing.
+    return _ray(p.chunks(chunk or 4), on_rows, jobs, address)
 
 
 def _quiet_worker() -> None:

@@ -18,7 +18,7 @@ import queue
 import traceback
 from typing import Any, Protocol
 
-from ...models import InvalidInputError, interrupt
+from ...models import Backend, InvalidInputError, interrupt
 from .split_units import ignore_sigint, run_unit
 
 
@@ -194,9 +194,7 @@ class RayWorkers:
             self.ray.shutdown()
 
 
-def start_workers(backend: str, slots: int | None, address: str | None) -> Workers:
-    if backend == "ray":
+def start_workers(backend: Backend, slots: int | None, address: str | None) -> Workers:
+    if backend is Backend.RAY:
         return RayWorkers(slots, address)
-    if backend != "local":
-        raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
     return LocalWorkers(slots or 1)
