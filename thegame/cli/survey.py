@@ -24,9 +24,10 @@ from ..models import Backend
 from ..models.the_game import PRESETS
 from ..solver.the_game.batch import parse_range
 from ..solver.the_game.solution import Solution
+from ..solver.the_game.split_workers import ray_module
 from ..survey import report as report_mod
 from ..survey.retry import Retry, checkpoint_folder, retry_all
-from ..survey.runner import Plan, plan, ray_module, run
+from ..survey.runner import Plan, plan, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
 from ..survey.work import Kind, Row, StrongSpec
 from .common import err, out, read_text, user_errors, write_atomic

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import Backend, interrupt
-from ..models.errors import InvalidInputError
+from ..solver.the_game.split_workers import ray_module, start_ray
 from .store import Store
 from .work import Chunk, Kind, Row, StrongSpec, run_chunk
 
@@ -153,28 +153,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         proc.join()
 
 
-def ray_module() -> Any:
-    """Ray, or one clear line when the optional extra is not installed."""
-    try:
-        import ray
-    except ImportError:
-        raise InvalidInputError(
-            "Ray is not installed: pip install 'thegame[ray]' (or use --backend local)",
-            "--backend ray",
-        ) from None
-    return ray
-
-
 def _ray(
     chunks: list[Chunk], on_rows: OnRows, jobs: int | None, address: str | None
 ) -> list[int]:
     ray = ray_module()
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+    started = start_ray(jobs, address)
     # A task lost with its worker is run again by Ray (max_retries); its
     # rows reach the writer once, and the key on seed would refuse a second.
     task = ray.remote(max_retries=3)(run_chunk)

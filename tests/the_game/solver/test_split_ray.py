@@ -38,7 +38,7 @@ def test_without_ray_the_backend_is_refused_in_one_line(
     assert code == 2 and out == ""
     assert err.splitlines() == [
         "error: --backend ray: Ray is not installed: pip install 'thegame[ray]' "
-        "(or drop --backend ray)"
+        "(or use --backend local)"
     ]
     assert not path.exists()
 

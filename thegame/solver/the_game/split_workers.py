@@ -127,7 +127,7 @@ def ray_module() -> Any:
         import ray
     except ImportError:
         raise InvalidInputError(
-            "Ray is not installed: pip install 'thegame[ray]' (or drop --backend ray)",
+            "Ray is not installed: pip install 'thegame[ray]' (or use --backend local)",
             "--backend ray",
         ) from None
     return ray
