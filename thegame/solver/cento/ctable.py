@@ -11,6 +11,14 @@ transposition table lives in C; the lines (``table._line``) are still made
 in Python, reading it through ``lookup``. The Python search stays the
 reference, and ``THEGAME_KERNEL=python`` forces it.
 
+It keeps no children between visits of a node (the Python search's
+``kids`` cache only saves work; a C copy of it measured slower). So in one
+corner the two may part: when a line of a shared win (``table._line``) has
+to prove a position with the first goal's search after the second's began,
+a child the second search had cached in Python starts from the numbers it
+had then, in C from the first search's newer losses; both are sound, and
+only the node counts can differ.
+
 Its table is bounded (``TABLE_MIB`` or ``Limit.memory``, for each goal's
 search); at the bound the search stops as it does when the time is up.
 
