@@ -135,6 +135,7 @@ def test_printed_two_player_deal_node_for_node(monkeypatch: pytest.MonkeyPatch) 
     assert result_dict(deal, 1, 5_000) == compiled
 
 
+@pytest.mark.skipif(ctable.forced_python(), reason="THEGAME_KERNEL=python")
 def test_kernel_choice() -> None:
     deal = Deal.from_seed(1, 2)
     solver = ctable.new_solver(deal, 0, Goal.SHARE, NodeCounter(Limit(nodes=10)))
@@ -146,6 +147,7 @@ def test_kernel_choice() -> None:
     assert type(fallback) is TableSolver and fallback.losses is reference.tt
 
 
+@pytest.mark.skipif(ctable.forced_python(), reason="THEGAME_KERNEL=python")
 def test_a_full_table_ends_the_search_as_unknown() -> None:
     """The compiled table stops growing at ``Limit.memory``: the search ends
     there as at the end of its time, undecided, with how far it got."""
