@@ -8,7 +8,10 @@ pyproject.toml):
 - ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion
   and its proof-number search, from ``thegame/solver/the_game/duel/csrc/``
   (turns, expansion, df-pn, bindings);
-- ``thegame.analysis.nimmt._cplayout``: the 6 nimmt! players' playouts.
+- ``thegame.analysis.nimmt._cplayout``: the 6 nimmt! players' playouts;
+- ``thegame.solver.cento._ctable``: the Cento table search (turns and
+  df-pn), from ``thegame/solver/cento/csrc/`` (needs a 128-bit integer type:
+  GCC or Clang).
 
 The first three include the shared headers of ``thegame/csrc/`` (card
 masks and placement, hash tables); docs/c-kernels.md describes the layout.
@@ -27,6 +30,7 @@ SHARED = "thegame/csrc"
 KERNEL = "thegame/solver/the_game/csrc"
 ROLLOUT = "thegame/analysis/the_game/csrc"
 DUEL = "thegame/solver/the_game/duel/csrc"
+CENTO = "thegame/solver/cento/csrc"
 
 # -fvisibility=hidden: each extension's functions are called across its
 # files; hidden, they bind inside the module (no interposition, no PLT call),
@@ -71,6 +75,14 @@ setup(
             sources=sorted(glob(f"{DUEL}/*.c")),
             include_dirs=[SHARED, DUEL],
             depends=shared_headers + sorted(glob(f"{DUEL}/*.h")),
+            extra_compile_args=kernel_flags,
+            optional=True,
+        ),
+        Extension(
+            "thegame.solver.cento._ctable",
+            sources=sorted(glob(f"{CENTO}/*.c")),
+            include_dirs=[SHARED, CENTO],
+            depends=shared_headers + sorted(glob(f"{CENTO}/*.h")),
             extra_compile_args=kernel_flags,
             optional=True,
         ),

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from thegame.cli.main import cli
+from thegame.solver.cento import ctable
 
 
 def invoke(*args: str, stdin: str | None = None) -> Result:
@@ -102,6 +103,16 @@ def test_solve_duel_budget_gives_unknown() -> None:
     data = json.loads(result.stdout)
     assert data["optimal"] is False and data["verdict"] == "unknown"
     assert data["progress"]["proof_number"] > 0
+
+
+@pytest.mark.skipif(ctable.backend() != "c", reason="the compiled table search is not in use")
+def test_solve_memory_bounds_the_compiled_table() -> None:
+    """--memory: a full table of the compiled search makes the answer
+    unknown long before the time is up."""
+    args = ("solve", "--seed", "48", "--players", "2", "--time-limit", "60", "--json")
+    data = json.loads(invoke(*args, "--memory", "16").stdout)
+    assert data["verdict"] == "unknown" and data["progress"]["proof_number"] > 0
+    assert 0 < data["stats"]["seconds"] < 30
 
 
 def test_check_illegal_names_turn_play_and_rule(tmp_path: Path) -> None:

@@ -63,7 +63,8 @@ CASES = [
     Case("survey-run-jobs", (*SURVEY, "--jobs", "2"), live=True),
     Case("solve-batch", (*BATCH, "--jobs", "2", "--time-limit", "60"), live=True, json_lines=True),
     Case("play", ("play", "--seed", "1", "--save", "{dir}/game.json"), live=True),
-    Case("cento-solve", ("cento", "solve", "--seed", "5", "--players", "2", "--time-limit", "60",
+    # seed 48: undecided for minutes even by the compiled table search
+    Case("cento-solve", ("cento", "solve", "--seed", "48", "--players", "2", "--time-limit", "60",
                          "--json")),
     Case("cento-explain", ("cento", "explain", "--seed", "5", "--players", "2",
                            "--time-limit", "60")),

@@ -14,6 +14,7 @@ import pytest
 from thegame import __version__
 from thegame.analysis.the_game.rollout import backend as rollout_backend
 from thegame.cli.main import version_line
+from thegame.solver.cento.ctable import backend as cento_backend
 from thegame.solver.the_game.ckernel import kernel_name
 from thegame.solver.the_game.duel.ccore import backend as duel_backend
 
@@ -38,7 +39,8 @@ def loaded(*args: str) -> set[str]:
 def test_the_version_line_names_the_kernels_as_the_solvers_do() -> None:
     assert version_line() == (
         f"thegame {__version__}, search kernel: {kernel_name()}, "
-        f"blind playouts: {rollout_backend()}, duel expansion: {duel_backend()}"
+        f"blind playouts: {rollout_backend()}, duel expansion: {duel_backend()}, "
+        f"cento table search: {cento_backend()}"
     )
 
 

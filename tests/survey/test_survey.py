@@ -22,6 +22,7 @@ from click.testing import CliRunner, Result
 
 from thegame import __version__
 from thegame.cli.main import cli
+from thegame.models import Backend
 from thegame.models.the_game import Deal, get_rules, replay
 from thegame.models.the_game.record import Record, Turn
 from thegame.models.the_game.state import Play, pile_index
@@ -175,7 +176,7 @@ def test_local_and_ray_backends_write_identical_rows(tmp_path: Path) -> None:
         # search) fails in the worker.
         bad = Plan(Kind.DEAL, "face-to-face", 2, (1, 2, 3), 0, 1.0)
         stored: list[dict[str, Any]] = []
-        assert run(bad, stored.extend, "ray", chunk=2) == [1, 2, 3]
+        assert run(bad, stored.extend, Backend.RAY, chunk=2) == [1, 2, 3]
         assert stored == []
     finally:
         ray.shutdown()

@@ -99,7 +99,7 @@ def _compiled(module: str) -> bool:
 
 def version_line() -> str:
     """The version and the kernels in use, as ``ckernel.kernel_name``,
-    ``rollout.backend`` and ``ccore.backend`` name them, found without
+    ``rollout.backend``, ``ccore.backend`` and ``ctable.backend`` name them, found without
     importing the solvers (``tests/cli/test_startup.py`` holds them equal)."""
     forced = os.environ.get("THEGAME_KERNEL", "").strip().lower() == "python"
     if forced:
@@ -111,9 +111,10 @@ def version_line() -> str:
     off = os.environ.get("THEGAME_ROLLOUT", "").lower() == "python"
     rollout = "c" if not off and _compiled("thegame.analysis.the_game._crollout") else "python"
     duel = "c" if not forced and _compiled("thegame.solver.the_game.duel._cduel") else "python"
+    cento = "c" if not forced and _compiled("thegame.solver.cento._ctable") else "python"
     return (
         f"thegame {__version__}, search kernel: {kernel}, "
-        f"blind playouts: {rollout}, duel expansion: {duel}"
+        f"blind playouts: {rollout}, duel expansion: {duel}, cento table search: {cento}"
     )
 
 

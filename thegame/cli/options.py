@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from ..models.outcome import MAX_MEMORY_MIB, MAX_NODES, MAX_SECONDS, MIN_MEMORY_MIB, Limit
+from ..models.outcome import MAX_MEMORY_MIB, MAX_NODES, MAX_SECONDS, MIN_MEMORY_MIB, Backend, Limit
 from ..models.seeds import MAX_SEED
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -184,6 +184,18 @@ def choice_option(
         type=click.Choice(list(choices)),
         default=default,
         show_default=default is not None,
+        help=help,
+    )
+
+
+def backend_option(help: str) -> Callable[[F], F]:
+    """``--backend local|ray``, passed on as a ``Backend``."""
+    return click.option(
+        "--backend",
+        type=click.Choice([b.value for b in Backend]),
+        default=Backend.LOCAL.value,
+        show_default=True,
+        callback=lambda _ctx, _param, value: Backend(value),
         help=help,
     )
 

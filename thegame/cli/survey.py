@@ -20,16 +20,18 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from ..models import Backend
 from ..models.the_game import PRESETS
 from ..solver.the_game.batch import parse_range
 from ..solver.the_game.solution import Solution
+from ..solver.the_game.split_workers import ray_module
 from ..survey import report as report_mod
 from ..survey.retry import Retry, checkpoint_folder, retry_all
-from ..survey.runner import Plan, plan, ray_module, run
+from ..survey.runner import Plan, plan, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
 from ..survey.work import Kind, Row, StrongSpec
 from .common import err, out, read_text, user_errors, write_atomic
-from .options import SECONDS, sample_seed_option
+from .options import SECONDS, backend_option, sample_seed_option
 
 # The strong player's default budget in a survey: playouts per turn.
 STRONG_PLAYOUTS = 160
@@ -49,8 +51,7 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
             click.option("--db", required=True, metavar="FILE", help="The SQLite results file."),
             click.option("--jobs", type=click.IntRange(min=1), default=None,
                          help="Worker processes (Ray: CPUs of a local instance); default all."),
-            click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
-                         show_default=True, help="local processes, or Ray (optional extra)."),
+            backend_option("local processes, or Ray (optional extra)."),
             click.option("--address", default=None, metavar="ADDR",
                          help="Ray: join this cluster instead of starting a local one."),
             click.option("--chunk", type=click.IntRange(min=1), default=None,
@@ -75,11 +76,11 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
 @user_errors
 def run_cmd(
     variant: str, players: int, seeds: str, time_limit: float, retry_unknown: bool, db: str,
-    jobs: int | None, backend: str, address: str | None, chunk: int | None,
+    jobs: int | None, backend: Backend, address: str | None, chunk: int | None,
 ) -> None:
     """Decide every deal of the range; each result is stored as soon as it is known."""
     rng = parse_range(seeds)
-    if backend == "ray":
+    if backend is Backend.RAY:
         ray_module()  # one clear line before anything is written
     store = Store(db)
     p = plan(store, Kind.DEAL, variant, players, rng, time_limit, retry_unknown)
@@ -88,7 +89,7 @@ def run_cmd(
     if p.seeds or not again:
         _execute(store, p, backend, jobs, chunk, address, store.put_deal)
     if again:
-        workers = jobs if backend == "ray" else jobs or os.cpu_count() or 1
+        workers = jobs if backend is Backend.RAY else jobs or os.cpu_count() or 1
         how = Retry(checkpoint_folder(db), workers, backend, address)
         _retry(store, how, p, again)
     store.close()
@@ -146,7 +147,7 @@ def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
 def blind_cmd(
     variant: str | None, players: int | None, seeds: str | None, level: str,
     turn_time: float | None, playouts: int | None, sample_seed: int, db: str,
-    jobs: int | None, backend: str, address: str | None, chunk: int | None,
+    jobs: int | None, backend: Backend, address: str | None, chunk: int | None,
 ) -> None:
     """Play the stored deals with the blind policy (player 1 first): the report's
     comparison of what a player who cannot see the draw pile achieves. With
@@ -158,7 +159,7 @@ def blind_cmd(
         strong = StrongSpec(playouts or 0, turn_time or 0.0, sample_seed)
     elif turn_time is not None or playouts is not None:
         raise click.UsageError("--turn-time and --playouts go with --level strong")
-    if backend == "ray":
+    if backend is Backend.RAY:
         ray_module()
     store = Store(db, create=False)  # nothing to play in a new file
     groups = [
@@ -184,7 +185,7 @@ def blind_cmd(
 
 
 def _execute(
-    store: Store, p: Plan, backend: str, jobs: int | None, chunk: int | None,
+    store: Store, p: Plan, backend: Backend, jobs: int | None, chunk: int | None,
     address: str | None, put: Callable[[Row], None],
 ) -> None:
     what = {Kind.DEAL: "deals", Kind.BLIND: "blind games"}.get(p.kind, "strong blind games")

@@ -6,11 +6,12 @@ outcomes and the budget every engine takes (``outcome``). The games' rooms:
 """
 
 from .errors import IllegalMoveError, InvalidInputError, ThegameError
-from .outcome import NO_LIMIT, Limit, OutOfBudget, Status, Verdict
+from .outcome import NO_LIMIT, Backend, Limit, OutOfBudget, Status, Verdict
 from .seeds import SplitMix64
 
 __all__ = [
     "NO_LIMIT",
+    "Backend",
     "IllegalMoveError",
     "InvalidInputError",
     "Limit",

@@ -37,6 +37,13 @@ class Status(StrEnum):
     LOST = "lost"
 
 
+class Backend(StrEnum):
+    """Where the workers of a split search or a survey run (``--backend``)."""
+
+    LOCAL = "local"  # processes on this machine
+    RAY = "ray"  # Ray actors or tasks: a local Ray, or a cluster at an address
+
+
 class Verdict(StrEnum):
     """What a solver proved about a position (``verdict`` in JSON).
 

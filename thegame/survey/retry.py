@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..models import interrupt
+from ..models import Backend, interrupt
 from ..models.outcome import Limit, Verdict
 from ..models.the_game import Deal, get_rules
 from ..solver.the_game.parallel import solve_split
@@ -33,7 +33,7 @@ class Retry:
 
     folder: Path
     jobs: int | None = 1  # Ray: None for every CPU of the cluster
-    backend: str = "local"
+    backend: Backend = Backend.LOCAL
     address: str | None = None
 
 
@@ -90,7 +90,7 @@ def retry_all(
 
 @contextlib.contextmanager
 def _ray_for(how: Retry) -> Iterator[None]:
-    if how.backend != "ray":
+    if how.backend is not Backend.RAY:
         yield
         return
     started = start_ray(how.jobs, how.address)

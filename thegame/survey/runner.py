@@ -16,8 +16,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import interrupt
-from ..models.errors import InvalidInputError
+from ..models import Backend, interrupt
+from ..solver.the_game.split_workers import ray_module, start_ray
 from .store import Store
 from .work import Chunk, Kind, Row, StrongSpec, run_chunk
 
@@ -70,7 +70,7 @@ def plan(
 def run(
     p: Plan,
     on_rows: OnRows,
-    backend: str = "local",
+    backend: Backend = Backend.LOCAL,
     jobs: int | None = None,
     chunk: int | None = None,
     address: str | None = None,
@@ -83,15 +83,13 @@ def run(
     stored stays stored."""
     if not p.seeds:
         return []
-    if backend == "local":
+    if backend is Backend.LOCAL:
         size = chunk or 1  # one seed per task: each row is written at once
         return _local(p.chunks(size), on_rows, jobs or os.cpu_count() or 1)
-    if backend == "ray":
-        # Ray's guidance: batch tasks much shorter than ~10 ms; a deal takes
-        # 20 ms to seconds, so a few seeds per task already amortise the
-        # scheduling while keeping the rows flowing.
-        return _ray(p.chunks(chunk or 4), on_rows, jobs, address)
-    raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
+    # Ray's guidance: batch tasks much shorter than ~10 ms; a deal takes 20 ms
+    # to seconds, so a few seeds per task already amortise the scheduling
+    # while keeping the rows flowing.
+    return _ray(p.chunks(chunk or 4), on_rows, jobs, address)
 
 
 def _quiet_worker() -> None:
@@ -155,28 +153,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         proc.join()
 
 
-def ray_module() -> Any:
-    """Ray, or one clear line when the optional extra is not installed."""
-    try:
-        import ray
-    except ImportError:
-        raise InvalidInputError(
-            "Ray is not installed: pip install 'thegame[ray]' (or use --backend local)",
-            "--backend ray",
-        ) from None
-    return ray
-
-
 def _ray(
     chunks: list[Chunk], on_rows: OnRows, jobs: int | None, address: str | None
 ) -> list[int]:
     ray = ray_module()
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+    started = start_ray(jobs, address)
     # A task lost with its worker is run again by Ray (max_retries); its
     # rows reach the writer once, and the key on seed would refuse a second.
     task = ray.remote(max_retries=3)(run_chunk)

@@ -16,7 +16,7 @@ import pytest
 
 from tests.support.cli import run_main
 from tests.the_game.solver.test_parallel import lost_deal
-from thegame.models import Limit, Verdict
+from thegame.models import Backend, Limit, Verdict
 from thegame.solver.the_game import ckernel
 from thegame.solver.the_game.parallel import solve_split
 
@@ -38,7 +38,7 @@ def test_without_ray_the_backend_is_refused_in_one_line(
     assert code == 2 and out == ""
     assert err.splitlines() == [
         "error: --backend ray: Ray is not installed: pip install 'thegame[ray]' "
-        "(or drop --backend ray)"
+        "(or use --backend local)"
     ]
     assert not path.exists()
 
@@ -53,12 +53,12 @@ def test_an_address_without_ray_is_refused(capsys: pytest.CaptureFixture[str]) -
 def test_ray_workers_decide_as_one_worker_within_the_budget() -> None:
     deal = lost_deal(1)
     one = solve_split(deal, Limit(), jobs=1, unit_nodes=20_000)
-    two = solve_split(deal, Limit(), jobs=2, unit_nodes=20_000, backend="ray")
+    two = solve_split(deal, Limit(), jobs=2, unit_nodes=20_000, backend=Backend.RAY)
     assert two.verdict == one.verdict == Verdict.LOSS
     split = two.details["split"]
     assert len(split["workers"]) == 2 and split["shared_bytes"] > 0
     assert two.nodes < 1.3 * one.nodes
-    cut = solve_split(deal, Limit(nodes=30_000), jobs=2, unit_nodes=2000, backend="ray")
+    cut = solve_split(deal, Limit(nodes=30_000), jobs=2, unit_nodes=2000, backend=Backend.RAY)
     assert cut.verdict == Verdict.UNKNOWN and cut.nodes <= 30_000  # all workers together
 
 

@@ -47,6 +47,9 @@ def _seats(players: int, first: int, seat: int | None, all_seats: bool, saving: 
     60.0,
     time_help="Seconds (per seat) before the answer is 'unknown'.",
     nodes_help="Search nodes (per seat) before the answer is 'unknown' (default: no limit).",
+    memory=True,
+    memory_help="2-6 players: MiB for each table of the compiled search (default 1024); "
+    "a full table makes the answer 'unknown'.",
 )
 @save_option("Write the line as a record ('thegame cento check' replays it).")
 @click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save

@@ -6,12 +6,13 @@ from dataclasses import replace
 
 import click
 
-from ...models.outcome import Limit
+from ...models.outcome import Backend, Limit
 from ...models.the_game.rules import PRESETS
 from ...solver.the_game.portfolio import ENGINES
 from ...solver.the_game.solution import EngineName
 from ..common import err, out, print_json, searching, user_errors, writable, write_atomic
 from ..options import (
+    backend_option,
     choice_option,
     json_option,
     limit_options,
@@ -46,13 +47,9 @@ ENGINE_HELP = (
     help="Save the search to FILE every few seconds and at Ctrl-C; the same command "
     "with the same FILE goes on from there.",
 )
-@click.option(
-    "--backend",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="The workers of --jobs: processes on this machine, or Ray actors (the ray "
-    "extra; a local Ray of --jobs CPUs, or the cluster at --address).",
+@backend_option(
+    "The workers of --jobs: processes on this machine, or Ray actors (the ray "
+    "extra; a local Ray of --jobs CPUs, or the cluster at --address)."
 )
 @click.option("--address", default=None, metavar="ADDR", help="--backend ray: join this cluster.")
 @json_option()
@@ -71,7 +68,7 @@ def solve(
     old_record: str | None,
     jobs: int | None,
     checkpoint: str | None,
-    backend: str,
+    backend: Backend,
     address: str | None,
     as_json: bool,
 ) -> None:
@@ -109,7 +106,7 @@ def solve(
     game = load_game(seed, deck, deal_file, variant, players, first)
     if game.turns and deal_file is not None:
         replayed(game, deal_file)  # an illegal record is named by its file, before any search
-    split = jobs is not None or checkpoint is not None or backend == "ray"
+    split = jobs is not None or checkpoint is not None or backend is Backend.RAY
     if split:
         _check_split(bool(game.turns), engine, checkpoint, backend)
     elif address is not None:
@@ -119,7 +116,7 @@ def solve(
         if split:
             from ...solver.the_game.parallel import solve_split
 
-            jobs = jobs if backend == "ray" else jobs or 1  # Ray: all its CPUs by default
+            jobs = jobs if backend is Backend.RAY else jobs or 1  # Ray: all its CPUs by default
             lim = replace(limit, progress=tick)
             result = solve_split(game.deal, lim, jobs, checkpoint, backend=backend, address=address)
         else:
@@ -134,7 +131,7 @@ def solve(
         out.print(solution_view(result))
 
 
-def _check_split(record: bool, engine: str, checkpoint: str | None, backend: str) -> None:
+def _check_split(record: bool, engine: str, checkpoint: str | None, backend: Backend) -> None:
     """The split search's options, refused in one line before any search."""
     from ...models import InvalidInputError
 
@@ -146,7 +143,7 @@ def _check_split(record: bool, engine: str, checkpoint: str | None, backend: str
         raise InvalidInputError("--jobs and --checkpoint split the search: drop --engine cpsat")
     if checkpoint is not None:
         writable(checkpoint)
-    if backend == "ray":
+    if backend is Backend.RAY:
         from ...solver.the_game.split_workers import ray_module
 
         ray_module()

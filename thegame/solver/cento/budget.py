@@ -45,6 +45,12 @@ class NodeCounter:
             if self.limit.progress is not None:
                 self.limit.progress(self.nodes)
 
+    def reach(self, nodes: int) -> None:
+        """Count up to ``nodes`` as ``tick`` counts its last node (the compiled
+        search counts in C and calls this every 256 nodes and past the limit)."""
+        self.nodes = nodes - 1
+        self.tick()
+
     @property
     def seconds(self) -> float:
         return time.monotonic() - self.start

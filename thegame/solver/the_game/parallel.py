@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ...models import InvalidInputError, Limit, Verdict, interrupt
+from ...models import Backend, InvalidInputError, Limit, Verdict, interrupt
 from ...models.the_game import Deal, GameState
 from .backend import kernel_of, walker
 from .beam import BRANCH, BROAD_BRANCH, BROAD_WIDTH, beam_widths, broad_beams
@@ -88,7 +88,7 @@ class SplitSearch:
         checkpoint: str | None = None,
         unit_nodes: int = UNIT_NODES,
         beams: bool = True,
-        backend: str = "local",
+        backend: Backend = Backend.LOCAL,
         address: str | None = None,
         share_bits: int = SHARE_BITS,
     ) -> None:
@@ -100,7 +100,7 @@ class SplitSearch:
         self.deal = deal
         self.limit = limit
         # One local worker: the units run in this process.
-        self.inline = backend == "local" and (jobs or 1) == 1
+        self.inline = backend is Backend.LOCAL and (jobs or 1) == 1
         self.jobs = jobs or 1
         self.asked_jobs = jobs
         self.backend = backend
@@ -523,7 +523,7 @@ def solve_split(
     checkpoint: str | None = None,
     unit_nodes: int = UNIT_NODES,
     beams: bool = True,
-    backend: str = "local",
+    backend: Backend = Backend.LOCAL,
     address: str | None = None,
     share_bits: int = SHARE_BITS,
 ) -> Solution:

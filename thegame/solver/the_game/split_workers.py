@@ -18,7 +18,7 @@ import queue
 import traceback
 from typing import Any, Protocol
 
-from ...models import InvalidInputError, interrupt
+from ...models import Backend, InvalidInputError, interrupt
 from .split_units import ignore_sigint, run_unit
 
 
@@ -127,7 +127,7 @@ def ray_module() -> Any:
         import ray
     except ImportError:
         raise InvalidInputError(
-            "Ray is not installed: pip install 'thegame[ray]' (or drop --backend ray)",
+            "Ray is not installed: pip install 'thegame[ray]' (or use --backend local)",
             "--backend ray",
         ) from None
     return ray
@@ -194,9 +194,7 @@ class RayWorkers:
             self.ray.shutdown()
 
 
-def start_workers(backend: str, slots: int | None, address: str | None) -> Workers:
-    if backend == "ray":
+def start_workers(backend: Backend, slots: int | None, address: str | None) -> Workers:
+    if backend is Backend.RAY:
         return RayWorkers(slots, address)
-    if backend != "local":
-        raise InvalidInputError(f"unknown backend {backend!r} (local, ray)", "--backend")
     return LocalWorkers(slots or 1)

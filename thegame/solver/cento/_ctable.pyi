@@ -1,0 +1,43 @@
+# Stub of the optional C extension _ctable (the files of csrc/); see ctable.py.
+from typing import Protocol
+
+Key = tuple[int, ...]
+
+class _Budget(Protocol):
+    def reach(self, nodes: int, /) -> None: ...
+
+class Search:
+    def __init__(
+        self,
+        n: int,
+        k: int,
+        share: bool,
+        special: bool,
+        chain_all: bool,
+        trick_draw: int,
+        penalty: int,
+        draw: bytes,
+        canon: bytes,
+        repdigit: bytes,
+        single: bytes,
+        fit: tuple[int, ...],
+        names: tuple[bytes, ...],
+        chain_cards: tuple[int, ...],
+        chain_names: tuple[bytes, ...],
+        singles: int,
+        losses: Search | None,
+        /,
+    ) -> None: ...
+    # TableSolver.prove's loop: (pn, dn, nodes counted); budget.reach(nodes)
+    # every 256 nodes and past max_nodes (-1: no limit) may raise OutOfBudget,
+    # and so does a table that would grow past max_bytes (0: no bound).
+    def prove(
+        self, root: Key, budget: _Budget, nodes: int, max_nodes: int, max_bytes: int, /
+    ) -> tuple[int, int, int]: ...
+    def nodes(self) -> int: ...
+    def lookup(self, key: Key, /) -> tuple[int, int]: ...
+    def get(self, key: Key, /) -> tuple[int, int] | None: ...
+    def children(self, key: Key, /) -> list[tuple[Key | None, int, int, int]]: ...
+    # (positions proven, disproven, nearest decided turn or -1)
+    def progress(self) -> tuple[int, int, int]: ...
+    def __len__(self) -> int: ...

@@ -1,0 +1,318 @@
+/* The module _ctable: the type Search, one TableSolver (a goal for a seat of
+ * a deal) with its transposition table, searched in C (ctable.py). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include "ctable.h"
+
+typedef struct {
+    PyObject_HEAD
+    Search s;
+    PyObject *losses; /* the SearchObject whose table s.losses reads */
+    PyObject *budget; /* during prove: the NodeCounter */
+} SearchObject;
+
+static PyTypeObject SearchType;
+
+static PyObject *SIXTY_FOUR; /* the int 64 */
+
+/* A non-negative Python int below 2**128 as a u128; 0 with an exception set
+ * (the public C API only: the byte-array calls changed between versions) */
+static int read_u128(PyObject *o, u128 *out) {
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "an int was expected");
+        return 0;
+    }
+    unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
+    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return 0;
+    PyObject *high = PyNumber_Rshift(o, SIXTY_FOUR);
+    if (high == NULL) return 0;
+    unsigned long long hi = PyLong_AsUnsignedLongLong(high);
+    Py_DECREF(high);
+    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return 0;
+    *out = (u128)hi << 64 | lo;
+    return 1;
+}
+
+static PyObject *u128_int(u128 v) {
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(v >> 64));
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
+    PyObject *shifted = hi == NULL ? NULL : PyNumber_Lshift(hi, SIXTY_FOUR);
+    PyObject *out = shifted == NULL || lo == NULL ? NULL : PyNumber_Or(shifted, lo);
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(shifted);
+    return out;
+}
+
+/* A key tuple (small, hand, ...) into words; 0 with an exception set */
+static int read_key(const SearchObject *self, PyObject *o, uint64_t *key) {
+    int n = self->s.d.n;
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 1 + n) {
+        PyErr_SetString(PyExc_ValueError, "a key is a tuple of the small fields and every hand");
+        return 0;
+    }
+    u128 v;
+    if (!read_u128(PyTuple_GET_ITEM(o, 0), &v)) return 0;
+    key[0] = (uint64_t)v;
+    for (int i = 0; i < n; i++) {
+        if (!read_u128(PyTuple_GET_ITEM(o, 1 + i), &v)) return 0;
+        set_hand(key, i, v);
+    }
+    return 1;
+}
+
+static PyObject *key_tuple(const SearchObject *self, const uint64_t *key) {
+    int n = self->s.d.n;
+    PyObject *t = PyTuple_New(1 + n);
+    if (t == NULL) return NULL;
+    PyObject *x = PyLong_FromUnsignedLongLong(key[0]);
+    if (x == NULL) goto fail;
+    PyTuple_SET_ITEM(t, 0, x);
+    for (int i = 0; i < n; i++) {
+        x = u128_int(hand_of(key, i));
+        if (x == NULL) goto fail;
+        PyTuple_SET_ITEM(t, 1 + i, x);
+    }
+    return t;
+fail:
+    Py_DECREF(t);
+    return NULL;
+}
+
+static int read_bytes(PyObject *o, uint8_t *out, Py_ssize_t max, int *len) {
+    if (!PyBytes_Check(o) || PyBytes_GET_SIZE(o) > max) {
+        PyErr_SetString(PyExc_ValueError, "bytes too long for the tables");
+        return 0;
+    }
+    memcpy(out, PyBytes_AS_STRING(o), PyBytes_GET_SIZE(o));
+    if (len != NULL) *len = (int)PyBytes_GET_SIZE(o);
+    return 1;
+}
+
+/* A tuple of ``count`` ints into u128 masks */
+static int read_masks(PyObject *o, u128 *out, Py_ssize_t count) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != count) {
+        PyErr_SetString(PyExc_ValueError, "a tuple of masks of the wrong length");
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (!read_u128(PyTuple_GET_ITEM(o, i), &out[i])) return 0;
+    return 1;
+}
+
+/* A tuple of ``count`` bytes: lists of values */
+static int read_lists(PyObject *o, uint8_t (*out)[100], uint8_t *lens, Py_ssize_t count) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != count) {
+        PyErr_SetString(PyExc_ValueError, "a tuple of lists of the wrong length");
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int len;
+        if (!read_bytes(PyTuple_GET_ITEM(o, i), out[i], 100, &len)) return 0;
+        lens[i] = (uint8_t)len;
+    }
+    return 1;
+}
+
+static int call_reach(void *ctx, long long nodes) {
+    SearchObject *self = ctx;
+    PyObject *r = PyObject_CallMethod(self->budget, "reach", "L", nodes);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* The table is at its bound: the search ends as the budget's end does,
+ * with models.outcome.OutOfBudget */
+static int call_full(void *ctx) {
+    (void)ctx;
+    PyObject *mod = PyImport_ImportModule("thegame.models.outcome");
+    PyObject *exc = mod == NULL ? NULL : PyObject_GetAttrString(mod, "OutOfBudget");
+    Py_XDECREF(mod);
+    if (exc == NULL) return -1;
+    PyErr_SetString(exc, "the table search's table is at its memory bound");
+    Py_DECREF(exc);
+    return -1;
+}
+
+static int search_init(SearchObject *self, PyObject *args, PyObject *kw) {
+    (void)kw;
+    Deal *d = &self->s.d;
+    PyObject *draw, *canon, *repd, *single, *fit, *names, *chain_cards, *chain_names, *singles;
+    PyObject *losses;
+    if (!PyArg_ParseTuple(args, "iiiiiiiOOOOOOOOOO", &d->n, &d->k, &d->share, &d->special,
+                          &d->chain_all, &d->trick_draw, &d->penalty, &draw, &canon, &repd,
+                          &single, &fit, &names, &chain_cards, &chain_names, &singles, &losses))
+        return -1;
+    if (d->n < 2 || d->n > MAX_SEATS || d->k < 0 || d->k >= d->n) {
+        PyErr_SetString(PyExc_ValueError, "2 to 6 seats");
+        return -1;
+    }
+    if (!read_bytes(draw, d->draw, 127, &d->ndraw) || !read_bytes(canon, d->canon, 101, NULL) ||
+        !read_bytes(repd, d->repdigit, 101, NULL) || !read_bytes(single, d->single, 101, NULL) ||
+        !read_masks(fit, d->fit, 101) || !read_lists(names, d->names, d->nnames, 101) ||
+        !read_masks(chain_cards, d->chain_cards, 10) ||
+        !read_lists(chain_names, d->chain_names, d->nchain_names, 10) ||
+        !read_u128(singles, &d->singles))
+        return -1;
+    self->s.kw = 1 + 2 * d->n;
+    if (losses != Py_None) {
+        if (!PyObject_TypeCheck(losses, &SearchType) ||
+            ((SearchObject *)losses)->s.kw != self->s.kw) {
+            PyErr_SetString(PyExc_TypeError, "losses: a Search of the same table");
+            return -1;
+        }
+        Py_INCREF(losses);
+        self->losses = losses;
+        self->s.losses = &((SearchObject *)losses)->s.tt;
+    }
+    if (!pt_init(&self->s.tt, self->s.kw)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->s.nearest = -1;
+    self->s.reach = call_reach;
+    self->s.full = call_full;
+    self->s.ctx = self;
+    return 0;
+}
+
+static void search_dealloc(SearchObject *self) {
+    pt_free(&self->s.tt);
+    free(self->s.outs.v);
+    free(self->s.scratch.v);
+    free(self->s.seen_at);
+    free(self->s.seen_stamp);
+    Py_XDECREF(self->losses);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *search_prove(SearchObject *self, PyObject *args) {
+    PyObject *root, *budget;
+    long long nodes, max_nodes, max_bytes;
+    uint64_t key[KW_MAX];
+    if (!PyArg_ParseTuple(args, "OOLLL", &root, &budget, &nodes, &max_nodes, &max_bytes))
+        return NULL;
+    if (!read_key(self, root, key)) return NULL;
+    self->s.tt.max_bytes = max_bytes > 0 ? (size_t)max_bytes : 0;
+    self->budget = budget;
+    self->s.nodes = nodes;
+    self->s.max_nodes = max_nodes;
+    int64_t pn, dn;
+    int r = prove(&self->s, key, &pn, &dn);
+    self->budget = NULL;
+    if (r) return NULL;
+    return Py_BuildValue("LLL", (long long)pn, (long long)dn, self->s.nodes);
+}
+
+static PyObject *search_nodes(SearchObject *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLongLong(self->s.nodes);
+}
+
+static PyObject *search_lookup(SearchObject *self, PyObject *arg) {
+    uint64_t key[KW_MAX];
+    int64_t pn, dn;
+    if (!read_key(self, arg, key)) return NULL;
+    lookup(&self->s, key, &pn, &dn);
+    return Py_BuildValue("LL", (long long)pn, (long long)dn);
+}
+
+static PyObject *search_get(SearchObject *self, PyObject *arg) {
+    uint64_t key[KW_MAX];
+    if (!read_key(self, arg, key)) return NULL;
+    const int64_t *e = pt_get(&self->s.tt, key);
+    if (e == NULL) Py_RETURN_NONE;
+    return Py_BuildValue("LL", (long long)e[0], (long long)e[1]);
+}
+
+static PyObject *search_children(SearchObject *self, PyObject *arg) {
+    uint64_t key[KW_MAX];
+    ChildVec kids = {NULL, 0, 0};
+    if (!read_key(self, arg, key)) return NULL;
+    if (children(&self->s, key, &kids)) {
+        free(kids.v);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyList_New((Py_ssize_t)kids.n);
+    for (size_t i = 0; out != NULL && i < kids.n; i++) {
+        const Child *c = &kids.v[i];
+        PyObject *k = c->end ? Py_None : key_tuple(self, c->key);
+        if (c->end) Py_INCREF(Py_None);
+        PyObject *item = k == NULL ? NULL
+                                   : Py_BuildValue("NLLi", k, (long long)c->pn, (long long)c->dn,
+                                                   c->steps);
+        if (item == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, item);
+    }
+    free(kids.v);
+    return out;
+}
+
+static PyObject *search_progress(SearchObject *self, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("LLi", self->s.proven, self->s.disproven, self->s.nearest);
+}
+
+static Py_ssize_t search_len(SearchObject *self) { return (Py_ssize_t)self->s.tt.count; }
+
+static PyMethodDef search_methods[] = {
+    {"prove", (PyCFunction)search_prove, METH_VARARGS,
+     "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
+     "loop; budget.reach(nodes) is called every 256 nodes and past max_nodes (-1: none);\n"
+     "OutOfBudget when the table would grow past max_bytes (0: no bound)."},
+    {"nodes", (PyCFunction)search_nodes, METH_NOARGS, "The nodes counted so far."},
+    {"lookup", (PyCFunction)search_lookup, METH_O, "TableSolver.lookup(key) -> (pn, dn)."},
+    {"get", (PyCFunction)search_get, METH_O, "The table's (pn, dn) for key, or None."},
+    {"children", (PyCFunction)search_children, METH_O,
+     "TableSolver.children(key) -> [(child or None, pn, dn, steps)]."},
+    {"progress", (PyCFunction)search_progress, METH_NOARGS,
+     "(positions proven, disproven, nearest decided turn or -1)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods search_as_sequence = {.sq_length = (lenfunc)search_len};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "thegame.solver.cento._ctable.Search",
+    .tp_doc = "Search(n, k, share, special, chain_all, trick_draw, penalty, draw, canon,\n"
+              "repdigit, single, fit, names, chain_cards, chain_names, singles, losses)",
+    .tp_basicsize = sizeof(SearchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)search_init,
+    .tp_dealloc = (destructor)search_dealloc,
+    .tp_methods = search_methods,
+    .tp_as_sequence = &search_as_sequence,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_ctable",
+    .m_doc = "The Cento table search compiled (see solver/cento/ctable.py).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__ctable(void) {
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "_ctable needs a CPU with POPCNT");
+        return NULL;
+    }
+#endif
+    SIXTY_FOUR = PyLong_FromLong(64);
+    if (SIXTY_FOUR == NULL || PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
