@@ -14,7 +14,8 @@ sampled worlds per decision (a count, not seconds, so a loaded machine gives
 the same games; the shrewd turn keeps its lead over sampled shares, see the
 engine's module). A win is being among the winners (rule Z1); the share of
 wins comes with its 95% Wilson interval and the share a seat would win by
-chance (1/players). Every game is replayed by the referee.
+chance (1/players). Every game is replayed by the referee. ``--opponents
+greedy`` plays only the greedy rows.
 """
 
 from __future__ import annotations
@@ -60,20 +61,24 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--worlds", type=int, default=8)
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--opponents", default="random,greedy", help="Comma-separated: random, greedy.")
     ap.add_argument("--out", default=None, help="Markdown file to append the rows to.")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.players.split("-"))
+    if not set(args.opponents.split(",")) <= set(POLICIES):
+        ap.error(f"--opponents: choose from {', '.join(POLICIES)}")
     lines = [
         "| players | opponent | games | engine wins | share | 95% interval | by chance |",
         "|---|---|---|---|---|---|---|",
     ]
     start = time.time()
     rows = []
-    name = f"cento-players-{args.players}p-{args.worlds}w.jsonl"
+    tag = "" if args.opponents == "random,greedy" else "-" + args.opponents.replace(",", "-")
+    name = f"cento-players-{args.players}p-{args.worlds}w{tag}.jsonl"
     partial = ROOT / "results" / name
     partial.write_text("")  # rows are appended game by game: a stopped run keeps its games
     for n in range(lo, hi + 1):
-        for opponent in POLICIES:
+        for opponent in args.opponents.split(","):
             wins = 0
             for g in range(args.games):
                 seed = args.first_seed + g
