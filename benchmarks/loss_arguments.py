@@ -10,6 +10,7 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --line-nodes 100000000
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --solver --time-limit 120
     python benchmarks/loss_arguments.py --horizon 108 --players 1 --from-turn 7 --memory 20480
+    python benchmarks/loss_arguments.py --in-search 108 --players 1 --max-nodes 4000000
 
 Three arguments were named that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
@@ -48,6 +49,17 @@ generalised deals of one pile each way: ``mp3`` cards 2..40, 3 players,
 hand 4, three plays a turn; ``mp4`` cards 2..40, 4 players, hand 3, two
 plays a turn.
 
+``--in-search SEED`` measures the solver's turn-start arguments
+(``arguments.turn_start_bound``: held cards with order pairs solo, a
+player of this round stuck with the pairs with several players) as cuts
+inside the complete play-level search (``Searcher``, the Python
+reference), which has only the dead-card bound and ``stuck_ahead`` there:
+from the turn starts along the best line ``api.search_position`` finds in
+10 million nodes (player 1 first), latest first, the search without and
+with the cut (``ArgumentKernel``), until one needs more than
+``--max-nodes``; it prints the nodes of each, how often the cut fired by
+proof kind, and the CPU seconds. The verdicts must agree.
+
 ``--horizon SEED`` asks how far from a whole-deal loss proof the solver is,
 for a profi-hard deal of ``--players`` players that ends ``unknown``: it
 takes the best line ``api.solve`` finds within ``--line-nodes`` nodes (a
@@ -68,7 +80,9 @@ import argparse
 import random
 import resource
 import time
+from collections import Counter
 from collections.abc import Iterator
+from typing import ClassVar
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
@@ -135,6 +149,26 @@ class HeldKernel(Kernel):
 
     def dead_card(self) -> bool:
         return super().dead_card() or held_cards_loss(self)
+
+
+class ArgumentKernel(Kernel):
+    """The reference kernel with the solver's turn-start loss arguments
+    (``turn_start_bound``) as a cut beside the dead-card bound, at turn
+    starts where neither the dead-card bound nor ``stuck_ahead`` fires
+    (those keep their own counts); ``fired`` counts the cuts by kind."""
+
+    fired: ClassVar[Counter[str]] = Counter()
+
+    def dead_card(self) -> bool:
+        if super().dead_card():
+            return True
+        if self.t != 0 or self.stuck_ahead():
+            return False
+        bound = turn_start_bound(self)
+        if bound is None:
+            return False
+        ArgumentKernel.fired[bound.kind.value] += 1
+        return True
 
 
 class PlainKernel(Kernel):
@@ -312,6 +346,35 @@ def run_lines(seeds: list[int], players: int = 1) -> None:
         )
 
 
+def in_search(seed: int, players: int, max_nodes: int) -> None:
+    """Without and with the turn-start arguments as a cut, from the turn
+    starts of the best line, latest first (module notes)."""
+    line = [(turn, k.snapshot()) for turn, k in line_positions(seed, players)]
+    deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
+    print(f"profi-hard {players}p seed {seed}: {len(line)} turn starts on the line")
+    for turn, snap in reversed(line):
+        rows = []
+        for cls in (Kernel, ArgumentKernel):
+            k = cls.from_state(GameState(deal, first=1))
+            k.restore(snap)
+            ArgumentKernel.fired = Counter()
+            t0 = time.process_time()
+            res = Searcher(k, Limit(None, max_nodes), None).run()
+            verdict = "win" if res.win else "loss" if res.proven else "unknown"
+            rows.append((verdict, res.stats.nodes, time.process_time() - t0))
+        (v0, n0, s0), (v1, n1, s1) = rows
+        if "unknown" not in (v0, v1) and v0 != v1:
+            raise SystemExit(f"turn {turn}: the verdicts differ: {rows}")
+        fired = ", ".join(f"{kind} {n:,}" for kind, n in sorted(ArgumentKernel.fired.items()))
+        print(
+            f"from turn {turn}: {v0} / {v1}, nodes {n0:,} / {n1:,} ({n1 / max(n0, 1):.1%}), "
+            f"cut fired {fired or 'never'}, CPU {s0:.1f} / {s1:.1f} s",
+            flush=True,
+        )
+        if "unknown" in (v0, v1):
+            return
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", choices=sorted(SETS))
@@ -327,6 +390,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--line-nodes", type=int, default=100_000_000)
     ap.add_argument("--from-turn", type=int, help="--horizon: start at this turn, not the last")
+    ap.add_argument("--in-search", type=int, help="a profi-hard seed: the arguments as a cut")
+    ap.add_argument("--max-nodes", type=int, default=4_000_000, help="--in-search: per search")
     ap.add_argument("--memory", type=int, help="MiB for the search's tables (Limit.memory)")
     args = ap.parse_args(argv)
     limit = Limit(args.time_limit, None, None, args.memory)
@@ -338,8 +403,13 @@ def main(argv: list[str] | None = None) -> None:
         run_players_set(args.players_set, args.deals, limit)
     if args.horizon is not None:
         horizon(args.horizon, args.players, args.line_nodes, limit, args.solver, args.from_turn)
-    if not args.set and not args.lines and not args.players_set and args.horizon is None:
-        ap.error("give --set, --players-set, --lines or --horizon")
+    if args.in_search is not None:
+        in_search(args.in_search, args.players, args.max_nodes)
+    if not (args.set or args.lines or args.players_set) and (args.horizon, args.in_search) == (
+        None,
+        None,
+    ):
+        ap.error("give --set, --players-set, --lines, --horizon or --in-search")
 
 
 if __name__ == "__main__":

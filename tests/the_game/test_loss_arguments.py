@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.brute import Brute
-from tests.support.deals import solo_deals
+from tests.support.deals import small_deals, solo_deals
 from tests.support.the_game import random_step
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, small_rules
@@ -23,7 +23,7 @@ from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.kernel import Kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from loss_arguments import HeldKernel, held_cards_loss
+from loss_arguments import ArgumentKernel, HeldKernel, held_cards_loss
 
 
 @settings(max_examples=120, deadline=None)
@@ -47,6 +47,20 @@ def test_the_search_with_both_arguments_keeps_the_verdicts(deal: Deal) -> None:
         return
     # held cards on top of the solver's own arguments (dominance among them)
     res = TurnSearcher(HeldKernel.from_state(state), Limit(nodes=200_000), None).run()
+    assert res.proven
+    assert res.win == Brute().wins_from(state)
+
+
+@settings(max_examples=120, deadline=None)
+@given(deal=small_deals())
+def test_the_turn_start_arguments_as_a_cut_keep_the_verdicts(deal: Deal) -> None:
+    # ``--in-search``: the solver's turn-start arguments (held cards, order
+    # pairs, a player of the round stuck) cut inside the complete search
+    first = deal.first or 1
+    state = GameState(deal, first=first)
+    if state.over:
+        return
+    res = Searcher(ArgumentKernel.from_state(state), Limit(nodes=200_000), None).run()
     assert res.proven
     assert res.win == Brute().wins_from(state)
 

@@ -435,3 +435,16 @@ def test_the_widest_beam_runs_only_when_the_budget_leaves_room_for_it() -> None:
     # A short draw pile keeps the narrow beams whatever the budget.
     k.pos = k.total - 10
     assert beam.beam_widths(k, Limit(), None) == beam.SHORT_WIDTHS
+
+
+def test_several_players_get_the_wider_beams_only_with_long_budgets() -> None:
+    deal = Deal.from_seed(1, get_rules("profi-hard"), 3)
+    k = Kernel.from_state(GameState(deal, first=1))
+    now = time.monotonic()
+    short = beam.beam_widths(k, Limit(30), now + 30)
+    minute = beam.beam_widths(k, Limit(120), now + 120)
+    long = beam.beam_widths(k, Limit(600), now + 600)
+    assert beam.MULTI_WIDEST not in short and beam.MULTI_WIDER not in short
+    assert beam.MULTI_WIDEST in minute and beam.MULTI_WIDER not in minute
+    assert long[-2:] == (beam.MULTI_WIDEST, beam.MULTI_WIDER)
+    assert beam.MULTI_WIDER not in beam.beam_widths(k, Limit(600, 100_000_000), now + 600)

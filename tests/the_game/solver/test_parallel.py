@@ -21,8 +21,9 @@ from tests.support.brute import Brute
 from tests.support.deals import small_deals
 from thegame.models import InvalidInputError, Limit, Verdict, interrupt
 from thegame.models.the_game import Deal, GameState, get_rules, small_rules
-from thegame.solver.the_game import ckernel
-from thegame.solver.the_game.parallel import read_checkpoint, solve_split
+from thegame.solver.the_game import beam, ckernel
+from thegame.solver.the_game.parallel import SplitSearch, read_checkpoint, solve_split
+from thegame.solver.the_game.split_units import Unit, UnitKind
 
 pytestmark = pytest.mark.skipif(not ckernel.BUILT, reason="the C extension is not built")
 
@@ -70,7 +71,9 @@ def test_a_node_budget_covers_every_worker() -> None:
 
 def test_a_search_resumed_run_after_run_reaches_the_same_verdict(tmp_path: Path) -> None:
     deal = lost_deal(3)
-    whole = solve_split(deal, Limit(), unit_nodes=500)
+    # a budget short of the long one, as the cut runs': the same beams
+    # (the widest and the broad ones run only in long budgets)
+    whole = solve_split(deal, Limit(nodes=100_000_000), unit_nodes=500)
     path = str(tmp_path / "search.json")
     runs = 0
     while True:
@@ -160,3 +163,27 @@ def test_a_kill_loses_at_most_the_units_that_were_running(tmp_path: Path) -> Non
     assert verdict == whole.verdict
     assert int(nodes) >= saved["nodes"]
     assert int(nodes) < 1.2 * whole.nodes
+
+
+def test_a_long_budget_adds_broad_beams_after_the_beams_of_their_width() -> None:
+    deal = Deal.from_seed(1, get_rules("profi-hard"), 3)
+
+    def beams_in_turn(limit: Limit) -> list[tuple[int, int, int]]:
+        st = SplitSearch(deal, limit).state
+        units = [st.units[i] for i in reversed(st.stack)]  # the order they run in
+        return [(u.width, u.branch, u.first) for u in units if u.kind is UnitKind.BEAM]
+
+    short = beams_in_turn(Limit(30))
+    assert all(b == beam.BRANCH for _, b, _ in short)
+    long = beams_in_turn(Limit(600))
+    broad = [(w, f) for w, b, f in long if b == beam.BROAD_BRANCH]
+    assert broad == [(beam.BROAD_WIDTH, f) for f in (1, 2, 3)]
+    first_broad = long.index((beam.BROAD_WIDTH, beam.BROAD_BRANCH, 1))
+    assert long[first_broad - 1] == (beam.BROAD_WIDTH, beam.BRANCH, 3)
+    assert long[first_broad + 3][0] > beam.BROAD_WIDTH
+    # a checkpoint keeps the branch; one written before broad beams has none
+    unit = Unit(7, UnitKind.BEAM, 2, [], beam.BROAD_WIDTH, beam.BROAD_BRANCH)
+    assert Unit.from_dict(json.loads(json.dumps(unit.to_dict()))) == unit
+    old = unit.to_dict()
+    del old["branch"]
+    assert Unit.from_dict(old).branch == beam.BRANCH

@@ -50,6 +50,24 @@ WIDEST = 262_144
 LONG_SECONDS = 240.0
 LONG_NODES = 200_000_000
 
+# Broad beams for long budgets (the split search runs them after the
+# beams of that width): more plays tried at each step of a turn, as a
+# different beam rather than a wider one. Profi-hard solo 577, 896 and
+# 975, which need the beam of 262144 at the usual branching, are wins a
+# beam of 16384 trying 6 plays finds (about 22 million nodes each), and
+# so are 3 players 179 (from start 3) and 753 (start 3; unknown after 300
+# s of the solver and a beam of 262144 from start 1).
+BROAD_WIDTH = 16_384
+BROAD_BRANCH = 6
+
+
+def broad_beams(k: Kernel, limit: Limit, deadline: float | None) -> bool:
+    """Whether a search from the kernel's position within ``limit`` and
+    ``deadline`` also runs the broad beams (``BROAD_BRANCH``): the budget
+    leaves room for the widest beam."""
+    return k.total - k.pos > SHORT_DRAW and _long(limit, deadline)
+
+
 # A position of the beam: its score, the line to it, the position.
 BeamEntry = tuple[int, list[Action], KernelSnapshot]
 Plays = list[tuple[int, int]]  # a turn's plays, (card, pile) each
@@ -69,9 +87,11 @@ def beam_widths(
     else:
         widths, widest = MULTI_WIDTHS, MULTI_WIDEST
         seconds, nodes = MULTI_LONG_SECONDS, MULTI_LONG_NODES
-    if limit is not None and _long(limit, deadline, seconds, nodes):
-        return (*widths, widest)
-    return widths
+    if limit is None or not _long(limit, deadline, seconds, nodes):
+        return widths
+    if k.players != 1 and _long(limit, deadline):
+        return (*widths, widest, MULTI_WIDER)
+    return (*widths, widest)
 
 
 def _long(
@@ -224,6 +244,11 @@ MULTI_ENDGAME = 1
 MULTI_WIDEST = 65_536
 MULTI_LONG_SECONDS = 60.0
 MULTI_LONG_NODES = 50_000_000
+# And one more for long searches, as solo's ``WIDEST``: profi-hard 3
+# players seeds 179 and 519, unknown at 300 s and after 301 s of the split
+# search, are wins a beam of 262144 finds (179 from start 1, 519 from
+# start 3, 117 million nodes, peak 1 GiB).
+MULTI_WIDER = WIDEST
 
 
 class MultiBeamSearcher(FireBeamSearcher):

@@ -6,7 +6,8 @@ The split search cuts the same work into units a worker can finish in a
 few seconds, and keeps in the parent process what decides the deal:
 
 - **beam units**: one beam over whole turns of one width from one start
-  (the widths ``api.solve`` would run), run whole;
+  (the widths ``api.solve`` would run, and with a long budget the broad
+  beams, ``beam.broad_beams``), run whole;
 - **proof units**: the complete play-by-play search (``dfs.Searcher``,
   compiled) from one turn start, within ``unit_nodes`` nodes. A unit that
   proves its position dead is done; one that wins wins the deal; one that
@@ -43,7 +44,7 @@ from typing import Any
 from ...models import Backend, InvalidInputError, Limit, Verdict, interrupt
 from ...models.the_game import Deal, GameState
 from .backend import kernel_of, walker
-from .beam import beam_widths
+from .beam import BRANCH, BROAD_BRANCH, BROAD_WIDTH, beam_widths, broad_beams
 from .budget import SearchStats
 from .kernel import END, Action
 from .optimum import finish_greedily
@@ -142,16 +143,26 @@ class SplitSearch:
         if beams:
             k = position_at(self.deal, firsts[0], [])
             widths = beam_widths(k, self.limit, self.deadline)
-            for w in reversed(widths):  # the narrowest first
-                for f in reversed(firsts):
-                    st.stack.append(self._new(st, UnitKind.BEAM, f, [], w).id)
+            broad = broad_beams(k, self.limit, self.deadline)
+            order: list[tuple[int, int, int]] = []  # (width, branch, start), in turn
+            for w in widths:  # the narrowest first
+                order.extend((w, BRANCH, f) for f in firsts)
+                if broad and w == BROAD_WIDTH:
+                    order.extend((w, BROAD_BRANCH, f) for f in firsts)
+            for w, b, f in reversed(order):  # a stack: the first to run goes on last
+                st.stack.append(self._new(st, UnitKind.BEAM, f, [], w, b).id)
         return st
 
     @staticmethod
     def _new(
-        st: SplitState, kind: UnitKind, first: int, line: list[Action], width: int = 0
+        st: SplitState,
+        kind: UnitKind,
+        first: int,
+        line: list[Action],
+        width: int = 0,
+        branch: int = BRANCH,
     ) -> Unit:
-        u = Unit(st.next_id, kind, first, list(line), width)
+        u = Unit(st.next_id, kind, first, list(line), width, branch)
         st.next_id += 1
         st.units[u.id] = u
         return u
@@ -205,6 +216,7 @@ class SplitSearch:
             "first": u.first,
             "line": [list(a) for a in u.line],
             "width": u.width,
+            "branch": u.branch,
             "nodes": nodes,
             "seconds_left": None if self.deadline is None else self.deadline - time.monotonic(),
             "tables": self.tables,

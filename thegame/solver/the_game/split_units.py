@@ -53,6 +53,7 @@ class Unit:
     first: int  # 1-based starting player
     line: list[Action]  # whole turns from the start to this position
     width: int = 0  # a beam's width
+    branch: int = BRANCH  # a beam's plays tried at each step of a turn
     parents: list[int] = field(default_factory=list)  # expanded units that wait on it
     waiting: int = 0  # an expanded unit: its children not yet proven dead
     expanded: bool = False
@@ -64,6 +65,7 @@ class Unit:
             "first": self.first,
             "line": [list(a) for a in self.line],
             "width": self.width,
+            "branch": self.branch,
             "parents": self.parents,
             "waiting": self.waiting,
             "expanded": self.expanded,
@@ -77,6 +79,7 @@ class Unit:
             d["first"],
             [(a[0], a[1]) for a in d["line"]],
             d["width"],
+            d.get("branch", BRANCH),  # checkpoints from before broad beams
             list(d["parents"]),
             d["waiting"],
             d["expanded"],
@@ -284,7 +287,7 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
         mode = ckernel.FIRE if (k.players != 1 or k.fire) else ckernel.TURN
         win, proven, actions, left, nodes, *_ = ck._search(
             mode, job["nodes"], deadline, ckernel._ticker(None), (job["width"],),
-            BRANCH, PER_PARENT, EXTRA, UNIT_MEMORY << 20, None, INF, True,
+            job.get("branch", BRANCH), PER_PARENT, EXTRA, UNIT_MEMORY << 20, None, INF, True,
         )  # fmt: skip
         proven = False  # a beam proves nothing but a win
     elif k.unplayed and turn_start_bound(k) is not None:
