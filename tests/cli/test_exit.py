@@ -23,3 +23,16 @@ def test_after_the_answer_ctrl_c_is_ignored_through_shutdown(
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_message_on_stderr_stays_one_line_at_any_terminal_width(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A long path in "interrupted: ... written to PATH" once split over two
+    # lines at the console's width, so the last line no longer said why.
+    from thegame.cli import common
+
+    monkeypatch.setattr(common.err, "_width", 40)
+    message = "interrupted: 3 puzzles written to /tmp/" + "deep/" * 30 + "p"
+    common.tell(message)
+    assert capsys.readouterr().err == message + "\n"

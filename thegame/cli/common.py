@@ -43,9 +43,15 @@ err = Console(stderr=True, highlight=False)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def tell(message: str) -> None:
+    """A message on stderr as whole lines: never wrapped at the terminal's
+    width (a script reads the line; a long path must not split it)."""
+    err.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
 def fail(message: str) -> None:
     """Print one line to stderr and exit 2 (bad input, illegal move)."""
-    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    tell(f"error: {message}")
     sys.exit(2)
 
 

@@ -262,9 +262,9 @@ def main() -> None:
             if held is not None:
                 sys.stdout = held.real  # type: ignore[assignment]
                 held = None  # an error is never half an answer: drop it
-            from .common import err
+            from .common import tell
 
-            err.print(f"error: {e.format_message()}", markup=False, soft_wrap=True)
+            tell(f"error: {e.format_message()}")
             _exit(e.exit_code)
         if interrupt.signalled():
             raise KeyboardInterrupt

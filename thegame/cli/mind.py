@@ -35,7 +35,7 @@ from ..solver.mind.campaign import CampaignSolution, solve_campaign
 from ..solver.mind.gap import GapResult, check_tolerance, play_gap
 from ..solver.mind.odds import LevelOdds, campaign_odds
 from ..solver.mind.sample import sample_level
-from .common import SEED, err, out, print_json, read_text, user_errors, writable, write_atomic
+from .common import SEED, err, out, print_json, read_text, tell, user_errors, writable, write_atomic
 from .options import deal_source_options, json_option, record_argument, save_option
 
 PLAYERS = click.IntRange(2, 4)
@@ -332,7 +332,7 @@ def analyze_cmd(record_file: str, tolerances: tuple[int, ...], as_json: bool) ->
     elif a.legal:
         out.print(_analysis_text(a), markup=False)
     else:
-        err.print(_analysis_text(a), markup=False, soft_wrap=True)
+        tell(_analysis_text(a))
     if not a.legal:
         raise SystemExit(2)  # as 'mind check': an illegal record is bad input
 
@@ -448,7 +448,7 @@ def play_cmd(players: int, seed: int | None, save_file: str | None) -> None:
     except KeyboardInterrupt:
         saver.save()
         where = f"; the level so far is saved to {save_file}" if save_file else ""
-        err.print(f"\ninterrupted{where}", markup=False, soft_wrap=True)
+        tell(f"\ninterrupted{where}")
         raise SystemExit(130) from None
     saver.save()
     out.print(ending, markup=False, soft_wrap=True)

@@ -8,7 +8,7 @@ import socket
 
 import click
 
-from .common import SECONDS, err, fail, out
+from .common import SECONDS, fail, out, tell
 
 
 def _family(host: str) -> socket.AddressFamily:
@@ -87,11 +87,9 @@ def serve(
     )
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     if not _loopback(host):
-        err.print(
+        tell(
             f"warning: listening on {host}: other machines can reach this server "
-            "(it has no accounts and no TLS)",
-            markup=False,
-            soft_wrap=True,
+            "(it has no accounts and no TLS)"
         )
     out.print(f"thegame serve: {url}  (Ctrl-C stops it)", markup=False)
     out.file.flush()  # the address now, also through a pipe (a script waits for it)

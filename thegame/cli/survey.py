@@ -30,7 +30,7 @@ from ..survey.retry import Retry, checkpoint_folder, retry_all
 from ..survey.runner import Plan, plan, run
 from ..survey.store import Store, import_export, open_for_reading, write_export
 from ..survey.work import Kind, Row, StrongSpec
-from .common import err, out, read_text, user_errors, write_atomic
+from .common import err, out, read_text, tell, user_errors, write_atomic
 from .options import SECONDS, backend_option, sample_seed_option
 
 # The strong player's default budget in a survey: playouts per turn.
@@ -99,28 +99,35 @@ def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
     """The unknown deals again, one at a time on the split search."""
     label = f"{p.variant} {p.players}p"
     workers = how.jobs or "all the cluster's"
-    err.print(f"{label}: {len(seeds)} unknown deals to search on, {workers} workers each, "
-              f"checkpoints in {how.folder}", markup=False, highlight=False, soft_wrap=True)
+    tell(
+        f"{label}: {len(seeds)} unknown deals to search on, {workers} workers each, "
+        f"checkpoints in {how.folder}"
+    )
     decided = 0
 
     def on_row(row: Row) -> None:
         nonlocal decided
         store.put_deal(row)
         decided += 1
-        err.print(f"{label} seed {row['seed']}: {row['verdict']} ({row['nodes']:,} nodes, "
-                  f"{row['seconds']:.0f} s in all runs), stored", markup=False, highlight=False)
+        tell(
+            f"{label} seed {row['seed']}: {row['verdict']} ({row['nodes']:,} nodes, "
+            f"{row['seconds']:.0f} s in all runs), stored"
+        )
 
     def on_unknown(seed: int, sol: Solution) -> None:
-        err.print(f"{label} seed {seed}: still unknown ({sol.nodes:,} nodes in all runs, best "
-                  f"line {sol.cards_left} cards left), not stored; the next run goes on from "
-                  "its checkpoint", markup=False, highlight=False, soft_wrap=True)
+        tell(
+            f"{label} seed {seed}: still unknown ({sol.nodes:,} nodes in all runs, best "
+            f"line {sol.cards_left} cards left), not stored; the next run goes on from "
+            "its checkpoint"
+        )
 
     try:
         retry_all(how, p.variant, p.players, seeds, p.time_limit, on_row, on_unknown)
     except KeyboardInterrupt:
-        err.print(f"interrupted: {decided} deals stored this run; the search in progress is "
-                  "saved in its checkpoint, run the same command again to go on",
-                  markup=False, soft_wrap=True)
+        tell(
+            f"interrupted: {decided} deals stored this run; the search in progress is "
+            "saved in its checkpoint, run the same command again to go on"
+        )
         store.close()
         sys.exit(130)
 
@@ -190,8 +197,7 @@ def _execute(
 ) -> None:
     what = {Kind.DEAL: "deals", Kind.BLIND: "blind games"}.get(p.kind, "strong blind games")
     label = f"{p.variant} {p.players}p"
-    err.print(f"{label}: {len(p.seeds)} {what} to do, {p.skipped} already stored",
-              markup=False, highlight=False)
+    tell(f"{label}: {len(p.seeds)} {what} to do, {p.skipped} already stored")
     start = time.monotonic()
     done = 0
     with _progress(len(p.seeds), label, what.split()[-1]) as advance:
@@ -205,15 +211,19 @@ def _execute(
         try:
             failed = run(p, on_rows, backend, jobs, chunk, address)
         except KeyboardInterrupt:
-            err.print(f"interrupted: {done} {what} stored this run; run the same command "
-                      "again to do the rest", markup=False)
+            tell(
+                f"interrupted: {done} {what} stored this run; run the same command "
+                "again to do the rest"
+            )
             store.close()
             sys.exit(130)
     wall = time.monotonic() - start
-    err.print(f"{label}: {done} {what} in {wall:.1f} s", markup=False)
+    tell(f"{label}: {done} {what} in {wall:.1f} s")
     if failed:
-        err.print(f"{len(failed)} {what} failed on lost workers (seeds {failed[0]}-{failed[-1]} "
-                  "among them): run the same command again to do them", markup=False)
+        tell(
+            f"{len(failed)} {what} failed on lost workers (seeds {failed[0]}-{failed[-1]} "
+            "among them): run the same command again to do them"
+        )
         sys.exit(1)
 
 
@@ -287,8 +297,7 @@ def export_cmd(db: str, out_file: str) -> None:
         count = write_export(store, out_file)
     finally:
         store.close()
-    err.print(f"{count} deals exported to {out_file}",
-              markup=False, highlight=False, soft_wrap=True)
+    tell(f"{count} deals exported to {out_file}")
 
 
 @survey.command("import")
@@ -299,4 +308,4 @@ def export_cmd(db: str, out_file: str) -> None:
 def import_cmd(in_file: str, db: str) -> None:
     """Build the SQLite results file from an export (``survey export``)."""
     count = import_export(in_file, db)
-    err.print(f"{count} deals imported into {db}", markup=False, highlight=False, soft_wrap=True)
+    tell(f"{count} deals imported into {db}")

@@ -11,7 +11,7 @@ import click
 
 from ...models.outcome import Limit
 from ...models.words import plural
-from ..common import SEED, err, out, print_json, user_errors, write_atomic
+from ..common import SEED, err, out, print_json, tell, user_errors, write_atomic
 from ..options import json_option, limit_options
 from .options import make_rules, rule_options
 from .render import hand_text, turn_text
@@ -106,7 +106,7 @@ def generate(
                 if found >= count:
                     break
     except KeyboardInterrupt:
-        err.print(f"interrupted after {plural(found, 'puzzle')}", markup=False)
+        tell(f"interrupted after {plural(found, 'puzzle')}")
         raise SystemExit(130) from None
 
 

@@ -10,7 +10,7 @@ from ...models.cento import State
 from ...models.cento import check as check_record
 from ...models.check import CheckResult
 from ...models.words import plural
-from ..common import err, out, print_json, user_errors
+from ..common import out, print_json, tell, user_errors
 from ..options import json_option, record_argument
 from .options import deal_from_options, deal_options, load_record
 from .render import hand_text
@@ -60,9 +60,7 @@ def check(record_file: str, as_json: bool) -> None:
         e = result.error
         assert e is not None
         where = f"turn {e['turn']}" + (f", play {e['play']}" if e["play"] else "")
-        err.print(
-            f"illegal: {where}: rule {e['rule']}: {e['message']}", soft_wrap=True, markup=False
-        )
+        tell(f"illegal: {where}: rule {e['rule']}: {e['message']}")
     if not result.legal:
         raise SystemExit(2)
 

@@ -15,7 +15,7 @@ from ...models.cento import Deal, Record
 from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.outcome import Limit
 from ...models.words import plural
-from ..common import SECONDS, err, out, user_errors, write_atomic
+from ..common import SECONDS, out, tell, user_errors, write_atomic
 from ..options import save_option
 from .daily import make_daily
 from .options import deal_from_options, deal_options
@@ -108,7 +108,7 @@ def play(
     except KeyboardInterrupt:
         saver.save(session.record)
         kept = f"; the game so far is saved to {save_file}" if save_file else ""
-        err.print(f"\ninterrupted{kept}", markup=False, soft_wrap=True)
+        tell(f"\ninterrupted{kept}")
         raise SystemExit(130) from None
     saver.save(session.record)
     say_ending(session, finished, think)
@@ -141,7 +141,7 @@ def _daily_deal(
     try:
         puzzle = make_daily(date, show=True)
     except KeyboardInterrupt:
-        err.print("interrupted", markup=False)
+        tell("interrupted")
         raise SystemExit(130) from None
     goal = f"puzzle of {puzzle.date}: empty your hand in {plural(puzzle.turn_count, 'turn')}"
     return puzzle.deal, goal

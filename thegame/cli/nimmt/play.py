@@ -20,7 +20,7 @@ from ...models.nimmt.record import GameRecord, Record, replay
 from ...models.nimmt.rules import GAME_END, HAND, ROWS
 from ...models.nimmt.state import Player, TurnShown, View, game_over, play_round, round_deals
 from ...models.words import plural
-from ..common import err, out, user_errors, write_atomic
+from ..common import out, tell, user_errors, write_atomic
 from ..options import choice_option, save_option
 from .options import PLAYERS_OPTION, deal_from_options, deal_options
 from .play_view import hand_view, points, rows_view, say_result, show_turn
@@ -239,7 +239,7 @@ def play(
         return
     except KeyboardInterrupt:
         kept = f"; the game so far is saved to {save_file}" if save_file else ""
-        err.print(f"\ninterrupted{kept}", markup=False, soft_wrap=True)
+        tell(f"\ninterrupted{kept}")
         raise SystemExit(130) from None
     except IllegalMoveError as e:  # pragma: no cover - players play from their hands
         raise InvalidInputError(str(e), "play") from None

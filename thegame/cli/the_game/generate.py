@@ -22,7 +22,7 @@ from ...puzzles.the_game.duel import generate_duel
 from ...puzzles.the_game.make import CARDS_HIGH, CARDS_LOW, VARIANTS
 from ...puzzles.the_game.make import generate as generate_puzzles
 from ...puzzles.the_game.rating import LABELS
-from ..common import SEED, err, print_json, user_errors, write_atomic
+from ..common import SEED, err, print_json, tell, user_errors, write_atomic
 from ..options import choice_option, json_option
 
 
@@ -138,18 +138,17 @@ def generate(
                 if written >= count or tried >= max_seeds:
                     break
     except KeyboardInterrupt:
-        err.print(f"interrupted: {plural(written, 'puzzle')} written to {target}", markup=False)
+        tell(f"interrupted: {plural(written, 'puzzle')} written to {target}")
         raise SystemExit(130) from None
     if written < count:
-        err.print(
+        tell(
             f"only {written} of {plural(count, 'puzzle')} in {plural(tried, 'seed')}; "
-            "raise --max-seeds",
-            markup=False,
+            "raise --max-seeds"
         )
         raise SystemExit(1)  # a script asked for COUNT puzzles and did not get them
     else:
         done = f"{plural(written, 'puzzle')} written to {target}"
-        err.print(f"{done} ({plural(tried, 'seed')} tried)", markup=False)
+        tell(f"{done} ({plural(tried, 'seed')} tried)")
 
 
 # -- play --------------------------------------------------------------------------

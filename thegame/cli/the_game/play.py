@@ -16,7 +16,7 @@ from ...models import IllegalMoveError, InvalidInputError, interrupt
 from ...models.the_game import GameState, pile_name
 from ...models.the_game.notation import action_text, parse_play, plural
 from ...solver.the_game.kernel import END, Action
-from ..common import SECONDS, err, out, user_errors
+from ..common import SECONDS, out, tell, user_errors
 from ..options import record_argument, save_option
 from .options import deal_options
 from .play_advice import PlayOptions, end_analysis, hint, say, say_ending, solve
@@ -389,7 +389,7 @@ def play(
         session = open_session(record_file, use_daily, date, deal_source, stream)
     except KeyboardInterrupt:
         # Ctrl-C while the daily puzzle is being made: nothing to save yet.
-        err.print("interrupted", markup=False)
+        tell("interrupted")
         sys.exit(130)
     engine = None
     if opponent is not None:
@@ -413,10 +413,8 @@ def play(
             end_analysis(session, analysis_time)
     except KeyboardInterrupt:
         saver.save(session)
-        err.print(
+        tell(
             # A new line first: Ctrl-C mostly comes at the open prompt line.
-            "\ninterrupted" + (f"; the game so far is saved to {save_file}" if save_file else ""),
-            markup=False,
-            soft_wrap=True,
+            "\ninterrupted" + (f"; the game so far is saved to {save_file}" if save_file else "")
         )
         sys.exit(130)

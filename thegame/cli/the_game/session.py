@@ -14,7 +14,7 @@ from ...models.outcome import Status
 from ...models.the_game import Deal, GameState, Play, Record, Turn, pile_name
 from ...puzzles.the_game.files import Puzzle
 from ...solver.the_game.kernel import END, Action
-from ..common import err, write_atomic
+from ..common import tell, write_atomic
 
 if TYPE_CHECKING:
     from ...solver.the_game.duel.pns import ProofNumberSearch
@@ -143,7 +143,7 @@ class Saver:
         except InvalidInputError as e:
             if strict:
                 raise
-            err.print(f"warning: {e}", markup=False, soft_wrap=True)
+            tell(f"warning: {e}")
 
 
 def losing_play(state: GameState, card: int, pile: int) -> str | None:
