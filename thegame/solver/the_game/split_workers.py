@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import queue
 import traceback
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from ...models import Backend, InvalidInputError, interrupt
@@ -82,11 +83,16 @@ class LocalWorkers:
             except queue.Empty:
                 if interrupt.requested():
                     return  # the pool's loop stops and writes the checkpoint
-                dead = [i + 1 for i, p in enumerate(self.procs) if not p.is_alive()]
-                if dead:
-                    self.stop()
-                    msg = f"a worker of the split search died (slot {dead[0]})"
-                    raise RuntimeError(msg) from None
+                try:
+                    self._check_alive(range(self.slots))
+                except RuntimeError:
+                    self.stop()  # the caller has no pool to stop yet
+                    raise
+
+    def _check_alive(self, slots: Iterable[int]) -> None:
+        for i in slots:
+            if not self.procs[i].is_alive():
+                raise RuntimeError(f"a worker of the split search died (slot {i + 1})")
 
     def submit(self, slot: int, job: dict[str, Any]) -> None:
         self.busy.add(slot)
@@ -100,12 +106,12 @@ class LocalWorkers:
                 got.append(_checked(self.outbox.get_nowait()))
         except queue.Empty:
             pass
+        # A worker's "ready" can come late: when Ctrl-C ended the wait for it.
+        got = [out for out in got if "ready" not in out]
         for out in got:
             self.busy.discard(out["slot"])
         if not got:
-            for i in self.busy:
-                if not self.procs[i].is_alive():
-                    raise RuntimeError(f"a worker of the split search died (slot {i + 1})")
+            self._check_alive(self.busy)
         return got
 
     def stop(self) -> None:
