@@ -13,7 +13,7 @@ pyproject.toml):
   df-pn), from ``thegame/solver/cento/csrc/`` (needs a 128-bit integer type:
   GCC or Clang).
 
-The first three include the shared headers of ``thegame/csrc/`` (card
+The first four include the shared headers of ``thegame/csrc/`` (card
 masks and placement, hash tables); docs/c-kernels.md describes the layout.
 All are ``optional=True``: where no C compiler (or no Python headers) is
 found, the package still installs and runs on the pure-Python reference
@@ -54,40 +54,26 @@ rollout_flags = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off", 
 
 shared_headers = sorted(glob(f"{SHARED}/*.h"))
 
+
+def kernel(name: str, folder: str, flags: list[str]) -> Extension:
+    """An optional extension built from every C file of ``folder``, with the
+    shared headers."""
+    return Extension(
+        name,
+        sources=sorted(glob(f"{folder}/*.c")),
+        include_dirs=[SHARED, folder],
+        depends=shared_headers + sorted(glob(f"{folder}/*.h")),
+        extra_compile_args=flags,
+        optional=True,
+    )
+
+
 setup(
     ext_modules=[
-        Extension(
-            "thegame.solver.the_game._ckernel",
-            sources=sorted(glob(f"{KERNEL}/*.c")),
-            include_dirs=[SHARED, KERNEL],
-            depends=shared_headers + sorted(glob(f"{KERNEL}/*.h")),
-            extra_compile_args=kernel_flags,
-            optional=True,
-        ),
-        Extension(
-            "thegame.analysis.the_game._crollout",
-            sources=sorted(glob(f"{ROLLOUT}/*.c")),
-            include_dirs=[SHARED, ROLLOUT],
-            depends=shared_headers + sorted(glob(f"{ROLLOUT}/*.h")),
-            extra_compile_args=rollout_flags,
-            optional=True,
-        ),
-        Extension(
-            "thegame.solver.the_game.duel._cduel",
-            sources=sorted(glob(f"{DUEL}/*.c")),
-            include_dirs=[SHARED, DUEL],
-            depends=shared_headers + sorted(glob(f"{DUEL}/*.h")),
-            extra_compile_args=kernel_flags,
-            optional=True,
-        ),
-        Extension(
-            "thegame.solver.cento._ctable",
-            sources=sorted(glob(f"{CENTO}/*.c")),
-            include_dirs=[SHARED, CENTO],
-            depends=shared_headers + sorted(glob(f"{CENTO}/*.h")),
-            extra_compile_args=kernel_flags,
-            optional=True,
-        ),
+        kernel("thegame.solver.the_game._ckernel", KERNEL, kernel_flags),
+        kernel("thegame.analysis.the_game._crollout", ROLLOUT, rollout_flags),
+        kernel("thegame.solver.the_game.duel._cduel", DUEL, kernel_flags),
+        kernel("thegame.solver.cento._ctable", CENTO, kernel_flags),
         Extension(
             "thegame.analysis.nimmt._cplayout",
             sources=["thegame/analysis/nimmt/_cplayout.c"],
