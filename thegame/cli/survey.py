@@ -20,6 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from ..analysis.the_game.strong import TURN_PLAYOUTS, Level
 from ..models import Backend
 from ..models.the_game import PRESETS
 from ..solver.the_game.batch import parse_range
@@ -32,9 +33,6 @@ from ..survey.store import Store, import_export, open_for_reading, write_export
 from ..survey.work import Kind, Row, StrongSpec
 from .common import err, out, read_text, tell, user_errors, write_atomic
 from .options import SECONDS, backend_option, sample_seed_option
-
-# The strong player's default budget in a survey: playouts per turn.
-STRONG_PLAYOUTS = 160
 
 # The variants the exact solver covers (the others have no solver yet).
 SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
@@ -138,7 +136,7 @@ def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
 @click.option("--players", type=click.IntRange(1, 5), default=None)
 @click.option("--seeds", default=None, metavar="A-B",
               help="These seeds (default: the seeds with a decided deal stored).")
-@click.option("--level", type=click.Choice(["default", "strong"]), default="default",
+@click.option("--level", type=click.Choice([str(v) for v in Level]), default=str(Level.DEFAULT),
               show_default=True,
               help="The blind policy, or the strong blind player (it compares the policy's "
               "candidate turns over sampled orders of the hidden cards).")
@@ -146,8 +144,8 @@ def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
               metavar="S", help="--level strong: seconds per turn (the machine's speed "
               "decides how many playouts fit).")
 @click.option("--playouts", type=click.IntRange(min=1), default=None, metavar="N",
-              help="--level strong: playouts per turn (deterministic; default 160, about "
-              "0.2 s of one core, when --turn-time is not given).")
+              help=f"--level strong: playouts per turn (deterministic; default {TURN_PLAYOUTS}, "
+              "about 0.2 s of CPU, when --turn-time is not given).")
 @sample_seed_option()
 @_common
 @user_errors
@@ -160,9 +158,9 @@ def blind_cmd(
     comparison of what a player who cannot see the draw pile achieves. With
     --level strong, the strong blind player plays them (stored apart, by budget)."""
     strong = None
-    if level == "strong":
+    if Level(level) is Level.STRONG:
         if turn_time is None and playouts is None:
-            playouts = STRONG_PLAYOUTS
+            playouts = TURN_PLAYOUTS
         strong = StrongSpec(playouts or 0, turn_time or 0.0, sample_seed)
     elif turn_time is not None or playouts is not None:
         raise click.UsageError("--turn-time and --playouts go with --level strong")

@@ -54,6 +54,10 @@ from .rollout import SampleSet, turn_options
 # (5! = 120), not samples.
 EVERY_ORDER = 5
 
+# A turn's budget where none is given (the survey): about 0.2 s of CPU a turn
+# at the compiled playouts' speed, the benchmark's middle budget.
+TURN_PLAYOUTS = 200
+
 
 class Level(StrEnum):
     """Which blind player decides: the fast policy or the one that looks ahead."""
