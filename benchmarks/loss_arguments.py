@@ -10,6 +10,8 @@ Usage (from the repository root, after ``pip install -e .``):
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --line-nodes 100000000
     python benchmarks/loss_arguments.py --horizon 28 --players 3 --solver --time-limit 120
     python benchmarks/loss_arguments.py --horizon 108 --players 1 --from-turn 7 --memory 20480
+    python benchmarks/loss_arguments.py --horizon 28 --players 4 \
+        --line-from findings/results.jsonl.gz --search-nodes 30000000 --time-limit 1e6
     python benchmarks/loss_arguments.py --in-search 108 --players 1 --max-nodes 4000000
 
 Three arguments were named that could prove a lost deal lost without
@@ -69,7 +71,10 @@ starts along it, latest first, ``--time-limit`` seconds each, until one
 does not finish. With ``--solver`` it runs the solver's own decision
 search there instead (the beam over turns, then the limited-discrepancy
 iterations; compiled), as ``thegame solve`` would from that position.
-``--from-turn N`` starts at turn N instead of the last; ``--memory MIB``
+``--line-from findings/results.jsonl.gz`` walks the best line the survey
+keeps instead of finding one; ``--search-nodes N`` gives each search a node
+budget as well (the first to run out ends the walk, whatever the machine's
+speed). ``--from-turn N`` starts at turn N instead of the last; ``--memory MIB``
 gives the searches' tables that much (``Limit.memory``, ``--memory`` of
 ``thegame solve``); each line also prints the peak memory so far.
 """
@@ -77,6 +82,8 @@ gives the searches' tables that much (``Limit.memory``, ``--memory`` of
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import random
 import resource
 import time
@@ -86,6 +93,7 @@ from typing import ClassVar
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.models.the_game.notation import parse_play
 from thegame.solver.the_game import api, ckernel
 from thegame.solver.the_game.arguments import turn_start_bound
 from thegame.solver.the_game.beam import TurnSearcher
@@ -249,6 +257,32 @@ def run_players_set(name: str, count: int, limit: Limit) -> None:
     compare(deals, modes, Searcher, limit)
 
 
+def stored_line(path: str, seed: int, players: int) -> tuple[int, list[list[tuple[int, int]]]]:
+    """The first player and the turns of the best line a survey export
+    (``findings/results.jsonl.gz``) keeps for a profi-hard deal."""
+    rules = get_rules("profi-hard")
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for text in f:
+            row = json.loads(text)
+            if (row.get("variant"), row.get("players"), row.get("seed")) != (
+                "profi-hard",
+                players,
+                seed,
+            ) or "deal" not in row:
+                continue
+            turns = []
+            for turn in row["deal"]["line"].split(";"):
+                plays = []
+                for play in turn.split(":", 1)[1].split(","):
+                    card, pile = parse_play(rules, play)
+                    assert pile is not None
+                    plays.append((card, pile))
+                turns.append(plays)
+            return int(row["deal"]["first"]), turns
+    raise SystemExit(f"no profi-hard {players}-player row for seed {seed} in {path}")
+
+
 def horizon(
     seed: int,
     players: int,
@@ -256,21 +290,31 @@ def horizon(
     limit: Limit,
     solver: bool = False,
     from_turn: int | None = None,
+    line_from: str | None = None,
 ) -> None:
     deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
-    sol = api.solve(deal, Limit(None, line_nodes))
-    print(
-        f"profi-hard {players} players seed {seed}: {sol.verdict}, best line "
-        f"{sol.cards_left} cards left, start {sol.first}"
-    )
-    if sol.verdict != "unknown":
-        return
-    last = len(sol.turns) if from_turn is None else min(from_turn, len(sol.turns))
+    if line_from is not None:
+        first, line = stored_line(line_from, seed, players)
+        print(
+            f"profi-hard {players} players seed {seed}: the stored best line, "
+            f"{len(line)} turns, start {first}"
+        )
+    else:
+        sol = api.solve(deal, Limit(None, line_nodes))
+        print(
+            f"profi-hard {players} players seed {seed}: {sol.verdict}, best line "
+            f"{sol.cards_left} cards left, start {sol.first}"
+        )
+        if sol.verdict != "unknown":
+            return
+        first = sol.first
+        line = [[(p.card, p.pile) for p in t.plays] for t in sol.turns]
+    last = len(line) if from_turn is None else min(from_turn, len(line))
     for at in range(last - 1, -1, -1):
-        state = GameState(deal, first=sol.first)
-        for turn in sol.turns[:at]:
-            for p in turn.plays:
-                state.play(p.card, p.pile)
+        state = GameState(deal, first=first)
+        for plays in line[:at]:
+            for card, pile in plays:
+                state.play(card, pile)
             state.end_turn()
         k = Kernel.from_state(state)
         t0 = time.perf_counter()
@@ -393,8 +437,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--in-search", type=int, help="a profi-hard seed: the arguments as a cut")
     ap.add_argument("--max-nodes", type=int, default=4_000_000, help="--in-search: per search")
     ap.add_argument("--memory", type=int, help="MiB for the search's tables (Limit.memory)")
+    ap.add_argument(
+        "--line-from", metavar="EXPORT", help="--horizon: the best line a survey export keeps"
+    )
+    ap.add_argument("--search-nodes", type=int, help="--horizon: a node budget per search")
     args = ap.parse_args(argv)
-    limit = Limit(args.time_limit, None, None, args.memory)
+    limit = Limit(args.time_limit, args.search_nodes, None, args.memory)
     if args.set:
         run_set(args.set, args.deals, limit)
     if args.lines:
@@ -402,7 +450,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.players_set:
         run_players_set(args.players_set, args.deals, limit)
     if args.horizon is not None:
-        horizon(args.horizon, args.players, args.line_nodes, limit, args.solver, args.from_turn)
+        horizon(
+            args.horizon,
+            args.players,
+            args.line_nodes,
+            limit,
+            args.solver,
+            args.from_turn,
+            args.line_from,
+        )
     if args.in_search is not None:
         in_search(args.in_search, args.players, args.max_nodes)
     if not (args.set or args.lines or args.players_set) and (args.horizon, args.in_search) == (
