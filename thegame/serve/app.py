@@ -34,7 +34,7 @@ from ..models.the_game.notation import play_text
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
 from . import cento, inputs, jobs, nimmt, rulebook, schema
-from .background import JobState
+from .background import JobKind, JobState
 from .base import (
     BodyLimit,
     Guard,
@@ -332,7 +332,7 @@ async def solve_page(request: Request) -> Response:
 def _watched_review(server: Server, job_id: str) -> Response:
     """The review a page watched being made (``/review?job=``)."""
     job = server.jobs.get(job_id)
-    if job.kind != "analyze":
+    if job.kind is not JobKind.ANALYZE:
         raise InvalidInputError("not a review's job", "job")
     if job.error is not None:
         raise InvalidInputError(job.error, "review")

@@ -23,6 +23,7 @@ import os
 import signal
 import time
 from collections.abc import Awaitable, Callable
+from enum import StrEnum
 from multiprocessing.connection import Connection
 from types import FrameType
 from typing import Any
@@ -48,6 +49,16 @@ _LAST_REPORT = 0.0
 
 # Where the server hears a job's progress: ``progress(done, total)``.
 Progress = Callable[[int, int], None]
+
+
+class Reply(StrEnum):
+    """What a worker's message on its pipe is: a job's progress, or how it ended."""
+
+    PROGRESS = "progress"
+    OK = "ok"  # the job's answer
+    BAD = "bad"  # the input was refused (a ThegameError)
+    CUT = "cut"  # the budget's stop flag ended a step with nothing to return
+    FAIL = "fail"  # a server fault
 
 
 class PoolBusy(Exception):
@@ -114,7 +125,7 @@ def report(done: int, total: int) -> None:
         return
     _LAST_REPORT = now
     with contextlib.suppress(BrokenPipeError, OSError):
-        _CONN.send(("progress", (done, total)))
+        _CONN.send((Reply.PROGRESS, (done, total)))
 
 
 def _worker_main(conn: Connection) -> None:
@@ -139,16 +150,16 @@ def _worker_main(conn: Connection) -> None:
         signal.setitimer(signal.ITIMER_REAL, budget)
         try:
             with interrupt.polling():
-                reply: tuple[str, Any] = ("ok", func(*args))
+                reply: tuple[Reply, Any] = (Reply.OK, func(*args))
         except ThegameError as e:
-            reply = ("bad", str(e))
+            reply = (Reply.BAD, str(e))
         except KeyboardInterrupt:
             # The budget's stop flag, raised by a step that has no best so far
             # to return: the job ends here and the worker stays for the next.
-            reply = ("cut", f"ran out of its budget of {budget:g} s")
+            reply = (Reply.CUT, f"ran out of its budget of {budget:g} s")
         except Exception as e:  # a server fault: logged here, reported as one line
             log.exception("job %s failed", getattr(func, "__name__", func))
-            reply = ("fail", f"{type(e).__name__}: {e}")
+            reply = (Reply.FAIL, f"{type(e).__name__}: {e}")
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
         try:
@@ -297,7 +308,7 @@ class WorkerPool:
             if not ready.done():
                 ready.set_result(None)
 
-        answer: tuple[str, Any] | None = None
+        answer: tuple[Reply, Any] | None = None
 
         try:
             worker.conn.send((func, args, budget))
@@ -326,22 +337,22 @@ class WorkerPool:
         assert answer is not None  # the loop ends with one or raises
         kind, value = answer
         self.done += 1
-        if kind == "bad":
+        if kind is Reply.BAD:
             raise BadInput(value)
-        if kind == "cut":
+        if kind is Reply.CUT:
             raise JobInterrupted(f"the job {value}")
-        if kind == "fail":
+        if kind is Reply.FAIL:
             raise JobFailed(value)
         return value
 
     @staticmethod
-    def _read(worker: _Worker, progress: Progress | None) -> tuple[str, Any] | None:
+    def _read(worker: _Worker, progress: Progress | None) -> tuple[Reply, Any] | None:
         """The worker's messages waiting on its pipe: progress goes to
         ``progress``; the job's answer is returned (None: none yet)."""
         try:
             while worker.conn.poll():
                 kind, value = worker.conn.recv()
-                if kind != "progress":
+                if kind is not Reply.PROGRESS:
                     return kind, value
                 if progress is not None:
                     progress(*value)
