@@ -82,8 +82,6 @@ gives the searches' tables that much (``Limit.memory``, ``--memory`` of
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import random
 import resource
 import time
@@ -91,9 +89,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import ClassVar
 
+from line_retry import stored_turns  # the benchmarks' folder: run as a script
+
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
-from thegame.models.the_game.notation import parse_play
 from thegame.solver.the_game import api, ckernel
 from thegame.solver.the_game.arguments import turn_start_bound
 from thegame.solver.the_game.beam import TurnSearcher
@@ -257,32 +256,6 @@ def run_players_set(name: str, count: int, limit: Limit) -> None:
     compare(deals, modes, Searcher, limit)
 
 
-def stored_line(path: str, seed: int, players: int) -> tuple[int, list[list[tuple[int, int]]]]:
-    """The first player and the turns of the best line a survey export
-    (``findings/results.jsonl.gz``) keeps for a profi-hard deal."""
-    rules = get_rules("profi-hard")
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        for text in f:
-            row = json.loads(text)
-            if (row.get("variant"), row.get("players"), row.get("seed")) != (
-                "profi-hard",
-                players,
-                seed,
-            ) or "deal" not in row:
-                continue
-            turns = []
-            for turn in row["deal"]["line"].split(";"):
-                plays = []
-                for play in turn.split(":", 1)[1].split(","):
-                    card, pile = parse_play(rules, play)
-                    assert pile is not None
-                    plays.append((card, pile))
-                turns.append(plays)
-            return int(row["deal"]["first"]), turns
-    raise SystemExit(f"no profi-hard {players}-player row for seed {seed} in {path}")
-
-
 def horizon(
     seed: int,
     players: int,
@@ -294,7 +267,9 @@ def horizon(
 ) -> None:
     deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
     if line_from is not None:
-        first, line = stored_line(line_from, seed, players)
+        _, turns = stored_turns(line_from, "profi-hard", players, seed)
+        first = turns[0].player
+        line = [[(p.card, p.pile) for p in t.plays] for t in turns]
         print(
             f"profi-hard {players} players seed {seed}: the stored best line, "
             f"{len(line)} turns, start {first}"
