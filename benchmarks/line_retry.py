@@ -27,15 +27,16 @@ import json
 import time
 
 from thegame.models import Limit, Verdict
-from thegame.models.the_game import Deal, Play, get_rules
-from thegame.models.the_game.notation import parse_play
+from thegame.models.the_game import Deal, get_rules
 from thegame.models.the_game.record import Record, Turn
 from thegame.solver.the_game.api import solve_record
 from thegame.survey.store import Store
-from thegame.survey.work import deal_row
+from thegame.survey.work import deal_row, line_turns
 
 
-def stored_turns(path: str, variant: str, players: int, seed: int) -> tuple[Deal, list[Turn]]:
+def stored_turns(
+    path: str, variant: str, players: int, seed: int
+) -> tuple[Deal, tuple[Turn, ...]]:
     """The deal and the turns of the best line an export keeps for it."""
     deal = Deal.from_seed(seed, get_rules(variant), players)
     opener = gzip.open if path.endswith(".gz") else open
@@ -48,16 +49,7 @@ def stored_turns(path: str, variant: str, players: int, seed: int) -> tuple[Deal
                 seed,
             ) or "deal" not in row:
                 continue
-            turns = []
-            for turn in row["deal"]["line"].split(";"):
-                player, plays = turn.split(":", 1)
-                parsed = []
-                for play in plays.split(","):
-                    card, pile = parse_play(deal.rules, play)
-                    assert pile is not None
-                    parsed.append(Play(card, pile))
-                turns.append(Turn(int(player), tuple(parsed)))
-            return deal, turns
+            return deal, line_turns(deal.rules, row["deal"]["line"])
     raise SystemExit(f"no {variant} {players}-player row for seed {seed} in {path}")
 
 
@@ -72,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--db", help="store a win in this survey database")
     args = ap.parse_args(argv)
     deal, turns = stored_turns(args.export, args.variant, args.players, args.seed)
-    record = Record(deal, tuple(turns[: args.from_turn - 1]))
+    record = Record(deal, turns[: args.from_turn - 1])
     t0 = time.perf_counter()
     cpu0 = time.process_time()
     sol = solve_record(record, Limit(None, args.nodes))

@@ -52,7 +52,7 @@ def test_a_clear_from_a_later_turn_is_stored_and_replays(
     assert row["verdict"] == "win"
     assert row["cards_left"] == 0
     deal, line = stored_turns(str(export), "classic", 1, 3)
-    result = replay(Record(deal, tuple(line)))
+    result = replay(Record(deal, line))
     assert result.legal and result.state.cards_left() == 0
 
 

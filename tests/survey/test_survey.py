@@ -24,12 +24,11 @@ from thegame import __version__
 from thegame.cli.main import cli
 from thegame.models import Backend
 from thegame.models.the_game import Deal, get_rules, replay
-from thegame.models.the_game.record import Record, Turn
-from thegame.models.the_game.state import Play, pile_index
+from thegame.models.the_game.record import Record
 from thegame.survey import report
 from thegame.survey.runner import Plan, plan, run
 from thegame.survey.store import DEAL_COLUMNS, SCHEMA_VERSION, Store, open_for_reading
-from thegame.survey.work import Kind, decide
+from thegame.survey.work import Kind, decide, line_turns
 
 ROOT = Path(__file__).resolve().parents[2]
 # Volatile columns: how long a deal took is not part of what was found.
@@ -58,14 +57,7 @@ def test_a_row_holds_a_line_that_replays_through_the_engine() -> None:
     assert row["verdict"] == "win" and row["cards_left"] == 0 and row["proof_kind"] == "line"
     assert row["version"] == __version__ and row["time_limit"] == 10.0
     deal = Deal.from_seed(3, get_rules("classic"), 5)
-    turns = []
-    for chunk in row["line"].split(";"):
-        player, plays = chunk.split(":")
-        turns.append(Turn(int(player), tuple(
-            Play(int(c), pile_index(deal.rules, p))
-            for c, p in (x.split() for x in plays.split(","))
-        )))
-    result = replay(Record(deal.with_first(row["first"]), tuple(turns)))
+    result = replay(Record(deal.with_first(row["first"]), line_turns(deal.rules, row["line"])))
     assert result.status == "won", result
 
 

@@ -18,11 +18,11 @@ import pytest
 
 from tests.support.cli import run_main
 from thegame.models.the_game import Deal, get_rules, replay
-from thegame.models.the_game.record import Record, Turn
-from thegame.models.the_game.state import Play, pile_index
+from thegame.models.the_game.record import Record
 from thegame.solver.the_game import ckernel
 from thegame.survey.retry import checkpoint_folder, checkpoint_of
 from thegame.survey.store import DEAL_COLUMNS, Store
+from thegame.survey.work import line_turns
 
 pytestmark = pytest.mark.skipif(not ckernel.BUILT, reason="the C extension is not built")
 
@@ -110,14 +110,8 @@ def test_a_decided_retry_stores_the_verdict_and_drops_its_checkpoint(
     assert row["verdict"] == "win" and row["cards_left"] == 0 and row["time_limit"] == 60
     assert row["proof_kind"] == "line" and row["nodes"] > 0
     deal = Deal.from_seed(5, get_rules("profi-hard"), 3)
-    turns = []
-    for chunk in row["line"].split(";"):
-        player, plays = chunk.split(":")
-        turns.append(Turn(int(player), tuple(
-            Play(int(c), pile_index(deal.rules, p))
-            for c, p in (x.split() for x in plays.split(","))
-        )))  # fmt: skip
-    assert replay(Record(deal.with_first(row["first"]), tuple(turns))).status == "won"
+    line = line_turns(deal.rules, row["line"])
+    assert replay(Record(deal.with_first(row["first"]), line)).status == "won"
     assert not checkpoint_of(checkpoint_folder(str(db)), "profi-hard", 3, 5).exists()
     # decided: a later retry has nothing to do
     code, err = retry(capsys, db, "profi-hard", 3, 5, 120)

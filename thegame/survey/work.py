@@ -14,9 +14,10 @@ from typing import Any
 from .. import __version__
 from ..analysis.the_game.blind import TurnChooser, play_out
 from ..analysis.the_game.strong import Budget, StrongPlayer
-from ..models import interrupt
+from ..models import InvalidInputError, interrupt
 from ..models.outcome import Limit, Status, Verdict
-from ..models.the_game import Deal, GameState, Play, get_rules
+from ..models.the_game import Deal, GameState, Play, Rules, Turn, get_rules
+from ..models.the_game.notation import parse_play
 from ..models.the_game.state import pile_name
 from ..solver.the_game.api import Solution, solve
 
@@ -69,6 +70,22 @@ def line_text(sol: Solution) -> str:
         f"{t.player}:" + ",".join(f"{p.card} {pile_name(rules, p.pile)}" for p in t.plays)
         for t in sol.turns
     )
+
+
+def line_turns(rules: Rules, text: str) -> tuple[Turn, ...]:
+    """The turns of a stored line (``line_text``'s inverse); a play that is
+    not one raises InvalidInputError."""
+    turns = []
+    for turn in text.split(";") if text else []:
+        player, plays = turn.split(":", 1)
+        parsed = []
+        for play in plays.split(","):
+            card, pile = parse_play(rules, play)
+            if pile is None:
+                raise InvalidInputError(f"{play.strip()!r} names no pile", "line")
+            parsed.append(Play(card, pile))
+        turns.append(Turn(int(player), tuple(parsed)))
+    return tuple(turns)
 
 
 def decide(variant: str, players: int, seed: int, time_limit: float | None) -> Row:
