@@ -13,6 +13,7 @@ Python extension: the tests compare the two node for node.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ...models import Limit, Status
@@ -133,6 +134,12 @@ def kernel_config(deal: Deal) -> dict[str, Any]:
     }
 
 
+def page_turns(deal: Deal, turns: Sequence[Turn]) -> list[list[dict[str, Any]]]:
+    """Turns as a page sends them: plays of ``{card, pile}``, piles by name."""
+    name = deal.rules
+    return [[{"card": p.card, "pile": pile_name(name, p.pile)} for p in t.plays] for t in turns]
+
+
 def turns_of(deal: Deal, turns: list[list[dict[str, Any]]]) -> Record:
     """The record of a deal and the turns a page sends (``{card, pile}``
     plays, piles by name); the players follow the engine's order."""
@@ -201,4 +208,11 @@ def _answer(
     }
 
 
-__all__ = ["FORMAT", "WEB_MEMORY_MIB", "kernel_config", "position_answer", "turns_of"]
+__all__ = [
+    "FORMAT",
+    "WEB_MEMORY_MIB",
+    "kernel_config",
+    "page_turns",
+    "position_answer",
+    "turns_of",
+]

@@ -1,0 +1,185 @@
+"""The search core in the browser: ``webcore.kernel_config`` and the
+WebAssembly build (``thegame/web/solver.wasm`` driven by ``solver.js``),
+run under Node and compared with the same search through the Python
+extension node for node."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from thegame.models import Limit, Verdict
+from thegame.models.the_game import Deal, Record, get_rules, small_rules
+from thegame.models.the_game.placement import accepts
+from thegame.puzzles.the_game.daily import daily
+from thegame.solver.the_game import api, ckernel
+from thegame.solver.the_game.webcore import kernel_config, page_turns, position_answer, turns_of
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "thegame" / "web"
+WASM = WEB / "solver.wasm"
+HARNESS = ROOT / "tests" / "support" / "wasm_solve.js"
+NODE = shutil.which("node")
+TOOLCHAIN = (
+    all(shutil.which(t) for t in ("clang-14", "wasm-ld-14"))
+    and Path("/usr/lib/wasm32-wasi/libc.a").exists()
+)
+
+needs_node = pytest.mark.skipif(NODE is None, reason="Node is not installed (Debian: nodejs)")
+needs_c = pytest.mark.skipif(not ckernel.BUILT, reason="the C extension is not built")
+
+
+def run_wasm(cases: list[dict[str, Any]], wasm: Path = WASM) -> list[dict[str, Any]]:
+    """Each case's answer from solver.js under Node."""
+    assert NODE is not None
+    job = json.dumps({"wasm": str(wasm), "cases": cases})
+    out = subprocess.run(
+        [NODE, str(HARNESS)], input=job, capture_output=True, text=True, check=True, timeout=600
+    )
+    answers: list[dict[str, Any]] = json.loads(out.stdout)
+    return answers
+
+
+def case(deal: Deal, turns: list[list[dict[str, Any]]], nodes: int) -> dict[str, Any]:
+    return {"config": kernel_config(deal), "turns": turns, "options": {"nodeLimit": nodes}}
+
+
+def same_as_python(deals: list[tuple[Deal, list[list[dict[str, Any]]]]], nodes: int) -> None:
+    """The wasm answers every position exactly as the Python binding does."""
+    answers = run_wasm([case(d, t, nodes) for d, t in deals])
+    for (deal, turns), got in zip(deals, answers, strict=True):
+        got.pop("ms")
+        assert got == position_answer(deal, turns, nodes), (deal.rules.name, turns)
+
+
+def seeded(variant: str, seed: int, players: int = 1) -> Deal:
+    return Deal.from_seed(seed, get_rules(variant), players=players, first=1)
+
+
+def midway(deal: Deal, nodes: int) -> list[list[dict[str, Any]]]:
+    """The first half of the turns of the search's line from the start."""
+    line = position_answer(deal, [], nodes)["line"]
+    return list(line[: len(line) // 2])
+
+
+# ---- the config ----------------------------------------------------------------
+
+
+def test_kernel_config_is_json_with_the_placement_tables() -> None:
+    deal = seeded("profi", 3)
+    config = kernel_config(deal)
+    assert json.loads(json.dumps(config)) == config
+    step = deal.rules.step
+    for key, asc in (("accepted_up", True), ("accepted_down", False)):
+        for top, mask in enumerate(config[key]):
+            taken = {c for c in deal.rules.cards if int(mask, 16) >> c & 1}
+            assert taken == {c for c in deal.rules.cards if accepts(asc, top, c, step)}
+    assert config["trick_up"][50 - step] == 50  # the backward trick onto 50 (rule C5)
+    assert config["piles"] == ["A1", "A2", "D1", "D2"]
+    assert config["deck"] == list(deal.deck)
+    hand = int(config["start"]["hands"][0], 16)
+    assert hand.bit_count() == config["hand_size"] == deal.rules.hand_size(1)
+    assert config["commands"] is None
+    extreme = kernel_config(seeded("extreme", 5))["commands"]
+    assert extreme is not None and all(int(m, 16).bit_count() == 4 for m in extreme.values())
+
+
+def test_turns_round_trip_and_illegal_turns_are_refused() -> None:
+    deal = seeded("classic", 1)
+    turns = midway(deal, 50_000)
+    record = turns_of(deal, turns)
+    assert page_turns(deal, record.turns) == turns
+    with pytest.raises(ValueError, match="illegal turn 1"):
+        turns_of(deal, [[{"card": 99, "pile": "A1"}]])
+
+
+# ---- the shipped module ----------------------------------------------------------
+
+
+def test_the_shipped_wasm_is_small_and_current(tmp_path: Path) -> None:
+    """Under 1 MB; where the toolchain is installed, rebuilding it gives the
+    same bytes (the build is reproducible): the shipped module is the
+    sources' build."""
+    assert 0 < WASM.stat().st_size < 1 << 20
+    if not TOOLCHAIN:
+        pytest.skip("no clang-14/wasm-ld-14/wasi-libc: the rebuild is not checked")
+    out = tmp_path / "solver.wasm"
+    subprocess.run(["sh", str(WEB / "build-wasm.sh"), str(out)], check=True, capture_output=True)
+    assert out.read_bytes() == WASM.read_bytes(), "solver.wasm is stale: run build-wasm.sh"
+
+
+@needs_node
+@needs_c
+def test_the_wasm_searches_node_for_node_as_the_extension() -> None:
+    """Starts and positions midway of each variant the module covers, solo
+    and at a table of three, wins and a loss: the same verdict, line, cards
+    left and nodes as the Python binding."""
+    tight = Deal.from_seed(1, small_rules(high=30, hand=3, step=7), players=1, first=1)
+    deals = [seeded(v, s) for v, s in (("classic", 1), ("profi", 3), ("on-fire", 4))]
+    deals += [seeded("extreme", 5), seeded("classic", 6, players=3), tight]
+    positions = [(d, []) for d in deals] + [(d, midway(d, 20_000)) for d in deals[:4]]
+    same_as_python(positions, 20_000)
+    answers = run_wasm([case(tight, [], 20_000)])
+    # a proven loss; its cards left are the best found, not proven the fewest
+    assert answers[0]["verdict"] == "loss" and answers[0]["cards_left"] > 1
+    assert not answers[0]["proven"]
+
+
+@needs_node
+def test_the_wasm_refuses_illegal_turns_and_says_a_finished_win() -> None:
+    deal = seeded("classic", 1)
+    line = position_answer(deal, [], 50_000)["line"] if ckernel.BUILT else None
+    bad = [
+        case(deal, [[{"card": 99, "pile": "A1"}]], 1000),  # not in hand
+        case(deal, [[{"card": deal.deck[0], "pile": "X9"}]], 1000),
+        case(deal, [[]], 1000),  # ends a turn without a play
+    ]
+    answers = run_wasm(bad + ([case(deal, line, 1000)] if line else []))
+    assert all("error" in a for a in answers[:3])
+    assert "turn 1" in answers[0]["error"] and "hand" in answers[0]["error"]
+    if line:
+        assert answers[3]["verdict"] == "win" and answers[3]["proven"] and answers[3]["line"] == []
+
+
+@needs_node
+def test_a_time_budget_stops_the_wasm_search() -> None:
+    """A deal the search cannot decide in 50 ms: unknown, after a while, with
+    a best line from the position."""
+    deal = seeded("profi-hard", 108)
+    got = run_wasm([{"config": kernel_config(deal), "turns": [], "options": {"timeMs": 50}}])[0]
+    assert got["verdict"] == "unknown" and not got["proven"]
+    assert got["nodes"] > 0 and got["cards_left"] > 0 and got["line"]
+    assert 40 <= got["ms"] < 2000
+
+
+# ---- the daily puzzles -----------------------------------------------------------
+
+
+@pytest.mark.slow
+@needs_node
+@needs_c
+def test_the_dailies_positions_node_for_node_and_as_solve_says() -> None:
+    """A week of dailies (classic, profi, on-fire; and one Extreme): every
+    position of each puzzle's solution, node for node as the extension, and
+    the verdict ``thegame solve`` gives for the position."""
+    positions: list[tuple[Deal, list[list[dict[str, Any]]]]] = []
+    days = [dt.date(2026, 12, 1) + dt.timedelta(days=i) for i in range(7)]
+    puzzles = [daily(d) for d in days] + [daily(days[0], stream="extreme")]
+    for p in puzzles:
+        played = list(p.position)
+        for i in range(0, len(p.solution) + 1, 3):
+            positions.append((p.deal, page_turns(p.deal, played + list(p.solution[:i]))))
+    nodes = 200_000
+    same_as_python(positions, nodes)
+    answers = run_wasm([case(d, t, nodes) for d, t in positions])
+    for (deal, turns), got in zip(positions, answers, strict=True):
+        record = Record(deal, turns_of(deal, turns).turns)
+        if record.turns and len(record.turns) == len(turns) and got["verdict"] != "unknown":
+            sol = api.solve_record(record, Limit(nodes=nodes), optimize=False)
+            assert sol.verdict == Verdict(got["verdict"])
