@@ -16,11 +16,17 @@ import pytest
 
 from thegame.models import Limit, Verdict
 from thegame.models.the_game import Deal, get_rules, small_rules
-from thegame.models.the_game.record import replayed
 from thegame.models.the_game.placement import accepts
+from thegame.models.the_game.record import replayed
 from thegame.puzzles.the_game.daily import daily
 from thegame.solver.the_game import api, ckernel
-from thegame.solver.the_game.webcore import kernel_config, page_turns, position_answer, turns_of
+from thegame.solver.the_game.webcore import (
+    kernel_config,
+    page_turns,
+    position_answer,
+    turns_of,
+    web_files,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "thegame" / "web"
@@ -108,6 +114,7 @@ def test_the_shipped_wasm_is_small_and_current(tmp_path: Path) -> None:
     same bytes (the build is reproducible): the shipped module is the
     sources' build."""
     assert 0 < WASM.stat().st_size < 1 << 20
+    assert web_files() == {"solver.js": WEB / "solver.js", "solver.wasm": WASM}
     if not TOOLCHAIN:
         pytest.skip("no clang-14/wasm-ld-14/wasi-libc: the rebuild is not checked")
     out = tmp_path / "solver.wasm"

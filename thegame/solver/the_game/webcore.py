@@ -14,6 +14,7 @@ Python extension: the tests compare the two node for node.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ...models import Limit, Status
@@ -36,10 +37,18 @@ from .extreme.kernel import ExtremeKernel
 from .kernel import END, INF, W2, W3, Kernel
 
 FORMAT = 1
+# The built module and its script, shipped as package data (thegame/web/)
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_FILES = ("solver.js", "solver.wasm")
 # The page's memo tables: a phone's tab, not a worker's GiB (the node
 # counts of a search that fills its tables depend on this, so the tests
 # give the Python binding the same).
 WEB_MEMORY_MIB = 64
+
+
+def web_files() -> dict[str, Path]:
+    """The files a page needs to run the solver, by name (``WEB_FILES``)."""
+    return {name: WEB_DIR / name for name in WEB_FILES}
 
 
 def _hex(mask: int) -> str:
@@ -210,9 +219,12 @@ def _answer(
 
 __all__ = [
     "FORMAT",
+    "WEB_DIR",
+    "WEB_FILES",
     "WEB_MEMORY_MIB",
     "kernel_config",
     "page_turns",
     "position_answer",
     "turns_of",
+    "web_files",
 ]
