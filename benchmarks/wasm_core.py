@@ -1,7 +1,7 @@
 """The WebAssembly search core against the Python extension: the module's
 size, nodes a second of each on the same searches (the same nodes: the
 two are checked equal), and the verdict time a page waits after each turn
-of a month of dailies.
+of a month of dailies (along each solution, and after random turns).
 
     python benchmarks/wasm_core.py [--month 2026-12] [--nodes 2000000]
 
@@ -14,13 +14,15 @@ import argparse
 import datetime as dt
 import json
 import platform
+import random
 import statistics
 import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
-from thegame.models.the_game import Deal, get_rules
+from thegame.models.the_game import Deal, Record, Turn, get_rules
+from thegame.models.the_game.record import replayed
 from thegame.puzzles.the_game.daily import daily
 from thegame.solver.the_game.webcore import kernel_config, page_turns, position_answer
 
@@ -56,27 +58,54 @@ def speed(nodes: int) -> None:
     print(f"wasm under node {_node_version()}: {total / wasm_s:,.0f} nodes/s ({wasm_s:.2f} s)")
 
 
+def strayed(deal: Deal, turns: list[Turn], rng: random.Random) -> list[Turn] | None:
+    """One random legal turn more (None: the game is over, or a dead end)."""
+    state = replayed(Record(deal, tuple(turns)))
+    plays = []
+    while not state.over:
+        legal = state.legal_plays()
+        if state.can_end_turn() and (not legal or rng.random() < 0.5):
+            return [*turns, Turn(state.current + 1, tuple(plays))]
+        if not legal:
+            return None
+        play = rng.choice(legal)
+        state.play(play.card, play.pile)
+        plays.append(play)
+    return None
+
+
 def dailies(month: str, nodes: int) -> None:
-    """The verdict time after each finished turn of each daily of a month,
-    from the puzzle's position to the solution's end."""
+    """The verdict time after each finished turn of each daily of a month:
+    along the puzzle's solution, and along 4 random turns from its opening
+    (a player who strays: mostly lost positions)."""
     first = dt.date.fromisoformat(month + "-01")
     days = [first + dt.timedelta(days=i) for i in range(31)]
     days = [d for d in days if d.month == first.month]
-    cases = []
+    rng = random.Random(7)
+    along: list[dict[str, Any]] = []
+    stray: list[dict[str, Any]] = []
+    options = {"nodeLimit": nodes}
     for day in days:
         p = daily(day)
         config = kernel_config(p.deal)
         for i in range(len(p.solution)):
             turns = page_turns(p.deal, list(p.position) + list(p.solution[:i]))
-            cases.append({"config": config, "turns": turns, "options": {"nodeLimit": nodes}})
-    answers = run_node(cases)
-    ms = sorted(a["ms"] for a in answers)
-    undecided = sum(a["verdict"] == "unknown" for a in answers)
-    print(f"dailies {month}: {len(days)} days, {len(cases)} positions, {undecided} undecided")
-    print(
-        f"verdict ms: median {statistics.median(ms):.1f}, 95% {ms[int(0.95 * len(ms))]:.1f}, "
-        f"max {ms[-1]:.1f}"
-    )
+            along.append({"config": config, "turns": turns, "options": options})
+        walk: list[Turn] | None = list(p.position)
+        for _ in range(4):
+            walk = strayed(p.deal, walk, rng)
+            if walk is None:
+                break
+            stray.append({"config": config, "turns": page_turns(p.deal, walk), "options": options})
+    for name, cases in (("along the solutions", along), ("after random turns", stray)):
+        answers = run_node(cases)
+        ms = sorted(a["ms"] for a in answers)
+        verdicts = {v: sum(a["verdict"] == v for a in answers) for v in ("win", "loss", "unknown")}
+        print(f"dailies {month} {name}: {len(days)} days, {len(cases)} positions, {verdicts}")
+        print(
+            f"  verdict ms: median {statistics.median(ms):.1f}, "
+            f"95% {ms[int(0.95 * len(ms))]:.1f}, max {ms[-1]:.1f}"
+        )
 
 
 def _node_version() -> str:

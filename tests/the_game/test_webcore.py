@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from thegame.models import Limit, Verdict
-from thegame.models.the_game import Deal, get_rules, small_rules
+from thegame.models.the_game import Deal, Record, Turn, get_rules, small_rules
 from thegame.models.the_game.placement import accepts
 from thegame.models.the_game.record import replayed
 from thegame.puzzles.the_game.daily import daily
@@ -40,6 +41,12 @@ TOOLCHAIN = (
 
 needs_node = pytest.mark.skipif(NODE is None, reason="Node is not installed (Debian: nodejs)")
 needs_c = pytest.mark.skipif(not ckernel.BUILT, reason="the C extension is not built")
+
+
+FIRE = frozenset({9, 18, 27})
+TIGHT_FIRE = get_rules("on-fire").with_changes(
+    high=30, asc_piles=1, desc_piles=1, hand_sizes=(3,) * 5, step=7, fire_cards=FIRE
+)
 
 
 def run_wasm(cases: list[dict[str, Any]], wasm: Path = WASM) -> list[dict[str, Any]]:
@@ -67,6 +74,31 @@ def same_as_python(deals: list[tuple[Deal, list[list[dict[str, Any]]]]], nodes: 
 
 def seeded(variant: str, seed: int, players: int = 1) -> Deal:
     return Deal.from_seed(seed, get_rules(variant), players=players, first=1)
+
+
+def strayed(
+    deal: Deal, turns: list[Turn], rng: random.Random, shun_fire: bool = False
+) -> list[Turn] | None:
+    """The turns and one random legal turn more (None when the game is over
+    or the random turn runs into a dead end); it may end the turn in a way
+    that loses (a command broken, X2); ``shun_fire``: never onto a fire
+    card, so that one stays uncovered (F2)."""
+    state = replayed(Record(deal, tuple(turns)))
+    if state.over:
+        return None
+    plays = []
+    while True:
+        legal = state.legal_plays()
+        can_end = state.can_end_turn() or state.end_loses() is not None
+        if can_end and (not legal or rng.random() < 0.5):
+            return [*turns, Turn(state.current + 1, tuple(plays))]
+        if not legal:
+            return None
+        if shun_fire:
+            legal = [p for p in legal if state.tops[p.pile] not in FIRE] or legal
+        play = rng.choice(legal)
+        state.play(play.card, play.pile)
+        plays.append(play)
 
 
 def midway(deal: Deal, nodes: int) -> list[list[dict[str, Any]]]:
@@ -140,6 +172,33 @@ def test_the_wasm_searches_node_for_node_as_the_extension() -> None:
 
 
 @needs_node
+@needs_c
+def test_random_games_to_their_end_as_the_extension() -> None:
+    """Random games of small decks played to their end, every position on
+    the way: games lost by a player left without a turn (C8), by a fire
+    card left uncovered (F2) or by a skull left showing (X3b) end with the same
+    answer, the cards left proven, as the Python side's over game."""
+    rng = random.Random(3)
+    small = [small_rules(high=30, hand=3, step=7), TIGHT_FIRE, get_rules("extreme")]
+    positions: list[tuple[Deal, list[list[dict[str, Any]]]]] = []
+    ends: list[str] = []
+    for n in range(30):
+        rules, seed = small[n // 10], n % 10
+        deal = Deal.from_seed(seed, rules, players=1 + seed % 2, first=1)
+        walk: list[Turn] | None = []
+        while walk is not None and len(walk) < 40:
+            positions.append((deal, page_turns(deal, walk)))
+            state = replayed(Record(deal, tuple(walk)))
+            if state.over:
+                ends.append(state.reason or "")
+                break
+            walk = strayed(deal, walk, rng, shun_fire=rules is TIGHT_FIRE)
+    for rule in ("C8", "F2", "X3b"):
+        assert any(f"rule {rule}" in reason for reason in ends), (rule, ends)
+    same_as_python(positions, 2_000)
+
+
+@needs_node
 def test_the_wasm_refuses_illegal_turns_and_says_a_finished_win() -> None:
     deal = seeded("classic", 1)
     line = position_answer(deal, [], 50_000)["line"] if ckernel.BUILT else None
@@ -174,20 +233,32 @@ def test_a_time_budget_stops_the_wasm_search() -> None:
 @needs_c
 def test_the_dailies_positions_node_for_node_and_as_solve_says() -> None:
     """A week of dailies (classic, profi, on-fire; and one Extreme): every
-    position of each puzzle's solution, node for node as the extension, and
-    the verdict ``thegame solve`` gives for the position."""
+    third position of each puzzle's solution, and positions after random
+    turns from the opening (mostly lost), node for node as the extension,
+    and the verdict ``thegame solve`` gives for the position."""
     positions: list[tuple[Deal, list[list[dict[str, Any]]]]] = []
     days = [dt.date(2026, 12, 1) + dt.timedelta(days=i) for i in range(7)]
     puzzles = [daily(d) for d in days] + [daily(days[0], stream="extreme")]
+    rng = random.Random(7)
     for p in puzzles:
         played = list(p.position)
         for i in range(0, len(p.solution) + 1, 3):
             positions.append((p.deal, page_turns(p.deal, played + list(p.solution[:i]))))
+        stray: list[Turn] | None = played
+        for _ in range(3):
+            stray = strayed(p.deal, stray, rng)
+            if stray is None:
+                break
+            positions.append((p.deal, page_turns(p.deal, stray)))
+    assert sum(len(t) > 0 for _, t in positions) > 40
     nodes = 200_000
     same_as_python(positions, nodes)
     answers = run_wasm([case(d, t, nodes) for d, t in positions])
+    compared: list[str] = []
     for (deal, turns), got in zip(positions, answers, strict=True):
         record = turns_of(deal, turns)
         if not replayed(record).over and got["verdict"] != "unknown":
             sol = api.solve_record(record, Limit(nodes=nodes), optimize=False)
             assert sol.verdict == Verdict(got["verdict"])
+            compared.append(got["verdict"])
+    assert compared.count("win") > 20 and compared.count("loss") > 5

@@ -153,6 +153,8 @@
         this._configure(config);
         this._replay(config, turns || []);
         if (x.tg_won()) return { verdict: "win", cards_left: 0, proven: true, line: [], nodes: 0 };
+        if (x.tg_lost())  // the game is over: what is left stays
+            return { verdict: "loss", cards_left: x.tg_cards_left(), proven: true, line: [], nodes: 0 };
         var s = config.search;
         var widths = x.tg_draw_left() <= s.short_draw ? s.short_widths : s.widths;
         var wptr = this._ints(Int32Array.from(widths));
