@@ -16,7 +16,8 @@
  * figure is the optimum (a win; or a proven loss whose line leaves one
  * card). A loss's fewest cards left is proven by the Python branch and
  * bound (``thegame solve``), not here: a loss's figure above one is the
- * best found, ``proven: false``.
+ * best found, ``proven: false``. A game already over (F2, X3b/X3c, C8:
+ * the rules engine's end) answers a loss with its cards left, proven.
  */
 (function (root) {
     "use strict";
