@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "budget.h"
 #include "cards.h" /* u128, card_count, lowest_card */
 
 
@@ -83,13 +84,13 @@ typedef struct Search {
     uint32_t *seen_at, *seen_stamp;
     size_t seen_cap;
     uint32_t seen_now;
-    long long nodes, max_nodes; /* max_nodes < 0: none */
+    long long nodes;
     long long proven, disproven;
     int nearest; /* -1: none */
-    /* called every 256 nodes and past max_nodes: 0 to go on, -1 with an
-     * exception set (the budget ran out) */
-    int (*reach)(void *ctx, long long nodes);
-    void *ctx;
+    /* the node limit, the memory (the table's bound) and the progress
+     * function, which the binding makes call the Python NodeCounter (its
+     * deadline, Ctrl-C and progress): budget.h's, asked at every node */
+    Budget budget;
     /* called when the table reaches its bound: -1 with an exception set */
     int (*full)(void *ctx);
 } Search;

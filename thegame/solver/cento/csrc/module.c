@@ -142,9 +142,10 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     self->s.nearest = -1;
-    self->s.reach = call_reach;
+    self->s.budget = budget_make(0);
+    self->s.budget.progress = call_reach;
+    self->s.budget.progress_ctx = self;
     self->s.full = call_full;
-    self->s.ctx = self;
     return 0;
 }
 
@@ -165,10 +166,14 @@ static PyObject *search_prove(SearchObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOLLL", &root, &budget, &nodes, &max_nodes, &max_bytes))
         return NULL;
     if (!read_key(self, root, key)) return NULL;
-    self->s.tt.max_bytes = max_bytes > 0 ? (size_t)max_bytes : 0;
+    /* the budget: the NodeCounter's node limit, the table's memory; its
+     * deadline and Ctrl-C are the NodeCounter's, through call_reach */
+    Budget *b = &self->s.budget;
+    b->memory = max_bytes > 0 ? (size_t)max_bytes : 0;
+    b->node_limit = max_nodes >= 0 ? max_nodes + 1 : LLONG_MAX;
+    self->s.tt.max_bytes = b->memory;
     self->budget = budget;
     self->s.nodes = nodes;
-    self->s.max_nodes = max_nodes;
     int64_t pn, dn;
     int r = prove(&self->s, key, &pn, &dn);
     self->budget = NULL;
@@ -231,7 +236,7 @@ static Py_ssize_t search_len(SearchObject *self) { return (Py_ssize_t)self->s.tt
 static PyMethodDef search_methods[] = {
     {"prove", (PyCFunction)search_prove, METH_VARARGS,
      "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
-     "loop; budget.reach(nodes) is called every 256 nodes and past max_nodes (-1: none);\n"
+     "loop; budget.reach(nodes) is called every 64 nodes and past max_nodes (-1: none);\n"
      "OutOfBudget when the table would grow past max_bytes (0: no bound)."},
     {"nodes", (PyCFunction)search_nodes, METH_NOARGS, "The nodes counted so far."},
     {"lookup", (PyCFunction)search_lookup, METH_O, "TableSolver.lookup(key) -> (pn, dn)."},
