@@ -160,15 +160,16 @@ def test_the_wasm_searches_node_for_node_as_the_extension() -> None:
     """Starts and positions midway of each variant the module covers, solo
     and at a table of three, wins and a loss: the same verdict, line, cards
     left and nodes as the Python binding."""
-    tight = Deal.from_seed(1, small_rules(high=30, hand=3, step=7), players=1, first=1)
+    tight = [Deal.from_seed(s, small_rules(high=30, hand=3, step=7), 1, 1) for s in (1, 3)]
     deals = [seeded(v, s) for v, s in (("classic", 1), ("profi", 3), ("on-fire", 4))]
-    deals += [seeded("extreme", 5), seeded("classic", 6, players=3), tight]
+    deals += [seeded("extreme", 5), seeded("classic", 6, players=3), *tight]
     positions = [(d, []) for d in deals] + [(d, midway(d, 20_000)) for d in deals[:4]]
     same_as_python(positions, 20_000)
-    answers = run_wasm([case(tight, [], 20_000)])
-    # a proven loss; its cards left are the best found, not proven the fewest
-    assert answers[0]["verdict"] == "loss" and answers[0]["cards_left"] > 1
-    assert not answers[0]["proven"]
+    one, many = run_wasm([case(d, [], 20_000) for d in tight])
+    # proven losses: a whole game leaving one card is optimal; more is the
+    # best found, not proven the fewest
+    assert (one["verdict"], one["cards_left"], one["proven"]) == ("loss", 1, True)
+    assert many["verdict"] == "loss" and many["cards_left"] > 1 and not many["proven"]
 
 
 @needs_node
@@ -258,7 +259,14 @@ def test_the_dailies_positions_node_for_node_and_as_solve_says() -> None:
     for (deal, turns), got in zip(positions, answers, strict=True):
         record = turns_of(deal, turns)
         if not replayed(record).over and got["verdict"] != "unknown":
-            sol = api.solve_record(record, Limit(nodes=nodes), optimize=False)
+            sol = api.solve_record(record, Limit(nodes=nodes))
             assert sol.verdict == Verdict(got["verdict"])
             compared.append(got["verdict"])
+            if sol.verdict == Verdict.LOSS:
+                # never fewer cards than the proven optimum; equal when proven
+                assert got["cards_left"] >= sol.lower_bound
+                if got["proven"] or sol.optimal:
+                    assert got["cards_left"] >= sol.cards_left
+                if got["proven"]:
+                    assert sol.cards_left == got["cards_left"] == 1
     assert compared.count("win") > 20 and compared.count("loss") > 5

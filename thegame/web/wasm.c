@@ -26,7 +26,8 @@ static State start;
 static int configured;
 static int lost; /* the game ended lost (F2, X2, C8): the rules engine's ``over`` */
 
-/* The last search's answer */
+/* The last search's answer: its line (a whole game unless a win), the
+ * cards that line leaves, its nodes */
 static Action *res_line;
 static int res_len, res_left;
 static double res_nodes;
@@ -288,18 +289,39 @@ int tg_search(int mode, double node_limit, double time_ms, const int32_t *widths
     int win, proven;
     search_run(&s, &win, &proven);
     int rc = -1;
-    const Line *line = win ? &s.path : &s.best_path;
-    Action *out = malloc(sizeof(Action) * (size_t)(line->n ? line->n : 1));
-    if (!s.error && out) {
-        memcpy(out, line->a, sizeof(Action) * (size_t)line->n);
+    /* A win's line as found; else, as ``thegame solve`` makes it
+     * (api._whole_game): cut back to whole turns, then finished greedily
+     * to the game's end, and the cards that whole game leaves. */
+    Line out = {NULL, 0, 0};
+    int ok = !s.error;
+    const Line *found = win ? &s.path : &s.best_path;
+    int keep = found->n;
+    if (!win)
+        while (keep > 0 && found->a[keep - 1].c >= 0) keep--;
+    for (int i = 0; ok && i < keep; i++) ok = line_push(&out, found->a[i]);
+    int left = 0;
+    if (ok && !win) {
+        Kernel walk = *k;
+        for (int i = 0; i < keep; i++) {
+            Action a = found->a[i];
+            if (a.c < 0)
+                end_turn(&walk);
+            else
+                play(&walk, a.c, a.p);
+        }
+        ok = finish_greedily(&walk, &out);
+        left = card_count(walk.s.unplayed);
+    }
+    if (ok) {
         free(res_line);
-        res_line = out;
-        res_len = line->n;
-        res_left = win ? 0 : s.best_left;
+        res_line = out.a;
+        res_len = out.n;
+        res_left = left;
         res_nodes = (double)s.nodes;
-        rc = win | (proven << 1);
+        /* the greedy finish cleared: a win, whatever the search said */
+        rc = (win || left == 0) | (proven << 1);
     } else {
-        free(out);
+        free(out.a);
     }
     search_free(&s);
     tab_free(&dead);

@@ -34,7 +34,8 @@ from .beam import (
 )
 from .extreme import beam as extreme_beam
 from .extreme.kernel import ExtremeKernel
-from .kernel import END, INF, W2, W3, Kernel
+from .kernel import END, INF, W2, W3, Action, Kernel
+from .optimum import finish_greedily
 
 FORMAT = 1
 # The built module and its script, shipped as package data (thegame/web/)
@@ -191,6 +192,9 @@ def position_answer(
     win, proven, actions, left, searched, *_ = ck._search(
         s["mode"], widths, s["branch"], s["per_parent"], s["extra"], s["endgame"], budget
     )
+    if not win:
+        actions, left = _whole_game(ck, actions)
+        win = left == 0  # the greedy finish cleared: a win, whatever the search said
     verdict = "win" if win else "loss" if proven else "unknown"
     line: list[list[dict[str, Any]]] = [[]]
     for a in actions:
@@ -203,6 +207,25 @@ def position_answer(
     cards_left = 0 if win else left
     # A proven loss leaves at least one card: a line leaving one is optimal.
     return _answer(verdict, cards_left, win or (proven and cards_left == 1), line, searched)
+
+
+def _whole_game(k: ckernel.CKernel, actions: list[Action]) -> tuple[list[Action], int]:
+    """A search's best line made a whole game as ``thegame solve`` makes it
+    (cut back to whole turns, finished greedily), and the cards it leaves;
+    the kernel is put back."""
+    snap = k.snapshot()
+    line = list(actions)
+    while line and line[-1] != END:
+        line.pop()
+    for a in line:
+        if a == END:
+            k.end_turn()
+        else:
+            k.play(*a)
+    line += finish_greedily(k)
+    left = k.unplayed.bit_count()
+    k.restore(snap)
+    return line, left
 
 
 def _answer(
