@@ -244,21 +244,45 @@ EXPORT(tg_cards_left) int tg_cards_left(void) { return card_count(K.s.unplayed);
 
 /* ---- the search ------------------------------------------------------------ */
 
+/* The search's line as the answer's (``out``): a win's as found; else,
+ * as ``thegame solve`` makes it (api._whole_game), cut back to whole turns
+ * and finished greedily to the game's end, ``*left`` the cards that whole
+ * game leaves. 0 when out of memory. */
+static int answer_line(const Search *s, int win, Line *out, int *left) {
+    const Line *found = win ? &s->path : &s->best_path;
+    int keep = found->n, ok = 1;
+    if (!win)
+        while (keep > 0 && found->a[keep - 1].c >= 0) keep--;
+    for (int i = 0; ok && i < keep; i++) ok = line_push(out, found->a[i]);
+    *left = 0;
+    if (!ok || win) return ok;
+    Kernel walk = K;
+    for (int i = 0; i < keep; i++) {
+        Action a = found->a[i];
+        if (a.c < 0)
+            end_turn(&walk);
+        else
+            play(&walk, a.c, a.p);
+    }
+    ok = finish_greedily(&walk, out);
+    *left = card_count(walk.s.unplayed);
+    return ok;
+}
+
 /* The decision search from the position (ckernel.search's, with the
- * settings of webcore.kernel_config): -1 when it failed (memory), else bit
- * 0 a win, bit 1 proven. ``node_limit`` and ``time_ms`` below 0: none. */
+ * settings of webcore.kernel_config): -1 when it failed (memory), -2 for
+ * settings that do not fit, else bit 0 a win, bit 1 proven. ``node_limit``
+ * and ``time_ms`` below 0: none. */
 EXPORT(tg_search)
 int tg_search(int mode, double node_limit, double time_ms, const int32_t *widths, int n_widths,
               int branch, int per_parent, int extra_cost, int endgame, double memory) {
-    Kernel *k = &K;
     res_len = 0;
     res_nodes = 0;
-    res_left = card_count(k->s.unplayed);
+    res_left = card_count(K.s.unplayed);
     if (!configured || mode < MODE_PLAY || mode > MODE_EXTREME || n_widths < 0 ||
-        n_widths > MAX_BEAM_WIDTHS || memory < 0)
+        n_widths > MAX_BEAM_WIDTHS || memory < 0 || (mode == MODE_TURN && K.players != 1) ||
+        (mode != MODE_PLAY && (mode == MODE_EXTREME) != K.extreme))
         return -2;
-    if (mode == MODE_TURN && k->players != 1) return -2;
-    if (mode != MODE_PLAY && (mode == MODE_EXTREME) != k->extreme) return -2;
     SearchSettings set;
     memset(&set, 0, sizeof set);
     set.mode = (SearchMode)mode;
@@ -270,49 +294,20 @@ int tg_search(int mode, double node_limit, double time_ms, const int32_t *widths
     set.endgame = endgame;
     Budget budget = budget_make((size_t)memory);
     if (node_limit >= 0) budget.node_limit = (long long)node_limit;
-    if (time_ms >= 0) {
-        budget.has_deadline = 1;
-        budget.deadline = budget_now() + time_ms / 1000.0;
-    }
-    Kernel copy = *k; /* the search moves a copy */
-    int kw = copy.ks.kw;
+    budget.has_deadline = time_ms >= 0;
+    budget.deadline = budget_now() + time_ms / 1000.0;
+    Kernel copy = K; /* the search moves a copy */
     Table dead;
     Search s;
-    if (!tab_init(&dead, kw, slots_for(budget.memory / 2, kw, 4 + 1))) {
+    int kw = copy.ks.kw, win, proven, left, rc = -1;
+    if (!tab_init(&dead, kw, slots_for(budget.memory / 2, kw, 4 + 1)) ||
+        !search_init(&s, &copy, &set, &budget, &dead, NULL)) {
         tab_free(&dead);
         return -1;
     }
-    if (!search_init(&s, &copy, &set, &budget, &dead, NULL)) {
-        tab_free(&dead);
-        return -1;
-    }
-    int win, proven;
     search_run(&s, &win, &proven);
-    int rc = -1;
-    /* A win's line as found; else, as ``thegame solve`` makes it
-     * (api._whole_game): cut back to whole turns, then finished greedily
-     * to the game's end, and the cards that whole game leaves. */
     Line out = {NULL, 0, 0};
-    int ok = !s.error;
-    const Line *found = win ? &s.path : &s.best_path;
-    int keep = found->n;
-    if (!win)
-        while (keep > 0 && found->a[keep - 1].c >= 0) keep--;
-    for (int i = 0; ok && i < keep; i++) ok = line_push(&out, found->a[i]);
-    int left = 0;
-    if (ok && !win) {
-        Kernel walk = *k;
-        for (int i = 0; i < keep; i++) {
-            Action a = found->a[i];
-            if (a.c < 0)
-                end_turn(&walk);
-            else
-                play(&walk, a.c, a.p);
-        }
-        ok = finish_greedily(&walk, &out);
-        left = card_count(walk.s.unplayed);
-    }
-    if (ok) {
+    if (!s.error && answer_line(&s, win, &out, &left)) {
         free(res_line);
         res_line = out.a;
         res_len = out.n;
