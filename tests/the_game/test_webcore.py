@@ -6,10 +6,13 @@ extension node for node."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import http.server
 import json
 import random
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -270,3 +273,45 @@ def test_the_dailies_positions_node_for_node_and_as_solve_says() -> None:
                 if got["proven"]:
                     assert sol.cards_left == got["cards_left"] == 1
     assert compared.count("win") > 20 and compared.count("loss") > 5
+
+
+# ---- in the browser --------------------------------------------------------------
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy"
+ content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'">
+<script src="solver.js"></script><script src="page.js"></script></head>
+<body><pre id="out"></pre></body></html>"""
+
+SCRIPT = """Promise.all([TheGameSolver.load("solver.wasm"), fetch("case.json").then(r => r.json())])
+  .then(([s, c]) => { document.getElementById("out").textContent =
+      JSON.stringify(s.solve(c.config, c.turns, c.options)); })
+  .catch(e => { document.getElementById("out").textContent = "error: " + e; });"""
+
+
+@needs_c
+def test_the_solver_runs_in_chromium_under_a_strict_policy(tmp_path: Path) -> None:
+    """solver.js fetches solver.wasm by URL from a static host and answers
+    as the Python binding does, with no inline script (the CSP above)."""
+    from tests.serve.conftest import launch_browser
+
+    deal = seeded("on-fire", 4)
+    turns = midway(deal, 20_000)
+    for name, path in web_files().items():
+        (tmp_path / name).write_bytes(path.read_bytes())
+    (tmp_path / "case.json").write_text(json.dumps(case(deal, turns, 20_000)))
+    (tmp_path / "index.html").write_text(PAGE)
+    (tmp_path / "page.js").write_text(SCRIPT)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    browsers = launch_browser()
+    try:
+        page = next(browsers).new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
+        page.wait_for_function("document.getElementById('out').textContent !== ''")
+        text = page.text_content("#out") or ""
+    finally:
+        next(browsers, None)
+        server.shutdown()
+    assert json.loads(text) == position_answer(deal, turns, 20_000), text
