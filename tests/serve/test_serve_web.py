@@ -375,12 +375,27 @@ def test_a_hinted_card_stays_chosen_on_the_next_click(page: Any) -> None:
     chosen = page.locator('#hand [data-card][aria-pressed="true"]')
     assert chosen.count() == 1
     card = chosen.get_attribute("data-card")
+    # The hint's card and its pile alone light up, in the hint's colour.
+    assert "hinted" in (chosen.get_attribute("class") or "")
+    assert page.locator("#piles .pile.hinted").count() == 1
+    assert page.locator("#piles .pile.takes").count() == 0
+    ring = page.locator("#piles .pile.hinted svg.face .paper").evaluate(
+        "e => getComputedStyle(e).stroke"
+    )
+    card_ring = chosen.locator("svg.face .paper").evaluate("e => getComputedStyle(e).stroke")
+    assert ring == card_ring
     chosen.click()
     assert page.locator(f'#hand [data-card="{card}"]').get_attribute("aria-pressed") == "true"
-    page.locator("#piles .pile.takes").first.click()
+    assert page.locator("#piles .pile.hinted").count() == 1
+    page.locator("#piles .pile.hinted").click()
     settled(page)
     assert page.locator(f'#hand [data-card="{card}"]').count() == 0
     assert page.locator("#piles .pile.last").count() == 1  # the last move stays visible
+    # A card the player chooses lights every pile that takes it, in another colour.
+    page.locator("#hand [data-card]:not(.unplayable)").first.click()
+    assert page.locator("#piles .pile.hinted").count() == 0
+    takes = page.locator("#piles .pile.takes svg.face .paper").first
+    assert takes.evaluate("e => getComputedStyle(e).stroke") != ring
 
 
 def test_the_minds_first_visit_shows_the_levels_counted(page: Any) -> None:
