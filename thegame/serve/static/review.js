@@ -88,7 +88,8 @@
   function keepInList(item) {
     const list = $("moves");
     if (!list || !item) return;
-    const top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+    const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+    const bottom = top + item.offsetHeight;
     if (top < list.scrollTop) list.scrollTop = top - 4;
     else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 4;
   }
