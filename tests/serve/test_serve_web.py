@@ -439,7 +439,8 @@ def test_the_review_on_a_phone_is_stacked_with_its_steps_on_one_line(
     try:
         _review(pg)
         assert pg.evaluate("() => document.documentElement.scrollWidth") <= PHONE_TALL["width"]
-        buttons = [_box(pg, f'.stepper [data-action="{a}"]') for a in ("first", "prev", "next", "last")]
+        steps = ("first", "prev", "next", "last")
+        buttons = [_box(pg, f'.stepper [data-action="{a}"]') for a in steps]
         assert len({round(b["y"]) for b in buttons}) == 1, buttons
         assert all(b["x"] + b["width"] <= PHONE_TALL["width"] for b in buttons)
         board, words = _box(pg, ".replay-board"), _box(pg, "#replay-words")
