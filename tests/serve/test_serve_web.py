@@ -488,6 +488,7 @@ def test_a_hinted_card_stays_chosen_on_the_next_click(page: Any) -> None:
     )
     card_ring = chosen.locator("svg.face .paper").evaluate("e => getComputedStyle(e).stroke")
     assert ring == card_ring
+    shot(page, "daily-hint-desktop", full_page=False)
     chosen.click()
     assert page.locator(f'#hand [data-card="{card}"]').get_attribute("aria-pressed") == "true"
     assert page.locator("#piles .pile.hinted").count() == 1
