@@ -424,6 +424,11 @@ def test_the_review_is_an_analysis_board_at_desktop_width(
         # An action of the list goes there too.
         pg.locator('#moves button[data-position="2"]').click()
         assert pg.locator("[data-board]").get_attribute("data-position") == "2"
+        # A point of the hindsight curve (below the first screen): the board in view.
+        pg.locator('[data-chart="hindsight"] circle[data-position="7"]').click(force=True)
+        assert pg.locator("[data-board]").get_attribute("data-position") == "7"
+        assert pg.evaluate("() => window.scrollY") > 0
+        assert _in_view(_box(pg, ".replay-board"), ANALYSIS)
         assert audit(pg) == []
     finally:
         pg.context.close()
