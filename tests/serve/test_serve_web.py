@@ -424,6 +424,18 @@ def test_the_review_is_an_analysis_board_at_desktop_width(
         # An action of the list goes there too.
         pg.locator('#moves button[data-position="2"]').click()
         assert pg.locator("[data-board]").get_attribute("data-position") == "2"
+        # n and p, and their buttons, go from mark to mark.
+        rows = pg.locator("table.marks tr[data-mark]")
+        marks = [rows.nth(k).get_attribute("data-position") for k in range(rows.count())]
+        assert len(marks) >= 2
+        pg.keyboard.press("Home")
+        pg.keyboard.press("n")
+        assert pg.locator("[data-board]").get_attribute("data-position") == next(
+            m for m in marks if int(m or 0) > 0
+        )
+        pg.locator('[data-action="prev-mark"]').click()
+        assert pg.locator("[data-board]").get_attribute("data-position") == marks[0]
+        assert _in_view(_box(pg, ".replay-board"), ANALYSIS)
         # A point of the hindsight curve (below the first screen): the board in view.
         pg.locator('[data-chart="hindsight"] circle[data-position="7"]').click(force=True)
         assert pg.locator("[data-board]").get_attribute("data-position") == "7"

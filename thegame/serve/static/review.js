@@ -116,6 +116,9 @@
       const a = b.dataset.action;
       b.disabled = (a === "first" || a === "prev") ? at === 0 : at === frames.length - 1;
     }
+    for (const b of document.querySelectorAll('[data-action$="-mark"]')) {
+      b.disabled = b.dataset.action === "next-mark" ? !marked.some((m) => m > at) : !marked.some((m) => m < at);
+    }
     // The charts, the list and the tables follow the board.
     for (const e of document.querySelectorAll("[data-chart] [data-position], tr[data-position], #moves [data-position]")) {
       const on = Number(e.dataset.position) === at;
@@ -131,9 +134,18 @@
   for (const [a, f] of Object.entries(go)) {
     root.querySelector(`[data-action="${a}"]`).addEventListener("click", () => show(f()));
   }
+  // The marked actions in order, as lichess steps from mistake to mistake.
+  const marked = frames.map((f, i) => (f.mark ? i : -1)).filter((i) => i >= 0);
+  const nextMark = () => { const i = marked.find((m) => m > at); return i === undefined ? at : i; };
+  const prevMark = () => { const i = marked.filter((m) => m < at).pop(); return i === undefined ? at : i; };
+  for (const [a, f] of [["next-mark", nextMark], ["prev-mark", prevMark]]) {
+    const b = document.querySelector(`[data-action="${a}"]`);
+    if (b) b.addEventListener("click", () => show(f()));
+  }
   document.addEventListener("keydown", (ev) => {
     if (!shortcut(ev)) return;
-    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1 }[ev.key];
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: frames.length - 1,
+      n: marked.length ? nextMark() : undefined, p: marked.length ? prevMark() : undefined }[ev.key];
     if (to === undefined) return;
     ev.preventDefault();
     show(to);
