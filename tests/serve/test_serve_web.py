@@ -393,6 +393,24 @@ def test_the_review_is_an_analysis_board_at_desktop_width(
             assert board["x"] + board["width"] <= box["x"]
             assert box["y"] < board["y"] + board["height"] or box is moves
         assert pg.evaluate("() => document.documentElement.scrollWidth") <= ANALYSIS["width"]
+        # At every position of the game, whatever its words, all four stay in the first screen.
+        lowest = pg.evaluate(
+            """() => {
+              const ids = ['.replay-board', '#replay-words', '[data-chart="win-chance"]', '#moves'];
+              const n = JSON.parse(document.getElementById('replay').dataset.frames).length;
+              let low = 0;
+              for (let i = 0; i < n; i++) {
+                for (const s of ids) {
+                  low = Math.max(low, document.querySelector(s).getBoundingClientRect().bottom);
+                }
+                document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}));
+              }
+              document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'}));
+              return low;
+            }"""
+        )
+        assert lowest <= ANALYSIS["height"], f"something reaches {lowest} px"
+        assert pg.locator("[data-board]").get_attribute("data-position") == "0"
         shot(pg, "review-board-desktop", full_page=False)
         # A row of the marks table (below the first screen): the board stays in view.
         row = pg.locator('table.marks tr[data-mark="??"]').first
