@@ -128,3 +128,23 @@ def test_without_the_flag_the_draw_pile_is_face_down(review: dict[str, Any]) -> 
     context, html = page(review)
     assert all(f["draw_pile"] is None for f in frames(html))
     assert "data-full-view" not in html and context["full_view"] is False
+
+
+@pytest.mark.parametrize(
+    ("point", "read"),
+    [
+        (3, (3, False)),  # a bare number: found, not proven
+        (0, (0, True)),  # nothing beats 0
+        ({"cards_left": 3, "proven": True}, (3, True)),
+        ({"cards_left": 3}, (3, False)),  # no flag: unproven
+        ({"turn": 4, "cards": 5, "proven": False}, (5, False)),
+        ({"proven": True}, (None, False)),
+    ],
+)
+def test_a_curve_point_is_read_with_or_without_its_flag(point: Any, read: Any) -> None:
+    from thegame.serve.review_words import cards_figure, curve_point
+
+    assert curve_point(point) == read
+    value, proven = read
+    if value:
+        assert cards_figure(value, proven) == (str(value) if proven else f"<= {value} (best found)")

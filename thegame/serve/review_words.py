@@ -14,6 +14,7 @@ from ..models.the_game import Record
 
 # The keys a hindsight curve point may carry its figure under.
 _POINT_KEYS = ("cards_left", "best", "value")
+_NOT_FIGURES = ("turn", "play", "index", "action", "player")
 
 
 def full_view(record: Record, review: dict[str, Any]) -> bool:
@@ -34,7 +35,15 @@ def curve_point(point: Any) -> tuple[int | None, bool]:
     """A hindsight curve point as (cards left, proven): a bare number (an
     analysis that does not say) is unproven, except a 0."""
     if isinstance(point, dict):
+        # The figure under a known key, else the point's one other whole number.
+        numbers = [
+            v
+            for k, v in point.items()
+            if isinstance(v, int) and not isinstance(v, bool) and k not in _NOT_FIGURES
+        ]
         value = next((point[k] for k in _POINT_KEYS if isinstance(point.get(k), int)), None)
+        if value is None and len(numbers) == 1:
+            value = numbers[0]
         proven = point.get("proven") is True
     else:
         value, proven = (point if isinstance(point, int) else None), False
