@@ -128,6 +128,9 @@ def test_without_the_flag_the_draw_pile_is_face_down(review: dict[str, Any]) -> 
     context, html = page(review)
     assert all(f["draw_pile"] is None for f in frames(html))
     assert "data-full-view" not in html and context["full_view"] is False
+    # Under a strict Content-Security-Policy: no inline script, style or handler.
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+    assert "<style" not in html and not re.search(r"\s(style|on[a-z]+)=", html)
 
 
 @pytest.mark.parametrize(
