@@ -278,9 +278,12 @@
   if (root.hasAttribute("data-making")) {
     // The day's puzzle is not made yet: the deals tried so far while it is, and Cancel.
     const words = (j) => `making the day's puzzle: ${plural(j.done, "deal")} tried · ${j.seconds.toFixed(1)} s`;
-    const stopped = (why, state) => { $("wait").hidden = true; $("status").textContent = why; root.dataset.state = state; };
+    // The wait is hidden with its Cancel disabled: a hidden button left enabled
+    // would still count as one to press.
+    const done = () => { $("wait").hidden = true; for (const b of $("wait").querySelectorAll("button")) b.disabled = true; };
+    const stopped = (why, state) => { done(); $("status").textContent = why; root.dataset.state = state; };
     window.page.watch({ daily: { date: game.daily, variant: game.variant } }, $("wait"), words).then((job) => {
-      if (job) { $("wait").hidden = true; send(null); } else stopped("Cancelled: reload the page to make the puzzle.", "cancelled");
+      if (job) { done(); send(null); } else stopped("Cancelled: reload the page to make the puzzle.", "cancelled");
     }, (e) => stopped(e.message, "failed"));
   } else {
     send(null);
