@@ -46,11 +46,12 @@ def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
     pg.context.close()
 
 
-def shot(page: Any, name: str) -> None:
-    """A screenshot for the docs, only when asked (tracked files stay put)."""
+def shot(page: Any, name: str, full_page: bool = True) -> None:
+    """A screenshot for the docs, only when asked (tracked files stay put):
+    the whole page, or only the window as it is (one screen)."""
     if os.environ.get("THEGAME_SCREENSHOTS") == "1":
         IMG.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(IMG / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(IMG / f"{name}.png"), full_page=full_page)
 
 
 def settled(page: Any) -> None:
@@ -353,13 +354,151 @@ def test_every_page_fits_a_phone_and_passes_the_audit(
             pg.context.close()
 
 
-def test_the_review_fits_a_phone(browser: Any, live_server: LiveServer) -> None:
-    pg = _open(browser, live_server, PHONE)
+def _box(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not drawn"
+    return dict(box)
+
+
+def _in_view(box: dict[str, float], viewport: dict[str, int]) -> bool:
+    """The whole box inside the window as it is scrolled now."""
+    return (
+        box["y"] >= 0
+        and box["y"] + box["height"] <= viewport["height"]
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= viewport["width"]
+    )
+
+
+ANALYSIS = {"width": 1280, "height": 800}
+PHONE_TALL = {"width": 375, "height": 812}
+
+
+def test_the_review_is_an_analysis_board_at_desktop_width(
+    browser: Any, live_server: LiveServer
+) -> None:
+    """At 1280x800 the board, the words on the current action, the
+    win-chance chart and the list of actions are side by side in one screen,
+    and no way of stepping (a row of the marks table, the keys, a point of
+    the chart) takes the board out of view."""
+    pg = _open(browser, live_server, ANALYSIS)
     try:
         _review(pg)
-        assert pg.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        board, words = _box(pg, ".replay-board"), _box(pg, "#replay-words")
+        chart, moves = _box(pg, '[data-chart="win-chance"]'), _box(pg, "#moves")
+        for name, box in (("board", board), ("words", words), ("chart", chart), ("list", moves)):
+            assert _in_view(box, ANALYSIS), f"the {name} is not in the first screen: {box}"
+        # Beside, not above: the board's column ends where the others begin.
+        for box in (words, chart, moves):
+            assert board["x"] + board["width"] <= box["x"]
+            assert box["y"] < board["y"] + board["height"] or box is moves
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= ANALYSIS["width"]
+        # At every position of the game, whatever its words, all four stay in the first screen.
+        lowest = pg.evaluate(
+            """() => {
+              const ids = ['.replay-board', '#replay-words', '[data-chart="win-chance"]', '#moves'];
+              const n = JSON.parse(document.getElementById('replay').dataset.frames).length;
+              let low = 0;
+              for (let i = 0; i < n; i++) {
+                for (const s of ids) {
+                  low = Math.max(low, document.querySelector(s).getBoundingClientRect().bottom);
+                }
+                document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}));
+              }
+              document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'}));
+              return low;
+            }"""
+        )
+        assert lowest <= ANALYSIS["height"], f"something reaches {lowest} px"
+        assert pg.locator("[data-board]").get_attribute("data-position") == "0"
+        shot(pg, "review-board-desktop", full_page=False)
+        # A row of the marks table (below the first screen): the board stays in view.
+        row = pg.locator('table.marks tr[data-mark="??"]').first
+        row.locator("button").click()
+        assert pg.evaluate("() => window.scrollY") > 0  # the table was scrolled to
+        position = int(row.get_attribute("data-position") or 0)
+        assert pg.locator("[data-board]").get_attribute("data-position") == str(position)
+        assert _in_view(_box(pg, ".replay-board"), ANALYSIS)
+        # The keys step on, the board in view, the current action lit in the list.
+        for _ in range(5):
+            pg.keyboard.press("ArrowRight")
+        assert pg.locator("[data-board]").get_attribute("data-position") == str(position + 5)
+        assert _in_view(_box(pg, ".replay-board"), ANALYSIS)
+        current = pg.locator("#moves button.current")
+        assert current.count() == 1
+        assert current.get_attribute("data-position") == str(position + 5)
+        # The list keeps its current action inside its own box, without moving the page.
+        pg.keyboard.press("Home")
+        scrolled = pg.evaluate("() => window.scrollY")
+        pg.keyboard.press("End")
+        # (no jump: scroll anchoring may shift a few pixels as the words change length)
+        assert abs(pg.evaluate("() => window.scrollY") - scrolled) < 40
+        last, box = _box(pg, "#moves button.current"), _box(pg, "#moves")
+        assert box["y"] <= last["y"] and last["y"] + last["height"] <= box["y"] + box["height"] + 1
+        # A point of the chart: the board in view.
+        pg.locator('[data-chart="win-chance"] circle.point[data-turn="3"]').click()
+        assert "turn 3, play 1" in pg.inner_text("#replay-label")
+        assert _in_view(_box(pg, ".replay-board"), ANALYSIS)
+        # An action of the list goes there too.
+        pg.locator('#moves button[data-position="2"]').click()
+        assert pg.locator("[data-board]").get_attribute("data-position") == "2"
+        # n and p, and their buttons, go from mark to mark.
+        rows = pg.locator("table.marks tr[data-mark]")
+        marks = [rows.nth(k).get_attribute("data-position") for k in range(rows.count())]
+        assert len(marks) >= 2
+        pg.keyboard.press("Home")
+        pg.keyboard.press("n")
+        assert pg.locator("[data-board]").get_attribute("data-position") == next(
+            m for m in marks if int(m or 0) > 0
+        )
+        pg.locator('[data-action="prev-mark"]').click()
+        assert pg.locator("[data-board]").get_attribute("data-position") == marks[0]
+        assert _in_view(_box(pg, ".replay-board"), ANALYSIS)
+        # A point of the hindsight curve (below the first screen): the board in view.
+        pg.locator('[data-chart="hindsight"] circle[data-position="7"]').click(force=True)
+        assert pg.locator("[data-board]").get_attribute("data-position") == "7"
+        assert pg.evaluate("() => window.scrollY") > 0
+        assert _in_view(_box(pg, ".replay-board"), ANALYSIS)
+        assert audit(pg) == []
+    finally:
+        pg.context.close()
+
+
+def test_the_review_on_a_phone_is_stacked_with_its_steps_on_one_line(
+    browser: Any, live_server: LiveServer
+) -> None:
+    """At 375 px: the board, then the words, the chart and the list; the
+    four step buttons on one line; the marks table's "why" as sentences a
+    line wide, not a word a line; a row far below brings the board back."""
+    pg = _open(browser, live_server, PHONE_TALL)
+    try:
+        _review(pg)
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= PHONE_TALL["width"]
+        steps = ("first", "prev", "next", "last")
+        buttons = [_box(pg, f'.stepper [data-action="{a}"]') for a in steps]
+        assert len({round(b["y"]) for b in buttons}) == 1, buttons
+        assert all(b["x"] + b["width"] <= PHONE_TALL["width"] for b in buttons)
+        board, words = _box(pg, ".replay-board"), _box(pg, "#replay-words")
+        chart, moves = _box(pg, '[data-chart="win-chance"]'), _box(pg, "#moves")
+        assert board["y"] + board["height"] <= words["y"] <= chart["y"] <= moves["y"]
+        why = pg.locator("table.marks td.why").first
+        box = dict(why.bounding_box() or {})
+        assert box["width"] >= 0.75 * PHONE_TALL["width"], box
+        lines = why.evaluate(
+            "e => Math.round(e.getBoundingClientRect().height"
+            " / parseFloat(getComputedStyle(e).lineHeight))"
+        )
+        words_in = len(why.inner_text().split())
+        assert lines * 4 <= words_in, f"{words_in} words on {lines} lines"
         pg.locator('table.marks tr[data-mark="??"] button').first.click()
+        assert _in_view(_box(pg, ".replay-board"), PHONE_TALL)
+        pg.keyboard.press("ArrowRight")
+        assert _in_view(_box(pg, ".replay-board"), PHONE_TALL)
+        pg.keyboard.press("ArrowLeft")
+        shot(pg, "review-board-phone", full_page=False)
+        pg.evaluate("() => window.scrollTo(0, 0)")
         shot(pg, "review-phone")
+        assert audit(pg) == []
     finally:
         pg.context.close()
 
@@ -375,12 +514,28 @@ def test_a_hinted_card_stays_chosen_on_the_next_click(page: Any) -> None:
     chosen = page.locator('#hand [data-card][aria-pressed="true"]')
     assert chosen.count() == 1
     card = chosen.get_attribute("data-card")
+    # The hint's card and its pile alone light up, in the hint's colour.
+    assert "hinted" in (chosen.get_attribute("class") or "")
+    assert page.locator("#piles .pile.hinted").count() == 1
+    assert page.locator("#piles .pile.takes").count() == 0
+    ring = page.locator("#piles .pile.hinted svg.face .paper").evaluate(
+        "e => getComputedStyle(e).stroke"
+    )
+    card_ring = chosen.locator("svg.face .paper").evaluate("e => getComputedStyle(e).stroke")
+    assert ring == card_ring
+    shot(page, "daily-hint-desktop", full_page=False)
     chosen.click()
     assert page.locator(f'#hand [data-card="{card}"]').get_attribute("aria-pressed") == "true"
-    page.locator("#piles .pile.takes").first.click()
+    assert page.locator("#piles .pile.hinted").count() == 1
+    page.locator("#piles .pile.hinted").click()
     settled(page)
     assert page.locator(f'#hand [data-card="{card}"]').count() == 0
     assert page.locator("#piles .pile.last").count() == 1  # the last move stays visible
+    # A card the player chooses lights every pile that takes it, in another colour.
+    page.locator("#hand [data-card]:not(.unplayable)").first.click()
+    assert page.locator("#piles .pile.hinted").count() == 0
+    takes = page.locator("#piles .pile.takes svg.face .paper").first
+    assert takes.evaluate("e => getComputedStyle(e).stroke") != ring
 
 
 def test_the_minds_first_visit_shows_the_levels_counted(page: Any) -> None:

@@ -9,6 +9,9 @@
   const mode = root.dataset.mode;
   let turns = [], plays = [], view = null, selected = null, busy = false;
   let hints = 0, steps = 0, preselected = false, controller = null;
+  // The hint's play while its card stays chosen: its card and its pile
+  // alone light up, in the hint's colour.
+  let hinted = null;
   // Hot seat: after a turn ends the next hand stays hidden until its player asks.
   let shownFor = null;
   // Where the keyboard was before an answer redrew the board: put it back there.
@@ -56,7 +59,7 @@
       });
       const data = await resp.json();
       if (!resp.ok) { $("message").textContent = data.error || ("error " + resp.status); return; }
-      turns = data.turns; plays = data.plays; view = data; selected = null; preselected = false;
+      turns = data.turns; plays = data.plays; view = data; selected = null; preselected = false; hinted = null;
       if (data.hint) hints += 1;
       if (data.step) steps += 1;
       render();
@@ -121,27 +124,32 @@
     // A card the hint chose stays chosen on the player's first click on it.
     if (preselected && selected === card) { preselected = false; highlight(); return; }
     preselected = false;
+    if (hinted && hinted.card !== card) hinted = null;
     selected = selected === card ? null : card;
+    if (selected === null) hinted = null;
     highlight();
   }
 
   function highlight() {
-    const takes = selected === null ? [] : (view.legal[String(selected)] || []);
-    const loses = selected === null ? [] : (view.losing[String(selected)] || []);
+    const hint = hinted && hinted.card === selected ? hinted : null;
+    const takes = selected === null || hint ? [] : (view.legal[String(selected)] || []);
+    const loses = selected === null || hint ? [] : (view.losing[String(selected)] || []);
     for (const b of document.querySelectorAll("#hand .card")) {
       const on = Number(b.dataset.card) === selected;
-      b.classList.toggle("selected", on);
+      b.classList.toggle("selected", on && !hint);
+      b.classList.toggle("hinted", on && Boolean(hint));
       b.setAttribute("aria-pressed", on ? "true" : "false");
     }
     for (const b of document.querySelectorAll("#piles .pile")) {
       b.classList.toggle("takes", takes.includes(b.dataset.pile));
       b.classList.toggle("loses", loses.includes(b.dataset.pile));
+      b.classList.toggle("hinted", Boolean(hint) && hint.pile === b.dataset.pile);
     }
   }
 
   function choosePile(pile) {
     if (view.state !== "playing") return;
-    if (selected === null) { $("message").textContent = "choose a card of your hand first"; return; }
+    if (selected === null) { $("message").textContent = "choose a card of your hand first"; $("message").className = "message"; return; }
     const card = selected;
     const loses = view.losing[String(card)] || [];
     if (loses.includes(pile) && !window.confirm(`${card} ${pile} breaks a command and loses the game. Play it?`)) return;
@@ -195,16 +203,18 @@
     } else {
       $("hand").replaceChildren(...v.hand.map((c) => cardButton(c, over)));
     }
-    let msg = "";
-    if (v.error) msg = `rule ${v.error.rule}: ${v.error.message}`;
+    let msg = "", tone = "";
+    if (v.error) { msg = `rule ${v.error.rule}: ${v.error.message}`; tone = "error"; }
     if (v.step) msg = `solution: ${v.step}`;
     if (v.hint) {
-      msg = "hint: " + v.hint.text;
+      msg = "hint: " + v.hint.text; tone = "hint";
       if (v.hint.estimate) msg += ` (win chance about ${percent(v.hint.estimate.win_chance)} over ${v.hint.estimate.samples} sampled orders)`;
       const first = v.hint.move && v.hint.move.plays[0];
-      if (first) { selected = first.card; preselected = true; highlight(); }
+      if (first) { selected = first.card; preselected = true; hinted = { card: first.card, pile: first.pile }; highlight(); }
     }
     $("message").textContent = msg;
+    $("message").className = "message" + (tone ? " " + tone : "");
+    $("status").classList.toggle("ok", v.state === "solved");
     const done = v.line ? v.line + (v.plays_text.length ? " | " + v.plays_text.join(", ") : "") : v.plays_text.join(", ");
     $("line").textContent = done ? "played: " + done : "";
     const daily = mode === "daily";
@@ -268,9 +278,12 @@
   if (root.hasAttribute("data-making")) {
     // The day's puzzle is not made yet: the deals tried so far while it is, and Cancel.
     const words = (j) => `making the day's puzzle: ${plural(j.done, "deal")} tried · ${j.seconds.toFixed(1)} s`;
-    const stopped = (why, state) => { $("wait").hidden = true; $("status").textContent = why; root.dataset.state = state; };
+    // The wait is hidden with its Cancel disabled: a hidden button left enabled
+    // would still count as one to press.
+    const done = () => { $("wait").hidden = true; for (const b of $("wait").querySelectorAll("button")) b.disabled = true; };
+    const stopped = (why, state) => { done(); $("status").textContent = why; root.dataset.state = state; };
     window.page.watch({ daily: { date: game.daily, variant: game.variant } }, $("wait"), words).then((job) => {
-      if (job) { $("wait").hidden = true; send(null); } else stopped("Cancelled: reload the page to make the puzzle.", "cancelled");
+      if (job) { done(); send(null); } else stopped("Cancelled: reload the page to make the puzzle.", "cancelled");
     }, (e) => stopped(e.message, "failed"));
   } else {
     send(null);

@@ -1,0 +1,100 @@
+"""The review page's honesty rules: which hindsight figures are proven
+(the rest print as ``<= N (best found)``), whether a better action measures
+better on the samples it shares with the action played, and whether the
+player saw the draw pile (then only hindsight judges the game).
+
+Every flag is read defensively: an analysis that does not carry it is
+treated as unproven, face down."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models.the_game import Record
+
+# The keys a hindsight curve point may carry its figure under.
+_POINT_KEYS = ("cards_left", "best", "value")
+_NOT_FIGURES = ("turn", "play", "index", "action", "player")
+
+
+def full_view(record: Record, review: dict[str, Any]) -> bool:
+    """The player saw the draw pile (a puzzle, a known order): no fair review."""
+    return review.get("full_view") is True or getattr(record, "full_view", None) is True
+
+
+def cards_figure(value: int, proven: bool) -> str:
+    """A best reachable cards-left figure as the page prints it. A figure
+    found by the search is reached by a line, so it bounds the best from
+    above; 0 cannot be beaten, so a 0 is exact even when not flagged."""
+    if proven or value == 0:
+        return str(value)
+    return f"<= {value} (best found)"
+
+
+def curve_point(point: Any) -> tuple[int | None, bool]:
+    """A hindsight curve point as (cards left, proven): a bare number (an
+    analysis that does not say) is unproven, except a 0."""
+    if isinstance(point, dict):
+        # The figure under a known key, else the point's one other whole number.
+        numbers = [
+            v
+            for k, v in point.items()
+            if isinstance(v, int) and not isinstance(v, bool) and k not in _NOT_FIGURES
+        ]
+        value = next((point[k] for k in _POINT_KEYS if isinstance(point.get(k), int)), None)
+        if value is None and len(numbers) == 1:
+            value = numbers[0]
+        proven = point.get("proven") is True
+    else:
+        value, proven = (point if isinstance(point, int) else None), False
+    if value is None:
+        return None, False
+    return value, proven or value == 0
+
+
+def curve(review: dict[str, Any]) -> list[tuple[int | None, bool]]:
+    """The hindsight curve (before the first action and after each), each
+    point with whether it is proven."""
+    hs = review.get("hindsight") or {}
+    points = [curve_point(p) for p in hs.get("curve") or []]
+    start = hs.get("best_at_start") or {}
+    if points and points[0][0] is not None and start.get("optimal") is True:
+        points[0] = (points[0][0], True)
+    return points
+
+
+def action_hindsight_proven(action: dict[str, Any]) -> bool:
+    """Both hindsight figures of an action are exact (``hindsight_proven``;
+    an older analysis says so only of a proven mistake)."""
+    return action.get("hindsight_proven") is True or action.get("hindsight_optimal") is True
+
+
+def action_hindsight(action: dict[str, Any]) -> str | None:
+    """``best reachable 3 cards left before, 5 after`` with each figure exact
+    or labelled best found; None without hindsight."""
+    before, after = action.get("hindsight_before"), action.get("hindsight_after")
+    if before is None or after is None:
+        return None
+    proven = action_hindsight_proven(action)
+    return f"{cards_figure(before, proven)} → {cards_figure(after, proven)}"
+
+
+def measured_better(action: dict[str, Any]) -> bool:
+    """The other action measures better on the same samples as the one
+    played: marked (a measure clear of its 95% interval) and not worse in
+    win chance. A mark made by the cards left while the win chance says the
+    opposite is no better action, and the page shows no mark for it."""
+    drop = action.get("drop")
+    if action.get("same") or not action.get("mark") or drop is None:
+        return False
+    if drop["win_chance_lost"] < 0:
+        return False
+    return bool(drop["win_chance_lost"] > 0 or drop["cards_left_gained"] > 0)
+
+
+def shown_mark(action: dict[str, Any], full: bool) -> str:
+    """The mark the page shows: none in a full-view game (no fair review)
+    and none where the better action does not measure better."""
+    if full or not measured_better(action):
+        return ""
+    return str(action["mark"])
