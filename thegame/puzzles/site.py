@@ -235,8 +235,10 @@ def build_site(
 def _write_shell(work: Path, dates: list[dt.date], solver: bool) -> None:
     assets = work / "assets"
     assets.mkdir(parents=True, exist_ok=True)
-    sources = {"page.js": WEB.parent / "serve" / "static" / "page.js",
-               "daily.js": WEB.parent / "serve" / "static" / "daily.js"}
+    sources = {
+        "page.js": WEB.parent / "serve" / "static" / "page.js",
+        "daily.js": WEB.parent / "serve" / "static" / "daily.js",
+    }
     for name in ASSETS:
         shutil.copyfile(sources.get(name, WEB / "site" / name), assets / name)
     shutil.copyfile(WEB.parent / "serve" / "static" / "style.css", assets / "style.css")
@@ -261,7 +263,9 @@ def _version(dates: list[dt.date], solver: bool) -> str:
     return f"{dates[0]}-{dates[-1]}-{int(solver)}-{stamp}"
 
 
-def _summary(work: Path, dates: list[dt.date], made: int, kept: int, solver: bool) -> dict[str, Any]:
+def _summary(
+    work: Path, dates: list[dt.date], made: int, kept: int, solver: bool
+) -> dict[str, Any]:
     size = sum(p.stat().st_size for p in work.rglob("*") if p.is_file())
     wasm = work / "assets" / "solver.wasm"
     return {

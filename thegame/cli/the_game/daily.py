@@ -68,9 +68,7 @@ def daily(
     metavar="YYYY-MM-DD",
     help="The first day (default: today, UTC); the days lie in 2000-01-01..2099-12-31.",
 )
-@click.option(
-    "--days", type=int, default=366, show_default=True, help="How many days, 1-1000."
-)
+@click.option("--days", type=int, default=366, show_default=True, help="How many days, 1-1000.")
 @click.option(
     "--out",
     "out_dir",
