@@ -115,7 +115,7 @@ def _classic_entry(day: dt.date, stream: str | None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "puzzle": puzzle.to_dict(),
         "referee": referee_spec(puzzle.deal),
-        "kernel": kernel_config(puzzle.deal) if stream is None else None,
+        "kernel": kernel_config(puzzle.deal),
     }
     return entry
 
