@@ -18,8 +18,8 @@ from tests.web.conftest import BEFORE
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--days", "0"], "--days must be 1-1000"),
-        (["--days", "1001"], "--days must be 1-1000"),
+        (["--days", "0"], "--days: must be 1-1000"),
+        (["--days", "1001"], "--days: must be 1-1000"),
         (["--from", "1999-12-31", "--days", "1"], "2000-01-01..2099-12-31"),
         (["--from", "2099-12-31", "--days", "2"], "2000-01-01..2099-12-31"),
         (["--from", "2026-02-30"], "not a valid date"),

@@ -55,7 +55,7 @@ ASSETS = (
 def check_range(first: dt.date, days: int) -> None:
     """The documented ranges: ``days`` 1-1000, every day in 2000-01-01..2099-12-31."""
     if not 1 <= days <= MAX_DAYS:
-        raise InvalidInputError(f"--days must be 1-{MAX_DAYS}, not {days}", "--days")
+        raise InvalidInputError(f"must be 1-{MAX_DAYS}, not {days}", "--days")
     last = first + dt.timedelta(days=days - 1) if first <= LAST_DAY else first
     if first < FIRST_DAY or last > LAST_DAY:
         raise InvalidInputError(
