@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -363,23 +364,24 @@ def test_the_last_iteration_gives_the_tried_tables_room_to_the_chains() -> None:
 
 
 def test_a_search_without_a_node_budget_has_no_node_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without ``Limit.nodes`` only the clock stops a search: the node limit
-    handed to the compiled search (and the Python one's) is out of reach,
-    not ``kernel.INF`` (2^30 nodes: some 18 minutes of a compiled search)."""
+    """Without ``Limit.nodes`` only the clock stops a search: the budget
+    handed to the compiled search has no node limit (and the Python one's
+    is out of reach), not ``kernel.INF`` (2^30 nodes: some 18 minutes of a
+    compiled search)."""
     k = Kernel.from_state(GameState(Deal.from_seed(1, get_rules("profi-hard"))))
     assert Searcher(k, Limit(60), None).node_limit >= 1 << 62
-    handed: list[int] = []
+    handed: list[ckernel.CBudget] = []
     real = CKernel._search
 
-    def spy(self: CKernel, mode: int, nodes: int, *rest: object) -> object:
-        handed.append(nodes)
-        return real(self, mode, nodes, *rest)
+    def spy(self: CKernel, *args: Any, **kwargs: Any) -> Any:
+        handed.append(args[6])
+        return real(self, *args, **kwargs)
 
     monkeypatch.setattr(CKernel, "_search", spy)
-    res, _ = ckernel.search(k, Limit(60), None)
-    assert res.win and handed == [1 << 62]
+    res, _ = ckernel.search(k, Limit(60, memory=64), 1e12)
+    assert res.win and handed[0][:3] == (None, 1e12, 64 << 20)
     ckernel.search(k, Limit(60, 12_345), None)
-    assert handed[-1] == 12_345
+    assert handed[-1][0] == 12_345
 
 
 def test_search_position_uses_the_compiled_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -496,15 +498,18 @@ def test_puzzle_rating_is_the_same(deal: Deal, monkeypatch: pytest.MonkeyPatch) 
 def test_search_settings_by_keyword_are_the_positional_ones() -> None:
     """``Core._search`` reads its settings by name as by position."""
     kernel = Kernel.from_state(GameState(Deal.from_seed(3, get_rules("classic"), 1)))
-    args = (ckernel.TURN, 3000, None, None, (64,), BRANCH, 8, EXTRA, 1 << 24)
-    names = ("mode", "node_limit", "deadline", "progress", "beam_widths", "branch",
-             "per_parent", "extra_cost", "memo_bytes")
+    budget = (3000, None, 1 << 24, None)
+    args = (ckernel.TURN, (64,), BRANCH, 8, EXTRA, ckernel.INF, budget)
+    names = ("mode", "beam_widths", "branch", "per_parent", "extra_cost", "endgame", "budget")
     by_position = CKernel.of(kernel)._search(*args)
     by_name = CKernel.of(kernel)._search(**dict(zip(names, args, strict=True)))
     assert by_position[:10] == by_name[:10]
-    assert by_position[4] > 0
+    assert 0 < by_position[4] <= 3000
     with pytest.raises(TypeError):
         CKernel.of(kernel)._search(*args, colour=1)  # type: ignore[call-arg]
+    for bad in ((3000, None, 1 << 24), [3000, None, 1 << 24, None], (3000, None, -1, None)):
+        with pytest.raises((TypeError, ValueError)):
+            CKernel.of(kernel)._search(*args[:6], bad)  # type: ignore[arg-type]
 
 
 def test_every_stub_is_package_data() -> None:

@@ -82,16 +82,14 @@ class Core:
     def _search(
         self,
         mode: int,
-        node_limit: int,
-        deadline: float | None,
-        progress: Callable[[int], bool | None] | None,  # True: stop as if out of budget
         beam_widths: Sequence[int],
         branch: int,
         per_parent: int,
         extra_cost: int,
-        memo_bytes: int,
+        endgame: int,
+        # (node_limit, deadline, memory bytes, progress): ckernel.c_budget
+        budget: tuple[int | None, float | None, int, Callable[[int], bool | None] | None],
         shared: DeadSet | None = None,
-        endgame: int = ...,
         beams_only: bool = False,
         share_all: bool = False,
     ) -> tuple[bool, bool, list[tuple[int, int]], int, int, int, int, int, int, int, DeadSet]: ...

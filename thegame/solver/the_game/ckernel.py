@@ -35,7 +35,7 @@ from ...models import interrupt
 from ...models.outcome import Limit
 from ...models.the_game import Deal, GameKind, GameState, Rules
 from .beam import BRANCH, EXTRA, MULTI_ENDGAME, PER_PARENT, beam_widths
-from .budget import DEFAULT_MEMORY_MIB, SearchStats, node_limit
+from .budget import DEFAULT_MEMORY_MIB, SearchStats
 from .dfs import SearchResult
 from .extreme import beam as extreme_beam
 from .extreme.kernel import ExtremeKernel
@@ -75,6 +75,18 @@ def _ticker(progress: Callable[[int], None] | None) -> Callable[[int], bool]:
         return interrupt.requested()
 
     return tick
+
+
+# What ``Core._search`` takes as its budget (the C side's ``Budget``,
+# thegame/csrc/budget.h): node limit (None: none), deadline (time.monotonic()
+# seconds, or None), bytes for the tables, progress (True from it: stop).
+CBudget = tuple[int | None, float | None, int, Callable[[int], bool] | None]
+
+
+def c_budget(limit: Limit, deadline: float | None) -> CBudget:
+    """The compiled search's budget of ``limit`` (its memory, its progress
+    with the Ctrl-C check) with ``deadline``: one Limit, one C Budget."""
+    return (limit.nodes, deadline, memo_bytes(limit), _ticker(limit.progress))
 
 
 def forced_python() -> bool:
@@ -280,21 +292,16 @@ def search(
         endgame = MULTI_ENDGAME
     else:
         mode, widths = (FIRE if kernel.fire else TURN), beam_widths(kernel, limit, deadline)
-    nodes = node_limit(limit)
     win, proven, actions, left, n, iterations, dead_n, cuts, stuck, dom, dead = ck._search(
         mode,
-        nodes,
-        deadline,
-        _ticker(limit.progress),
         widths,
         branch,
         per_parent,
         extra,
-        memo_bytes(limit),
-        shared,
         endgame,
-        False,
-        share_all,
+        c_budget(limit, deadline),
+        shared,
+        share_all=share_all,
     )
     stats = SearchStats(n, iterations, dead_n, cuts, stuck, dom)
     return SearchResult(win, proven, actions, left, stats), dead

@@ -285,9 +285,10 @@ def run_unit(job: dict[str, Any]) -> dict[str, Any]:
     if job["kind"] == UnitKind.BEAM:
         ck = ckernel.CKernel.of(k)
         mode = ckernel.FIRE if (k.players != 1 or k.fire) else ckernel.TURN
+        budget = ckernel.c_budget(Limit(None, job["nodes"], None, UNIT_MEMORY), deadline)
         win, proven, actions, left, nodes, *_ = ck._search(
-            mode, job["nodes"], deadline, ckernel._ticker(None), (job["width"],),
-            job.get("branch", BRANCH), PER_PARENT, EXTRA, UNIT_MEMORY << 20, None, INF, True,
+            mode, (job["width"],), job.get("branch", BRANCH), PER_PARENT, EXTRA, INF, budget,
+            beams_only=True,
         )  # fmt: skip
         proven = False  # a beam proves nothing but a win
     elif k.unplayed and turn_start_bound(k) is not None:

@@ -30,7 +30,6 @@ from .beam import (
     SHORT_WIDTHS,
     WIDTHS,
 )
-from .budget import node_limit
 from .extreme import beam as extreme_beam
 from .extreme.kernel import ExtremeKernel
 from .kernel import END, INF, W2, W3, Kernel
@@ -172,20 +171,9 @@ def position_answer(
     widths = s["short_widths"] if k.total - k.pos <= s["short_draw"] else s["widths"]
     ck = ckernel.CKernel.of(k)
     limit = Limit(nodes=nodes, memory=config["memory_mib"])
+    budget = ckernel.c_budget(limit, None)
     win, proven, actions, left, searched, *_ = ck._search(
-        s["mode"],
-        node_limit(limit),
-        None,
-        None,
-        widths,
-        s["branch"],
-        s["per_parent"],
-        s["extra"],
-        ckernel.memo_bytes(limit),
-        None,
-        s["endgame"],
-        False,
-        False,
+        s["mode"], widths, s["branch"], s["per_parent"], s["extra"], s["endgame"], budget
     )
     verdict = "win" if win else "loss" if proven else "unknown"
     line: list[list[dict[str, Any]]] = [[]]

@@ -4,9 +4,7 @@
 #ifndef THEGAME_BINDINGS_H
 #define THEGAME_BINDINGS_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
+#include "pybind.h"
 #include "search.h"
 
 typedef struct {
@@ -28,10 +26,8 @@ typedef struct {
 extern PyTypeObject CoreType;
 extern PyTypeObject DeadSetType;
 
-/* Card masks and lists between Python and C (module.c); -1 with an
- * exception set when a value does not fit */
-PyObject *from_mask(CardMask x);
-int to_mask(PyObject *o, CardMask *out);
+/* Lists between Python and C (module.c; a mask is pybind.h's); -1 with
+ * an exception set when a value does not fit */
 int int_list(PyObject *seq, int *out, int n, const char *what);
 int mask_list(PyObject *seq, CardMask *out, int n, const char *what);
 

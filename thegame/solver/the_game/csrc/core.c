@@ -60,7 +60,7 @@ static PyObject *core_configure(CoreObject *self, PyObject *args) {
         return NULL;
     }
     k->total = (int)nd;
-    if (to_mask(fire, &k->fire) < 0 || int_list(deck, k->deck, k->total, "deck") < 0 ||
+    if (py_to_mask(fire, &k->fire) < 0 || int_list(deck, k->deck, k->total, "deck") < 0 ||
         int_list(tu, k->trick_top[0], k->size + 1, "trick_up") < 0 ||
         int_list(td, k->trick_top[1], k->size + 1, "trick_down") < 0 ||
         int_list(fb, k->first_beyond, k->size + 1, "first_beyond") < 0 ||
@@ -90,7 +90,7 @@ static PyObject *core_commands(CoreObject *self, PyObject *args) {
     CardMask m[6];
     if (!PyArg_ParseTuple(args, "OOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5])) return NULL;
     for (int i = 0; i < 6; i++)
-        if (to_mask(o[i], &m[i]) < 0) return NULL;
+        if (py_to_mask(o[i], &m[i]) < 0) return NULL;
     if (k->fire) {
         PyErr_SetString(PyExc_ValueError, "commands with fire cards are not modelled");
         return NULL;
@@ -118,7 +118,7 @@ static PyObject *core_set_state(CoreObject *self, PyObject *args) {
     memset(s.tops, 0, sizeof s.tops);
     memset(s.hands, 0, sizeof s.hands);
     if (int_list(tops, s.tops, k->n_piles, "tops") < 0 ||
-        mask_list(hands, s.hands, k->players, "hands") < 0 || to_mask(un, &s.unplayed) < 0)
+        mask_list(hands, s.hands, k->players, "hands") < 0 || py_to_mask(un, &s.unplayed) < 0)
         return NULL;
     State old = k->s;
     k->s = s;
@@ -214,7 +214,7 @@ static PyObject *core_end_turn(CoreObject *self, PyObject *unused) {
     (void)unused;
     if (!check_configured(self)) return NULL;
     TurnUndo u = end_turn(&self->k);
-    PyObject *hand = from_mask(u.hand);
+    PyObject *hand = py_from_mask(u.hand);
     if (!hand) return NULL;
     return Py_BuildValue("(iiiNiii)", u.player, u.plays, u.pos, hand, u.pending, u.turn_min,
                          u.max_turn);
@@ -227,7 +227,7 @@ static PyObject *core_unend_turn(CoreObject *self, PyObject *args) {
         !PyArg_ParseTuple(args, "(iiiOiii)", &u.player, &u.plays, &u.pos, &hand, &u.pending,
                           &u.turn_min, &u.max_turn))
         return NULL;
-    if (to_mask(hand, &u.hand) < 0) return NULL;
+    if (py_to_mask(hand, &u.hand) < 0) return NULL;
     if (u.player < 0 || u.player >= self->k.players) {
         PyErr_SetString(PyExc_ValueError, "no such player");
         return NULL;
@@ -257,7 +257,7 @@ static PyObject *core_key(CoreObject *self, PyObject *unused) {
     if (!out) return NULL;
     int n = 0;
     for (int i = 0; i < np; i++) PyTuple_SET_ITEM(out, n++, PyLong_FromLong(marked[i]));
-    for (int p = 0; p < k->players; p++) PyTuple_SET_ITEM(out, n++, from_mask(k->s.hands[p]));
+    for (int p = 0; p < k->players; p++) PyTuple_SET_ITEM(out, n++, py_from_mask(k->s.hands[p]));
     PyTuple_SET_ITEM(out, n++, PyLong_FromLong(k->s.pos));
     PyTuple_SET_ITEM(out, n++, PyLong_FromLong(k->s.cur));
     PyTuple_SET_ITEM(out, n++, PyLong_FromLong(x ? x_key_turns(k) : key_turns(k)));
@@ -312,7 +312,7 @@ BOOL_METHOD(dead_card, dead_mask(k) != 0)
 static PyObject *core_dead_mask(CoreObject *self, PyObject *unused) {
     (void)unused;
     if (!check_configured(self)) return NULL;
-    return from_mask(dead_mask(&self->k));
+    return py_from_mask(dead_mask(&self->k));
 }
 
 static PyObject *core_reach(CoreObject *self, PyObject *unused) {
@@ -404,7 +404,7 @@ static PyObject *get_hands(CoreObject *self, void *c) {
     PyObject *out = PyList_New(self->k.players);
     if (!out) return NULL;
     for (int p = 0; p < self->k.players; p++) {
-        PyObject *h = from_mask(self->k.s.hands[p]);
+        PyObject *h = py_from_mask(self->k.s.hands[p]);
         if (!h) {
             Py_DECREF(out);
             return NULL;
@@ -416,7 +416,7 @@ static PyObject *get_hands(CoreObject *self, void *c) {
 
 static PyObject *get_unplayed(CoreObject *self, void *c) {
     (void)c;
-    return from_mask(self->k.s.unplayed);
+    return py_from_mask(self->k.s.unplayed);
 }
 
 #define INT_FIELD(name)                                                            \

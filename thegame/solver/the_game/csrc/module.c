@@ -3,47 +3,6 @@
  * ``DeadSet`` type and the module's init. */
 #include "bindings.h"
 
-PyObject *from_mask(CardMask x) {
-    uint64_t lo = (uint64_t)x, hi = (uint64_t)(x >> 64);
-    if (!hi) return PyLong_FromUnsignedLongLong(lo);
-    PyObject *h = PyLong_FromUnsignedLongLong(hi), *l = PyLong_FromUnsignedLongLong(lo);
-    PyObject *sh = PyLong_FromLong(64), *r = NULL;
-    if (h && l && sh) {
-        PyObject *hs = PyNumber_Lshift(h, sh);
-        if (hs) {
-            r = PyNumber_Or(hs, l);
-            Py_DECREF(hs);
-        }
-    }
-    Py_XDECREF(h);
-    Py_XDECREF(l);
-    Py_XDECREF(sh);
-    return r;
-}
-
-/* a Python int as a 128-bit mask; -1 with an exception if it does not fit */
-int to_mask(PyObject *o, CardMask *out) {
-    if (!PyLong_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "a card mask must be an int");
-        return -1;
-    }
-    if (_PyLong_Sign(o) < 0 || _PyLong_NumBits(o) > 128) {
-        PyErr_SetString(PyExc_ValueError, "a card mask must fit in 128 bits");
-        return -1;
-    }
-    uint64_t lo = PyLong_AsUnsignedLongLongMask(o);
-    PyObject *sh = PyLong_FromLong(64);
-    if (!sh) return -1;
-    PyObject *h = PyNumber_Rshift(o, sh);
-    Py_DECREF(sh);
-    if (!h) return -1;
-    uint64_t hi = PyLong_AsUnsignedLongLongMask(h);
-    Py_DECREF(h);
-    if (PyErr_Occurred()) return -1;
-    *out = ((CardMask)hi << 64) | lo;
-    return 0;
-}
-
 int int_list(PyObject *seq, int *out, int n, const char *what) {
     PyObject *f = PySequence_Fast(seq, what);
     if (!f) return -1;
@@ -73,7 +32,7 @@ int mask_list(PyObject *seq, CardMask *out, int n, const char *what) {
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        if (to_mask(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0) {
+        if (py_to_mask(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0) {
             Py_DECREF(f);
             return -1;
         }
@@ -118,24 +77,22 @@ static int read_shared(const Kernel *k, PyObject *shared_o, DeadSetObject **shar
     return 1;
 }
 
-/* _search's arguments into ``set`` (and the shared DeadSet or NULL); 0 with
- * an exception set when they do not fit this kernel */
+/* _search's arguments into ``set`` and ``budget`` (and the shared DeadSet or
+ * NULL); 0 with an exception set when they do not fit this kernel */
 static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, SearchSettings *set,
-                         DeadSetObject **shared) {
-    static char *names[] = {"mode", "node_limit", "deadline", "progress", "beam_widths",
-                            "branch", "per_parent", "extra_cost", "memo_bytes", "shared",
-                            "endgame", "beams_only", "share_all", NULL};
+                         Budget *budget, DeadSetObject **shared) {
+    static char *names[] = {"mode",     "beam_widths", "branch", "per_parent", "extra_cost",
+                            "endgame",  "budget",      "shared", "beams_only", "share_all",
+                            NULL};
     int mode;
-    Py_ssize_t memo_bytes;
-    PyObject *deadline, *progress, *widths, *shared_o = Py_None;
+    PyObject *widths, *budget_o, *shared_o = Py_None;
     memset(set, 0, sizeof *set);
-    set->endgame = INF;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iLOOOiiin|Oipp", names, &mode,
-                                     &set->node_limit, &deadline, &progress, &widths,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOiiiiO|Opp", names, &mode, &widths,
                                      &set->branch, &set->per_parent, &set->extra_cost,
-                                     &memo_bytes, &shared_o, &set->endgame,
-                                     &set->beams_only, &set->share_all))
+                                     &set->endgame, &budget_o, &shared_o, &set->beams_only,
+                                     &set->share_all))
         return 0;
+    if (py_budget(budget_o, budget) < 0) return 0;
     const Kernel *k = &self->k;
     if (!read_shared(k, shared_o, shared)) return 0;
     if (mode < MODE_PLAY || mode > MODE_EXTREME) {
@@ -160,35 +117,28 @@ static int read_settings(CoreObject *self, PyObject *args, PyObject *kwargs, Sea
     }
     set->n_widths = (int)nw;
     if (int_list(widths, set->widths, set->n_widths, "beam_widths") < 0) return 0;
-    set->has_deadline = deadline != Py_None;
-    if (set->has_deadline) {
-        set->deadline = PyFloat_AsDouble(deadline);
-        if (set->deadline == -1.0 && PyErr_Occurred()) return 0;
-    }
-    set->progress = progress == Py_None ? NULL : progress;
-    set->memo_bytes = (size_t)memo_bytes;
     return 1;
 }
 
-/* _search(mode, node_limit, deadline, progress, beam_widths, branch, per_parent,
- *         extra_cost, memo_bytes, shared=None, endgame=INF, beams_only=False,
- *         share_all=False) -> (win,
- *         proven, actions,
+/* _search(mode, beam_widths, branch, per_parent, extra_cost, endgame, budget,
+ *         shared=None, beams_only=False, share_all=False) -> (win, proven, actions,
  *         best_left, nodes, iterations, dead_positions, dead_card_cuts, stuck_cuts,
  *         dominated, dead_set)
+ * ``budget``: (node_limit, deadline, memory, progress), pybind.h's py_budget.
  * Searches from a copy of the position: the kernel itself does not move. */
 PyObject *core_search(CoreObject *self, PyObject *args, PyObject *kwargs) {
     SearchSettings set;
+    Budget budget;
     DeadSetObject *shared;
-    if (!check_configured(self) || !read_settings(self, args, kwargs, &set, &shared))
+    if (!check_configured(self) || !read_settings(self, args, kwargs, &set, &budget, &shared))
         return NULL;
     Kernel k = self->k; /* the search moves a copy */
     int kw = k.ks.kw;
     DeadSetObject *ds = dead_set_new(k.n_asc, k.n_piles, k.players, k.extreme, k.ks,
-                                     slots_for(set.memo_bytes / 2, kw, 4 + 1));
+                                     slots_for(budget.memory / 2, kw, 4 + 1));
     if (!ds) return NULL;
     Search s;
-    if (!search_init(&s, &k, &set, &ds->t, shared ? &shared->t : NULL)) {
+    if (!search_init(&s, &k, &set, &budget, &ds->t, shared ? &shared->t : NULL)) {
         Py_DECREF(ds);
         return PyErr_NoMemory();
     }
@@ -197,7 +147,9 @@ PyObject *core_search(CoreObject *self, PyObject *args, PyObject *kwargs) {
     search_run(&s, &win, &proven);
     ds->chained = (long long)s.memo.gn;
     PyObject *result = NULL;
-    if (!s.error) {
+    if (s.error == SEARCH_OUT_OF_MEMORY) {
+        PyErr_NoMemory();
+    } else if (!s.error) { /* else the progress function's exception is set */
         PyObject *actions = line_to_list(win ? &s.path : &s.best_path);
         if (actions)
             result = Py_BuildValue("(OONiLLnLLLO)", win ? Py_True : Py_False,
@@ -237,7 +189,7 @@ static int deadset_contains(DeadSetObject *self, PyObject *key) {
         marked[i] = x ? (int)v : v >= 1000 ? (int)(v - 1000) | 128 : (int)v;
     }
     for (int p = 0; p < pl; p++)
-        if (to_mask(PyTuple_GET_ITEM(key, np + p), &hands[p]) < 0) return -1;
+        if (py_to_mask(PyTuple_GET_ITEM(key, np + p), &hands[p]) < 0) return -1;
     for (int i = 0; i < 3 + x; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(key, np + pl + i));
         if (v == -1 && PyErr_Occurred()) return -1;

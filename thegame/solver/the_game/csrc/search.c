@@ -7,7 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int line_push(Line *l, Action x) {
     if (l->n >= l->cap) {
@@ -28,42 +27,17 @@ static int line_copy(Line *dst, const Action *src, int n) {
     return 1;
 }
 
-static double now_monotonic(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int fail_memory(Search *s) {
-    if (!s->error) PyErr_NoMemory();
-    s->error = 1;
+    if (!s->error) s->error = SEARCH_OUT_OF_MEMORY;
     return BUDGET;
 }
 
-/* Budgeted._tick: 1 when the budget ran out */
-static int tick(Search *s) {
-    s->nodes++;
-    if (s->nodes >= s->set->node_limit) return 1;
-    if ((s->nodes & 63) == 0) {
-        if (s->set->has_deadline && now_monotonic() > s->set->deadline) return 1;
-        if (s->set->progress) {
-            PyObject *r = PyObject_CallFunction(s->set->progress, "L", s->nodes);
-            if (!r) {
-                s->error = 1;
-                return 1;
-            }
-            /* True: stop as if the budget ran out (Ctrl-C asked for the
-             * best so far, models/interrupt.py). */
-            int stop = r == Py_True;
-            Py_DECREF(r);
-            if (stop) return 1;
-        }
-        if ((s->nodes & 0xffff) == 0 && PyErr_CheckSignals() < 0) {
-            s->error = 1;
-            return 1;
-        }
-    }
-    return 0;
+/* Budgeted._tick: 1 when the budget ran out (or its progress failed) */
+static inline int tick(Search *s) {
+    int r = budget_spent(s->budget, ++s->nodes);
+    if (r == BUDGET_GO_ON) return 0;
+    if (r == BUDGET_FAIL && !s->error) s->error = SEARCH_PROGRESS_FAILED;
+    return 1;
 }
 
 static int note_turn_end(Search *s) {
@@ -385,16 +359,18 @@ size_t slots_for(size_t bytes, int kw, size_t per_extra) {
  * quarter for the tried one and a quarter for the dominance chains (their
  * table and entries); in the unlimited iteration the tried table's quarter
  * goes to the chains (search_run). */
-int search_init(Search *s, Kernel *k, const SearchSettings *set, Table *dead, Table *shared) {
+int search_init(Search *s, Kernel *k, const SearchSettings *set, const Budget *budget,
+                Table *dead, Table *shared) {
     memset(s, 0, sizeof *s);
     s->k = k;
     s->set = set;
+    s->budget = budget;
     s->best_left = INF;
     s->memo.dead = dead;
     s->memo.shared = shared;
     s->memo.share_all = set->share_all;
     int kw = k->ks.kw;
-    size_t half = set->memo_bytes / 2, quarter = half / 2;
+    size_t half = budget->memory / 2, quarter = half / 2;
     s->memo.gmax = slots_for(quarter / 2, 1, 4);
     if (!tab_init(&s->tried, kw, slots_for(quarter, kw, 4 + 1)) ||
         !tab_init(&s->memo.groups, kw - 1, slots_for(quarter / 2, kw - 1, 4 + 1))) {
@@ -439,7 +415,7 @@ void search_run(Search *s, int *win, int *proven) {
              * nodes instead of 435 M. */
             s->unlimited = 1;
             tab_free(&s->tried);
-            s->memo.gmax += s->set->memo_bytes / 2 / 2 / (sizeof(uint64_t) + sizeof(int32_t));
+            s->memo.gmax += s->budget->memory / 2 / 2 / (sizeof(uint64_t) + sizeof(int32_t));
         }
     }
 }

@@ -5,9 +5,7 @@
 #ifndef THEGAME_SEARCH_H
 #define THEGAME_SEARCH_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
+#include "budget.h"
 #include "memo.h"
 #include "turns.h"
 
@@ -31,17 +29,13 @@ typedef enum {
 
 #define MAX_BEAM_WIDTHS 64
 
-/* What a search is asked to do (``Core._search``'s arguments) */
+/* What a search is asked to do besides its budget (``Core._search``'s
+ * arguments) */
 typedef struct {
     SearchMode mode;
-    long long node_limit;
-    int has_deadline;
-    double deadline;     /* CLOCK_MONOTONIC seconds, as Python's time.monotonic */
-    PyObject *progress;  /* called with the node count every 64 nodes, or NULL */
     int widths[MAX_BEAM_WIDTHS], n_widths; /* the beams, in order */
     int branch, per_parent, extra_cost;    /* how the beams list turns */
     int endgame;         /* the beam's endgame search allowance (INF: complete) */
-    size_t memo_bytes;   /* the memory of the search's tables together */
     int beams_only;      /* stop after the beams (the split search's beam units) */
     int share_all;       /* every dead position to the shared table (DeadMemo.share_all) */
 } SearchSettings;
@@ -52,9 +46,14 @@ typedef struct {
     int n, cap;
 } Line;
 
+/* Why a search failed (``Search.error``); its answer is then void */
+#define SEARCH_OUT_OF_MEMORY 1
+#define SEARCH_PROGRESS_FAILED 2 /* the budget's progress function failed */
+
 typedef struct {
     Kernel *k; /* the position searched: a copy the search moves */
     const SearchSettings *set;
+    const Budget *budget; /* its memory: the search's tables together */
     DeadMemo memo;
     Table tried; /* the allowance each open position was searched with */
     /* The last, unlimited iteration: it leaves no position open, so it asks
@@ -62,7 +61,7 @@ typedef struct {
      * goes to the chains of dominance (``memo.gmax``) */
     int unlimited;
     long long nodes, iterations, dead_card_cuts, stuck_cuts;
-    int error; /* a Python exception is set (progress callback, Ctrl-C, memory) */
+    int error; /* 0, or SEARCH_OUT_OF_MEMORY, SEARCH_PROGRESS_FAILED */
     Line path, best_path;
     int best_left;
     TurnScratch scratch;
@@ -72,9 +71,11 @@ typedef struct {
  * two, at least 4096) */
 size_t slots_for(size_t bytes, int kw, size_t per_extra);
 
-/* A search of ``k`` with these settings; its dead positions go to ``dead``
- * (and turn-start ones to ``shared``, when given). 0 when out of memory. */
-int search_init(Search *s, Kernel *k, const SearchSettings *set, Table *dead, Table *shared);
+/* A search of ``k`` with these settings and this budget; its dead positions
+ * go to ``dead`` (and turn-start ones to ``shared``, when given). 0 when out
+ * of memory. */
+int search_init(Search *s, Kernel *k, const SearchSettings *set, const Budget *budget,
+                Table *dead, Table *shared);
 
 /* Searcher.run: the beams, then the allowances 0, 1, 3 and unlimited until
  * one decides or the budget runs out. The line: ``path`` for a win, else
