@@ -8,6 +8,7 @@ import datetime as dt
 import functools
 import http.server
 import json
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,6 +41,10 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = top / "pub" / "thegame"
     out.parent.mkdir(parents=True)
     build_site(dt.date.fromisoformat(BEFORE), 3, out)
+    # The same site where the .wasm cannot be loaded (it is missing on the host).
+    bare = top / "pub" / "nowasm"
+    shutil.copytree(out, bare)
+    (bare / "assets" / "solver.wasm").unlink(missing_ok=True)
     return out
 
 

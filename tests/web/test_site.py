@@ -77,13 +77,26 @@ def play_turn(page: Any, plays: list[dict[str, Any]]) -> None:
         page.click('[data-action="end-turn"]')
 
 
-def test_a_daily_played_to_a_clear_by_its_stored_solution(page: Any, site_dir: Path) -> None:
+def test_the_site_carries_the_packages_solver(site_dir: Path) -> None:
+    from thegame.puzzles.site import solver_files
+
+    assert with_solver(site_dir) == bool(solver_files())
+    day = day_data(site_dir, DAY)
+    assert day["classic"]["kernel"] is not None and day["extreme"]["kernel"] is not None
+
+
+@pytest.mark.parametrize("where", ["site", "without the wasm"])
+def test_a_daily_played_to_a_clear_by_its_stored_solution(
+    page: Any, site_dir: Path, where: str
+) -> None:
     puzzle = day_data(site_dir, DAY)["classic"]["puzzle"]
-    page.goto(f"daily/{DAY}/")
+    page.goto(("" if where == "site" else "../nowasm/") + f"daily/{DAY}/")
     ready(page)
     board = page.locator("[data-board]")
     assert page.locator("#streak").get_attribute("data-streak") == "0"
-    solver = with_solver(site_dir)
+    solver = with_solver(site_dir) and where == "site"
+    if where != "site":
+        assert "could not be loaded" in page.inner_text("#verdict")
     if not solver:
         assert board.get_attribute("data-verdict-off") is not None
         assert "The verdict is off" in page.inner_text("#verdict")
@@ -111,11 +124,15 @@ def test_a_daily_played_to_a_clear_by_its_stored_solution(page: Any, site_dir: P
     assert page.locator("#title").inner_text().endswith(BEFORE)
 
 
-def test_hints_from_the_position_card_first_then_the_pile(page: Any, site_dir: Path) -> None:
+@pytest.mark.parametrize("where", ["site", "without the wasm"])
+def test_hints_from_the_position_card_first_then_the_pile(
+    page: Any, site_dir: Path, where: str
+) -> None:
     puzzle = day_data(site_dir, DAY)["classic"]["puzzle"]
     first = puzzle["turns"][0]["plays"][0]
-    page.goto(f"daily/{DAY}/")
+    page.goto(("" if where == "site" else "../nowasm/") + f"daily/{DAY}/")
     ready(page)
+    solver = with_solver(site_dir) and where == "site"
     page.keyboard.press("h")
     msg = page.inner_text("#message")
     assert "hint: play" in msg and "ask again for the pile" in msg
@@ -124,16 +141,20 @@ def test_hints_from_the_position_card_first_then_the_pile(page: Any, site_dir: P
     page.keyboard.press("h")
     msg = page.inner_text("#message")
     assert f"hint: {card} " in msg
-    if not with_solver(site_dir):
+    if solver:
+        assert "(from the solver)" in msg
+    else:
         # Without the solver the hint follows the puzzle's stored line.
         assert f"hint: {first['card']} {first['pile']}" in msg and "the puzzle's line" in msg
 
 
-def test_a_lost_position_names_the_turn_to_undo_to(page: Any, site_dir: Path) -> None:
-    page.goto(f"daily/{DAY}/")
+@pytest.mark.parametrize("where", ["site", "without the wasm"])
+def test_a_lost_position_names_the_turn_to_undo_to(page: Any, site_dir: Path, where: str) -> None:
+    page.goto(("" if where == "site" else "../nowasm/") + f"daily/{DAY}/")
     ready(page)
     board = page.locator("[data-board]")
-    if not with_solver(site_dir):
+    solver = with_solver(site_dir) and where == "site"
+    if not solver:
         # No verdict: the game goes on to the rules' own loss, and Undo takes it back.
         assert "The verdict is off" in page.inner_text("#verdict")
     # Bad play: the highest card onto an ascending pile, the lowest onto a
@@ -152,11 +173,11 @@ def test_a_lost_position_names_the_turn_to_undo_to(page: Any, site_dir: Path) ->
         end = page.locator('.actions [data-action="end-turn"]')
         if board.get_attribute("data-state") == "playing" and end.is_enabled():
             end.click()
-        if with_solver(site_dir):
+        if solver:
             judged(page, turn)
             if board.get_attribute("data-verdict") == "loss":
                 break
-    if with_solver(site_dir):
+    if solver:
         assert board.get_attribute("data-verdict") == "loss"
         undo = page.locator('[data-action="undo-to"]')
         assert "No perfect clear is reachable" in page.inner_text("#verdict")

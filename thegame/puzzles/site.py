@@ -202,6 +202,7 @@ def build_site(
     check_range(first, days)
     earlier = check_out(out)
     solver = solver_files()
+    _clear_stale(out)
     work = out.parent / f".{out.name}.building-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     made = kept = 0
@@ -280,6 +281,21 @@ def _summary(
         "wasm_bytes": wasm.stat().st_size if wasm.exists() else None,
         "bytes": size,
     }
+
+
+def _clear_stale(out: Path) -> None:
+    """Remove what a build killed outright (no Ctrl-C: a signal that ends
+    the process at once) left beside ``out``: its folders whose process is gone."""
+    for path in out.parent.glob(f".{out.name}.building-*"):
+        pid = path.name.rsplit("-", 1)[1]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except PermissionError:
+            pass  # another user's build, alive
 
 
 def _swap(work: Path, out: Path) -> None:
