@@ -179,6 +179,20 @@ def test_a_lost_position_names_the_turn_to_undo_to(page: Any, site_dir: Path, wh
                 break
     if solver:
         assert board.get_attribute("data-verdict") == "loss"
+        # The same answer as the search through the Python extension on that position.
+        from thegame.models.the_game import Deal
+        from thegame.solver.the_game.webcore import position_answer
+
+        data = day_data(site_dir, DAY)["classic"]["puzzle"]
+        played = page.inner_text("#line").removeprefix("played: ")
+        mine = [
+            [{"card": int(p.split()[0]), "pile": p.split()[1]} for p in t.split(", ")]
+            for t in played.split(" | ")
+        ]
+        turns = [t["plays"] for t in data["position"]] + mine
+        theirs = position_answer(Deal.from_dict(data["deal"]), turns)
+        assert theirs["verdict"] == "loss"
+        assert board.get_attribute("data-cards-left") == str(theirs["cards_left"])
         undo = page.locator('[data-action="undo-to"]')
         assert "No perfect clear is reachable" in page.inner_text("#verdict")
         back = undo.get_attribute("data-turn")

@@ -144,6 +144,7 @@
       if (key(at) !== key(turns)) return;  // the player moved on meanwhile
       board.dataset.verdict = a.verdict;
       board.dataset.cardsLeft = String(a.cards_left);
+      board.dataset.cardsLeftProven = String(Boolean(a.proven));
       board.dataset.judged = String(at.length);
       board.dataset.verdictMs = String(Math.round(a.ms));
       box.replaceChildren();
@@ -153,7 +154,8 @@
         box.append(el("p", {}, `The solver did not decide this position in its time (${plural(a.nodes || 0, "node")}).`));
       } else {
         const left = a.cards_left;
-        box.append(el("p", { class: "verdict-loss" }, `No perfect clear is reachable any more (proven): the best from here leaves ${plural(left, "card")}.`));
+        const best = a.proven ? `the best from here leaves ${plural(left, "card")}` : `the best line found leaves ${plural(left, "card")}`;
+        box.append(el("p", { class: "verdict-loss" }, `No perfect clear is reachable any more (proven): ${best}.`));
         let back = -1;
         for (let k = at.length - 1; k >= 0; k--) {
           const v = verdicts.get(key(at.slice(0, k)));
