@@ -283,6 +283,9 @@ def test_every_page_fits_a_phone_and_passes_the_audit(
             pg.wait_for_load_state("networkidle")
             if name in ("day", "extreme"):
                 ready(pg)
+                # The face-down draw pile and its count stay readable (a row of cards beside it).
+                box = pg.locator(".draw-stack").bounding_box()
+                assert box is not None and box["width"] >= 60, box
             width = pg.evaluate("() => document.documentElement.scrollWidth")
             assert width <= viewport["width"], f"{path} is {width} px wide"
             assert audit(pg) == [], (path, viewport)
