@@ -19,8 +19,20 @@
       box.append(a);
     }
     if (!d.shown.length) { note.textContent = `The first puzzle of this site comes on ${d.all.first}.`; return; }
-    const solved = Object.keys(window.daily.load(stream)).filter(d.has).length;
-    note.textContent = `${d.shown.length} days from ${d.shown[0]} to ${d.shown[d.shown.length - 1]}; ${solved} solved in this browser.`;
+    const mine = window.daily.load(stream);
+    const solved = Object.keys(mine).filter(d.has).sort();
+    note.textContent = `${d.shown.length} days from ${d.shown[0]} to ${d.shown[d.shown.length - 1]}; ${solved.length} solved in this browser.`;
+    // The stats, from this browser's record: the streak, the longest run, the days solved without help.
+    let best = 0, run = 0, prev = null;
+    for (const day of solved) {
+      run = prev && Date.parse(day) - Date.parse(prev) === 86400000 ? run + 1 : 1;
+      best = Math.max(best, run);
+      prev = day;
+    }
+    const clean = solved.filter((x) => !mine[x].hints && !mine[x].steps).length;
+    const stats = el("p", { class: "stats", "data-stats": stream });
+    stats.textContent = `streak: ${window.page.plural(window.daily.streak(stream), "day")} · longest: ${window.page.plural(best, "day")} · solved without help: ${clean}`;
+    note.after(stats);
     const seen = [];
     for (const day of d.shown.slice().reverse()) if (!seen.includes(day.slice(0, 7))) seen.push(day.slice(0, 7));
     for (const month of seen) {
