@@ -246,6 +246,7 @@ def test_the_home_page_and_the_archive(page: Any, site_dir: Path) -> None:
     assert f"No. {number}" in (link.get_attribute("aria-label") or "")
     assert page.locator(f'.calendar a[data-day="{BEFORE}"]').count() == 1
     assert page.locator(f'.calendar a[data-day="{AFTER}"]').count() == 0
+    assert "longest: 0 days" in page.inner_text('[data-stats="classic"]')
 
 
 def test_a_visited_day_reloads_with_the_network_off(page: Any) -> None:
