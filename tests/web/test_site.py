@@ -111,6 +111,8 @@ def test_a_daily_played_to_a_clear_by_its_stored_solution(
     assert "Solved!" in end and f"{len(puzzle['turns'])} turns taken" in end
     share = page.inner_text("[data-share]")
     assert "no help" in share and str(day_data(site_dir, DAY)["number"]) in share
+    if solver:  # one square a turn: green, a clear still reachable after it
+        assert share.count("\U0001f7e9") == len(puzzle["turns"])
     # Spoiler-free: no card of the deal in the share text.
     assert not any(str(c) in share.split("\n", 2)[-1] for c in range(10, 100))
     assert page.locator("#streak").get_attribute("data-streak") == "1"
