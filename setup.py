@@ -2,7 +2,10 @@
 pyproject.toml):
 
 - ``thegame.solver.the_game._ckernel``: the search kernel, from the files of
-  ``thegame/solver/the_game/csrc/`` (kernel, memo, turns, search, bindings);
+  ``thegame/solver/the_game/csrc/`` (the plain C core: kernel, extreme,
+  memo, turns, search, finish; and its CPython binding: core, module; the
+  same core is built to WebAssembly by ``thegame/web/build-wasm.sh``, whose
+  ``solver.wasm`` ships built);
 - ``thegame.analysis.the_game._crollout``: the blind policy's playouts, from
   ``thegame/analysis/the_game/csrc/`` (blind policy, turn cycle, bindings);
 - ``thegame.solver.the_game.duel._cduel``: the duel search's node expansion

@@ -17,7 +17,9 @@
 
 #include <stdint.h>
 
-typedef unsigned __int128 CardMask;
+/* The one 128-bit type of the kernels (Cento packs its hands in it too) */
+typedef unsigned __int128 u128;
+typedef u128 CardMask;
 typedef uint64_t CardMask64;
 
 /* The cards a CardMask can hold: 0..CARD_LIMIT-1 */

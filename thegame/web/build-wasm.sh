@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # -O2: within a few percent of -O3 in Node, and a smaller module. The
 # stack: the depth-first search recurses once a play, a few KiB a frame.
-for f in kernel extreme memo turns search; do
+for f in kernel extreme memo turns search finish; do
     "$CLANG" --target=wasm32-wasi -O2 -std=gnu11 -Wall -Wextra -fvisibility=hidden \
         -I"$root/thegame/csrc" -I"$core" -c "$core/$f.c" -o "$tmp/$f.o"
 done
@@ -30,7 +30,7 @@ done
 # defines the two 128-bit shifts the core needs.
 sysroot=${WASI_SYSROOT:-/usr/lib/wasm32-wasi}
 "$WASM_LD" -m wasm32 -L"$sysroot" "$sysroot/crt1-reactor.o" --entry _initialize \
-    "$tmp"/kernel.o "$tmp"/extreme.o "$tmp"/memo.o "$tmp"/turns.o "$tmp"/search.o \
+    "$tmp"/kernel.o "$tmp"/extreme.o "$tmp"/memo.o "$tmp"/turns.o "$tmp"/search.o "$tmp"/finish.o \
     "$tmp"/wasm.o -lc --strip-all -z stack-size=4194304 -o "$tmp/solver.wasm"
 mv "$tmp/solver.wasm" "$out"
 echo "$out: $(wc -c < "$out") bytes"

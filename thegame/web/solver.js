@@ -11,12 +11,14 @@
  * the finished turns from the deal's start, each a list of {card, pile}
  * with piles by name ("A1", "D2"). The answer:
  *   {verdict: "win"|"loss"|"unknown", cards_left, proven, line, nodes}
- * ``line``: the best line from the position, as turns of {card, pile};
- * ``cards_left``: what that line leaves (0 for a win); ``proven``: the
- * figure is the optimum (a win; or a proven loss whose line leaves one
- * card). A loss's fewest cards left is proven by the Python branch and
- * bound (``thegame solve``), not here: a loss's figure above one is the
- * best found, ``proven: false``.
+ * ``line``: the best line from the position, as turns of {card, pile}
+ * (unless a win, a whole game: the search's best line finished greedily,
+ * as ``thegame solve`` makes it); ``cards_left``: what that line leaves (0
+ * for a win); ``proven``: the figure is the optimum (a win; or a proven
+ * loss whose line leaves one card). A loss's fewest cards left is proven
+ * by the Python branch and bound (``thegame solve``), not here: a loss's
+ * figure above one is the best found, ``proven: false``. A game already over (F2, X3b/X3c, C8:
+ * the rules engine's end) answers a loss with its cards left, proven.
  */
 (function (root) {
     "use strict";
@@ -153,6 +155,8 @@
         this._configure(config);
         this._replay(config, turns || []);
         if (x.tg_won()) return { verdict: "win", cards_left: 0, proven: true, line: [], nodes: 0 };
+        if (x.tg_lost())  // the game is over: what is left stays
+            return { verdict: "loss", cards_left: x.tg_cards_left(), proven: true, line: [], nodes: 0 };
         var s = config.search;
         var widths = x.tg_draw_left() <= s.short_draw ? s.short_widths : s.widths;
         var wptr = this._ints(Int32Array.from(widths));

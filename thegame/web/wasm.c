@@ -19,13 +19,15 @@
 #define EXPORT(name) __attribute__((export_name(#name)))
 
 /* What tg_play and tg_end_turn answer (solver.js words them) */
-enum { OK = 0, NO_SUCH = 1, NOT_IN_HAND = 2, NOT_TAKEN = 3, CANNOT_END = 4, COMMAND = 5 };
+enum { OK = 0, NO_SUCH = 1, NOT_IN_HAND = 2, NOT_TAKEN = 3, CANNOT_END = 4, COMMAND = 5, OVER = 6 };
 
 static Kernel K;
 static State start;
 static int configured;
+static int lost; /* the game ended lost (F2, X2, C8): the rules engine's ``over`` */
 
-/* The last search's answer */
+/* The last search's answer: its line (a whole game unless a win), the
+ * cards that line leaves, its nodes */
 static Action *res_line;
 static int res_len, res_left;
 static double res_nodes;
@@ -164,7 +166,10 @@ EXPORT(tg_configure) int tg_configure(const int32_t *v, int n) {
     return 0;
 }
 
-EXPORT(tg_reset) void tg_reset(void) { K.s = start; }
+EXPORT(tg_reset) void tg_reset(void) {
+    K.s = start;
+    lost = 0;
+}
 
 /* ---- the turns played ------------------------------------------------------ */
 
@@ -173,6 +178,7 @@ EXPORT(tg_reset) void tg_reset(void) { K.s = start; }
 EXPORT(tg_play) int tg_play(int c, int pile) {
     Kernel *k = &K;
     if (!configured || pile < 0 || pile >= k->n_piles || c < 0 || c >= k->size) return NO_SUCH;
+    if (lost || won(k)) return OVER;
     if (!card_in(k->s.hands[k->s.cur], c)) return NOT_IN_HAND;
     if (!card_in(k->accepted[pile < k->n_asc ? 0 : 1][k->s.tops[pile]], c)) return NOT_TAKEN;
     if (k->extreme) {
@@ -184,15 +190,51 @@ EXPORT(tg_play) int tg_play(int c, int pile) {
     return OK;
 }
 
-/* The end of the turn: after a play, with the minimum met and no fire card
- * left uncovered (C4, F2; Extreme: X3), or once every card is down (C7) */
+/* The turn's minimum is met (C4; Extreme: X3, the kernel's min_met) */
+static int min_met(const Kernel *k) {
+    return k->extreme ? x_can_end(k) : k->s.t >= k->s.turn_min;
+}
+
+/* Some plays let the player to move end the turn (GameState.has_legal_turn:
+ * C8). Every legal play is tried (no pruning), to the minimum only. */
+static int has_turn(Kernel *k, int depth) {
+    if (k->s.t > 0 && (won(k) || min_met(k))) return 1;
+    if (depth > k->hand_size) return 0;
+    Move ms[MAX_MOVES];
+    int n = k->extreme ? x_moves(k, ms) : all_moves(k, ms);
+    for (int i = 0; i < n; i++) {
+        PlayUndo u = play(k, ms[i].c, ms[i].pile);
+        int found = has_turn(k, depth + 1);
+        unplay(k, ms[i].c, ms[i].pile, u);
+        if (found) return 1;
+    }
+    return 0;
+}
+
+/* The end of the turn: after a play, with the minimum met (C4), or once
+ * every card is down (C7). Ending with a fire card uncovered (F2) or a
+ * command broken (X2) is legal and loses, as does leaving the next player
+ * no turn (C8): then the game is over. */
 EXPORT(tg_end_turn) int tg_end_turn(void) {
     Kernel *k = &K;
     if (!configured) return NO_SUCH;
-    if (!won(k) && (k->s.t == 0 || !can_end(k))) return CANNOT_END;
+    if (lost) return OVER;
+    if (won(k)) {
+        end_turn(k);
+        return OK;
+    }
+    int stopped = k->extreme && (k->s.pending & X_STOP); /* X3a waives C4 */
+    if (k->s.t == 0 || (!stopped && k->s.t < k->s.turn_min)) return CANNOT_END;
+    if (!can_end(k)) {
+        lost = 1;
+        return OK;
+    }
     end_turn(k);
+    if (!has_turn(k, 0)) lost = 1;
     return OK;
 }
+
+EXPORT(tg_lost) int tg_lost(void) { return lost; }
 
 EXPORT(tg_won) int tg_won(void) { return configured && won(&K); }
 
@@ -247,18 +289,39 @@ int tg_search(int mode, double node_limit, double time_ms, const int32_t *widths
     int win, proven;
     search_run(&s, &win, &proven);
     int rc = -1;
-    const Line *line = win ? &s.path : &s.best_path;
-    Action *out = malloc(sizeof(Action) * (size_t)(line->n ? line->n : 1));
-    if (!s.error && out) {
-        memcpy(out, line->a, sizeof(Action) * (size_t)line->n);
+    /* A win's line as found; else, as ``thegame solve`` makes it
+     * (api._whole_game): cut back to whole turns, then finished greedily
+     * to the game's end, and the cards that whole game leaves. */
+    Line out = {NULL, 0, 0};
+    int ok = !s.error;
+    const Line *found = win ? &s.path : &s.best_path;
+    int keep = found->n;
+    if (!win)
+        while (keep > 0 && found->a[keep - 1].c >= 0) keep--;
+    for (int i = 0; ok && i < keep; i++) ok = line_push(&out, found->a[i]);
+    int left = 0;
+    if (ok && !win) {
+        Kernel walk = *k;
+        for (int i = 0; i < keep; i++) {
+            Action a = found->a[i];
+            if (a.c < 0)
+                end_turn(&walk);
+            else
+                play(&walk, a.c, a.p);
+        }
+        ok = finish_greedily(&walk, &out);
+        left = card_count(walk.s.unplayed);
+    }
+    if (ok) {
         free(res_line);
-        res_line = out;
-        res_len = line->n;
-        res_left = win ? 0 : s.best_left;
+        res_line = out.a;
+        res_len = out.n;
+        res_left = left;
         res_nodes = (double)s.nodes;
-        rc = win | (proven << 1);
+        /* the greedy finish cleared: a win, whatever the search said */
+        rc = (win || left == 0) | (proven << 1);
     } else {
-        free(out);
+        free(out.a);
     }
     search_free(&s);
     tab_free(&dead);

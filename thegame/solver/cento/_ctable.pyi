@@ -29,7 +29,7 @@ class Search:
         /,
     ) -> None: ...
     # TableSolver.prove's loop: (pn, dn, nodes counted); budget.reach(nodes)
-    # every 256 nodes and past max_nodes (-1: no limit) may raise OutOfBudget,
+    # every 64 nodes and past max_nodes (-1: no limit) may raise OutOfBudget,
     # and so does a table that would grow past max_bytes (0: no bound).
     def prove(
         self, root: Key, budget: _Budget, nodes: int, max_nodes: int, max_bytes: int, /

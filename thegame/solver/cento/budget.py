@@ -47,7 +47,7 @@ class NodeCounter:
 
     def reach(self, nodes: int) -> None:
         """Count up to ``nodes`` as ``tick`` counts its last node (the compiled
-        search counts in C and calls this every 256 nodes and past the limit)."""
+        search counts in C and calls this every 64 nodes and past the limit)."""
         self.nodes = nodes - 1
         self.tick()
 

@@ -13,6 +13,8 @@ Python extension: the tests compare the two node for node.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ...models import Limit, Status
@@ -32,13 +34,22 @@ from .beam import (
 )
 from .extreme import beam as extreme_beam
 from .extreme.kernel import ExtremeKernel
-from .kernel import END, INF, W2, W3, Kernel
+from .kernel import END, INF, W2, W3, Action, Kernel
+from .optimum import finish_greedily
 
 FORMAT = 1
+# The built module and its script, shipped as package data (thegame/web/)
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_FILES = ("solver.js", "solver.wasm")
 # The page's memo tables: a phone's tab, not a worker's GiB (the node
 # counts of a search that fills its tables depend on this, so the tests
 # give the Python binding the same).
 WEB_MEMORY_MIB = 64
+
+
+def web_files() -> dict[str, Path]:
+    """The files a page needs to run the solver, by name (``WEB_FILES``)."""
+    return {name: WEB_DIR / name for name in WEB_FILES}
 
 
 def _hex(mask: int) -> str:
@@ -133,6 +144,12 @@ def kernel_config(deal: Deal) -> dict[str, Any]:
     }
 
 
+def page_turns(deal: Deal, turns: Sequence[Turn]) -> list[list[dict[str, Any]]]:
+    """Turns as a page sends them: plays of ``{card, pile}``, piles by name."""
+    name = deal.rules
+    return [[{"card": p.card, "pile": pile_name(name, p.pile)} for p in t.plays] for t in turns]
+
+
 def turns_of(deal: Deal, turns: list[list[dict[str, Any]]]) -> Record:
     """The record of a deal and the turns a page sends (``{card, pile}``
     plays, piles by name); the players follow the engine's order."""
@@ -175,6 +192,9 @@ def position_answer(
     win, proven, actions, left, searched, *_ = ck._search(
         s["mode"], widths, s["branch"], s["per_parent"], s["extra"], s["endgame"], budget
     )
+    if not win:
+        actions, left = _whole_game(ck, actions)
+        win = left == 0  # the greedy finish cleared: a win, whatever the search said
     verdict = "win" if win else "loss" if proven else "unknown"
     line: list[list[dict[str, Any]]] = [[]]
     for a in actions:
@@ -189,6 +209,25 @@ def position_answer(
     return _answer(verdict, cards_left, win or (proven and cards_left == 1), line, searched)
 
 
+def _whole_game(k: ckernel.CKernel, actions: list[Action]) -> tuple[list[Action], int]:
+    """A search's best line made a whole game as ``thegame solve`` makes it
+    (cut back to whole turns, finished greedily), and the cards it leaves;
+    the kernel is put back."""
+    snap = k.snapshot()
+    line = list(actions)
+    while line and line[-1] != END:
+        line.pop()
+    for a in line:
+        if a == END:
+            k.end_turn()
+        else:
+            k.play(*a)
+    line += finish_greedily(k)
+    left = k.unplayed.bit_count()
+    k.restore(snap)
+    return line, left
+
+
 def _answer(
     verdict: str, cards_left: int, proven: bool, line: list[list[dict[str, Any]]], nodes: int
 ) -> dict[str, Any]:
@@ -201,4 +240,14 @@ def _answer(
     }
 
 
-__all__ = ["FORMAT", "WEB_MEMORY_MIB", "kernel_config", "position_answer", "turns_of"]
+__all__ = [
+    "FORMAT",
+    "WEB_DIR",
+    "WEB_FILES",
+    "WEB_MEMORY_MIB",
+    "kernel_config",
+    "page_turns",
+    "position_answer",
+    "turns_of",
+    "web_files",
+]

@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-typedef unsigned __int128 u128;
+#include "budget.h"
+#include "cards.h" /* u128, card_count, lowest_card */
+
 
 #define MAX_SEATS 6
 #define KW_MAX (1 + 2 * MAX_SEATS)
@@ -82,13 +84,13 @@ typedef struct Search {
     uint32_t *seen_at, *seen_stamp;
     size_t seen_cap;
     uint32_t seen_now;
-    long long nodes, max_nodes; /* max_nodes < 0: none */
+    long long nodes;
     long long proven, disproven;
     int nearest; /* -1: none */
-    /* called every 256 nodes and past max_nodes: 0 to go on, -1 with an
-     * exception set (the budget ran out) */
-    int (*reach)(void *ctx, long long nodes);
-    void *ctx;
+    /* the node limit, the memory (the table's bound) and the progress
+     * function, which the binding makes call the Python NodeCounter (its
+     * deadline, Ctrl-C and progress): budget.h's, asked at every node */
+    Budget budget;
     /* called when the table reaches its bound: -1 with an exception set */
     int (*full)(void *ctx);
 } Search;
@@ -119,19 +121,10 @@ static inline void set_hand(uint64_t *key, int seat, u128 h) {
     key[2 + 2 * seat] = (uint64_t)(h >> 64);
 }
 
-static inline int popcount128(u128 m) {
-    return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
-}
-
-static inline int ctz128(u128 m) {
-    uint64_t lo = (uint64_t)m;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(m >> 64));
-}
-
 #define NUMBERS_MASK (((u128)1 << FREE_SHIFT) - 1)
 #define BIT(c) ((u128)1 << (c))
 #define BIT100 BIT(100)
 
-static inline int hand_cards(u128 h) { return popcount128(h & NUMBERS_MASK) + (int)(h >> FREE_SHIFT); }
+static inline int hand_cards(u128 h) { return card_count(h & NUMBERS_MASK) + (int)(h >> FREE_SHIFT); }
 
 #endif

@@ -46,7 +46,7 @@ static int chain_ends(const Deal *d, OutVec *o, const Turn *t, u128 mask, int fr
     uint8_t seen[101] = {0};
     int any = 0;
     for (u128 c = cards; c; c &= c - 1) {
-        int last = ctz128(c);
+        int last = lowest_card(c);
         int key = d->canon[last];
         if (seen[key]) continue;
         seen[key] = 1;
@@ -98,7 +98,7 @@ static int plays(const Deal *d, OutVec *o, const Turn *t, u128 mask, int free, i
         u128 fitting = mask & d->fit[open_c];
         if (only >= 0) fitting &= BIT(only);
         for (; fitting; fitting &= fitting - 1) {
-            int c = ctz128(fitting);
+            int c = lowest_card(fitting);
             cards[nf] = c;
             values[nf++] = c;
         }
@@ -129,7 +129,7 @@ static int plays(const Deal *d, OutVec *o, const Turn *t, u128 mask, int free, i
 /* _bound: rule Z2, a single-digit card or the penalty */
 static int bound_turn(const Deal *d, OutVec *o, const Turn *t, u128 mask, int free, int open_c) {
     for (u128 s = mask & d->singles; s; s &= s - 1) {
-        int c = ctz128(s);
+        int c = lowest_card(s);
         u128 m = mask ^ BIT(c);
         if (push(o, t, m, free, c, 1, m == 0 && free == 0, 0)) return -1;
     }

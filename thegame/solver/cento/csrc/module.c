@@ -1,7 +1,7 @@
 /* The module _ctable: the type Search, one TableSolver (a goal for a seat of
  * a deal) with its transposition table, searched in C (ctable.py). */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "pybind.h" /* Python.h first */
+
 #include <string.h>
 
 #include "ctable.h"
@@ -15,37 +15,6 @@ typedef struct {
 
 static PyTypeObject SearchType;
 
-static PyObject *SIXTY_FOUR; /* the int 64 */
-
-/* A non-negative Python int below 2**128 as a u128; 0 with an exception set
- * (the public C API only: the byte-array calls changed between versions) */
-static int read_u128(PyObject *o, u128 *out) {
-    if (!PyLong_Check(o)) {
-        PyErr_SetString(PyExc_TypeError, "an int was expected");
-        return 0;
-    }
-    unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
-    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return 0;
-    PyObject *high = PyNumber_Rshift(o, SIXTY_FOUR);
-    if (high == NULL) return 0;
-    unsigned long long hi = PyLong_AsUnsignedLongLong(high);
-    Py_DECREF(high);
-    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return 0;
-    *out = (u128)hi << 64 | lo;
-    return 1;
-}
-
-static PyObject *u128_int(u128 v) {
-    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(v >> 64));
-    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)v);
-    PyObject *shifted = hi == NULL ? NULL : PyNumber_Lshift(hi, SIXTY_FOUR);
-    PyObject *out = shifted == NULL || lo == NULL ? NULL : PyNumber_Or(shifted, lo);
-    Py_XDECREF(hi);
-    Py_XDECREF(lo);
-    Py_XDECREF(shifted);
-    return out;
-}
-
 /* A key tuple (small, hand, ...) into words; 0 with an exception set */
 static int read_key(const SearchObject *self, PyObject *o, uint64_t *key) {
     int n = self->s.d.n;
@@ -54,10 +23,10 @@ static int read_key(const SearchObject *self, PyObject *o, uint64_t *key) {
         return 0;
     }
     u128 v;
-    if (!read_u128(PyTuple_GET_ITEM(o, 0), &v)) return 0;
+    if (py_to_mask(PyTuple_GET_ITEM(o, 0), &v) < 0) return 0;
     key[0] = (uint64_t)v;
     for (int i = 0; i < n; i++) {
-        if (!read_u128(PyTuple_GET_ITEM(o, 1 + i), &v)) return 0;
+        if (py_to_mask(PyTuple_GET_ITEM(o, 1 + i), &v) < 0) return 0;
         set_hand(key, i, v);
     }
     return 1;
@@ -71,7 +40,7 @@ static PyObject *key_tuple(const SearchObject *self, const uint64_t *key) {
     if (x == NULL) goto fail;
     PyTuple_SET_ITEM(t, 0, x);
     for (int i = 0; i < n; i++) {
-        x = u128_int(hand_of(key, i));
+        x = py_from_mask(hand_of(key, i));
         if (x == NULL) goto fail;
         PyTuple_SET_ITEM(t, 1 + i, x);
     }
@@ -98,7 +67,7 @@ static int read_masks(PyObject *o, u128 *out, Py_ssize_t count) {
         return 0;
     }
     for (Py_ssize_t i = 0; i < count; i++)
-        if (!read_u128(PyTuple_GET_ITEM(o, i), &out[i])) return 0;
+        if (py_to_mask(PyTuple_GET_ITEM(o, i), &out[i]) < 0) return 0;
     return 1;
 }
 
@@ -155,7 +124,7 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kw) {
         !read_masks(fit, d->fit, 101) || !read_lists(names, d->names, d->nnames, 101) ||
         !read_masks(chain_cards, d->chain_cards, 10) ||
         !read_lists(chain_names, d->chain_names, d->nchain_names, 10) ||
-        !read_u128(singles, &d->singles))
+        py_to_mask(singles, &d->singles) < 0)
         return -1;
     self->s.kw = 1 + 2 * d->n;
     if (losses != Py_None) {
@@ -173,9 +142,10 @@ static int search_init(SearchObject *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     self->s.nearest = -1;
-    self->s.reach = call_reach;
+    self->s.budget = budget_make(0);
+    self->s.budget.progress = call_reach;
+    self->s.budget.progress_ctx = self;
     self->s.full = call_full;
-    self->s.ctx = self;
     return 0;
 }
 
@@ -196,10 +166,14 @@ static PyObject *search_prove(SearchObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOLLL", &root, &budget, &nodes, &max_nodes, &max_bytes))
         return NULL;
     if (!read_key(self, root, key)) return NULL;
-    self->s.tt.max_bytes = max_bytes > 0 ? (size_t)max_bytes : 0;
+    /* the budget: the NodeCounter's node limit, the table's memory; its
+     * deadline and Ctrl-C are the NodeCounter's, through call_reach */
+    Budget *b = &self->s.budget;
+    b->memory = max_bytes > 0 ? (size_t)max_bytes : 0;
+    b->node_limit = max_nodes >= 0 ? max_nodes + 1 : LLONG_MAX;
+    self->s.tt.max_bytes = b->memory;
     self->budget = budget;
     self->s.nodes = nodes;
-    self->s.max_nodes = max_nodes;
     int64_t pn, dn;
     int r = prove(&self->s, key, &pn, &dn);
     self->budget = NULL;
@@ -262,7 +236,7 @@ static Py_ssize_t search_len(SearchObject *self) { return (Py_ssize_t)self->s.tt
 static PyMethodDef search_methods[] = {
     {"prove", (PyCFunction)search_prove, METH_VARARGS,
      "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
-     "loop; budget.reach(nodes) is called every 256 nodes and past max_nodes (-1: none);\n"
+     "loop; budget.reach(nodes) is called every 64 nodes and past max_nodes (-1: none);\n"
      "OutOfBudget when the table would grow past max_bytes (0: no bound)."},
     {"nodes", (PyCFunction)search_nodes, METH_NOARGS, "The nodes counted so far."},
     {"lookup", (PyCFunction)search_lookup, METH_O, "TableSolver.lookup(key) -> (pn, dn)."},
@@ -304,8 +278,7 @@ PyMODINIT_FUNC PyInit__ctable(void) {
         return NULL;
     }
 #endif
-    SIXTY_FOUR = PyLong_FromLong(64);
-    if (SIXTY_FOUR == NULL || PyType_Ready(&SearchType) < 0) return NULL;
+    if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&SearchType);

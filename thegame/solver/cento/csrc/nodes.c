@@ -161,7 +161,7 @@ int has_choice(const Deal *d, const uint64_t *key) {
     u128 hand = hand_of(key, mover);
     u128 mask = hand & NUMBERS_MASK;
     int free = (int)(hand >> FREE_SHIFT);
-    if (((mask & BIT100) && d->special) || popcount128(mask) + free <= 1) return 0;
+    if (((mask & BIT100) && d->special) || card_count(mask) + free <= 1) return 0;
     for (int dg = 0; dg < 10; dg++)
         if (!(mask & ~d->chain_cards[dg])) return 0;
     if ((small >> 17 & 1) && !(small >> (21 + mover) & 1)) return (mask & d->singles) || free;

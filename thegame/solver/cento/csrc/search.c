@@ -104,11 +104,19 @@ void lookup(const Search *s, const uint64_t *key, int64_t *pn, int64_t *dn) {
     }
 }
 
+/* 0 to go on, -1 with an exception set: past the node limit the progress
+ * function is called at once, and it raises (the NodeCounter's
+ * OutOfBudget), as it does when the clock or Ctrl-C ends the search */
 static int tick(Search *s) {
-    s->nodes++;
-    if ((s->max_nodes >= 0 && s->nodes > s->max_nodes) || (s->nodes & 255) == 0)
-        return s->reach(s->ctx, s->nodes);
-    return 0;
+    const Budget *b = &s->budget;
+    int r = budget_spent(b, ++s->nodes);
+    if (r == BUDGET_STOP && s->nodes >= b->node_limit && b->progress)
+        r = b->progress(b->progress_ctx, s->nodes) == BUDGET_GO_ON ? BUDGET_STOP : BUDGET_FAIL;
+    if (r == BUDGET_STOP) {
+        PyErr_SetString(PyExc_RuntimeError, "the table search was stopped without its reason");
+        return -1;
+    }
+    return r == BUDGET_FAIL ? -1 : 0;
 }
 
 static void decided(Search *s, int won, int depth) {
@@ -185,7 +193,7 @@ static int mid(Search *s, const uint64_t *key, int64_t th_pn, int64_t th_dn, int
         int64_t pn = is_or ? x.phi : x.delta, dn = is_or ? x.delta : x.phi;
         int put = pt_put(&s->tt, key, pn, dn);
         if (put < 1) {
-            r = put ? s->full(s->ctx) : no_memory();
+            r = put ? s->full(s->budget.progress_ctx) : no_memory();
             break;
         }
         if (pn == 0 || dn == 0) {

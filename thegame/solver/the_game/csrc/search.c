@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int line_push(Line *l, Action x) {
+int line_push(Line *l, Action x) {
     if (l->n >= l->cap) {
         int ncap = l->cap ? l->cap * 2 : 256;
         Action *na = realloc(l->a, sizeof(Action) * ncap);

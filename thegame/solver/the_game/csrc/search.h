@@ -67,6 +67,15 @@ typedef struct {
     TurnScratch scratch;
 } Search;
 
+/* Append to a line: 0 when out of memory */
+int line_push(Line *l, Action x);
+
+/* optimum.finish_greedily (finish.c): play on from the kernel's position to
+ * the end of the game, each turn the first complete one in the search's
+ * move order, appended to ``line`` (each turn closed by END_TURN); the
+ * kernel is left at the end. 0 when out of memory. */
+int finish_greedily(Kernel *k, Line *line);
+
 /* The slots of a table of ``kw``-word keys that fit ``bytes`` (a power of
  * two, at least 4096) */
 size_t slots_for(size_t bytes, int kw, size_t per_extra);
