@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import run_main
-from tests.web.conftest import BEFORE
+from tests.web.conftest import BEFORE, DAY
 
 
 @pytest.mark.parametrize(
@@ -76,6 +76,11 @@ def test_a_rebuild_keeps_the_days_an_earlier_site_holds(
     out = tmp_path / "site"
     shutil.copytree(site_dir, out)
     (out / "daily" / BEFORE / "day.json").write_text("{}")  # not a day: made again
+    # A kept day's solver configuration follows the package's .wasm (made again from its deal).
+    kept = out / "daily" / DAY / "day.json"
+    old = json.loads(kept.read_text())
+    old["classic"]["kernel"] = {"format": 0}
+    kept.write_text(json.dumps(old))
     code, stdout, stderr = run_main(
         capsys, "daily", "site", "--from", BEFORE, "--days", "3", "--out", str(out), "--json"
     )
@@ -92,3 +97,8 @@ def test_a_rebuild_keeps_the_days_an_earlier_site_holds(
         assert "<script>" not in text and "<script " in text, page
         assert 'src="/' not in text and 'href="/' not in text, page  # relative links only
     assert json.loads((out / "thegame-site.json").read_text())["days"] == 3
+    from thegame.models.the_game import Deal
+    from thegame.puzzles.site import kernel_config
+
+    again = json.loads(kept.read_text())["classic"]
+    assert again["kernel"] == kernel_config(Deal.from_dict(again["puzzle"]["deal"]))

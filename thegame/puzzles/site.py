@@ -132,9 +132,8 @@ def make_day(day: dt.date) -> dict[str, Any]:
     }
 
 
-def _earlier_day(site: Path | None, day: dt.date, with_kernel: bool) -> dict[str, Any] | None:
-    """The day as an earlier site at ``site`` holds it, if it is still what
-    would be made now (same format; the solver's config where one is wanted)."""
+def _earlier_day(site: Path | None, day: dt.date) -> dict[str, Any] | None:
+    """The day as an earlier site at ``site`` holds it, if it is of this format."""
     if site is None:
         return None
     path = site / "daily" / day.isoformat() / "day.json"
@@ -144,9 +143,19 @@ def _earlier_day(site: Path | None, day: dt.date, with_kernel: bool) -> dict[str
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return None
-    if with_kernel and data.get("classic", {}).get("kernel") is None:
+    if not all(isinstance(data.get(k), dict) for k in ("classic", "extreme", "cento")):
         return None
     return data
+
+
+def _refresh(data: dict[str, Any]) -> None:
+    """A kept day's referee rules and solver configuration made again from
+    its deal (milliseconds): they follow this package's referee and .wasm."""
+    for stream in ("classic", "extreme"):
+        entry = data[stream]
+        deal = Deal.from_dict(entry["puzzle"]["deal"])
+        entry["referee"] = referee_spec(deal)
+        entry["kernel"] = kernel_config(deal)
 
 
 def is_site(path: Path) -> bool:
@@ -210,13 +219,14 @@ def build_site(
         work.mkdir()
         dates = [first + dt.timedelta(days=k) for k in range(days)]
         for k, day in enumerate(dates, 1):
-            data = _earlier_day(earlier, day, bool(solver))
+            data = _earlier_day(earlier, day)
             if data is None:
                 if progress is not None:
                     progress(f"making the puzzles of {day} ({k} of {days})")
                 data = make_day(day)
                 made += 1
             else:
+                _refresh(data)
                 kept += 1
             folder = work / "daily" / day.isoformat()
             _write(folder / "day.json", json.dumps(data, separators=(",", ":")))
