@@ -266,6 +266,25 @@ def test_a_visited_day_reloads_with_the_network_off(page: Any) -> None:
     page.context.set_offline(False)
 
 
+def test_the_site_is_installable(page: Any, site_dir: Path) -> None:
+    """A web manifest every page links (relative start and scope, an icon the
+    site holds), and the service worker in control once a page is open."""
+    import json
+
+    manifest = json.loads((site_dir / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    assert manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        assert (site_dir / icon["src"]).is_file()
+    for path in ("", "archive/", f"daily/{DAY}/"):
+        page.goto(path)
+        href = page.locator('link[rel="manifest"]').get_attribute("href")
+        assert page.request.get(page.url.split("?")[0] + href).ok, (path, href)
+    page.wait_for_function("() => document.documentElement.dataset.offline === 'ready'")
+    page.reload()
+    assert page.evaluate("() => Boolean(navigator.serviceWorker.controller)")
+
+
 PAGES = [
     ("home", ""),
     ("archive", "archive/"),
