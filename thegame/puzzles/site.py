@@ -196,9 +196,14 @@ def _write(path: Path, text: str) -> None:
 
 
 def solver_files() -> list[Path]:
-    """The WebAssembly search core and its loader, where the package has them."""
-    files = [WEB / "solver.wasm", WEB / "solver.js"]
-    return files if all(f.is_file() for f in files) else []
+    """The WebAssembly search core and its loader (``webcore.web_files``),
+    where the package has them all."""
+    try:
+        webcore = importlib.import_module("thegame.solver.the_game.webcore")
+    except ImportError:
+        return []
+    files = [Path(f) for f in webcore.web_files().values()]
+    return files if files and all(f.is_file() for f in files) else []
 
 
 def build_site(
