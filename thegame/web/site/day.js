@@ -504,7 +504,10 @@
     window.daily.showStreak(stream);
     rebuild();
     render();
+    // Busy until the solver is loaded and has judged the start (or is off).
+    board.setAttribute("aria-busy", "true");
     await loadSolver(d.all.solver);
+    if (!solver) board.removeAttribute("aria-busy");
     const keep = [`daily/${day}/day.json`];
     if (solver) keep.push("assets/solver.js", "assets/solver.wasm");
     offline(keep);
