@@ -82,6 +82,8 @@ CASES = [
     Case("mind-odds", ("mind", "odds", "--players", "4", "-d", "5", "--simulate", "100000",
                        "--json")),
     Case("mind-play", ("mind", "play", "--players", "2", "--seed", "1"), live=True),
+    Case("daily-site", ("daily", "site", "--from", "2026-12-01", "--days", "3",
+                        "--out", "{dir}/site", "--json")),
 ]
 # The default run: one moment each of a few commands of every game.
 QUICK = {"solve-cpsat", "solve-auto", "generate", "survey-run-jobs", "solve-batch", "play",

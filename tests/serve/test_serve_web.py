@@ -622,3 +622,37 @@ def test_a_daily_not_made_yet_shows_the_deals_tried(page: Any) -> None:
     assert "making the day's puzzle" in words and "tried" in words, words
     assert page.locator('#wait [data-action="cancel"]').count() == 1
     assert page.locator("#wait").is_hidden()
+
+
+def test_the_daily_refuses_a_play_with_the_pages_own_referee(page: Any) -> None:
+    """A puzzle's deal is open: a play the rules refuse is refused in the page
+    by the web referee (the static site's), with the server's rule id and
+    words, and no request is made for it."""
+    assert page.request.get("/static/referee.js").ok
+    page.goto(f"/daily/{DAY}")
+    settled(page)
+    piles = dict(
+        page.locator("#piles [data-pile]").evaluate_all(
+            "els => els.map(e => [e.dataset.pile, Number(e.dataset.top)])"
+        )
+    )
+    hand = [
+        int(c)
+        for c in page.locator("#hand [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+    ]
+    # A card and an ascending pile that does not take it (C5).
+    card, pile = next(
+        (c, p)
+        for c in hand
+        for p, top in piles.items()
+        if p.startswith("A") and c < top and c != top - 10
+    )
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/board" in r.url else None)
+    page.click(f'#hand [data-card="{card}"]')
+    page.click(f'#piles [data-pile="{pile}"]')
+    msg = page.inner_text("#message")
+    assert msg.startswith("rule C5: ") and f"{pile} shows {piles[pile]}" in msg
+    assert asked == []

@@ -424,7 +424,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await server.jobs.close()
             await server.pool.close()
 
-    static = StaticFiles(packages=[("thegame.serve", "static")])
+    # The web referee (web/referee.js) is the static site's and the pages' alike.
+    static = StaticFiles(packages=[("thegame.serve", "static"), ("thegame", "web")])
     routes = [
         Route("/", index),
         Route("/daily", daily_page),

@@ -1,9 +1,11 @@
 """A game on a page, kept going through the rules engine.
 
-The page holds no rules: it sends the game (the deal's source), the turns
-it has finished and the plays of the turn in progress, with one action; the
-server replays them all through the engine, applies the action and answers
-with the position as the player may see it. With a hidden draw pile (a
+The server is the authority: the page sends the game (the deal's source),
+the turns it has finished and the plays of the turn in progress, with one
+action; the server replays them all through the engine, applies the action
+and answers with the position as the player may see it. Where the deal is
+open (a puzzle) the answer carries what the page's own referee
+(``web/referee.js``, the static site's) needs to refuse a play at once. With a hidden draw pile (a
 real game) the answer shows the player's hand, the pile tops and how many
 cards are hidden, never their order, until the game is over.
 """
@@ -16,7 +18,9 @@ from typing import Any
 from ..models import IllegalMoveError, InvalidInputError
 from ..models.outcome import Status
 from ..models.the_game import GameState, Play, Record, Rules, Turn, is_ascending, pile_name
+from ..models.the_game.record import turn_to_dict
 from ..models.the_game.room import room
+from ..puzzles.site import referee_spec
 from .views import line_text, play_dict, turns_list
 
 
@@ -216,6 +220,13 @@ def view(board: Board) -> dict[str, Any]:
     if not board.hidden or over:
         # A puzzle shows its draw pile (its deal is known); a real game only once it is over.
         out["draw_pile"] = state.draw_pile()
+    if not board.hidden and not rules.is_duel:
+        # The deal is open: the page's own referee (web/referee.js) judges a
+        # play at once, before asking the server, which stays the authority.
+        out["referee"] = {
+            "spec": referee_spec(deal),
+            "opening": [turn_to_dict(rules, t)["plays"] for t in board.base.turns],
+        }
     if over:
         out["record"] = board.record.to_dict()
     return out

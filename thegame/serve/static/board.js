@@ -1,7 +1,9 @@
 // The table of a daily puzzle or a real game. The rules live on the server:
 // every action goes to /api/board, which replays the game through the rules
-// engine and answers with the position; this script only draws it and
-// highlights the piles the server says take the chosen card.
+// engine and answers with the position; this script draws it and highlights
+// the piles the server says take the chosen card. A puzzle's deal is open,
+// so the page's own referee (referee.js, the static site's) refuses a play
+// that breaks a rule at once, before any request.
 (function () {
   "use strict";
   const root = document.getElementById("board");
@@ -147,10 +149,27 @@
     }
   }
 
+  // A puzzle's play refused at once by the page's own referee (referee.js,
+  // the static site's), without a round trip; null where it has nothing to
+  // say (a real game, no referee, or a play it accepts: the server decides).
+  function refusedHere(card, pile) {
+    if (!view.referee || !window.TheGameReferee) return null;
+    try {
+      const g = new window.TheGameReferee.Game(view.referee.spec);
+      g.playTurns(view.referee.opening.concat(turns.map((t) => t.plays)));
+      for (const p of plays) g.play(p.card, p.pile);
+      return g.refusal(card, g.pileIndex(pile));
+    } catch (e) {
+      return null;
+    }
+  }
+
   function choosePile(pile) {
     if (view.state !== "playing") return;
     if (selected === null) { $("message").textContent = "choose a card of your hand first"; $("message").className = "message"; return; }
     const card = selected;
+    const refused = refusedHere(card, pile);
+    if (refused) { $("message").textContent = `rule ${refused.rule}: ${refused.text}`; return; }
     const loses = view.losing[String(card)] || [];
     if (loses.includes(pile) && !window.confirm(`${card} ${pile} breaks a command and loses the game. Play it?`)) return;
     send({ play: { card, pile } });

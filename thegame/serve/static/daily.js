@@ -36,19 +36,24 @@
     return n;
   }
 
-  // The first unsolved day after ``day`` up to today; else the latest unsolved before it.
-  function nextUnsolved(stream, day) {
+  // The first unsolved day after ``day`` up to today; else the latest unsolved
+  // before it (``has``: the days there are, where not every day is).
+  function nextUnsolved(stream, day, has) {
     const all = load(stream), last = ms(today());
-    for (let t = ms(day) + DAY; t <= last; t += DAY) if (!all[iso(t)]) return iso(t);
-    for (let t = Math.min(ms(day), last) - DAY, k = 0; k < 366; t -= DAY, k++) if (!all[iso(t)] && iso(t) !== day) return iso(t);
+    const open = (d) => !all[d] && (!has || has(d));
+    for (let t = ms(day) + DAY; t <= last; t += DAY) if (open(iso(t))) return iso(t);
+    for (let t = Math.min(ms(day), last) - DAY, k = 0; k < 366; t -= DAY, k++) if (open(iso(t)) && iso(t) !== day) return iso(t);
     return null;
   }
 
   const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December"];
 
-  // The month of ``day``: each day a link to its puzzle, the solved ones marked.
-  function calendar(stream, day, href) {
+  // The month of ``day``: each day a link to its puzzle, the solved ones
+  // marked. ``opts``: ``has`` (the days there are, where not every day is),
+  // ``number`` (a day's puzzle number, said with it).
+  function calendar(stream, day, href, opts) {
+    const o = opts || {};
     const all = load(stream), now = today();
     const d = new Date(ms(day));
     const y = d.getUTCFullYear(), m = d.getUTCMonth();
@@ -69,9 +74,15 @@
       if (all[key]) td.classList.add("solved");
       if (key === now) td.classList.add("is-today");
       if (key === day) td.classList.add("is-this");
-      const words = `${n} ${MONTHS[m]}` + (all[key] ? ", solved" : "") + (key === now ? ", today" : "");
-      td.append(key > now ? el("span", { "aria-label": words + ", not yet" }, String(n))
-        : el("a", { href: href(key), "aria-label": words, "data-day": key }, String(n)));
+      const no = o.number && o.number(key) ? `, No. ${o.number(key)}` : "";
+      const words = `${n} ${MONTHS[m]}${no}` + (all[key] ? ", solved" : "") + (key === now ? ", today" : "");
+      if (key > now) td.append(el("span", { "aria-label": words + ", not yet" }, String(n)));
+      else if (o.has && !o.has(key)) td.append(el("span", { class: "dim", "aria-label": `${n} ${MONTHS[m]}, no puzzle here` }, String(n)));
+      else {
+        const a = el("a", { href: href(key), "aria-label": words, "data-day": key }, String(n));
+        if (no) a.append(el("small", { class: "no", "aria-hidden": "true" }, `#${o.number(key)}`));
+        td.append(a);
+      }
       row.append(td);
       if ((lead + n) % 7 === 0) { body.append(row); row = el("tr", {}); }
     }
@@ -122,14 +133,14 @@
     const s = el("p", { class: "streak" });
     s.append(el("b", { "data-streak": String(n) }, String(n)), document.createTextNode(` day${n === 1 ? "" : "s"} in a row solved here`));
     box.append(s);
-    const next = nextUnsolved(o.stream, o.day);
+    const next = nextUnsolved(o.stream, o.day, o.has);
     if (next) {
       const p = el("p", {});
       p.append(el("a", { href: o.href(next), "data-action": "next-day" }, `Next unsolved day: ${next} →`));
       box.append(p);
     }
     else box.append(el("p", { class: "dim" }, "Every day of the last year solved."));
-    box.append(calendar(o.stream, o.day, o.href));
+    box.append(calendar(o.stream, o.day, o.href, { has: o.has, number: o.number }));
   }
 
   window.daily = { load, save, streak, nextUnsolved, calendar, showStreak, solvedScreen, today };
