@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from thegame.analysis.cento.engine import SeatEngine, greedy_policy, policy_turn, random_policy
+from thegame.analysis.cento.sampler import SampleEngine
 from thegame.models.cento import Deal, Record, apply_turn, check, initial_state
 from thegame.models.outcome import Limit
 from thegame.survey.report import wilson
@@ -37,15 +38,23 @@ ROOT = Path(__file__).resolve().parent
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 
-def game(players: int, seed: int, seat: int, opponent: str, worlds: int) -> bool:
+ENGINES = {"search": SampleEngine, "shrewd": SeatEngine}
+
+
+def game(
+    players: int, seed: int, seat: int, opponent: str, worlds: int, engine_name: str = "search"
+) -> bool:
     deal = Deal.from_seed(seed, players)
-    engine = SeatEngine(deal, seed)
+    engine = ENGINES[engine_name](deal, seed)
     rng = random.Random(seed)
     state = initial_state(deal)
     turns = []
     while not state.over:
         if state.to_move == seat:
-            turn = engine.choose(state, Limit(nodes=worlds)).turn
+            if isinstance(engine, SampleEngine):
+                turn = engine.choose(state, Limit(nodes=worlds), turns).turn
+            else:
+                turn = engine.choose(state, Limit(nodes=worlds)).turn
         else:
             turn = policy_turn(deal, state, POLICIES[opponent], rng)
         turns.append(turn)
@@ -61,6 +70,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--worlds", type=int, default=8)
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument(
+        "--engine", default="search", choices=list(ENGINES),
+        help="search: sampled worlds with compiled greedy playouts; shrewd: the earlier engine.",
+    )
     ap.add_argument("--opponents", default="random,greedy", help="Comma-separated: random, greedy.")
     ap.add_argument("--out", default=None, help="Markdown file to append the rows to.")
     args = ap.parse_args()
@@ -74,6 +87,7 @@ def main() -> None:
     start = time.time()
     rows = []
     tag = "" if args.opponents == "random,greedy" else "-" + args.opponents.replace(",", "-")
+    tag += "" if args.engine == "search" else "-" + args.engine
     name = f"cento-players-{args.players}p-{args.worlds}w{tag}.jsonl"
     partial = ROOT / "results" / name
     partial.write_text("")  # rows are appended game by game: a stopped run keeps its games
@@ -82,7 +96,7 @@ def main() -> None:
             wins = 0
             for g in range(args.games):
                 seed = args.first_seed + g
-                won = game(n, seed, g % n, opponent, args.worlds)
+                won = game(n, seed, g % n, opponent, args.worlds, args.engine)
                 wins += won
                 row = {"players": n, "opponent": opponent, "seed": seed, "seat": g % n + 1,
                        "won": won}  # fmt: skip
