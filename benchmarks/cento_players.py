@@ -71,7 +71,9 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=8)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument(
-        "--engine", default="search", choices=list(ENGINES),
+        "--engine",
+        default="search",
+        choices=list(ENGINES),
         help="search: sampled worlds with compiled greedy playouts; shrewd: the earlier engine.",
     )
     ap.add_argument("--opponents", default="random,greedy", help="Comma-separated: random, greedy.")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...models.cento.deal import Deal
 from ...models.cento.rules import FREE, HUNDRED
@@ -33,6 +34,9 @@ from ...solver.cento.solo import to_turn
 from ...solver.cento.table import Key, TableSolver
 from ...solver.cento.tables import tables
 from .engine import Choice, Option, SeatEngine, shrewd_score, sight
+
+if TYPE_CHECKING:
+    from ...solver.cento._ctable import Search
 
 Candidate = tuple[int, int, int, int, int, int, int]
 DEFAULT_SECONDS = 1.0  # a decision's thinking time in play
@@ -105,20 +109,18 @@ class SampleEngine:
     def __init__(self, deal: Deal, seed: int = 0) -> None:
         self.deal = deal
         self.rng = random.Random(seed)
-        self.cores: dict[int, ctable._ctable.Search] = {}
+        self.cores: dict[int, Search] = {}
         self.fallback = SeatEngine(deal, seed)
         self.compiled = ctable.usable(deal)
         self.slots: dict[int, list[int]] | None = None
 
-    def _core(self, seat: int) -> ctable._ctable.Search:
+    def _core(self, seat: int) -> Search:
         core = self.cores.get(seat)
         if core is None:
             core = self.cores[seat] = ctable._core(TableSolver(self.deal, seat), None)
         return core
 
-    def choose(
-        self, state: State, limit: Limit, history: Sequence[Turn] | None = None
-    ) -> Choice:
+    def choose(self, state: State, limit: Limit, history: Sequence[Turn] | None = None) -> Choice:
         """The turn for ``state.to_move``; ``limit``: seconds, or worlds as
         nodes; ``history``: the turns that led to ``state`` (what they tell
         of the other hands shapes the worlds). The true hands of others and
@@ -213,6 +215,24 @@ class SampleEngine:
         return score
 
 
+STRENGTHS = ("strong", "normal")  # the searching engine; the earlier one (``engine``)
+
+
+def engine_choice(
+    deal: Deal,
+    state: State,
+    turns: Sequence[Turn],
+    limit: Limit,
+    strength: str = "strong",
+    seed: int = 0,
+) -> Choice:
+    """The turn of the seat to move from what it sees, by the engine of
+    ``strength``; ``turns``: the game's turns so far (they lead to ``state``)."""
+    if strength == "normal":
+        return SeatEngine(deal, seed).choose(state, limit)
+    return SampleEngine(deal, seed).choose(state, limit, turns)
+
+
 def _pick(score: list[list[int]], prior: list[tuple[float, int]]) -> int:
     """The best share of wins; the shrewd score breaks ties."""
 
@@ -224,4 +244,4 @@ def _pick(score: list[list[int]], prior: list[tuple[float, int]]) -> int:
     return max(range(len(score)), key=rank)
 
 
-__all__ = ["DEFAULT_SECONDS", "SampleEngine"]
+__all__ = ["DEFAULT_SECONDS", "STRENGTHS", "SampleEngine", "engine_choice", "hand_slots"]
