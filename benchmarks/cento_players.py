@@ -1,21 +1,24 @@
-"""The strength of the Cento seat engine (``thegame.analysis.cento.engine``)
-against simple players, at every table size.
+"""The strength of the Cento seat engines against simple players, at every table size.
 
 Usage (from the repository root):
 
-    python benchmarks/cento_players.py --players 2-6 --games 1000 --worlds 8
+    python benchmarks/cento_players.py --players 4-6 --games 1000 --worlds 1000 --opponents greedy
 
 For each table size and each opponent (``random``: any distinct legal turn;
 ``greedy``: the turn that leaves the fewest cards, then the most cards that
 fit the new open card), ``--games`` games of ``Deal.from_seed(seed,
 players)`` (seeds from ``--first-seed``): the engine plays one seat, rotated
-game by game, the opponent every other seat. The engine thinks ``--worlds``
-sampled worlds per decision (a count, not seconds, so a loaded machine gives
-the same games; the shrewd turn keeps its lead over sampled shares, see the
-engine's module). A win is being among the winners (rule Z1); the share of
-wins comes with its 95% Wilson interval and the share a seat would win by
-chance (1/players). Every game is replayed by the referee. ``--opponents
-greedy`` plays only the greedy rows.
+game by game, the opponent every other seat. ``--engine search`` (the
+default) is the searching engine (``analysis/cento/sampler.py``: sampled
+worlds, compiled greedy playouts); ``--engine shrewd`` the earlier one
+(``analysis/cento/engine.py``). The engine thinks ``--worlds`` sampled
+worlds per decision (a count, not seconds, so a loaded machine gives the
+same games). A win is being among the winners (rule Z1); the share of wins
+comes with its 95% Wilson interval and the share a seat would win by chance
+(1/players). Every game is replayed by the referee. ``--opponents greedy``
+plays only the greedy rows. The rows go game by game to
+``results/cento-players-{players}p-{worlds}w[-opponents][-shrewd].jsonl``;
+``cento_paired.py`` compares two such files on the same deals.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 
 ENGINES = {"search": SampleEngine, "shrewd": SeatEngine}
+THINKING = [0.0, 0]  # the engine's seconds (process time) and its decisions with a choice
 
 
 def game(
@@ -51,10 +55,15 @@ def game(
     turns = []
     while not state.over:
         if state.to_move == seat:
+            began = time.process_time()
             if isinstance(engine, SampleEngine):
-                turn = engine.choose(state, Limit(nodes=worlds), turns).turn
+                choice = engine.choose(state, Limit(nodes=worlds), turns)
             else:
-                turn = engine.choose(state, Limit(nodes=worlds)).turn
+                choice = engine.choose(state, Limit(nodes=worlds))
+            if choice.worlds:
+                THINKING[0] += time.process_time() - began
+                THINKING[1] += 1
+            turn = choice.turn
         else:
             turn = policy_turn(deal, state, POLICIES[opponent], rng)
         turns.append(turn)
@@ -116,7 +125,9 @@ def main() -> None:
     cmd = "python benchmarks/cento_players.py " + " ".join(sys.argv[1:])
     note = (
         f"`{cmd}`: {platform.machine()}, Python {platform.python_version()}, one process on a "
-        f"2-core machine shared with other work; wall {wall:.0f} s; rows `results/{name}`."
+        f"2-core machine shared with other work; wall {wall:.0f} s; "
+        f"{THINKING[0] / max(1, THINKING[1]):.3f} s of CPU a decision with a choice "
+        f"({THINKING[1]} decisions); rows `results/{name}`."
     )
     print("\n".join(lines) + "\n" + note)
     if args.out:

@@ -89,6 +89,7 @@ def test_without_the_compiled_search_the_earlier_engine_decides(
 
 
 @needs_c
+@pytest.mark.slow
 def test_search_engine_beats_random_play() -> None:
     """Seeds 1-60 at 3 players, 100 worlds a decision, the seat rotated:
     a seat wins 20 of 60 by chance; the engine wins at least 28 (35 when
