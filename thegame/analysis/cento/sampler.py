@@ -3,7 +3,7 @@ what its seat cannot see.
 
 A decision deals the unseen cards (the other hands and the draw pile, as
 ``engine.sight`` gives them) at random into a *world* of the right hand
-sizes, plays every candidate turn of the seat in it and finishes the game
+sizes, each other hand within what its draws told (``hand_slots``), plays every candidate turn of the seat in it and finishes the game
 by greedy play in compiled code (``_ctable.Search.sample``); over many
 worlds each candidate's share of wins is counted, and the best share is
 played. A candidate is what the seat decides before it sees a drawn card;
@@ -42,8 +42,6 @@ Candidate = tuple[int, int, int, int, int, int, int]
 DEFAULT_SECONDS = 1.0  # a decision's thinking time in play
 MIN_WORLDS = 8  # worlds sampled even when the time is up at once
 BATCH = 32  # worlds a compiled call (the time is checked between calls)
-
-
 FREE_BIT = 1 << FREE  # a free card in an exclusion mask (the number cards are bits 1..100)
 
 
