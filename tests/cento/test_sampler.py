@@ -13,6 +13,7 @@ from thegame.analysis.cento.engine import greedy_policy, policy_turn, random_pol
 from thegame.analysis.cento.sampler import SampleEngine, engine_choice, hand_slots
 from thegame.cli.main import cli
 from thegame.models.cento import Deal, Record, Rules, Turn, apply_turn, check, initial_state
+from thegame.models.cento.rules import HundredMode
 from thegame.models.outcome import Limit
 from thegame.solver.cento import ctable
 
@@ -44,7 +45,14 @@ def play_game(
 
 @needs_c
 @pytest.mark.parametrize(
-    ("players", "rules"), [(2, SMALL_RULES), (4, SMALL_RULES), (4, Rules()), (6, Rules())]
+    ("players", "rules"),
+    [
+        (2, SMALL_RULES),
+        (4, SMALL_RULES),
+        (4, Rules()),
+        (6, Rules()),
+        (3, Rules(hundred=HundredMode.PLAIN, chain_all=True)),
+    ],
 )
 def test_search_engine_plays_legal_games_repeatably(players: int, rules: Rules) -> None:
     deal = Deal.from_seed(11, players, rules)
