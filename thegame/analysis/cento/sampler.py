@@ -3,13 +3,14 @@ what its seat cannot see.
 
 A decision deals the unseen cards (the other hands and the draw pile, as
 ``engine.sight`` gives them) at random into a *world* of the right hand
-sizes, each other hand within what its draws told (``hand_slots``), plays every candidate turn of the seat in it and finishes the game
-by greedy play in compiled code (``_ctable.Search.sample``); over many
-worlds each candidate's share of wins is counted, and the best share is
-played. A candidate is what the seat decides before it sees a drawn card;
-in a world a draw is used as greedy play would use the card it brings.
-Once a drawn card is seen, each real turn is judged over worlds whose pile
-starts where the seat has looked.
+sizes, each other hand within what its draws told (``hand_slots``), plays
+every candidate turn of the seat in it and finishes the game by greedy
+play in compiled code (``_ctable.Search.sample``); over many worlds each
+candidate's share of wins is counted, and the best share is played. A
+candidate is what the seat decides before it sees a drawn card; in a world
+a draw is used as greedy play would use the card it brings. Once a drawn
+card is seen, each real turn is judged over worlds whose pile starts where
+the seat has looked.
 
 The opponents the benchmark meets play greedily, so greedy playouts model
 them; the seat's own later turns are greedy too (a lower bound on its own
