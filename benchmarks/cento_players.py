@@ -1,21 +1,24 @@
-"""The strength of the Cento seat engine (``thegame.analysis.cento.engine``)
-against simple players, at every table size.
+"""The strength of the Cento seat engines against simple players, at every table size.
 
 Usage (from the repository root):
 
-    python benchmarks/cento_players.py --players 2-6 --games 1000 --worlds 8
+    python benchmarks/cento_players.py --players 4-6 --games 1000 --worlds 1000 --opponents greedy
 
 For each table size and each opponent (``random``: any distinct legal turn;
 ``greedy``: the turn that leaves the fewest cards, then the most cards that
 fit the new open card), ``--games`` games of ``Deal.from_seed(seed,
 players)`` (seeds from ``--first-seed``): the engine plays one seat, rotated
-game by game, the opponent every other seat. The engine thinks ``--worlds``
-sampled worlds per decision (a count, not seconds, so a loaded machine gives
-the same games; the shrewd turn keeps its lead over sampled shares, see the
-engine's module). A win is being among the winners (rule Z1); the share of
-wins comes with its 95% Wilson interval and the share a seat would win by
-chance (1/players). Every game is replayed by the referee. ``--opponents
-greedy`` plays only the greedy rows.
+game by game, the opponent every other seat. ``--engine search`` (the
+default) is the searching engine (``analysis/cento/sampler.py``: sampled
+worlds, compiled greedy playouts); ``--engine shrewd`` the earlier one
+(``analysis/cento/engine.py``). The engine thinks ``--worlds`` sampled
+worlds per decision (a count, not seconds, so a loaded machine gives the
+same games). A win is being among the winners (rule Z1); the share of wins
+comes with its 95% Wilson interval and the share a seat would win by chance
+(1/players). Every game is replayed by the referee. ``--opponents greedy``
+plays only the greedy rows. The rows go game by game to
+``results/cento-players-{players}p-{worlds}w[-opponents][-shrewd].jsonl``;
+``cento_paired.py`` compares two such files on the same deals.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import time
 from pathlib import Path
 
 from thegame.analysis.cento.engine import SeatEngine, greedy_policy, policy_turn, random_policy
+from thegame.analysis.cento.sampler import SampleEngine
 from thegame.models.cento import Deal, Record, apply_turn, check, initial_state
 from thegame.models.outcome import Limit
 from thegame.survey.report import wilson
@@ -37,15 +41,29 @@ ROOT = Path(__file__).resolve().parent
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 
-def game(players: int, seed: int, seat: int, opponent: str, worlds: int) -> bool:
+ENGINES = {"search": SampleEngine, "shrewd": SeatEngine}
+THINKING = [0.0, 0]  # the engine's seconds (process time) and its decisions with a choice
+
+
+def game(
+    players: int, seed: int, seat: int, opponent: str, worlds: int, engine_name: str = "search"
+) -> bool:
     deal = Deal.from_seed(seed, players)
-    engine = SeatEngine(deal, seed)
+    engine = ENGINES[engine_name](deal, seed)
     rng = random.Random(seed)
     state = initial_state(deal)
     turns = []
     while not state.over:
         if state.to_move == seat:
-            turn = engine.choose(state, Limit(nodes=worlds)).turn
+            began = time.process_time()
+            if isinstance(engine, SampleEngine):
+                choice = engine.choose(state, Limit(nodes=worlds), turns)
+            else:
+                choice = engine.choose(state, Limit(nodes=worlds))
+            if choice.worlds:
+                THINKING[0] += time.process_time() - began
+                THINKING[1] += 1
+            turn = choice.turn
         else:
             turn = policy_turn(deal, state, POLICIES[opponent], rng)
         turns.append(turn)
@@ -61,6 +79,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--worlds", type=int, default=8)
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument(
+        "--engine",
+        default="search",
+        choices=list(ENGINES),
+        help="search: sampled worlds with compiled greedy playouts; shrewd: the earlier engine.",
+    )
     ap.add_argument("--opponents", default="random,greedy", help="Comma-separated: random, greedy.")
     ap.add_argument("--out", default=None, help="Markdown file to append the rows to.")
     args = ap.parse_args()
@@ -74,6 +98,7 @@ def main() -> None:
     start = time.time()
     rows = []
     tag = "" if args.opponents == "random,greedy" else "-" + args.opponents.replace(",", "-")
+    tag += "" if args.engine == "search" else "-" + args.engine
     name = f"cento-players-{args.players}p-{args.worlds}w{tag}.jsonl"
     partial = ROOT / "results" / name
     partial.write_text("")  # rows are appended game by game: a stopped run keeps its games
@@ -82,7 +107,7 @@ def main() -> None:
             wins = 0
             for g in range(args.games):
                 seed = args.first_seed + g
-                won = game(n, seed, g % n, opponent, args.worlds)
+                won = game(n, seed, g % n, opponent, args.worlds, args.engine)
                 wins += won
                 row = {"players": n, "opponent": opponent, "seed": seed, "seat": g % n + 1,
                        "won": won}  # fmt: skip
@@ -100,7 +125,9 @@ def main() -> None:
     cmd = "python benchmarks/cento_players.py " + " ".join(sys.argv[1:])
     note = (
         f"`{cmd}`: {platform.machine()}, Python {platform.python_version()}, one process on a "
-        f"2-core machine shared with other work; wall {wall:.0f} s; rows `results/{name}`."
+        f"2-core machine shared with other work; wall {wall:.0f} s; "
+        f"{THINKING[0] / max(1, THINKING[1]):.3f} s of CPU a decision with a choice "
+        f"({THINKING[1]} decisions); rows `results/{name}`."
     )
     print("\n".join(lines) + "\n" + note)
     if args.out:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.cento.engine import Choice, SeatEngine
+from ..analysis.cento.engine import Choice
 from ..analysis.cento.review import review
+from ..analysis.cento.sampler import engine_choice
 from ..analysis.cento.session import (
     Opponent,
     Session,
@@ -28,8 +29,9 @@ from ..models.cento.rules import CentoStatus
 from ..models.cento.state import TurnError
 from .pool import report
 
-# Sampled worlds an engine turn or a hint rests on at most (its time caps it too).
-ENGINE_WORLDS = 200
+# Sampled worlds an engine turn or a hint rests on at most (its time caps it
+# too): a few tenths of a second of the compiled playouts.
+ENGINE_WORLDS = 5000
 # Seconds the review gives each position at most (the job's budget caps the whole).
 REVIEW_POSITION = 0.5
 
@@ -144,7 +146,9 @@ def cento_table_job(
         if steps:
             raise InvalidInputError("a hint is for a whole turn: undo its steps first", "action")
         # From what seat 1 sees: the engine's own choice for the seat.
-        choice = SeatEngine(record.deal, len(session.turns)).choose(session.state, _limit(seconds))
+        choice = engine_choice(
+            record.deal, session.state, session.turns, _limit(seconds), seed=len(session.turns)
+        )
         extra["hint"] = {"turn": len(session.turns) + 1, **_choice_dict(choice, "hint")}
     engine: list[dict[str, Any]] = []
     while not steps and not session.over and session.to_move != 0:

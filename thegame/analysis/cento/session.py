@@ -27,7 +27,8 @@ from ...models.cento.state import (
 from ...models.errors import InvalidInputError
 from ...models.outcome import Limit
 from ...solver.cento.table import TableVerdict, greedy_turn, solve_table
-from .engine import Choice, SeatEngine
+from .engine import Choice
+from .sampler import engine_choice
 
 
 class Opponent(StrEnum):
@@ -94,6 +95,7 @@ class Session:
     builder: TurnBuilder | None = None
     vs: Opponent = Opponent.SOLVER
     last_choice: Choice | None = None
+    strength: str = "strong"  # the engine's (``sampler.STRENGTHS``)
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -187,8 +189,9 @@ class Session:
         shared win), else the greedy turn. The engine: its estimate from what
         the seat sees (``last_choice`` says how many worlds it rests on)."""
         if self.vs == Opponent.ENGINE:
-            engine = SeatEngine(self.deal, len(self.turns))
-            self.last_choice = engine.choose(self.state, self.think)
+            self.last_choice = engine_choice(
+                self.deal, self.state, self.turns, self.think, self.strength, len(self.turns)
+            )
             turn = self.last_choice.turn
             self.states.append(apply_turn(self.deal, self.state, turn))
             self.turns.append(turn)

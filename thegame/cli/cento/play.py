@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.text import Text
 
+from ...analysis.cento.sampler import DEFAULT_SECONDS, STRENGTHS, engine_choice
 from ...analysis.cento.session import Opponent
 from ...models import interrupt
 from ...models.cento import Deal, Record
@@ -16,7 +17,7 @@ from ...models.errors import IllegalMoveError, InvalidInputError
 from ...models.outcome import Limit
 from ...models.words import plural
 from ..common import SECONDS, out, tell, user_errors, write_atomic
-from ..options import save_option
+from ..options import choice_option, save_option
 from .daily import make_daily
 from .options import deal_from_options, deal_options
 from .play_view import say_ending, table
@@ -59,12 +60,19 @@ PLAY_HELP = (
     "is open) and plays proven turns; 'engine' sees only its own seat, and you see only "
     "yours.",
 )
+@choice_option(
+    "--strength",
+    STRENGTHS,
+    "With --vs engine: strong searches sampled deals of the unseen cards with playouts; "
+    "normal is the earlier engine (a one-turn score, a few sampled deals).",
+    default="strong",
+)
 @click.option(
     "--think",
     type=SECONDS,
-    default=2.0,
-    show_default=True,
-    help="Seconds the solver searches for its turn and for a hint.",
+    default=None,
+    help="Seconds the solver (default 2) or the engine (default 1) thinks for its turn "
+    "and for a hint.",
 )
 @save_option("Write the game as a record after every turn ('cento check' and 'cento analyze' "
              "read it).")  # fmt: skip
@@ -78,7 +86,8 @@ def play(
     date: str | None,
     seats: tuple[int, ...],
     vs: str,
-    think: float,
+    strength: str,
+    think: float | None,
     save_file: str | None,
     **kw: Any,
 ) -> None:
@@ -97,7 +106,11 @@ def play(
     if people[-1] > d.players:
         raise InvalidInputError(f"seat {people[-1]} is not a seat of {d.players}", "--seat")
     opponent = Opponent(vs)
-    session = Session(d, frozenset(k - 1 for k in people), Limit(time=think), vs=opponent)
+    if think is None:
+        think = DEFAULT_SECONDS if opponent == Opponent.ENGINE else 2.0
+    session = Session(
+        d, frozenset(k - 1 for k in people), Limit(time=think), vs=opponent, strength=strength
+    )
     saver = _Saver(save_file)
     saver.save(session.record)  # now: a path that cannot be written fails before the game
     who = "alone" if d.players == 1 else _who(d.players, people, opponent)
@@ -207,9 +220,14 @@ def _play_loop(session: Session, saver: _Saver, think: float) -> bool:
 
 def _engine_hint(session: Session, think: float) -> None:
     """A hint from what the person's seat sees: the engine's turn and its estimate."""
-    from ...analysis.cento.engine import SeatEngine
-
-    choice = SeatEngine(session.deal, len(session.turns)).choose(session.state, Limit(time=think))
+    choice = engine_choice(
+        session.deal,
+        session.state,
+        session.turns,
+        Limit(time=think),
+        session.strength,
+        len(session.turns),
+    )
     if interrupt.requested():
         raise KeyboardInterrupt
     why = (

@@ -34,6 +34,22 @@ class Search:
     def prove(
         self, root: Key, budget: _Budget, nodes: int, max_nodes: int, max_bytes: int, /
     ) -> tuple[int, int, int]: ...
+    # Worlds dealt from what the seat sees (the other hands within their
+    # slots' masks of excluded cards; the search's own pile is replaced), in
+    # each every candidate (drew, trick, immune, free, open, obliged, mask)
+    # played and finished by greedy play: per candidate (wins, worlds).
+    def sample(
+        self,
+        small: int,
+        own: int,
+        unseen: bytes,
+        head: bytes,
+        slots: tuple[tuple[int, ...], ...],
+        candidates: tuple[tuple[int, int, int, int, int, int, int], ...],
+        seed: int,
+        worlds: int,
+        /,
+    ) -> list[tuple[int, int]]: ...
     def nodes(self) -> int: ...
     def lookup(self, key: Key, /) -> tuple[int, int]: ...
     def get(self, key: Key, /) -> tuple[int, int] | None: ...

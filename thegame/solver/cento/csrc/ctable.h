@@ -95,13 +95,47 @@ typedef struct Search {
     int (*full)(void *ctx);
 } Search;
 
+/* A candidate turn of the seat to move: ``drew`` 1: a draw (after a Trick
+ * if ``trick``), the drawn card's use left to the seat as greedy play would
+ * use it; 0 (no draw) or 2 (the drawn card seen): the turn's outcome in full */
+struct Candidate {
+    int drew, trick, immune, free, open, obliged;
+    u128 mask;
+};
+
 /* gen.c */
 int gen_outcomes(const Deal *d, OutVec *out, u128 mask, int free, int open_c, int pos, int bound,
                  int immune, int others);
 int expand(Search *s, const uint64_t *key, ChildVec *out); /* -1: out of memory */
 int has_choice(const Deal *d, const uint64_t *key);
+int child_of(const Deal *d, int kw, const uint64_t *key, const Outcome *o, uint64_t *child,
+             int *won);
 int children(Search *s, const uint64_t *key, ChildVec *out);
 void init_numbers(const Search *s, const uint64_t *key, int64_t *pn, int64_t *dn);
+
+/* playout.c */
+int playout(Search *s, const uint64_t *start, uint64_t *rng, ChildVec *vec, int *won);
+/* One sampled world's value of each candidate turn of the mover of
+ * ``key`` (see playout.c); -1 when out of memory */
+int sample_world(Search *s, const uint64_t *key, const struct Candidate *cands, int ncands,
+                 uint64_t *rng, ChildVec *vec, int *values);
+
+/* What the seat sees, for dealing worlds: its small fields and hand, the
+ * unseen cards (the head of the pile excluded: the cards the seat has
+ * looked at, which start the pile) and per other seat, in seat order,
+ * ``nslots[i]`` masks of the cards each of its cards cannot be */
+struct World {
+    uint64_t small;
+    u128 own;
+    int unseen[128], nunseen;
+    int head[8], nhead;
+    int nslots[MAX_SEATS];
+    u128 slots[128];
+};
+/* ``count`` worlds dealt and sampled: per candidate the wins and the
+ * worlds it was a turn in, added to ``wins`` and ``seen`` */
+int sample_worlds(Search *s, const struct World *w, const struct Candidate *cands, int ncands,
+                  int count, uint64_t *rng, long long *wins, long long *seen);
 
 /* search.c */
 int pt_init(PnTable *t, int kw);

@@ -233,7 +233,106 @@ static PyObject *search_progress(SearchObject *self, PyObject *Py_UNUSED(ignored
 
 static Py_ssize_t search_len(SearchObject *self) { return (Py_ssize_t)self->s.tt.count; }
 
+/* Candidates from Python tuples (drew, trick, immune, free, open, obliged, mask) */
+static struct Candidate *read_candidates(PyObject *cands, int *nc) {
+    if (!PyTuple_Check(cands) || PyTuple_GET_SIZE(cands) > 4096) {
+        PyErr_SetString(PyExc_ValueError, "candidates: a tuple of at most 4096");
+        return NULL;
+    }
+    *nc = (int)PyTuple_GET_SIZE(cands);
+    struct Candidate *cv = malloc((*nc ? *nc : 1) * sizeof(struct Candidate));
+    if (cv == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (int j = 0; j < *nc; j++) {
+        PyObject *mask, *t = PyTuple_GET_ITEM(cands, j);
+        struct Candidate *c = &cv[j];
+        if (!PyArg_ParseTuple(t, "iiiiiiO", &c->drew, &c->trick, &c->immune, &c->free, &c->open,
+                              &c->obliged, &mask) ||
+            !read_u128(mask, &c->mask)) {
+            free(cv);
+            return NULL;
+        }
+    }
+    return cv;
+}
+
+/* A bytes of cards (0: a free card) into ints */
+static int read_cards(PyObject *o, int *out, int max, int *len) {
+    uint8_t buf[128];
+    if (!read_bytes(o, buf, max, len)) return 0;
+    for (int i = 0; i < *len; i++) out[i] = buf[i];
+    return 1;
+}
+
+static PyObject *search_sample(SearchObject *self, PyObject *args) {
+    PyObject *small, *own, *unseen, *head, *slots, *cands;
+    unsigned long long seed;
+    int worlds;
+    struct World w;
+    Deal *d = &self->s.d;
+    if (!PyArg_ParseTuple(args, "OOOOOOKi", &small, &own, &unseen, &head, &slots, &cands, &seed,
+                          &worlds))
+        return NULL;
+    u128 v;
+    if (!read_u128(small, &v) || !read_u128(own, &w.own)) return NULL;
+    w.small = (uint64_t)v;
+    if (!read_cards(unseen, w.unseen, 127, &w.nunseen) || !read_cards(head, w.head, 8, &w.nhead))
+        return NULL;
+    if (!PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != d->n || worlds < 0) {
+        PyErr_SetString(PyExc_ValueError, "slots: a tuple of masks a seat; worlds >= 0");
+        return NULL;
+    }
+    int at = 0;
+    for (int i = 0; i < d->n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(slots, i);
+        if (!PyTuple_Check(t) || at + PyTuple_GET_SIZE(t) > 128) {
+            PyErr_SetString(PyExc_ValueError, "slots: a tuple of masks a seat");
+            return NULL;
+        }
+        w.nslots[i] = (int)PyTuple_GET_SIZE(t);
+        if (!read_masks(t, &w.slots[at], w.nslots[i])) return NULL;
+        at += w.nslots[i];
+    }
+    if (at > w.nunseen) {
+        PyErr_SetString(PyExc_ValueError, "more cards in the other hands than unseen");
+        return NULL;
+    }
+    int nc;
+    struct Candidate *cv = read_candidates(cands, &nc);
+    if (cv == NULL) return NULL;
+    long long *wins = calloc(nc ? nc : 1, sizeof(long long));
+    long long *seen = calloc(nc ? nc : 1, sizeof(long long));
+    PyObject *out = NULL;
+    uint64_t rng = seed;
+    if (wins == NULL || seen == NULL || sample_worlds(&self->s, &w, cv, nc, worlds, &rng, wins, seen)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyList_New(nc);
+    for (int j = 0; out != NULL && j < nc; j++) {
+        PyObject *x = Py_BuildValue("LL", wins[j], seen[j]);
+        if (x == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, j, x);
+    }
+done:
+    free(cv);
+    free(wins);
+    free(seen);
+    return out;
+}
+
 static PyMethodDef search_methods[] = {
+    {"sample", (PyCFunction)search_sample, METH_VARARGS,
+     "sample(small, own, unseen, head, slots, candidates, seed, worlds) -> [(wins, worlds)]:\n"
+     "``worlds`` deals of the unseen cards (the other hands within their slots' masks, the\n"
+     "pile after ``head``; the search's own pile is replaced), in each every candidate\n"
+     "(drew, trick, immune, free, open, obliged, mask) of the seat played and the game\n"
+     "finished by greedy play."},
     {"prove", (PyCFunction)search_prove, METH_VARARGS,
      "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
      "loop; budget.reach(nodes) is called every 64 nodes and past max_nodes (-1: none);\n"

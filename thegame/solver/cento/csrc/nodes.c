@@ -153,6 +153,30 @@ int expand(Search *s, const uint64_t *key, ChildVec *out) {
     return 0;
 }
 
+/* The position after outcome ``o`` of the mover of ``key``, as expand
+ * makes it (without its checks for equal children): 0 with ``child`` set,
+ * 1 when the turn ended the game (``won`` for the seat asked about). */
+int child_of(const Deal *d, int kw, const uint64_t *key, const Outcome *o, uint64_t *child,
+             int *won) {
+    uint64_t small = key[0];
+    int n = d->n, mover = small & 7, pos = small >> 10 & 127, passes = small >> 18 & 7;
+    if (o->won) {
+        *won = mover == d->k;
+        return 1;
+    }
+    memcpy(child, key, kw * sizeof(uint64_t));
+    set_hand(child, mover, o->mask | (u128)o->free << FREE_SHIFT);
+    if (o->trick) trick_draws(d, child, mover, pos, o->trick_pos);
+    int p2 = o->passed ? passes + 1 : 0;
+    if (p2 >= n) {
+        *won = wins(d, child);
+        return 1;
+    }
+    uint64_t imm2 = small >> 21 | (uint64_t)o->immune << mover;
+    child[0] = pack((mover + 1) % n, o->open, o->pos, o->obliged, p2, imm2);
+    return 0;
+}
+
 /* _has_choice: 1 when the mover surely has more than one turn and cannot
  * empty their hand this turn; 0 when the turns must be made to tell */
 int has_choice(const Deal *d, const uint64_t *key) {
