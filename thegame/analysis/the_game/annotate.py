@@ -26,11 +26,17 @@ interval excludes zero, so sampling noise alone does not mark anything.
 
 *Hindsight* (``review.analyze_record``: the deck's order known) is the second
 column; only mistakes it proves are summed into cards lost.
+
+A game played with the draw pile in view (``Record.full_view``: a puzzle, a
+known-order game) is judged by hindsight alone: the player saw what
+hindsight sees, so an action is marked only where the best reachable
+result got worse, proven (``hindsight_mark``), and there is no fair column.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -43,9 +49,9 @@ from ...models.the_game.notation import action_text
 from ...models.the_game.record import replayed
 from ...solver.the_game.kernel import END, Action
 from .blind import check_family
-from .review import POSITION_LIMIT, Analysis, _follow, _same, analyze_record
+from .review import POSITION_LIMIT, Analysis, Mistake, _follow, _same, analyze_record
+from .rollout import hidden_cards, playouts
 from .rollout import plan as policy_plan
-from .rollout import playouts, sample_orders
 from .strong import Budget, Level, StrongPlayer
 
 # z of a two-sided 95% interval.
@@ -85,6 +91,12 @@ TURN_START_SAMPLES = 50
 REVIEW_BUDGET = Budget(playouts=60)
 REVIEW_PLAYOUTS_TOTAL = 1500
 MARK_NAMES = ("", "?!", "?", "??")
+# Who plays the win-chance curve on from each turn start.
+TURN_STARTS_BY = "policy"
+# A win chance this low, and the player won: the review says so.
+NEAR_ZERO = 0.05
+# The most samples a review takes: the playouts' memory grows with them.
+MAX_SAMPLES = 100_000
 MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 
 
@@ -188,7 +200,11 @@ class Annotation:
     mark: str = ""
     hindsight_before: int | None = None  # best reachable cards left, the order known
     hindsight_after: int | None = None
-    hindsight_proven: bool = False  # a proven hindsight mistake
+    hindsight_proven: bool = False  # both hindsight figures are proven optima
+    hindsight_mistake_proven: bool = False  # the action provably lost cards
+    # The better player's choice measured no better than the action played
+    # on the same samples: no "better" is named and no mark given.
+    no_better: bool = False
 
     def to_dict(self, rules: Rules) -> dict[str, Any]:
         """The action in JSON (``analyze --json``, the server's review), in
@@ -198,7 +214,9 @@ class Annotation:
             "play": self.play + 1,
             "player": self.player,
             "played": _play_dict(rules, self.played),
-            "better": _play_dict(rules, self.better),
+            # null where nothing measured better (``same`` tells whether the
+            # player made the better player's choice)
+            "better": None if self.no_better else _play_dict(rules, self.better),
             "better_by": str(self.better_by),
             "same": self.same,
             "mark": self.mark,
@@ -210,10 +228,12 @@ class Annotation:
             "after_played": None if self.after_played is None else self.after_played.to_dict(),
             "after_better": None if self.after_better is None else self.after_better.to_dict(),
             "drop": None if self.drop is None else self.drop.to_dict(),
-            "continuation": [_play_dict(rules, p) for p in self.continuation],
+            "continuation": [] if self.no_better else [
+                _play_dict(rules, p) for p in self.continuation],
             "hindsight_before": self.hindsight_before,
             "hindsight_after": self.hindsight_after,
-            "hindsight_optimal": self.hindsight_proven,
+            "hindsight_proven": self.hindsight_proven,
+            "hindsight_mistake_proven": self.hindsight_mistake_proven,
         }
 
 
@@ -235,6 +255,17 @@ class Review:
     # Who chooses the better action, and its budget per choice (strong only).
     level: Level = Level.DEFAULT
     budget: Budget | None = None
+    # The draw pile was in view: judged by hindsight alone (no fair column).
+    full_view: bool = False
+
+    @property
+    def beyond_estimate(self) -> list[tuple[int, Estimate]]:
+        """The turn starts (0-based turn, estimate) the player went on to win
+        from while the blind policy's estimate put the win near 0% (at most
+        ``NEAR_ZERO``): the player found what the estimate did not."""
+        if self.status != Status.WON:
+            return []
+        return [(t, e) for t, e in self.turn_starts if e.win <= NEAR_ZERO]
 
     @property
     def marked(self) -> list[Annotation]:
@@ -256,8 +287,14 @@ class Review:
                 "win_chance_lost": list(self.marks.win),
                 "cards_left_gained": list(self.marks.left),
             },
+            "full_view": self.full_view,
             # Turns and plays count from 1 in JSON, as on screen.
             "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in self.turn_starts],
+            # Who plays on from each turn start (the curve): the blind policy.
+            "turn_starts_by": TURN_STARTS_BY,
+            "beyond_estimate": [
+                {"turn": t + 1, "win_chance": round(e.win, 4)} for t, e in self.beyond_estimate
+            ],
             "actions": [a.to_dict(rules) for a in self.annotations],
             "hindsight": None if hs is None else hs.to_dict(),
             "stats": {"seconds": round(self.seconds, 3)},
@@ -332,16 +369,20 @@ def annotate_record(
     hindsight_total: float | None = HINDSIGHT_TOTAL,
     level: Level = Level.STRONG,
     budget: Budget = REVIEW_BUDGET,
+    full_view: bool | None = None,
 ) -> Review:
     """Judge every action of ``record`` from the player's view (see the
     module notes); ``hindsight`` None skips the hindsight column. The first
     ``start_turn`` turns are replayed without judging. ``level``: who
     chooses the better action (the strong player within ``budget`` per
-    choice, or the default policy)."""
-    if samples < 2:
-        raise ValueError("samples must be at least 2")
+    choice, or the default policy). ``full_view``: whether the player saw
+    the draw pile (None: as the record says)."""
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be in 1..{MAX_SAMPLES}")
     start = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
+    if record.full_view if full_view is None else full_view:
+        return _full_view(record, samples, seed, hindsight, start_turn, start, hindsight_total)
     gap = blind_gap(record.deal.rules)
     if gap is not None:
         # Extreme's commands: no blind policy, so hindsight alone.
@@ -353,6 +394,11 @@ def annotate_record(
     turn_starts: list[tuple[int, Estimate]] = []
     total = sum(len(t.plays) + 1 for t in record.turns[start_turn:])
     chooser = _Better(level, budget, seed, REVIEW_PLAYOUTS_TOTAL)
+    # The same sampled orders at every turn start: each turn's orders are
+    # these permutations of every card not yet played, kept to the cards
+    # hidden then (a uniform order of them), so the curve moves with the
+    # game, not with new samples.
+    orders = _Orders(state, samples, seed)
 
     def judged(ann: Annotation) -> None:
         annotations.append(ann)
@@ -364,7 +410,7 @@ def annotate_record(
             break  # Ctrl-C: the review so far
         # One set of orders per turn: the hidden set does not change inside
         # a turn, so every action of the turn is judged on the same samples.
-        samples_of = _TurnSamples(sample_orders(state, samples, seed * 1_000_003 + i))
+        samples_of = _TurnSamples(orders.at(state))
         # The turn starts only draw the curve: fewer samples do (they are the
         # first samples of the turn, reused if the first action is judged).
         turn_starts.append((i, _estimate(samples_of.at(state, 0, TURN_START_SAMPLES))))
@@ -497,8 +543,43 @@ def _judged(
         ann.after_better = _estimate(best_out)
         ann.after_played = _estimate(played_out)
         ann.drop = _drop(best_out, played_out)
-        ann.mark = mark_of(ann.drop, marks)
+        if _measures_better(ann.drop):
+            ann.mark = mark_of(ann.drop, marks)
+        else:
+            ann.no_better = True  # no "better" that measured no better
     return ann, after
+
+
+def _measures_better(drop: Drop) -> bool:
+    """Whether the better player's choice measured better than the action
+    played on the same samples: neither measure worse, one of them better."""
+    return drop.win >= 0 and drop.left >= 0 and (drop.win > 0 or drop.left > 0)
+
+
+class _Orders:
+    """Sampled orders shared by every turn of a review: permutations of the
+    cards not on a pile at the review's start, each kept to the cards hidden
+    at a turn's start (the restriction of a uniform permutation is uniform)."""
+
+    def __init__(self, state: GameState, n: int, seed: int) -> None:
+        cards = sorted(set(hidden_cards(state)) | {c for h in state.hands for c in h})
+        rng = random.Random(seed)
+        self.perms: list[list[int]] = []
+        for _ in range(n):
+            if interrupt.requested():
+                break  # Ctrl-C while sampling: the review stops at once
+            perm = list(cards)
+            rng.shuffle(perm)
+            self.perms.append(perm)
+
+    def at(self, state: GameState) -> list[list[int]]:
+        hidden = set(hidden_cards(state))
+        out = []
+        for perm in self.perms:
+            if interrupt.requested():
+                break
+            out.append([c for c in perm if c in hidden])
+        return out
 
 
 def _plan_outcomes(
@@ -556,4 +637,68 @@ def _hindsight_columns(annotations: list[Annotation], analysis: Analysis) -> Non
             continue
         a.hindsight_before = analysis.curve[n]
         a.hindsight_after = analysis.curve[n + 1]
-        a.hindsight_proven = (a.turn, a.play) in proven
+        a.hindsight_proven = analysis.is_proven(n) and analysis.is_proven(n + 1)
+        a.hindsight_mistake_proven = (a.turn, a.play) in proven
+
+
+def hindsight_mark(mistake: Mistake, marks: MarkThresholds = MARKS) -> str:
+    """The mark of a proven hindsight mistake (a full-view game): by the
+    cards it provably lost, on the thresholds of expected cards left; one
+    that threw a perfect clear away is at least ``?``."""
+    if not mistake.proven:
+        return ""
+    lost = mistake.best_after - mistake.best_before
+    level = max(1, sum(1 for t in marks.left if lost >= t))
+    if mistake.best_before == 0:
+        level = max(level, 2)
+    return MARK_NAMES[min(level, 3)]
+
+
+def _full_view(
+    record: Record,
+    samples: int,
+    seed: int,
+    hindsight: Limit | None,
+    start_turn: int,
+    start: float,
+    total: float | None,
+) -> Review:
+    """The review of a game played with the draw pile in view: hindsight
+    alone, every action listed, marked only where it provably lost cards."""
+    analysis = None
+    if hindsight is not None:
+        analysis = analyze_record(record, hindsight, start_turn=start_turn, total=total)
+    mistakes = {} if analysis is None else {(m.turn, m.play): m for m in analysis.mistakes}
+    state = replayed(Record(record.deal.with_first(record.first), record.turns[:start_turn]))
+    annotations: list[Annotation] = []
+    for i, turn in enumerate(record.turns[start_turn:], start_turn):
+        for j, p in enumerate([*turn.plays, None]):
+            if state.over:
+                break
+            m = mistakes.get((i, j))
+            proven = m is not None and m.proven
+            annotations.append(Annotation(
+                turn=i, play=j, player=state.current + 1, played=p,
+                better=m.better if m is not None and proven else None,
+                same=not proven,
+                tops=tuple(state.tops), hand=tuple(sorted(state.hands[state.current])),
+                draw_left=state.stock_left(),
+                continuation=[],
+                better_by=Level.DEFAULT,
+                mark=hindsight_mark(m) if m is not None else "",
+            ))  # fmt: skip
+            state = _apply(state, _action(p))
+    if analysis is not None:
+        _hindsight_columns(annotations, analysis)
+    return Review(
+        record=record,
+        annotations=annotations,
+        samples=samples,
+        seed=seed,
+        turn_starts=[],
+        hindsight=analysis,
+        cards_left=state.cards_left(),
+        status=state.status,
+        seconds=time.monotonic() - start,
+        full_view=True,
+    )

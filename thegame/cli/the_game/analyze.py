@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ...analysis.the_game.annotate import (
     HINDSIGHT_TOTAL,
+    MAX_SAMPLES,
     MARK_WORDS,
     TURN_START_SAMPLES,
     Annotation,
@@ -20,7 +21,7 @@ from ...analysis.the_game.annotate import (
     Review,
     annotate_record,
 )
-from ...analysis.the_game.review import Analysis, hint_for
+from ...analysis.the_game.review import Analysis, figure_text, hint_for
 from ...analysis.the_game.strong import Level
 from ...models import InvalidInputError, Limit
 from ...models.check import status_text
@@ -72,18 +73,27 @@ def best_chart(analysis: Analysis, height: int = 6) -> RenderableType | None:
     rows.append(Text("     " + "".join(ticks)))
     rows.append(Text("     " + "".join(labels).rstrip()))
     rows.append(Text("     turns played -> best reachable cards left (hindsight)", style="dim"))
+    proven, points = analysis.proven_share
+    if proven < points:
+        rows.append(Text(f"     {proven} of {points} points proven; the others are the best "
+                         "found, upper bounds (see the table and the JSON)", style="dim"))
     return Group(*rows)
 
 
 def hindsight_at_turn_starts(analysis: Analysis) -> dict[int, int]:
     """The best reachable cards left (hindsight) at the start of each turn
     (0-based index) the analysis judged."""
-    values: dict[int, int] = {}
+    return {t: analysis.curve[n] for t, n in _turn_start_points(analysis).items()}
+
+
+def _turn_start_points(analysis: Analysis) -> dict[int, int]:
+    """The curve point (index) at the start of each turn judged."""
+    points: dict[int, int] = {}
     if analysis.steps:
-        values[analysis.steps[0][0]] = analysis.curve[0]
-    for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
-        values[i + 1] = value  # the last step of turn i: where turn i + 1 starts
-    return values
+        points[analysis.steps[0][0]] = 0
+    for n, (i, _) in enumerate(analysis.steps):
+        points[i + 1] = n + 1  # the last step of turn i: where turn i + 1 starts
+    return points
 
 
 def _block_rows(values: list[float], height: int) -> list[str]:
@@ -115,8 +125,12 @@ def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType
         f"fair win chance at each turn start (the blind policy over the first {samples}"
         f"{of} sampled orders of the unseen cards; an estimate)"
     )
+    caption += f"; {_curve_by(review)}"
     if not terminal:
-        return _plain_chart(caption, turns, wins, hs)
+        texts = {} if review.hindsight is None else {
+            t: review.hindsight.figure(n)
+            for t, n in _turn_start_points(review.hindsight).items()}  # fmt: skip
+        return _plain_chart(caption, turns, wins, texts)
     left = [f"100% |{row}" if i == 0 else f"     |{row}" for i, row in enumerate(
         _block_rows(wins, height))]  # fmt: skip
     left.append("  0% +" + "-" * len(wins))
@@ -135,14 +149,22 @@ def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType
     )
     if hs and review.hindsight is not None:
         chart.add_column()
-        chart.add_row(fair, _hindsight_column(hs, turns, labels, height))
+        chart.add_row(fair, _hindsight_column(hs, turns, labels, height, review.hindsight))
     else:
         chart.add_row(fair)
     return Group(Text(caption, style="dim"), chart)
 
 
+def _curve_by(review: Review) -> str:
+    """Who plays the win-chance curve on, in words."""
+    return (
+        "the curve is the blind policy's own play from each turn start, on the same "
+        "sampled orders at every turn"
+    )
+
+
 def _plain_chart(
-    caption: str, turns: list[int], wins: list[float], hs: dict[int, int]
+    caption: str, turns: list[int], wins: list[float], hs: dict[int, str]
 ) -> RenderableType:
     """The chart as plain lines (a pipe, a file)."""
     lines = [
@@ -159,7 +181,7 @@ def _plain_chart(
 
 
 def _hindsight_column(
-    hs: dict[int, int], turns: list[int], labels: list[str], height: int
+    hs: dict[int, int], turns: list[int], labels: list[str], height: int, analysis: Analysis
 ) -> RenderableType:
     """The hindsight curve beside the win chart: best reachable cards left."""
     top = max(hs.values())
@@ -167,11 +189,15 @@ def _hindsight_column(
         return Text(
             "hindsight: a perfect clear stayed reachable at every turn start", style="green"
         )
+    points = _turn_start_points(analysis)
+    unproven = [t + 1 for t in turns if t in points and not analysis.is_proven(points[t])]
     values = [hs.get(t, 0) / top for t in turns]
     rows = [f"{top:>4} |{r}" if i == 0 else f"     |{r}" for i, r in enumerate(
         _block_rows(values, height))]  # fmt: skip
     rows.append("   0 +" + "-" * len(values))
     rows.append("      " + "".join(labels).rstrip())
+    if unproven:
+        rows.append(f"turns {', '.join(map(str, unproven))}: best found, not proven (<=)")
     return Group(
         Text("hindsight: best reachable cards left", style="bold"),
         *(Text(line, style="magenta") for line in rows),
@@ -190,10 +216,15 @@ def analysis_view(analysis: Analysis) -> RenderableType:
             style="dim",
         )
     )
-    start = "" if analysis.start_proven else " (best found, not proven)"
-    parts.append(
-        Text(f"best possible at the start: {plural(analysis.best_at_start, 'card')} left{start}")
-    )
+    if analysis.start_proven:
+        start = f"{plural(analysis.best_at_start, 'card')} left"
+    else:
+        start = f"<= {analysis.best_at_start} cards left (best found)"
+    parts.append(Text(f"best possible at the start: {start}"))
+    proven, points = analysis.proven_share
+    parts.append(Text(f"{proven} of {points} hindsight figures proven"
+                      + ("" if proven == points else "; the others are printed <= N (best found)"),
+                      style="dim"))  # fmt: skip
     status = status_text(analysis.status)
     parts.append(Text(f"result: {plural(analysis.result, 'card')} left ({status})"))
     parts.extend(_hindsight_summary(analysis))
@@ -207,8 +238,8 @@ def analysis_view(analysis: Analysis) -> RenderableType:
                 str(m.turn + 1),
                 str(m.play + 1),
                 _play_text(rules, m.played),
-                str(m.best_before),
-                str(m.best_after),
+                figure_text(m.best_before, m.before_proven),
+                figure_text(m.best_after, m.after_proven),
                 _play_text(rules, m.better),
                 "proven" if m.proven else "best found",
             )
@@ -243,6 +274,8 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
     rules = review.record.deal.rules
     deal = review.record.deal
     parts: list[RenderableType] = []
+    if review.full_view:
+        return _full_view_review(review)
     if review.fair_unavailable is not None:
         parts.append(Text(f"Fair review: not available ({review.fair_unavailable}).", "yellow"))
         left = plural(review.cards_left, "card")
@@ -293,9 +326,69 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
     if chart is not None:
         parts.append(Text())
         parts.append(chart)
+    found = _beyond_estimate_text(review)
+    if found is not None:
+        parts.append(found)
     if review.hindsight is not None:
         parts.append(Text())
         parts.append(analysis_view(review.hindsight))
+    return Group(*parts)
+
+
+def _beyond_estimate_text(review: Review) -> Text | None:
+    """Where the player won from a turn start the estimate put near 0%."""
+    low = review.beyond_estimate
+    if not low:
+        return None
+    turns = ", ".join(f"turn {t + 1} ({100 * e.win:.0f}%)" for t, e in low)
+    return Text(
+        f"You won from {turns}, where the blind policy's estimate put the win near 0%: "
+        "you found what the estimate did not (it plays on without looking ahead).",
+        style="green",
+    )
+
+
+def _full_view_review(review: Review) -> RenderableType:
+    """A game played with the draw pile in view: judged by hindsight alone."""
+    rules = review.record.deal.rules
+    parts: list[RenderableType] = [
+        Text(
+            "Review with the draw pile in view (a puzzle or a known-order game): you saw "
+            "every card, so each action is judged with the order known, and marked only "
+            "where the best reachable result provably got worse.",
+            style="dim",
+        ),
+        Text(f"result: {plural(review.cards_left, 'card')} left ({status_text(review.status)})"),
+    ]
+    marked = review.marked
+    if review.hindsight is None:
+        parts.append(Text("no hindsight column (--no-hindsight): nothing judged", "yellow"))
+        return Group(*parts)
+    if not marked:
+        if review.status == "won":
+            parts.append(Text("no marked actions: a perfect game, every action kept the "
+                              "perfect clear (proven by the line played)", "green"))  # fmt: skip
+        else:
+            parts.append(Text("no marked actions: no action provably made the best reachable "
+                              "result worse", "green"))  # fmt: skip
+    else:
+        counts = {m: sum(1 for a in marked if a.mark == m) for m in ("??", "?", "?!")}
+        parts.append(Text(", ".join(f"{plural(n, MARK_WORDS[m])} ({m})"
+                                    for m, n in counts.items() if n), style="bold red"))  # fmt: skip
+        for a in marked:
+            where = f"{turn_label(a.turn)}, play {a.play + 1}, player {a.player}"
+            head = Text(f"{a.mark} {MARK_WORDS[a.mark]}: ", style="bold red")
+            head.append(f"{_play_text(rules, a.played)}  ({where})", style="bold")
+            lines: list[RenderableType] = [Text(), head]
+            if a.hindsight_before is not None and a.hindsight_after is not None:
+                lost = a.hindsight_after - a.hindsight_before
+                lines.append(Text(f"  it cost {plural(lost, 'card')}: "
+                                  f"{_hindsight_words(a)}"))  # fmt: skip
+            lines.append(Text(f"  better    {_play_text(rules, a.better)} (proven: it keeps "
+                              f"{a.hindsight_before} cards left reachable)", style="green"))
+            parts.extend(lines)
+    parts.append(Text())
+    parts.append(analysis_view(review.hindsight))
     return Group(*parts)
 
 
@@ -347,13 +440,23 @@ def _marked_view(deal: Deal, rules: Rules, a: Annotation) -> RenderableType:
             )
         )
     if a.hindsight_before is not None and a.hindsight_after is not None:
-        sure = "proven" if a.hindsight_proven else "not proven"
-        if a.hindsight_after > a.hindsight_before:
-            hs = f"best reachable {a.hindsight_before} -> {a.hindsight_after} cards left ({sure})"
-        else:
-            hs = f"no loss: best reachable stays {a.hindsight_after}"
-        lines.append(Text(f"  hindsight {hs}", style="dim"))
+        lines.append(Text(f"  hindsight {_hindsight_words(a)}", style="dim"))
     return Group(*lines)
+
+
+def _hindsight_words(a: Annotation) -> str:
+    """An action's hindsight figures in words, each proven or a bound."""
+    before, after = a.hindsight_before, a.hindsight_after
+    assert before is not None and after is not None
+    if a.hindsight_proven:
+        if after > before:
+            return f"best reachable {before} -> {after} cards left (proven)"
+        return f"no loss: best reachable stays {after} (proven)"
+    if after > before:
+        sure = "the loss proven" if a.hindsight_mistake_proven else "not proven"
+        return (f"best reachable {figure_text(before, False)} -> "
+                f"{figure_text(after, False)} cards left ({sure})")  # fmt: skip
+    return f"best reachable stays {figure_text(after, False)}, not proven"
 
 
 def _turn_table(review: Review) -> RenderableType:
@@ -375,15 +478,16 @@ def _turn_table(review: Review) -> RenderableType:
         rows += 1
         hs = (
             "-"
-            if a.hindsight_before is None
-            else f"{a.hindsight_before} -> {a.hindsight_after}"
-            + (" proven" if a.hindsight_proven else "")
+            if a.hindsight_before is None or a.hindsight_after is None
+            else f"{a.hindsight_before} -> {a.hindsight_after} proven"
+            if a.hindsight_proven
+            else f"<= {a.hindsight_before} -> <= {a.hindsight_after} (best found)"
         )
         table.add_row(
             str(a.turn + 1),
             str(a.play + 1),
             _play_text(rules, a.played),
-            _play_text(rules, a.better),
+            "- (none measured better)" if a.no_better else _play_text(rules, a.better),
             f"{100 * a.drop.win:+.0f}",
             f"{a.drop.left:+.1f}",
             a.mark,
@@ -414,11 +518,11 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 @record_argument()
 @click.option(
     "--samples",
-    type=click.IntRange(min=2),
+    type=click.IntRange(1, MAX_SAMPLES),
     default=100,
     show_default=True,
-    help=f"Sampled orders of the unseen cards per turn (the fair review; the win-chance "
-    f"curve at the turn starts uses the first {TURN_START_SAMPLES}).",
+    help=f"Sampled orders of the unseen cards per turn, 1-{MAX_SAMPLES:,} (the fair review; "
+    f"the win-chance curve at the turn starts uses the first {TURN_START_SAMPLES}).",
 )
 @sample_seed_option()
 @limit_options(
@@ -444,6 +548,14 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     help="Who names the better action: the strong blind player (a fixed playout budget "
     "per choice) or the blind policy.",
 )
+@click.option(
+    "--view",
+    type=click.Choice(["full", "hidden"]),
+    default=None,
+    help="What the player saw: 'full' (the draw pile in view: judged by hindsight alone) "
+    "or 'hidden' (face down: the fair review and hindsight). Default: as the record says "
+    "(full_view; a record that does not say: hidden).",
+)
 @json_option("Print the review as JSON.")
 @user_errors
 def analyze(
@@ -454,6 +566,7 @@ def analyze(
     hindsight_total: float,
     no_hindsight: bool,
     level: str,
+    view: str | None,
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle FILE): every action judged
@@ -472,7 +585,7 @@ def analyze(
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
             record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total,
-            level=Level(level),
+            level=Level(level), full_view=None if view is None else view == "full",
         )
     if as_json:
         print_json(review.to_dict())
