@@ -686,6 +686,7 @@ def _full_view(
                 continuation=[],
                 better_by=Level.DEFAULT,
                 mark=hindsight_mark(m) if m is not None else "",
+                no_better=not proven,  # nothing proven better: no "better"
             ))  # fmt: skip
             state = _apply(state, _action(p))
     if analysis is not None:

@@ -13,8 +13,8 @@ from rich.text import Text
 
 from ...analysis.the_game.annotate import (
     HINDSIGHT_TOTAL,
-    MAX_SAMPLES,
     MARK_WORDS,
+    MAX_SAMPLES,
     TURN_START_SAMPLES,
     Annotation,
     Estimate,
@@ -306,17 +306,11 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
         )
     )
     marked = review.marked
-    counts = {m: sum(1 for a in marked if a.mark == m) for m in ("??", "?", "?!")}
     if not marked:
         parts.append(Text("no marked actions: nothing measurably worse than the blind policy",
                           "green"))  # fmt: skip
     else:
-        parts.append(
-            Text(
-                ", ".join(f"{plural(n, MARK_WORDS[m])} ({m})" for m, n in counts.items() if n),
-                style="bold red",
-            )
-        )
+        parts.append(Text(_mark_counts(marked), style="bold red"))
     for a in marked:
         parts.append(Text())
         parts.append(_marked_view(deal, rules, a))
@@ -333,6 +327,12 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
         parts.append(Text())
         parts.append(analysis_view(review.hindsight))
     return Group(*parts)
+
+
+def _mark_counts(marked: list[Annotation]) -> str:
+    """``1 blunder (??), 3 inaccuracies (?!)``."""
+    counts = {m: sum(1 for a in marked if a.mark == m) for m in ("??", "?", "?!")}
+    return ", ".join(f"{plural(n, MARK_WORDS[m])} ({m})" for m, n in counts.items() if n)
 
 
 def _beyond_estimate_text(review: Review) -> Text | None:
@@ -372,9 +372,7 @@ def _full_view_review(review: Review) -> RenderableType:
             parts.append(Text("no marked actions: no action provably made the best reachable "
                               "result worse", "green"))  # fmt: skip
     else:
-        counts = {m: sum(1 for a in marked if a.mark == m) for m in ("??", "?", "?!")}
-        parts.append(Text(", ".join(f"{plural(n, MARK_WORDS[m])} ({m})"
-                                    for m, n in counts.items() if n), style="bold red"))  # fmt: skip
+        parts.append(Text(_mark_counts(marked), style="bold red"))
         for a in marked:
             where = f"{turn_label(a.turn)}, play {a.play + 1}, player {a.player}"
             head = Text(f"{a.mark} {MARK_WORDS[a.mark]}: ", style="bold red")
