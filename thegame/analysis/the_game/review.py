@@ -44,6 +44,9 @@ SPENT_NODES = 2_000
 # Seconds at most per position on the first walk along the game (see
 # ``_AnalysisBudget``).
 FIRST_PASS = 0.2
+# The share of the per-position limit each turn start gets when the
+# positions left unproven are searched again (see ``_Walk.refine``).
+REFINE_SHARE = 0.4
 # The default budgets: per position of an analysis, and for a hint.
 POSITION_LIMIT = Limit(2.0)
 HINT_LIMIT = Limit(5.0)
@@ -247,10 +250,12 @@ class _AnalysisBudget:
     limit: Limit
     deadline: float | None
 
-    def search(self, s: GameState, first: bool = False) -> PositionResult:
+    def search(self, s: GameState, first: bool = False, share: float = 1.0) -> PositionResult:
         limit = self.limit
         if first and limit.time is not None and self.deadline is not None:
             limit = replace(limit, time=min(limit.time, FIRST_PASS))
+        elif share < 1.0 and limit.time is not None:
+            limit = replace(limit, time=limit.time * share)
         if self.deadline is None:
             return search_position(s, limit)
         # Each search gets what is left of the total (at most ``limit``);
@@ -325,20 +330,33 @@ class _Walk:
     def refine(self, budget: _AnalysisBudget) -> None:
         """Search again the positions left unproven, the last first, while
         the budget lasts (see ``_AnalysisBudget``): the lower bound proven
-        at one holds at every later one."""
-        tried: set[int] = set()
-        while budget.left() and not interrupt.requested():
-            best, low = self.bounds()
-            todo = [n for n in range(len(best)) if best[n] > low[n] and n not in tried]
-            if not todo:
-                return
-            n = todo[-1]
-            tried.add(n)
-            res = budget.search(self.positions[n])
-            if res.cards_left < self.found[n]:
-                self.found[n] = res.cards_left
-                self.lines[n] = list(res.actions)
-            self.lower[n] = max(self.lower[n], res.lower_bound)
+        at one holds at every later one, and a clear found at one makes
+        every earlier one a clear. First each turn start with a share of
+        the limit (cheap proofs are not kept waiting behind positions the
+        whole limit would not prove either), then every position."""
+        starts = {0} | {n + 1 for n, a in enumerate(self.taken) if a is None}
+        for share, only in ((REFINE_SHARE, starts), (1.0, None)):
+            tried: set[int] = set()
+            while budget.left() and not interrupt.requested():
+                best, low = self.bounds()
+                todo = [n for n in range(len(best)) if best[n] > low[n] and n not in tried
+                        and (only is None or n in only)]  # fmt: skip
+                if not todo:
+                    break
+                # Round one takes the first and the last in turn: a clear
+                # found early and a proof found late each settle a stretch.
+                n = todo[0] if only is not None and len(tried) % 2 == 0 else todo[-1]
+                tried.add(n)
+                self._search_again(n, budget, share)
+
+    def _search_again(self, n: int, budget: _AnalysisBudget, share: float) -> None:
+        """Search position ``n`` again (``share`` of the limit); keep what
+        improves its figures."""
+        res = budget.search(self.positions[n], share=share)
+        if res.cards_left < self.found[n]:
+            self.found[n] = res.cards_left
+            self.lines[n] = list(res.actions)
+        self.lower[n] = max(self.lower[n], res.lower_bound)
 
     def bounds(self) -> tuple[list[int], list[int]]:
         """The best result known and the proven lower bound per position.
