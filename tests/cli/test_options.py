@@ -158,7 +158,7 @@ def test_analyze_takes_its_sampling_seed_as_sample_seed(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     puzzle = "tests/data/puzzles/classic-12.json"
-    args = ("analyze", puzzle, "--json", "--samples", "4", "--no-hindsight")
+    args = ("analyze", puzzle, "--json", "--samples", "4", "--no-hindsight", "--view", "hidden")
     runs = [json.loads(run_main(capsys, *args, "--sample-seed", s)[1]) for s in ("1", "1")]
     for run in runs:
         run.pop("stats")  # seconds differ from run to run
