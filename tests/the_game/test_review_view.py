@@ -189,3 +189,41 @@ def test_a_win_from_near_zero_says_the_player_found_what_the_estimate_did_not() 
     assert "you found what the estimate did not" in console.export_text()
     lost = Review(record, [], 50, 0, review.turn_starts, None, 3, Status.LOST)
     assert lost.beyond_estimate == []
+
+
+def test_in_full_view_only_a_proven_loss_is_marked() -> None:
+    """Judged by hindsight alone: a mark exactly where the action provably
+    lost cards, its better action named there and nowhere else, and no
+    fair figures."""
+    from tests.the_game.test_annotate import deal_of, policy_record
+
+    record, _ = policy_record(deal_of(2), blunder_turn=1)
+    review = annotate_record(record, samples=4, seed=1, hindsight=Limit(nodes=2_000_000),
+                             hindsight_total=None, full_view=True)  # fmt: skip
+    data = review.to_dict()
+    assert data["full_view"] is True and data["turn_starts"] == []
+    assert review.hindsight is not None and review.hindsight.mistakes
+    assert any(a["mark"] for a in data["actions"])
+    for a in data["actions"]:
+        assert a["drop"] is None and a["after_played"] is None
+        assert bool(a["mark"]) is a["hindsight_mistake_proven"]
+        assert (a["better"] is not None) is bool(a["mark"])
+        if a["mark"]:
+            assert a["hindsight_after"] > a["hindsight_before"]
+
+
+def test_the_budget_left_goes_to_the_figures_still_unproven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The walk's searches are cut short (a tiny first pass); what is left
+    of the total then proves the figures the walk left open."""
+    import thegame.analysis.the_game.review as review_module
+
+    record = _policy_game(500)
+    monkeypatch.setattr(review_module, "FIRST_PASS", 1e-5)
+    refined = analyze_record(record, Limit(2.0), total=60.0)
+    monkeypatch.setattr(review_module._Walk, "refine", lambda self, budget: None)
+    walked = analyze_record(record, Limit(2.0), total=60.0)
+    assert walked.proven_share[0] < refined.proven_share[0]
+    assert refined.proven_share[0] == refined.proven_share[1]
+    assert refined.curve[-1] == walked.curve[-1]
