@@ -258,12 +258,14 @@ def _hindsight_summary(analysis: Analysis) -> list[RenderableType]:
     proven = [m for m in ms if m.proven]
     unproven = [m for m in ms if not m.proven]
     line = Text(style="bold red")
-    line.append(f"hindsight: {plural(len(ms), 'action')} lost cards")
     if proven:
-        line.append(f"; {plural(analysis.cards_lost, 'card')} lost to the proven ones")
+        line.append(f"hindsight: {plural(len(proven), 'action')} provably lost cards, "
+                    f"{plural(analysis.cards_lost, 'card')} in all")  # fmt: skip
     if unproven:
+        line.append("; " if proven else "hindsight: ")
         line.append(
-            f"; {len(unproven)} not proven (best found before, a search bound after: not added in)"
+            f"after {plural(len(unproven), 'action')} the best found got worse, not proven "
+            "(best found before, a search bound after: not added in)"
         )
     return [line]
 
