@@ -26,6 +26,7 @@ from thegame.analysis.the_game.review import analyze_record
 from thegame.cli.main import cli
 from thegame.cli.the_game.analyze import review_view
 from thegame.models.outcome import Limit, Status
+from thegame.serve.charts import measure_words
 from thegame.models.the_game import Deal, GameState, Record, get_rules, pile_name
 from thegame.puzzles.the_game.files import Puzzle
 
@@ -159,6 +160,9 @@ def test_the_better_action_measured_better_or_is_not_named() -> None:
         assert (data["better"] is not None) is better
         if not better:
             assert a.mark == "" and data["continuation"] == []
+            # The page's words do not set a worse "better action" against it.
+            words = measure_words(data, review.to_dict()["marks"])
+            assert words.startswith("nothing measured better")
 
 
 def test_turn_starts_share_their_sampled_orders() -> None:
@@ -206,6 +210,7 @@ def test_in_full_view_only_a_proven_loss_is_marked() -> None:
     assert any(a["mark"] for a in data["actions"])
     for a in data["actions"]:
         assert a["drop"] is None and a["after_played"] is None
+        assert a["better_by"] == "hindsight"
         assert bool(a["mark"]) is a["hindsight_mistake_proven"]
         assert (a["better"] is not None) is bool(a["mark"])
         if a["mark"]:

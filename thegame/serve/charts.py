@@ -150,9 +150,18 @@ def measure_words(action: dict[str, Any], marks: dict[str, list[float]]) -> str:
     """The measure that made (or did not make) a mark, in plain words: the
     win chance lost, or, when that decided it, the expected cards left."""
     drop, after_p, after_b = action["drop"], action["after_played"], action["after_better"]
+    if action.get("better_by") == "hindsight":  # a full-view game: hindsight alone
+        if action["better"] is None:
+            return "no loss proven with hindsight"
+        return "the best reachable cards left provably got worse (hindsight)"
     if action["same"] or drop is None or after_p is None or after_b is None:
         return "the blind policy's own choice here"
     n = after_p["samples"]
+    if action["better"] is None:
+        return (
+            f"nothing measured better than the action played (over "
+            f"{plural(n, 'sampled order')} of the unseen cards)"
+        )
     win = _level(drop["win_chance_lost"], drop["win_chance_lost_margin"], marks["win_chance_lost"])
     left = _level(
         drop["cards_left_gained"], drop["cards_left_gained_margin"], marks["cards_left_gained"]

@@ -205,6 +205,7 @@ class Annotation:
     # The better player's choice measured no better than the action played
     # on the same samples: no "better" is named and no mark given.
     no_better: bool = False
+    by_hindsight: bool = False  # a full-view game: the better action is hindsight's
 
     def to_dict(self, rules: Rules) -> dict[str, Any]:
         """The action in JSON (``analyze --json``, the server's review), in
@@ -217,7 +218,7 @@ class Annotation:
             # null where nothing measured better (``same`` tells whether the
             # player made the better player's choice)
             "better": None if self.no_better else _play_dict(rules, self.better),
-            "better_by": str(self.better_by),
+            "better_by": "hindsight" if self.by_hindsight else str(self.better_by),
             "same": self.same,
             "mark": self.mark,
             "position": {
@@ -687,6 +688,7 @@ def _full_view(
                 better_by=Level.DEFAULT,
                 mark=hindsight_mark(m) if m is not None else "",
                 no_better=not proven,  # nothing proven better: no "better"
+                by_hindsight=True,
             ))  # fmt: skip
             state = _apply(state, _action(p))
     if analysis is not None:
