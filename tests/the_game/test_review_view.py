@@ -26,9 +26,9 @@ from thegame.analysis.the_game.review import analyze_record
 from thegame.cli.main import cli
 from thegame.cli.the_game.analyze import review_view
 from thegame.models.outcome import Limit, Status
-from thegame.serve.charts import measure_words
 from thegame.models.the_game import Deal, GameState, Record, get_rules, pile_name
 from thegame.puzzles.the_game.files import Puzzle
+from thegame.serve.charts import measure_words
 
 DAY = "2026-12-01"
 RUNNER = CliRunner()
