@@ -16,13 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.cli import run_main
-from thegame.analysis.the_game.annotate import (
-    Estimate,
-    Review,
-    _Orders,
-    annotate_record,
-)
+from thegame.analysis.the_game.annotate import Estimate, Review, annotate_record
 from thegame.analysis.the_game.review import analyze_record
+from thegame.analysis.the_game.rollout import SharedOrders
 from thegame.cli.main import cli
 from thegame.cli.the_game.analyze import review_view
 from thegame.models.outcome import Limit, Status
@@ -169,7 +165,7 @@ def test_turn_starts_share_their_sampled_orders() -> None:
     """Each turn start's orders are the same permutations kept to the cards
     hidden then: a card seen since drops out, the rest keep their order."""
     state = GameState(Deal.from_seed(5, get_rules("classic"), 1), first=1)
-    orders = _Orders(state, 6, seed=1)
+    orders = SharedOrders(state, 6, seed=1)
     first = orders.at(state)
     later = state.copy()
     hand = sorted(later.hands[0])

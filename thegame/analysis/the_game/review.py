@@ -102,6 +102,21 @@ class Analysis:
         """(proven points, points) of the curve."""
         return sum(self.proven), len(self.proven)
 
+    def _points(self) -> list[dict[str, Any]]:
+        """The curve's points with their proof: ``cards_left`` is the best
+        reachable (a line reaches it), ``lower_bound`` proven, and
+        ``proven`` when the two meet; each after its action (turn, play)."""
+        return [
+            {
+                "turn": None if n == 0 else self.steps[n - 1][0] + 1,
+                "play": None if n == 0 else self.steps[n - 1][1] + 1,
+                "cards_left": v,
+                "lower_bound": min(v, self.lower[n]) if n < len(self.lower) else 0,
+                "proven": self.is_proven(n),
+            }
+            for n, v in enumerate(self.curve)
+        ]
+
     @property
     def cards_lost(self) -> int:
         """Cards lost to proven mistakes only: an unproven figure is a bound."""
@@ -153,19 +168,7 @@ class Analysis:
             # each, and each action's (turn, play) from 1.
             "curve": self.curve,
             "steps": [{"turn": t + 1, "play": p + 1} for t, p in self.steps],
-            # The same points with their proof: ``cards_left`` is the best
-            # reachable (a line reaches it), ``lower_bound`` proven, and
-            # ``proven`` when the two meet.
-            "points": [
-                {
-                    "turn": None if n == 0 else self.steps[n - 1][0] + 1,
-                    "play": None if n == 0 else self.steps[n - 1][1] + 1,
-                    "cards_left": v,
-                    "lower_bound": min(v, self.lower[n]) if n < len(self.lower) else 0,
-                    "proven": self.is_proven(n),
-                }
-                for n, v in enumerate(self.curve)
-            ],
+            "points": self._points(),
             "proven_points": sum(self.proven),
             "stats": {"seconds": round(self.seconds, 3)},
         }
