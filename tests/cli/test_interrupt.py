@@ -209,3 +209,31 @@ def _check_survey(db: Path, args: tuple[str, ...], where: str) -> None:
         assert time_limit == budget and line, where
         if verdict == "unknown":
             assert isinstance(seconds, float) and seconds >= 0.9 * budget, (where, seed)
+
+
+def test_ctrl_c_during_a_large_sampling_is_answered_at_once(tmp_path: Path) -> None:
+    """``analyze --samples 100000`` (the most it takes) answers Ctrl-C
+    within a second or so, wherever the sampling is: exit 130, no answer."""
+    args = ("analyze", str(GOLDEN / "seed_2.record.json"), "--samples", "100000", "--json")
+    proc = subprocess.Popen(
+        _command(args),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=_environment(),
+        cwd=tmp_path,
+    )
+    time.sleep(4.0)
+    sent = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    waited = time.monotonic() - sent
+    assert proc.returncode == 130 and out == "", err
+    assert err.strip().splitlines()[-1].startswith("interrupted")
+    assert waited < 2.0, f"Ctrl-C answered after {waited:.2f} s"  # a loaded machine's slack

@@ -158,7 +158,7 @@ def test_analyze_takes_its_sampling_seed_as_sample_seed(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     puzzle = "tests/data/puzzles/classic-12.json"
-    args = ("analyze", puzzle, "--json", "--samples", "4", "--no-hindsight")
+    args = ("analyze", puzzle, "--json", "--samples", "4", "--no-hindsight", "--view", "hidden")
     runs = [json.loads(run_main(capsys, *args, "--sample-seed", s)[1]) for s in ("1", "1")]
     for run in runs:
         run.pop("stats")  # seconds differ from run to run
@@ -187,14 +187,17 @@ def test_analyze_draws_the_fair_win_chance_per_turn(capsys: pytest.CaptureFixtur
     from thegame.cli.the_game.options import load_record
 
     puzzle = "tests/data/puzzles/classic-12.json"
-    # Not a terminal: the figures as plain text, each turn start named.
-    code, out, _ = run_main(capsys, "analyze", puzzle, "--samples", "4", "--no-hindsight")
+    # Not a terminal: the figures as plain text, each turn start named. A
+    # puzzle is played in full view: ``--view hidden`` asks for the fair review.
+    code, out, _ = run_main(
+        capsys, "analyze", puzzle, "--samples", "4", "--no-hindsight", "--view", "hidden"
+    )
     assert code == 0
     text = " ".join(out.split())
     assert "fair win chance at each turn start" in text
     # One figure for the start of each of the 32 turns the file holds.
     assert len(re.findall(r"turn \d+ \d+%", text)) == 32
-    review = annotate_record(load_record(puzzle), 4, 0, Limit(1))
+    review = annotate_record(load_record(puzzle), 4, 0, Limit(1), full_view=False)
     console = Console(record=True, width=160, force_terminal=True)
     chart = win_chart(review, terminal=True)
     assert chart is not None

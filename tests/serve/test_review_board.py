@@ -140,7 +140,7 @@ def test_without_the_flag_the_draw_pile_is_face_down(review: dict[str, Any]) -> 
         (0, (0, True)),  # nothing beats 0
         ({"cards_left": 3, "proven": True}, (3, True)),
         ({"cards_left": 3}, (3, False)),  # no flag: unproven
-        ({"turn": 4, "cards": 5, "proven": False}, (5, False)),
+        ({"turn": 4, "play": 2, "cards_left": 5, "lower_bound": 2, "proven": False}, (5, False)),
         ({"proven": True}, (None, False)),
     ],
 )

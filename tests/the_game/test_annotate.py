@@ -124,8 +124,8 @@ def test_the_review_is_deterministic_for_a_seed() -> None:
 
 def test_an_action_is_one_json_object_for_the_cli_and_the_server() -> None:
     """``analyze --json`` and the server's review write each action alike:
-    the position before it, and the hindsight verdict as ``optimal`` (the
-    vocabulary's word for proven; ``hindsight_proven`` is its old name)."""
+    the position before it, ``hindsight_proven`` (both its figures proven
+    optima) and ``hindsight_mistake_proven`` (it provably lost cards)."""
     record, _ = policy_record(deal_of(2), blunder_turn=1)
     review = annotate_record(record, samples=4, seed=1, hindsight_total=5.0)
     assert review.hindsight is not None
@@ -137,11 +137,23 @@ def test_an_action_is_one_json_object_for_the_cli_and_the_server() -> None:
         "hand": sorted(start.hands[0]),
         "draw_left": start.stock_left(),
     }
-    proven = {(m.turn + 1, m.play + 1) for m in review.hindsight.mistakes if m.proven}
-    for a in actions:
-        assert "hindsight_proven" not in a
-        assert a["hindsight_optimal"] is ((a["turn"], a["play"]) in proven)
+    hs = review.hindsight
+    proven = {(m.turn + 1, m.play + 1) for m in hs.mistakes if m.proven}
+    points = review.to_dict()["hindsight"]["points"]
+    assert len(points) == len(actions) + 1
+    for n, a in enumerate(actions):
+        assert "hindsight_optimal" not in a
+        assert a["hindsight_mistake_proven"] is ((a["turn"], a["play"]) in proven)
         assert a["hindsight_before"] is not None
+        # The action's figures are the curve's points before and after it.
+        before, after = points[n], points[n + 1]
+        assert (after["turn"], after["play"]) == (a["turn"], a["play"])
+        assert (a["hindsight_before"], a["hindsight_after"]) == (
+            before["cards_left"], after["cards_left"])
+        assert a["hindsight_proven"] is (before["proven"] and after["proven"])
+        for p in (before, after):
+            # Proven exactly when the line found reaches the proven bound.
+            assert p["proven"] is (p["lower_bound"] >= p["cards_left"])
 
 
 def test_marks_need_the_threshold_and_an_interval_clear_of_zero() -> None:

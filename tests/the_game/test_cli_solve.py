@@ -33,7 +33,8 @@ def test_solve_json_win_replays(tmp_path: Path) -> None:
     # The written record is what the JSON says, and check accepts it as won.
     record = Record.from_json(record_path.read_text())
     assert replay(record).status == "won"
-    assert Record.from_dict({"deal": record.deal.to_dict(), "turns": data["turns"]}) == record
+    read = Record.from_dict({"deal": record.deal.to_dict(), "turns": data["turns"]})
+    assert read.turns == record.turns and record.full_view  # a known-order game
     checked = invoke("check", str(record_path), "--json")
     assert checked.exit_code == 0
     assert json.loads(checked.stdout)["status"] == "won"

@@ -416,7 +416,8 @@ def test_json_replays_to_the_record() -> None:
         "deal",
         "turns",
     }
-    assert (data["source"], data["verdict"], data["cards_left"]) == ("record", "won", 0)
+    assert (data["source"], data["verdict"], data["status"]) == ("record", "win", "won")
+    assert data["cards_left"] == 0
     assert set(data["turns"][0]) >= {"turn", "player", "before", "plays", "drew", "after"}
     turns, state = replay_json(data)
     assert tuple(turns) == record.turns
@@ -502,3 +503,15 @@ def test_reasons_line_up_when_cards_carry_command_markers() -> None:
             marked += "[" in m.group(1)
     assert len(set(columns)) <= 1, columns
     assert marked > 0
+
+
+def test_a_records_verdict_is_win_loss_or_unknown_and_its_status_says_how_it_ended(
+    tmp_path: Path,
+) -> None:
+    """A record cut short (in progress) proves nothing about its position:
+    ``verdict`` unknown, the status in ``status``."""
+    record = load(SEED_RECORD)
+    short = tmp_path / "short.json"
+    short.write_text(Record(record.deal, record.turns[:3]).to_json())
+    data = json.loads(invoke("explain", str(short), "--json").stdout)
+    assert (data["verdict"], data["status"]) == ("unknown", "in_progress")

@@ -132,7 +132,7 @@ class Record(_Record):
         from ..puzzles.the_game.files import parse_game_text
 
         record = parse_game_text(Path(path).read_text(encoding="utf-8"), str(path))
-        return cls(record.deal, record.turns)
+        return cls(record.deal, record.turns, record.full_view)
 
 
 def load(path: str | Path) -> Record:
@@ -205,6 +205,7 @@ def analyze(
     samples: int = 100,
     sample_seed: int = 0,
     hindsight: Limit | None = HINDSIGHT_LIMIT,
+    full_view: bool | None = None,
 ) -> Review:
     """The annotated review of a played game (``thegame analyze``).
 
@@ -212,7 +213,9 @@ def analyze(
     ``samples`` sampled orders of the hidden cards (seeded by
     ``sample_seed``), marked ``?!``, ``?`` or ``??``; then hindsight, the
     best reachable with the whole order known (``hindsight``: the budget per
-    searched position, or None to skip it). Face to Face: ``analyze_duel``.
+    searched position, or None to skip it). A game played with the draw
+    pile in view (``record.full_view``, or ``full_view`` True) is judged by
+    hindsight alone. Face to Face: ``analyze_duel``.
     """
     from ..analysis.the_game.annotate import annotate_record
 
@@ -220,7 +223,7 @@ def analyze(
         raise InvalidInputError(
             "Face to Face is a duel: use thegame.analyze_duel(record)", "record"
         )
-    return annotate_record(record, samples, sample_seed, hindsight)
+    return annotate_record(record, samples, sample_seed, hindsight, full_view=full_view)
 
 
 def analyze_duel(record: _Record, limit: Limit = DUEL_LIMIT) -> DuelAnalysis:

@@ -38,7 +38,8 @@ class Board:
 
     @property
     def record(self) -> Record:
-        return Record(self.base.deal, self.base.turns + tuple(self.turns))
+        turns = self.base.turns + tuple(self.turns)
+        return Record(self.base.deal, turns, full_view=not self.hidden)
 
 
 def open_board(

@@ -161,9 +161,18 @@ def measure_words(action: dict[str, Any], marks: dict[str, list[float]]) -> str:
     choice of the policy that does not measure better is never called
     better."""
     drop, after_p, after_b = action["drop"], action["after_played"], action["after_better"]
+    if action.get("better_by") == "hindsight":  # a full-view game: hindsight alone
+        if action["better"] is None:
+            return "no loss proven with hindsight"
+        return "the best reachable cards left provably got worse (hindsight)"
     if action["same"] or drop is None or after_p is None or after_b is None:
         return "the blind policy's own choice here"
     n = after_p["samples"]
+    if action["better"] is None:
+        return (
+            f"nothing measured better than the action played (over "
+            f"{plural(n, 'sampled order')} of the unseen cards)"
+        )
     over = f" (over {plural(n, 'sampled order')} of the unseen cards)"
     chance_p, chance_b = percent(after_p["win_chance"]), percent(after_b["win_chance"])
     if not rw.measured_better(action):

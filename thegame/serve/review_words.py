@@ -10,44 +10,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..analysis.the_game.review import figure_text
 from ..models.the_game import Record
-
-# The keys a hindsight curve point may carry its figure under.
-_POINT_KEYS = ("cards_left", "best", "value")
-_NOT_FIGURES = ("turn", "play", "index", "action", "player")
-
 
 def full_view(record: Record, review: dict[str, Any]) -> bool:
     """The player saw the draw pile (a puzzle, a known order): no fair review."""
-    return review.get("full_view") is True or getattr(record, "full_view", None) is True
+    return review.get("full_view") is True or record.full_view
 
 
 def cards_figure(value: int, proven: bool) -> str:
-    """A best reachable cards-left figure as the page prints it. A figure
-    found by the search is reached by a line, so it bounds the best from
-    above; 0 cannot be beaten, so a 0 is exact even when not flagged."""
-    if proven or value == 0:
-        return str(value)
-    return f"<= {value} (best found)"
+    """A best reachable cards-left figure as the page prints it: 0 cannot be
+    beaten, so a 0 is exact even when not flagged."""
+    return figure_text(value, proven or value == 0)
 
 
 def curve_point(point: Any) -> tuple[int | None, bool]:
-    """A hindsight curve point as (cards left, proven): a bare number (an
-    analysis that does not say) is unproven, except a 0."""
+    """A hindsight curve point as (cards left, proven): a point of
+    ``points``, or a bare number of an older analysis's ``curve``
+    (unproven, except a 0)."""
     if isinstance(point, dict):
-        # The figure under a known key, else the point's one other whole number.
-        numbers = [
-            v
-            for k, v in point.items()
-            if isinstance(v, int) and not isinstance(v, bool) and k not in _NOT_FIGURES
-        ]
-        value = next((point[k] for k in _POINT_KEYS if isinstance(point.get(k), int)), None)
-        if value is None and len(numbers) == 1:
-            value = numbers[0]
-        proven = point.get("proven") is True
+        value, proven = point.get("cards_left"), point.get("proven") is True
     else:
-        value, proven = (point if isinstance(point, int) else None), False
-    if value is None:
+        value, proven = point, False
+    if not isinstance(value, int):
         return None, False
     return value, proven or value == 0
 
@@ -56,7 +41,9 @@ def curve(review: dict[str, Any]) -> list[tuple[int | None, bool]]:
     """The hindsight curve (before the first action and after each), each
     point with whether it is proven."""
     hs = review.get("hindsight") or {}
-    points = [curve_point(p) for p in hs.get("curve") or []]
+    # ``points`` carries each figure with its proof; an older analysis has
+    # only the bare ``curve``.
+    points = [curve_point(p) for p in hs.get("points") or hs.get("curve") or []]
     start = hs.get("best_at_start") or {}
     if points and points[0][0] is not None and start.get("optimal") is True:
         points[0] = (points[0][0], True)

@@ -26,265 +26,83 @@ interval excludes zero, so sampling noise alone does not mark anything.
 
 *Hindsight* (``review.analyze_record``: the deck's order known) is the second
 column; only mistakes it proves are summed into cards lost.
+
+A game played with the draw pile in view (``Record.full_view``: a puzzle, a
+known-order game) is judged by hindsight alone: the player saw what
+hindsight sees, so an action is marked only where the best reachable
+result got worse, proven (``hindsight_mark``), and there is no fair column.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
 
 from ...models import interrupt
 from ...models.outcome import Limit, Status
-from ...models.the_game import GameState, Play, Record, Rules, pile_name
-from ...models.the_game.notation import action_text
+from ...models.the_game import GameState, Play, Record, Rules
 from ...models.the_game.record import replayed
 from ...solver.the_game.kernel import END, Action
 from .blind import check_family
-from .review import POSITION_LIMIT, Analysis, _follow, _same, analyze_record
+from .hindsight_review import full_view_review, hindsight_columns, hindsight_only
+from .judgement import (
+    HINDSIGHT_TOTAL as HINDSIGHT_TOTAL,
+)
+from .judgement import (
+    MARK_NAMES as MARK_NAMES,
+)
+from .judgement import (
+    MARK_WORDS as MARK_WORDS,
+)
+from .judgement import (
+    MARKS as MARKS,
+)
+from .judgement import (
+    MAX_SAMPLES as MAX_SAMPLES,
+)
+from .judgement import (
+    NEAR_ZERO as NEAR_ZERO,
+)
+from .judgement import (
+    REVIEW_BUDGET as REVIEW_BUDGET,
+)
+from .judgement import (
+    REVIEW_PLAYOUTS_TOTAL as REVIEW_PLAYOUTS_TOTAL,
+)
+from .judgement import (
+    TURN_START_SAMPLES as TURN_START_SAMPLES,
+)
+from .judgement import (
+    TURN_STARTS_BY as TURN_STARTS_BY,
+)
+from .judgement import (
+    Annotation as Annotation,
+)
+from .judgement import (
+    Drop as Drop,
+)
+from .judgement import (
+    Estimate as Estimate,
+)
+from .judgement import (  # the names importers find here too
+    MarkThresholds as MarkThresholds,
+)
+from .judgement import (
+    Review as Review,
+)
+from .judgement import (
+    _action,
+    _apply,
+    _drop,
+    _estimate,
+)
+from .judgement import (
+    mark_of as mark_of,
+)
+from .review import POSITION_LIMIT, _follow, _same, analyze_record
+from .rollout import SharedOrders, playouts
 from .rollout import plan as policy_plan
-from .rollout import playouts, sample_orders
 from .strong import Budget, Level, StrongPlayer
-
-# z of a two-sided 95% interval.
-Z95 = 1.96
-
-
-@dataclass(frozen=True)
-class MarkThresholds:
-    """Drops that earn ``?!``, ``?`` and ``??`` (either measure suffices).
-
-    Checked on blind-policy games of solo classic seeds 500-519 with one
-    random legal play swapped in per game (``benchmarks/annotate.py``,
-    figures in benchmarks/RESULTS.md): a random play costs a median of 5
-    points of win chance and 5.4 expected cards; the levels mark 14 of the
-    20 swaps (9 ``??``, 4 ``?``, 1 ``?!``), leave the 6 that cost about a
-    card or less (or whose cost is within the noise) unmarked, and mark none
-    of the policy's own actions.
-    """
-
-    win: tuple[float, float, float] = (0.03, 0.08, 0.20)  # win chance lost
-    left: tuple[float, float, float] = (1.0, 3.0, 8.0)  # expected cards left gained
-
-
-MARKS = MarkThresholds()
-# Seconds for the whole hindsight column (each searched position gets at
-# most the per-position limit): a lost game has many positions whose
-# optimum is slow to prove, and the review should take seconds, not minutes.
-HINDSIGHT_TOTAL = 6.0
-# Samples of the win-chance curve at each turn start (the actions get all).
-TURN_START_SAMPLES = 50
-# The strong player's budget per choice in a review: a fixed number of
-# playouts (deterministic), some 0.05-0.1 s of CPU; and for
-# all its choices in one review (a game the player keeps leaving the strong
-# turn asks for a choice at almost every action), past which the policy
-# names the better action (``Annotation.better_by`` says whose it is), so a
-# whole solo review stays within seconds.
-REVIEW_BUDGET = Budget(playouts=60)
-REVIEW_PLAYOUTS_TOTAL = 1500
-MARK_NAMES = ("", "?!", "?", "??")
-MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """Win chance and expected cards left over ``samples`` playouts."""
-
-    win: float
-    left: float
-    samples: int
-
-    @property
-    def win_interval(self) -> tuple[float, float]:
-        """Wilson's 95% interval of the win chance."""
-        n, p = self.samples, self.win
-        if n == 0:
-            return (0.0, 1.0)
-        centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
-        return (max(0.0, centre - half), min(1.0, centre + half))
-
-    def to_dict(self) -> dict[str, Any]:
-        lo, hi = self.win_interval
-        return {
-            "win_chance": round(self.win, 4),
-            "win_chance_interval": [round(lo, 4), round(hi, 4)],
-            "expected_cards_left": round(self.left, 3),
-            "samples": self.samples,
-        }
-
-
-def _estimate(results: Sequence[tuple[bool, int]]) -> Estimate:
-    n = len(results)
-    return Estimate(sum(w for w, _ in results) / n, sum(x for _, x in results) / n, n)
-
-
-@dataclass(frozen=True)
-class Drop:
-    """The paired difference best - played over the same samples."""
-
-    win: float  # win chance lost (>= 0 is worse)
-    win_half: float  # half-width of its 95% interval
-    left: float  # expected cards left gained
-    left_half: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "win_chance_lost": round(self.win, 4),
-            "win_chance_lost_margin": round(self.win_half, 4),
-            "cards_left_gained": round(self.left, 3),
-            "cards_left_gained_margin": round(self.left_half, 3),
-        }
-
-
-def _paired(values: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% interval."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, Z95 * math.sqrt(var / n)
-
-
-def _drop(best: Sequence[tuple[bool, int]], played: Sequence[tuple[bool, int]]) -> Drop:
-    win, win_half = _paired([float(b[0]) - float(p[0]) for b, p in zip(best, played, strict=True)])
-    left, left_half = _paired([float(p[1] - b[1]) for b, p in zip(best, played, strict=True)])
-    return Drop(win, win_half, left, left_half)
-
-
-def mark_of(drop: Drop, marks: MarkThresholds = MARKS) -> str:
-    """``""``, ``?!``, ``?`` or ``??``: the highest level either measure
-    reaches, counting a measure only when its interval excludes zero."""
-    level = 0
-    for k in range(3):
-        if drop.win >= marks.win[k] and drop.win - drop.win_half > 0:
-            level = k + 1
-        if drop.left >= marks.left[k] and drop.left - drop.left_half > 0:
-            level = max(level, k + 1)
-    return MARK_NAMES[level]
-
-
-@dataclass
-class Annotation:
-    """One action of the record, judged."""
-
-    turn: int  # 0-based turn of the record
-    play: int  # 0-based play in the turn; for an end of turn, the plays before it
-    player: int  # 1-based
-    played: Play | None  # None: the end of the turn
-    better: Play | None  # the blind policy's choice (None: end the turn)
-    same: bool  # the player made the policy's choice (or its twin)
-    tops: tuple[int, ...]  # the position before the action
-    hand: tuple[int, ...]
-    draw_left: int
-    continuation: list[Play]  # the better player's plays from here to the end of the turn
-    better_by: Level = Level.DEFAULT  # who named ``better``
-    after_played: Estimate | None = None  # None when ``same``
-    after_better: Estimate | None = None
-    drop: Drop | None = None
-    mark: str = ""
-    hindsight_before: int | None = None  # best reachable cards left, the order known
-    hindsight_after: int | None = None
-    hindsight_proven: bool = False  # a proven hindsight mistake
-
-    def to_dict(self, rules: Rules) -> dict[str, Any]:
-        """The action in JSON (``analyze --json``, the server's review), in
-        the shared vocabulary: counted from 1, proven is ``optimal``."""
-        return {
-            "turn": self.turn + 1,
-            "play": self.play + 1,
-            "player": self.player,
-            "played": _play_dict(rules, self.played),
-            "better": _play_dict(rules, self.better),
-            "better_by": str(self.better_by),
-            "same": self.same,
-            "mark": self.mark,
-            "position": {
-                "piles": {pile_name(rules, i): top for i, top in enumerate(self.tops)},
-                "hand": list(self.hand),
-                "draw_left": self.draw_left,
-            },
-            "after_played": None if self.after_played is None else self.after_played.to_dict(),
-            "after_better": None if self.after_better is None else self.after_better.to_dict(),
-            "drop": None if self.drop is None else self.drop.to_dict(),
-            "continuation": [_play_dict(rules, p) for p in self.continuation],
-            "hindsight_before": self.hindsight_before,
-            "hindsight_after": self.hindsight_after,
-            "hindsight_optimal": self.hindsight_proven,
-        }
-
-
-@dataclass
-class Review:
-    record: Record
-    annotations: list[Annotation]
-    samples: int
-    seed: int
-    # Win chance and expected cards left at the start of each judged turn.
-    turn_starts: list[tuple[int, Estimate]]
-    hindsight: Analysis | None
-    cards_left: int
-    status: str
-    seconds: float = 0.0
-    marks: MarkThresholds = field(default_factory=MarkThresholds)
-    # Why there is no fair column (a variant the blind policy does not play).
-    fair_unavailable: str | None = None
-    # Who chooses the better action, and its budget per choice (strong only).
-    level: Level = Level.DEFAULT
-    budget: Budget | None = None
-
-    @property
-    def marked(self) -> list[Annotation]:
-        return [a for a in self.annotations if a.mark]
-
-    def to_dict(self) -> dict[str, Any]:
-        rules = self.record.deal.rules
-        hs = self.hindsight
-        return {
-            "cards_left": self.cards_left,
-            "status": self.status,
-            "fair_unavailable": self.fair_unavailable,
-            "samples": self.samples,
-            "sample_seed": self.seed,
-            "level": str(self.level),
-            "better_budget": None if self.budget is None else {
-                "playouts": self.budget.playouts, "seconds": self.budget.seconds},
-            "marks": {
-                "win_chance_lost": list(self.marks.win),
-                "cards_left_gained": list(self.marks.left),
-            },
-            # Turns and plays count from 1 in JSON, as on screen.
-            "turn_starts": [{"turn": t + 1, **e.to_dict()} for t, e in self.turn_starts],
-            "actions": [a.to_dict(rules) for a in self.annotations],
-            "hindsight": None if hs is None else hs.to_dict(),
-            "stats": {"seconds": round(self.seconds, 3)},
-        }
-
-
-def _play_dict(rules: Rules, play: Play | None) -> dict[str, Any]:
-    if play is None:
-        return {"end_turn": True, "text": "end"}
-    return {
-        "card": play.card,
-        "pile": pile_name(rules, play.pile),
-        "text": action_text(rules, (play.card, play.pile)),
-    }
-
-
-def _action(play: Play | None) -> Action:
-    return END if play is None else (play.card, play.pile)
-
-
-def _apply(state: GameState, action: Action) -> GameState:
-    new = state.copy()
-    if action == END:
-        new.end_turn()
-    else:
-        new.play(*action)
-    return new
 
 
 class _TurnSamples:
@@ -332,27 +150,38 @@ def annotate_record(
     hindsight_total: float | None = HINDSIGHT_TOTAL,
     level: Level = Level.STRONG,
     budget: Budget = REVIEW_BUDGET,
+    full_view: bool | None = None,
 ) -> Review:
     """Judge every action of ``record`` from the player's view (see the
     module notes); ``hindsight`` None skips the hindsight column. The first
     ``start_turn`` turns are replayed without judging. ``level``: who
     chooses the better action (the strong player within ``budget`` per
-    choice, or the default policy)."""
-    if samples < 2:
-        raise ValueError("samples must be at least 2")
+    choice, or the default policy). ``full_view``: whether the player saw
+    the draw pile (None: as the record says)."""
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be in 1..{MAX_SAMPLES}")
     start = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
+    if record.full_view if full_view is None else full_view:
+        return full_view_review(record, samples, seed, hindsight, start_turn, start,
+                                hindsight_total)  # fmt: skip
+
     gap = blind_gap(record.deal.rules)
     if gap is not None:
         # Extreme's commands: no blind policy, so hindsight alone.
-        return _hindsight_only(record, samples, seed, hindsight, start_turn, gap, start,
-                               hindsight_total)  # fmt: skip
+        return hindsight_only(record, samples, seed, hindsight, start_turn, gap, start,
+                              hindsight_total)  # fmt: skip
     # The turns before ``start_turn``, as played (not judged).
     state = replayed(Record(record.deal.with_first(record.first), record.turns[:start_turn]))
     annotations: list[Annotation] = []
     turn_starts: list[tuple[int, Estimate]] = []
     total = sum(len(t.plays) + 1 for t in record.turns[start_turn:])
     chooser = _Better(level, budget, seed, REVIEW_PLAYOUTS_TOTAL)
+    # The same sampled orders at every turn start: each turn's orders are
+    # these permutations of every card not yet played, kept to the cards
+    # hidden then (a uniform order of them), so the curve moves with the
+    # game, not with new samples.
+    orders = SharedOrders(state, samples, seed)
 
     def judged(ann: Annotation) -> None:
         annotations.append(ann)
@@ -364,7 +193,7 @@ def annotate_record(
             break  # Ctrl-C: the review so far
         # One set of orders per turn: the hidden set does not change inside
         # a turn, so every action of the turn is judged on the same samples.
-        samples_of = _TurnSamples(sample_orders(state, samples, seed * 1_000_003 + i))
+        samples_of = _TurnSamples(orders.at(state))
         # The turn starts only draw the curve: fewer samples do (they are the
         # first samples of the turn, reused if the first action is judged).
         turn_starts.append((i, _estimate(samples_of.at(state, 0, TURN_START_SAMPLES))))
@@ -372,7 +201,7 @@ def annotate_record(
     analysis = None
     if hindsight is not None and not interrupt.requested():
         analysis = analyze_record(record, hindsight, start_turn=start_turn, total=hindsight_total)
-        _hindsight_columns(annotations, analysis)
+        hindsight_columns(annotations, analysis)
     return Review(
         record=record,
         annotations=annotations,
@@ -497,8 +326,17 @@ def _judged(
         ann.after_better = _estimate(best_out)
         ann.after_played = _estimate(played_out)
         ann.drop = _drop(best_out, played_out)
-        ann.mark = mark_of(ann.drop, marks)
+        if _measures_better(ann.drop):
+            ann.mark = mark_of(ann.drop, marks)
+        else:
+            ann.no_better = True  # no "better" that measured no better
     return ann, after
+
+
+def _measures_better(drop: Drop) -> bool:
+    """Whether the better player's choice measured better than the action
+    played on the same samples: neither measure worse, one of them better."""
+    return drop.win >= 0 and drop.left >= 0 and (drop.win > 0 or drop.left > 0)
 
 
 def _plan_outcomes(
@@ -515,45 +353,3 @@ def _plan_outcomes(
     if not after.can_end_turn():  # not reachable: the player plans whole turns
         return playouts(state, orders)
     return playouts(after, orders, end_first=True)
-
-
-def _hindsight_only(
-    record: Record,
-    samples: int,
-    seed: int,
-    hindsight: Limit | None,
-    start_turn: int,
-    gap: str,
-    start: float,
-    total: float | None,
-) -> Review:
-    final = replayed(record)
-    analysis = None
-    if hindsight is not None:
-        analysis = analyze_record(record, hindsight, start_turn=start_turn, total=total)
-    return Review(
-        record=record,
-        annotations=[],
-        samples=samples,
-        seed=seed,
-        turn_starts=[],
-        hindsight=analysis,
-        cards_left=final.cards_left(),
-        status=final.status,
-        seconds=time.monotonic() - start,
-        fair_unavailable=gap,
-    )
-
-
-def _hindsight_columns(annotations: list[Annotation], analysis: Analysis) -> None:
-    """Copy the hindsight curve (best reachable cards left with the order
-    known, before and after each action) onto the annotations."""
-    at = {step: n for n, step in enumerate(analysis.steps)}
-    proven = {(m.turn, m.play) for m in analysis.mistakes if m.proven}
-    for a in annotations:
-        n = at.get((a.turn, a.play))
-        if n is None:
-            continue
-        a.hindsight_before = analysis.curve[n]
-        a.hindsight_after = analysis.curve[n + 1]
-        a.hindsight_proven = (a.turn, a.play) in proven

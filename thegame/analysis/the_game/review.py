@@ -16,15 +16,17 @@ Each position gets a time budget; a search cut by it gives a best line found
 improves along the game, a line found later also bounds every earlier
 position, and a bound proven earlier holds later: the figures reported are
 these tightened ones, so a search that ran out early cannot invent a
-mistake that a later line disproves. A mistake is ``proven`` only when the
-lower bound after the action exceeds a result known reachable before it.
+mistake that a later line disproves. A figure is proven when the best line
+known reaches the proven lower bound (a clear, and the end of the game, are
+proven by the line itself); a mistake is ``proven`` only when the lower
+bound after the action exceeds a result known reachable before it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...models import InvalidInputError, interrupt
@@ -39,6 +41,12 @@ from ...solver.the_game.kernel import END, Action
 
 # Nodes per search once an analysis's total budget is spent.
 SPENT_NODES = 2_000
+# Seconds at most per position on the first walk along the game (see
+# ``_AnalysisBudget``).
+FIRST_PASS = 0.2
+# The share of the per-position limit each turn start gets when the
+# positions left unproven are searched again (see ``_Walk.refine``).
+REFINE_SHARE = 0.4
 # The default budgets: per position of an analysis, and for a hint.
 POSITION_LIMIT = Limit(2.0)
 HINT_LIMIT = Limit(5.0)
@@ -54,6 +62,13 @@ class Mistake:
     better: Play | None  # None: ending the turn was better
     line: list[Turn]  # a best line from the position before the mistake
     proven: bool  # best_after is a proven lower bound above a reachable best_before
+    before_proven: bool = False  # best_before is the proven optimum
+    after_proven: bool = False  # best_after is the proven optimum
+
+    @property
+    def exact(self) -> bool:
+        """Both figures are proven optima."""
+        return self.before_proven and self.after_proven
 
 
 @dataclass
@@ -67,8 +82,40 @@ class Analysis:
     # with the (turn, play) index of each action.
     curve: list[int] = field(default_factory=list)
     steps: list[tuple[int, int]] = field(default_factory=list)
+    # Per curve point: the proven lower bound, and whether the point is
+    # proven (the best line known reaches it).
+    lower: list[int] = field(default_factory=list)
+    proven: list[bool] = field(default_factory=list)
     status: Status = Status.IN_PROGRESS
     seconds: float = 0.0
+
+    def is_proven(self, n: int) -> bool:
+        """Whether curve point ``n`` is the proven optimum."""
+        return self.proven[n] if n < len(self.proven) else False
+
+    def figure(self, n: int) -> str:
+        """Curve point ``n`` in words: the number when proven, else a bound."""
+        return figure_text(self.curve[n], self.is_proven(n))
+
+    @property
+    def proven_share(self) -> tuple[int, int]:
+        """(proven points, points) of the curve."""
+        return sum(self.proven), len(self.proven)
+
+    def _points(self) -> list[dict[str, Any]]:
+        """The curve's points with their proof: ``cards_left`` is the best
+        reachable (a line reaches it), ``lower_bound`` proven, and
+        ``proven`` when the two meet; each after its action (turn, play)."""
+        return [
+            {
+                "turn": None if n == 0 else self.steps[n - 1][0] + 1,
+                "play": None if n == 0 else self.steps[n - 1][1] + 1,
+                "cards_left": v,
+                "lower_bound": min(v, self.lower[n]) if n < len(self.lower) else 0,
+                "proven": self.is_proven(n),
+            }
+            for n, v in enumerate(self.curve)
+        ]
 
     @property
     def cards_lost(self) -> int:
@@ -108,8 +155,11 @@ class Analysis:
                     "best_before": m.best_before,
                     "best_after": m.best_after,
                     "better": play_dict(m.better),
-                    # best_before and best_after are both proven optima
-                    "optimal": m.proven,
+                    # the loss is proven (a lower bound after above a
+                    # result reachable before) ...
+                    "proven": m.proven,
+                    # ... and both figures are proven optima
+                    "optimal": m.exact,
                     "turns": [turn_to_dict(rules, t) for t in m.line],
                 }
                 for m in self.mistakes
@@ -118,8 +168,15 @@ class Analysis:
             # each, and each action's (turn, play) from 1.
             "curve": self.curve,
             "steps": [{"turn": t + 1, "play": p + 1} for t, p in self.steps],
+            "points": self._points(),
+            "proven_points": sum(self.proven),
             "stats": {"seconds": round(self.seconds, 3)},
         }
+
+
+def figure_text(cards: int, proven: bool) -> str:
+    """A hindsight figure on screen: the number when proven, else a bound."""
+    return str(cards) if proven else f"<= {cards} (best found)"
 
 
 def _line_turns(state: GameState, actions: list[Action]) -> list[Turn]:
@@ -164,6 +221,7 @@ def analyze_record(
         actions.append((i, len(turn.plays), None))
     budget = _AnalysisBudget(limit, None if total is None else start + total)
     walk = _Walk.along(state, actions, budget, progress)
+    walk.refine(budget)
     best, proven_low = walk.bounds()
     return Analysis(
         record=record,
@@ -173,6 +231,8 @@ def analyze_record(
         mistakes=walk.mistakes(best, proven_low),
         curve=best,
         steps=walk.steps,
+        lower=proven_low,
+        proven=[b <= lo for b, lo in zip(best, proven_low, strict=True)],
         status=walk.final.status,
         seconds=time.monotonic() - start,
     )
@@ -181,21 +241,38 @@ def analyze_record(
 @dataclass(frozen=True)
 class _AnalysisBudget:
     """The search of one position within an analysis: ``limit`` each, and
-    with a ``deadline`` for the whole analysis, what is left of it."""
+    with a ``deadline`` for the whole analysis, what is left of it.
+
+    With a total, the walk along the game searches each deviation with at
+    most ``FIRST_PASS`` seconds (a clear is found in milliseconds where there is one); what is
+    left of the total then goes to the positions still unproven, the last
+    first: late positions are proven in milliseconds, and the true best
+    never improves along the game, so their figures bound the earlier ones.
+    """
 
     limit: Limit
     deadline: float | None
 
-    def search(self, s: GameState) -> PositionResult:
+    def search(self, s: GameState, first: bool = False, share: float = 1.0) -> PositionResult:
+        limit = self.limit
+        if first and limit.time is not None and self.deadline is not None:
+            limit = replace(limit, time=min(limit.time, FIRST_PASS))
+        elif share < 1.0 and limit.time is not None:
+            limit = replace(limit, time=limit.time * share)
         if self.deadline is None:
-            return search_position(s, self.limit)
+            return search_position(s, limit)
         # Each search gets what is left of the total (at most ``limit``);
         # once it is spent, a small node budget still finds a line (an upper
         # bound, never called proven).
         left = self.deadline - time.monotonic()
         if left <= 0:
             return search_position(s, Limit(nodes=SPENT_NODES))
-        return search_position(s, Limit(min(self.limit.time or left, left), self.limit.nodes))
+        return search_position(s, Limit(min(limit.time or left, left), limit.nodes))
+
+    def left(self) -> bool:
+        """Whether time is left for another search (without a total, every
+        position had its whole ``limit`` on the walk: nothing to refine)."""
+        return self.deadline is not None and self.deadline - time.monotonic() > 0
 
 
 @dataclass
@@ -221,7 +298,7 @@ class _Walk:
         budget: _AnalysisBudget,
         progress: Callable[[int, int], None] | None,
     ) -> _Walk:
-        res = budget.search(state)
+        res = budget.search(state, first=True)
         ref = list(res.actions)
         walk = cls([res.cards_left], [ref], [res.lower_bound], [state.copy()], state)
         for n, (i, j, play) in enumerate(actions):
@@ -240,7 +317,7 @@ class _Walk:
                 walk.found.append(walk.found[-1])
                 walk.lower.append(walk.lower[-1])
             else:
-                after = budget.search(state)
+                after = budget.search(state, first=True)
                 ref = list(after.actions)
                 walk.found.append(after.cards_left)
                 walk.lower.append(after.lower_bound)
@@ -252,6 +329,37 @@ class _Walk:
                 progress(n + 1, len(actions))
         walk.final = state
         return walk
+
+    def refine(self, budget: _AnalysisBudget) -> None:
+        """Search again the positions left unproven, the last first, while
+        the budget lasts (see ``_AnalysisBudget``): the lower bound proven
+        at one holds at every later one, and a clear found at one makes
+        every earlier one a clear. First each turn start with a share of
+        the limit (cheap proofs are not kept waiting behind positions the
+        whole limit would not prove either), then every position."""
+        starts = {0} | {n + 1 for n, a in enumerate(self.taken) if a is None}
+        for share, only in ((REFINE_SHARE, starts), (1.0, None)):
+            tried: set[int] = set()
+            while budget.left() and not interrupt.requested():
+                best, low = self.bounds()
+                todo = [n for n in range(len(best)) if best[n] > low[n] and n not in tried
+                        and (only is None or n in only)]  # fmt: skip
+                if not todo:
+                    break
+                # Round one takes the first and the last in turn: a clear
+                # found early and a proof found late each settle a stretch.
+                n = todo[0] if only is not None and len(tried) % 2 == 0 else todo[-1]
+                tried.add(n)
+                self._search_again(n, budget, share)
+
+    def _search_again(self, n: int, budget: _AnalysisBudget, share: float) -> None:
+        """Search position ``n`` again (``share`` of the limit); keep what
+        improves its figures."""
+        res = budget.search(self.positions[n], share=share)
+        if res.cards_left < self.found[n]:
+            self.found[n] = res.cards_left
+            self.lines[n] = list(res.actions)
+        self.lower[n] = max(self.lower[n], res.lower_bound)
 
     def bounds(self) -> tuple[list[int], list[int]]:
         """The best result known and the proven lower bound per position.
@@ -287,6 +395,8 @@ class _Walk:
                     better=_first_play(line) if line else None,
                     line=_line_turns(self.positions[n], line) if line else [],
                     proven=proven_low[n + 1] > best[n],
+                    before_proven=best[n] <= proven_low[n],
+                    after_proven=best[n + 1] <= proven_low[n + 1],
                 )
             )
         return out

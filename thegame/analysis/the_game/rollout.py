@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from enum import StrEnum
 
+from ...models import interrupt
 from ...models.outcome import Status
 from ...models.the_game import GameState, Play, TurnKind, is_ascending
 from .blind import BlindParams, BlindPolicy, check_family, deal_hidden, play_out
@@ -419,3 +420,29 @@ class SampleSet:
             return playouts_python(state, self.orders[start:stop], params, end_first)
         _check_end(state, end_first)
         return self._run_c(_c_position(state, params, end_first), start, stop)
+
+
+class SharedOrders:
+    """Sampled orders shared by every turn of a review: permutations of the
+    cards not on a pile at the review's start, each kept to the cards hidden
+    at a turn's start (the restriction of a uniform permutation is uniform)."""
+
+    def __init__(self, state: GameState, n: int, seed: int) -> None:
+        cards = sorted(set(hidden_cards(state)) | {c for h in state.hands for c in h})
+        rng = random.Random(seed)
+        self.perms: list[list[int]] = []
+        for _ in range(n):
+            if interrupt.requested():
+                break  # Ctrl-C while sampling: the review stops at once
+            perm = list(cards)
+            rng.shuffle(perm)
+            self.perms.append(perm)
+
+    def at(self, state: GameState) -> list[list[int]]:
+        hidden = set(hidden_cards(state))
+        out = []
+        for perm in self.perms:
+            if interrupt.requested():
+                break
+            out.append([c for c in perm if c in hidden])
+        return out

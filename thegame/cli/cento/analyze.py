@@ -114,7 +114,7 @@ def analyze(record_file: str, limit: Limit, as_json: bool) -> None:
 
 def _table_review(result: Any, data: dict[str, Any], limit: Limit) -> None:
     """A 3-6 player review: per turn, the mover's forced win before and after."""
-    word = {True: "win", False: "no win", None: "undecided"}
+    word = {True: "yes", False: "no", None: "undecided"}
     out.print(
         f"{data['players']} players, game {data['status']}: could the player who moved force "
         "a win whatever the others did together?",
@@ -122,20 +122,22 @@ def _table_review(result: Any, data: dict[str, Any], limit: Limit) -> None:
     )
     for t in result.turns:
         line = f"turn {t.turn}: " + turn_text(t.played.to_dict())
-        line += f"  [{word[t.win_before]} -> {word[t.win_after]}]"
         style = ""
         if t.lost_win:
-            line += "  throws the forced win away (proven)"
+            line += ": it throws the forced win away (proven)"
             if t.best is not None:
-                line += "; instead: " + turn_text(t.best.to_dict()).split(": ", 1)[1]
+                line += "; better: " + turn_text(t.best.to_dict()).split(": ", 1)[1]
             style = "yellow"
         elif t.estimate is not None and t.estimate.best - t.estimate.played >= 0.15:
             e = t.estimate
             line += (
-                f"  estimate: wins {e.played:.0%} against {e.best:.0%} for the engine's turn "
-                f"({e.worlds} worlds each)"
+                f": estimated to win {e.played:.0%} of {e.worlds} worlds, against {e.best:.0%} "
+                "with the engine's turn (an estimate, not a proof)"
             )
             style = "dim"
+        else:
+            line += f" (a forced win before it: {word[t.win_before]}; after it: "
+            line += f"{word[t.win_after]})"
         out.print(line, style=style, markup=False)
     first = data["first_mistake"]
     if first is None:
@@ -171,18 +173,35 @@ def _review_head(players: int, data: dict[str, Any]) -> str:
 
 
 def _turn_line(t: TurnReview, players: int) -> tuple[str, str]:
-    """A reviewed turn as a line and its style: what it lost, and the better turn."""
-    line = f"turn {t.turn}: " + turn_text(t.played.to_dict())
+    """A reviewed turn as a sentence and its style: what was played, what
+    it cost (proven by the search) and the better turn, or that the search
+    did not decide it."""
+    played = turn_text(t.played.to_dict())
     d = t.to_dict(players)
-    if players == 1 and d["wasted"]:
-        line += f"  wastes {plural(d['wasted'], 'turn')}"
-    if t.lost_win:
-        line += "  throws the win away" if players == 2 else "  the hand can no longer be emptied"
-    elif players == 2 and d["value_lost"]:
-        line += "  throws the shared win away"
+    line = f"turn {t.turn}: {played}"
+    if players == 1:
+        before, after = d["fewest_before"], d["fewest_after"]
+        if t.lost_win:
+            line += ": it cost the game, the hand can no longer be emptied (proven)"
+        elif d["wasted"]:
+            line += (f": it cost {plural(d['wasted'], 'turn')} (proven: the fewest turns left "
+                     f"to empty the hand were {before} before it, {after} after it)")  # fmt: skip
+        elif before is not None and after is not None:
+            line += ": it keeps the fewest turns (proven)"
+        else:
+            line += " (not decided within the budget)"
+    elif t.lost_win:
+        line += ": it throws the forced win away (proven)"
+    elif d["value_lost"]:
+        line += ": it throws the shared win away (proven)"
+    elif d["value_before"] is not None and d["value_after"] is not None:
+        line += ": it keeps the result with best play (proven)"
+    else:
+        line += " (not decided within the budget)"
     if t.best_instead is None:
         return line, ""
-    return line + "; instead: " + turn_text(t.best_instead.to_dict()).split(": ", 1)[1], "yellow"
+    better = turn_text(t.best_instead.to_dict()).split(": ", 1)[1]
+    return f"{line}; better: {better}", "yellow"
 
 
 @contextlib.contextmanager

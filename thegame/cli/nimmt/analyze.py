@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from ...analysis.nimmt.review import Review, TurnReview
 from ...models.words import plural
 from ...solver.nimmt.problem import problem_from_record
 from ..common import err, out, print_json, user_errors
@@ -79,22 +80,49 @@ def analyze(
     if as_json:
         print_json(result.to_json())
         return
-    out.print(
-        f"{label}player {player}: took {result.played_heads} heads, {result.optimal_heads} at "
-        f"best with hindsight: {result.lost} lost (blind choice: {plural(samples, 'sample')}, "
-        f"sample seed {sample_seed})",
-        soft_wrap=True,
-    )
+    out.print(_round_words(label, player, result), soft_wrap=True)
     for t in result.turns:
-        played = f"{t.played.card}" + ("" if t.played.row is None else f" (row {t.played.row + 1})")
-        best = f"{t.best.card}" + ("" if t.best.row is None else f" (row {t.best.row + 1})")
-        mark = f"  lost {t.lost}" if t.lost else ""
-        out.print(
-            f"  turn {t.turn:>2}: played {played} = {t.played_heads}; "
-            f"hindsight {best} = {t.best_heads}; blind {t.blind_card} = {t.blind_heads}{mark}",
-            soft_wrap=True,
-            style="yellow" if t.lost else "",
+        out.print(_turn_words(t), soft_wrap=True, style="yellow" if t.lost else "")
+
+
+def _round_words(label: str, player: int, result: Review) -> str:
+    """The round in a sentence: heads taken, the best with hindsight, lost."""
+    lost = f"{plural(result.lost, 'head')} lost" if result.lost else "nothing lost"
+    return (
+        f"{label}player {player}: took {plural(result.played_heads, 'head')}; "
+        f"{plural(result.optimal_heads, 'head')} at best with hindsight (proven: the others' "
+        f"cards known): {lost}. Each card is priced in heads to the end of the round, "
+        f"with the best play after it; 'by what you saw' is the strong player's choice over "
+        f"{plural(result.samples, 'sampled guess', 'sampled guesses')} at the unseen cards "
+        f"(sample seed {result.seed}), an estimate."
+    )
+
+
+def _card(card: int, row: int | None) -> str:
+    return f"{card}" + ("" if row is None else f" (taking row {row + 1})")
+
+
+def _turn_words(t: TurnReview) -> str:
+    """One turn in a sentence: what was played, what it cost, what was
+    better and whether that is proven (hindsight) or estimated (by what the
+    player saw)."""
+    played = (f"turn {t.turn:>2}: played {_card(t.played.card, t.played.row)}, "
+              f"{plural(t.played_heads, 'head')} to the round's end")  # fmt: skip
+    if t.lost:
+        judged = (
+            f"; better {_card(t.best.card, t.best.row)}, {plural(t.best_heads, 'head')}: "
+            f"it cost {plural(t.lost, 'head')} (proven, hindsight)"
         )
+    else:
+        judged = ": the best with hindsight (proven)"
+    if t.blind_card == t.played.card:
+        seen = "; by what you saw: the same card"
+    else:
+        seen = (
+            f"; by what you saw: {t.blind_card}, {plural(t.blind_heads, 'head')} with "
+            f"hindsight (estimated {t.blind_score:.1f})"
+        )
+    return f"  {played}{judged}{seen}"
 
 
 @contextlib.contextmanager

@@ -14,13 +14,14 @@ from rich.text import Text
 from ...analysis.the_game.annotate import (
     HINDSIGHT_TOTAL,
     MARK_WORDS,
+    MAX_SAMPLES,
     TURN_START_SAMPLES,
     Annotation,
     Estimate,
     Review,
     annotate_record,
 )
-from ...analysis.the_game.review import Analysis, hint_for
+from ...analysis.the_game.review import Analysis, figure_text, hint_for
 from ...analysis.the_game.strong import Level
 from ...models import InvalidInputError, Limit
 from ...models.check import status_text
@@ -31,152 +32,12 @@ from ..common import SECONDS, err, out, print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument, sample_seed_option
 from .options import load_record
 from .render import LineView, card_text, cards_text, marked_line
-
-BLOCKS = " ▁▂▃▄▅▆▇█"
+from .review_charts import BLOCKS as BLOCKS  # where the tests and pages look for it
+from .review_charts import best_chart, win_chart
 
 
 def _play_text(rules: Rules, play: Play | None) -> str:
     return "end" if play is None else play_text(rules, play.card, play.pile)
-
-
-def best_chart(analysis: Analysis, height: int = 6) -> RenderableType | None:
-    """The best reachable cards left (hindsight) after each turn, as columns
-    of blocks from 0 up, with turn ticks; None when it stays at 0 (nothing
-    to draw: every turn kept a perfect clear possible)."""
-    after_turn: dict[int, int] = {}
-    for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
-        after_turn[i] = value
-    per_turn = [analysis.curve[0], *after_turn.values()]
-    top = max(per_turn)
-    if top == 0:
-        return None
-    first = analysis.steps[0][0] if analysis.steps else 0
-    rows = []
-    for level in range(height, 0, -1):
-        row = ""
-        for v in per_turn:
-            fill = v * height / top - (level - 1)
-            row += BLOCKS[max(0, min(8, round(fill * 8)))]
-        label = f"{round(top * level / height):>3} |" if level == height else "    |"
-        rows.append(Text(label + row))
-    rows.append(Text("  0 +" + "-" * len(per_turn)))
-    # A tick under the start column and every fifth turn (on screen from 1).
-    ticks = [" "] * len(per_turn)
-    labels = [" "] * (len(per_turn) + 4)
-    for col in range(len(per_turn)):
-        turn = first + col  # column col shows the value after turn first + col - 1
-        if col == 0 or turn % 5 == 0:
-            ticks[col] = "|"
-            mark = "0" if col == 0 else str(turn)
-            labels[col : col + len(mark)] = list(mark)
-    rows.append(Text("     " + "".join(ticks)))
-    rows.append(Text("     " + "".join(labels).rstrip()))
-    rows.append(Text("     turns played -> best reachable cards left (hindsight)", style="dim"))
-    return Group(*rows)
-
-
-def hindsight_at_turn_starts(analysis: Analysis) -> dict[int, int]:
-    """The best reachable cards left (hindsight) at the start of each turn
-    (0-based index) the analysis judged."""
-    values: dict[int, int] = {}
-    if analysis.steps:
-        values[analysis.steps[0][0]] = analysis.curve[0]
-    for (i, _), value in zip(analysis.steps, analysis.curve[1:], strict=True):
-        values[i + 1] = value  # the last step of turn i: where turn i + 1 starts
-    return values
-
-
-def _block_rows(values: list[float], height: int) -> list[str]:
-    """Columns of blocks for ``values`` in 0..1, top row first."""
-    rows = []
-    for level in range(height, 0, -1):
-        row = ""
-        for v in values:
-            fill = v * height - (level - 1)
-            row += BLOCKS[max(0, min(8, round(fill * 8)))]
-        rows.append(row)
-    return rows
-
-
-def win_chart(review: Review, terminal: bool, height: int = 8) -> RenderableType | None:
-    """The fair win chance at each turn start (``turn_starts``), with the
-    hindsight curve beside it: block columns on a terminal, plain text
-    elsewhere (a pipe, a file). None when no turn was judged."""
-    if not review.turn_starts:
-        return None
-    turns = [t for t, _ in review.turn_starts]
-    wins = [e.win for _, e in review.turn_starts]
-    hs = {} if review.hindsight is None else hindsight_at_turn_starts(review.hindsight)
-    samples = review.turn_starts[0][1].samples
-    # The curve uses the first samples of each turn, the actions all of
-    # them: say both figures, or the two would seem to disagree.
-    of = "" if samples == review.samples else f" of the {review.samples}"
-    caption = (
-        f"fair win chance at each turn start (the blind policy over the first {samples}"
-        f"{of} sampled orders of the unseen cards; an estimate)"
-    )
-    if not terminal:
-        return _plain_chart(caption, turns, wins, hs)
-    left = [f"100% |{row}" if i == 0 else f"     |{row}" for i, row in enumerate(
-        _block_rows(wins, height))]  # fmt: skip
-    left.append("  0% +" + "-" * len(wins))
-    labels = [" "] * (len(wins) + 4)
-    for col, t in enumerate(turns):
-        if col == 0 or (t + 1) % 5 == 0:
-            mark = str(t + 1)
-            labels[col : col + len(mark)] = list(mark)
-    left.append("      " + "".join(labels).rstrip())
-    chart = Table.grid(padding=(0, 4))
-    chart.add_column()
-    fair = Group(
-        Text("fair win chance (estimate)", style="bold"),
-        *(Text(line, style="cyan") for line in left),
-        Text("      turn", style="dim"),
-    )
-    if hs and review.hindsight is not None:
-        chart.add_column()
-        chart.add_row(fair, _hindsight_column(hs, turns, labels, height))
-    else:
-        chart.add_row(fair)
-    return Group(Text(caption, style="dim"), chart)
-
-
-def _plain_chart(
-    caption: str, turns: list[int], wins: list[float], hs: dict[int, int]
-) -> RenderableType:
-    """The chart as plain lines (a pipe, a file)."""
-    lines = [
-        Text(caption + ":"),
-        Text(
-            "  "
-            + ", ".join(f"turn {t + 1} {100 * w:.0f}%" for t, w in zip(turns, wins, strict=True))
-        ),
-    ]
-    if hs:
-        lines.append(Text("hindsight, best reachable cards left at each turn start:"))
-        lines.append(Text("  " + ", ".join(f"turn {t + 1} {hs[t]}" for t in turns if t in hs)))
-    return Group(*lines)
-
-
-def _hindsight_column(
-    hs: dict[int, int], turns: list[int], labels: list[str], height: int
-) -> RenderableType:
-    """The hindsight curve beside the win chart: best reachable cards left."""
-    top = max(hs.values())
-    if top == 0:
-        return Text(
-            "hindsight: a perfect clear stayed reachable at every turn start", style="green"
-        )
-    values = [hs.get(t, 0) / top for t in turns]
-    rows = [f"{top:>4} |{r}" if i == 0 else f"     |{r}" for i, r in enumerate(
-        _block_rows(values, height))]  # fmt: skip
-    rows.append("   0 +" + "-" * len(values))
-    rows.append("      " + "".join(labels).rstrip())
-    return Group(
-        Text("hindsight: best reachable cards left", style="bold"),
-        *(Text(line, style="magenta") for line in rows),
-        Text("      turn", style="dim"),
-    )
 
 
 def analysis_view(analysis: Analysis) -> RenderableType:
@@ -190,10 +51,15 @@ def analysis_view(analysis: Analysis) -> RenderableType:
             style="dim",
         )
     )
-    start = "" if analysis.start_proven else " (best found, not proven)"
-    parts.append(
-        Text(f"best possible at the start: {plural(analysis.best_at_start, 'card')} left{start}")
-    )
+    if analysis.start_proven:
+        start = f"{plural(analysis.best_at_start, 'card')} left"
+    else:
+        start = f"<= {analysis.best_at_start} cards left (best found)"
+    parts.append(Text(f"best possible at the start: {start}"))
+    proven, points = analysis.proven_share
+    parts.append(Text(f"{proven} of {points} hindsight figures proven"
+                      + ("" if proven == points else "; the others are printed <= N (best found)"),
+                      style="dim"))  # fmt: skip
     status = status_text(analysis.status)
     parts.append(Text(f"result: {plural(analysis.result, 'card')} left ({status})"))
     parts.extend(_hindsight_summary(analysis))
@@ -207,8 +73,8 @@ def analysis_view(analysis: Analysis) -> RenderableType:
                 str(m.turn + 1),
                 str(m.play + 1),
                 _play_text(rules, m.played),
-                str(m.best_before),
-                str(m.best_after),
+                figure_text(m.best_before, m.before_proven),
+                figure_text(m.best_after, m.after_proven),
                 _play_text(rules, m.better),
                 "proven" if m.proven else "best found",
             )
@@ -227,12 +93,14 @@ def _hindsight_summary(analysis: Analysis) -> list[RenderableType]:
     proven = [m for m in ms if m.proven]
     unproven = [m for m in ms if not m.proven]
     line = Text(style="bold red")
-    line.append(f"hindsight: {plural(len(ms), 'action')} lost cards")
     if proven:
-        line.append(f"; {plural(analysis.cards_lost, 'card')} lost to the proven ones")
+        line.append(f"hindsight: {plural(len(proven), 'action')} provably lost cards, "
+                    f"{plural(analysis.cards_lost, 'card')} in all")  # fmt: skip
     if unproven:
+        line.append("; " if proven else "hindsight: ")
         line.append(
-            f"; {len(unproven)} not proven (best found before, a search bound after: not added in)"
+            f"after {plural(len(unproven), 'action')} the best found got worse, not proven "
+            "(best found before, a search bound after: not added in)"
         )
     return [line]
 
@@ -243,6 +111,8 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
     rules = review.record.deal.rules
     deal = review.record.deal
     parts: list[RenderableType] = []
+    if review.full_view:
+        return _full_view_review(review)
     if review.fair_unavailable is not None:
         parts.append(Text(f"Fair review: not available ({review.fair_unavailable}).", "yellow"))
         left = plural(review.cards_left, "card")
@@ -273,17 +143,11 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
         )
     )
     marked = review.marked
-    counts = {m: sum(1 for a in marked if a.mark == m) for m in ("??", "?", "?!")}
     if not marked:
         parts.append(Text("no marked actions: nothing measurably worse than the blind policy",
                           "green"))  # fmt: skip
     else:
-        parts.append(
-            Text(
-                ", ".join(f"{plural(n, MARK_WORDS[m])} ({m})" for m, n in counts.items() if n),
-                style="bold red",
-            )
-        )
+        parts.append(Text(_mark_counts(marked), style="bold red"))
     for a in marked:
         parts.append(Text())
         parts.append(_marked_view(deal, rules, a))
@@ -293,9 +157,73 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
     if chart is not None:
         parts.append(Text())
         parts.append(chart)
+    found = _beyond_estimate_text(review)
+    if found is not None:
+        parts.append(found)
     if review.hindsight is not None:
         parts.append(Text())
         parts.append(analysis_view(review.hindsight))
+    return Group(*parts)
+
+
+def _mark_counts(marked: list[Annotation]) -> str:
+    """``1 blunder (??), 3 inaccuracies (?!)``."""
+    counts = {m: sum(1 for a in marked if a.mark == m) for m in ("??", "?", "?!")}
+    return ", ".join(f"{plural(n, MARK_WORDS[m])} ({m})" for m, n in counts.items() if n)
+
+
+def _beyond_estimate_text(review: Review) -> Text | None:
+    """Where the player won from a turn start the estimate put near 0%."""
+    low = review.beyond_estimate
+    if not low:
+        return None
+    turns = ", ".join(f"turn {t + 1} ({100 * e.win:.0f}%)" for t, e in low)
+    return Text(
+        f"You won from {turns}, where the blind policy's estimate put the win near 0%: "
+        "you found what the estimate did not (it plays on without looking ahead).",
+        style="green",
+    )
+
+
+def _full_view_review(review: Review) -> RenderableType:
+    """A game played with the draw pile in view: judged by hindsight alone."""
+    rules = review.record.deal.rules
+    parts: list[RenderableType] = [
+        Text(
+            "Review with the draw pile in view (a puzzle or a known-order game): you saw "
+            "every card, so each action is judged with the order known, and marked only "
+            "where the best reachable result provably got worse.",
+            style="dim",
+        ),
+        Text(f"result: {plural(review.cards_left, 'card')} left ({status_text(review.status)})"),
+    ]
+    marked = review.marked
+    if review.hindsight is None:
+        parts.append(Text("no hindsight column (--no-hindsight): nothing judged", "yellow"))
+        return Group(*parts)
+    if not marked:
+        if review.status == "won":
+            parts.append(Text("no marked actions: a perfect game, every action kept the "
+                              "perfect clear (proven by the line played)", "green"))  # fmt: skip
+        else:
+            parts.append(Text("no marked actions: no action provably made the best reachable "
+                              "result worse", "green"))  # fmt: skip
+    else:
+        parts.append(Text(_mark_counts(marked), style="bold red"))
+        for a in marked:
+            where = f"{turn_label(a.turn)}, play {a.play + 1}, player {a.player}"
+            head = Text(f"{a.mark} {MARK_WORDS[a.mark]}: ", style="bold red")
+            head.append(f"{_play_text(rules, a.played)}  ({where})", style="bold")
+            lines: list[RenderableType] = [Text(), head]
+            if a.hindsight_before is not None and a.hindsight_after is not None:
+                lost = a.hindsight_after - a.hindsight_before
+                lines.append(Text(f"  it cost {plural(lost, 'card')}: "
+                                  f"{_hindsight_words(a)}"))  # fmt: skip
+            lines.append(Text(f"  better    {_play_text(rules, a.better)} (proven: it keeps "
+                              f"{a.hindsight_before} cards left reachable)", style="green"))
+            parts.extend(lines)
+    parts.append(Text())
+    parts.append(analysis_view(review.hindsight))
     return Group(*parts)
 
 
@@ -347,13 +275,23 @@ def _marked_view(deal: Deal, rules: Rules, a: Annotation) -> RenderableType:
             )
         )
     if a.hindsight_before is not None and a.hindsight_after is not None:
-        sure = "proven" if a.hindsight_proven else "not proven"
-        if a.hindsight_after > a.hindsight_before:
-            hs = f"best reachable {a.hindsight_before} -> {a.hindsight_after} cards left ({sure})"
-        else:
-            hs = f"no loss: best reachable stays {a.hindsight_after}"
-        lines.append(Text(f"  hindsight {hs}", style="dim"))
+        lines.append(Text(f"  hindsight {_hindsight_words(a)}", style="dim"))
     return Group(*lines)
+
+
+def _hindsight_words(a: Annotation) -> str:
+    """An action's hindsight figures in words, each proven or a bound."""
+    before, after = a.hindsight_before, a.hindsight_after
+    assert before is not None and after is not None
+    if a.hindsight_proven:
+        if after > before:
+            return f"best reachable {before} -> {after} cards left (proven)"
+        return f"no loss: best reachable stays {after} (proven)"
+    if after > before:
+        sure = "the loss proven" if a.hindsight_mistake_proven else "not proven"
+        return (f"best reachable {figure_text(before, False)} -> "
+                f"{figure_text(after, False)} cards left ({sure})")  # fmt: skip
+    return f"best reachable stays {figure_text(after, False)}, not proven"
 
 
 def _turn_table(review: Review) -> RenderableType:
@@ -375,15 +313,16 @@ def _turn_table(review: Review) -> RenderableType:
         rows += 1
         hs = (
             "-"
-            if a.hindsight_before is None
-            else f"{a.hindsight_before} -> {a.hindsight_after}"
-            + (" proven" if a.hindsight_proven else "")
+            if a.hindsight_before is None or a.hindsight_after is None
+            else f"{a.hindsight_before} -> {a.hindsight_after} proven"
+            if a.hindsight_proven
+            else f"<= {a.hindsight_before} -> <= {a.hindsight_after} (best found)"
         )
         table.add_row(
             str(a.turn + 1),
             str(a.play + 1),
             _play_text(rules, a.played),
-            _play_text(rules, a.better),
+            "- (none measured better)" if a.no_better else _play_text(rules, a.better),
             f"{100 * a.drop.win:+.0f}",
             f"{a.drop.left:+.1f}",
             a.mark,
@@ -414,11 +353,11 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 @record_argument()
 @click.option(
     "--samples",
-    type=click.IntRange(min=2),
+    type=click.IntRange(1, MAX_SAMPLES),
     default=100,
     show_default=True,
-    help=f"Sampled orders of the unseen cards per turn (the fair review; the win-chance "
-    f"curve at the turn starts uses the first {TURN_START_SAMPLES}).",
+    help=f"Sampled orders of the unseen cards per turn, 1-{MAX_SAMPLES:,} (the fair review; "
+    f"the win-chance curve at the turn starts uses the first {TURN_START_SAMPLES}).",
 )
 @sample_seed_option()
 @limit_options(
@@ -444,6 +383,14 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     help="Who names the better action: the strong blind player (a fixed playout budget "
     "per choice) or the blind policy.",
 )
+@click.option(
+    "--view",
+    type=click.Choice(["full", "hidden"]),
+    default=None,
+    help="What the player saw: 'full' (the draw pile in view: judged by hindsight alone) "
+    "or 'hidden' (face down: the fair review and hindsight). Default: as the record says "
+    "(full_view; a record that does not say: hidden).",
+)
 @json_option("Print the review as JSON.")
 @user_errors
 def analyze(
@@ -454,6 +401,7 @@ def analyze(
     hindsight_total: float,
     no_hindsight: bool,
     level: str,
+    view: str | None,
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle FILE): every action judged
@@ -472,7 +420,7 @@ def analyze(
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
             record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total,
-            level=Level(level),
+            level=Level(level), full_view=None if view is None else view == "full",
         )
     if as_json:
         print_json(review.to_dict())

@@ -61,7 +61,7 @@ class Summary:
     """The verdict above the turns: from the solver or from a record's replay."""
 
     source: Source
-    verdict: str  # solve: win|loss|unknown; record: won|lost|in_progress
+    verdict: str  # win|loss|unknown (a record: win when won, else unknown)
     cards_left: int
     status: Status  # the engine's status at the end of the line
     reason: str | None  # why the line ended (engine text with rule id)
@@ -209,7 +209,10 @@ def summary_of_record(record: Record, where: str) -> tuple[Summary, list[TurnExp
     result = replay(record)  # legal here: explain_record would have raised
     summary = Summary(
         source=Source.RECORD,
-        verdict=result.status,
+        # A record won is a line that replays to a clear: a win. One lost or
+        # in progress proves nothing about the position: unknown (its status
+        # says how it ended).
+        verdict=Verdict.WIN if result.state.status == Status.WON else Verdict.UNKNOWN,
         cards_left=result.cards_left,
         status=result.state.status,
         reason=result.reason,

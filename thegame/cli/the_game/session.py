@@ -118,7 +118,8 @@ class Session:
         return turns
 
     def record(self) -> Record:
-        return Record(self.deal, self.opening + tuple(self.turns()))
+        # A real game keeps the draw pile face down; a puzzle shows it.
+        return Record(self.deal, self.opening + tuple(self.turns()), full_view=not self.hidden)
 
 
 def puzzle_session(puzzle: Puzzle) -> Session:

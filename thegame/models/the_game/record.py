@@ -22,8 +22,13 @@ class Turn:
 
 @dataclass(frozen=True)
 class Record:
+    """A deal and the turns played. ``full_view``: the player saw the order
+    of the draw pile (a puzzle, a known-order game); False for a real game,
+    the pile face down, and for files that do not say."""
+
     deal: Deal
     turns: tuple[Turn, ...] = ()
+    full_view: bool = False
 
     @property
     def first(self) -> int:
@@ -40,6 +45,7 @@ class Record:
         return {
             "deal": self.deal.to_dict(),
             "turns": [turn_to_dict(rules, t) for t in self.turns],
+            "full_view": self.full_view,
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -49,13 +55,17 @@ class Record:
     def from_dict(cls, data: Any, where: str = "record") -> Record:
         if not isinstance(data, dict):
             raise InvalidInputError("a record must be a JSON object", where)
-        unknown = sorted(set(data) - {"deal", "turns"})
+        unknown = sorted(set(data) - {"deal", "turns", "full_view"})
         if unknown:
             raise InvalidInputError(f"unknown key {unknown[0]!r}", where)
         if "deal" not in data:
             raise InvalidInputError('missing "deal"', where)
+        full_view = data.get("full_view", False)  # older files: the pile face down
+        if not isinstance(full_view, bool):
+            raise InvalidInputError("full_view must be true or false", f"{where}.full_view")
         deal = Deal.from_dict(data["deal"], f"{where}.deal")
-        return cls(deal, turns_from_list(deal, data.get("turns", []), f"{where}.turns"))
+        turns = turns_from_list(deal, data.get("turns", []), f"{where}.turns")
+        return cls(deal, turns, full_view)
 
     @classmethod
     def from_json(cls, text: str, where: str = "record") -> Record:

@@ -64,7 +64,7 @@ class Puzzle:
 
     def record(self) -> Record:
         """The whole game: opening and solution; ``thegame check`` says won."""
-        return Record(self.deal, self.position + self.solution)
+        return Record(self.deal, self.position + self.solution, full_view=True)
 
     def verify(self) -> None:
         """Raise ``PuzzleError`` unless the solution replays to a win (a
@@ -205,7 +205,7 @@ def game_from_json(data: Any, where: str) -> Record:
     same_game(data, GAME, where)
     if isinstance(data, dict) and "position" in data:
         puzzle = Puzzle.from_dict(data, where)
-        return Record(puzzle.deal, puzzle.position)
+        return Record(puzzle.deal, puzzle.position, full_view=True)  # a puzzle shows every card
     if isinstance(data, dict) and ("deal" in data or "turns" in data):
         return Record.from_dict(data, where)
     return Record(Deal.from_dict(data, where))

@@ -44,7 +44,7 @@ class Solution:
     details: dict[str, Any] = field(default_factory=dict)
 
     def record(self) -> Record:
-        return Record(self.deal.with_first(self.first), tuple(self.turns))
+        return Record(self.deal.with_first(self.first), tuple(self.turns), full_view=True)
 
     def actions(self) -> list[Action]:
         """The line as kernel actions (END after each turn), e.g. a hint."""

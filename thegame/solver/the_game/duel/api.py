@@ -125,7 +125,7 @@ class DuelSolution:
             raise InvalidInputError("--save needs one start: give --first 1 or --first 2")
         res = self.results[0]
         first = res.first if res.at_turn is None else self.deal.first
-        return Record(self.deal.with_first(first), (*self.played, *res.turns))
+        return Record(self.deal.with_first(first), (*self.played, *res.turns), full_view=True)
 
     def to_dict(self) -> dict[str, Any]:
         races = [r.to_dict() for r in self.races]
