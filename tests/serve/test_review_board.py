@@ -73,10 +73,31 @@ def test_a_better_action_is_named_only_where_it_measures_better(review: dict[str
     assert f'data-position="{i}">' not in chart  # no mark of it on the chart
 
 
+def unflagged(review: dict[str, Any]) -> dict[str, Any]:
+    """The review as an analysis that does not say what is proven."""
+    bare = copy.deepcopy(review)
+    del bare["full_view"], bare["hindsight"]["points"]
+    for a in bare["actions"]:
+        del a["hindsight_proven"]
+    return bare
+
+
+def test_hindsight_figures_follow_their_proof(review: dict[str, Any]) -> None:
+    """Each action's figures as the analysis proved them: exact, or a bound."""
+    _, html = page(review)
+    for a, f in zip(review["actions"], frames(html), strict=False):
+        text = f["hindsight_text"] or ""
+        if a["hindsight_before"] is None:
+            continue
+        assert ("(best found)" not in text) == (
+            a["hindsight_proven"] or a["hindsight_before"] == a["hindsight_after"] == 0
+        ), text
+
+
 def test_unflagged_hindsight_figures_read_best_found(review: dict[str, Any]) -> None:
     """Without ``proven`` a figure above 0 is an upper bound; a 0 is exact
     (nothing beats it, and the search reached it with a line)."""
-    _, html = page(review)
+    _, html = page(unflagged(review))
     shown = frames(html)
     assert any(f["hindsight"] for f in shown), "the record should lose cards in hindsight"
     for f in shown:
@@ -92,7 +113,8 @@ def test_unflagged_hindsight_figures_read_best_found(review: dict[str, Any]) -> 
 def test_proven_figures_are_exact(review: dict[str, Any]) -> None:
     proven = copy.deepcopy(review)
     hs = proven["hindsight"]
-    hs["curve"] = [{"cards_left": v, "proven": True} for v in hs["curve"]]
+    for point in hs["points"]:
+        point["proven"] = True
     for a in proven["actions"]:
         a["hindsight_proven"] = True
     for m in hs["mistakes"]:
@@ -124,8 +146,8 @@ def test_a_full_view_game_is_judged_by_hindsight_alone(review: dict[str, Any]) -
 
 
 def test_without_the_flag_the_draw_pile_is_face_down(review: dict[str, Any]) -> None:
-    assert "full_view" not in review
-    context, html = page(review)
+    assert review["full_view"] is False  # the record's own word
+    context, html = page(unflagged(review))
     assert all(f["draw_pile"] is None for f in frames(html))
     assert "data-full-view" not in html and context["full_view"] is False
     # Under a strict Content-Security-Policy: no inline script, style or handler.
