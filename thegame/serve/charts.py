@@ -345,9 +345,7 @@ def _moves(review: dict[str, Any], full: bool) -> list[dict[str, Any]]:
 def _found_past_zero(review: dict[str, Any]) -> str | None:
     """A won game that passed a turn start the estimate put near 0%: the
     player found what the estimate's policy did not."""
-    if review.get("cards_left") != 0:
-        return None
-    low = [s for s in review["turn_starts"] if s["win_chance"] < 0.05]
+    low = review.get("beyond_estimate") or []  # the analysis's judgement, said once
     if not low:
         return None
     s = low[0]
