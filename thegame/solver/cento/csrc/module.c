@@ -250,7 +250,7 @@ static struct Candidate *read_candidates(PyObject *cands, int *nc) {
         struct Candidate *c = &cv[j];
         if (!PyArg_ParseTuple(t, "iiiiiiO", &c->drew, &c->trick, &c->immune, &c->free, &c->open,
                               &c->obliged, &mask) ||
-            !read_u128(mask, &c->mask)) {
+            py_to_mask(mask, &c->mask) < 0) {
             free(cv);
             return NULL;
         }
@@ -276,7 +276,7 @@ static PyObject *search_sample(SearchObject *self, PyObject *args) {
                           &worlds))
         return NULL;
     u128 v;
-    if (!read_u128(small, &v) || !read_u128(own, &w.own)) return NULL;
+    if (py_to_mask(small, &v) < 0 || py_to_mask(own, &w.own) < 0) return NULL;
     w.small = (uint64_t)v;
     if (!read_cards(unseen, w.unseen, 127, &w.nunseen) || !read_cards(head, w.head, 8, &w.nhead))
         return NULL;

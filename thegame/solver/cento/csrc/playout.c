@@ -13,7 +13,7 @@
 static int rank_of(const Deal *d, u128 hand, int open_c) {
     u128 m = hand & NUMBERS_MASK;
     int f = (int)(hand >> FREE_SHIFT);
-    return (popcount128(m) + f) * 256 - (popcount128(m & d->fit[open_c]) + f);
+    return (card_count(m) + f) * 256 - (card_count(m & d->fit[open_c]) + f);
 }
 
 /* Greedy play from ``start`` to the end: ``won`` for the seat asked about */
