@@ -437,13 +437,17 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 )
 @click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
 @click.option(
-    "--level",
+    "--strength",
+    "level",
     type=click.Choice([str(v) for v in Level]),
     default=str(Level.STRONG),
     show_default=True,
     help="Who names the better action: the strong blind player (a fixed playout budget "
     "per choice) or the blind policy.",
 )
+# The older name ('--level' is a level number in The Mind): still read.
+@click.option("--level", "old_level", type=click.Choice([str(v) for v in Level]), default=None,
+              hidden=True, help="The older name of --strength.")  # fmt: skip
 @json_option("Print the review as JSON.")
 @user_errors
 def analyze(
@@ -454,6 +458,7 @@ def analyze(
     hindsight_total: float,
     no_hindsight: bool,
     level: str,
+    old_level: str | None,
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle FILE): every action judged
@@ -472,7 +477,7 @@ def analyze(
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
             record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total,
-            level=Level(level),
+            level=Level(old_level or level),
         )
     if as_json:
         print_json(review.to_dict())
