@@ -32,6 +32,8 @@ from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
 from . import inputs, jobs, schema
 from .background import Job, Jobs
+from .endpoints import ENDPOINTS
+from .endpoints import MIND_TOLERANCE as MIND_TOLERANCE  # the routes import it from here
 from .origin import LOOPBACK_HOSTS, _cut, _header, cross_site, host_allowed, logged
 from .pool import (
     GRACE,
@@ -42,7 +44,6 @@ from .pool import (
     WorkerDied,
     WorkerPool,
 )
-from .schema import MIND_TOLERANCE as MIND_TOLERANCE  # the routes import it from here
 
 log = logging.getLogger("thegame.serve")
 # One line per request (method, path, status, milliseconds): ``thegame serve``
@@ -102,6 +103,13 @@ class Settings:
 # -- the guards in front of every request ---------------------------------------------
 
 
+def _takes_json(method: str, path: str) -> bool:
+    """An endpoint declared with a JSON body: only there is the body's type
+    checked (another method or path gets its 405 or 404 from the routes)."""
+    spec = ENDPOINTS.get((method, path))
+    return spec is not None and spec.body is not None
+
+
 def _content_type(scope: Scope) -> str:
     return (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
 
@@ -141,7 +149,7 @@ class Guard:
             why = cross_site(scope)
             if why is not None:
                 refused = (403, f"refused: {why}")
-            elif is_api and method == "POST" and _content_type(scope) != "application/json":
+            elif _takes_json(method, path) and _content_type(scope) != "application/json":
                 refused = (415, "body: send it as Content-Type: application/json")
         try:
             if refused is not None:
@@ -399,7 +407,7 @@ class Server:
 
 
 def _advice(request: Request) -> str:
-    spec = schema.ENDPOINTS.get((_method(request), request.url.path))
+    spec = ENDPOINTS.get((_method(request), request.url.path))
     if spec is not None and spec.time_limit:
         return "try a smaller time_limit"
     return "try again later"
@@ -416,7 +424,9 @@ def api(handler: Handler) -> Handler:
 
     async def wrapped(request: Request) -> Response:
         try:
-            spec = schema.ENDPOINTS.get((_method(request), request.url.path))
+            spec = ENDPOINTS.get((_method(request), request.url.path))
+            if spec is not None:
+                schema.check_query(spec.query, request.query_params)
             if spec is not None and spec.body is not None:
                 data = await _json(request)
                 schema.check_fields(spec.body, data)
@@ -514,6 +524,9 @@ def _int_param(raw: str | None, name: str, low: int, high: int, default: int) ->
         return default
     assert raw is not None
     text = raw.strip()
+    whole, point, zeros = text.partition(".")
+    if point and zeros and not zeros.strip("0"):
+        text = whole  # 3.0 is the whole number 3
     # ASCII digits only: str.isdigit also takes "²", which int() refuses.
     if not (text.isascii() and text.isdigit()):
         raise InvalidInputError(f"must be a whole number, not {_shown(raw)}", name)
