@@ -135,8 +135,7 @@ def run_session(
     out.print(table_legend(session.state))
     if engine is None or not engine.to_move(session):
         out.print(_view(session))  # the engine's hand is never shown
-    pending: str | None = None  # a losing move asked about once
-    queued: list[str] = []  # the rest of a line typed at once ('88 d2, 98 d2 | 90 d1')
+    typed = _Typed()
     while not session.state.over:
         if interrupt.requested():
             # Ctrl-C during a hint's search stopped that search: stop the game too.
@@ -147,18 +146,10 @@ def run_session(
             if not session.state.over:
                 out.print(_view(session))
             continue
-        if queued:
-            cmd, insist = queued.pop(0), False
-        else:
-            line = _read_command()
-            if line is None:
-                return Ending.QUIT
-            cmd, insist = _insisted(" ".join(line.strip().lower().split()))
-            if not cmd and insist and pending is not None:
-                cmd = pending
-            asked, pending = pending, None
-            insist = insist or cmd == asked  # the same move again: the player means it
-            cmd, *queued = line_parts(cmd) or [""]
+        step = typed.next()
+        if step is None:
+            return Ending.QUIT
+        cmd, insist = step
         if not cmd:
             continue
         if cmd in ("quit", "q", "exit"):
@@ -181,15 +172,42 @@ def run_session(
             after = _play_command(session, saver, cmd, insist)
         if after is _After.QUIT:
             return Ending.QUIT
-        if after is not _After.REDRAW:
-            queued.clear()  # a refused or questioned step ends the line there
-        if after is _After.ASKED:
-            pending = cmd
-        elif after is _After.REDRAW and not queued and not session.state.over and not (
+        typed.after(cmd, after)
+        if after is _After.REDRAW and not typed.queued and not session.state.over and not (
             engine is not None and engine.to_move(session)
         ):
             out.print(_view(session))  # (the engine moves first, then the table)
     return Ending(session.state.status)
+
+
+class _Typed:
+    """The commands as typed: a line of plays one step at a time, and a
+    losing move asked about once (the same again, or '!', insists)."""
+
+    def __init__(self) -> None:
+        self.pending: str | None = None
+        self.queued: list[str] = []  # the rest of a line ('88 d2, 98 d2 | 90 d1')
+
+    def next(self) -> tuple[str, bool] | None:
+        """The next command and whether it insists; None at the end of input."""
+        if self.queued:
+            return self.queued.pop(0), False
+        line = _read_command()
+        if line is None:
+            return None
+        cmd, insist = _insisted(" ".join(line.strip().lower().split()))
+        if not cmd and insist and self.pending is not None:
+            cmd = self.pending
+        asked, self.pending = self.pending, None
+        insist = insist or cmd == asked  # the same move again: the player means it
+        cmd, *self.queued = line_parts(cmd) or [""]
+        return cmd, insist
+
+    def after(self, cmd: str, after: _After) -> None:
+        if after is not _After.REDRAW:
+            self.queued.clear()  # a refused or questioned step ends the line there
+        if after is _After.ASKED:
+            self.pending = cmd
 
 
 class _After(Enum):
