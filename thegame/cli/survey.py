@@ -22,7 +22,7 @@ from rich.progress import (
 
 from ..analysis.the_game.strong import TURN_PLAYOUTS, Level
 from ..models import Backend
-from ..models.the_game import PRESETS
+from ..models.the_game import variants
 from ..solver.the_game.batch import parse_range
 from ..solver.the_game.solution import Solution
 from ..solver.the_game.split_workers import ray_module
@@ -35,7 +35,7 @@ from .common import err, out, read_text, tell, user_errors, write_atomic
 from .options import SECONDS, backend_option, sample_seed_option
 
 # The variants the exact solver covers (the others have no solver yet).
-SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
+SOLVED = list(variants.names(survey=True))
 
 
 @click.group()

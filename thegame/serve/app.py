@@ -328,7 +328,7 @@ async def play_page(request: Request) -> Response:
 @page
 async def solve_page(request: Request) -> Response:
     s = _server(request).settings
-    return _server(request).page("solve.html", time_cap=s.time_cap)
+    return _server(request).page("solve.html", time_cap=s.time_cap, variants=inputs.SERVED)
 
 
 def _watched_review(server: Server, job_id: str) -> Response:
