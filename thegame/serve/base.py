@@ -31,7 +31,7 @@ from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
 from . import inputs, jobs, schema
-from .background import Job, Jobs
+from .background import Job, Jobs, UnknownJob
 from .endpoints import ENDPOINTS
 from .endpoints import MIND_TOLERANCE as MIND_TOLERANCE  # the routes import it from here
 from .origin import LOOPBACK_HOSTS, _cut, _header, cross_site, host_allowed, logged
@@ -427,12 +427,15 @@ def api(handler: Handler) -> Handler:
             spec = ENDPOINTS.get((_method(request), request.url.path))
             if spec is not None:
                 schema.check_query(spec.query, request.query_params)
+                if spec.body is None:
+                    schema.check_required(spec.required, request.query_params)
             if spec is not None and spec.body is not None:
                 data = await _json(request)
+                schema.check_required(spec.required, data)
                 schema.check_fields(spec.body, data)
             return await handler(request)
         except ThegameError as e:
-            return error(str(e))
+            return error(str(e), 404 if isinstance(e, UnknownJob) else 400)
         except PoolBusy as e:
             return error(str(e), 503, {"Retry-After": str(e.retry_after)})
         except Unavailable as e:

@@ -205,6 +205,8 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ("GET", "/api/job"): Endpoint(
         "How far a job got (done of total, in its unit), and its answer once done",
         query=(Field("id", (Json.STRING,), "the job's id"),),
+        required=("id",),
+        missing=True,
         answer=JOB,
         worker=False,
         handler="watched:api_job",
@@ -219,6 +221,8 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ("POST", "/api/job/cancel"): Endpoint(
         "Stop a job: it leaves the queue, or its worker is ended",
         body=(Field("id", (Json.STRING,), "the job's id"),),
+        required=("id",),
+        missing=True,
         answer=JOB,
         worker=False,
         handler="watched:api_job_cancel",

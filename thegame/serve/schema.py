@@ -151,6 +151,13 @@ def check_fields(fields: Iterable[Field], data: dict[str, Any], prefix: str = ""
                 data[f.name] = int(value)
 
 
+def check_required(required: Iterable[str], given: Any) -> None:
+    """A 400 for a required parameter or body field left out."""
+    for name in required:
+        if name not in given:
+            raise InvalidInputError("required", name)
+
+
 def check_query(fields: Iterable[Field], query: Any) -> None:
     """A declared query parameter given empty (``date=``) is refused: an
     absent one takes its default, an empty one is a mistake."""
@@ -170,6 +177,8 @@ class Endpoint:
     worker: bool = True  # may wait for the pool (a 503)
     time_limit: bool = False  # takes a time_limit (the 503's advice)
     one_of: tuple[str, ...] = ()  # body fields of which exactly one is given
+    required: tuple[str, ...] = ()  # query parameters or body fields always given
+    missing: bool = False  # may answer 404: what it names does not exist (a job)
     handler: str = ""  # "module:function" in thegame.serve, the route's endpoint
     # The docs' endpoint table: the endpoint as shown (default "METHOD path"),
     # what it takes and what it gives (no row without them).
@@ -187,6 +196,7 @@ ERROR = {
 _WHY = {
     "400": "bad input: a field of the wrong type or range, or an illegal record",
     "403": "a foreign Host, or a request from another site",
+    "404": "what the request names does not exist (a job that ended long ago)",
     "408": "the body did not arrive in time",
     "413": "a body over 1 MB",
     "415": "a body that is not Content-Type: application/json",
@@ -221,6 +231,8 @@ def _body(spec: Endpoint) -> dict[str, Any]:
     }
     if spec.one_of:
         out["oneOf"] = [{"required": [name]} for name in spec.one_of]
+    if spec.required:
+        out["required"] = list(spec.required)
     return out
 
 
@@ -241,7 +253,12 @@ def operation(method: str, path: str, spec: Endpoint) -> dict[str, Any]:
     statuses = ["400", "403", "500"]
     if spec.query:
         op["parameters"] = [
-            {"name": f.name, "in": "query", "required": False, "schema": _not_empty(f.schema())}
+            {
+                "name": f.name,
+                "in": "query",
+                "required": f.name in spec.required,
+                "schema": _not_empty(f.schema()),
+            }
             for f in spec.query
         ]
     if spec.body is not None:
@@ -256,6 +273,8 @@ def operation(method: str, path: str, spec: Endpoint) -> dict[str, Any]:
         statuses += ["408", "413", "415"]
     if spec.worker:
         statuses.append("503")
+    if spec.missing:
+        statuses.append("404")
     for s in sorted(statuses):
         op["responses"][s] = _error(s)
     return op
