@@ -79,6 +79,7 @@ COMMANDS = {
     "cento": ".cento:cento",
     "survey": ".survey:survey",
     "serve": ".serve:serve",
+    "bench": ".bench:bench",
 }
 # The commands that print as they go (a conversation, or one whole line or
 # file per item): their stdout is not held back (see ``_Held``).
