@@ -7,6 +7,10 @@ walked recursively, each with the help text click itself prints for
 ``--help``. So the reference is the program's own help and cannot drift
 from it: a renamed option changes the page at the next build.
 
+The page ``serve.md`` holds ``<!-- endpoints -->``: the API's endpoint
+table, rendered from the endpoints' one declaration
+(``thegame.serve.endpoints``), as the routes and the OpenAPI document are.
+
 On every other page, "rule C5" (outside code) becomes a link to the rule's
 heading in ``rules/``; the strict build then fails if the heading is missing.
 """
@@ -20,6 +24,7 @@ from typing import Any
 import click
 
 MARKER = "<!-- commands -->"
+ENDPOINTS_MARKER = "<!-- endpoints -->"
 WIDTH = 100  # the help text's width on the page
 
 
@@ -104,6 +109,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         from thegame.cli.main import cli
 
         return markdown.replace(MARKER, render(cli))
+    if ENDPOINTS_MARKER in markdown:
+        from thegame.serve.endpoints import ENDPOINTS
+        from thegame.serve.schema import endpoint_table
+
+        markdown = markdown.replace(ENDPOINTS_MARKER, endpoint_table(ENDPOINTS))
     src = page.file.src_uri
     if src.startswith("rules/"):
         return markdown

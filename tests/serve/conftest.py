@@ -30,6 +30,7 @@ import uvicorn  # noqa: E402
 from thegame.analysis.the_game.blind import choose_turn  # noqa: E402
 from thegame.models.the_game import Deal, GameState, Play, Record, Turn, get_rules  # noqa: E402
 from thegame.serve.app import Settings, create_app  # noqa: E402
+from thegame.serve.connection import uvicorn_config  # noqa: E402
 
 # A day whose puzzles the tests play (any day would do; one keeps it cached).
 DAY = "2026-11-26"
@@ -82,7 +83,8 @@ class LiveServer:
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
+        # The configuration 'thegame serve' runs with (its protocol's guards included).
+        config = uvicorn_config(self.app, settings, host="127.0.0.1", port=self.port)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -58,6 +58,9 @@ CHECKS = [
     checks.content_type_conformance,
     checks.response_schema_conformance,
     checks.response_headers_conformance,
+    checks.negative_data_rejection,  # what the schema refuses, the server refuses
+    checks.unsupported_method,  # a method an endpoint lacks: 405, before any body check
+    checks.allow_header_conformance,
 ]
 
 

@@ -293,6 +293,22 @@ def test_analyze_with_hindsight(client: httpx.Client) -> None:
     assert hs["curve"] and hs["steps"][0] == {"turn": 1, "play": 1}
 
 
+def test_analyze_says_a_tiny_hindsight_budget_stopped_it_early(client: httpx.Client) -> None:
+    """A millisecond per position cannot prove the blunder's cost (a loss
+    after it): the figure is a bound, and the answer says the budget cut it."""
+    record = blunder_record()
+    body = {"record": record.to_dict(), "samples": 4, "time_limit": 0.001, "hindsight_total": 0.01}
+    r = client.post("/api/analyze", json=body)
+    assert r.status_code == 200
+    review = r.json()
+    hindsight = review["hindsight"]
+    assert hindsight["cards_lost_unproven"] or not hindsight["best_at_start"]["optimal"]
+    assert review["stopped_early"] is True
+    # Without hindsight nothing was cut: no such key.
+    r = client.post("/api/analyze", json={**body, "hindsight": False})
+    assert r.status_code == 200 and "stopped_early" not in r.json()
+
+
 @pytest.mark.parametrize(
     ("extra", "words"),
     [

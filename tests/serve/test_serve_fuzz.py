@@ -239,7 +239,8 @@ def test_api_misses_are_json(client: httpx.Client, method: str, path: str, statu
 def test_nulls_and_wrong_types_in_every_declared_field_are_400s(client: httpx.Client) -> None:
     """Every body field every endpoint declares, sent as null and as each
     JSON type it is not: a one-line 400 naming the field, never a 500."""
-    from thegame.serve.schema import ENDPOINTS, json_type
+    from thegame.serve.endpoints import ENDPOINTS
+    from thegame.serve.schema import json_type
 
     samples: list[object] = [None, True, 7, 1.5, "x", [], {}]
     for (method, path), spec in ENDPOINTS.items():

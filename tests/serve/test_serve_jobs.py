@@ -107,7 +107,13 @@ def test_the_minds_first_visit_shows_its_wait(client: httpx.Client) -> None:
 )
 def test_jobs_refuse_bad_input_in_one_line(client: httpx.Client, call: Any, words: str) -> None:
     r = call(client)
-    assert r.status_code == 400 and words in r.json()["error"], r.text
+    status = 404 if words == "no such job" else 400  # an id no job has: not found
+    assert r.status_code == status and words in r.json()["error"], r.text
+
+
+def test_a_job_id_is_required(client: httpx.Client) -> None:
+    for r in (client.get("/api/job"), client.post("/api/job/cancel", json={})):
+        assert r.status_code == 400 and r.json()["error"] == "id: required", r.text
 
 
 def test_the_pool_passes_a_workers_progress_on() -> None:

@@ -1,4 +1,4 @@
-"""``thegame survey blind --level strong``: the strong blind player's games are
+"""``thegame survey blind --strength strong``: the strong blind player's games are
 stored apart from the policy's, by budget, skipped on a rerun, reported in a
 column of their own and carried through the export."""
 
@@ -23,7 +23,7 @@ def test_strong_games_are_stored_by_budget_and_reported(tmp_path: Path) -> None:
     store = Store(db)
     store.put_deal(decide("classic", 4, 1, 10.0))
     store.close()
-    args = ["survey", "blind", "--db", str(db), "--jobs", "1", "--level", "strong"]
+    args = ["survey", "blind", "--db", str(db), "--jobs", "1", "--strength", "strong"]
     for _ in range(2):
         res = invoke(*args, "--playouts", "8")
         assert res.exit_code == 0, (res.output, res.exception)
@@ -57,4 +57,4 @@ def test_a_budget_needs_the_strong_level(tmp_path: Path) -> None:
     Store(db).close()
     res = invoke("survey", "blind", "--db", str(db), "--playouts", "8")
     assert res.exit_code == 2
-    assert "--turn-time and --playouts go with --level strong" in res.output
+    assert "--turn-time and --playouts go with --strength strong" in res.output

@@ -32,6 +32,7 @@ from thegame.models.the_game import (
     replay,
     small_rules,
 )
+from thegame.models.the_game.notation import play_text
 from thegame.solver.the_game.api import replay_actions, search_position, solve
 
 # A node budget, not a time budget: the analyses these tests check must not
@@ -142,8 +143,9 @@ def test_hint_keeps_the_win_and_is_legal() -> None:
         state.end_turn()
     h = hint_for(state)
     assert h.verdict == Verdict.WIN
-    assert h.play is not None and h.play in state.legal_plays()
-    state.play(h.play.card, h.play.pile)
+    assert h.action is not None and h.action in state.legal_plays()
+    assert h.play == play_text(state.rules, h.action.card, h.action.pile)  # '37 A1'
+    state.play(h.action.card, h.action.pile)
     assert search_position(state).verdict == Verdict.WIN
     assert "perfect clear" in h.text
 

@@ -32,7 +32,7 @@ SOLVE_LIMIT = Limit(time=60.0)
 
 def load(path: str | Path) -> Record:
     """A record from a JSON file (what ``thegame cento check`` reads)."""
-    return Record.from_json(Path(path).read_text(encoding="utf-8"), str(path))
+    return Record.from_json(Path(path).read_text(encoding="utf-8-sig"), str(path))
 
 
 def check(record: Record) -> CheckResult[State]:

@@ -38,7 +38,7 @@ Record = LevelRecord
 
 def load(path: str | Path) -> LevelRecord:
     """A level record from a JSON file (what ``thegame mind check`` reads)."""
-    return LevelRecord.from_dict(load_json(Path(path).read_text(encoding="utf-8"), str(path)))
+    return LevelRecord.from_dict(load_json(Path(path).read_text(encoding="utf-8-sig"), str(path)))
 
 
 def check(record: LevelRecord) -> CheckResult[State]:

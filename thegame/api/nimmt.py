@@ -38,7 +38,7 @@ __all__ = [
 
 def load(path: str | Path) -> Record:
     """A round record from a JSON file (what ``thegame nimmt check`` reads)."""
-    return Record.from_text(Path(path).read_text(encoding="utf-8"), str(path))
+    return Record.from_text(Path(path).read_text(encoding="utf-8-sig"), str(path))
 
 
 def check(record: Record) -> CheckResult[Replay]:

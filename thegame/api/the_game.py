@@ -131,7 +131,7 @@ class Record(_Record):
         """
         from ..puzzles.the_game.files import parse_game_text
 
-        record = parse_game_text(Path(path).read_text(encoding="utf-8"), str(path))
+        record = parse_game_text(Path(path).read_text(encoding="utf-8-sig"), str(path))
         return cls(record.deal, record.turns, record.full_view)
 
 

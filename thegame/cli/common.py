@@ -73,10 +73,12 @@ def user_errors(func: F) -> F:
 
 
 def read_text(path: str) -> str:
+    """A user's file (``-``: stdin) as text; a byte-order mark at its start,
+    which some editors write, is not part of it."""
     if path == "-":
-        return sys.stdin.read()
+        return sys.stdin.read().removeprefix("\ufeff")
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInputError("not a UTF-8 text file", path) from None
 

@@ -16,6 +16,11 @@ from typing import Any
 import click
 
 
+class PipeClosed(Exception):
+    """Stdout's reader went away (``thegame ... | head -1``). Not an
+    ``OSError``: click would catch that one itself and exit 1."""
+
+
 class LazyGroup(click.Group):
     """A group of ``name -> "module:attribute"`` commands, imported on use.
 
@@ -35,6 +40,12 @@ class LazyGroup(click.Group):
     @commands.setter
     def commands(self, value: MutableMapping[str, click.Command]) -> None:
         self._commands = value
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise PipeClosed from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self._commands, *self.lazy})

@@ -55,7 +55,7 @@ from typing import NoReturn  # noqa: E402
 import click  # noqa: E402
 
 from .. import __version__  # noqa: E402
-from .lazy import LazyGroup  # noqa: E402
+from .lazy import LazyGroup, PipeClosed  # noqa: E402
 
 DOCS = (
     "Documentation: the docs/ folder of the repository (docs/vocabulary.md: the words, "
@@ -79,6 +79,7 @@ COMMANDS = {
     "cento": ".cento:cento",
     "survey": ".survey:survey",
     "serve": ".serve:serve",
+    "bench": ".bench:bench",
 }
 # The commands that print as they go (a conversation, or one whole line or
 # file per item): their stdout is not held back (see ``_Held``).
@@ -179,6 +180,10 @@ def _broken_pipe() -> NoReturn:
     with contextlib.suppress(OSError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)  # nothing left for Python to flush at exit
+    if "multiprocessing.resource_tracker" in sys.modules:
+        # After a worker pool: exit as SIGPIPE would, through the shutdown
+        # whose finalizers stop the workers and release their semaphores.
+        sys.exit(128 + signal.SIGPIPE)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGPIPE)
     os._exit(128 + signal.SIGPIPE)  # where SIGPIPE cannot end a process
@@ -270,7 +275,7 @@ def main() -> None:
             raise KeyboardInterrupt
     except (click.Abort, KeyboardInterrupt):
         _interrupted(held)
-    except BrokenPipeError:
+    except (BrokenPipeError, PipeClosed):
         _broken_pipe()
     except Exception:
         # A Ctrl-C that lands inside a library (a compiled module loading

@@ -67,6 +67,7 @@ def serve(
         import uvicorn
 
         from ..serve.app import Settings, create_app
+        from ..serve.connection import uvicorn_config
     except ImportError as e:  # an install that left out the server's packages
         fail(f"thegame serve needs {e.name or 'its web packages'}: pip install 'thegame[serve]'")
         return
@@ -96,8 +97,7 @@ def serve(
     _log_requests(quiet)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    # uvicorn's own access log is off: the server logs one line per request itself.
-    config = uvicorn.Config(create_app(settings), log_level="warning", access_log=False)
+    config = uvicorn_config(create_app(settings), settings)
     uvicorn.Server(config).run(sockets=[sock])
     # uvicorn returns once Ctrl-C (or SIGTERM) has stopped it: exit 130 as
     # every command does after Ctrl-C.

@@ -22,7 +22,7 @@ from rich.progress import (
 
 from ..analysis.the_game.strong import TURN_PLAYOUTS, Level
 from ..models import Backend
-from ..models.the_game import PRESETS
+from ..models.the_game import variants
 from ..solver.the_game.batch import parse_range
 from ..solver.the_game.solution import Solution
 from ..solver.the_game.split_workers import ray_module
@@ -35,7 +35,7 @@ from .common import err, out, read_text, tell, user_errors, write_atomic
 from .options import SECONDS, backend_option, sample_seed_option
 
 # The variants the exact solver covers (the others have no solver yet).
-SOLVED = [v for v in PRESETS if v in ("classic", "profi", "profi-hard", "on-fire")]
+SOLVED = list(variants.names(survey=True))
 
 
 @click.group()
@@ -136,34 +136,39 @@ def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
 @click.option("--players", type=click.IntRange(1, 5), default=None)
 @click.option("--seeds", default=None, metavar="A-B",
               help="These seeds (default: the seeds with a decided deal stored).")
-@click.option("--level", type=click.Choice([str(v) for v in Level]), default=str(Level.DEFAULT),
-              show_default=True,
+@click.option("--strength", "level", type=click.Choice([str(v) for v in Level]),
+              default=str(Level.DEFAULT), show_default=True,
               help="The blind policy, or the strong blind player (it compares the policy's "
               "candidate turns over sampled orders of the hidden cards).")
 @click.option("--turn-time", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="S", help="--level strong: seconds per turn (the machine's speed "
+              metavar="S", help="--strength strong: seconds per turn (the machine's speed "
               "decides how many playouts fit).")
 @click.option("--playouts", type=click.IntRange(min=1), default=None, metavar="N",
-              help=f"--level strong: playouts per turn (deterministic; default {TURN_PLAYOUTS}, "
+              help=f"--strength strong: playouts per turn (deterministic; default {TURN_PLAYOUTS}, "
               "about 0.2 s of CPU, when --turn-time is not given).")
+# The older name ('--level' is a level number in The Mind): still read.
+@click.option("--level", "old_level", type=click.Choice([str(v) for v in Level]), default=None,
+              hidden=True, help="The older name of --strength.")
 @sample_seed_option()
 @_common
 @user_errors
 def blind_cmd(
     variant: str | None, players: int | None, seeds: str | None, level: str,
+    old_level: str | None,
     turn_time: float | None, playouts: int | None, sample_seed: int, db: str,
     jobs: int | None, backend: Backend, address: str | None, chunk: int | None,
 ) -> None:
     """Play the stored deals with the blind policy (player 1 first): the report's
     comparison of what a player who cannot see the draw pile achieves. With
-    --level strong, the strong blind player plays them (stored apart, by budget)."""
+    --strength strong, the strong blind player plays them (stored apart, by budget)."""
+    level = old_level or level
     strong = None
     if Level(level) is Level.STRONG:
         if turn_time is None and playouts is None:
             playouts = TURN_PLAYOUTS
         strong = StrongSpec(playouts or 0, turn_time or 0.0, sample_seed)
     elif turn_time is not None or playouts is not None:
-        raise click.UsageError("--turn-time and --playouts go with --level strong")
+        raise click.UsageError("--turn-time and --playouts go with --strength strong")
     if backend is Backend.RAY:
         ray_module()
     store = Store(db, create=False)  # nothing to play in a new file

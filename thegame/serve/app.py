@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import importlib
 import json
 import random
 from collections.abc import AsyncIterator
@@ -50,7 +51,8 @@ from .base import (
     server_fault,
 )
 from .base import Settings as Settings  # the server's options: callers import them from here
-from .watched import analyze_options, api_job, api_job_cancel, api_jobs, mind_key, mind_odds
+from .endpoints import ENDPOINTS
+from .watched import analyze_options, mind_key, mind_odds
 
 # -- the API -------------------------------------------------------------------------
 
@@ -326,7 +328,7 @@ async def play_page(request: Request) -> Response:
 @page
 async def solve_page(request: Request) -> Response:
     s = _server(request).settings
-    return _server(request).page("solve.html", time_cap=s.time_cap)
+    return _server(request).page("solve.html", time_cap=s.time_cap, variants=inputs.SERVED)
 
 
 def _watched_review(server: Server, job_id: str) -> Response:
@@ -440,25 +442,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/cento", cento.cento_page),
         Route("/cento/table", cento.table_page),
         Route("/cento/{date}", cento.cento_page),
-        Route("/api/daily", api_daily),
-        Route("/api/mind/odds", api_mind_odds),
-        Route("/api/jobs", api_jobs, methods=["POST"]),
-        Route("/api/job", api_job),
-        Route("/api/job/cancel", api_job_cancel, methods=["POST"]),
-        Route("/api/solve", api_solve, methods=["POST"]),
-        Route("/api/check", api_check, methods=["POST"]),
-        Route("/api/hint", api_hint, methods=["POST"]),
-        Route("/api/analyze", api_analyze, methods=["POST"]),
-        Route("/api/explain", api_explain, methods=["POST"]),
-        Route("/api/board", api_board, methods=["POST"]),
-        Route("/api/nimmt/table", nimmt.api_table, methods=["POST"]),
-        Route("/api/nimmt/review", nimmt.api_review, methods=["POST"]),
-        Route("/api/cento/daily", cento.api_daily),
-        Route("/api/cento/board", cento.api_board, methods=["POST"]),
-        Route("/api/cento/solve", cento.api_solve, methods=["POST"]),
+        *declared_routes(),
         Mount("/static", static, name="static"),
     ]
-    routes.insert(0, Route("/api/openapi.json", api_openapi))
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
@@ -474,17 +460,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return app
 
 
-def api_routes(app: Starlette) -> list[tuple[str, list[str]]]:
-    """The ``/api/`` routes of ``app``: each path with its methods."""
-    return [
-        (r.path, sorted(r.methods or ()))
-        for r in app.routes
-        if isinstance(r, Route) and r.path.startswith("/api/")
-    ]
+def declared_routes() -> list[Route]:
+    """The ``/api/`` routes, one per declared endpoint (``endpoints``): its
+    path, its method and the handler it names."""
+    routes = []
+    for (method, path), spec in ENDPOINTS.items():
+        module, name = spec.handler.split(":")
+        handler = getattr(importlib.import_module(f"thegame.serve.{module}"), name)
+        routes.append(Route(path, handler, methods=[method]))
+    return routes
 
 
 @api
 async def api_openapi(request: Request) -> Response:
     """The OpenAPI 3 document of the API, built from the route table and the
     fields each endpoint declares (``schema``)."""
-    return JSONResponse(schema.openapi(api_routes(request.app), __version__))
+    return JSONResponse(schema.openapi(ENDPOINTS, __version__))

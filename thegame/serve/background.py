@@ -46,6 +46,10 @@ class JobState(StrEnum):
     CANCELLED = "cancelled"
 
 
+class UnknownJob(InvalidInputError):
+    """An id no job has (any more): a 404, as a page that is gone."""
+
+
 @dataclass
 class Job:
     """One watched job: its progress as the worker reports it, then its answer."""
@@ -148,9 +152,7 @@ class Jobs:
         """The job (its page still watches it), or a 400 naming the id."""
         job = self._jobs.get(job_id)
         if job is None:
-            raise InvalidInputError(
-                "no such job (it ended long ago, or the server started again)", "id"
-            )
+            raise UnknownJob("no such job (it ended long ago, or the server started again)", "id")
         job.seen = time.monotonic()
         return job
 

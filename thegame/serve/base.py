@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import ipaddress
 import json
 import logging
 import os
@@ -32,7 +31,10 @@ from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
 from . import inputs, jobs, schema
-from .background import Job, Jobs
+from .background import Job, Jobs, UnknownJob
+from .endpoints import ENDPOINTS
+from .endpoints import MIND_TOLERANCE as MIND_TOLERANCE  # the routes import it from here
+from .origin import LOOPBACK_HOSTS, _cut, _header, cross_site, host_allowed, logged
 from .pool import (
     GRACE,
     JobCancelled,
@@ -42,7 +44,6 @@ from .pool import (
     WorkerDied,
     WorkerPool,
 )
-from .schema import MIND_TOLERANCE as MIND_TOLERANCE  # the routes import it from here
 
 log = logging.getLogger("thegame.serve")
 # One line per request (method, path, status, milliseconds): ``thegame serve``
@@ -56,7 +57,6 @@ ERROR_CHARS = 240
 # Seconds a puzzle or odds that ran past the cap are not tried again: the next
 # visitors get the 503 at once instead of each starting the same job.
 FAILED_FOR = 300
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 CSP = (
     "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; "
     "object-src 'none'"
@@ -91,6 +91,9 @@ class Settings:
     grace: float = GRACE  # seconds a job may overrun its budget before its worker is killed
     # Seconds the next piece of a request body may take (a stalled upload is dropped).
     read_timeout: float = 30.0
+    # Seconds a request's headers may take to arrive (``connection``): a
+    # client trickling header lines is dropped.
+    header_timeout: float = 10.0
     # The names the server answers to (the Host header): DNS rebinding
     # reaches it under another name, which is refused.
     hosts: tuple[str, ...] = LOOPBACK_HOSTS
@@ -100,58 +103,11 @@ class Settings:
 # -- the guards in front of every request ---------------------------------------------
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
-    for k, v in scope["headers"]:
-        if k == name:
-            return str(v.decode("latin-1"))
-    return None
-
-
-def _host_name(host: str) -> str:
-    """The name of a Host header, without its port (``[::1]:80`` is ``::1``)."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-
-
-def host_allowed(host: str | None, settings: Settings) -> bool:
-    if not host:
-        return False
-    name = _host_name(host)
-    if name in settings.hosts:
-        return True
-    if settings.any_address:
-        try:
-            ipaddress.ip_address(name)
-        except ValueError:
-            return False
-        return True
-    return False
-
-
-def cross_site(scope: Scope) -> str | None:
-    """Why a request comes from another site, or None.
-
-    Browsers say where a request comes from: ``Sec-Fetch-Site`` (Chromium,
-    Firefox, Safari) and ``Origin``. A page served with ``Referrer-Policy:
-    no-referrer`` sends ``Origin: null`` even on its own posts, so a null
-    origin passes only with ``Sec-Fetch-Site: same-origin``. A client that
-    sends neither (curl, a script) is not a browser page: it passes.
-    """
-    site = _header(scope, b"sec-fetch-site")
-    if site is not None and site not in ("same-origin", "none"):
-        return f"a request from another site (Sec-Fetch-Site: {site[:20]})"
-    origin = _header(scope, b"origin")
-    if origin is None:
-        return None
-    if origin == "null":
-        return None if site == "same-origin" else "a request from an opaque origin"
-    host = _header(scope, b"host") or ""
-    scheme, _, netloc = origin.partition("://")
-    if scheme not in ("http", "https") or netloc.lower() != host.lower():
-        return f"a request from another origin ({_cut(origin, 60)})"
-    return None
+def _takes_json(method: str, path: str) -> bool:
+    """An endpoint declared with a JSON body: only there is the body's type
+    checked (another method or path gets its 405 or 404 from the routes)."""
+    spec = ENDPOINTS.get((method, path))
+    return spec is not None and spec.body is not None
 
 
 def _content_type(scope: Scope) -> str:
@@ -186,13 +142,14 @@ class Guard:
         method: str = scope["method"]
         is_api = path.startswith("/api/") or path == "/api"
         refused: tuple[int, str] | None = None
-        if not host_allowed(_header(scope, b"host"), self.settings):
+        s = self.settings
+        if not host_allowed(_header(scope, b"host"), s.hosts, s.any_address):
             refused = (403, "Host: not a name this server answers to (it serves this machine)")
         elif method not in ("GET", "HEAD", "OPTIONS") or is_api:
             why = cross_site(scope)
             if why is not None:
                 refused = (403, f"refused: {why}")
-            elif is_api and method == "POST" and _content_type(scope) != "application/json":
+            elif _takes_json(method, path) and _content_type(scope) != "application/json":
                 refused = (415, "body: send it as Content-Type: application/json")
         try:
             if refused is not None:
@@ -203,7 +160,9 @@ class Guard:
             status = status or 499  # gone mid-upload: nothing to answer, nothing to log but this
         finally:
             ms = (time.monotonic() - start) * 1000
-            access.info("%s %s %s %.0f ms", method, _cut(path, 200), status or "-", ms)
+            access.info(
+                "%s %s %s %.0f ms", logged(method, 20), logged(path, 200), status or "-", ms
+            )
 
 
 async def _send_error(send: Send, status: int, message: str, as_json: bool = True) -> None:
@@ -277,7 +236,11 @@ class BodyLimit:
             if not started:
                 await _too_large(self.limit, send)
         except _Stalled:
-            log.info("%s %s: the body stalled; dropped", scope["method"], _cut(scope["path"], 200))
+            log.info(
+                "%s %s: the body stalled; dropped",
+                logged(scope["method"], 20),
+                logged(scope["path"], 200),
+            )
             if not started:
                 await _send_error(
                     send,
@@ -300,10 +263,6 @@ async def _too_large(limit: int, send: Send) -> None:
 
 
 # -- answers ----------------------------------------------------------------------------------
-
-
-def _cut(text: str, most: int) -> str:
-    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def one_line(message: str) -> str:
@@ -448,7 +407,7 @@ class Server:
 
 
 def _advice(request: Request) -> str:
-    spec = schema.ENDPOINTS.get((_method(request), request.url.path))
+    spec = ENDPOINTS.get((_method(request), request.url.path))
     if spec is not None and spec.time_limit:
         return "try a smaller time_limit"
     return "try again later"
@@ -465,13 +424,18 @@ def api(handler: Handler) -> Handler:
 
     async def wrapped(request: Request) -> Response:
         try:
-            spec = schema.ENDPOINTS.get((_method(request), request.url.path))
+            spec = ENDPOINTS.get((_method(request), request.url.path))
+            if spec is not None:
+                schema.check_query(spec.query, request.query_params)
+                if spec.body is None:
+                    schema.check_required(spec.required, request.query_params)
             if spec is not None and spec.body is not None:
                 data = await _json(request)
+                schema.check_required(spec.required, data)
                 schema.check_fields(spec.body, data)
             return await handler(request)
         except ThegameError as e:
-            return error(str(e))
+            return error(str(e), 404 if isinstance(e, UnknownJob) else 400)
         except PoolBusy as e:
             return error(str(e), 503, {"Retry-After": str(e.retry_after)})
         except Unavailable as e:
@@ -479,7 +443,7 @@ def api(handler: Handler) -> Handler:
         except JobOverran as e:
             return error(f"{e}; {_advice(request)}", 503, {"Retry-After": "1"})
         except WorkerDied as e:
-            log.error("%s %s: %s", request.method, request.url.path, e)
+            log.error("%s %s: %s", logged(request.method, 20), logged(request.url.path), e)
             return error(f"{e}; try again", 503, {"Retry-After": "1"})
         except JobCancelled:
             return error("cancelled: the client went away", 499)
@@ -489,7 +453,9 @@ def api(handler: Handler) -> Handler:
             log.error("server fault: %s", e)
             return error("internal error: a fault of the server (logged)", 500)
         except Exception:
-            log.exception("server fault in %s %s", request.method, request.url.path)
+            log.exception(
+                "server fault in %s %s", logged(request.method, 20), logged(request.url.path)
+            )
             return error("internal error: a fault of the server (logged)", 500)
 
     return wrapped
@@ -561,6 +527,9 @@ def _int_param(raw: str | None, name: str, low: int, high: int, default: int) ->
         return default
     assert raw is not None
     text = raw.strip()
+    whole, point, zeros = text.partition(".")
+    if point and zeros and not zeros.strip("0"):
+        text = whole  # 3.0 is the whole number 3
     # ASCII digits only: str.isdigit also takes "²", which int() refuses.
     if not (text.isascii() and text.isdigit()):
         raise InvalidInputError(f"must be a whole number, not {_shown(raw)}", name)

@@ -9,12 +9,12 @@ from typing import Any
 from ..models import InvalidInputError
 from ..models.jsonio import item, load_json
 from ..models.seeds import MAX_SEED
-from ..models.the_game import Deal, Play, Record, Turn, get_rules, pile_index
+from ..models.the_game import Deal, Play, Record, Turn, get_rules, pile_index, variants
 from ..models.the_game.record import turns_from_list
 from ..puzzles.the_game.files import game_from_json, parse_game_text
 
-# The variants the pages and the searches here serve: the classic family and Extreme.
-SERVED = ("classic", "profi", "profi-hard", "on-fire", "extreme")
+# The variants the pages and the searches here serve (the variant registry's).
+SERVED = variants.names(served=True)
 
 
 def obj(data: Any, where: str = "body") -> dict[str, Any]:

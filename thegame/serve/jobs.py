@@ -165,7 +165,17 @@ def analyze_job(
     out = review.to_dict()  # the JSON of 'thegame analyze --json', the same object
     out["stats"]["seconds"] = round(time.monotonic() - start, 3)
     out["turns_played"] = len(record.turns)
-    return _cut(out)
+    return _cut(out, _hindsight_unproven(out))
+
+
+def _hindsight_unproven(review: dict[str, Any]) -> bool:
+    """A hindsight figure of ``review`` (``analyze --json``) left unproven,
+    the best at the start or a mistake's: with the whole deck known only a
+    budget leaves one so."""
+    hindsight = review.get("hindsight")
+    if not hindsight:
+        return False
+    return not hindsight["best_at_start"]["optimal"] or bool(hindsight["cards_lost_unproven"])
 
 
 def mind_odds_job(players: int, tolerance: int, watched: bool = False) -> dict[str, Any]:

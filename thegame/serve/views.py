@@ -87,11 +87,11 @@ def hint_dict(state: GameState, turn: int, hint: Hint) -> dict[str, Any]:
     """A hint in the shape every game's hint has (``Advice``: ``player``,
     ``turn``, ``move``, ``verdict``, figures, ``text``), with ``line``."""
     rules = state.rules
-    plays = [] if hint.play is None else [play_dict(rules, hint.play)]
+    plays = [] if hint.action is None else [play_dict(rules, hint.action)]
     advice = Advice(
         state.current + 1,
         turn,
-        {"plays": plays, "end_turn": hint.play is None},
+        {"plays": plays, "end_turn": hint.action is None},
         hint.verdict,
         hint.text,
         {

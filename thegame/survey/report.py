@@ -244,7 +244,7 @@ def _blind_section(groups: list[Group]) -> list[str]:
 
 
 def _strong_cell(g: Group) -> str:
-    """The strong player's rate per budget (``thegame survey blind --level
+    """The strong player's rate per budget (``thegame survey blind --strength
     strong``): rate, interval and games; '-' when none was played."""
     cells = []
     for (playouts, turn_time, _), (n, wins, base, paired) in sorted(g.strong.items()):

@@ -115,8 +115,8 @@ def test_analyze_and_hint_work_on_an_extreme_game() -> None:
     assert analysis.best_at_start == 0 and analysis.result == state.cards_left()
     assert bool(analysis.mistakes) == (state.status == Status.LOST)
     hint = hint_for(GameState(deal), Limit(nodes=100_000))
-    assert hint.verdict == "win" and hint.play is not None
-    assert Play(hint.play.card, hint.play.pile) in GameState(deal).legal_plays()
+    assert hint.verdict == "win" and hint.action is not None
+    assert Play(hint.action.card, hint.action.pile) in GameState(deal).legal_plays()
 
 
 def test_extreme_kernel_perft_matches_the_engine() -> None:

@@ -429,7 +429,8 @@ def _follow(ref: list[Action], taken: Action) -> list[Action]:
 
 @dataclass
 class Hint:
-    play: Play | None  # None: end the turn
+    play: str | None  # the play as written everywhere, '37 A1' (None: end the turn)
+    action: Play | None  # the same play by pile index, for code that plays it
     verdict: Verdict  # from the position: win | loss | unknown
     cards_left: int  # what the best line reaches
     optimal: bool
@@ -441,15 +442,15 @@ class Hint:
         the move is one play, or the end of the turn."""
         rules = record.deal.rules
         state = replayed(record)
-        plays = [] if self.play is None else [
-            {"card": self.play.card, "pile": pile_name(rules, self.play.pile)}
+        plays = [] if self.action is None else [
+            {"card": self.action.card, "pile": pile_name(rules, self.action.pile)}
         ]
         figures = {
             "cards_left": self.cards_left,
             "optimal": self.optimal,
             "turns": [turn_to_dict(rules, t) for t in self.line],
         }
-        move = {"plays": plays, "end_turn": self.play is None}
+        move = {"plays": plays, "end_turn": self.action is None}
         return Advice(state.current + 1, len(record.turns) + 1, move, self.verdict, self.text,
                       figures)
 
@@ -476,7 +477,8 @@ def hint_for(state: GameState, limit: Limit = HINT_LIMIT) -> Hint:
     else:
         keeps = f"best found: {res.cards_left} left (no proof within {limit.describe()})"
     return Hint(
-        play=play,
+        play=None if play is None else play_text(rules, play.card, play.pile),
+        action=play,
         verdict=res.verdict,
         cards_left=res.cards_left,
         optimal=res.optimal,

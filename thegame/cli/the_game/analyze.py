@@ -376,7 +376,8 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
 )
 @click.option("--no-hindsight", is_flag=True, help="Skip the hindsight column.")
 @click.option(
-    "--level",
+    "--strength",
+    "level",
     type=click.Choice([str(v) for v in Level]),
     default=str(Level.STRONG),
     show_default=True,
@@ -391,6 +392,9 @@ def _bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None] | Non
     "or 'hidden' (face down: the fair review and hindsight). Default: as the record says "
     "(full_view; a record that does not say: hidden).",
 )
+# The older name ('--level' is a level number in The Mind): still read.
+@click.option("--level", "old_level", type=click.Choice([str(v) for v in Level]), default=None,
+              hidden=True, help="The older name of --strength.")  # fmt: skip
 @json_option("Print the review as JSON.")
 @user_errors
 def analyze(
@@ -402,6 +406,7 @@ def analyze(
     no_hindsight: bool,
     level: str,
     view: str | None,
+    old_level: str | None,
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle FILE): every action judged
@@ -420,7 +425,7 @@ def analyze(
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
             record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total,
-            level=Level(level), full_view=None if view is None else view == "full",
+            level=Level(old_level or level), full_view=None if view is None else view == "full",
         )
     if as_json:
         print_json(review.to_dict())

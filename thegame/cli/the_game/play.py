@@ -26,9 +26,10 @@ from .play_start import checked_sources, open_session
 from .session import Ending, Saver, Session, losing_end, losing_play, wins_by_ending
 
 HELP = (
-    "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
-    "'end' ends the turn, 'undo' takes back the last action, 'hint', 'solve', "
-    "'help', 'quit'; a move that loses the game is asked for again ('!' insists)"
+    "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it; "
+    "'37 A1, 40 A1 | 90 D1' a line, '|' ending the turn), 'end' ends the turn, "
+    "'undo' takes back the last action, 'hint', 'solve', 'help', 'quit'; a move that "
+    "loses the game is asked for again ('!' insists)"
 )
 
 
@@ -37,9 +38,10 @@ def help_text(session: Session) -> str:
         return HELP
     spoiler = "who wins" if session.deal.rules.is_duel else "whether a perfect clear still exists"
     return (
-        "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it), "
-        "'end' ends the turn and draws, 'undo' takes back a play of this turn (the cards "
-        "drawn cannot go back: the draw pile is hidden), 'hint' (from what you can see), "
+        "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it; "
+        "'37 A1, 40 A1 | 90 D1' a line, '|' ending the turn), 'end' ends the turn and "
+        "draws, 'undo' takes back a play of this turn (the cards drawn cannot go back: the "
+        "draw pile is hidden), 'hint' (from what you can see), "
         f"'solve spoiler' (only {spoiler}), 'help', 'quit'; a move that loses the game is "
         "asked for again ('!' insists)"
     )
@@ -82,6 +84,20 @@ def _parse_play(state: GameState, text: str) -> tuple[int, int]:
     raise InvalidInputError(f"{card} fits on {names}: say which, e.g. '{card} {names[:2]}'")
 
 
+def line_parts(cmd: str) -> list[str]:
+    """A line as the vocabulary writes it, ``37 a1, 40 a1 | 90 d1``, as the
+    commands it stands for: each play, and ``end`` for each ``|``. Any other
+    command is itself alone."""
+    if "," not in cmd and "|" not in cmd:
+        return [cmd] if cmd else []
+    parts: list[str] = []
+    for n, turn in enumerate(cmd.split("|")):
+        if n:
+            parts.append("end")
+        parts.extend(p.strip() for p in turn.split(",") if p.strip())
+    return parts
+
+
 def _action_text(state: GameState, a: Action) -> str:
     return "the end of the turn" if a == END else action_text(state.rules, a)
 
@@ -119,7 +135,7 @@ def run_session(
     out.print(table_legend(session.state))
     if engine is None or not engine.to_move(session):
         out.print(_view(session))  # the engine's hand is never shown
-    pending: str | None = None  # a losing move asked about once
+    typed = _Typed()
     while not session.state.over:
         if interrupt.requested():
             # Ctrl-C during a hint's search stopped that search: stop the game too.
@@ -130,14 +146,10 @@ def run_session(
             if not session.state.over:
                 out.print(_view(session))
             continue
-        line = _read_command()
-        if line is None:
+        step = typed.next()
+        if step is None:
             return Ending.QUIT
-        cmd, insist = _insisted(" ".join(line.strip().lower().split()))
-        if not cmd and insist and pending is not None:
-            cmd = pending
-        asked, pending = pending, None
-        insist = insist or cmd == asked  # the same move again: the player means it
+        cmd, insist = step
         if not cmd:
             continue
         if cmd in ("quit", "q", "exit"):
@@ -160,13 +172,42 @@ def run_session(
             after = _play_command(session, saver, cmd, insist)
         if after is _After.QUIT:
             return Ending.QUIT
-        if after is _After.ASKED:
-            pending = cmd
-        elif after is _After.REDRAW and not session.state.over and not (
+        typed.after(cmd, after)
+        if after is _After.REDRAW and not typed.queued and not session.state.over and not (
             engine is not None and engine.to_move(session)
         ):
             out.print(_view(session))  # (the engine moves first, then the table)
     return Ending(session.state.status)
+
+
+class _Typed:
+    """The commands as typed: a line of plays one step at a time, and a
+    losing move asked about once (the same again, or '!', insists)."""
+
+    def __init__(self) -> None:
+        self.pending: str | None = None
+        self.queued: list[str] = []  # the rest of a line ('88 d2, 98 d2 | 90 d1')
+
+    def next(self) -> tuple[str, bool] | None:
+        """The next command and whether it insists; None at the end of input."""
+        if self.queued:
+            return self.queued.pop(0), False
+        line = _read_command()
+        if line is None:
+            return None
+        cmd, insist = _insisted(" ".join(line.strip().lower().split()))
+        if not cmd and insist and self.pending is not None:
+            cmd = self.pending
+        asked, self.pending = self.pending, None
+        insist = insist or cmd == asked  # the same move again: the player means it
+        cmd, *self.queued = line_parts(cmd) or [""]
+        return cmd, insist
+
+    def after(self, cmd: str, after: _After) -> None:
+        if after is not _After.REDRAW:
+            self.queued.clear()  # a refused or questioned step ends the line there
+        if after is _After.ASKED:
+            self.pending = cmd
 
 
 class _After(Enum):
@@ -308,7 +349,8 @@ def _end_turn(session: Session) -> bool:
     "(Face to Face: sampled deals the engine is asked about, at most 10).",
 )
 @click.option(
-    "--level",
+    "--strength",
+    "level",
     type=click.Choice(["default", "strong"]),
     default="strong",
     show_default=True,
@@ -340,6 +382,9 @@ def _end_turn(session: Session) -> bool:
 )
 @click.option("--seconds", type=SECONDS, default=None, hidden=True,
               help="The older name of --think, for the engine's turn alone.")
+# The older name ('--level' is a level number in The Mind): still read.
+@click.option("--level", "old_level", type=click.Choice(["default", "strong"]), default=None,
+              hidden=True, help="The older name of --strength.")
 @user_errors
 def play(
     record_file: str | None,
@@ -361,6 +406,7 @@ def play(
     opponent: str | None,
     seat: int | None,
     seconds: float | None,
+    old_level: str | None,
 ) -> None:
     """Play in the terminal: a real game with the draw pile face down
     (--seed N, --deck or --deal, with --variant and --players), or a puzzle
@@ -376,6 +422,7 @@ def play(
             f"{'--seat' if seat is not None else '--seconds'} goes with --vs engine", "play"
         )
     hint_time = hint_time or think or HINT_SECONDS
+    level = old_level or level
     seconds = seconds or think
     no_deal = record_file is None and not use_daily and (seed, deck, deal_file) == (None,) * 3
     if opponent is not None and no_deal:

@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ...models import InvalidInputError, Limit, Verdict
-from ...models.the_game import GameState, is_ascending, pile_name
+from ...models.the_game import GameState, is_ascending, pile_name, variants
 from ...models.the_game.notation import direction_word, plays_text, plural, turn_label
 from ...models.the_game.room import room
 from .render import card_text, cards_text, commands_text, legend
@@ -185,7 +185,7 @@ def hidden_hint_text(
     if not blind_hint_covers(state):
         return (
             not_available("hint", state) + ": the blind policy, which uses only what you can see, "
-            "plays classic, profi, profi-hard and on-fire",
+            f"plays {', '.join(variants.names(duel=False, commands=False))}",
             "yellow",
         )
     h = blind_hint(state, samples, time_limit, level=Level(level))

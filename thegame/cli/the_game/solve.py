@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 import click
@@ -188,8 +189,11 @@ def solve_batch(
     from ...solver.the_game.batch import batch_items, run_batch
 
     items = batch_items(seeds, deals_file, variant, players)
-    with Progress(transient=True, console=err) as progress:
+    # A bar on a terminal only: into a file or a pipe it would write a blank line.
+    with Progress(transient=True, console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task("solving", total=len(items))
-        for line in run_batch(items, limit, jobs):
-            progress.advance(task)
-            print_json(line)
+        lines = run_batch(items, limit, jobs)
+        with contextlib.closing(lines):  # a closed stdout stops the pool here
+            for line in lines:
+                progress.advance(task)
+                print_json(line)

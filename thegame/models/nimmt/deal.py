@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import InvalidInputError
 from ..jsonio import item, same_game
 from ..seeds import SplitMix64
+from ..words import plural
 from .rules import HAND, HIGH, LOW, MAX_PLAYERS, MIN_PLAYERS, ROWS
 
 GAME_NAME = "6-nimmt"
@@ -16,7 +17,9 @@ GAME_NAME = "6-nimmt"
 def check_players(players: int, where: str = "--players") -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidInputError(
-            f"{players} players; 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} (rule S1)", where
+            f"{plural(players, 'player')}; 6 nimmt! is for {MIN_PLAYERS} to {MAX_PLAYERS} "
+            "(rule S1)",
+            where,
         )
 
 

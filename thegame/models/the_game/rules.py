@@ -116,7 +116,9 @@ class Rules:
             else:
                 allowed = f"{self.min_players}-{self.max_players}"
             raise InvalidInputError(
-                f"{self.name} is for {allowed} players, not {players}", "players"
+                f"{self.name} is for {allowed} {'player' if allowed == '1' else 'players'}, "
+                f"not {players}",
+                "players",
             )
 
     def with_changes(self, **changes: object) -> Rules:

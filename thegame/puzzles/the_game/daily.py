@@ -22,17 +22,17 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 
 from ...models import InvalidInputError, SplitMix64
-from ...models.the_game import get_rules
+from ...models.the_game import get_rules, variants
 from .files import Puzzle, PuzzleError
 from .make import make_puzzle
 
 EPOCH = dt.date(2000, 1, 1)
 MAX_ATTEMPTS = 10_000
 # The daily streams beside the default one, by variant.
-STREAMS: tuple[str, ...] = ("extreme",)
+STREAMS: tuple[str, ...] = variants.streams(variants.Daily.SERVED)
 # Every stream of ``thegame daily --variant`` (the web app serves ``STREAMS``).
 DUEL_STREAM = "face-to-face"
-CLI_STREAMS: tuple[str, ...] = (*STREAMS, DUEL_STREAM)
+CLI_STREAMS: tuple[str, ...] = variants.streams(variants.Daily.SERVED, variants.Daily.CLI)
 # XORed into the day number for the duel stream: "Duel" in ASCII.
 DUEL_SALT = int.from_bytes(b"Duel", "big")
 # A duel seed makes a puzzle about one time in two; each costs seconds.

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 
 from ...models import interrupt
 from ...models.outcome import Status
-from ...models.the_game import Deal, GameState, Rules, Turn, get_rules
+from ...models.the_game import Deal, GameState, Rules, Turn, get_rules, variants
 from ...solver.the_game.api import replay_actions
 from ...solver.the_game.kernel import Action
 from .files import Puzzle, PuzzleError
@@ -47,7 +47,7 @@ CARDS_HIGH = 36
 SELECT_NODES = 2_000_000
 # The solver covers these; each makes solo puzzles (Extreme: 1 player, the
 # deal's 28 commands in the file, X1).
-VARIANTS: tuple[str, ...] = ("classic", "profi", "on-fire", "extreme")
+VARIANTS: tuple[str, ...] = variants.names(puzzles=True)
 
 
 def puzzle_deal(seed: int, rules: Rules) -> Deal:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...models import InvalidInputError, Limit
-from ...models.the_game import Deal, GameState, Rules, TurnKind
+from ...models.the_game import Deal, GameState, Rules, TurnKind, variants
 from . import ckernel
 from .beam import FireBeamSearcher, MultiBeamSearcher, TurnSearcher
 from .dfs import Searcher, SearchResult
@@ -90,7 +90,7 @@ def covered(deal: Deal) -> None:
     backend = BACKENDS.get(rules.turn_kind)
     if backend is None:
         raise InvalidInputError(
-            f"the solver covers classic, profi, profi-hard, on-fire and extreme, not {rules.name}",
+            f"the solver covers {', '.join(variants.names(duel=False))}, not {rules.name}",
             "variant",
         )
     if not backend.covers(rules):

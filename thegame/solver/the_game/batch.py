@@ -6,7 +6,7 @@ import json
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ def batch_items(
             ({"seed": s}, Deal.from_seed(s, rules, players).to_dict()) for s in parse_range(seeds)
         ]
     assert deals_file is not None
-    text = Path(deals_file).read_text(encoding="utf-8")
+    text = Path(deals_file).read_text(encoding="utf-8-sig")
     raw: list[Any]
     try:
         data = json.loads(text)
@@ -63,6 +63,8 @@ def batch_items(
                     raise InvalidInputError(
                         f"line {n}: malformed JSON: {e.msg}", deals_file
                     ) from None
+    if not raw:
+        raise InvalidInputError("no deals in the file (an empty list)", deals_file)
     items = []
     for i, d in enumerate(raw):
         deal = Deal.from_dict(d, f"{deals_file}: {item('deals', i)}")
@@ -82,7 +84,7 @@ def _work(job: tuple[Item, float | None, int | None, int | None]) -> dict[str, A
 
 def run_batch(
     items: list[Item], limit: Limit, jobs: int | None
-) -> Iterator[dict[str, Any]]:
+) -> Generator[dict[str, Any], None, None]:
     """Solve every item in a process pool; yield results in input order.
 
     Each deal gets ``limit``'s time, nodes and memory (its progress callback is not

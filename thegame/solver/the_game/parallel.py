@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ...models import Backend, InvalidInputError, Limit, Verdict, interrupt
-from ...models.the_game import Deal, GameState
+from ...models.the_game import Deal, GameState, variants
 from .backend import kernel_of, walker
 from .beam import BRANCH, BROAD_BRANCH, BROAD_WIDTH, beam_widths, broad_beams
 from .budget import SearchStats
@@ -94,8 +94,9 @@ class SplitSearch:
     ) -> None:
         if not covers(deal):
             raise InvalidInputError(
-                "--jobs and --checkpoint split the search of the classic family "
-                "(classic, profi, profi-hard, on-fire) with the compiled kernel"
+                "--jobs and --checkpoint split the search of the classic family ("
+                + ", ".join(variants.names(duel=False, commands=False))
+                + ") with the compiled kernel"
             )
         self.deal = deal
         self.limit = limit
