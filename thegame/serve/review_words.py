@@ -13,6 +13,7 @@ from typing import Any
 from ..analysis.the_game.review import figure_text
 from ..models.the_game import Record
 
+
 def full_view(record: Record, review: dict[str, Any]) -> bool:
     """The player saw the draw pile (a puzzle, a known order): no fair review."""
     return review.get("full_view") is True or record.full_view
