@@ -8,13 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support.duel_brute import race_brute
+from tests.support.duel_brute import race_brute, relaxed_afters
 from tests.support.the_game import DUEL, examples, turn_starts
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal
 from thegame.solver.the_game.duel import ccore
 from thegame.solver.the_game.duel.position import DuelGame, solo_of
-from thegame.solver.the_game.duel.race import INF, RaceSolver, canonical, race_alone
+from thegame.solver.the_game.duel.race import (
+    INF,
+    RaceSolver,
+    RelaxedRace,
+    canonical,
+    race_alone,
+)
 
 compiled_only = pytest.mark.skipif(not ccore.BUILT, reason="the _cduel extension is not built")
 
@@ -100,3 +106,36 @@ def test_printed_race_decided_in_a_second() -> None:
         race = race_alone(game, p, solo_of(game.start(1), p), nodes=2_000_000)
         assert race.proven and race.turns == 27 == race.floor
         assert RaceSolver(game, p).fewest(solo_of(game.start(1), p)) < INF
+
+
+def _relaxed_brute(game: DuelGame, q: int, solo: tuple[int, int, int, int]) -> int:
+    """Breadth-first fewest relaxed turns, over ``relaxed_afters`` (rules alone)."""
+    frontier, seen, turns = {solo}, {solo}, 0
+    while frontier:
+        turns += 1
+        nxt = set()
+        for s in frontier:
+            for after in relaxed_afters(game, q, s):
+                if after is None:
+                    return turns
+                if after not in seen:
+                    seen.add(after)
+                    nxt.add(after)
+        frontier = nxt
+    return INF
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(small_duels(), st.integers(0, 2**32 - 1))
+def test_relaxed_race_is_the_fewest_relaxed_turns(deal: Deal, seed: int) -> None:
+    # The duel search's stronger floor: exactly the fewest relaxed turns
+    # found breadth-first from the rules alone, and never above the turns
+    # alone (a turn alone is a relaxed turn).
+    game = DuelGame.of(deal)
+    positions = [game.start(1)] + [game.from_state(s) for s, _ in turn_starts(deal, seed)]
+    for pos in positions[:4]:
+        for q in (0, 1):
+            solo = solo_of(pos, q)
+            got = RelaxedRace(game, q).fewest(solo, 1 << 40)
+            assert got == _relaxed_brute(game, q, solo)
+            assert got <= RaceSolver(game, q).fewest(solo)

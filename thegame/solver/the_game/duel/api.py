@@ -24,7 +24,7 @@ from .race import Race, race_alone
 from .search import DuelSearch
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
-RACE_SHARE = 0.1
+RACE_SHARE = 0.4
 # Share of a start's budget the engine's estimate gets when the exact
 # search leaves the start undecided (the search runs first on the rest).
 ESTIMATE_SHARE = 0.25

@@ -305,3 +305,79 @@ def race_alone(
     turns = None if best >= INF else best
     line = solver.line(solo) if turns is not None else []
     return Race(p + 1, turns, True, turns if turns is not None else floor, solver.nodes, line)
+
+
+class RelaxedRace:
+    """The fewest relaxed turns in which player p could lay all their
+    cards while the opponent lays nothing on p's piles: a lower bound for
+    the race bounds of the duel search, stronger than ``alone_floor``.
+
+    Sound: every real turn of p is a relaxed turn (``survival.relaxed_turns``:
+    the same own plays, D3; the one card for the opponent, D2, allowed to be
+    any card of the hand; the same draw, D5), so p cannot finish in fewer
+    real turns than relaxed ones. Memoised across calls; exact values only,
+    the search cut where it reaches ``alone_floor`` (which holds for relaxed
+    turns too: at most max(hand size, 2) cards drawn a turn, and a card dead
+    on p's own piles leaves only as the turn's one card for the opponent)."""
+
+    def __init__(self, game: DuelGame, p: int, compiled: _cduel.Game | None = None) -> None:
+        from .survival import listing  # survival imports nothing of the races
+
+        self.game = game
+        self.p = p
+        c = compiled if compiled is not None else ccore.compiled(game)
+        self.turns = listing(game, p, True, c)
+        self.dead: Callable[[Solo], int] = (
+            (lambda solo: c.dead_cards(p, solo))
+            if c is not None
+            else (lambda solo: dead_cards(game, p, solo))
+        )
+        self.memo: dict[Solo, int] = {}
+        self.nodes = 0
+        self.node_limit = 0
+
+    def fewest(self, solo: Solo, nodes: int) -> int:
+        """The exact fewest relaxed turns from ``solo`` (INF: never);
+        ``OutOfBudget`` after ``nodes`` more turn listings."""
+        self.node_limit = self.nodes + nodes
+        if len(self.memo) > RELAXED_MEMO:
+            self.memo.clear()
+        return self._fewest(solo)
+
+    def floor(self, solo: Solo) -> int:
+        stock = len(self.game.decks[self.p]) - solo[1]
+        return max(fewest_turns(self.game, solo[0].bit_count(), stock), self.dead(solo))
+
+    def _fewest(self, solo: Solo) -> int:
+        got = self.memo.get(solo)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise OutOfBudget
+        floor = self.floor(solo)
+        best = INF
+        # A finish first, then the fewest cards left (the likeliest to be
+        # short), then a fixed order: the same for both backends.
+        stock_len = len(self.game.decks[self.p])
+        for after in sorted(self.turns(solo), key=_relaxed_order(stock_len)):
+            value = 1 if after is None else 1 + self._fewest(after)
+            if value < best:
+                best = value
+                if best <= floor:
+                    break
+        self.memo[solo] = best
+        return best
+
+
+# Memo entries a relaxed race keeps before it starts afresh.
+RELAXED_MEMO = 200_000
+
+
+def _relaxed_order(stock_len: int) -> Callable[[Solo | None], tuple[int, ...]]:
+    def key(after: Solo | None) -> tuple[int, ...]:
+        if after is None:
+            return ()
+        return (after[0].bit_count() + stock_len - after[1], *after)
+
+    return key
