@@ -9,8 +9,10 @@
  * finish, the floor reached) and counts nodes as it does, so a budget in
  * nodes ends both at the same node (tests/the_game/duel/test_crace.py).
  *
- * The memo is a bounded Table (hashtable.h): past RACE_MAX_SLOTS a state is
- * no longer remembered, which costs time, never soundness.
+ * The memo is a table of its own (Memo below): a state's key and value in
+ * one 16-byte slot, so that a lookup, most of the search's time, waits for
+ * memory once; past RACE_MAX_SLOTS a state is no longer remembered, which
+ * costs time, never soundness.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,80 @@
 
 #define RACE_INF (1 << 30) /* race.INF: no finish */
 #define RACE_MAX_SLOTS ((size_t)1 << 22)
+
+/* The memo: open addressing, linear probing, a power-of-two number of
+ * slots. A slot holds the hand and the rest of the state packed with a
+ * used bit (at | (a + 1) << 8 | (d + 1) << 16 | 1 << 31: each below 2^7). */
+typedef struct {
+    uint64_t hand;
+    uint32_t rest;
+    int32_t value;
+} MemoSlot;
+
+typedef struct {
+    MemoSlot *slots;
+    size_t cap, count;
+} Memo;
+
+#define MEMO_USED ((uint32_t)1 << 31)
+
+static inline uint32_t memo_rest(const SoloState *st) {
+    return (uint32_t)st->at | (uint32_t)(st->a + 1) << 8 | (uint32_t)(st->d + 1) << 16 | MEMO_USED;
+}
+
+static inline size_t memo_home(const Memo *m, uint64_t hand, uint32_t rest) {
+    const uint64_t w[2] = {hand, rest};
+    return hash_words(w, 2) & (m->cap - 1);
+}
+
+/* The state's slot, or the empty slot where it would go */
+static inline MemoSlot *memo_slot(const Memo *m, uint64_t hand, uint32_t rest) {
+    size_t i = memo_home(m, hand, rest);
+    while (m->slots[i].rest && (m->slots[i].rest != rest || m->slots[i].hand != hand))
+        i = (i + 1) & (m->cap - 1);
+    return &m->slots[i];
+}
+
+static int memo_init(Memo *m) {
+    m->cap = 1 << 12;
+    m->count = 0;
+    m->slots = calloc(m->cap, sizeof(MemoSlot));
+    return m->slots != NULL;
+}
+
+static void memo_free(Memo *m) {
+    free(m->slots);
+    m->slots = NULL;
+    m->cap = m->count = 0;
+}
+
+/* Keep the value of a state not yet in (silently not when full or out of
+ * memory: an entry only saves work) */
+static void memo_put(Memo *m, const SoloState *st, int32_t value) {
+    if ((m->count + 1) * 10 > m->cap * 7) {
+        MemoSlot *bigger = m->cap * 2 <= RACE_MAX_SLOTS ? calloc(m->cap * 2, sizeof(MemoSlot)) : NULL;
+        if (bigger) {
+            Memo grown = {bigger, m->cap * 2, m->count};
+            for (size_t i = 0; i < m->cap; i++)
+                if (m->slots[i].rest) *memo_slot(&grown, m->slots[i].hand, m->slots[i].rest) = m->slots[i];
+            free(m->slots);
+            *m = grown;
+        } else if ((m->count + 1) * 10 > m->cap * 9) {
+            return;
+        }
+    }
+    const uint32_t rest = memo_rest(st);
+    MemoSlot *slot = memo_slot(m, st->hand, rest);
+    if (!slot->rest) m->count++;
+    slot->hand = st->hand;
+    slot->rest = rest;
+    slot->value = value;
+}
+
+static inline const int32_t *memo_get(const Memo *m, const SoloState *st) {
+    const MemoSlot *slot = memo_slot(m, st->hand, memo_rest(st));
+    return slot->rest ? &slot->value : NULL;
+}
 
 /* The tops of a state with no finish; `next`: the previous one with the
  * same hand and draw pile, -1 at the end */
@@ -33,7 +109,7 @@ typedef struct {
     PyObject_HEAD
     GameObject *game; /* the rules, kept alive */
     int p, robust;
-    Table memo;    /* (hand, at | a << 8 | d << 16) -> exact fewest turns */
+    Memo memo;     /* the state -> its exact fewest turns */
     Table lost;    /* (hand, at) -> the first of its chain in `ends` */
     LostTops *ends; /* the tops of the states found with no finish, chained */
     size_t n_ends, cap_ends;
@@ -43,11 +119,6 @@ typedef struct {
 } RaceObject;
 
 static PyTypeObject *game_type;
-
-static inline void solo_key(const SoloState *st, uint64_t key[2]) {
-    key[0] = st->hand;
-    key[1] = (uint64_t)st->at | (uint64_t)(st->a + 1) << 8 | (uint64_t)(st->d + 1) << 16;
-}
 
 /* race.solo_floor: each turn draws at most draw_own (own piles only, D5)
  * and the last card comes after the last draw. */
@@ -148,9 +219,7 @@ static SoloState canonical(const DuelRules *g, int p, const SoloState *st) {
 static int fewest(RaceObject *R, const SoloState *given) {
     const DuelRules *g = &R->game->rules;
     const SoloState canon = canonical(g, R->p, given), *st = &canon;
-    uint64_t key[2];
-    solo_key(st, key);
-    const int32_t *got = tab_get(&R->memo, key);
+    const int32_t *got = memo_get(&R->memo, st);
     if (got) return *got;
     R->nodes++;
     if (budget_spent(R)) {
@@ -159,11 +228,11 @@ static int fewest(RaceObject *R, const SoloState *given) {
     }
     const int p = R->p, floor = solo_floor(g, p, st);
     if (!R->robust && dead_count(g, p, st) > 0) {
-        tab_put(&R->memo, key, RACE_INF); /* a card that never goes down */
+        memo_put(&R->memo, st, RACE_INF); /* a card that never goes down */
         return RACE_INF;
     }
     if (!R->robust && lost_above(R, st)) {
-        tab_put(&R->memo, key, RACE_INF);
+        memo_put(&R->memo, st, RACE_INF);
         return RACE_INF;
     }
     SoloSearch S;
@@ -205,7 +274,7 @@ static int fewest(RaceObject *R, const SoloState *given) {
     free(idx);
     free(S.out);
     if (R->halted) return RACE_INF;
-    tab_put(&R->memo, key, best);
+    memo_put(&R->memo, st, best);
     if (best >= RACE_INF && !R->robust) record_lost(R, st);
     return best;
 }
@@ -231,12 +300,12 @@ static int race_init(RaceObject *self, PyObject *args, PyObject *kw) {
     Py_XSETREF(self->game, (GameObject *)game);
     self->p = p;
     self->robust = robust;
-    tab_free(&self->memo);
+    memo_free(&self->memo);
     tab_free(&self->lost);
     free(self->ends);
     self->ends = NULL;
     self->n_ends = self->cap_ends = 0;
-    if (!tab_init(&self->memo, 2, RACE_MAX_SLOTS) || !tab_init(&self->lost, 2, RACE_MAX_SLOTS)) {
+    if (!memo_init(&self->memo) || !tab_init(&self->lost, 2, RACE_MAX_SLOTS)) {
         PyErr_NoMemory();
         return -1;
     }
@@ -245,7 +314,7 @@ static int race_init(RaceObject *self, PyObject *args, PyObject *kw) {
 }
 
 static void race_dealloc(RaceObject *self) {
-    tab_free(&self->memo);
+    memo_free(&self->memo);
     tab_free(&self->lost);
     free(self->ends);
     Py_XDECREF(self->game);
@@ -274,9 +343,7 @@ static PyObject *race_known(RaceObject *self, PyObject *solo) {
     SoloState st;
     if (!read_solo(self, solo, &st)) return NULL;
     st = canonical(&self->game->rules, self->p, &st);
-    uint64_t key[2];
-    solo_key(&st, key);
-    const int32_t *got = tab_get(&self->memo, key);
+    const int32_t *got = memo_get(&self->memo, &st);
     if (!got) Py_RETURN_NONE;
     return PyLong_FromLong(*got);
 }
