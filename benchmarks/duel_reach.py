@@ -17,8 +17,8 @@ node counts), so the figures are nodes/s and seconds for the same work.
 
 ``floor``: df-pn alone from the same turn starts with a node budget, once
 without and once with the relaxed race as the floor of the race bounds
-(``DuelNodes.relaxed_race``); nodes and CPU seconds to decide each (CPU:
-the machine is shared), the same visits otherwise.
+(``DuelNodes.relaxed_race``; ``--with-only``: only with it); nodes and
+CPU seconds to decide each (CPU: the machine is shared).
 
 ``reach``: for each seed, its turn starts decided the last first, each by a
 fresh search (as ``hint`` does: ``api.decide``, the depth-first search and
@@ -85,7 +85,7 @@ def speed(seeds: range, back: range, nodes: int) -> None:
         print(f"{name}: {n} nodes in {s:.1f} s, {n / s:,.0f} nodes/s")
 
 
-def floor(seeds: range, back: range, nodes: int) -> None:
+def floor(seeds: range, back: range, nodes: int, with_only: bool) -> None:
     totals = {False: [0, 0.0], True: [0, 0.0]}
     for seed in seeds:
         starts = starts_of(seed)
@@ -94,7 +94,7 @@ def floor(seeds: range, back: range, nodes: int) -> None:
             game = DuelGame.of(state.deal)
             pos = game.from_state(state)
             cells = []
-            for on in (False, True):
+            for on in (True,) if with_only else (False, True):
                 search = ProofNumberSearch(game, nodes)
                 search.relaxed_race = on
                 c0 = time.process_time()
@@ -105,8 +105,9 @@ def floor(seeds: range, back: range, nodes: int) -> None:
                 cpu = time.process_time() - c0
                 totals[on][0] += search.stats.nodes
                 totals[on][1] += cpu
-                cells.append(f"{verdict}, {search.stats.nodes} nodes, {cpu:.2f} CPU s")
-            print(f"seed {seed}, {k} from the end: without {cells[0]}; with {cells[1]}", flush=True)
+                label = "with" if on else "without"
+                cells.append(f"{label} {verdict}, {search.stats.nodes} nodes, {cpu:.2f} CPU s")
+            print(f"seed {seed}, {k} from the end: " + "; ".join(cells), flush=True)
     for on, (n, c) in totals.items():
         print(f"{'with' if on else 'without'} the relaxed race: {n} nodes, {c:.1f} CPU s")
 
@@ -165,11 +166,12 @@ def main() -> None:
     ap.add_argument(
         "--shared", action="store_true", help="reach: one search for all of a seed's starts"
     )
+    ap.add_argument("--with-only", action="store_true", help="floor: only with the relaxed race")
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes)
     elif a.mode == "floor":
-        floor(_range(a.seeds), _range(a.back), a.nodes)
+        floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:
         reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared)
 
