@@ -7,12 +7,18 @@ Usage (from the repository root; machine: 2 shared cores, run under nice):
     python benchmarks/duel_reach.py speed --seeds 1-3 --back 6-9 --nodes 20000
     python benchmarks/duel_reach.py reach --seeds 1-3 --time-limit 20
     python benchmarks/duel_reach.py reach --seeds 1-20 --time-limit 60 --shared
+    python benchmarks/duel_reach.py floor --seeds 1-3 --back 9-12 --nodes 200000
 
 ``speed``: df-pn alone (``ProofNumberSearch.wins``, no portfolio) from the
 turn starts ``--back`` from the end of each seed's policy duel, with a fixed
 node budget, once with the compiled loop (``native``) and once with the
 Python reference loop; both make the same visits (the script checks the
 node counts), so the figures are nodes/s and seconds for the same work.
+
+``floor``: df-pn alone from the same turn starts with a node budget, once
+without and once with the relaxed race as the floor of the race bounds
+(``DuelNodes.relaxed_race``; ``--with-only``: only with it); nodes and
+CPU seconds to decide each (CPU: the machine is shared).
 
 ``reach``: for each seed, its turn starts decided the last first, each by a
 fresh search (as ``hint`` does: ``api.decide``, the depth-first search and
@@ -79,6 +85,33 @@ def speed(seeds: range, back: range, nodes: int) -> None:
         print(f"{name}: {n} nodes in {s:.1f} s, {n / s:,.0f} nodes/s")
 
 
+def floor(seeds: range, back: range, nodes: int, with_only: bool) -> None:
+    totals = {False: [0, 0.0], True: [0, 0.0]}
+    for seed in seeds:
+        starts = starts_of(seed)
+        for k in back:
+            state = starts[-k]
+            game = DuelGame.of(state.deal)
+            pos = game.from_state(state)
+            cells = []
+            for on in (True,) if with_only else (False, True):
+                search = ProofNumberSearch(game, nodes)
+                search.relaxed_race = on
+                c0 = time.process_time()
+                try:
+                    verdict = "win" if search.wins(pos) else "loss"
+                except OutOfBudget:
+                    verdict = "unknown"
+                cpu = time.process_time() - c0
+                totals[on][0] += search.stats.nodes
+                totals[on][1] += cpu
+                label = "with" if on else "without"
+                cells.append(f"{label} {verdict}, {search.stats.nodes} nodes, {cpu:.2f} CPU s")
+            print(f"seed {seed}, {k} from the end: " + "; ".join(cells), flush=True)
+    for on, (n, c) in totals.items():
+        print(f"{'with' if on else 'without'} the relaxed race: {n} nodes, {c:.1f} CPU s")
+
+
 def reach(
     seeds: range, seconds: float, epsilon: float | None, init: str | None, shared: bool
 ) -> None:
@@ -119,10 +152,12 @@ def _range(text: str) -> range:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=["speed", "reach"])
+    ap.add_argument("mode", choices=["speed", "reach", "floor"])
     ap.add_argument("--seeds", default="1-3")
-    ap.add_argument("--back", default="6-9", help="speed: turn starts this far from the end")
-    ap.add_argument("--nodes", type=int, default=20_000, help="speed: node budget a position")
+    ap.add_argument("--back", default="6-9", help="speed, floor: turn starts this far from the end")
+    ap.add_argument(
+        "--nodes", type=int, default=20_000, help="speed, floor: node budget a position"
+    )
     ap.add_argument("--time-limit", type=float, default=20.0, help="reach: seconds a position")
     ap.add_argument("--epsilon", type=float, help="reach: df-pn's 1 + epsilon widening")
     ap.add_argument(
@@ -131,9 +166,12 @@ def main() -> None:
     ap.add_argument(
         "--shared", action="store_true", help="reach: one search for all of a seed's starts"
     )
+    ap.add_argument("--with-only", action="store_true", help="floor: only with the relaxed race")
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes)
+    elif a.mode == "floor":
+        floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:
         reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared)
 

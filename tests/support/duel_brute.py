@@ -163,3 +163,59 @@ def relaxed_afters(game: DuelGame, q: int, solo: Solo) -> set[Solo | None]:
             h |= 1 << c
         out.add((h, at + take, a2, d2))
     return out
+
+
+def race_brute(deal: object, q: int) -> int | None:
+    """Player q's race alone from the deal (fewest turns laying every card on
+    their own piles, the opponent never touching them; None: never), by
+    breadth-first search over whole turns from the rules alone: the deal's
+    deck and hand size (D1), at least the minimum a turn (D2), the classic
+    placement on one's own piles (D3, C5), draw 2 after the turn (D5), and
+    the win with the last card (D6). No memo beyond exact states, no cut."""
+    from thegame.models.the_game import Deal
+
+    assert isinstance(deal, Deal)
+    rules = deal.rules
+    deck = list(deal.decks[q])
+    h = rules.hand_size(2)
+    step = rules.step
+    start = (frozenset(deck[:h]), h, rules.low - 1, rules.high + 1)
+    frontier = {start}
+    seen = {start}
+    turns = 0
+    while frontier:
+        turns += 1
+        nxt: set[tuple[frozenset[int], int, int, int]] = set()
+        for hand, at, a, d in frontier:
+            m = rules.min_play if at < len(deck) else rules.min_play_empty
+            ends: set[tuple[frozenset[int], int, int]] = set()
+            _lay(ends, m, step, hand, a, d, 0)
+            for cards, a2, d2 in ends:
+                if not cards and at == len(deck):
+                    return turns
+                take = min(2, len(deck) - at)
+                after = (cards | frozenset(deck[at : at + take]), at + take, a2, d2)
+                if after not in seen:
+                    seen.add(after)
+                    nxt.add(after)
+        frontier = nxt
+    return None
+
+
+def _lay(
+    ends: set[tuple[frozenset[int], int, int]],
+    m: int,
+    step: int,
+    cards: frozenset[int],
+    a: int,
+    d: int,
+    n: int,
+) -> None:
+    """Every end of a turn on one's own piles (D3) of at least ``m`` plays."""
+    if n >= m:
+        ends.add((cards, a, d))
+    for c in cards:
+        if accepts(True, a, c, step):
+            _lay(ends, m, step, cards - {c}, c, d, n + 1)
+        if accepts(False, d, c, step):
+            _lay(ends, m, step, cards - {c}, a, c, n + 1)

@@ -24,7 +24,7 @@ from .race import Race, race_alone
 from .search import DuelSearch
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
-RACE_SHARE = 0.1
+RACE_SHARE = 0.4
 # Share of a start's budget the engine's estimate gets when the exact
 # search leaves the start undecided (the search runs first on the rest).
 ESTIMATE_SHARE = 0.25
@@ -150,6 +150,15 @@ def check_duel(deal: Deal) -> DuelGame:
         raise InvalidInputError(str(err), "variant") from None
 
 
+def race_deadline(start: float, limit: Limit, p: int) -> float | None:
+    """When player p's race alone (0-based, run in turn) must stop: the first
+    by half the races' share of the budget, the second by the whole share,
+    so that it also gets what the first left."""
+    if limit.time is None:
+        return None
+    return start + limit.time * RACE_SHARE * (p + 1) / 2
+
+
 @interrupt.polled
 def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelSolution:
     """Decide the duel for the deal's start, or for each start when it is
@@ -162,10 +171,9 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
         race_nodes = None if limit.nodes is None else max(1, int(limit.nodes * RACE_SHARE / 2))
         pos = game.start(1)
         for p in (0, 1):
-            race_deadline = None
-            if limit.time is not None:
-                race_deadline = time.monotonic() + limit.time * RACE_SHARE / 2
-            race_list.append(race_alone(game, p, solo_of(pos, p), race_nodes, race_deadline))
+            race_list.append(
+                race_alone(game, p, solo_of(pos, p), race_nodes, race_deadline(start, limit, p))
+            )
     firsts = deal.starting_players()
     results: list[DuelResult] = []
     # One table for both starts: after a turn each, positions of the two
@@ -200,12 +208,11 @@ def solve_duel_at(record: Record, limit: Limit = NO_LIMIT) -> DuelSolution:
     deadline = limit.deadline(start)
     race_list: list[Race] = []
     pos = game.from_state(state)
+    race_nodes = None if limit.nodes is None else max(1, int(limit.nodes * RACE_SHARE / 2))
     for p in (0, 1):
-        race_deadline = None
-        if limit.time is not None:
-            race_deadline = time.monotonic() + limit.time * RACE_SHARE / 2
-        race_nodes = None if limit.nodes is None else max(1, int(limit.nodes * RACE_SHARE / 2))
-        race_list.append(race_alone(game, p, solo_of(pos, p), race_nodes, race_deadline))
+        race_list.append(
+            race_alone(game, p, solo_of(pos, p), race_nodes, race_deadline(start, limit, p))
+        )
     used = sum(r.nodes for r in race_list)
     nodes = None if limit.nodes is None else max(1, limit.nodes - used)
     res = decide_or_estimate(state, limit, nodes, deadline, session(record.deal))

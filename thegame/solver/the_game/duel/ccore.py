@@ -75,3 +75,9 @@ def pns(game: DuelGame, weight: int, inf: int) -> _cduel.Pns:
     """The compiled df-pn loop of a ``pns.ProofNumberSearch`` of ``game``
     (which it calls back); only where ``BUILT``."""
     return _compiled.Pns(weight, inf, len(game.decks[0]), len(game.decks[1]))
+
+
+def race(game: _cduel.Game, p: int, robust: bool) -> _cduel.Race:
+    """The compiled race alone of player p (``race.RaceSolver``'s search)
+    over the compiled ``game``."""
+    return _compiled.Race(game, p, robust)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ....models import interrupt
 from ....models.outcome import OutOfBudget
-from ....models.the_game.placement import accepts
+from ....models.the_game.placement import accepts, takes_all_of
 from ..budget import NO_NODE_LIMIT
 from . import ccore
 from .position import H0, DuelGame, Pos, Solo, SoloTurn, solo_of, solo_turns
@@ -106,6 +106,32 @@ def alone_floor(game: DuelGame, pos: Pos, q: int, dead: int | None = None) -> in
     return max(low, dead)
 
 
+def canonical(game: DuelGame, p: int, solo: Solo) -> Solo:
+    """``solo`` with each top moved as far back as it goes (ascending: down,
+    descending: up) without changing which unplayed cards the pile takes.
+
+    Sound: a pile's top matters only through the cards it takes (beyond it,
+    or the backward trick, C5), and once a card goes on it the top is that
+    card. Moving an ascending top from x to x - 1 keeps that set when x,
+    x - step and x - 1 - step are all played (x was not takeable, and
+    neither old nor new trick card is to come); likewise mirrored. So both
+    states have the same futures, and share one memo entry."""
+    hand, at, a, d = solo
+    un = hand
+    for c in game.decks[p][at:]:
+        un |= 1 << c
+    step = game.step
+
+    def gone(*cards: int) -> bool:
+        return not any(0 <= c <= 63 and un >> c & 1 for c in cards)
+
+    while a - 1 >= 0 and gone(a, a - step, a - 1 - step):
+        a -= 1
+    while d + 1 <= 64 and gone(d, d + step, d + 1 + step):
+        d += 1
+    return (hand, at, a, d)
+
+
 @dataclass
 class Race:
     """The race alone of one player: ``turns`` None when they cannot finish
@@ -141,6 +167,9 @@ class RaceSolver:
         self.p = p
         self.robust = robust
         self.memo: dict[Solo, int] = {}
+        # (hand, at) -> the tops of the states of that hand and draw pile
+        # found with no finish (``_lost_above``).
+        self.lost: dict[tuple[int, int], list[tuple[int, int]]] = {}
         # The turns alone and the dead-card count, compiled when ``ccore``
         # says so (the same answers): the caller's compiled game, else our own.
         c = compiled if compiled is not None else ccore.compiled(game)
@@ -154,25 +183,51 @@ class RaceSolver:
             if c is not None
             else (lambda solo: dead_cards(game, p, solo))
         )
-        self.nodes = 0
+        self._nodes = 0
         self.node_limit = NO_NODE_LIMIT
         self.deadline: float | None = None
+        # The whole search compiled (race.c, the same nodes in the same
+        # order, the same cuts), where the compiled expansion is used.
+        self.kernel: _cduel.Race | None = ccore.race(c, p, robust) if c is not None else None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited so far, over every call."""
+        return self.kernel.nodes if self.kernel is not None else self._nodes
 
     def fewest(self, solo: Solo, nodes: int | None = None, deadline: float | None = None) -> int:
         """Exact fewest turns to finish alone from ``solo`` (INF: never);
         ``OutOfBudget`` when ``nodes`` more nodes or the deadline run out."""
         self.node_limit = self.nodes + nodes if nodes is not None else NO_NODE_LIMIT
         self.deadline = deadline
+        if self.kernel is not None:
+            got = self.kernel.fewest(solo, -1 if nodes is None else nodes, self._stop)
+            if got is None:
+                raise OutOfBudget
+            return got
         return self._fewest(solo)
 
+    def _stop(self) -> bool:
+        """The compiled search's check every 256 nodes, as ``_fewest``'s."""
+        return interrupt.requested() or (
+            self.deadline is not None and time.monotonic() > self.deadline
+        )
+
+    def known(self, solo: Solo) -> int | None:
+        """The memo's exact value of ``solo``, None when not solved."""
+        if self.kernel is not None:
+            return self.kernel.known(solo)
+        return self.memo.get(canonical(self.game, self.p, solo))
+
     def _fewest(self, solo: Solo) -> int:
+        solo = canonical(self.game, self.p, solo)
         got = self.memo.get(solo)
         if got is not None:
             return got
-        self.nodes += 1
-        if self.nodes >= self.node_limit:
+        self._nodes += 1
+        if self._nodes >= self.node_limit:
             raise OutOfBudget
-        if self.nodes & 255 == 0 and (
+        if self._nodes & 255 == 0 and (
             interrupt.requested()
             or (self.deadline is not None and time.monotonic() > self.deadline)
         ):
@@ -181,6 +236,9 @@ class RaceSolver:
         best = INF
         if not self.robust and self.dead(solo) > 0:
             self.memo[solo] = INF  # a card that never goes down: no finish alone
+            return INF
+        if not self.robust and self._lost_above(solo):
+            self.memo[solo] = INF
             return INF
         children = self.turns(solo)
         # More cards played first: an early finish found early ends the loop
@@ -193,15 +251,36 @@ class RaceSolver:
                 if best <= floor:
                     break  # the floor is proven: nothing is shorter
         self.memo[solo] = best
+        if best >= INF and not self.robust:
+            self.lost.setdefault((solo[0], solo[1]), []).append((solo[2], solo[3]))
         return best
+
+    def _lost_above(self, solo: Solo) -> bool:
+        """Whether a state with the same hand and draw pile, found with no
+        finish, has tops that take every card these take (``takes_all_of``,
+        now and later). Sound: then every line from ``solo`` is a line from
+        that state, which has none that finishes."""
+        hand, at, a, d = solo
+        tops = self.lost.get((hand, at))
+        if not tops:
+            return False
+        un = hand
+        for c in self.game.decks[self.p][at:]:
+            un |= 1 << c
+        step = self.game.step
+        return any(
+            takes_all_of(True, la, a, step, un) and takes_all_of(False, ld, d, step, un)
+            for la, ld in tops
+        )
 
     def line(self, solo: Solo) -> list[tuple[tuple[int, int], ...]]:
         """The turns of a fewest-turns finish from a solved ``solo``."""
         out: list[tuple[tuple[int, int], ...]] = []
-        want = self.memo.get(solo, INF)
-        while want < INF and solo is not None:
+        want = self.known(solo)
+        while want is not None and want < INF and solo is not None:
             for plays, after in solo_turns(self.game, self.p, solo, self.robust):
-                value = 1 if after is None else 1 + self.memo.get(after, INF)
+                known = None if after is None else self.known(after)
+                value = 1 if after is None else 1 + (INF if known is None else known)
                 if value == want:
                     out.append(plays)
                     if after is None:
@@ -226,3 +305,79 @@ def race_alone(
     turns = None if best >= INF else best
     line = solver.line(solo) if turns is not None else []
     return Race(p + 1, turns, True, turns if turns is not None else floor, solver.nodes, line)
+
+
+class RelaxedRace:
+    """The fewest relaxed turns in which player p could lay all their
+    cards while the opponent lays nothing on p's piles: a lower bound for
+    the race bounds of the duel search, stronger than ``alone_floor``.
+
+    Sound: every real turn of p is a relaxed turn (``survival.relaxed_turns``:
+    the same own plays, D3; the one card for the opponent, D2, allowed to be
+    any card of the hand; the same draw, D5), so p cannot finish in fewer
+    real turns than relaxed ones. Memoised across calls; exact values only,
+    the search cut where it reaches ``alone_floor`` (which holds for relaxed
+    turns too: at most max(hand size, 2) cards drawn a turn, and a card dead
+    on p's own piles leaves only as the turn's one card for the opponent)."""
+
+    def __init__(self, game: DuelGame, p: int, compiled: _cduel.Game | None = None) -> None:
+        from .survival import listing  # survival imports nothing of the races
+
+        self.game = game
+        self.p = p
+        c = compiled if compiled is not None else ccore.compiled(game)
+        self.turns = listing(game, p, True, c)
+        self.dead: Callable[[Solo], int] = (
+            (lambda solo: c.dead_cards(p, solo))
+            if c is not None
+            else (lambda solo: dead_cards(game, p, solo))
+        )
+        self.memo: dict[Solo, int] = {}
+        self.nodes = 0
+        self.node_limit = 0
+
+    def fewest(self, solo: Solo, nodes: int) -> int:
+        """The exact fewest relaxed turns from ``solo`` (INF: never);
+        ``OutOfBudget`` after ``nodes`` more turn listings."""
+        self.node_limit = self.nodes + nodes
+        if len(self.memo) > RELAXED_MEMO:
+            self.memo.clear()
+        return self._fewest(solo)
+
+    def floor(self, solo: Solo) -> int:
+        stock = len(self.game.decks[self.p]) - solo[1]
+        return max(fewest_turns(self.game, solo[0].bit_count(), stock), self.dead(solo))
+
+    def _fewest(self, solo: Solo) -> int:
+        got = self.memo.get(solo)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise OutOfBudget
+        floor = self.floor(solo)
+        best = INF
+        # A finish first, then the fewest cards left (the likeliest to be
+        # short), then a fixed order: the same for both backends.
+        stock_len = len(self.game.decks[self.p])
+        for after in sorted(self.turns(solo), key=_relaxed_order(stock_len)):
+            value = 1 if after is None else 1 + self._fewest(after)
+            if value < best:
+                best = value
+                if best <= floor:
+                    break
+        self.memo[solo] = best
+        return best
+
+
+# Memo entries a relaxed race keeps before it starts afresh.
+RELAXED_MEMO = 200_000
+
+
+def _relaxed_order(stock_len: int) -> Callable[[Solo | None], tuple[int, ...]]:
+    def key(after: Solo | None) -> tuple[int, ...]:
+        if after is None:
+            return ()
+        return (after[0].bit_count() + stock_len - after[1], *after)
+
+    return key

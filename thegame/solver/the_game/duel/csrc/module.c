@@ -1,7 +1,8 @@
 /* The module _cduel: the type Game (its methods in game.c, sift.c and
- * playout.c) and the type Pns (pns.c). */
+ * playout.c), the type Pns (pns.c) and the type Race (race.c). */
 #include "bindings.h"
 #include "pns.h"
+#include "race.h"
 
 PyDoc_STRVAR(expand_doc,
              "expand(pos) -> (status, children)\n--\n\n"
@@ -110,7 +111,7 @@ PyMODINIT_FUNC PyInit__cduel(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (pns_add_type(m) < 0) {
+    if (pns_add_type(m) < 0 || race_add_type(m, &GameType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -1,0 +1,141 @@
+"""The race alone: the compiled search (``duel/csrc/race.c``) against its
+Python reference (``race.RaceSolver``) node for node, and both against a
+breadth-first search from the rules alone (``duel_brute.race_brute``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.support.duel_brute import race_brute, relaxed_afters
+from tests.support.the_game import DUEL, examples, turn_starts
+from thegame.models.outcome import OutOfBudget
+from thegame.models.the_game import Deal
+from thegame.solver.the_game.duel import ccore
+from thegame.solver.the_game.duel.position import DuelGame, solo_of
+from thegame.solver.the_game.duel.race import (
+    INF,
+    RaceSolver,
+    RelaxedRace,
+    canonical,
+    race_alone,
+)
+
+compiled_only = pytest.mark.skipif(not ccore.BUILT, reason="the _cduel extension is not built")
+
+
+@st.composite
+def small_duels(draw: st.DrawFn) -> Deal:
+    """Generalised duels (rule D7) small enough for the breadth-first race."""
+    hand = draw(st.integers(2, 4))
+    high = draw(st.integers(7, 14))
+    rules = DUEL.with_changes(high=high, hand_sizes=(hand, hand))
+    cards = list(rules.cards)
+    decks = [list(draw(st.permutations(cards))), list(draw(st.permutations(cards)))]
+    return Deal.create(rules, 2, decks, draw(st.sampled_from([1, 2])))
+
+
+def python_solver(game: DuelGame, p: int, robust: bool) -> RaceSolver:
+    solver = RaceSolver(game, p, robust)
+    solver.kernel = None  # the reference search (its turns may still be compiled)
+    return solver
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(small_duels())
+def test_race_equals_the_rules_alone(deal: Deal) -> None:
+    # The exact fewest turns alone, compiled or not, from the deal: what a
+    # search with no cut and no memo trick finds over the rules alone.
+    game = DuelGame.of(deal)
+    for p in (0, 1):
+        race = race_alone(game, p, solo_of(game.start(1), p))
+        assert race.proven
+        assert race.turns == race_brute(deal, p)
+        if race.turns is not None:
+            assert len(race.line) == race.turns
+
+
+@compiled_only
+@settings(max_examples=examples(40), deadline=None)
+@given(small_duels(), st.integers(0, 2**32 - 1), st.booleans())
+def test_compiled_race_is_the_reference_node_for_node(deal: Deal, seed: int, robust: bool) -> None:
+    # From the turn starts of a random duel, plain and robust: the same
+    # value, the same nodes, and under a node budget the same stop.
+    game = DuelGame.of(deal)
+    positions = [game.start(1)] + [game.from_state(s) for s, _ in turn_starts(deal, seed)]
+    for pos in positions[:6]:
+        for p in (0, 1):
+            solo = solo_of(pos, p)
+            c, py = RaceSolver(game, p, robust), python_solver(game, p, robust)
+            assert c.kernel is not None
+            assert c.fewest(solo) == py.fewest(solo)
+            assert c.nodes == py.nodes
+            for budget in (1, 7, 40):
+                c, py = RaceSolver(game, p, robust), python_solver(game, p, robust)
+                got = []
+                for solver in (c, py):
+                    try:
+                        got.append(solver.fewest(solo, budget))
+                    except OutOfBudget:
+                        got.append(None)
+                assert got[0] == got[1] and c.nodes == py.nodes
+
+
+def test_canonical_keeps_what_the_piles_take() -> None:
+    # A top moves back only over played cards whose trick cards are played.
+    rules = DUEL.with_changes(high=30, hand_sizes=(3, 3))
+    deck = [list(range(2, 31))] * 2
+    game = DuelGame.of(Deal.create(rules, 2, deck, 1))
+    at = len(deck[0])
+    # Only 25 and 28 left: the ascending top 20 takes both, so does 1;
+    # the descending top 29 takes both, so does any top above it.
+    hand = 1 << 25 | 1 << 28
+    assert canonical(game, 0, (hand, at, 20, 29)) == (hand, at, 0, 64)
+    # 15 left: 25 takes it back (the trick), 24 would not: 25 stays.
+    hand = 1 << 15
+    assert canonical(game, 0, (hand, at, 25, 31))[2] == 25
+
+
+@compiled_only
+def test_printed_race_decided_in_a_second() -> None:
+    # Seed 5 of the printed game: both players finish alone in 27 turns,
+    # the floor (52 cards to draw, 2 a turn, then the last turn).
+    game = DuelGame.of(Deal.from_seed(5, DUEL, first=1))
+    for p in (0, 1):
+        race = race_alone(game, p, solo_of(game.start(1), p), nodes=2_000_000)
+        assert race.proven and race.turns == 27 == race.floor
+        assert RaceSolver(game, p).fewest(solo_of(game.start(1), p)) < INF
+
+
+def _relaxed_brute(game: DuelGame, q: int, solo: tuple[int, int, int, int]) -> int:
+    """Breadth-first fewest relaxed turns, over ``relaxed_afters`` (rules alone)."""
+    frontier, seen, turns = {solo}, {solo}, 0
+    while frontier:
+        turns += 1
+        nxt = set()
+        for s in frontier:
+            for after in relaxed_afters(game, q, s):
+                if after is None:
+                    return turns
+                if after not in seen:
+                    seen.add(after)
+                    nxt.add(after)
+        frontier = nxt
+    return INF
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(small_duels(), st.integers(0, 2**32 - 1))
+def test_relaxed_race_is_the_fewest_relaxed_turns(deal: Deal, seed: int) -> None:
+    # The duel search's stronger floor: exactly the fewest relaxed turns
+    # found breadth-first from the rules alone, and never above the turns
+    # alone (a turn alone is a relaxed turn).
+    game = DuelGame.of(deal)
+    positions = [game.start(1)] + [game.from_state(s) for s, _ in turn_starts(deal, seed)]
+    for pos in positions[:4]:
+        for q in (0, 1):
+            solo = solo_of(pos, q)
+            got = RelaxedRace(game, q).fewest(solo, 1 << 40)
+            assert got == _relaxed_brute(game, q, solo)
+            assert got <= RaceSolver(game, q).fewest(solo)
