@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from conftest import DAY, LiveServer, blunder_record, launch_browser
 
+from tests.support.browser import audit
 from thegame.models.the_game import GameState, Record, pile_name, replay
 
 IMG = Path(__file__).resolve().parents[2] / "docs" / "img" / "web"
@@ -61,19 +62,6 @@ def settled(page: Any) -> None:
         " return !b || (b.dataset.state !== 'loading' && !b.hasAttribute('aria-busy')); }",
         timeout=90_000,
     )
-
-
-def audit(page: Any) -> list[str]:
-    """axe-core's serious and critical violations of the page as it stands."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']} at "
-        + "; ".join(str(n["target"]) for n in v["nodes"][:3])
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def _review(page: Any) -> Record:
