@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import importlib
 import json
 import os
@@ -23,6 +24,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import jinja2
 
 from ..models.errors import InvalidInputError
 from ..models.outcome import Limit
@@ -183,11 +186,18 @@ def check_out(out: Path) -> Path | None:
     )
 
 
+@functools.cache
+def _pages() -> jinja2.Environment:
+    """The site's page templates: each extends ``base.html`` (the head, the
+    header, the footer and the scripts every page loads)."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(WEB / "site"), autoescape=True, keep_trailing_newline=True
+    )
+
+
 def _page(name: str, root: str, **fields: str) -> str:
-    text = (WEB / "site" / name).read_text(encoding="utf-8").replace("{{root}}", root)
-    for key, value in fields.items():
-        text = text.replace("{{" + key + "}}", value)
-    return text
+    """A page, its links relative to the site's root (``root``: ``./``, ``../``...)."""
+    return _pages().get_template(name).render(root=root, **fields)
 
 
 def _write(path: Path, text: str) -> None:
