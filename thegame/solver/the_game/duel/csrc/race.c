@@ -227,11 +227,8 @@ static int fewest(RaceObject *R, const SoloState *given) {
         return RACE_INF;
     }
     const int p = R->p, floor = solo_floor(g, p, st);
-    if (!R->robust && dead_count(g, p, st) > 0) {
-        memo_put(&R->memo, st, RACE_INF); /* a card that never goes down */
-        return RACE_INF;
-    }
-    if (!R->robust && lost_above(R, st)) {
+    /* a card that never goes down, or a state below one with no finish */
+    if (!R->robust && (dead_count(g, p, st) > 0 || lost_above(R, st))) {
         memo_put(&R->memo, st, RACE_INF);
         return RACE_INF;
     }
