@@ -109,6 +109,22 @@ def live_server() -> Iterator[LiveServer]:
         yield server
 
 
+def read_answer(s: socket.socket) -> bytes:
+    """Everything the server sends on a raw socket until it closes (or
+    resets, or the socket's timeout passes); the socket is then closed."""
+    chunks = []
+    while True:
+        try:
+            chunk = s.recv(65536)
+        except (ConnectionResetError, TimeoutError):
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    s.close()
+    return b"".join(chunks)
+
+
 def http_client(server: LiveServer) -> httpx.Client:
     """A client of ``server``; searches may take a while on a busy machine."""
     return httpx.Client(base_url=server.url, timeout=120)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from conftest import LiveServer, http_client
+from conftest import LiveServer, http_client, read_answer
 
 from thegame.serve.app import Settings
 from thegame.serve.origin import logged
@@ -98,19 +98,6 @@ def _connect(port: int) -> socket.socket:
     return socket.create_connection(("127.0.0.1", port), timeout=10)
 
 
-def _read_all(s: socket.socket) -> bytes:
-    chunks = []
-    while True:
-        try:
-            chunk = s.recv(65536)
-        except (ConnectionResetError, TimeoutError):
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def test_a_client_trickling_headers_is_dropped(quick_server: LiveServer) -> None:
     s = _connect(quick_server.port)
     s.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{quick_server.port}\r\n".encode())
@@ -157,8 +144,7 @@ def test_the_parsers_own_400s_carry_the_security_headers(
 ) -> None:
     s = _connect(quick_server.port)
     s.sendall(request_bytes)
-    answer = _read_all(s)
-    s.close()
+    answer = read_answer(s)
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400"), answer[:200]
     lower = head.lower()

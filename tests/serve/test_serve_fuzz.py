@@ -15,7 +15,7 @@ import time
 
 import httpx
 import pytest
-from conftest import DAY, LiveServer, http_client
+from conftest import DAY, LiveServer, http_client, read_answer
 
 from thegame.serve.app import Settings
 
@@ -283,20 +283,6 @@ def _raw(port: int, data: bytes) -> socket.socket:
     return s
 
 
-def _answer(s: socket.socket) -> bytes:
-    chunks = []
-    while True:
-        try:
-            chunk = s.recv(65536)
-        except (ConnectionResetError, TimeoutError):
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    s.close()
-    return b"".join(chunks)
-
-
 def test_a_stalled_body_is_dropped_and_a_vanished_client_leaves_no_traceback() -> None:
     settings = Settings(workers=1, time_cap=2.0, queue_wait=20.0, read_timeout=1.0)
     records: list[logging.LogRecord] = []
@@ -318,7 +304,7 @@ def test_a_stalled_body_is_dropped_and_a_vanished_client_leaves_no_traceback() -
             start = time.monotonic()
             s = _raw(server.port, head.format("/api/solve", server.port, "application/json")
                      .encode() + b'{"seed": ')  # fmt: skip
-            answer = _answer(s)
+            answer = read_answer(s)
             assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
             assert b'{"error":' in answer and time.monotonic() - start < 10
             # The review form's upload, abandoned half way.

@@ -165,6 +165,24 @@ def relaxed_afters(game: DuelGame, q: int, solo: Solo) -> set[Solo | None]:
     return out
 
 
+def relaxed_brute(game: DuelGame, q: int, solo: Solo) -> int | None:
+    """Breadth-first fewest relaxed turns (``relaxed_afters``) for player q
+    to play every card from ``solo``; None: never."""
+    frontier, seen, turns = {solo}, {solo}, 0
+    while frontier:
+        turns += 1
+        nxt = set()
+        for s in frontier:
+            for after in relaxed_afters(game, q, s):
+                if after is None:
+                    return turns
+                if after not in seen:
+                    seen.add(after)
+                    nxt.add(after)
+        frontier = nxt
+    return None
+
+
 def race_brute(deal: object, q: int) -> int | None:
     """Player q's race alone from the deal (fewest turns laying every card on
     their own piles, the opponent never touching them; None: never), by

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support.duel_brute import EngineMinimax, engine_turn_results, relaxed_afters, result_key
+from tests.support.duel_brute import EngineMinimax, engine_turn_results, relaxed_brute, result_key
 from tests.support.the_game import (
     DUEL,
     after_turn,
@@ -267,19 +267,8 @@ def relaxed_race(game: DuelGame, q: int, pos: Pos) -> int:
     relaxed: any one card a turn may leave q's hand onto the opponent's
     piles (in the game it must also improve one, D4). So it is at most the
     real number, and a sound floor is at most it."""
-    frontier = {(pos[H0 + q], pos[P0 + q], pos[A0 + 2 * q], pos[D0 + 2 * q])}
-    seen = set(frontier)
-    for t in range(1, 100):
-        nxt = set()
-        for solo in frontier:
-            for after in relaxed_afters(game, q, solo):
-                if after is None:
-                    return t
-                if after not in seen:
-                    seen.add(after)
-                    nxt.add(after)
-        frontier = nxt
-    return INF
+    turns = relaxed_brute(game, q, (pos[H0 + q], pos[P0 + q], pos[A0 + 2 * q], pos[D0 + 2 * q]))
+    return INF if turns is None else turns
 
 
 @settings(max_examples=examples(30), deadline=None)
