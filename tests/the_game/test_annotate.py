@@ -25,6 +25,7 @@ from thegame.analysis.the_game.annotate import (
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.analysis.the_game.strong import Level, StrongPlayer
 from thegame.cli.main import cli
+from thegame.models.outcome import Limit
 from thegame.models.the_game import Deal, GameState, Play, Record, Turn, small_rules
 
 
@@ -127,7 +128,7 @@ def test_an_action_is_one_json_object_for_the_cli_and_the_server() -> None:
     the position before it, ``hindsight_proven`` (both its figures proven
     optima) and ``hindsight_mistake_proven`` (it provably lost cards)."""
     record, _ = policy_record(deal_of(2), blunder_turn=1)
-    review = annotate_record(record, samples=4, seed=1, hindsight_total=5.0)
+    review = annotate_record(record, samples=4, seed=1, hindsight_total=Limit(5.0))
     assert review.hindsight is not None
     actions = review.to_dict()["actions"]
     first = actions[0]

@@ -222,9 +222,9 @@ def test_the_budget_left_goes_to_the_figures_still_unproven(
 
     record = _policy_game(500)
     monkeypatch.setattr(review_module, "FIRST_PASS", 1e-5)
-    refined = analyze_record(record, Limit(2.0), total=60.0)
+    refined = analyze_record(record, Limit(2.0), total=Limit(60.0))
     monkeypatch.setattr(review_module._Walk, "refine", lambda self, budget: None)
-    walked = analyze_record(record, Limit(2.0), total=60.0)
+    walked = analyze_record(record, Limit(2.0), total=Limit(60.0))
     assert walked.proven_share[0] < refined.proven_share[0]
     assert refined.proven_share[0] == refined.proven_share[1]
     assert refined.curve[-1] == walked.curve[-1]

@@ -103,7 +103,7 @@ def blind_hint_job(record: Record, plays: tuple[Play, ...], seconds: float) -> d
             f"hints from what a player sees cover the classic family, not {state.rules.name}",
             "hint",
         )
-    h = blind_hint(state, BLIND_SAMPLES, seconds)
+    h = blind_hint(state, BLIND_SAMPLES, Limit(seconds))
     rules = state.rules
     plays_out = [play_dict(rules, p) for p in h.plays]
     if not h.can_finish:
@@ -160,7 +160,7 @@ def analyze_job(
     limit = None if hindsight is None else Limit(hindsight)
     progress = _turns_judged(record) if watched else None
     review = annotate_record(
-        record, samples, sample_seed, limit, progress=progress, hindsight_total=total
+        record, samples, sample_seed, limit, progress=progress, hindsight_total=Limit(total)
     )
     out = review.to_dict()  # the JSON of 'thegame analyze --json', the same object
     out["stats"]["seconds"] = round(time.monotonic() - start, 3)

@@ -1,6 +1,8 @@
 # Stub of the optional C extension _crollout (the files of csrc/); rollout.playouts_c
 # builds the arguments (their layout is documented there and in csrc/module.c).
 
+from collections.abc import Callable
+
 def playouts(
     ints: tuple[int, ...],
     floats: tuple[float, ...],
@@ -12,6 +14,9 @@ def playouts(
     sizes: tuple[int, ...],
     orders: bytes,
     n: int,
+    # (node_limit, deadline, memory, progress): ckernel.c_budget's form; a
+    # playout is a node; None: no limit. Fewer results when it stops them.
+    budget: tuple[int | None, float | None, int, Callable[[int], bool] | None] | None = None,
     /,
 ) -> list[tuple[bool, int]]: ...
 

@@ -46,6 +46,9 @@ from ...solver.the_game.kernel import END, Action
 from .blind import check_family
 from .hindsight_review import full_view_review, hindsight_columns, hindsight_only
 from .judgement import (
+    HINDSIGHT_LIMIT as HINDSIGHT_LIMIT,
+)
+from .judgement import (
     HINDSIGHT_TOTAL as HINDSIGHT_TOTAL,
 )
 from .judgement import (
@@ -147,7 +150,7 @@ def annotate_record(
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
     marks: MarkThresholds = MARKS,
-    hindsight_total: float | None = HINDSIGHT_TOTAL,
+    hindsight_total: Limit | None = HINDSIGHT_LIMIT,
     level: Level = Level.STRONG,
     budget: Budget = REVIEW_BUDGET,
     full_view: bool | None = None,
@@ -156,7 +159,8 @@ def annotate_record(
     module notes); ``hindsight`` None skips the hindsight column. The first
     ``start_turn`` turns are replayed without judging. ``level``: who
     chooses the better action (the strong player within ``budget`` per
-    choice, or the default policy). ``full_view``: whether the player saw
+    choice, or the default policy). ``hindsight_total``: the whole
+    hindsight column's budget (its time). ``full_view``: whether the player saw
     the draw pile (None: as the record says)."""
     if not 1 <= samples <= MAX_SAMPLES:
         raise ValueError(f"samples must be in 1..{MAX_SAMPLES}")

@@ -13,15 +13,17 @@ seed, so the answer is the same for every order of the draw pile:
 At the strong level (``strong.py``) the turn is the strong blind player's:
 the policy's candidate turns compared over sampled orders within a budget
 of playouts (at most ``STRONG_PLAYOUTS``, and half the time limit). The
-estimate then plays on from after that turn, on samples of its own.
+estimate then plays on from after that turn, on samples of its own, within
+what is left of the budget (a ``Limit``, a playout a node).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ...models.outcome import Status
+from ...models import interrupt
+from ...models.outcome import NO_LIMIT, Limit, Status
 from ...models.the_game import GameState, Play
 from .blind import choose_turn
 from .rollout import SampleSet, playouts, sample_orders
@@ -29,8 +31,6 @@ from .strong import Budget, Level, StrongPlayer
 
 # The samples' seed: fixed, so asking twice gives the same answer.
 HINT_SEED = 0
-# Orders played out between two looks at the clock.
-CHUNK = 50
 # The strong player's playouts for one hint, at most (with a time limit it
 # gets half of it, whichever ends first): enough to separate the close
 # candidates, bounded so that a long time limit stays deterministic.
@@ -60,10 +60,11 @@ class BlindHint:
     choice_playouts: int = 0  # playouts the comparison spent
 
 
+@interrupt.polled
 def blind_hint(
     state: GameState,
     samples: int,
-    time_limit: float | None = None,
+    limit: Limit = NO_LIMIT,
     seed: int = HINT_SEED,
     level: Level = Level.DEFAULT,
 ) -> BlindHint:
@@ -71,19 +72,20 @@ def blind_hint(
 
     ``samples`` orders of the hidden cards are played out by the policy
     after that turn (from ``state`` itself at the default level, which is
-    the same); with ``time_limit`` (seconds) the sampling stops early once
-    it is used up (at least one sample is always taken), and ``samples`` in
-    the answer says how many were used. ``level`` STRONG: the turn is the
-    strong player's (see the module notes).
+    the same); within ``limit`` (a playout a node; its time counts from the
+    call) the sampling stops early once it is used up (at least one sample
+    is always taken), and ``samples`` in the answer says how many were
+    used. ``level`` STRONG: the turn is the strong player's (see the module
+    notes).
     """
     if not blind_hint_covers(state):
         raise ValueError(f"the blind policy does not cover {state.rules.name}")
     if state.over:
         raise ValueError("the game is over")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = limit.deadline()
     strong = None
     if level is Level.STRONG:
-        half = None if time_limit is None else time_limit / 2
+        half = None if limit.time is None else limit.time / 2
         budget = Budget(playouts=STRONG_PLAYOUTS, seconds=half)
         # Its own samples (another seed): the estimate below is not the
         # one the choice was made on, so it is not flattered by the choice.
@@ -101,17 +103,8 @@ def blind_hint(
     results: list[tuple[bool, int]] = []
     if trial.over:  # the turn clears the game
         results = [(trial.status == Status.WON, trial.cards_left())]
-    elif strong is None or not can_finish:
-        for start in range(0, len(orders), CHUNK):
-            results.extend(playouts(state, orders[start : start + CHUNK]))
-            if deadline is not None and time.monotonic() > deadline:
-                break
     else:
-        packed = SampleSet(state, orders)
-        for start in range(0, len(orders), CHUNK):
-            results.extend(packed.playouts(trial, start, start + CHUNK, end_first=True))
-            if deadline is not None and time.monotonic() > deadline:
-                break
+        results = _estimate(state, trial, orders, strong is None or not can_finish, limit, deadline)
     done = len(results)
     wins = sum(w for w, _ in results)
     left = sum(n for _, n in results)
@@ -119,3 +112,25 @@ def blind_hint(
         return BlindHint(plays, can_finish, wins / done, left / done, done)
     return BlindHint(plays, can_finish, wins / done, left / done, done,
                      strong.level, strong.candidates, strong.playouts)  # fmt: skip
+
+
+def _estimate(
+    state: GameState,
+    trial: GameState,
+    orders: list[list[int]],
+    from_state: bool,
+    limit: Limit,
+    deadline: float | None,
+) -> list[tuple[bool, int]]:
+    """The playouts of the estimate within what is left of ``limit`` (the
+    compiled playouts stop at its deadline themselves); at least one."""
+    left = None if deadline is None else max(0.0, deadline - time.monotonic())
+    rest = replace(limit, time=left)
+    for budget in (rest, Limit(nodes=1)):  # the budget spent: one sample still
+        if from_state:
+            results = playouts(state, orders, limit=budget)
+        else:
+            results = SampleSet(state, orders).playouts(trial, 0, len(orders), None, True, budget)
+        if results:
+            return results
+    raise KeyboardInterrupt  # asked to stop (Ctrl-C, a spent job) before any sample

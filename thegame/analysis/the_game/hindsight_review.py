@@ -27,7 +27,7 @@ def hindsight_only(
     start_turn: int,
     gap: str,
     start: float,
-    total: float | None,
+    total: Limit | None,
 ) -> Review:
     final = replayed(record)
     analysis = None
@@ -82,7 +82,7 @@ def full_view_review(
     hindsight: Limit | None,
     start_turn: int,
     start: float,
-    total: float | None,
+    total: Limit | None,
 ) -> Review:
     """The review of a game played with the draw pile in view: hindsight
     alone, every action listed, marked only where it provably lost cards."""

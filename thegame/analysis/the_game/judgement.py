@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models.outcome import Status
+from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play, Record, Rules, pile_name
 from ...models.the_game.notation import action_text
 from ...solver.the_game.kernel import END, Action
@@ -42,6 +42,7 @@ MARKS = MarkThresholds()
 # most the per-position limit): a lost game has many positions whose
 # optimum is slow to prove, and the review should take seconds, not minutes.
 HINDSIGHT_TOTAL = 6.0
+HINDSIGHT_LIMIT = Limit(HINDSIGHT_TOTAL)
 # Samples of the win-chance curve at each turn start (the actions get all).
 TURN_START_SAMPLES = 50
 # The strong player's budget per choice in a review: a fixed number of

@@ -195,11 +195,11 @@ def analyze_record(
     limit: Limit = POSITION_LIMIT,
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
-    total: float | None = None,
+    total: Limit | None = None,
 ) -> Analysis:
     """Find every mistake of ``record`` (see the module notes).
 
-    ``limit`` is per searched position, ``total`` (seconds) for the
+    ``limit`` is per searched position, ``total`` (its time) for the
     whole analysis; ``progress(done, n)`` is called after each action. The
     first ``start_turn`` turns are replayed without judging (a puzzle's
     given position); turn numbers stay the record's.
@@ -219,7 +219,7 @@ def analyze_record(
         for j, p in enumerate(turn.plays):
             actions.append((i, j, p))
         actions.append((i, len(turn.plays), None))
-    budget = _AnalysisBudget(limit, None if total is None else start + total)
+    budget = _AnalysisBudget(limit, None if total is None else total.deadline(start))
     walk = _Walk.along(state, actions, budget, progress)
     walk.refine(budget)
     best, proven_low = walk.bounds()

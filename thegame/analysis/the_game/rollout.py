@@ -18,6 +18,12 @@ The extension also answers the policy's questions about one turn: its
 plays (``plan``) and its best-ranked ways to finish the turn
 (``turn_options``, which the strong player compares).
 
+Both take a ``Limit`` in which a playout counts as a node: the orders are
+played in turn until the budget stops them (the node limit at once, the
+clock, Ctrl-C and the progress every ``BUDGET_EVERY`` playouts, as
+thegame/csrc/budget.h checks them), and the results are those of the
+orders played, a prefix.
+
 ``playouts`` uses the extension when it is importable and covers the
 position (the classic family with cards up to 127, at most 16 piles and
 hands of at most 32 cards), else the reference. ``THEGAME_ROLLOUT=python``
@@ -28,13 +34,16 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from enum import StrEnum
 
 from ...models import interrupt
-from ...models.outcome import Status
+from ...models.outcome import NO_LIMIT, Limit, Status
 from ...models.the_game import GameState, Play, TurnKind, is_ascending
+from ...solver.the_game.ckernel import CBudget, c_budget
 from .blind import BlindParams, BlindPolicy, check_family, deal_hidden, play_out
 
 try:
@@ -52,6 +61,23 @@ C_MAX_PLAYERS = 8
 C_MAX_DEPTH = 8  # entries of cover_cost / hand_cost
 C_MAX_OPTIONS = 64  # ways to finish a turn turn_options_c lists, at most
 _C_MAX_INT = 1 << 30  # gap limits stay far from int overflow
+# How often the budget looks at the clock, Ctrl-C and the progress, in
+# playouts (csrc/budget.h's BUDGET_EVERY: the reference stops where C does).
+BUDGET_EVERY = 64
+
+
+def budget_stops(limit: Limit, deadline: float | None, done: int) -> bool:
+    """Whether the budget stops the playouts after ``done`` of them: the
+    reference's ``budget_spent`` (thegame/csrc/budget.h), a playout a node."""
+    if limit.nodes is not None and done >= limit.nodes:
+        return True
+    if done % BUDGET_EVERY:
+        return False
+    if deadline is not None and time.monotonic() > deadline:
+        return True
+    if limit.progress is not None:
+        limit.progress(done)
+    return interrupt.requested()
 
 
 def hidden_cards(state: GameState) -> list[int]:
@@ -103,14 +129,19 @@ def playouts_python(
     orders: Sequence[Sequence[int]],
     params: BlindParams | None = None,
     end_first: bool = False,
+    limit: Limit = NO_LIMIT,
 ) -> list[tuple[bool, int]]:
     """The reference: for each order, ``blind.play_out`` of the state with
-    the hidden cards in that order; (won, cards left) per order."""
+    the hidden cards in that order; (won, cards left) per order played
+    within ``limit``."""
     checked = _checked(state, orders)
     _check_end(state, end_first)
     policy = BlindPolicy(params)
-    results = []
+    results: list[tuple[bool, int]] = []
+    deadline = limit.deadline()
     for cards in checked:
+        if budget_stops(limit, deadline, len(results)):
+            break
         s = deal_hidden(state, cards)
         if end_first:
             s.end_turn()  # C6: the draw comes from this order's draw pile
@@ -157,13 +188,41 @@ def playouts_c(
     orders: Sequence[Sequence[int]],
     params: BlindParams | None = None,
     end_first: bool = False,
+    limit: Limit = NO_LIMIT,
+    deadline: float | None = None,
 ) -> list[tuple[bool, int]]:
-    """The same playouts by the compiled extension; ``RuntimeError`` when it
-    is missing or does not cover the position (``c_covers``)."""
+    """The same playouts by the compiled extension, within ``limit`` (its
+    time ends at ``deadline`` when one is given); ``RuntimeError`` when the
+    extension is missing or does not cover the position (``c_covers``)."""
     checked = _checked(state, orders)
     _check_end(state, end_first)
     flat = bytes(c for cards in checked for c in cards)
-    return _crollout.playouts(*_c_position(state, params, end_first), flat, len(checked))
+    budget = _budget(limit, deadline)
+    return _crollout.playouts(*_c_position(state, params, end_first), flat, len(checked), budget)
+
+
+def _budget(limit: Limit, deadline: float | None) -> CBudget:
+    """The extension's Budget of ``limit``: one Limit, one C struct, filled
+    as the classic search's (its progress carries the Ctrl-C check)."""
+    return c_budget(limit, limit.deadline() if deadline is None else deadline)
+
+
+def _halves(limit: Limit, half: int) -> tuple[Limit, Limit]:
+    """``limit`` for the first ``half`` orders and for the rest: the node
+    limit split so that the two play what one would (the first N orders)."""
+    if limit.nodes is None:
+        return limit, limit
+    return replace(limit, nodes=min(limit.nodes, half)), replace(
+        limit, nodes=max(0, limit.nodes - half)
+    )
+
+
+def _joined(
+    head: list[tuple[bool, int]], tail: list[tuple[bool, int]], half: int
+) -> list[tuple[bool, int]]:
+    """Two halves' results as one prefix of the orders: the second half's
+    count only after a whole first half (the clock may stop one, not the other)."""
+    return head + tail if len(head) == half else head
 
 
 def plan_c(state: GameState, params: BlindParams | None = None) -> list[Play]:
@@ -289,24 +348,31 @@ def playouts(
     orders: Sequence[Sequence[int]],
     params: BlindParams | None = None,
     end_first: bool = False,
+    limit: Limit = NO_LIMIT,
 ) -> list[tuple[bool, int]]:
     """For each order of ``hidden_cards(state)``: deal the hidden cards in
     that order (the other players' hands in seat order, then the draw pile,
     top first; ``deal_hidden``), play the game to its end with the blind
     policy from ``state`` (which may be inside a turn), and report (won,
     cards left). ``end_first``: the player ends the turn before the policy
-    plays (drawing from each order's draw pile). Compiled when possible
-    (``backend``), identical either way."""
+    plays (drawing from each order's draw pile). ``limit``: a playout a
+    node; the results of the orders played before it stopped them. Compiled
+    when possible (``backend``), identical either way."""
     if backend(state, params) is Backend.C:
+        deadline = limit.deadline()
         if len(orders) < SPLIT_AT or _CORES < 2:
-            return playouts_c(state, orders, params, end_first)
+            return playouts_c(state, orders, params, end_first, limit, deadline)
         # The extension releases the GIL while it plays: a second thread
         # takes half the orders (each playout is independent of the others,
         # so the results are the same, in the same order).
         half = len(orders) // 2
-        later = _helper().submit(playouts_c, state, orders[half:], params, end_first)
-        return playouts_c(state, orders[:half], params, end_first) + later.result()
-    return playouts_python(state, orders, params, end_first)
+        first, rest = _halves(limit, half)
+        later = _helper().submit(
+            playouts_c, state, orders[half:], params, end_first, rest, deadline
+        )
+        head = playouts_c(state, orders[:half], params, end_first, first, deadline)
+        return _joined(head, later.result(), half)
+    return playouts_python(state, orders, params, end_first, limit)
 
 
 def plan(state: GameState, params: BlindParams | None = None) -> list[Play]:
@@ -371,35 +437,46 @@ class SampleSet:
         return len(self.orders)
 
     def runner(
-        self, state: GameState, params: BlindParams | None = None, end_first: bool = False
+        self,
+        state: GameState,
+        params: BlindParams | None = None,
+        end_first: bool = False,
+        limit: Limit = NO_LIMIT,
     ) -> Callable[[int, int], list[tuple[bool, int]]]:
         """``lambda start, stop: self.playouts(state, start, stop, params,
-        end_first)``, with the position checked and converted once: for a
-        position whose playouts are asked for again and again."""
+        end_first, limit)``, with the position checked and converted once:
+        for a position whose playouts are asked for again and again (the
+        limit's time counts from each call)."""
         if hidden_cards(state) != self.hidden:
             raise ValueError("the position hides other cards than the samples'")
         _check_end(state, end_first)
         if backend(state, params) is not Backend.C:
-            return lambda a, b: playouts_python(state, self.orders[a:b], params, end_first)
+            return lambda a, b: playouts_python(state, self.orders[a:b], params, end_first, limit)
         args = _c_position(state, params, end_first)
-        return lambda a, b: self._run_c(args, a, b)
+        return lambda a, b: self._run_c(args, a, b, limit)
 
-    def _run_c(self, args: _CPosition, start: int, stop: int) -> list[tuple[bool, int]]:
+    def _run_c(
+        self, args: _CPosition, start: int, stop: int, limit: Limit
+    ) -> list[tuple[bool, int]]:
         """The compiled playouts of orders ``start:stop`` from the position
-        ``args`` describes (``_c_position``); two threads for many."""
+        ``args`` describes (``_c_position``) within ``limit``; two threads
+        for many."""
         stop = min(stop, len(self.orders))
         if start >= stop:
             return []
         w = self.width
+        deadline = limit.deadline()
 
-        def run(a: int, b: int) -> list[tuple[bool, int]]:
-            return _crollout.playouts(*args, self._flat[a * w : b * w], b - a)
+        def run(a: int, b: int, part: Limit) -> list[tuple[bool, int]]:
+            flat = self._flat[a * w : b * w]
+            return _crollout.playouts(*args, flat, b - a, _budget(part, deadline))
 
         if stop - start < SPLIT_AT or _CORES < 2:
-            return run(start, stop)
+            return run(start, stop, limit)
         mid = (start + stop) // 2
-        later = _helper().submit(run, mid, stop)
-        return run(start, mid) + later.result()
+        first, rest = _halves(limit, mid - start)
+        later = _helper().submit(run, mid, stop, rest)
+        return _joined(run(start, mid, first), later.result(), mid - start)
 
     def playouts(
         self,
@@ -408,8 +485,9 @@ class SampleSet:
         stop: int,
         params: BlindParams | None = None,
         end_first: bool = False,
+        limit: Limit = NO_LIMIT,
     ) -> list[tuple[bool, int]]:
-        """``playouts(state, orders[start:stop], params, end_first)``:
+        """``playouts(state, orders[start:stop], params, end_first, limit)``:
         the same results, without checking and packing the orders again."""
         if hidden_cards(state) != self.hidden:
             raise ValueError("the position hides other cards than the samples'")
@@ -417,9 +495,9 @@ class SampleSet:
         if start >= stop:
             return []
         if backend(state, params) is not Backend.C:
-            return playouts_python(state, self.orders[start:stop], params, end_first)
+            return playouts_python(state, self.orders[start:stop], params, end_first, limit)
         _check_end(state, end_first)
-        return self._run_c(_c_position(state, params, end_first), start, stop)
+        return self._run_c(_c_position(state, params, end_first), start, stop, limit)
 
 
 class SharedOrders:

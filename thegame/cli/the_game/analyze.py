@@ -424,7 +424,8 @@ def analyze(
     hindsight = None if no_hindsight else limit
     with _bar(enabled=not as_json, label="reviewing") as progress:
         review = annotate_record(
-            record, samples, sample_seed, hindsight, progress, hindsight_total=hindsight_total,
+            record, samples, sample_seed, hindsight, progress,
+            hindsight_total=Limit(hindsight_total),
             level=Level(old_level or level), full_view=None if view is None else view == "full",
         )
     if as_json:

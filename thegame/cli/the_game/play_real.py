@@ -188,7 +188,7 @@ def hidden_hint_text(
             f"plays {', '.join(variants.names(duel=False, commands=False))}",
             "yellow",
         )
-    h = blind_hint(state, samples, time_limit, level=Level(level))
+    h = blind_hint(state, samples, Limit(time_limit), level=Level(level))
     rules = state.rules
     if not h.can_finish:
         return "hint: no legal way to finish this turn was found", "red"

@@ -49,6 +49,7 @@ SHORT_WIDTHS = (1, 8)
 WIDEST = 262_144
 LONG_SECONDS = 240.0
 LONG_NODES = 200_000_000
+LONG = Limit(LONG_SECONDS, LONG_NODES)
 
 # Broad beams for long budgets (the split search runs them after the
 # beams of that width): more plays tried at each step of a turn, as a
@@ -83,23 +84,22 @@ def beam_widths(
         return SHORT_WIDTHS
     widths: tuple[int, ...]
     if k.players == 1:
-        widths, widest, seconds, nodes = WIDTHS, WIDEST, LONG_SECONDS, LONG_NODES
+        widths, widest, long = WIDTHS, WIDEST, LONG
     else:
-        widths, widest = MULTI_WIDTHS, MULTI_WIDEST
-        seconds, nodes = MULTI_LONG_SECONDS, MULTI_LONG_NODES
-    if limit is None or not _long(limit, deadline, seconds, nodes):
+        widths, widest, long = MULTI_WIDTHS, MULTI_WIDEST, MULTI_LONG
+    if limit is None or not _long(limit, deadline, long):
         return widths
     if k.players != 1 and _long(limit, deadline):
         return (*widths, widest, MULTI_WIDER)
     return (*widths, widest)
 
 
-def _long(
-    limit: Limit, deadline: float | None, seconds: float = LONG_SECONDS, nodes: int = LONG_NODES
-) -> bool:
-    """Whether the budget leaves at least ``seconds`` and ``nodes``."""
-    seconds_ok = deadline is None or deadline - time.monotonic() >= seconds
-    return seconds_ok and (limit.nodes is None or limit.nodes >= nodes)
+def _long(limit: Limit, deadline: float | None, least: Limit | None = None) -> bool:
+    """Whether the budget (``limit``, its time ending at ``deadline``)
+    leaves at least ``least``'s time and nodes (default ``LONG``)."""
+    least = LONG if least is None else least
+    seconds_ok = deadline is None or deadline - time.monotonic() >= (least.time or 0.0)
+    return seconds_ok and (limit.nodes is None or limit.nodes >= (least.nodes or 0))
 
 
 class TurnSearcher(Searcher):
@@ -244,6 +244,7 @@ MULTI_ENDGAME = 1
 MULTI_WIDEST = 65_536
 MULTI_LONG_SECONDS = 60.0
 MULTI_LONG_NODES = 50_000_000
+MULTI_LONG = Limit(MULTI_LONG_SECONDS, MULTI_LONG_NODES)
 # And one more for long searches, as solo's ``WIDEST``: profi-hard 3
 # players seeds 179 and 519, unknown at 300 s and after 301 s of the split
 # search, are wins a beam of 262144 finds (179 from start 1, 519 from

@@ -1,9 +1,10 @@
 /* The CPython module _crollout: ``playouts``, ``plan`` and ``options`` read the rules,
  * the policy's weights and the position from Python (rollout.playouts_c
  * and rollout.plan_c build the arguments), deal each order of the hidden
- * cards and run the playouts of game.c, or the one turn of blind.c. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+ * cards and run the playouts of game.c, or the one turn of blind.c.
+ * ``playouts`` takes the shared Budget (budget.h, read by pybind.h's
+ * py_budget), a playout counting as a node. */
+#include "pybind.h"
 
 #include <stdlib.h>
 
@@ -51,6 +52,7 @@ static PyObject *bad(const char *msg) {
 /* The arguments of playouts and plan, as parsed */
 typedef struct {
     PyObject *ints, *floats, *position, *top_turn, *sizes;
+    PyObject *budget; /* playouts: py_budget's tuple, or None (no limit) */
     Py_buffer fire, tops, hand, orders;
     Py_ssize_t n_orders;
 } RunArgs;
@@ -311,12 +313,37 @@ static PyObject *plan_list(const Tables *tb, const Game *g, KeySet *set) {
     return out;
 }
 
-/* Every order played out: a list of (won, cards left) */
+/* The budget of ``playouts``: none, or py_budget's; 0, or -1 with an
+ * exception set */
+static int read_budget(const RunArgs *a, Budget *b) {
+    if (a->budget == NULL || a->budget == Py_None) {
+        *b = budget_make(0);
+        return 0;
+    }
+    return py_budget(a->budget, b);
+}
+
+/* Whether the budget stops the playouts before order ``o`` (``o`` playouts
+ * made): 1 stop, 0 go on, -1 failed with an exception set */
+static int budget_stops(const Budget *b, Py_ssize_t o) {
+    /* Thousands of playouts take seconds: let Ctrl-C through at each. */
+    if (PyErr_CheckSignals() < 0) return -1;
+    const int r = budget_spent(b, (long long)o);
+    return r == BUDGET_FAIL ? -1 : r == BUDGET_STOP;
+}
+
+/* The orders played out, up to where the budget stops them: a list of
+ * (won, cards left), one per order played, in order */
 static PyObject *play_orders(const Tables *tb, const RunArgs *a, const Start *st,
                              Py_ssize_t k_len, KeySet *set) {
-    PyObject *result = PyList_New(a->n_orders);
+    Budget b;
+    if (read_budget(a, &b) < 0) return NULL;
+    PyObject *result = PyList_New(0);
     if (result == NULL) return NULL;
     for (Py_ssize_t o = 0; o < a->n_orders; o++) {
+        const int stop = budget_stops(&b, o);
+        if (stop < 0) goto fail;
+        if (stop) break;
         Game g;
         if (!order_game(tb, a, st, k_len, o, &g)) goto fail;
         Py_BEGIN_ALLOW_THREADS
@@ -327,12 +354,12 @@ static PyObject *play_orders(const Tables *tb, const RunArgs *a, const Start *st
             PyErr_NoMemory();
             goto fail;
         }
-        /* Thousands of playouts take seconds: let Ctrl-C through. */
-        if (PyErr_CheckSignals() < 0) goto fail;
         PyObject *item = Py_BuildValue("(Oi)", g.status == WON ? Py_True : Py_False,
                                        card_count(g.unplayed));
         if (item == NULL) goto fail;
-        PyList_SET_ITEM(result, o, item);
+        const int appended = PyList_Append(result, item);
+        Py_DECREF(item);
+        if (appended < 0) goto fail;
     }
     return result;
 fail:
@@ -374,9 +401,15 @@ static PyObject *options_list(const Tables *tb, const Game *g, KeySet *set, Py_s
 static PyObject *run(PyObject *args, int plan) {
     RunArgs a;
     Py_ssize_t k = 0;
-    if (!PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n|n", &a.ints, &a.floats, &a.fire, &a.position,
-                          &a.tops, &a.top_turn, &a.hand, &a.sizes, &a.orders, &a.n_orders, &k))
-        return NULL;
+    a.budget = NULL;
+    const int parsed =
+        plan == 0 ? PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n|O", &a.ints, &a.floats, &a.fire,
+                                     &a.position, &a.tops, &a.top_turn, &a.hand, &a.sizes,
+                                     &a.orders, &a.n_orders, &a.budget)
+                  : PyArg_ParseTuple(args, "OOy*Oy*Oy*Oy*n|n", &a.ints, &a.floats, &a.fire,
+                                     &a.position, &a.tops, &a.top_turn, &a.hand, &a.sizes,
+                                     &a.orders, &a.n_orders, &k);
+    if (!parsed) return NULL;
     PyObject *result = NULL;
     Tables *tb = calloc(1, sizeof(Tables));
     KeySet set = {0};
@@ -410,9 +443,11 @@ static PyObject *run(PyObject *args, int plan) {
 /* ---- the module --------------------------------------------------------------- */
 
 PyDoc_STRVAR(playouts_doc,
-             "playouts(ints, floats, fire, position, tops, top_turn, hand, sizes, orders, n)\n"
+             "playouts(ints, floats, fire, position, tops, top_turn, hand, sizes, orders, n,\n"
+             "         budget=None)\n"
              "--\n\n"
-             "Blind-policy playouts; see rollout.playouts_c, which builds the arguments.");
+             "Blind-policy playouts, as many orders as the budget (node_limit, deadline,\n"
+             "memory, progress) lets play, a playout a node; see rollout.playouts_c.");
 
 static PyObject *py_playouts(PyObject *self, PyObject *args) {
     (void)self;

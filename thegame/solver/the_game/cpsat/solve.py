@@ -117,10 +117,11 @@ class _Runs:
                 objective.at_most(m, n - floor)
             if best:
                 hint_values(m, best, best_first)
-            left = deadline - time.monotonic() if deadline is not None else None
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
             final = horizon >= n
             target = horizon - shape.longest()
-            stage = run(m, left, self.workers, self.seed, stop_above=None if final else target)
+            stop = None if final else target
+            stage = run(m, Limit(left), self.workers, self.seed, stop_above=stop)
             interrupt.check()  # Ctrl-C stopped the run: nothing it found is kept
             stages.append(stage)
             if stage.played > sum(len(t) for t in best):

@@ -16,6 +16,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from ....models import interrupt
+from ....models.outcome import Limit
 from ..solution import SolverBug
 from .model import Model
 from .shape import start_player
@@ -73,15 +74,16 @@ class _StopAbove(cp_model.CpSolverSolutionCallback):
 
 def run(
     m: Model,
-    time_limit: float | None,
+    limit: Limit,
     workers: int,
     seed: int = 0,
     stop_above: int | None = None,
 ) -> Stage:
-    """Solve ``m``; with ``stop_above``, stop at the first line playing more."""
+    """Solve ``m`` within ``limit``'s time (CP-SAT counts no nodes of ours);
+    with ``stop_above``, stop at the first line playing more."""
     solver = cp_model.CpSolver()
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, time_limit)
+    if limit.time is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, limit.time)
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed
     # CP-SAT's own SIGINT handler fights Python's (it aborted the process
