@@ -17,9 +17,10 @@ Usage (from the repository root, after ``pip install -e .``):
 Three arguments were named that could prove a lost deal lost without
 searching it out: too many cards held at once, a value region the draw pile
 reaches too late, and dominance between positions. The first two are one
-argument here (``held_cards_loss``), a prototype over the Python reference
-kernel, sound (argued below, and checked against the engine-only brute
-force in ``tests/the_game/test_loss_arguments.py``) but not part of the solver. The
+argument here (``held_cards_loss``, ``thegame/solver/the_game/held.py``),
+a prototype over the Python reference kernel, sound (argued there, and
+checked against the engine-only brute force in
+``tests/the_game/test_loss_arguments.py``) but not part of the solver. The
 solver has dominance between positions (``dfs.Searcher._is_dead``, in C
 too) and, for several players, ``Kernel.stuck_ahead``; this script
 measures what each saves.
@@ -87,7 +88,6 @@ import resource
 import time
 from collections import Counter
 from collections.abc import Iterator
-from typing import ClassVar
 
 from line_retry import stored_turns  # the benchmarks' folder: run as a script
 
@@ -97,6 +97,7 @@ from thegame.solver.the_game import api, ckernel
 from thegame.solver.the_game.arguments import turn_start_bound
 from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.dfs import Searcher
+from thegame.solver.the_game.held import ArgumentKernel, HeldKernel, held_cards_loss
 from thegame.solver.the_game.kernel import END, Kernel
 
 SETS = {
@@ -109,73 +110,6 @@ PLAYER_SETS = {
     "mp3": (40, 4, 3, 3),
     "mp4": (40, 3, 2, 4),
 }
-
-
-def held_cards_loss(k: Kernel) -> bool:
-    """Solo, at a turn start: too many cards must be held at once.
-
-    Say s more cards have been played from here, at a turn start while the
-    draw pile still has cards. Every card played so far, and every card of
-    the turn that starts then, came from the cards drawn by then: the hand
-    now and the next s cards of the draw pile (solo, a turn draws what it
-    played). ``Kernel.reach`` over those cards alone bounds where the piles can
-    be in that turn, so a card among them that no pile can take in that
-    bound (a value region the draw pile reaches too late) is still in the
-    hand and stays there through that turn. With ``stuck`` such cards, the
-    turn plays at most hand - stuck cards and needs the minimum m: the
-    turns that can start form a path 0 -> s + j, m <= j <= hand - stuck.
-    If no path gets past the draw pile, no line clears.
-    """
-    if k.players != 1 or k.t != 0 or k.pos >= k.total:
-        return False
-    draw = k.deck[k.pos :]
-    cards = k.hands[0]
-    hand = cards.bit_count()  # solo, while the draw pile lasts: always full
-    no_asc_bound = k.total + k.rules.low + 1
-    can_start = [False] * (len(draw) + hand + 1)
-    can_start[0] = True
-    for s in range(len(draw)):
-        if s:
-            cards |= 1 << draw[s - 1]
-        if not can_start[s]:
-            continue
-        lo, hi = k.reach(cards)
-        lo = min(lo, no_asc_bound)
-        stuck = 0
-        if hi + 1 < lo:
-            stuck = (cards & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)).bit_count()
-        for j in range(k.min_play, hand - stuck + 1):
-            if s + j >= len(draw):
-                return False  # some line gets past the draw pile: no proof
-            can_start[s + j] = True
-    return True
-
-
-class HeldKernel(Kernel):
-    """The reference kernel with ``held_cards_loss`` beside the dead-card bound."""
-
-    def dead_card(self) -> bool:
-        return super().dead_card() or held_cards_loss(self)
-
-
-class ArgumentKernel(Kernel):
-    """The reference kernel with the solver's turn-start loss arguments
-    (``turn_start_bound``) as a cut beside the dead-card bound, at turn
-    starts where neither the dead-card bound nor ``stuck_ahead`` fires
-    (those keep their own counts); ``fired`` counts the cuts by kind."""
-
-    fired: ClassVar[Counter[str]] = Counter()
-
-    def dead_card(self) -> bool:
-        if super().dead_card():
-            return True
-        if self.t != 0 or self.stuck_ahead():
-            return False
-        bound = turn_start_bound(self)
-        if bound is None:
-            return False
-        ArgumentKernel.fired[bound.kind.value] += 1
-        return True
 
 
 class PlainKernel(Kernel):

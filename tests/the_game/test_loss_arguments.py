@@ -1,13 +1,11 @@
 """The loss arguments are sound: what they call lost, the
 engine-only brute force finds lost too. The held-cards prototype lives in
-``benchmarks/loss_arguments.py``; dominance between positions is the
+``thegame/solver/the_game/held.py``; dominance between positions is the
 solver's (``dfs.Searcher._is_dead``, the relation ``placement.takes_all_of``)."""
 
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,10 +18,8 @@ from thegame.models.the_game import Deal, GameState, small_rules
 from thegame.models.the_game.placement import takes_all_of
 from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.dfs import Searcher
+from thegame.solver.the_game.held import ArgumentKernel, HeldKernel, held_cards_loss
 from thegame.solver.the_game.kernel import Kernel
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from loss_arguments import ArgumentKernel, HeldKernel, held_cards_loss
 
 
 @settings(max_examples=120, deadline=None)
