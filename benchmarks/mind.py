@@ -149,7 +149,10 @@ def markdown(rows: list[dict[str, Any]], checks: list[dict[str, Any]], argv: str
             lines.append(f"| {c['players']} | {c['level']} | {c['tolerance']} | {c['samples']} "
                          f"| {c['worst_z']} | {c['inside']}/{c['of']} | {c['seconds']} |")
         lines.append("")
-    lines.append("Per-level distributions and star policies: `benchmarks/results/mind-odds.json`.")
+    lines.append(
+        "Per-level distributions and star policies: `benchmarks/results/mind-odds.json` "
+        "(the command writes it; not kept in git)."
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -221,7 +221,10 @@ def write_results(
                 f"({r['nodes']} nodes)"
             )
     lines.append("")
-    lines.append("Per-deal rows: `benchmarks/results/<set>-<engine>.jsonl`.")
+    lines.append(
+        "Per-deal rows (the command writes them; not kept in git): "
+        "`benchmarks/results/<set>-<engine>.jsonl`."
+    )
     text = "\n".join(lines) + "\n"
     if append and path.exists():
         text = path.read_text() + "\n" + text
