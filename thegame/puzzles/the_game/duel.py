@@ -2,40 +2,9 @@
 where the player to move forces a win within a few of their own turns and
 only a few of their turns do.
 
-How a puzzle is made from a seed (``make_duel_puzzle``); every step is
-deterministic (node budgets, never the clock):
-
-1. The deal is ``Deal.from_seed(seed, face-to-face, players=2, first=1)``.
-2. The fixed policy (``duel.api.first_guess``, the exact search's first
-   choice) plays both seats to the end. The *candidates* are the turn
-   starts of its last ``LOOK_BACK`` turns where the duel's eventual winner
-   is to move (where a forced win is likely: a choice, not a claim).
-3. For each candidate, earliest first, a depth-limited exact search
-   (``Endgame``) finds the fewest turns ``depth`` (1 to ``MAX_DEPTH``) of
-   the player to move that force a win against every reply: a turn that
-   plays every card (D6), or one that leaves the opponent without a legal
-   turn (D6), or one after which every reply of the opponent leaves a win
-   within ``depth - 1``. The mover's turns are the undominated ones
-   (``duel.search.undominated``: a dominated turn wins no sooner than the
-   turn that dominates it), and so are the opponent's replies.
-4. The *winning turns* are the mover's undominated turns that force the win
-   within ``depth``. The first candidate with ``depth`` found, at least
-   ``MIN_CHOICES`` undominated turns and at most ``MAX_WINNING`` winning
-   ones is the puzzle. A search that runs out of its node budget
-   (``NODES``) proves nothing: that candidate is skipped.
-5. The solution is the line of the first winning turn (in the search's
-   order) against the reply that resists longest, to the end of the duel,
-   replayed through the rules engine (``duel.api.replay_duel``): the
-   verdict ``win`` is only given with a line that replays to the mover's
-   win.
-
-As in chess problems ("mate in 2"), a turn that still wins but only later
-than ``depth`` turns is not a solution of the puzzle.
-
-The rating: ``bits`` = log2(undominated turns / winning turns), the
-information the player must find in the first turn; ``score`` =
-``DEPTH_WEIGHT * (depth - 1) + BITS_WEIGHT * bits``, at most 100, labelled
-as the other puzzles are (``rating.label_for``).
+Made deterministically (node budgets, never the clock) from the policy's
+duel of a seed; the solution replays through the rules engine. The steps
+and the rating: docs page games/puzzles.md ("Face to Face endgame puzzles").
 """
 
 from __future__ import annotations

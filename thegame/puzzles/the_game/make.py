@@ -1,32 +1,10 @@
 """Puzzles: a seeded deal, played by the frozen opening to a position that is
 proven to have a perfect clear, with a rating and a verified solution.
 
-How a puzzle is made from a seed (``make_puzzle``); every step is stable
-across machines and versions except the rating's effort term:
-
-1. The deal is ``Deal.from_seed(seed, rules, players=1, first=1)``.
-2. The frozen opening policy (``thegame.puzzles.the_game.opening``) plays it turn by
-   turn (Extreme, rules X: its Extreme form, which keeps every command,
-   X2). The *candidates* are the positions at the start of a turn on that
-   path with ``low..high`` cards left (hand and draw pile; default 12..36).
-3. The puzzle is the last candidate from which a perfect clear is still
-   possible: the position just before the policy's fatal turn (or the last
-   candidate, when the policy survives them all). Positions on the path
-   only lose options (each policy turn is a legal turn, in Extreme one that
-   keeps every command), so once one is lost every later one is: a binary
-   search finds it with a few decisions (``Oracle.wins``: the solver's
-   search with a small budget, then a complete depth-first search with up
-   to ``SELECT_NODES`` nodes). If the first candidate
-   is already lost, or the policy stops before reaching one, the seed has
-   no puzzle. Each decision is a fact: a win comes with a line replayed
-   through the engine, a loss with an exhausted search. A decision left
-   open by the budget skips the seed; with at most 36 cards and this budget
-   that has not happened in any test run (were it to happen, a later,
-   stronger solver could pick another puzzle for that seed).
-4. ``rate`` computes the rating and the canonical solution line, which is
-   replayed through the engine (``Puzzle.verify``).
-
-Generated puzzles (``generate``) use the seeds ``start, start + 1, ...``.
+The puzzle is the last position of the opening's path (12-36 cards left)
+from which a perfect clear is still possible, found by a binary search of
+decisions that are facts (a replayed line, or an exhausted search). The
+steps in full: docs page games/puzzles.md ("Making a puzzle from a seed").
 """
 
 from __future__ import annotations

@@ -1,40 +1,11 @@
 """The frozen opening policy that turns a seeded deal into a mid-game position.
 
-Daily puzzles must be the same on every machine and in every version, so the
-way a deal is played up to the puzzle position must never depend on the
-solver, whose heuristics change. This module is that way: a small,
-deterministic policy that uses only what every player sees. **Do not change
-it**: every published daily puzzle depends on it, as ``--seed N`` depends on
-``SplitMix64``.
-
-The *cost* of playing card ``c`` on a pile with top ``t`` is the number of
-unplayed cards (in any hand or in the draw pile) that the play jumps over:
-those strictly between ``t`` and ``c``. A backward trick costs ``-1``.
-
-The policy, turn by turn:
-
-1. Play the legal card of lowest cost; ties go to the lowest card, then to
-   the lowest pile index (``A1, A2, ..., D1, D2, ...``). Repeat until the
-   turn's minimum (rule C4 / P1) is met.
-2. Then keep playing while the best play costs at most 0 (a trick, or a
-   card that jumps over nothing), with the same choice rule.
-3. End the turn. If the policy cannot complete a turn (no legal play before
-   the minimum is met), or ending the turn loses (an uncovered fire card,
-   rule F2, or a next turn that cannot be played, rule C8), the opening
-   stops before that turn: only completed turns count.
-
-Extreme (rules X) has its own frozen policy, the same three steps with the
-commands kept (X2: it never breaks one): in steps 1 and 2 only the plays
-after which the turn can still end legally count (a skull can still be
-covered in this turn, X3b; a three turn can still reach exactly 3 cards,
-X3c; nothing after a stop, X3a; one pile under one-pile, X4b; no backward
-trick under no-trick, X4a), found by a search through the rest of the turn
-over the engine's legal plays; "the minimum is met" becomes "the turn may
-end now" (``can_end_turn``: the minimum, waived by a stop, exactly 3 under
-a three, no skull of this turn on top). Step 3 as above (a next turn that
-cannot be played is rule X5). It reads only the engine, never the solver,
-so it is as frozen as the classic policy: a seed gives the same Extreme
-puzzle in every version.
+Each turn: the cheapest legal plays (cost: unplayed cards jumped over, a
+backward trick -1) up to the minimum, then more while a play costs nothing,
+then the end of the turn; Extreme keeps every command. **Do not change
+it**: every published daily puzzle depends on it. The step-by-step
+specification is on the docs page games/puzzles.md ("The frozen opening
+policy").
 """
 
 from __future__ import annotations

@@ -1,57 +1,11 @@
 """Difficulty of a puzzle position, measured by the solver.
 
-A puzzle is a position from which a perfect clear is possible. Its rating
-walks the *canonical solution*: from the position, at every step (a play, or
-the end of a turn), each distinct option is decided: is a perfect clear
-still possible after it? The canonical line takes, among the options that
-keep it possible, ending the turn if that does, else the play of lowest
-opening cost (unplayed cards jumped over, ``thegame.puzzles.the_game.opening``), then
-lowest card, then lowest pile. Options that reach the same position (the
-same card on two piles with equal tops) count once. Every decision is a
-fact about the position (a win is a line replayed by the engine, a loss an
-exhausted search), so the line and the first two measures do not depend on
-the solver version; only the effort term does.
-
-Measures:
-
-- **choices** (``bits``): the sum over the steps of ``log2(options /
-  winning options)``: how much a player must get right. A step where every
-  option wins adds 0; a step where 1 of 8 wins adds 3. ``only_moves``
-  counts the steps where exactly one of several options wins.
-- **traps**: options that look good and lose. A play looks good when it
-  costs nothing (a backward trick, or a card that jumps over no unplayed
-  card); ending the turn looks good once the minimum is met (the habit of
-  playing no more than required). A trap offered again at later steps
-  counts once. Its *depth* is how many more cards the frozen opening policy
-  plays after it before it is stuck: a deep trap is found out late. This is
-  frozen too.
-- **effort** (``nodes``): the nodes the solver's own search
-  (``search_position``, ``optimize=False``) needs to find a perfect clear
-  from the position; capped at ``EFFORT_NODES``. This term depends on the
-  solver version, so a label can move by a few points between versions; the
-  puzzle itself never does.
-
-Score (0..100, rounded)::
-
-    raw   = 1.0 * bits + 2 * traps + 0.2 * sum of trap depths + 4 * log10(1 + nodes)
-    score = 100 * (1 - exp(-raw / 100))
-
-Labels: ``easy`` below 25, ``medium`` 25-44, ``hard`` 45-64, ``expert`` from
-65. Roughly: a 12-card endgame with few losing options is easy, a 36-card
-position before a fatal turn of the opening policy is expert. The weights
-were set by hand on a small sample of generated classic puzzles.
-
-Extreme (rules X): the options are the engine's moves that keep every
-command (``legal_plays``, ``can_end_turn``; X2: a solver never breaks one,
-so a move that would is no option), a trap's depth is measured with the
-Extreme form of the frozen policy, positions are told apart by what binds
-the rest of the turn (``_extreme_key``), and the oracle decides on the
-Extreme kernel (``api.kernel_of``). The weights are the classic ones, not
-set anew for Extreme.
-
-Deciding thousands of options is made cheap by an ``Oracle``: a cache of
-decisions, every position on a winning line marked as winning, and a memo
-of positions proven dead shared by all searches of the deal.
+The rating walks the canonical solution and decides every option at each
+step: ``bits`` (how much a player must get right), ``traps`` (losing
+options that look good, with their depth) and ``effort`` (the solver's
+nodes), folded into a score of 0-100 and a label. The full specification,
+Extreme included, is on the docs page games/puzzles.md ("The rating").
+An ``Oracle`` caches the decisions of one deal.
 """
 
 from __future__ import annotations
