@@ -42,7 +42,8 @@ from pathlib import Path
 from _rows import write_section
 
 from thegame.analysis.the_game.blind import play_out
-from thegame.analysis.the_game.strong import Budget, StrongPlayer
+from thegame.analysis.the_game.strong import StrongPlayer
+from thegame.models.outcome import Limit
 from thegame.models.the_game import Deal, GameState, Play, get_rules
 from thegame.survey.report import wilson
 
@@ -69,7 +70,7 @@ def game(seed: int, variant: str, players: int, playouts: int) -> dict[str, obje
     spent = 0
     turns = 0
 
-    player = StrongPlayer(Budget(playouts=playouts), seed=0)
+    player = StrongPlayer(Limit(nodes=playouts), seed=0)  # a playout a node
 
     def counted(st: GameState) -> list[Play]:
         nonlocal spent, turns
@@ -111,7 +112,6 @@ def play(args: argparse.Namespace) -> None:
             with rows_path(args.variant, args.players, p).open("a") as f:
                 f.write(json.dumps(row) + "\n")
             print(json.dumps(row), flush=True)
-
 
 
 def speed(args: argparse.Namespace) -> None:
@@ -197,7 +197,6 @@ def report(args: argparse.Namespace) -> None:
         write_section(ROOT / "RESULTS.md", header, text)
 
 
-
 def survey_rows(args: argparse.Namespace) -> None:
     """Store the games of one budget as the survey's strong rows in ``--db``:
     they are the very games ``thegame survey blind --level strong --playouts N
@@ -236,10 +235,12 @@ def main() -> None:
     r.add_argument("--variant", default="classic")
     r.add_argument("--players", type=int, default=1)
     r.add_argument("--no-write", action="store_true")
-    r.add_argument("--play-command", default="python benchmarks/strong.py play ...",
-                   help="the play command(s) that made the rows, for the record")
-    r.add_argument("--machine-note", default="",
-                   help="how busy the machine was, for the record")
+    r.add_argument(
+        "--play-command",
+        default="python benchmarks/strong.py play ...",
+        help="the play command(s) that made the rows, for the record",
+    )
+    r.add_argument("--machine-note", default="", help="how busy the machine was, for the record")
     s = sub.add_parser("speed")
     s.add_argument("--seeds", type=int, nargs="+", default=[30, 40, 50])
     s.add_argument("--playouts", type=int, default=200)

@@ -22,8 +22,9 @@ from thegame.analysis.the_game.blind import (
     play_out,
 )
 from thegame.analysis.the_game.rollout import SampleSet, playouts, sample_orders
-from thegame.analysis.the_game.strong import Budget, Level, StrongParams, StrongPlayer
-from thegame.models.outcome import Status
+from thegame.analysis.the_game.strong import Level, StrongParams, StrongPlayer, describe
+from thegame.models import interrupt
+from thegame.models.outcome import Limit, Status
 from thegame.models.the_game import Deal, GameState, get_rules
 
 from .test_blind import _shuffled_hidden
@@ -89,7 +90,7 @@ def test_sample_set_matches_playouts() -> None:
 @pytest.mark.parametrize(("variant", "players"), [("classic", 1), ("classic", 3), ("on-fire", 2)])
 def test_strong_player_is_blind_and_legal(variant: str, players: int) -> None:
     rnd = random.Random(3)
-    player = StrongPlayer(Budget(playouts=24), seed=5)
+    player = StrongPlayer(Limit(nodes=24), seed=5)
     state = _start(2, variant, players)
     compared = 0
     while not state.over:
@@ -109,28 +110,28 @@ def test_strong_player_is_blind_and_legal(variant: str, players: int) -> None:
 
 def test_deterministic_for_a_seed_and_the_seed_matters() -> None:
     state = _advance(_start(11), 3)
-    a = StrongPlayer(Budget(playouts=60), seed=1).choose(state)
-    b = StrongPlayer(Budget(playouts=60), seed=1).choose(state)
+    a = StrongPlayer(Limit(nodes=60), seed=1).choose(state)
+    b = StrongPlayer(Limit(nodes=60), seed=1).choose(state)
     assert a == b or (a.plays, a.playouts, a.win) == (b.plays, b.playouts, b.win)
     assert a.level is Level.STRONG and a.candidates > 1
     assert 0 < a.samples <= a.playouts <= 60
     assert a.win is not None and 0.0 <= a.win <= 1.0
-    wins = {StrongPlayer(Budget(playouts=60), seed=s).choose(state).win for s in range(4)}
+    wins = {StrongPlayer(Limit(nodes=60), seed=s).choose(state).win for s in range(4)}
     assert len(wins) > 1  # other seeds, other samples
 
 
 def test_tiny_budget_is_the_default_policy() -> None:
     state = _advance(_start(4), 2)
-    choice = StrongPlayer(Budget(playouts=3)).choose(state)
+    choice = StrongPlayer(Limit(nodes=3)).choose(state)
     assert choice.level is Level.DEFAULT
     assert choice.plays == choose_turn(state)
     assert choice.playouts == 0
-    assert StrongPlayer(Budget(seconds=0)).choose(state).level is Level.DEFAULT
+    assert StrongPlayer(Limit(0)).choose(state).level is Level.DEFAULT
 
 
 def test_time_budget_is_kept() -> None:
     state = _advance(_start(8), 1)
-    choice = StrongPlayer(Budget(seconds=0.2)).choose(state)
+    choice = StrongPlayer(Limit(0.2)).choose(state)
     assert choice.level is Level.STRONG
     # The first round is spent before the speed is known: allow it.
     assert choice.seconds < 1.5
@@ -143,7 +144,7 @@ def test_nothing_hidden_needs_one_sample() -> None:
         _advance(state, 1)
     if state.over:
         pytest.skip("the game ended before the draw pile did")
-    choice = StrongPlayer(Budget(playouts=500)).choose(state)
+    choice = StrongPlayer(Limit(nodes=500)).choose(state)
     assert choice.playouts <= choice.candidates
 
 
@@ -156,7 +157,7 @@ def test_compiled_and_reference_playouts_choose_alike(monkeypatch: pytest.Monkey
         if not state.over:
             break
     assert not state.over
-    player = StrongPlayer(Budget(playouts=40), seed=2, params=StrongParams(candidates=4))
+    player = StrongPlayer(Limit(nodes=40), seed=2, params=StrongParams(candidates=4))
     fast = player.choose(state)
     monkeypatch.setenv("THEGAME_ROLLOUT", "python")
     assert rollout.backend(state) is rollout.Backend.PYTHON
@@ -170,18 +171,31 @@ def test_compiled_and_reference_playouts_choose_alike(monkeypatch: pytest.Monkey
 
 
 def test_plays_whole_games() -> None:
-    player = StrongPlayer(Budget(playouts=16))
+    player = StrongPlayer(Limit(nodes=16))
     for seed in (1, 2):
         final = play_out(_start(seed, "profi", 2), player)
         assert final.status in (Status.WON, Status.LOST)
 
 
 def test_budget_needs_a_limit() -> None:
+    # the one budget type: a Limit whose nodes are playouts
     with pytest.raises(ValueError):
-        Budget()
+        StrongPlayer(Limit())
     with pytest.raises(ValueError):
-        Budget(playouts=-1)
-    assert Budget(playouts=50).describe() == "50 playouts a turn"
+        Limit(nodes=-1)
+    assert describe(Limit(nodes=50)) == "50 playouts a turn"
+    assert describe(Limit(0.5, 50)) == "50 playouts or 0.5 s a turn"
+
+
+def test_a_stop_request_leaves_the_policys_turn() -> None:
+    state = _start(3, "classic", 2)
+    interrupt.request()
+    try:
+        choice = StrongPlayer(Limit(nodes=200), seed=1).choose(state)
+    finally:
+        interrupt.reset()
+    assert choice.level is Level.DEFAULT
+    assert choice.plays == choose_turn(state)
 
 
 def _late(seed: int, pile: int, players: int = 1) -> GameState | None:
@@ -195,7 +209,7 @@ def _late(seed: int, pile: int, players: int = 1) -> GameState | None:
 
 def test_endgame_is_blind_and_exact() -> None:
     rnd = random.Random(5)
-    player = StrongPlayer(Budget(playouts=200), seed=3)
+    player = StrongPlayer(Limit(nodes=200), seed=3)
     exact = certain = 0
     for seed in range(1, 16):
         state = _late(seed, 5, 1 + seed % 2)
@@ -225,7 +239,7 @@ def test_endgame_is_blind_and_exact() -> None:
 def test_endgame_plays_a_certain_win() -> None:
     # When one of the candidate turns wins whatever the draw brings, the
     # strong player plays the first such turn, and says its chance is exact.
-    player = StrongPlayer(Budget(playouts=100))
+    player = StrongPlayer(Limit(nodes=100))
     found = 0
     for seed in range(1, 30):
         state = _late(seed, 2)

@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import __version__
 from ..analysis.the_game.blind import TurnChooser, play_out
-from ..analysis.the_game.strong import Budget, StrongPlayer
+from ..analysis.the_game.strong import StrongPlayer
 from ..models import InvalidInputError, interrupt
 from ..models.outcome import Limit, Status, Verdict
 from ..models.the_game import Deal, GameState, Play, Rules, Turn, get_rules
@@ -43,8 +43,8 @@ class StrongSpec:
     turn_time: float = 0.0
     sample_seed: int = 0
 
-    def budget(self) -> Budget:
-        return Budget(self.playouts or None, self.turn_time or None)
+    def budget(self) -> Limit:
+        return Limit(self.turn_time or None, self.playouts or None)  # a playout a node
 
     def key(self) -> tuple[int, float, int]:
         return (self.playouts, self.turn_time, self.sample_seed)

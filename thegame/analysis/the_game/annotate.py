@@ -1,36 +1,12 @@
 """The annotated review of a played game: fair first, hindsight second.
 
-*Fair* judges each action with what the player knew when making it: the
-cards they could see, not the order of the draw pile or the other hands.
-At each action the blind policy (``blind.py``) plays the game out from the
-position after the action played and from the position after the policy's
-own choice, over the same sampled orders of the unseen cards (common
-random numbers), so the two estimates are compared sample by sample. The
-policy's choice is "the better action"; when the player made it, nothing
-is lost by definition and no playout is needed.
-
-At the strong level (the default) the better action is the strong blind
-player's (``strong.py``): its turn, chosen by comparing the policy's
-candidate turns over samples of its own (another seed than the review's,
-so the comparison below is not flattered by the choice), within a fixed
-playout budget per choice, so a review is the same on every run. The
-better action's estimate is then that whole turn, followed by the policy.
-While the player follows the strong turn, its next play is the next
-better action (no new choice is made).
-
-The drop between the two is the action's cost: a win chance lost (in
-percentage points) and expected cards left gained. An action is marked like
-a move in a chess review, ``?!`` inaccuracy, ``?`` mistake, ``??`` blunder,
-when a drop reaches the thresholds of ``MARKS`` *and* its paired 95%
-interval excludes zero, so sampling noise alone does not mark anything.
-
-*Hindsight* (``review.analyze_record``: the deck's order known) is the second
-column; only mistakes it proves are summed into cards lost.
-
-A game played with the draw pile in view (``Record.full_view``: a puzzle, a
-known-order game) is judged by hindsight alone: the player saw what
-hindsight sees, so an action is marked only where the best reachable
-result got worse, proven (``hindsight_mark``), and there is no fair column.
+*Fair* judges each action with what the player knew: the played action and
+the better player's choice are played out over the same sampled orders of
+the unseen cards, and the drop is marked ``?!``, ``?`` or ``??`` only where
+its paired interval excludes zero. *Hindsight* (the deck's order known,
+``review.analyze_record``) is the second column; a game played with the draw
+pile in view is judged by hindsight alone. In full: the docs page games/the-
+game.md ("The blind player and the review, in full").
 """
 
 from __future__ import annotations
@@ -105,7 +81,7 @@ from .judgement import (
 from .review import POSITION_LIMIT, _follow, _same, analyze_record
 from .rollout import SharedOrders, playouts
 from .rollout import plan as policy_plan
-from .strong import Budget, Level, StrongPlayer
+from .strong import Level, StrongPlayer
 
 
 class _TurnSamples:
@@ -152,7 +128,7 @@ def annotate_record(
     marks: MarkThresholds = MARKS,
     hindsight_total: Limit | None = HINDSIGHT_LIMIT,
     level: Level = Level.STRONG,
-    budget: Budget = REVIEW_BUDGET,
+    budget: Limit = REVIEW_BUDGET,
     full_view: bool | None = None,
 ) -> Review:
     """Judge every action of ``record`` from the player's view (see the
@@ -227,7 +203,7 @@ class _Better:
     action, or the strong player's turn, chosen again only where the player
     left it (see the module notes)."""
 
-    def __init__(self, level: Level, budget: Budget, seed: int, total: int) -> None:
+    def __init__(self, level: Level, budget: Limit, seed: int, total: int) -> None:
         self.level = level
         # Another seed than the review's samples (see the module notes).
         self.player = StrongPlayer(budget, seed=seed + 1) if level is Level.STRONG else None

@@ -1,22 +1,11 @@
 """A blind policy for the classic family, and a fair rating of plays built on it.
 
-*Blind* means the policy decides from what a player at the table knows: their
-own hand, the pile tops, which cards have been played (so which are still
-out) and how many cards are left in the draw pile. It never reads the order
-of the draw pile or another player's hand; ``tests/the_game/test_blind.py`` checks
-that permuting those leaves every choice unchanged.
-
-The policy enumerates the distinct ways to finish the current turn (plays
-beyond the minimum only when they are nearly free) and scores each end
-position by how well the piles still cover the cards that are out: a card
-no pile can take any more is close to a certain loss, a card only one pile
-can take is a risk, and so on. Backward tricks (rule C5) that a card in hand
-or a card still out could make are credited.
-
-``rate_plays`` answers "how good is each play here?" fairly: every
-alternative is followed by the same blind policy over the same random
-re-deals of the hidden cards (common random numbers), so the comparison
-uses no knowledge the player did not have.
+The policy decides from what a player at the table knows (hand, pile tops,
+the cards still out, the draw pile's size), never the order of the draw pile
+or another hand; it scores the ways to finish the turn by how well the piles
+still cover the cards out. ``rate_plays`` compares plays over the same re-
+deals of the hidden cards. In full: the docs page games/the-game.md ("The
+blind player and the review, in full").
 """
 
 from __future__ import annotations

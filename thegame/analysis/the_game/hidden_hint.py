@@ -27,7 +27,7 @@ from ...models.outcome import NO_LIMIT, Limit, Status
 from ...models.the_game import GameState, Play
 from .blind import choose_turn
 from .rollout import SampleSet, playouts, sample_orders
-from .strong import Budget, Level, StrongPlayer
+from .strong import Level, StrongPlayer
 
 # The samples' seed: fixed, so asking twice gives the same answer.
 HINT_SEED = 0
@@ -86,7 +86,7 @@ def blind_hint(
     strong = None
     if level is Level.STRONG:
         half = None if limit.time is None else limit.time / 2
-        budget = Budget(playouts=STRONG_PLAYOUTS, seconds=half)
+        budget = Limit(half, STRONG_PLAYOUTS)  # a playout a node
         # Its own samples (another seed): the estimate below is not the
         # one the choice was made on, so it is not flattered by the choice.
         strong = StrongPlayer(budget, seed=seed + 1).choose(state)

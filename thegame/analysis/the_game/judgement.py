@@ -14,7 +14,7 @@ from ...models.the_game import GameState, Play, Record, Rules, pile_name
 from ...models.the_game.notation import action_text
 from ...solver.the_game.kernel import END, Action
 from .review import Analysis
-from .strong import Budget, Level
+from .strong import Level
 
 # z of a two-sided 95% interval.
 Z95 = 1.96
@@ -51,7 +51,7 @@ TURN_START_SAMPLES = 50
 # turn asks for a choice at almost every action), past which the policy
 # names the better action (``Annotation.better_by`` says whose it is), so a
 # whole solo review stays within seconds.
-REVIEW_BUDGET = Budget(playouts=60)
+REVIEW_BUDGET = Limit(nodes=60)  # a playout a node
 REVIEW_PLAYOUTS_TOTAL = 1500
 MARK_NAMES = ("", "?!", "?", "??")
 # Who plays the win-chance curve on from each turn start.
@@ -192,8 +192,9 @@ class Annotation:
             "after_played": None if self.after_played is None else self.after_played.to_dict(),
             "after_better": None if self.after_better is None else self.after_better.to_dict(),
             "drop": None if self.drop is None else self.drop.to_dict(),
-            "continuation": [] if self.no_better else [
-                _play_dict(rules, p) for p in self.continuation],
+            "continuation": []
+            if self.no_better
+            else [_play_dict(rules, p) for p in self.continuation],
             "hindsight_before": self.hindsight_before,
             "hindsight_after": self.hindsight_after,
             "hindsight_proven": self.hindsight_proven,
@@ -218,7 +219,7 @@ class Review:
     fair_unavailable: str | None = None
     # Who chooses the better action, and its budget per choice (strong only).
     level: Level = Level.DEFAULT
-    budget: Budget | None = None
+    budget: Limit | None = None
     # The draw pile was in view: judged by hindsight alone (no fair column).
     full_view: bool = False
 
@@ -245,8 +246,9 @@ class Review:
             "samples": self.samples,
             "sample_seed": self.seed,
             "level": str(self.level),
-            "better_budget": None if self.budget is None else {
-                "playouts": self.budget.playouts, "seconds": self.budget.seconds},
+            "better_budget": None
+            if self.budget is None
+            else {"playouts": self.budget.nodes, "seconds": self.budget.time},
             "marks": {
                 "win_chance_lost": list(self.marks.win),
                 "cards_left_gained": list(self.marks.left),

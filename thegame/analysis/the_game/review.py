@@ -1,25 +1,10 @@
 """Hindsight analysis of a played game, and hints.
 
-The analysis knows the whole deck (the order of the draw pile included), so
-it judges with hindsight: "best reachable" is the fewest cards left that any
-continuation from a position can reach, as ``search_position`` finds it.
-
-A game is a sequence of actions: plays, and the end of each turn. After each
-action the best reachable result can only stay or get worse (the action
-taken is one of the options); when it gets worse, that action is a mistake.
-Most actions follow a best line already known, and then nothing needs
-solving: the line the search returned from the position before is still a
-best line after its own first action. Only a deviation is searched.
-
-Each position gets a time budget; a search cut by it gives a best line found
-(an upper bound) and a proven lower bound. Since the true best result never
-improves along the game, a line found later also bounds every earlier
-position, and a bound proven earlier holds later: the figures reported are
-these tightened ones, so a search that ran out early cannot invent a
-mistake that a later line disproves. A figure is proven when the best line
-known reaches the proven lower bound (a clear, and the end of the game, are
-proven by the line itself); a mistake is ``proven`` only when the lower
-bound after the action exceeds a result known reachable before it.
+With the whole deck known, an action is a mistake when the best reachable
+result gets worse after it; only deviations from a known best line are
+searched, each within a ``Limit``, and the bounds found along the game
+tighten each other. In full: the docs page games/the-game.md ("The blind
+player and the review, in full").
 """
 
 from __future__ import annotations

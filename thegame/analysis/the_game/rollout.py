@@ -1,33 +1,12 @@
 """Many blind-policy playouts of one position: the hidden cards in given orders.
 
-A player who wants to know how good a position is (or a review that rates
-each alternative fairly) plays it on with the blind policy
-(``blind.py``) over many orders of the cards they cannot see. This module
-is that loop, said once, with two implementations of it:
-
-- the reference, ``playouts_python``: ``deal_hidden`` puts the order in
-  place and ``blind.play_out`` plays the game through the rules engine;
-- the compiled one, ``playouts_c`` (the optional extension ``_crollout``),
-  which plays the same games with hands and card sets as 128-bit masks,
-  about two orders of magnitude faster. It makes the same choices as the
-  reference, turn for turn (the same enumeration order, the same pruning,
-  the same floating-point sums in the same order, so ties break alike);
-  ``tests/the_game/test_rollout.py`` compares the two game by game.
-
-The extension also answers the policy's questions about one turn: its
-plays (``plan``) and its best-ranked ways to finish the turn
-(``turn_options``, which the strong player compares).
-
-Both take a ``Limit`` in which a playout counts as a node: the orders are
-played in turn until the budget stops them (the node limit at once, the
-clock, Ctrl-C and the progress every ``BUDGET_EVERY`` playouts, as
-thegame/csrc/budget.h checks them), and the results are those of the
-orders played, a prefix.
-
-``playouts`` uses the extension when it is importable and covers the
-position (the classic family with cards up to 127, at most 16 piles and
-hands of at most 32 cards), else the reference. ``THEGAME_ROLLOUT=python``
-in the environment forces the reference.
+Two implementations make the same choices game by game: the reference,
+``playouts_python``, and the compiled extension ``_crollout``
+(``playouts_c``, about two orders of magnitude faster). Both take a
+``Limit`` in which a playout is a node (in C the shared ``Budget``); the
+results are those of the orders played before it stopped them, a prefix.
+``THEGAME_ROLLOUT=python`` forces the reference. In full: the docs page
+games/the-game.md ("The blind player and the review, in full").
 """
 
 from __future__ import annotations
@@ -41,7 +20,7 @@ from dataclasses import replace
 from enum import StrEnum
 
 from ...models import interrupt
-from ...models.outcome import NO_LIMIT, Limit, Status
+from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play, TurnKind, is_ascending
 from ...solver.the_game.ckernel import CBudget, c_budget
 from .blind import BlindParams, BlindPolicy, check_family, deal_hidden, play_out
@@ -61,18 +40,17 @@ C_MAX_PLAYERS = 8
 C_MAX_DEPTH = 8  # entries of cover_cost / hand_cost
 C_MAX_OPTIONS = 64  # ways to finish a turn turn_options_c lists, at most
 _C_MAX_INT = 1 << 30  # gap limits stay far from int overflow
-# How often the budget looks at the clock, Ctrl-C and the progress, in
-# playouts (csrc/budget.h's BUDGET_EVERY: the reference stops where C does).
-BUDGET_EVERY = 64
 
 
-def budget_stops(limit: Limit, deadline: float | None, done: int) -> bool:
-    """Whether the budget stops the playouts after ``done`` of them: the
-    reference's ``budget_spent`` (thegame/csrc/budget.h), a playout a node."""
+def budget_stops(limit: Limit | None, deadline: float | None, done: int) -> bool:
+    """Whether the budget stops the playouts after ``done`` of them, as the
+    extension asks it (csrc/module.c's ``budget_stops``: the checks of
+    thegame/csrc/budget.h at every playout, a playout a node). None: no
+    budget, every order is played."""
+    if limit is None:
+        return False
     if limit.nodes is not None and done >= limit.nodes:
         return True
-    if done % BUDGET_EVERY:
-        return False
     if deadline is not None and time.monotonic() > deadline:
         return True
     if limit.progress is not None:
@@ -129,7 +107,7 @@ def playouts_python(
     orders: Sequence[Sequence[int]],
     params: BlindParams | None = None,
     end_first: bool = False,
-    limit: Limit = NO_LIMIT,
+    limit: Limit | None = None,
 ) -> list[tuple[bool, int]]:
     """The reference: for each order, ``blind.play_out`` of the state with
     the hidden cards in that order; (won, cards left) per order played
@@ -138,7 +116,7 @@ def playouts_python(
     _check_end(state, end_first)
     policy = BlindPolicy(params)
     results: list[tuple[bool, int]] = []
-    deadline = limit.deadline()
+    deadline = None if limit is None else limit.deadline()
     for cards in checked:
         if budget_stops(limit, deadline, len(results)):
             break
@@ -188,7 +166,7 @@ def playouts_c(
     orders: Sequence[Sequence[int]],
     params: BlindParams | None = None,
     end_first: bool = False,
-    limit: Limit = NO_LIMIT,
+    limit: Limit | None = None,
     deadline: float | None = None,
 ) -> list[tuple[bool, int]]:
     """The same playouts by the compiled extension, within ``limit`` (its
@@ -201,16 +179,19 @@ def playouts_c(
     return _crollout.playouts(*_c_position(state, params, end_first), flat, len(checked), budget)
 
 
-def _budget(limit: Limit, deadline: float | None) -> CBudget:
+def _budget(limit: Limit | None, deadline: float | None) -> CBudget | None:
     """The extension's Budget of ``limit``: one Limit, one C struct, filled
-    as the classic search's (its progress carries the Ctrl-C check)."""
+    as the classic search's (its progress carries the Ctrl-C check). None:
+    no budget (every order is played; Ctrl-C raises between them)."""
+    if limit is None:
+        return None
     return c_budget(limit, limit.deadline() if deadline is None else deadline)
 
 
-def _halves(limit: Limit, half: int) -> tuple[Limit, Limit]:
+def _halves(limit: Limit | None, half: int) -> tuple[Limit | None, Limit | None]:
     """``limit`` for the first ``half`` orders and for the rest: the node
     limit split so that the two play what one would (the first N orders)."""
-    if limit.nodes is None:
+    if limit is None or limit.nodes is None:
         return limit, limit
     return replace(limit, nodes=min(limit.nodes, half)), replace(
         limit, nodes=max(0, limit.nodes - half)
@@ -348,7 +329,7 @@ def playouts(
     orders: Sequence[Sequence[int]],
     params: BlindParams | None = None,
     end_first: bool = False,
-    limit: Limit = NO_LIMIT,
+    limit: Limit | None = None,
 ) -> list[tuple[bool, int]]:
     """For each order of ``hidden_cards(state)``: deal the hidden cards in
     that order (the other players' hands in seat order, then the draw pile,
@@ -359,7 +340,7 @@ def playouts(
     node; the results of the orders played before it stopped them. Compiled
     when possible (``backend``), identical either way."""
     if backend(state, params) is Backend.C:
-        deadline = limit.deadline()
+        deadline = None if limit is None else limit.deadline()
         if len(orders) < SPLIT_AT or _CORES < 2:
             return playouts_c(state, orders, params, end_first, limit, deadline)
         # The extension releases the GIL while it plays: a second thread
@@ -441,7 +422,7 @@ class SampleSet:
         state: GameState,
         params: BlindParams | None = None,
         end_first: bool = False,
-        limit: Limit = NO_LIMIT,
+        limit: Limit | None = None,
     ) -> Callable[[int, int], list[tuple[bool, int]]]:
         """``lambda start, stop: self.playouts(state, start, stop, params,
         end_first, limit)``, with the position checked and converted once:
@@ -456,7 +437,7 @@ class SampleSet:
         return lambda a, b: self._run_c(args, a, b, limit)
 
     def _run_c(
-        self, args: _CPosition, start: int, stop: int, limit: Limit
+        self, args: _CPosition, start: int, stop: int, limit: Limit | None
     ) -> list[tuple[bool, int]]:
         """The compiled playouts of orders ``start:stop`` from the position
         ``args`` describes (``_c_position``) within ``limit``; two threads
@@ -465,9 +446,9 @@ class SampleSet:
         if start >= stop:
             return []
         w = self.width
-        deadline = limit.deadline()
+        deadline = None if limit is None else limit.deadline()
 
-        def run(a: int, b: int, part: Limit) -> list[tuple[bool, int]]:
+        def run(a: int, b: int, part: Limit | None) -> list[tuple[bool, int]]:
             flat = self._flat[a * w : b * w]
             return _crollout.playouts(*args, flat, b - a, _budget(part, deadline))
 
@@ -485,7 +466,7 @@ class SampleSet:
         stop: int,
         params: BlindParams | None = None,
         end_first: bool = False,
-        limit: Limit = NO_LIMIT,
+        limit: Limit | None = None,
     ) -> list[tuple[bool, int]]:
         """``playouts(state, orders[start:stop], params, end_first, limit)``:
         the same results, without checking and packing the orders again."""

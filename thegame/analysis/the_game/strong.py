@@ -1,37 +1,12 @@
 """The strong blind player: the blind policy improved by looking ahead.
 
-It knows what the default blind policy (``blind.py``) knows, and nothing
-more: its hand, the pile tops, which cards are still out, the draw pile's
-size and the plays made so far this turn. From there it lists the ways to
-finish the turn the policy weighs (``BlindPolicy.turn_options``), best
-scored first, and plays each of the leading candidates out: the turn, then
-the compiled blind policy to the end of the game, over sampled orders of
-the cards it cannot see. Every candidate meets the same orders (common
-random numbers), so two candidates differ by their plays, not by luck.
-
-The playouts go where they decide something (successive halving): every
-candidate gets a few samples, the worse half is dropped, the others get
-more, and so on until one is left. A candidate's value per sample is a
-win (1) less a small cost per card left, so that among turns that rarely
-win, the one that leaves fewer cards still stands out.
-
-Near the end the player counts instead of sampling. With at most
-``EVERY_ORDER`` cards hidden, the samples are every order of them (in an
-order the seed draws, so early rounds still see a fair share), and a
-comparison over all of them is exact. Alone at the table with one or two
-cards left in the draw pile, any turn empties it, so whether a turn wins
-whatever the draw brings is a search for a line that then plays out the
-hand (``strong_exact.py``): the first candidate turn that wins for
-certain is played; when none does, the playouts choose as before.
-
-The orders are drawn from the *sorted* hidden cards by a seed and the
-(public) turn number: the choice is the same for every order of the draw
-pile and every deal of the other hands (``tests/the_game/test_strong.py``
-checks it). With a playout budget the choice is deterministic for a given
-seed; a time budget is turned into a playout budget after a first round
-whose speed it measures, so the answer can differ between machines.
-Where the budget is too small to compare the candidates at all, the
-default policy's choice stands.
+It knows what the blind policy knows, lists the policy's best-scored ways to
+finish the turn and plays the leading ones out over sampled orders of the
+hidden cards (the same orders for each), by successive halving within a
+``Limit`` per turn (its nodes are playouts); near the end it counts every
+order, and alone with one or two cards to draw it searches for a certain win
+(``strong_exact``). In full: the docs page games/the-game.md ("The blind
+player and the review, in full").
 """
 
 from __future__ import annotations
@@ -44,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...models.outcome import Status
+from ...models.outcome import Limit, Status
 from ...models.the_game import GameState, Play
 from . import strong_exact
 from .blind import BlindParams, BlindPolicy
@@ -66,29 +41,14 @@ class Level(StrEnum):
     STRONG = "strong"
 
 
-@dataclass(frozen=True)
-class Budget:
-    """What one turn's decision may spend: playouts, or seconds (when both
-    are given, whichever runs out first)."""
-
-    playouts: int | None = None
-    seconds: float | None = None
-
-    def __post_init__(self) -> None:
-        if self.playouts is None and self.seconds is None:
-            raise ValueError("a budget needs playouts or seconds")
-        if self.playouts is not None and self.playouts < 0:
-            raise ValueError("playouts must not be negative")
-        if self.seconds is not None and not self.seconds >= 0:
-            raise ValueError("seconds must not be negative")
-
-    def describe(self) -> str:
-        parts = []
-        if self.playouts is not None:
-            parts.append(f"{self.playouts} playouts")
-        if self.seconds is not None:
-            parts.append(f"{self.seconds:g} s")
-        return " or ".join(parts) + " a turn"
+def describe(budget: Limit) -> str:
+    """A strong player's budget in words, e.g. ``60 playouts a turn``."""
+    parts = []
+    if budget.nodes is not None:
+        parts.append(f"{budget.nodes} playouts")
+    if budget.time is not None:
+        parts.append(f"{budget.time:g} s")
+    return " or ".join(parts or ["no limit"]) + " a turn"
 
 
 @dataclass(frozen=True)
@@ -136,11 +96,13 @@ class StrongPlayer:
 
     def __init__(
         self,
-        budget: Budget,
+        budget: Limit,
         seed: int = 0,
         params: StrongParams | None = None,
         blind: BlindParams | None = None,
     ) -> None:
+        if budget.nodes is None and budget.time is None:
+            raise ValueError("a strong player's budget needs playouts (nodes) or seconds")
         self.budget = budget
         self.seed = seed
         self.params = params or StrongParams()
@@ -158,14 +120,14 @@ class StrongPlayer:
         start = time.monotonic()
         b = self.budget
         k = self.params.candidates
-        if b.playouts is not None:
-            k = min(k, max(2, b.playouts // max(1, self.params.per_candidate)))
+        if b.nodes is not None:
+            k = min(k, max(2, b.nodes // max(1, self.params.per_candidate)))
         options = turn_options(state, self.blind, max(1, k))
         if not options:
             return TurnChoice([], Level.DEFAULT, 0, 0, 0, None, None, 0.0)
         cands = [plays for _, plays in options]
-        too_small = b.playouts is not None and b.playouts < 2 * len(cands)
-        if len(cands) == 1 or too_small or b.seconds == 0:
+        too_small = b.nodes is not None and b.nodes < 2 * len(cands)
+        if len(cands) == 1 or too_small or b.time == 0:
             return TurnChoice(cands[0], Level.DEFAULT, len(cands), 0, 0, None, None,
                               time.monotonic() - start)  # fmt: skip
         if strong_exact.covers(state):
@@ -182,8 +144,8 @@ class StrongPlayer:
         plays out the hand counted as a playout); None when none does or
         the budget ran out first (the playouts decide)."""
         b = self.budget
-        limit = b.playouts if b.playouts is not None else 1 << 30
-        deadline = None if b.seconds is None else start + b.seconds
+        limit = b.nodes if b.nodes is not None else 1 << 30
+        deadline = None if b.time is None else start + b.time
         search = strong_exact.ExactEndgame(self.policy, limit, deadline)
         k, _ = search.first_win(state, turns)
         if k is None:
@@ -191,6 +153,10 @@ class StrongPlayer:
         # STRONG even for the policy's own turn: the candidates were weighed.
         return TurnChoice(turns[k], Level.STRONG, len(turns), search.nodes, 0, 1.0, 0.0,
                           time.monotonic() - start, exact=True)  # fmt: skip
+
+
+class _Cut(Exception):
+    """A stop request cut a candidate's playouts short."""
 
 
 def _after(state: GameState, plays: Sequence[Play]) -> GameState:
@@ -213,7 +179,7 @@ class _Halving:
         self.results: list[list[tuple[bool, int]]] = [[] for _ in cands]
         self.used = 0
         b = player.budget
-        self.deadline = None if b.seconds is None else start + b.seconds
+        self.deadline = None if b.time is None else start + b.time
         # The orders are drawn as the rounds ask for them.
         self.state = state
         self.seed = player.seed * 1_000_003 + state.turn
@@ -255,10 +221,14 @@ class _Halving:
         else:
             run = self.runners[k]
             if run is None:
-                run = self.runners[k] = self.samples.runner(after, self.player.blind, True)
+                # A budget of no limit of its own: only Ctrl-C (or a
+                # server's stop) cuts these playouts short.
+                run = self.runners[k] = self.samples.runner(after, self.player.blind, True, Limit())
             new = run(len(have), n)
         self.used += len(new)
         have.extend(new)
+        if len(have) < n:
+            raise _Cut
 
     def _value(self, k: int, n: int) -> float:
         w = self.player.params.left_weight
@@ -266,27 +236,36 @@ class _Halving:
         return sum(float(won) - w * left for won, left in rs) / max(1, len(rs))
 
     def run(self) -> TurnChoice:
+        """The halving's choice; the policy's own turn when a stop request
+        cut the playouts short (the candidates no longer compare fairly)."""
+        try:
+            return self._rounds()
+        except _Cut:
+            return TurnChoice(self.cands[0], Level.DEFAULT, len(self.cands), self.used, 0,
+                              None, None, time.monotonic() - self.start)  # fmt: skip
+
+    def _rounds(self) -> TurnChoice:
         p = self.player.params
         alive = list(range(len(self.cands)))
         rounds = max(1, math.ceil(math.log2(len(alive))))
         b = self.player.budget
         n = max(1, p.first_samples)
-        total: float = b.playouts if b.playouts is not None else math.inf
+        total: float = b.nodes if b.nodes is not None else math.inf
         for r in range(rounds):
             if r > 0:
-                if r == 1 and b.seconds is not None:
+                if r == 1 and b.time is not None:
                     # The first round's speed turns the seconds into playouts.
                     spent = max(1e-6, time.monotonic() - self.start)
                     rate = self.used / spent
-                    total = min(total, int(rate * b.seconds))
+                    total = min(total, int(rate * b.time))
                 per = int((total - self.used) / ((rounds - r) * len(alive)))
                 if per < 1 or self._late():
                     break
                 n += per
-            elif b.playouts is not None:
+            elif b.nodes is not None:
                 # An even share per round; at least one sample each (the
                 # budget is at least two per candidate).
-                n = max(1, b.playouts // (rounds * len(alive)))
+                n = max(1, b.nodes // (rounds * len(alive)))
             for k in alive:
                 self._extend(k, n)
             n = min(n, int(min(self.limit, n)))

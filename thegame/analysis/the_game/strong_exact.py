@@ -1,26 +1,10 @@
 """The strong player's endgame: the exact win chance when few cards are hidden.
 
-Alone at the table, once the draw pile is small, a player can weigh every
-way the rest of the game can go instead of sampling it: after a turn the
-draw takes a set of the hidden cards, every set of that size equally likely
-(the pile's order is uniform), and once the pile is empty nothing is hidden
-and the game is won exactly when the hand can be played out in one turn
-(without fire cards, turns without draws add nothing a single turn cannot
-do). So the chance to win after a candidate turn is an average over the
-sets the draw can take of the best turn after each, down to an empty pile:
-an expectimax over the draws.
-
-At every turn after the first it weighs the turns the blind policy weighs
-(``BlindPolicy.turn_options``, with its pruning), so the chance is that of
-a blind player choosing the best of those turns at every later turn with
-what it will then know: a chance such a player really has, never an
-optimistic one (a search that knew the order of the pile would be). It
-reads the hidden cards as a set, never their order, and the states it
-builds deal them sorted; the choice is the same for every order of the
-pile.
-
-The search counts the positions it weighs and gives up past a limit (the
-caller then keeps its sampled estimate).
+Alone at the table with a small draw pile, an expectimax over the sets of
+hidden cards the draws can take, choosing among the turns the blind policy
+weighs; it reads the hidden cards as a set, never their order, and gives up
+past a limit of positions. In full: the docs page games/the-game.md ("The
+blind player and the review, in full").
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from ...analysis.the_game.annotate import (
     annotate_record,
 )
 from ...analysis.the_game.review import Analysis, figure_text, hint_for
-from ...analysis.the_game.strong import Level
+from ...analysis.the_game.strong import Level, describe
 from ...models import InvalidInputError, Limit
 from ...models.check import status_text
 from ...models.the_game import Deal, GameState, Play, Record, Rules
@@ -122,7 +122,7 @@ def review_view(review: Review, terminal: bool = False) -> RenderableType:
         return Group(*parts)
     if review.level is Level.STRONG and review.budget is not None:
         better = (
-            f"the better action is the strong blind player's ({review.budget.describe()}, "
+            f"the better action is the strong blind player's ({describe(review.budget)}, "
             "on samples of its own)"
         )
     else:
