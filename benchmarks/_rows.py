@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from thegame.models.the_game import Deal, get_rules
+
 W = TypeVar("W")
 
 
@@ -62,3 +64,51 @@ def write_section(path: Path, header: str, text: str) -> None:
         rest = "" if end < 0 else old[end + 1 :]
         new = old[:start] + text + ("\n" + rest if rest else "")
     path.write_text(new)
+
+
+# The per-deal sets of run.py and kernel.py: a name, its deals.
+ROOT = Path(__file__).resolve().parent
+HARD = ROOT / "data" / "hard-solo.json"
+
+SETS: dict[str, tuple[str, int, range]] = {
+    "solo": ("classic", 1, range(1, 1001)),
+    "p2": ("classic", 2, range(1, 201)),
+    "p3": ("classic", 3, range(1, 201)),
+    "p4": ("classic", 4, range(1, 201)),
+    "p5": ("classic", 5, range(1, 201)),
+    "profi": ("profi", 1, range(1, 201)),
+    "fire": ("on-fire", 1, range(1, 201)),
+    "profi-hard": ("profi-hard", 1, range(1, 101)),
+    "x-solo": ("extreme", 1, range(1, 201)),
+    "x-p2": ("extreme", 2, range(1, 101)),
+    "x-p3": ("extreme", 3, range(1, 101)),
+    "x-p4": ("extreme", 4, range(1, 101)),
+    "x-p5": ("extreme", 5, range(1, 101)),
+    "profi-p3": ("profi", 3, range(1, 101)),
+    "ph-p2": ("profi-hard", 2, range(1, 51)),
+    "ph-p3": ("profi-hard", 3, range(1, 51)),
+    "ph-p4": ("profi-hard", 4, range(1, 51)),
+    "ph-p5": ("profi-hard", 5, range(1, 51)),
+}
+SMALL = {"high": 25, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [4] * 5, "step": 5}
+SMALL_MP = {"high": 30, "asc_piles": 1, "desc_piles": 1, "hand_sizes": [3] * 5, "step": 7}
+EXTRA = ("hard", "small", "small-mp")
+
+
+def deal_set(name: str) -> list[tuple[str, dict[str, Any]]]:
+    """The deals of a named benchmark set, as (label, deal JSON)."""
+    if name == "hard":
+        data = json.loads(HARD.read_text())
+        return [(f"hard-{i}", d) for i, d in enumerate(data["deals"])]
+    if name == "small":
+        rules = Deal.from_dict({"rules": SMALL, "deck": list(range(2, 26))}).rules
+        return [(f"seed-{s}", Deal.from_seed(s, rules).to_dict()) for s in range(1, 201)]
+    if name == "small-mp":
+        rules = Deal.from_dict({"rules": SMALL_MP, "deck": list(range(2, 31))}).rules
+        fire = rules.with_changes(fire_cards=frozenset({9, 18, 27}))
+        two = [(f"2p-seed-{s}", Deal.from_seed(s, rules, 2).to_dict()) for s in range(1, 21)]
+        three = [(f"3p-fire-seed-{s}", Deal.from_seed(s, fire, 3).to_dict()) for s in range(1, 21)]
+        return two + three
+    variant, players, seeds = SETS[name]
+    rules = get_rules(variant)
+    return [(f"seed-{s}", Deal.from_seed(s, rules, players).to_dict()) for s in seeds]

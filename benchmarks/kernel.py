@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from run import _deals
+from _rows import deal_set as _deals
 
 from thegame.models import Limit
 from thegame.models.the_game import Deal
