@@ -123,7 +123,7 @@ def main() -> None:
         + ")",
         f"- better action: {level} "
         + ("(the blind policy)" if level is Level.DEFAULT else
-           f"(the strong blind player, {REVIEW_BUDGET.playouts} playouts a choice, "
+           f"(the strong blind player, {REVIEW_BUDGET.nodes} playouts a choice, "
            f"{REVIEW_PLAYOUTS_TOTAL} a review)"),
         "",
     ]

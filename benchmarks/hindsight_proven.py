@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 
-from thegame.analysis.the_game.annotate import HINDSIGHT_TOTAL
+from thegame.analysis.the_game.annotate import HINDSIGHT_LIMIT
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.analysis.the_game.review import analyze_record
 from thegame.models.outcome import Limit
@@ -69,7 +69,7 @@ def main() -> None:
     proven_all = points_all = 0
     for name, record in records():
         start = time.monotonic()
-        analysis = analyze_record(record, PER_POSITION, total=HINDSIGHT_TOTAL)
+        analysis = analyze_record(record, PER_POSITION, total=HINDSIGHT_LIMIT)
         proven, points = analysis.proven_share
         proven_all += proven
         points_all += points
