@@ -13,6 +13,7 @@ import pytest
 from thegame.analysis.the_game import rollout
 from thegame.analysis.the_game.blind import choose_turn
 from thegame.analysis.the_game.hidden_hint import blind_hint
+from thegame.analysis.the_game.strong import Level
 from thegame.models import interrupt
 from thegame.models.outcome import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
@@ -119,6 +120,8 @@ def test_the_extension_refuses_a_bad_budget() -> None:
 def test_a_hint_takes_one_limit() -> None:
     state = _state(players=1)
     assert blind_hint(state, 30, Limit(nodes=12)).samples == 12
+    strong = blind_hint(state, 30, Limit(nodes=12), level=Level.STRONG)
+    assert strong.samples == 12 and strong.choice_playouts <= 12
     # a spent budget still rests the estimate on one sample
     assert blind_hint(state, 30, Limit(time=0.0)).samples == 1
 

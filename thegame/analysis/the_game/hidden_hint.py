@@ -86,7 +86,9 @@ def blind_hint(
     strong = None
     if level is Level.STRONG:
         half = None if limit.time is None else limit.time / 2
-        budget = Limit(half, STRONG_PLAYOUTS)  # a playout a node
+        # A playout a node: the limit's nodes cap the choice's playouts too.
+        cap = STRONG_PLAYOUTS if limit.nodes is None else min(STRONG_PLAYOUTS, limit.nodes)
+        budget = Limit(half, cap)
         # Its own samples (another seed): the estimate below is not the
         # one the choice was made on, so it is not flattered by the choice.
         strong = StrongPlayer(budget, seed=seed + 1).choose(state)
