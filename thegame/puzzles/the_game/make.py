@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...models import interrupt
-from ...models.outcome import Status
+from ...models.outcome import Limit, Status
 from ...models.the_game import Deal, GameState, Rules, Turn, get_rules, variants
 from ...solver.the_game.api import replay_actions
 from ...solver.the_game.kernel import Action
@@ -23,6 +23,7 @@ from .rating import Oracle, Rating, rate
 CARDS_LOW = 12  # candidates: positions with 12..36 cards left
 CARDS_HIGH = 36
 SELECT_NODES = 2_000_000
+SELECT_LIMIT = Limit(nodes=SELECT_NODES)  # a node budget: the same on every machine
 # The solver covers these; each makes solo puzzles (Extreme: 1 player, the
 # deal's 28 commands in the file, X1).
 VARIANTS: tuple[str, ...] = variants.names(puzzles=True)
@@ -53,11 +54,12 @@ def make_puzzle(
     rules: Rules,
     low: int = CARDS_LOW,
     high: int = CARDS_HIGH,
-    select_nodes: int = SELECT_NODES,
+    select: Limit = SELECT_LIMIT,
     oracle: Oracle | None = None,
 ) -> Puzzle | None:
-    """The puzzle of ``seed``, or None (see the module notes)."""
-    puzzle = _make_puzzle(seed, rules, low, high, select_nodes, oracle)
+    """The puzzle of ``seed``, or None (see the module notes); ``select``
+    bounds each decision of the binary search."""
+    puzzle = _make_puzzle(seed, rules, low, high, select, oracle)
     # Searches cut short by Ctrl-C prove nothing: no puzzle may come of them.
     if interrupt.requested():
         raise KeyboardInterrupt
@@ -69,7 +71,7 @@ def _make_puzzle(
     rules: Rules,
     low: int,
     high: int,
-    select_nodes: int,
+    select: Limit,
     oracle: Oracle | None,
 ) -> Puzzle | None:
     deal = puzzle_deal(seed, rules)
@@ -80,7 +82,7 @@ def _make_puzzle(
     oracle = oracle or Oracle()
 
     def wins(i: int) -> bool | None:
-        return oracle.wins(path[i][0], select_nodes)
+        return oracle.wins(path[i][0], select)
 
     first = wins(0)
     if not first:

@@ -37,6 +37,7 @@ SCALE = 100.0
 TRAP_COST = 0  # a play of at most this cost looks good
 
 DECIDE_NODES = 200_000  # per decision; undecided options are counted apart
+DECIDE_LIMIT = Limit(nodes=DECIDE_NODES)
 QUICK_NODES = 2_000  # the solver's own search first
 EFFORT_NODES = 1_000_000  # the effort term's search (capped there)
 
@@ -169,15 +170,16 @@ class Oracle:
     """Cached decisions "a perfect clear is still possible" for positions of
     one deal; searches share the positions proven dead at a turn start."""
 
-    def __init__(self, node_limit: int = DECIDE_NODES) -> None:
-        self.node_limit = node_limit
+    def __init__(self, limit: Limit = DECIDE_LIMIT) -> None:
+        self.limit = limit
         self.cache: dict[tuple[object, ...], bool | None] = {}
         self.dead: set[tuple[int, ...]] = set()
         self.c_dead: DeadSet | None = None  # the same, for the compiled search
         self.nodes = 0
 
-    def wins(self, state: GameState, node_limit: int | None = None) -> bool | None:
-        """True / False when decided, None when the budget ran out.
+    def wins(self, state: GameState, limit: Limit | None = None) -> bool | None:
+        """True / False when decided, None when the budget (``limit``, else
+        the oracle's) ran out.
 
         First the solver's own search with a small budget (its beam finds
         most wins at once), then, for the rest, a limited-discrepancy DFS
@@ -201,7 +203,7 @@ class Oracle:
         if quick.verdict == Verdict.LOSS:
             self.cache[key] = False
             return False
-        limit = Limit(nodes=node_limit or self.node_limit)
+        limit = limit or self.limit
         if isinstance(kernel, ExtremeKernel) and not ckernel.use_compiled(kernel):
             # The Extreme kernel has no solo turn cap (``max_turn`` is INF,
             # see its module notes), so every position its complete search
