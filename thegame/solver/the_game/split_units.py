@@ -117,6 +117,8 @@ class SplitState:
     argument_cuts: int = 0  # children the loss arguments closed
     memo_cuts: int = 0  # children already known dead
     workers: dict[str, WorkerStats] = field(default_factory=dict)
+    # A stored best line the search walks back along (its start, its whole turns).
+    line: tuple[int, list[Action]] | None = None
 
     # -- the checkpoint ------------------------------------------------------
 
@@ -142,6 +144,7 @@ class SplitState:
             "argument_cuts": self.argument_cuts,
             "memo_cuts": self.memo_cuts,
             "workers": {w: vars(s) for w, s in self.workers.items()},
+            "line": None if self.line is None else [self.line[0], [list(a) for a in self.line[1]]],
         }
 
     @classmethod
@@ -165,6 +168,8 @@ class SplitState:
         st.runs, st.next_id = d["runs"], d["next_id"]
         st.argument_cuts, st.memo_cuts = d["argument_cuts"], d["memo_cuts"]
         st.workers = {w: WorkerStats(**s) for w, s in d["workers"].items()}
+        if d.get("line") is not None:  # checkpoints from before the walk back have none
+            st.line = (d["line"][0], [(a[0], a[1]) for a in d["line"][1]])
         for u in st.units.values():
             if u.kind is UnitKind.PROVE:
                 key = position_at(st.deal, u.first, u.line).key()
@@ -211,6 +216,36 @@ def position_at(deal: Deal, first: int, line: list[Action]) -> Kernel:
         else:
             k.play(*a)
     return k
+
+
+def turn_starts(
+    deal: Deal, first: int, line: list[Action]
+) -> list[tuple[list[Action], tuple[int, ...]]]:
+    """Each turn start along ``line`` (whole turns): the actions that lead
+    to it and its position's key, from the deal's start to the line's end."""
+    k = Kernel.from_state(GameState(deal, first=first))
+    out: list[tuple[list[Action], tuple[int, ...]]] = [([], k.key())]
+    for i, a in enumerate(line):
+        if a == END:
+            k.end_turn()
+            out.append((line[: i + 1], k.key()))
+        else:
+            k.play(*a)
+    return out
+
+
+def line_reach(state: SplitState) -> int | None:
+    """The earliest turn (1-based) from whose start to the end every turn
+    start of the stored line is proven dead; None: not even the last."""
+    if state.line is None:
+        return None
+    reach = None
+    starts = turn_starts(state.deal, *state.line)
+    for turn in range(len(starts), 0, -1):
+        if starts[turn - 1][1] not in state.dead:
+            break
+        reach = turn
+    return reach
 
 
 def covers(deal: Deal) -> bool:
