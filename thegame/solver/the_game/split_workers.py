@@ -161,6 +161,9 @@ class UnitWorker:
     def __init__(self, slot: int) -> None:
         self.slot = slot
 
+    def ready(self) -> int:
+        return self.slot
+
     def run(self, job: dict[str, Any]) -> dict[str, Any]:
         out = run_unit(job)
         out["slot"] = self.slot
@@ -179,6 +182,15 @@ class RayWorkers:
         actor = ray.remote(num_cpus=1)(UnitWorker)
         self.actors = [actor.remote(i) for i in range(self.slots)]
         self.refs: dict[Any, int] = {}
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Hand out no unit before every actor is up (as ``LocalWorkers``):
+        on a loaded node an actor can take seconds to start, and its first
+        unit would wait on it while the others finish the search."""
+        waiting = [a.ready.remote() for a in self.actors]
+        while waiting and not interrupt.requested():
+            _, waiting = self.ray.wait(waiting, num_returns=len(waiting), timeout=0.25)
 
     def submit(self, slot: int, job: dict[str, Any]) -> None:
         self.refs[self.actors[slot].run.remote(job)] = slot
