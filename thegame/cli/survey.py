@@ -27,7 +27,7 @@ from ..models.the_game import variants
 from ..models.words import plural
 from ..solver.the_game.batch import parse_range
 from ..solver.the_game.solution import Solution
-from ..solver.the_game.split_workers import ray_module
+from ..solver.the_game.split_workers import check_address, ray_module
 from ..survey import report as report_mod
 from ..survey.retry import Retry, checkpoint_folder, retry_all
 from ..survey.runner import Plan, plan, run
@@ -90,6 +90,8 @@ def run_cmd(
         raise click.UsageError("--retry-time and --checkpoint go with --retry-unknown")
     if backend is Backend.RAY:
         ray_module()  # one clear line before anything is written
+        if address:
+            check_address(address)
     store = Store(db)
     p = plan(store, Kind.DEAL, variant, players, rng, time_limit, retry_unknown)
     again = sorted(store.unknown_seeds(variant, players) & set(p.seeds)) if retry_unknown else []
@@ -191,6 +193,8 @@ def blind_cmd(
         raise click.UsageError("--turn-time and --playouts go with --strength strong")
     if backend is Backend.RAY:
         ray_module()
+        if address:
+            check_address(address)
     store = Store(db, create=False)  # nothing to play in a new file
     groups = [
         g for g in store.groups()

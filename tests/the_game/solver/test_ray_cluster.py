@@ -75,8 +75,8 @@ def test_the_split_search_runs_a_worker_on_every_node(
 
 def test_a_checkpoint_goes_on_in_the_next_sitting(cluster: str, tmp_path: Path) -> None:
     path = tmp_path / "108.json"
-    argv = ["solve", "--seed", "108", "--variant", "profi-hard", "--backend", "ray",
-            "--address", cluster, "--checkpoint", str(path), "--time-limit", "4", "--json"]  # fmt: skip
+    argv = ["solve", "--seed", "108", "--variant", "profi-hard", "--backend", "ray", "--address",
+            cluster, "--checkpoint", str(path), "--time-limit", "4", "--json"]  # fmt: skip
     first = thegame(*argv)
     assert first.returncode == 0, first.stderr
     assert json.loads(first.stdout)["verdict"] == "unknown"

@@ -171,6 +171,8 @@ class SplitSearch:
         proof makes the one before it cheaper: its child on the line is
         known), and a clear from any of them wins the deal."""
         st.line = (first, list(line))
+        # the line itself is the best found so far
+        st.best = (position_at(self.deal, first, line).unplayed.bit_count(), first, list(line))
         for actions, key in turn_starts(self.deal, first, line):
             if key in st.by_key:  # the line's first turn start: a root's
                 continue
