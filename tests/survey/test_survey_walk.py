@@ -6,6 +6,7 @@ still open says how far back the line is proven lost; ``--retry-time`` and
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -112,9 +113,16 @@ def test_an_open_deal_says_how_far_its_line_is_proven_lost(
     assert not Path(f"{db}.split").exists()
     (row,) = stored(db)
     assert row["verdict"] == "unknown" and row["time_limit"] == 1.0  # untouched
+    path = checkpoint_of(folder, "profi-hard", 1, 108)
+    first = json.loads(path.read_text())
     code, _, err = run_main(capsys, *argv)  # the next sitting goes on: it reaches no less
     again = int(err.split("proven lost from turn ")[1].split(")")[0])
     assert code == 0 and again <= reach
+    second = json.loads(path.read_text())
+    assert second["runs"] == 2 and second["nodes"] > first["nodes"]
+    # what the first sitting proved is kept, not searched again
+    assert {tuple(k) for k in first["dead"]} <= {tuple(k) for k in second["dead"]}
+    assert second["line"] == first["line"]
 
 
 def test_the_sitting_options_go_with_a_retry(capsys: pytest.CaptureFixture[str],
