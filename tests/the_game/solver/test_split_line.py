@@ -5,12 +5,15 @@ whole line proven lost, and the line goes into the checkpoint."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.support.brute import Brute
+from tests.support.cli import run_main
 from tests.support.deals import small_deals
 from tests.the_game.solver.test_parallel import lost_deal, pytestmark  # noqa: F401
 from thegame.models import Limit, Verdict
@@ -88,3 +91,19 @@ def test_a_walk_cut_short_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     done = solve_split(deal, Limit(), checkpoint=path, unit_nodes=2000, beams=False)
     assert done.verdict == Verdict.LOSS and done.details["split"]["line_lost_from"] == 1
     assert done.nodes < 1.3 * whole.nodes
+
+
+def test_a_checkpoint_folder_keeps_each_deal_in_its_own_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def sitting(seed: str) -> None:
+        code, _, err = run_main(capsys, "solve", "--seed", seed, "--variant", "profi-hard",
+                                "--checkpoint", str(tmp_path), "--time-limit", "1")  # fmt: skip
+        assert code == 0, err
+
+    sitting("108")
+    (one,) = tmp_path.glob("*.json")
+    sitting("526")
+    sitting("108")  # the same command again: the same file, a second run
+    assert len(list(tmp_path.glob("*.json"))) == 2
+    assert json.loads(one.read_text())["runs"] == 2

@@ -9,6 +9,7 @@ calls for one unit with the worker's own table of dead turn starts.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import signal
@@ -176,6 +177,15 @@ class SplitState:
                 st.key_of[u.id] = key
                 st.by_key[key] = u.id
         return st
+
+
+def checkpoint_path(path: str, deal: Deal) -> str:
+    """``path`` itself, or for a folder the deal's own file in it (named by
+    a digest of the deal, so that one folder serves many deals)."""
+    if not Path(path).is_dir():
+        return path
+    digest = hashlib.sha256(json.dumps(deal.to_dict(), sort_keys=True).encode()).hexdigest()
+    return str(Path(path) / f"split-{digest[:16]}.json")
 
 
 def write_checkpoint(path: str, state: SplitState) -> None:
