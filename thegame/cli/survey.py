@@ -255,17 +255,20 @@ def _execute(
 
 
 @contextlib.contextmanager
-def _nodes_status(label: str) -> Iterator[Callable[[int], None]]:
-    """The nodes of the deal being retried (its earlier runs included), on
-    stderr when it is a terminal."""
+def _nodes_status(label: str) -> Iterator[Callable[[int, int], None]]:
+    """The deal being retried and its nodes (its earlier sittings included),
+    on stderr when it is a terminal."""
     if not err.is_terminal:
-        yield lambda n: None
+        yield lambda seed, nodes: None
         return
     with err.status(f"{label}: starting the search") as status:
-        start = time.monotonic()
+        start = {0: time.monotonic()}
 
-        def show(nodes: int) -> None:
-            status.update(f"{label}: {nodes:,} nodes, {time.monotonic() - start:.0f} s")
+        def show(seed: int, nodes: int) -> None:
+            began = start.setdefault(seed, time.monotonic())
+            status.update(
+                f"{label} seed {seed}: {nodes:,} nodes, {time.monotonic() - began:.0f} s"
+            )
 
         yield show
 

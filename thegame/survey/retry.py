@@ -42,7 +42,7 @@ class Retry:
     jobs: int | None = 1  # Ray: None for every CPU of the cluster
     backend: Backend = Backend.LOCAL
     address: str | None = None
-    progress: Callable[[int], None] | None = None  # hears the nodes now and then
+    progress: Callable[[int, int], None] | None = None  # hears (seed, nodes) now and then
     seconds: float | None = None  # this run's seconds a deal (None: the time limit)
 
 
@@ -84,14 +84,19 @@ def retry_deal(
     deal = Deal.from_seed(seed, get_rules(variant), players)
     how.folder.mkdir(parents=True, exist_ok=True)
     path = checkpoint_of(how.folder, variant, players, seed)
+    limit = Limit(how.seconds or time_limit, progress=_progress_of(how, seed))
     sol = solve_split(
-        deal, Limit(how.seconds or time_limit, progress=how.progress), how.jobs, str(path),
-        backend=how.backend, address=how.address, line=line,
-    )  # fmt: skip
+        deal, limit, how.jobs, str(path), backend=how.backend, address=how.address, line=line
+    )
     interrupt.check()
     if sol.verdict == Verdict.UNKNOWN:
         return None, sol
     return deal_row(variant, players, seed, sol, time_limit), sol
+
+
+def _progress_of(how: Retry, seed: int) -> Callable[[int], None] | None:
+    tell = how.progress
+    return None if tell is None else lambda nodes: tell(seed, nodes)
 
 
 def retry_all(
