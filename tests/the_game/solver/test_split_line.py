@@ -107,3 +107,17 @@ def test_a_checkpoint_folder_keeps_each_deal_in_its_own_file(
     sitting("108")  # the same command again: the same file, a second run
     assert len(list(tmp_path.glob("*.json"))) == 2
     assert json.loads(one.read_text())["runs"] == 2
+
+
+def test_a_line_given_to_a_checkpoint_made_without_one_is_walked(tmp_path: Path) -> None:
+    deal = lost_deal(5, 60)
+    line = greedy_line(deal, 1)
+    path = str(tmp_path / "walk.json")
+    solve_split(deal, Limit(nodes=20_000), checkpoint=path, unit_nodes=2000, beams=False)
+    saved = read_checkpoint(path, deal)
+    assert saved is not None and saved.line is None
+    done = solve_split(deal, Limit(), checkpoint=path, unit_nodes=2000, beams=False,
+                       line=(1, line))  # fmt: skip
+    assert done.verdict == Verdict.LOSS
+    split = done.details["split"]
+    assert split["line_turns"] == line.count(END) and split["line_lost_from"] == 1

@@ -127,6 +127,8 @@ class SplitSearch:
         old = read_checkpoint(checkpoint, deal) if checkpoint else None
         self.resumed = old is not None
         self.state = old if old is not None else self._fresh(unit_nodes, beams, line)
+        if old is not None and old.line is None and line is not None:
+            self._walk_back(old, *line)  # a checkpoint from a search without the line
         self.state.runs += 1
         # The workers' tables of dead turn starts: written beside the
         # checkpoint, loaded by this run's workers, and the older files
@@ -171,10 +173,11 @@ class SplitSearch:
         proof makes the one before it cheaper: its child on the line is
         known), and a clear from any of them wins the deal."""
         st.line = (first, list(line))
-        # the line itself is the best found so far
-        st.best = (position_at(self.deal, first, line).unplayed.bit_count(), first, list(line))
+        left = position_at(self.deal, first, line).unplayed.bit_count()
+        if st.best is None or left < st.best[0]:  # the line is the best found so far
+            st.best = (left, first, list(line))
         for actions, key in turn_starts(self.deal, first, line):
-            if key in st.by_key:  # the line's first turn start: a root's
+            if key in st.by_key or key in st.dead:  # a root's, or proven already
                 continue
             u = self._new(st, UnitKind.PROVE, first, actions)
             st.key_of[u.id] = key
