@@ -89,8 +89,6 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 
-from line_retry import stored_turns  # the benchmarks' folder: run as a script
-
 from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game import api, ckernel
@@ -99,6 +97,8 @@ from thegame.solver.the_game.beam import TurnSearcher
 from thegame.solver.the_game.dfs import Searcher
 from thegame.solver.the_game.held import ArgumentKernel, HeldKernel, held_cards_loss
 from thegame.solver.the_game.kernel import END, Kernel
+from thegame.survey.store import open_for_reading
+from thegame.survey.work import line_turns
 
 SETS = {
     # name: (high card, hand, minimum per turn)
@@ -201,7 +201,12 @@ def horizon(
 ) -> None:
     deal = Deal.from_seed(seed, get_rules("profi-hard"), players)
     if line_from is not None:
-        _, turns = stored_turns(line_from, "profi-hard", players, seed)
+        store = open_for_reading(line_from)  # the survey's database or its export
+        row = next((r for r in store.deals("profi-hard", players) if r["seed"] == seed), None)
+        store.close()
+        if row is None:
+            raise SystemExit(f"no profi-hard {players}-player row for seed {seed} in {line_from}")
+        turns = line_turns(deal.rules, row["line"])
         first = turns[0].player
         line = [[(p.card, p.pile) for p in t.plays] for t in turns]
         print(

@@ -7,6 +7,8 @@ Usage (from the repository root):
     python benchmarks/split.py --seeds 1-4 --jobs 2 --share-bits 0 --no-beams
     python benchmarks/split.py --seeds 4 --resume-every 5 --unit-nodes 200000
     python benchmarks/split.py --variant profi-hard --seeds 108 --jobs 2 --time-limit 600
+    python benchmarks/split.py --seeds 1-4 --jobs 1,2,4 --unit-nodes 200000 \
+        --backend ray --address 127.0.0.1:6380
 
 Without ``--variant`` the deals are generalised solo deals (rule C10)
 built from ``random.Random(seed)``: cards 2..99, hand 7, three plays a
@@ -18,7 +20,9 @@ workers sent one another (``--share-bits 0``: none, each worker alone
 with its own table). ``--resume-every S`` runs each deal
 uncut, then again in runs of S seconds each from one checkpoint until
 decided, and prints the runs and the nodes of all of them against the
-uncut run's. ``--no-beams``: the proof units only.
+uncut run's. ``--no-beams``: the proof units only. ``--backend ray``: the
+workers are Ray actors (``--address``: on that cluster, else a local Ray);
+the summary line at the end adds up every deal per worker count.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from thegame.models import Limit, Verdict
+from thegame.models import Backend, Limit, Verdict
 from thegame.models.the_game import Deal, get_rules, small_rules
 from thegame.solver.the_game.parallel import SHARE_BITS, UNIT_NODES, solve_split
 
@@ -76,7 +80,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-beams", action="store_true")
     ap.add_argument("--share-bits", type=int, default=SHARE_BITS,
                     help="share proven positions of 2^(bits-1) nodes or more (0: none)")
+    ap.add_argument("--backend", choices=[b.value for b in Backend], default="local")
+    ap.add_argument("--address", help="--backend ray: the cluster")
     args = ap.parse_args(argv)
+    backend = Backend(args.backend)
+    totals: dict[int, list[float]] = {}  # workers -> [nodes, wall, cpu]
     beams = not args.no_beams
     for seed in seeds_of(args.seeds):
         if args.variant:
@@ -89,9 +97,14 @@ def main(argv: list[str] | None = None) -> None:
         if args.resume_every is None:
             for jobs in (int(j) for j in args.jobs.split(",")):
                 sol = solve_split(
-                    deal, limit, jobs, None, args.unit_nodes, beams, share_bits=args.share_bits
-                )
+                    deal, limit, jobs, None, args.unit_nodes, beams, backend, args.address,
+                    args.share_bits,
+                )  # fmt: skip
                 print(line(f"{name}, {jobs} worker(s)", sol), flush=True)
+                t = totals.setdefault(jobs, [0, 0.0, 0.0])
+                t[0] += sol.nodes
+                t[1] += sol.seconds
+                t[2] += sol.details["split"]["cpu_seconds"]
             continue
         whole = solve_split(deal, limit, 1, None, args.unit_nodes, beams)
         print(line(f"{name}, uncut", whole), flush=True)
@@ -110,6 +123,12 @@ def main(argv: list[str] | None = None) -> None:
                 f"{time.monotonic() - t0:.1f} s",
                 flush=True,
             )
+    for jobs, (nodes, wall, cpu) in totals.items():
+        base = totals[min(totals)]
+        print(
+            f"all deals, {jobs} worker(s): {int(nodes):,} nodes, {wall:.1f} s wall "
+            f"(speed-up {base[1] / wall:.2f}), {cpu:.1f} s CPU", flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import click
 from rich.progress import (
@@ -23,9 +24,10 @@ from rich.progress import (
 from ..analysis.the_game.strong import TURN_PLAYOUTS, Level
 from ..models import Backend
 from ..models.the_game import variants
+from ..models.words import plural
 from ..solver.the_game.batch import parse_range
 from ..solver.the_game.solution import Solution
-from ..solver.the_game.split_workers import ray_module
+from ..solver.the_game.split_workers import check_address, ray_module
 from ..survey import report as report_mod
 from ..survey.retry import Retry, checkpoint_folder, retry_all
 from ..survey.runner import Plan, plan, run
@@ -68,18 +70,28 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
               help="Seconds per deal before its verdict is 'unknown'.")
 @click.option("--retry-unknown", is_flag=True,
               help="Decide again every unknown deal stored with a smaller --time-limit: one "
-              "deal at a time, its search split over the workers and saved in a checkpoint "
-              "beside --db (the next run goes on from it); only an answer is stored.")
+              "deal at a time, its search split over the workers, walking its stored best "
+              "line back from the end first, and saved in a checkpoint (the next run goes "
+              "on from it); only an answer is stored.")
+@click.option("--retry-time", type=SECONDS, default=None, metavar="S",
+              help="--retry-unknown: seconds this run gives each deal (default --time-limit).")
+@click.option("--checkpoint", default=None, metavar="DIR",
+              help="--retry-unknown: the folder of the checkpoints (default: beside --db).")
 @_common
 @user_errors
 def run_cmd(
-    variant: str, players: int, seeds: str, time_limit: float, retry_unknown: bool, db: str,
+    variant: str, players: int, seeds: str, time_limit: float, retry_unknown: bool,
+    retry_time: float | None, checkpoint: str | None, db: str,
     jobs: int | None, backend: Backend, address: str | None, chunk: int | None,
 ) -> None:
     """Decide every deal of the range; each result is stored as soon as it is known."""
     rng = parse_range(seeds)
+    if not retry_unknown and (retry_time is not None or checkpoint is not None):
+        raise click.UsageError("--retry-time and --checkpoint go with --retry-unknown")
     if backend is Backend.RAY:
         ray_module()  # one clear line before anything is written
+        if address:
+            check_address(address)
     store = Store(db)
     p = plan(store, Kind.DEAL, variant, players, rng, time_limit, retry_unknown)
     again = sorted(store.unknown_seeds(variant, players) & set(p.seeds)) if retry_unknown else []
@@ -88,17 +100,19 @@ def run_cmd(
         _execute(store, p, backend, jobs, chunk, address, store.put_deal)
     if again:
         workers = jobs if backend is Backend.RAY else jobs or os.cpu_count() or 1
-        how = Retry(checkpoint_folder(db), workers, backend, address)
-        _retry(store, how, p, again)
+        folder = Path(checkpoint) if checkpoint else checkpoint_folder(db)
+        how = Retry(folder, workers, backend, address, seconds=retry_time)
+        rows = [r for r in store.deals(variant, players) if r["seed"] in set(again)]
+        _retry(store, how, p, rows)
     store.close()
 
 
-def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
+def _retry(store: Store, how: Retry, p: Plan, rows: list[Row]) -> None:
     """The unknown deals again, one at a time on the split search."""
     label = f"{p.variant} {p.players}p"
-    workers = how.jobs or "all the cluster's"
+    workers = plural(how.jobs, "worker") if how.jobs else "all the cluster's workers"
     tell(
-        f"{label}: {len(seeds)} unknown deals to search on, {workers} workers each, "
+        f"{label}: {plural(len(rows), 'unknown deal')} to search on, {workers} each, "
         f"checkpoints in {how.folder}"
     )
     decided = 0
@@ -113,14 +127,22 @@ def _retry(store: Store, how: Retry, p: Plan, seeds: list[int]) -> None:
         )
 
     def on_unknown(seed: int, sol: Solution) -> None:
+        split = sol.details.get("split", {})
+        reach = split.get("line_lost_from")
+        walked = (
+            f"; stored line ({split['line_turns']} turns) proven lost from turn {reach}"
+            if reach is not None else ""
+        )
         tell(
             f"{label} seed {seed}: still unknown ({sol.nodes:,} nodes in all runs, best "
-            f"line {sol.cards_left} cards left), not stored; the next run goes on from "
-            "its checkpoint"
+            f"line {plural(sol.cards_left, 'card')} left{walked}), not stored; the next run "
+            "goes on from its checkpoint"
         )
 
     try:
-        retry_all(how, p.variant, p.players, seeds, p.time_limit, on_row, on_unknown)
+        with _nodes_status(label) as progress:
+            how = replace(how, progress=progress)
+            retry_all(how, p.variant, p.players, rows, p.time_limit, on_row, on_unknown)
     except KeyboardInterrupt:
         tell(
             f"interrupted: {decided} deals stored this run; the search in progress is "
@@ -171,6 +193,8 @@ def blind_cmd(
         raise click.UsageError("--turn-time and --playouts go with --strength strong")
     if backend is Backend.RAY:
         ray_module()
+        if address:
+            check_address(address)
     store = Store(db, create=False)  # nothing to play in a new file
     groups = [
         g for g in store.groups()
@@ -228,6 +252,25 @@ def _execute(
             "among them): run the same command again to do them"
         )
         sys.exit(1)
+
+
+@contextlib.contextmanager
+def _nodes_status(label: str) -> Iterator[Callable[[int, int], None]]:
+    """The deal being retried and its nodes (its earlier sittings included),
+    on stderr when it is a terminal."""
+    if not err.is_terminal:
+        yield lambda seed, nodes: None
+        return
+    with err.status(f"{label}: starting the search") as status:
+        start = {0: time.monotonic()}
+
+        def show(seed: int, nodes: int) -> None:
+            began = start.setdefault(seed, time.monotonic())
+            status.update(
+                f"{label} seed {seed}: {nodes:,} nodes, {time.monotonic() - began:.0f} s"
+            )
+
+        yield show
 
 
 @contextlib.contextmanager

@@ -1,6 +1,12 @@
 """``survey run --retry-unknown``: the stored unknown deals again, each with
 the split search on all the workers and a checkpoint beside the database.
 
+The deal's stored best line is an input of that search: it walks the line
+back from its end (a proof unit at each of its turn starts, the last
+first), so a proof reaches further back along the line at each run, and a
+clear from any turn of the line (the start the search from the deal's
+start went wrong after) wins the deal.
+
 A deal left unknown by a budget is a long search; it is run one deal at a
 time (its workers split that deal's search), and its state is saved in a
 checkpoint file per deal (``<db>.split/<variant>-<players>p-<seed>.json``).
@@ -19,11 +25,12 @@ from pathlib import Path
 
 from ..models import Backend, interrupt
 from ..models.outcome import Limit, Verdict
-from ..models.the_game import Deal, get_rules
+from ..models.the_game import Deal, Rules, get_rules
+from ..solver.the_game.kernel import END, Action
 from ..solver.the_game.parallel import solve_split
 from ..solver.the_game.solution import Solution
 from ..solver.the_game.split_workers import ray_module, start_ray
-from .work import Row, deal_row
+from .work import Row, deal_row, line_turns
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,20 @@ class Retry:
     jobs: int | None = 1  # Ray: None for every CPU of the cluster
     backend: Backend = Backend.LOCAL
     address: str | None = None
+    progress: Callable[[int, int], None] | None = None  # hears (seed, nodes) now and then
+    seconds: float | None = None  # this run's seconds a deal (None: the time limit)
+
+
+def stored_line(rules: Rules, row: Row) -> tuple[int, list[Action]] | None:
+    """A stored row's best line as the split search takes it: its start and
+    its whole turns as actions (None: the row keeps no line)."""
+    if not row.get("line"):
+        return None
+    actions: list[Action] = []
+    for turn in line_turns(rules, row["line"]):
+        actions.extend((p.card, p.pile) for p in turn.plays)
+        actions.append(END)
+    return int(row["first"]), actions
 
 
 def checkpoint_folder(db: str) -> Path:
@@ -47,40 +68,56 @@ def checkpoint_of(folder: Path, variant: str, players: int, seed: int) -> Path:
 
 
 def retry_deal(
-    how: Retry, variant: str, players: int, seed: int, time_limit: float | None
+    how: Retry,
+    variant: str,
+    players: int,
+    seed: int,
+    time_limit: float | None,
+    line: tuple[int, list[Action]] | None = None,
 ) -> tuple[Row | None, Solution]:
-    """One unknown deal, searched on from its checkpoint for ``time_limit``
-    seconds (all workers together): its row when decided (the checkpoint
-    is then removed), else None (the checkpoint stays for the next run).
-    Ctrl-C writes the checkpoint and raises ``KeyboardInterrupt``."""
+    """One unknown deal, searched on from its checkpoint for ``how.seconds``
+    or else ``time_limit`` seconds (all workers together; a row stores
+    ``time_limit``), walking back along ``line`` first: its row
+    when decided (the checkpoint is then removed), else None (the
+    checkpoint stays for the next run). Ctrl-C writes the checkpoint and
+    raises ``KeyboardInterrupt``."""
     deal = Deal.from_seed(seed, get_rules(variant), players)
     how.folder.mkdir(parents=True, exist_ok=True)
     path = checkpoint_of(how.folder, variant, players, seed)
+    limit = Limit(how.seconds or time_limit, progress=_progress_of(how, seed))
     sol = solve_split(
-        deal, Limit(time_limit), how.jobs, str(path), backend=how.backend, address=how.address
+        deal, limit, how.jobs, str(path), backend=how.backend, address=how.address, line=line
     )
     interrupt.check()
     if sol.verdict == Verdict.UNKNOWN:
         return None, sol
-    row = deal_row(variant, players, seed, sol, time_limit)
-    return row, sol
+    return deal_row(variant, players, seed, sol, time_limit), sol
+
+
+def _progress_of(how: Retry, seed: int) -> Callable[[int], None] | None:
+    tell = how.progress
+    return None if tell is None else lambda nodes: tell(seed, nodes)
 
 
 def retry_all(
     how: Retry,
     variant: str,
     players: int,
-    seeds: list[int],
+    rows: list[Row],
     time_limit: float | None,
     on_row: Callable[[Row], None],
     on_unknown: Callable[[int, Solution], None],
 ) -> None:
-    """Every seed of ``seeds`` in turn; ``on_row`` stores a decided one (its
-    checkpoint is removed after), ``on_unknown`` hears of one still open.
-    With Ray, one instance serves every deal (it takes seconds to start)."""
+    """Every stored unknown row of ``rows`` in turn (see ``retry_deal``);
+    ``on_row`` stores a decided one (its checkpoint is removed after),
+    ``on_unknown`` hears of one still open. With Ray, one instance serves
+    every deal (it takes seconds to start)."""
+    rules = get_rules(variant)
     with _ray_for(how):
-        for seed in seeds:
-            row, sol = retry_deal(how, variant, players, seed, time_limit)
+        for stored in rows:
+            seed = stored["seed"]
+            line = stored_line(rules, stored)
+            row, sol = retry_deal(how, variant, players, seed, time_limit, line)
             if row is None:
                 on_unknown(seed, sol)
                 continue

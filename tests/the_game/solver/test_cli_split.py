@@ -48,8 +48,10 @@ def test_a_record_or_cpsat_is_refused(capsys: pytest.CaptureFixture[str], tmp_pa
         capsys, "solve", "--seed", "5", "--jobs", "2", "--engine", "cpsat"
     )  # fmt: skip
     assert code == 2 and "drop --engine cpsat" in err
-    code, _, err = run_main(capsys, "solve", "--seed", "5", "--checkpoint", str(tmp_path))
-    assert code == 2 and "directory" in err
+    # a folder is taken (the deal's own file in it); a file in no folder is not
+    missing = tmp_path / "no" / "run.json"
+    code, _, err = run_main(capsys, "solve", "--seed", "5", "--checkpoint", str(missing))
+    assert code == 2 and "no folder" in err and not missing.parent.exists()
 
 
 def test_ctrl_c_stops_the_workers_and_the_command_goes_on(tmp_path: Path) -> None:

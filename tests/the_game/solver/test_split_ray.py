@@ -80,3 +80,20 @@ def test_ctrl_c_stops_the_ray_workers_and_writes_the_checkpoint(tmp_path: Path) 
     saved = json.loads(path.read_text())
     assert saved["runs"] == 1 and saved["stack"] and saved["nodes"] > 0
     assert len(saved["workers"]) == 2
+
+
+@needs_ray
+def test_an_address_nothing_answers_at_is_one_line_before_anything_is_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path, db = tmp_path / "run.json", tmp_path / "r.sqlite"
+    code, out, err = run_main(capsys, "solve", "--seed", "5", "--backend", "ray", "--address",
+                              "127.0.0.1:1", "--checkpoint", str(path))  # fmt: skip
+    assert code == 2 and out == ""
+    assert err.splitlines() == ["error: --address: no Ray cluster answers at 127.0.0.1:1"]
+    code, _, err = run_main(capsys, "survey", "run", "--seeds", "1-2", "--backend", "ray",
+                            "--address", "127.0.0.1:1", "--db", str(db))  # fmt: skip
+    assert code == 2 and err.splitlines() == [
+        "error: --address: no Ray cluster answers at 127.0.0.1:1"
+    ]
+    assert not path.exists() and not db.exists()

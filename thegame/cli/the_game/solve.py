@@ -45,8 +45,8 @@ ENGINE_HELP = (
     "--checkpoint",
     metavar="FILE",
     default=None,
-    help="Save the search to FILE every few seconds and at Ctrl-C; the same command "
-    "with the same FILE goes on from there.",
+    help="Save the search to FILE (or to the deal's own file in a folder) every few "
+    "seconds and at Ctrl-C; the same command with the same FILE goes on from there.",
 )
 @backend_option(
     "The workers of --jobs: processes on this machine, or Ray actors (the ray "
@@ -109,6 +109,10 @@ def solve(
         replayed(game, deal_file)  # an illegal record is named by its file, before any search
     split = jobs is not None or checkpoint is not None or backend is Backend.RAY
     if split:
+        if checkpoint is not None:
+            from ...solver.the_game.split_units import checkpoint_path
+
+            checkpoint = checkpoint_path(checkpoint, game.deal)
         _check_split(bool(game.turns), engine, checkpoint, backend)
     elif address is not None:
         raise InvalidInputError("--address goes with --backend ray", "options")

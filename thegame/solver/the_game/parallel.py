@@ -16,7 +16,11 @@ few seconds, and keeps in the parent process what decides the deal:
   every child is); children the parent already knows dead are not searched
   at all, and a worker first asks the loss arguments (``arguments``) of a
   unit's position, which close it without a search when they can (in the
-  worker, not the parent: they are most of a unit's cost to the parent).
+  worker, not the parent: they are most of a unit's cost to the parent);
+- **a stored line** (a survey's best line of a deal left unknown), walked
+  back: a proof unit at each of its turn starts, the last searched first,
+  before the beams and the search from the start (``line_lost_from`` in
+  the report: how far back the line is proven lost).
 
 Shared knowledge lives in the parent: the positions proven dead (by memo
 key, so a position reached by two lines is searched once), the best line
@@ -58,9 +62,11 @@ from .split_units import (
     WorkerStats,
     covers,
     dump_table,
+    line_reach,
     position_at,
     read_checkpoint,
     run_unit,
+    turn_starts,
     write_checkpoint,
 )
 from .split_workers import Workers, start_workers
@@ -91,6 +97,7 @@ class SplitSearch:
         backend: Backend = Backend.LOCAL,
         address: str | None = None,
         share_bits: int = SHARE_BITS,
+        line: tuple[int, list[Action]] | None = None,
     ) -> None:
         if not covers(deal):
             raise InvalidInputError(
@@ -119,7 +126,9 @@ class SplitSearch:
         self.deadline = limit.deadline(self.start)
         old = read_checkpoint(checkpoint, deal) if checkpoint else None
         self.resumed = old is not None
-        self.state = old if old is not None else self._fresh(unit_nodes, beams)
+        self.state = old if old is not None else self._fresh(unit_nodes, beams, line)
+        if old is not None and old.line is None and line is not None:
+            self._walk_back(old, *line)  # a checkpoint from a search without the line
         self.state.runs += 1
         # The workers' tables of dead turn starts: written beside the
         # checkpoint, loaded by this run's workers, and the older files
@@ -131,7 +140,9 @@ class SplitSearch:
         self.unit_cpu = 0.0  # CPU seconds of this run's units (workers included)
         self.in_flight: dict[int, int] = {}  # unit id -> its node slice
 
-    def _fresh(self, unit_nodes: int, beams: bool) -> SplitState:
+    def _fresh(
+        self, unit_nodes: int, beams: bool, line: tuple[int, list[Action]] | None
+    ) -> SplitState:
         st = SplitState(self.deal, unit_nodes)
         firsts = self.deal.starting_players()
         for f in firsts:  # proof units: popped after every beam
@@ -152,7 +163,26 @@ class SplitSearch:
                     order.extend((w, BROAD_BRANCH, f) for f in firsts)
             for w, b, f in reversed(order):  # a stack: the first to run goes on last
                 st.stack.append(self._new(st, UnitKind.BEAM, f, [], w, b).id)
+        if line is not None:
+            self._walk_back(st, *line)
         return st
+
+    def _walk_back(self, st: SplitState, first: int, line: list[Action]) -> None:
+        """A proof unit at each turn start of a stored line, the last on top
+        of the stack: the line is proven dead from its end backwards (each
+        proof makes the one before it cheaper: its child on the line is
+        known), and a clear from any of them wins the deal."""
+        st.line = (first, list(line))
+        left = position_at(self.deal, first, line).unplayed.bit_count()
+        if st.best is None or left < st.best[0]:  # the line is the best found so far
+            st.best = (left, first, list(line))
+        for actions, key in turn_starts(self.deal, first, line):
+            if key in st.by_key or key in st.dead:  # a root's, or proven already
+                continue
+            u = self._new(st, UnitKind.PROVE, first, actions)
+            st.key_of[u.id] = key
+            st.by_key[key] = u.id
+            st.stack.append(u.id)
 
     @staticmethod
     def _new(
@@ -509,6 +539,8 @@ class SplitSearch:
                 "argument_cuts": st.argument_cuts,
                 "memo_cuts": st.memo_cuts,
                 "lost_starts": sorted(st.lost),
+                "line_turns": None if st.line is None else st.line[1].count(END),
+                "line_lost_from": line_reach(st),
                 "run_nodes": self.run_nodes,
                 "shared_bytes": self.shared_bytes,
                 "cpu_seconds": round(st.cpu + self._cpu(), 2),
@@ -527,16 +559,18 @@ def solve_split(
     backend: Backend = Backend.LOCAL,
     address: str | None = None,
     share_bits: int = SHARE_BITS,
+    line: tuple[int, list[Action]] | None = None,
 ) -> Solution:
     """Solve ``deal`` with the split search (module notes): ``jobs`` worker
     processes, resumable from ``checkpoint``. The budget covers every
     worker and this run only; Ctrl-C writes the checkpoint and raises
-    ``KeyboardInterrupt``."""
+    ``KeyboardInterrupt``. ``line`` (a start and its whole turns, as a
+    survey stores a best line) is walked back from its end first."""
     if any(GameState(deal, first=f).over for f in deal.starting_players()):
         from .api import solve  # a game over before its first turn: nothing to split
 
         return solve(deal, limit)
     search = SplitSearch(
-        deal, limit, jobs, checkpoint, unit_nodes, beams, backend, address, share_bits
+        deal, limit, jobs, checkpoint, unit_nodes, beams, backend, address, share_bits, line
     )
     return search.run()

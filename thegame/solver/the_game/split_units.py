@@ -9,6 +9,7 @@ calls for one unit with the worker's own table of dead turn starts.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import signal
@@ -117,6 +118,8 @@ class SplitState:
     argument_cuts: int = 0  # children the loss arguments closed
     memo_cuts: int = 0  # children already known dead
     workers: dict[str, WorkerStats] = field(default_factory=dict)
+    # A stored best line the search walks back along (its start, its whole turns).
+    line: tuple[int, list[Action]] | None = None
 
     # -- the checkpoint ------------------------------------------------------
 
@@ -142,6 +145,7 @@ class SplitState:
             "argument_cuts": self.argument_cuts,
             "memo_cuts": self.memo_cuts,
             "workers": {w: vars(s) for w, s in self.workers.items()},
+            "line": None if self.line is None else [self.line[0], [list(a) for a in self.line[1]]],
         }
 
     @classmethod
@@ -165,12 +169,23 @@ class SplitState:
         st.runs, st.next_id = d["runs"], d["next_id"]
         st.argument_cuts, st.memo_cuts = d["argument_cuts"], d["memo_cuts"]
         st.workers = {w: WorkerStats(**s) for w, s in d["workers"].items()}
+        if d.get("line") is not None:  # checkpoints from before the walk back have none
+            st.line = (d["line"][0], [(a[0], a[1]) for a in d["line"][1]])
         for u in st.units.values():
             if u.kind is UnitKind.PROVE:
                 key = position_at(st.deal, u.first, u.line).key()
                 st.key_of[u.id] = key
                 st.by_key[key] = u.id
         return st
+
+
+def checkpoint_path(path: str, deal: Deal) -> str:
+    """``path`` itself, or for a folder the deal's own file in it (named by
+    a digest of the deal, so that one folder serves many deals)."""
+    if not Path(path).is_dir():
+        return path
+    digest = hashlib.sha256(json.dumps(deal.to_dict(), sort_keys=True).encode()).hexdigest()
+    return str(Path(path) / f"split-{digest[:16]}.json")
 
 
 def write_checkpoint(path: str, state: SplitState) -> None:
@@ -211,6 +226,36 @@ def position_at(deal: Deal, first: int, line: list[Action]) -> Kernel:
         else:
             k.play(*a)
     return k
+
+
+def turn_starts(
+    deal: Deal, first: int, line: list[Action]
+) -> list[tuple[list[Action], tuple[int, ...]]]:
+    """Each turn start along ``line`` (whole turns): the actions that lead
+    to it and its position's key, from the deal's start to the line's end."""
+    k = Kernel.from_state(GameState(deal, first=first))
+    out: list[tuple[list[Action], tuple[int, ...]]] = [([], k.key())]
+    for i, a in enumerate(line):
+        if a == END:
+            k.end_turn()
+            out.append((line[: i + 1], k.key()))
+        else:
+            k.play(*a)
+    return out
+
+
+def line_reach(state: SplitState) -> int | None:
+    """The earliest turn (1-based) from whose start to the end every turn
+    start of the stored line is proven dead; None: not even the last."""
+    if state.line is None:
+        return None
+    reach = None
+    starts = turn_starts(state.deal, *state.line)
+    for turn in range(len(starts), 0, -1):
+        if starts[turn - 1][1] not in state.dead:
+            break
+        reach = turn
+    return reach
 
 
 def covers(deal: Deal) -> bool:

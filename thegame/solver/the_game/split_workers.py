@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import queue
+import socket
 import traceback
 from collections.abc import Iterable
 from typing import Any, Protocol
@@ -148,10 +149,30 @@ def start_ray(cpus: int | None, address: str | None) -> bool:
         return False
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
     if address:
-        ray.init(address=address, **quiet)
+        check_address(address)
+        try:
+            ray.init(address=address, **quiet)
+        except (ConnectionError, RuntimeError) as e:  # refused: another Ray, a token...
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise InvalidInputError(f"cannot join the Ray cluster: {first}", "--address") from None
     else:
         ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
     return True
+
+
+def check_address(address: str) -> None:
+    """One line at once for an address nothing answers at: Ray itself
+    retries for minutes, printing its own warnings."""
+    if address == "auto":  # Ray finds the cluster this machine belongs to
+        return
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=5).close()
+    except (OSError, ValueError):
+        raise InvalidInputError(
+            f"no Ray cluster answers at {address}",
+            "--address",
+        ) from None
 
 
 class UnitWorker:
@@ -160,6 +181,9 @@ class UnitWorker:
 
     def __init__(self, slot: int) -> None:
         self.slot = slot
+
+    def ready(self) -> int:
+        return self.slot
 
     def run(self, job: dict[str, Any]) -> dict[str, Any]:
         out = run_unit(job)
@@ -179,6 +203,15 @@ class RayWorkers:
         actor = ray.remote(num_cpus=1)(UnitWorker)
         self.actors = [actor.remote(i) for i in range(self.slots)]
         self.refs: dict[Any, int] = {}
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Hand out no unit before every actor is up (as ``LocalWorkers``):
+        on a loaded node an actor can take seconds to start, and its first
+        unit would wait on it while the others finish the search."""
+        waiting = [a.ready.remote() for a in self.actors]
+        while waiting and not interrupt.requested():
+            _, waiting = self.ray.wait(waiting, num_returns=len(waiting), timeout=0.25)
 
     def submit(self, slot: int, job: dict[str, Any]) -> None:
         self.refs[self.actors[slot].run.remote(job)] = slot
