@@ -1,10 +1,6 @@
 """What every page and endpoint of the server shares: its settings, its
-state (the worker pool, the puzzles made), the wrappers that turn a user's
-error into a 400 with one line, and the readers of a query's numbers and
-dates. Bad input is a 400 with the command line's one line as
-``{"error": ...}``; a body over ``max_body`` bytes a 413; a full pool a 503
-with ``Retry-After``.
-"""
+state (the worker pool, the puzzles made), and the wrappers that turn a
+user's error into a 400 with one line."""
 
 from __future__ import annotations
 

@@ -158,7 +158,6 @@ def run_session(
             say(help_text(session))
             continue
         if cmd in ("hint", "h"):
-            session.hints += 1
             hint(session, opts)
             continue
         if cmd in ("solve", "s", "solve spoiler"):

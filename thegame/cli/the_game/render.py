@@ -137,13 +137,6 @@ def legend(deal: Deal) -> str | None:
     return None
 
 
-def piles_text(state: GameState) -> str:
-    rules = state.rules
-    return "  ".join(
-        f"{pile_name(rules, i)}:{card_text(state.deal, t)}" for i, t in enumerate(state.tops)
-    )
-
-
 def check_text(result: CheckResult[GameState]) -> Text:
     """The check's one line (``CheckResult.line``), legal or not."""
     if not result.legal:

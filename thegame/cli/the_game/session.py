@@ -43,7 +43,6 @@ class Session:
     start: GameState
     hidden: bool = False
     actions: list[Action] = dataclasses.field(default_factory=list)
-    hints: int = 0
     title: RenderableType = ""  # what the game is, shown first
     # A duel's search, kept across hint and solve: what it proved stays
     # proven for the rest of the game (``duel.api.session``).
