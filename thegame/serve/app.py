@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__
 from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
-from ..models.the_game import Deal, Play, Record, get_rules, pile_index
+from ..models.the_game import Deal, Play, Record, get_rules, pile_index, variants
 from ..models.the_game.notation import play_text
 from ..puzzles.the_game.files import Puzzle
 from . import board as boards
@@ -282,8 +282,9 @@ async def daily_page(request: Request) -> Response:
     # A day's puzzle not made yet is made while the page shows its wait (an
     # Extreme one can take half a minute): the page does not wait for it.
     puzzle = server.puzzles.get((day.isoformat(), stream))
-    game = {"daily": day.isoformat(), "variant": stream or "classic"}
-    title = f"Daily puzzle {day.isoformat()}" + (" (Extreme)" if stream else "")
+    game = {"daily": day.isoformat(), "variant": stream or variants.DEFAULT}
+    named = f" ({variants.variant(stream).title})" if stream else ""
+    title = f"Daily puzzle {day.isoformat()}{named}"
     suffix = f"?variant={stream}" if stream else ""
     # The first and last days the calendar has link no further (no day before 0001-01-01).
     prev_day = None if day == dt.date.min else f"/daily/{day - dt.timedelta(days=1)}{suffix}"

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..models import InvalidInputError, ThegameError
+from ..models.the_game import variants
 from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
@@ -324,6 +325,10 @@ class Server:
             loader=PackageLoader("thegame.serve", "templates"),
             autoescape=select_autoescape(["html"]),
         )
+        # Every page's menu: the default stream, then each served one (the registry's).
+        self.templates.globals["streams"] = [variants.variant(variants.DEFAULT)] + [
+            variants.variant(name) for name in STREAMS
+        ]
 
     # -- running jobs ------------------------------------------------------------
 
@@ -375,7 +380,7 @@ class Server:
         key = (day.isoformat(), stream)
         if key not in self.puzzles:
             async with self.making(
-                ("daily", key), f"the puzzle of {key[0]} ({stream or 'classic'})"
+                ("daily", key), f"the puzzle of {key[0]} ({stream or variants.DEFAULT})"
             ):
                 if key not in self.puzzles:
                     data = await self.run(
@@ -497,12 +502,11 @@ async def _json(request: Request) -> dict[str, Any]:
 
 def _stream(name: str | None) -> str | None:
     """A daily stream: None (the default one) or one of ``STREAMS``."""
-    if name in (None, "", "classic"):
+    if name in (None, variants.DEFAULT):
         return None
     if name not in STREAMS:
-        raise InvalidInputError(
-            f"no daily stream {name!r} (streams: classic, {', '.join(STREAMS)})", "variant"
-        )
+        known = ", ".join((variants.DEFAULT, *STREAMS))
+        raise InvalidInputError(f"no daily stream {name!r} (streams: {known})", "variant")
     return name
 
 

@@ -10,6 +10,7 @@ from ..analysis.nimmt.players import LEVELS
 from ..models.cento.rules import MAX_NAMED
 from ..models.nimmt.rules import MAX_PLAYERS, MIN_PLAYERS, ROWS
 from ..models.seeds import MAX_SEED
+from ..models.the_game import variants
 from ..puzzles.the_game.daily import STREAMS
 from .inputs import SERVED
 from .schema import Endpoint, Field, Json
@@ -46,7 +47,7 @@ PLAYS = Field("plays", (Json.ARRAY,), 'the turn\'s plays so far: [{"card": 37, "
               items=Json.OBJECT)  # fmt: skip
 TIME = "seconds of search (the server's cap wins)"
 VARIANT = Field("variant", (Json.STRING,), "a served variant", enum=SERVED)
-STREAM = Field("variant", (Json.STRING,), "the daily stream", enum=("classic", *STREAMS))
+STREAM = Field("variant", (Json.STRING,), "the daily stream", enum=(variants.DEFAULT, *STREAMS))
 DAILY = Field("daily", (Json.STRING,), "the puzzle's day", pattern=_DATE, format="date")
 DAY = Field(
     "date", (Json.STRING,), "a day YYYY-MM-DD (default today, UTC)", pattern=_DATE, format="date"

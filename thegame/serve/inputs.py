@@ -84,8 +84,8 @@ def text(data: dict[str, Any], key: str, default: str | None = None) -> str | No
 
 
 def variant_name(name: str | None) -> str:
-    """A served variant's name (default classic)."""
-    name = name or "classic"
+    """A served variant's name (none given: the default one)."""
+    name = name or variants.DEFAULT
     rules = get_rules(name)
     if rules.name not in SERVED:
         raise InvalidInputError(

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..models import InvalidInputError
 from ..models.seeds import MAX_SEED
+from ..models.the_game import variants
 from . import cento, inputs, jobs
 from .background import Job, JobKind
 from .base import (
@@ -81,7 +82,7 @@ def _start_daily(server: Server, body: dict[str, Any]) -> Job:
 
     async def work(job: Job) -> Any:
         await server.puzzle(day, stream, None, job)
-        return {"date": day.isoformat(), "variant": stream or "classic"}
+        return {"date": day.isoformat(), "variant": stream or variants.DEFAULT}
 
     return server.jobs.start(JobKind.DAILY, "deals", work)
 
