@@ -212,7 +212,7 @@ def view(board: Board) -> dict[str, Any]:
     if not board.hidden or over:
         # A puzzle shows its draw pile (its deal is known); a real game only once it is over.
         out["draw_pile"] = state.draw_pile()
-    if not board.hidden and not rules.is_duel:
+    if not board.hidden:
         # The deal is open: the page's own referee (web/referee.js) judges a
         # play at once, before asking the server, which stays the authority.
         out["referee"] = {

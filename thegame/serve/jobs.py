@@ -85,8 +85,6 @@ def hint_job(
     board = open_board(record, (), plays, hidden=False)
     if board.state.over:
         raise InvalidInputError(f"the game is over ({board.state.reason}): no next play", "record")
-    if board.state.rules.is_duel:
-        raise InvalidInputError("Face to Face hints: use 'thegame hint'", "record")
     hint = hint_for(board.state, Limit(seconds, None, None, memory))
     out = hint_dict(board.state, len(record.turns) + 1, hint)
     return _cut(out, not out.get("optimal", True))

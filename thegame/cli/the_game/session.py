@@ -57,6 +57,14 @@ class Session:
     def __post_init__(self) -> None:
         self._state = self.start.copy()
 
+    def duel_searcher(self) -> ProofNumberSearch:
+        """The duel's search, made at the first question and kept."""
+        from ...solver.the_game.duel.api import session as search_session
+
+        if self.duel_search is None:
+            self.duel_search = search_session(self.deal)
+        return self.duel_search
+
     def rebuild(self) -> None:
         state = self.start.copy()
         for a in self.actions:
