@@ -418,25 +418,36 @@ def _method(request: Request) -> str:
     return "GET" if request.method == "HEAD" else request.method
 
 
+async def _declared(request: Request) -> None:
+    """The request against its endpoint's declaration (``endpoints``)."""
+    spec = ENDPOINTS.get((_method(request), request.url.path))
+    if spec is None:
+        return
+    schema.check_query(spec.query, request.query_params)
+    if spec.body is None:
+        schema.check_required(spec.required, request.query_params)
+    else:
+        data = await _json(request)
+        schema.check_required(spec.required, data)
+        schema.check_fields(spec.body, data)
+        schema.check_one_of(spec.one_of, data)
+
+
 def api(handler: Handler) -> Handler:
-    """An API route: its declared fields checked first (``schema``); user
-    errors are 400s with one line, a busy or overrun pool a 503 with
-    Retry-After, and nothing a client sends a 500."""
+    """An API route: its declared fields checked first (``schema``), a
+    request they refuse a 400; one they allow but the game's rules refuse
+    (a deck that is not one, an illegal play) a 422; a busy or overrun
+    pool a 503 with Retry-After, and nothing a client sends a 500."""
 
     async def wrapped(request: Request) -> Response:
         try:
-            spec = ENDPOINTS.get((_method(request), request.url.path))
-            if spec is not None:
-                schema.check_query(spec.query, request.query_params)
-                if spec.body is None:
-                    schema.check_required(spec.required, request.query_params)
-            if spec is not None and spec.body is not None:
-                data = await _json(request)
-                schema.check_required(spec.required, data)
-                schema.check_fields(spec.body, data)
+            try:
+                await _declared(request)
+            except ThegameError as e:
+                return error(str(e), 400)
             return await handler(request)
         except ThegameError as e:
-            return error(str(e), 404 if isinstance(e, UnknownJob) else 400)
+            return error(str(e), 404 if isinstance(e, UnknownJob) else 422)
         except PoolBusy as e:
             return error(str(e), 503, {"Retry-After": str(e.retry_after)})
         except Unavailable as e:

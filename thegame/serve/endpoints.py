@@ -39,7 +39,6 @@ RECORD = Field(
     "record",
     (Json.OBJECT, Json.STRING),
     "a game record, or a record file's text (a deal or a puzzle is read as its position)",
-    min_length=1,
     forms=(("deal",), ("deck",), ("position",)),
 )
 TURNS = Field("turns", (Json.ARRAY,), "the turns played, in the record format", items=Json.OBJECT)
