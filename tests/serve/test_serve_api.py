@@ -466,6 +466,7 @@ def test_a_full_pool_answers_503_with_retry_after() -> None:
 
 
 def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced() -> None:
+    from thegame.models import Limit
     from thegame.serve import jobs
     from thegame.serve.inputs import game
 
@@ -480,10 +481,11 @@ def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced() -> No
 
         record = game({"seed": 108, "variant": "profi-hard"})
         with pytest.raises(JobCancelled):
-            await pool.run(jobs.solve_job, (record, 30.0, 64, False), 30.0, gone)
+            await pool.run(jobs.solve_job, (record, Limit(time=30.0, memory=64), False), 30.0, gone)
         took = time.monotonic() - start
         # The fresh worker (started in the background) serves the next job.
-        quick = await pool.run(jobs.solve_job, (game({"seed": 5}), 5.0, 64, False), 5.0)
+        job = (game({"seed": 5}), Limit(time=5.0, memory=64), False)
+        quick = await pool.run(jobs.solve_job, job, 5.0)
         after = pool.pids()
         await pool.close()
         return took, before, after, quick["cards_left"]

@@ -22,7 +22,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..models import InvalidInputError, ThegameError
+from ..models import InvalidInputError, Limit, ThegameError
 from ..models.the_game import variants
 from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
@@ -331,6 +331,10 @@ class Server:
         ]
 
     # -- running jobs ------------------------------------------------------------
+
+    def limit(self, seconds: float) -> Limit:
+        """A request's budget: its seconds (already under the cap), the memory cap."""
+        return Limit(time=seconds, memory=self.settings.memory)
 
     @property
     def make_time(self) -> float:

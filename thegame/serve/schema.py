@@ -209,7 +209,8 @@ def check_one_of(names: tuple[str, ...], data: dict[str, Any]) -> None:
         return
     given = [n for n in names if data.get(n) is not None]
     if len(given) > 1:
-        raise InvalidInputError(f"give one of {', '.join(names)}, not {' and '.join(given)}", "body")
+        both = " and ".join(given)
+        raise InvalidInputError(f"give one of {', '.join(names)}, not {both}", "body")
     if not given:
         raise InvalidInputError(f"give one of {', '.join(names)}", "body")
 
