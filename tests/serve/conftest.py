@@ -9,6 +9,7 @@ client that can go away)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import socket
@@ -177,3 +178,37 @@ def launch_browser(modules: tuple[str, ...] = ()) -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def refusal(method: str, path: str, body: Any = None, query: str = "") -> int:
+    """The status a refused request gets by the published schema: 400 when
+    ``/api/openapi.json`` refuses it (a field missing, empty, of the wrong
+    type or range), 422 when it allows it and the game's rules refuse it."""
+    import json as _json
+    from urllib.parse import parse_qsl
+
+    from jsonschema import Draft202012Validator
+
+    from thegame import __version__
+    from thegame.serve.endpoints import ENDPOINTS
+    from thegame.serve.schema import operation
+
+    op = operation(method, path, ENDPOINTS[(method, path)])
+    checks: list[tuple[dict[str, Any], Any]] = []
+    if "requestBody" in op:
+        schema = op["requestBody"]["content"]["application/json"]["schema"]
+        checks.append((schema, body))
+    for name, raw in parse_qsl(query, keep_blank_values=True):
+        param = next((p for p in op.get("parameters", ()) if p["name"] == name), None)
+        if param is not None:
+            value: Any = raw
+            if param["schema"].get("type") == "integer":
+                with contextlib.suppress(ValueError):
+                    value = _json.loads(raw)
+            checks.append((param["schema"], value))
+    assert __version__  # the document's version is the package's; the schemas are the same
+    for schema, value in checks:
+        validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        if not validator.is_valid(value):
+            return 400
+    return 422

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from thegame.models import interrupt
+from thegame.models import Limit, interrupt
 from thegame.models.the_game import Deal, Record, get_rules
-from thegame.serve.jobs import SHORT_SOLVE, solve_job
+from thegame.serve.jobs import solve_job
 from thegame.serve.pool import JobCancelled, WorkerPool
+from thegame.solver.the_game.portfolio import SEARCH_ALONE as SHORT_SOLVE
 
 # Solo classic deals the search wins in a few hundred to a few thousand nodes.
 QUICK = (2, 3, 4, 5, 9, 10, 12)
@@ -27,7 +28,7 @@ def deal_record(variant: str, seed: int) -> Record:
 
 
 def in_process(seed: int, seconds: float) -> tuple[str, int, int]:
-    r = solve_job(deal_record("classic", seed), seconds, None, False)
+    r = solve_job(deal_record("classic", seed), Limit(time=seconds), False)
     return r["verdict"], r["stats"]["nodes"], r["cards_left"]
 
 
@@ -48,7 +49,7 @@ def test_a_fresh_workers_first_job_has_its_whole_budget() -> None:
         pool = WorkerPool(1, 30.0)
         await pool.start()
         try:
-            job = (deal_record("classic", 5), SHORT_SOLVE, None, False)
+            job = (deal_record("classic", 5), Limit(time=SHORT_SOLVE), False)
             result: dict[str, Any] = await pool.run(solve_job, job, 0.25)
             return result
         finally:
@@ -71,14 +72,14 @@ async def _after_spent_and_cancelled(rounds: int, seed: int) -> list[str]:
         if await pool.run(interrupt.requested, (), 5.0):
             wrong.append(f"round {i}, after {after}: the stop flag was already set")
         s, t = rng.choice(QUICK), rng.choice((0.5, SHORT_SOLVE))
-        got = await pool.run(solve_job, (deal_record("classic", s), t, None, False), t)
+        got = await pool.run(solve_job, (deal_record("classic", s), Limit(time=t), False), t)
         if "stopped_early" in got or answer(got) != want[(s, t)]:
             wrong.append(f"round {i}, after {after}: seed {s} {t} s gave {got['stats']}")
 
     async def spent(i: int) -> None:
         # The alarm (budget) falls anywhere from before the search starts to mid-search.
         budget = rng.uniform(0.01, 0.3)
-        r = await pool.run(solve_job, (deal_record(*HARD), 5.0, None, False), budget)
+        r = await pool.run(solve_job, (deal_record(*HARD), Limit(time=5.0), False), budget)
         assert r["stopped_early"] and r["verdict"] == "unknown"
         await check(i, "a spent budget")
 
@@ -89,7 +90,7 @@ async def _after_spent_and_cancelled(rounds: int, seed: int) -> list[str]:
             return time.monotonic() - t0 > after
 
         with pytest.raises(JobCancelled):
-            await pool.run(solve_job, (deal_record(*HARD), 5.0, None, False), 5.0, gone)
+            await pool.run(solve_job, (deal_record(*HARD), Limit(time=5.0), False), 5.0, gone)
         await check(i, "a cancelled job")
 
     try:

@@ -1,9 +1,12 @@
 """The API against its own contract: Schemathesis reads ``GET
 /api/openapi.json`` and sends every ``/api/`` operation requests drawn from
-it, in process (ASGI, no network), and checks each answer: no 5xx, a status
-the schema documents, JSON of the documented shape (every error one
+it, in process (ASGI, no network), and checks each answer with every check
+but the server-error one (a 503 is designed; ``no_fault`` checks it): a
+status the schema documents, JSON of the documented shape (every error one
 ``{"error": ...}`` object), the documented headers (Retry-After on a 503),
-405 for a method an operation lacks.
+405 for a method an operation lacks, what the schema refuses refused (400)
+and what it allows accepted, or refused by the game's rules (422, as the
+repository's ``schemathesis.toml`` says).
 
 A small fixed example budget keeps the default run short; ``-m slow`` runs
 a larger one. The searches get a server cap of half a second, so an answer
@@ -13,6 +16,7 @@ the answers checked."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +24,7 @@ schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from schemathesis import checks  # noqa: E402
+from schemathesis.config import SchemathesisConfig  # noqa: E402
 
 from thegame.serve.app import Settings, create_app  # noqa: E402
 from thegame.serve.base import LOOPBACK_HOSTS  # noqa: E402
@@ -38,6 +43,7 @@ SETTINGS = Settings(
     make_time=3.0,
     hosts=(*LOOPBACK_HOSTS, "testserver"),
 )
+CONFIG = Path(__file__).parents[2] / "schemathesis.toml"
 # Examples per operation: the default run, and -m slow.
 FEW, MANY = 10, 150
 
@@ -59,6 +65,11 @@ CHECKS = [
     checks.response_schema_conformance,
     checks.response_headers_conformance,
     checks.negative_data_rejection,  # what the schema refuses, the server refuses
+    checks.positive_data_acceptance,  # what it allows, the server takes (or its rules refuse: 422)
+    checks.missing_required_header,
+    checks.use_after_free,
+    checks.ensure_resource_availability,
+    checks.ignored_auth,
     checks.unsupported_method,  # a method an endpoint lacks: 405, before any body check
     checks.allow_header_conformance,
 ]
@@ -67,7 +78,8 @@ CHECKS = [
 @pytest.fixture(scope="module")
 def api_schema() -> Iterator[object]:
     app = create_app(SETTINGS)
-    yield schemathesis.openapi.from_asgi("/api/openapi.json", app)
+    config = SchemathesisConfig.from_path(str(CONFIG))
+    yield schemathesis.openapi.from_asgi("/api/openapi.json", app, config=config)
 
 
 schema = schemathesis.pytest.from_fixture("api_schema")

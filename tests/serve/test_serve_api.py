@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import DAY, LiveServer, blunder_record, http_client
+from conftest import DAY, LiveServer, blunder_record, http_client, refusal
 
 from thegame.models.the_game import Deal, Record, get_rules, replay
 from thegame.models.the_game.notation import play_text
@@ -45,14 +45,14 @@ def test_daily_extreme_stream(client: httpx.Client) -> None:
 @pytest.mark.parametrize(
     ("query", "words"),
     [
-        ("date=2026-13-01", "not a valid date"),
-        ("date=yesterday", "not a date YYYY-MM-DD"),
-        ("variant=nimmt", "no daily stream"),
+        ("date=2026-13-01", "date: not a valid date"),
+        ("date=yesterday", "date: not a valid date"),
+        ("variant=nimmt", "variant: must be one of classic, extreme"),
     ],
 )
 def test_daily_bad_input(client: httpx.Client, query: str, words: str) -> None:
     r = client.get(f"/api/daily?{query}")
-    assert r.status_code == 400
+    assert r.status_code == refusal("GET", "/api/daily", query=query), r.text
     assert words in r.json()["error"]
 
 
@@ -150,13 +150,13 @@ BAD_SOLVES: list[tuple[Any, str]] = [
     ({"seed": "x"}, "seed: must be an integer"),
     ({"seed": -1}, "seed: must be from 0"),
     ({"seed": True}, "seed: must be an integer"),
-    ({"seed": 1, "deck": "1 2 3"}, "give one deal source"),
-    ({}, "no deal given"),
+    ({"seed": 1, "deck": "1 2 3"}, "give one of seed, deck, deal, not seed and deck"),
+    ({}, "give one of seed, deck, deal"),
     ({"seed": 1, "time_limit": 0}, "time_limit: must be a finite positive"),
     ({"seed": 1, "time_limit": -3}, "time_limit: must be a finite positive"),
     ({"seed": 1, "time_limit": "5"}, "time_limit: must be a number"),
-    ({"seed": 1, "variant": "duel"}, "unknown variant"),
-    ({"seed": 1, "variant": "face-to-face"}, "the server plays classic"),
+    ({"seed": 1, "variant": "duel"}, "variant: must be one of classic, profi"),
+    ({"seed": 1, "variant": "face-to-face"}, "variant: must be one of classic, profi"),
     ({"seed": 1, "players": 9}, "players: must be from 1 to 5"),
     ({"seed": 1, "players": 0}, "players: must be from 1 to 5"),
     ({"deck": "1 2 3"}, "deck"),
@@ -173,7 +173,7 @@ def test_solve_bad_input_is_a_400_with_one_line(
     client: httpx.Client, body: Any, words: str
 ) -> None:
     r = client.post("/api/solve", json=body)
-    assert r.status_code == 400, r.text
+    assert r.status_code == refusal("POST", "/api/solve", body), r.text
     message = r.json()["error"]
     assert words in message and "\n" not in message and "Traceback" not in message
 
@@ -252,13 +252,13 @@ def test_hint_from_a_record(client: httpx.Client) -> None:
 def test_record_endpoints_bad_input(client: httpx.Client, body: Any, words: str) -> None:
     for path in ("/api/check", "/api/hint", "/api/analyze", "/api/explain"):
         r = client.post(path, json=body)
-        assert r.status_code == 400, (path, r.text)
+        assert r.status_code == refusal("POST", path, body), (path, r.text)
         assert words in r.json()["error"]
 
 
-def test_hint_of_a_finished_game_is_a_400(client: httpx.Client) -> None:
+def test_hint_of_a_finished_game_is_a_422(client: httpx.Client) -> None:
     r = client.post("/api/hint", json={"record": blunder_record().to_dict()})
-    assert r.status_code == 400
+    assert r.status_code == 422  # well formed; the rules allow no next play
     assert "the game is over" in r.json()["error"]
 
 
@@ -439,7 +439,7 @@ def test_real_game_played_to_its_end_reveals_the_record_only_then(client: httpx.
 )
 def test_board_bad_input(client: httpx.Client, body: dict[str, Any], words: str) -> None:
     r = client.post("/api/board", json=body)
-    assert r.status_code == 400, r.text
+    assert r.status_code == refusal("POST", "/api/board", body), r.text
     assert words in r.json()["error"]
 
 
@@ -466,6 +466,7 @@ def test_a_full_pool_answers_503_with_retry_after() -> None:
 
 
 def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced() -> None:
+    from thegame.models import Limit
     from thegame.serve import jobs
     from thegame.serve.inputs import game
 
@@ -480,10 +481,11 @@ def test_a_job_whose_client_went_away_is_stopped_and_its_worker_replaced() -> No
 
         record = game({"seed": 108, "variant": "profi-hard"})
         with pytest.raises(JobCancelled):
-            await pool.run(jobs.solve_job, (record, 30.0, 64, False), 30.0, gone)
+            await pool.run(jobs.solve_job, (record, Limit(time=30.0, memory=64), False), 30.0, gone)
         took = time.monotonic() - start
         # The fresh worker (started in the background) serves the next job.
-        quick = await pool.run(jobs.solve_job, (game({"seed": 5}), 5.0, 64, False), 5.0)
+        job = (game({"seed": 5}), Limit(time=5.0, memory=64), False)
+        quick = await pool.run(jobs.solve_job, job, 5.0)
         after = pool.pids()
         await pool.close()
         return took, before, after, quick["cards_left"]

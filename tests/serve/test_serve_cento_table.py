@@ -94,7 +94,7 @@ def test_every_table_size_deals_and_the_engine_answers(client: httpx.Client, pla
 def test_a_drawn_card_stays_drawn_and_there_is_no_solution(client: httpx.Client) -> None:
     d = board(client, None, None)
     r = client.post("/api/cento/board", json={"game": GAME, "action": "solution"})
-    assert r.status_code == 400 and "ask for a hint" in r.json()["error"]
+    assert r.status_code == 422 and "ask for a hint" in r.json()["error"]  # well formed
     for _ in range(200):
         if d["state"] != "playing":
             pytest.skip("the game ended before seat 1 had to draw")
@@ -105,7 +105,7 @@ def test_a_drawn_card_stays_drawn_and_there_is_no_solution(client: httpx.Client)
     if d["steps"]:  # the drawn card can go on: the turn is still open
         body = {"game": GAME, "turns": d["turns"], "steps": d["steps"], "action": "undo"}
         r = client.post("/api/cento/board", json=body)
-        assert r.status_code == 400 and "stays" in r.json()["error"]
+        assert r.status_code == 422 and "stays" in r.json()["error"]
 
 
 def test_the_review_of_a_table_game_judges_every_turn(client: httpx.Client) -> None:

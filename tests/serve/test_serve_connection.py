@@ -85,7 +85,8 @@ def test_an_origin_must_match_scheme_host_and_port(client: httpx.Client) -> None
         assert r.json()["error"].startswith("refused: a request from another origin"), origin
     for origin in (f"http://127.0.0.1:{port}", f"HTTP://127.0.0.1:{port}"):
         r = client.post("/api/check", content=body, headers={**headers, "origin": origin})
-        assert r.status_code == 400 and "record" in r.json()["error"], origin  # served
+        # Served: the record, well formed but no game, refused by the rules.
+        assert r.status_code == 422 and "record" in r.json()["error"], origin
 
 
 @pytest.fixture(scope="module")

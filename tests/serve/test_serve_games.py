@@ -4,11 +4,12 @@ every bad input a 400 with one line."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
 import pytest
-from conftest import DAY
+from conftest import DAY, refusal
 
 from thegame.analysis.cento.session import step_text, turn_steps
 from thegame.analysis.nimmt.players import LEVELS
@@ -27,8 +28,14 @@ def table(client: httpx.Client, game: dict[str, Any], rounds: Any, action: Any) 
     return client.post("/api/nimmt/table", json={"game": game, "rounds": rounds, "action": action})
 
 
-def one_line_400(r: httpx.Response, *words: str) -> str:
-    assert r.status_code == 400, r.text[:300]
+def one_line_refusal(r: httpx.Response, *words: str) -> str:
+    """A refusal in one line: a 400 where the schema refuses the request,
+    a 422 where the game's rules do (``refusal``)."""
+    req = r.request
+    body = json.loads(req.content) if req.content else None
+    assert r.status_code == refusal(req.method, req.url.path, body, req.url.query.decode()), (
+        r.text[:300]
+    )
     message: str = r.json()["error"]
     assert message and "\n" not in message
     for w in words:
@@ -150,18 +157,18 @@ def test_nimmt_hint_is_a_card_of_the_hand(client: httpx.Client) -> None:
 def test_nimmt_table_bad_input(
     client: httpx.Client, body: dict[str, Any], words: list[str]
 ) -> None:
-    one_line_400(client.post("/api/nimmt/table", json=body), *words)
+    one_line_refusal(client.post("/api/nimmt/table", json=body), *words)
 
 
 def test_nimmt_row_named_when_rule_s3_asks_none(client: httpx.Client) -> None:
     d = table(client, ROUND, [], None).json()
     high = d["hand"][-1]["card"]  # 101: above a row's end, no choice
-    one_line_400(table(client, ROUND, [], {"card": high, "row": 1}), "S3")
+    one_line_refusal(table(client, ROUND, [], {"card": high, "row": 1}), "S3")
 
 
 def test_nimmt_no_turn_after_the_end(client: httpx.Client) -> None:
     d = play_round(client, ROUND)
-    one_line_400(table(client, ROUND, d["rounds"], {"card": 1}), "over")
+    one_line_refusal(table(client, ROUND, d["rounds"], {"card": 1}), "over")
 
 
 @pytest.mark.parametrize(
@@ -176,7 +183,7 @@ def test_nimmt_no_turn_after_the_end(client: httpx.Client) -> None:
 def test_nimmt_review_bad_input(
     client: httpx.Client, body: dict[str, Any], words: list[str]
 ) -> None:
-    one_line_400(client.post("/api/nimmt/review", json=body), *words)
+    one_line_refusal(client.post("/api/nimmt/review", json=body), *words)
 
 
 def test_nimmt_page_lists_the_levels_and_redirects_to_a_seed(client: httpx.Client) -> None:
@@ -241,7 +248,7 @@ def test_cento_undo_takes_back_a_step_then_a_turn(client: httpx.Client) -> None:
     after = cento(client, d, {"play": card}).json()
     back = cento(client, after, "undo").json()
     assert back["turns"] == [] and back["steps"] == [] and back["hand"] == d["hand"]
-    one_line_400(cento(client, d, "undo"), "nothing to take back")
+    one_line_refusal(cento(client, d, "undo"), "nothing to take back")
 
 
 def test_cento_hint_is_the_first_turn_of_a_fewest_line(client: httpx.Client) -> None:
@@ -276,7 +283,7 @@ def test_cento_hint_is_the_first_turn_of_a_fewest_line(client: httpx.Client) -> 
 def test_cento_board_bad_input(
     client: httpx.Client, body: dict[str, Any], words: list[str]
 ) -> None:
-    one_line_400(client.post("/api/cento/board", json=body), *words)
+    one_line_refusal(client.post("/api/cento/board", json=body), *words)
 
 
 def test_cento_solve_a_seed_gives_the_verdict_and_a_line_that_replays(
@@ -310,7 +317,7 @@ def test_cento_solve_a_seed_gives_the_verdict_and_a_line_that_replays(
 def test_cento_solve_bad_input(
     client: httpx.Client, body: dict[str, Any], words: list[str]
 ) -> None:
-    one_line_400(client.post("/api/cento/solve", json=body), *words)
+    one_line_refusal(client.post("/api/cento/solve", json=body), *words)
 
 
 def test_cento_pages(client: httpx.Client) -> None:

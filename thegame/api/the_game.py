@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..models import NO_LIMIT, IllegalMoveError, InvalidInputError, Limit, Status, Verdict
 from ..models.the_game import Deal as _Deal
-from ..models.the_game import GameState, Rules, get_rules
+from ..models.the_game import GameState, Rules, get_rules, variants
 from ..models.the_game import Record as _Record
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ class Deal(_Deal):
         """
         if rules is not None and variant is not None and rules.name != variant:
             raise InvalidInputError(f"variant {variant} contradicts rules {rules.name}", "deal")
-        chosen = rules if rules is not None else get_rules(variant or "classic")
+        chosen = rules if rules is not None else get_rules(variant or variants.DEFAULT)
         deal = super().from_seed(seed, chosen, players, first)
         assert isinstance(deal, Deal)  # the base class builds ``cls``
         return deal

@@ -1,11 +1,5 @@
-"""A click group whose commands are imported when they run, not at start-up.
-
-Each command's module pulls in its solver, and some solvers pull in large
-libraries (OR-Tools, the compiled kernels): imported all at once they made
-``thegame --version`` take a third of a second. The group knows its
-commands by name and import path and imports one only when it is invoked
-(``--help`` of the group imports them all, for their one-line help).
-"""
+"""A click group whose commands are imported when they run, not at start-up
+(``thegame --version`` stays fast)."""
 
 from __future__ import annotations
 

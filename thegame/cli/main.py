@@ -1,24 +1,6 @@
-"""The ``thegame`` command: one group; each command lives in its game's room.
-
-The Game family's commands are top level (``thegame solve``); every other
-game is a group of its own (``thegame mind ...``, ``thegame nimmt ...``, ``thegame cento ...``).
-
-Start-up stays small: this module imports click and the standard library
-only, and a command's module (with its solver) is imported when the command
-runs (``lazy.LazyGroup``).
-
-How the console script ends:
-
-- Ctrl-C stops the searches (``models.interrupt``) and prints no answer:
-  ``interrupted`` on stderr, exit 130. What a command prints on stdout is
-  held until it ends and dropped on Ctrl-C, so not even half an answer
-  shows; the commands that talk as they go (``play``, ``generate``,
-  ``solve-batch``, ``survey``, ``serve``) print whole items only.
-- A Ctrl-C while the modules load (the first fraction of a second) ends
-  the same way, without a traceback.
-- A closed pipe (``thegame ... | head -1``) ends quietly, as Unix tools do:
-  by SIGPIPE, without a word.
-"""
+"""The ``thegame`` command: one group, each command in its game's room,
+imported when it runs (``lazy``). How the script ends on Ctrl-C (exit 130)
+and on a closed pipe is told in docs/commands.md."""
 
 from __future__ import annotations
 

@@ -40,8 +40,6 @@ from .options import deal_source_options, json_option, record_argument, save_opt
 
 PLAYERS = click.IntRange(2, 4)
 players_option = click.option("--players", type=PLAYERS, required=True, help="Players (2-4).")
-level_option = click.option("--level", type=click.IntRange(min=1), required=True,
-                            help="The level: n cards each (rule M2).")
 high_option = click.option("--high", type=click.IntRange(2, 1000), default=HIGH,
                            show_default=True, help="Highest card (a smaller deck for tests).")
 tolerance_option = click.option("--tolerance", "-d", type=click.IntRange(min=1), required=True,

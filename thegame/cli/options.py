@@ -1,19 +1,6 @@
-"""The options every game's commands share, defined once: one name, one
-type and one help text for the same meaning.
-
-- a budget: ``--time-limit``, ``--node-limit``, ``--memory``, handed to the
-  command as one ``Limit`` (``limit_options``);
-- ``--json`` (``json_option``);
-- a deal: ``--seed N`` / ``--deck`` / ``--deal FILE`` (``deal_source_options``);
-- a record: the positional ``FILE`` (``record_argument``);
-- a sampling seed: ``--sample-seed`` (``sample_seed_option``), never ``--seed``,
-  which is always the deal's.
-
-Every budget has a range, refused in one line (exit 2) before any work
-when a value is outside it: seconds above 0 and at most 10^9 (``nan``,
-``inf``, 0 and negatives refused); nodes from 1 to 2^63 - 1 (what the
-compiled searches count in); memory from 16 MiB to 128 GiB.
-"""
+"""The options every game's commands share, defined once (one name, one type,
+one help text): the budget as one ``Limit``, ``--json``, a deal's source, a
+record ``FILE``, ``--sample-seed``. Their ranges: docs/commands.md."""
 
 from __future__ import annotations
 

@@ -31,7 +31,6 @@ from ..models.errors import InvalidInputError
 from ..models.outcome import Limit
 from ..models.the_game import Deal
 from .cento.puzzles import daily as cento_daily
-from .dates import parse_date
 from .the_game.daily import EPOCH, daily
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -337,7 +336,3 @@ def _swap(work: Path, out: Path) -> None:
         raise
     with contextlib.suppress(OSError):
         shutil.rmtree(old)
-
-
-def parse_day(text: str) -> dt.date:
-    return parse_date(text)

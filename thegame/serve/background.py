@@ -1,10 +1,5 @@
-"""Jobs a page starts and then watches, so that a wait of seconds shows how
-far it got and can be cancelled: ``POST /api/jobs`` starts one (a review,
-The Mind's odds) and answers its id at once; ``GET /api/jobs?id=`` says how
-far it got (what the worker reports: turns judged so far, levels counted)
-and, once done, its answer; ``POST /api/jobs/cancel`` stops it. A job nobody
-asked about for ``ABANDON`` seconds is stopped as if cancelled (its page was
-closed). The last ``KEEP`` jobs are kept for the page that shows them."""
+"""Jobs a page starts and then watches (a review, The Mind's odds): started,
+asked how far they got, cancelled; one nobody asks about is stopped."""
 
 from __future__ import annotations
 

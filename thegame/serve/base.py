@@ -1,10 +1,6 @@
 """What every page and endpoint of the server shares: its settings, its
-state (the worker pool, the puzzles made), the wrappers that turn a user's
-error into a 400 with one line, and the readers of a query's numbers and
-dates. Bad input is a 400 with the command line's one line as
-``{"error": ...}``; a body over ``max_body`` bytes a 413; a full pool a 503
-with ``Retry-After``.
-"""
+state (the worker pool, the puzzles made), and the wrappers that turn a
+user's error into a 400 with one line."""
 
 from __future__ import annotations
 
@@ -26,7 +22,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..models import InvalidInputError, ThegameError
+from ..models import InvalidInputError, Limit, ThegameError
+from ..models.the_game import variants
 from ..puzzles.dates import parse_date, today_utc
 from ..puzzles.the_game.daily import STREAMS
 from ..puzzles.the_game.files import Puzzle
@@ -328,8 +325,16 @@ class Server:
             loader=PackageLoader("thegame.serve", "templates"),
             autoescape=select_autoescape(["html"]),
         )
+        # Every page's menu: the default stream, then each served one (the registry's).
+        self.templates.globals["streams"] = [variants.variant(variants.DEFAULT)] + [
+            variants.variant(name) for name in STREAMS
+        ]
 
     # -- running jobs ------------------------------------------------------------
+
+    def limit(self, seconds: float) -> Limit:
+        """A request's budget: its seconds (already under the cap), the memory cap."""
+        return Limit(time=seconds, memory=self.settings.memory)
 
     @property
     def make_time(self) -> float:
@@ -379,7 +384,7 @@ class Server:
         key = (day.isoformat(), stream)
         if key not in self.puzzles:
             async with self.making(
-                ("daily", key), f"the puzzle of {key[0]} ({stream or 'classic'})"
+                ("daily", key), f"the puzzle of {key[0]} ({stream or variants.DEFAULT})"
             ):
                 if key not in self.puzzles:
                     data = await self.run(
@@ -417,25 +422,36 @@ def _method(request: Request) -> str:
     return "GET" if request.method == "HEAD" else request.method
 
 
+async def _declared(request: Request) -> None:
+    """The request against its endpoint's declaration (``endpoints``)."""
+    spec = ENDPOINTS.get((_method(request), request.url.path))
+    if spec is None:
+        return
+    schema.check_query(spec.query, request.query_params)
+    if spec.body is None:
+        schema.check_required(spec.required, request.query_params)
+    else:
+        data = await _json(request)
+        schema.check_required(spec.required, data)
+        schema.check_fields(spec.body, data)
+        schema.check_one_of(spec.one_of, data)
+
+
 def api(handler: Handler) -> Handler:
-    """An API route: its declared fields checked first (``schema``); user
-    errors are 400s with one line, a busy or overrun pool a 503 with
-    Retry-After, and nothing a client sends a 500."""
+    """An API route: its declared fields checked first (``schema``), a
+    request they refuse a 400; one they allow but the game's rules refuse
+    (a deck that is not one, an illegal play) a 422; a busy or overrun
+    pool a 503 with Retry-After, and nothing a client sends a 500."""
 
     async def wrapped(request: Request) -> Response:
         try:
-            spec = ENDPOINTS.get((_method(request), request.url.path))
-            if spec is not None:
-                schema.check_query(spec.query, request.query_params)
-                if spec.body is None:
-                    schema.check_required(spec.required, request.query_params)
-            if spec is not None and spec.body is not None:
-                data = await _json(request)
-                schema.check_required(spec.required, data)
-                schema.check_fields(spec.body, data)
+            try:
+                await _declared(request)
+            except ThegameError as e:
+                return error(str(e), 400)
             return await handler(request)
         except ThegameError as e:
-            return error(str(e), 404 if isinstance(e, UnknownJob) else 400)
+            return error(str(e), 404 if isinstance(e, UnknownJob) else 422)
         except PoolBusy as e:
             return error(str(e), 503, {"Retry-After": str(e.retry_after)})
         except Unavailable as e:
@@ -501,12 +517,11 @@ async def _json(request: Request) -> dict[str, Any]:
 
 def _stream(name: str | None) -> str | None:
     """A daily stream: None (the default one) or one of ``STREAMS``."""
-    if name in (None, "", "classic"):
+    if name in (None, variants.DEFAULT):
         return None
     if name not in STREAMS:
-        raise InvalidInputError(
-            f"no daily stream {name!r} (streams: classic, {', '.join(STREAMS)})", "variant"
-        )
+        known = ", ".join((variants.DEFAULT, *STREAMS))
+        raise InvalidInputError(f"no daily stream {name!r} (streams: {known})", "variant")
     return name
 
 

@@ -1,14 +1,5 @@
-"""A game on a page, kept going through the rules engine.
-
-The server is the authority: the page sends the game (the deal's source),
-the turns it has finished and the plays of the turn in progress, with one
-action; the server replays them all through the engine, applies the action
-and answers with the position as the player may see it. Where the deal is
-open (a puzzle) the answer carries what the page's own referee
-(``web/referee.js``, the static site's) needs to refuse a play at once. With a hidden draw pile (a
-real game) the answer shows the player's hand, the pile tops and how many
-cards are hidden, never their order, until the game is over.
-"""
+"""A game on a page, replayed through the rules engine on every action; the
+answer shows what the player may see (a hidden draw pile stays hidden)."""
 
 from __future__ import annotations
 
@@ -221,7 +212,7 @@ def view(board: Board) -> dict[str, Any]:
     if not board.hidden or over:
         # A puzzle shows its draw pile (its deal is known); a real game only once it is over.
         out["draw_pile"] = state.draw_pile()
-    if not board.hidden and not rules.is_duel:
+    if not board.hidden:
         # The deal is open: the page's own referee (web/referee.js) judges a
         # play at once, before asking the server, which stays the authority.
         out["referee"] = {

@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
 
 from ..analysis.cento.session import (
     Session,
@@ -351,3 +352,10 @@ async def table_page(request: Request) -> Response:
         time_cap=server.settings.time_cap,
         default_time=server.settings.default_time,
     )
+
+
+PAGES = (
+    Route("/cento", cento_page),
+    Route("/cento/table", table_page),
+    Route("/cento/{date}", cento_page),
+)

@@ -1,10 +1,5 @@
-"""Cento's table as a page draws it, and the work of a table game that runs
-in the worker pool: a person in seat 1 against the engine in the other
-seats (2 to 6 players), the engine's turns, a hint from what seat 1 sees
-and the review at the end. No web framework here: the workers import it.
-
-A table game hides what seat 1 cannot see: the others' hands (only their
-sizes are sent) and the draw pile's order (only its count)."""
+"""Cento's table as a page draws it (seat 1 sees only what it may), and the
+table's work that runs in the worker pool (no web framework here)."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from ..analysis.nimmt.players import LEVELS
 from ..models.cento.rules import MAX_NAMED
 from ..models.nimmt.rules import MAX_PLAYERS, MIN_PLAYERS, ROWS
 from ..models.seeds import MAX_SEED
+from ..models.the_game import variants
 from ..puzzles.the_game.daily import STREAMS
 from .inputs import SERVED
 from .schema import Endpoint, Field, Json
@@ -38,7 +39,6 @@ RECORD = Field(
     "record",
     (Json.OBJECT, Json.STRING),
     "a game record, or a record file's text (a deal or a puzzle is read as its position)",
-    min_length=1,
     forms=(("deal",), ("deck",), ("position",)),
 )
 TURNS = Field("turns", (Json.ARRAY,), "the turns played, in the record format", items=Json.OBJECT)
@@ -46,7 +46,7 @@ PLAYS = Field("plays", (Json.ARRAY,), 'the turn\'s plays so far: [{"card": 37, "
               items=Json.OBJECT)  # fmt: skip
 TIME = "seconds of search (the server's cap wins)"
 VARIANT = Field("variant", (Json.STRING,), "a served variant", enum=SERVED)
-STREAM = Field("variant", (Json.STRING,), "the daily stream", enum=("classic", *STREAMS))
+STREAM = Field("variant", (Json.STRING,), "the daily stream", enum=(variants.DEFAULT, *STREAMS))
 DAILY = Field("daily", (Json.STRING,), "the puzzle's day", pattern=_DATE, format="date")
 DAY = Field(
     "date", (Json.STRING,), "a day YYYY-MM-DD (default today, UTC)", pattern=_DATE, format="date"
@@ -74,8 +74,8 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
         "The day's puzzle as `thegame daily --json` prints it, its solution under `turns`",
         query=(DAY, STREAM),
         answer=("date", "variant", "seed", "cards_left", "deal", "position", "turns"),
-        handler="app:api_daily",
-        shown='GET /api/daily?date=YYYY-MM-DD&variant=extreme',
+        handler="the_game:api_daily",
+        shown=f"GET /api/daily?date=YYYY-MM-DD&variant={STREAMS[0]}",
         takes='(both optional: today, the default stream)',
         gives=(
             'the puzzle as `thegame daily --json` prints it: `date`, `variant`, `seed`, '
@@ -86,7 +86,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
         "The Mind: the exact odds of every level and the best star policy",
         query=MIND_ODDS,
         answer=("players", "tolerance", "levels", "campaign"),
-        handler="app:api_mind_odds",
+        handler="mind:api_mind_odds",
         shown='GET /api/mind/odds?players=2&tolerance=3',
         takes='(players 2-4, tolerance 1-10)',
         gives=(
@@ -110,7 +110,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
         answer=("verdict", "cards_left", "optimal", "turns", "line", "stats"),
         time_limit=True,
         one_of=("seed", "deck", "deal"),
-        handler="app:api_solve",
+        handler="the_game:api_solve",
         takes=(
             'one deal source: `"seed"` (with `"variant"`, `"players"`, `"first"`), `"deck"` '
             '(a string), or `"deal"` (a deal, record or puzzle as JSON, or a file\'s text); '
@@ -127,7 +127,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
         body=(RECORD,),
         answer=("legal", "status", "cards_left", "error"),
         worker=False,
-        handler="app:api_check",
+        handler="the_game:api_check",
         takes='`"record"`',
         gives='`legal`, `status`, `cards_left`, `error`, `reason`',
     ),
@@ -136,7 +136,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
         body=(RECORD, PLAYS, _seconds("time_limit", TIME, 3.0)),
         answer=("player", "turn", "move", "verdict", "text"),
         time_limit=True,
-        handler="app:api_hint",
+        handler="the_game:api_hint",
         takes='`"record"`, optional `"plays"` of the turn in progress, `"time_limit"` (3)',
         gives=(
             'the hint as `thegame hint --json` gives it: `player`, `turn`, `move` (`plays`, '
@@ -149,7 +149,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
         body=ANALYZE,
         answer=("cards_left", "status", "full_view", "turn_starts", "actions", "stats"),
         time_limit=True,
-        handler="app:api_analyze",
+        handler="the_game:api_analyze",
         takes=(
             '`"record"`, `"samples"` (100), `"sample_seed"` (0), `"hindsight"` (true), '
             '`"time_limit"` (per position, 1), `"hindsight_total"` (6)'
@@ -237,7 +237,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
         body=(RECORD,),
         answer=("turns",),
         worker=False,
-        handler="app:api_explain",
+        handler="the_game:api_explain",
         takes='`"record"`',
         gives='`turns`: each play with its reasons',
     ),
@@ -272,7 +272,7 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
             _int("helped", 0, HELPED, "hints taken so far (a puzzle's share text)", 0),
         ),
         answer=("state",),
-        handler="app:api_board",
+        handler="the_game:api_board",
         takes=(
             '`"game"` (`{"daily": "YYYY-MM-DD", "variant"}` or `{"seed", "variant", '
             '"players"}`), `"turns"`, `"plays"`, `"action"` (`{"play": {...}}`, `"end"`, '

@@ -1,4 +1,4 @@
-"""The work of the 6 nimmt! and Cento pages that runs in the worker pool:
+"""The work of The Mind's, 6 nimmt!'s and Cento's pages that runs in the worker pool:
 each function takes plain values, calls the library and returns the API's
 JSON (a ``ThegameError`` is the user's bad input). Kept apart from the
 routes so a worker imports no web framework; the pool preloads it."""
@@ -6,6 +6,7 @@ routes so a worker imports no web framework; the pool preloads it."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from typing import Any
 
 from ..analysis.cento.explain import explain_line
@@ -15,10 +16,15 @@ from ..analysis.nimmt.review import hint, review
 from ..analysis.nimmt.table import Table, advance, hand, next_turn, open_table, others_cards
 from ..models import InvalidInputError, Limit, interrupt
 from ..models.cento.record import Record as CentoRecord
+from ..models.mind import Rules as MindRules
 from ..models.nimmt.record import GameRecord, Record, replay, replay_game
 from ..models.nimmt.rules import HEADS
 from ..models.nimmt.state import GameResult
 from ..puzzles.cento.puzzles import daily
+from ..solver.mind.campaign import solve_campaign
+from ..solver.mind.gap import check_tolerance
+from ..solver.mind.table import campaign_odds_once
+from .pool import report
 
 # Samples behind a 6 nimmt! hint and a review's blind column on the page: the
 # CLI's default (a review of ten turns takes well under a second).
@@ -148,3 +154,48 @@ def _cut(out: dict[str, Any]) -> dict[str, Any]:
     if not out.get("optimal", True) or interrupt.requested():
         out["stopped_early"] = True
     return out
+
+
+# -- The Mind ----------------------------------------------------------------------------
+
+
+def _stop_when_asked(_: int) -> None:
+    """A count with no partial answer: the budget's stop flag ends it here."""
+    if interrupt.requested():
+        raise KeyboardInterrupt
+
+
+def mind_odds_job(players: int, tolerance: int, watched: bool = False) -> dict[str, Any]:
+    """The Mind: the exact odds of every level, without and with a star at
+    its start, and the best star policy over the campaign (``mind odds``);
+    ``watched``: the levels counted so far reported to the server."""
+    check_tolerance(tolerance)
+    rules = MindRules(players)
+    # Each level is counted twice (without and with a star), a tick per card value.
+    per_level = 2 * rules.high
+    ticks = itertools.count(1)
+
+    def tick(v: int) -> None:
+        _stop_when_asked(v)
+        if watched:
+            report(next(ticks) // per_level, rules.levels)
+
+    # The slow ones counted once, stored.
+    levels = campaign_odds_once(rules, tolerance, tick)
+    sol = solve_campaign(
+        rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
+    )
+    return {
+        "players": players,
+        "tolerance": tolerance,
+        "levels": [
+            {
+                "level": n,
+                "lives_lost": plain.floats(),
+                "lives_lost_with_star": starred.floats(),
+                "exact": True,
+            }
+            for n, (plain, starred) in levels.items()
+        ],
+        "campaign": sol.to_dict(),
+    }

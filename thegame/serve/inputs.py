@@ -84,8 +84,8 @@ def text(data: dict[str, Any], key: str, default: str | None = None) -> str | No
 
 
 def variant_name(name: str | None) -> str:
-    """A served variant's name (default classic)."""
-    name = name or "classic"
+    """A served variant's name (none given: the default one)."""
+    name = name or variants.DEFAULT
     rules = get_rules(name)
     if rules.name not in SERVED:
         raise InvalidInputError(
@@ -95,10 +95,8 @@ def variant_name(name: str | None) -> str:
 
 
 def served(deal: Deal) -> Deal:
-    """The deal, unless it is a game the pages and the searches here do not
-    serve (Face to Face has a solver of its own)."""
-    if deal.rules.is_duel:
-        raise InvalidInputError("Face to Face is not served yet; use 'thegame solve'", "variant")
+    """The deal, unless the registry says the server does not play its variant."""
+    variant_name(deal.rules.name)
     return deal
 
 

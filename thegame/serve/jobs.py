@@ -18,20 +18,14 @@ from ..analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
 from ..analysis.the_game.review import hint_for
 from ..models import InvalidInputError, Limit, Verdict, interrupt
 from ..models.advice import Advice
-from ..models.mind import Rules as MindRules
 from ..models.the_game import Play, Record, replay
 from ..puzzles.the_game.daily import MAX_ATTEMPTS, daily
-from ..solver.mind.campaign import solve_campaign
-from ..solver.mind.gap import check_tolerance
-from ..solver.mind.table import campaign_odds_once
-from ..solver.the_game.api import solve_record
-from ..solver.the_game.portfolio import solve_with
+from ..solver.the_game.portfolio import solve_game
+from ..solver.the_game.solution import EngineName, Solution
 from .board import open_board
 from .pool import report
 from .views import check_dict, explain_list, hint_dict, play_dict, solution_dict
 
-# Seconds under which a solve uses the search alone (see ``solve_job``).
-SHORT_SOLVE = 2.0
 # Sampled orders of the unseen cards behind a hint from what the player sees.
 BLIND_SAMPLES = 200
 
@@ -45,12 +39,6 @@ def _cut(out: dict[str, Any], unproven: bool = False) -> dict[str, Any]:
     return out
 
 
-def _stop_when_asked(_: int) -> None:
-    """A count with no partial answer: the budget's stop flag ends it here."""
-    if interrupt.requested():
-        raise KeyboardInterrupt
-
-
 def daily_job(day: str, stream: str | None, watched: bool = False) -> dict[str, Any]:
     """The day's puzzle as ``thegame daily --json`` gives it (its solution
     under ``turns``); ``watched``: the deals tried so far reported."""
@@ -58,14 +46,12 @@ def daily_job(day: str, stream: str | None, watched: bool = False) -> dict[str, 
     return daily(dt.date.fromisoformat(day), tried, stream).to_dict()
 
 
-def solve_job(record: Record, seconds: float, memory: int | None, explain: bool) -> dict[str, Any]:
-    """``solve``: from the deal, or on from the turns a record holds."""
-    limit = Limit(seconds, None, None, memory)
-    # The portfolio gives CP-SAT at least a second after the search's share:
-    # under SHORT_SOLVE seconds the search alone keeps the budget. One CP-SAT
-    # thread: the pool already gives each core its own worker.
-    engine = "auto" if seconds >= SHORT_SOLVE else "dfs"
-    sol = solve_record(record, limit) if record.turns else solve_with(record.deal, engine, limit, 1)
+def solve_job(record: Record, limit: Limit, explain: bool) -> dict[str, Any]:
+    """``solve``: from the deal, or on from the turns a record holds, by the
+    command's own path (``solve_game``); one CP-SAT thread: the pool already
+    gives each core its own worker."""
+    sol = solve_game(record, EngineName.AUTO, limit, workers=1)
+    assert isinstance(sol, Solution)  # the server plays no duel (the registry's ``served``)
     out = solution_dict(sol)
     # Not proven (a win is always proven): the budget or the memory cap cut it.
     _cut(out, not sol.optimal)
@@ -78,16 +64,12 @@ def check_job(record: Record) -> dict[str, Any]:
     return check_dict(replay(record))
 
 
-def hint_job(
-    record: Record, plays: tuple[Play, ...], seconds: float, memory: int | None
-) -> dict[str, Any]:
+def hint_job(record: Record, plays: tuple[Play, ...], limit: Limit) -> dict[str, Any]:
     """The best next action with the whole deal known (``hint``)."""
     board = open_board(record, (), plays, hidden=False)
     if board.state.over:
         raise InvalidInputError(f"the game is over ({board.state.reason}): no next play", "record")
-    if board.state.rules.is_duel:
-        raise InvalidInputError("Face to Face hints: use 'thegame hint'", "record")
-    hint = hint_for(board.state, Limit(seconds, None, None, memory))
+    hint = hint_for(board.state, limit)
     out = hint_dict(board.state, len(record.turns) + 1, hint)
     return _cut(out, not out.get("optimal", True))
 
@@ -176,39 +158,3 @@ def _hindsight_unproven(review: dict[str, Any]) -> bool:
     if not hindsight:
         return False
     return not hindsight["best_at_start"]["optimal"] or bool(hindsight["cards_lost_unproven"])
-
-
-def mind_odds_job(players: int, tolerance: int, watched: bool = False) -> dict[str, Any]:
-    """The Mind: the exact odds of every level, without and with a star at
-    its start, and the best star policy over the campaign (``mind odds``);
-    ``watched``: the levels counted so far reported to the server."""
-    check_tolerance(tolerance)
-    rules = MindRules(players)
-    # Each level is counted twice (without and with a star), a tick per card value.
-    per_level = 2 * rules.high
-    ticks = itertools.count(1)
-
-    def tick(v: int) -> None:
-        _stop_when_asked(v)
-        if watched:
-            report(next(ticks) // per_level, rules.levels)
-
-    # The slow ones counted once, stored.
-    levels = campaign_odds_once(rules, tolerance, tick)
-    sol = solve_campaign(
-        rules, {n: (a.probabilities(), b.probabilities()) for n, (a, b) in levels.items()}
-    )
-    return {
-        "players": players,
-        "tolerance": tolerance,
-        "levels": [
-            {
-                "level": n,
-                "lives_lost": plain.floats(),
-                "lives_lost_with_star": starred.floats(),
-                "exact": True,
-            }
-            for n, (plain, starred) in levels.items()
-        ],
-        "campaign": sol.to_dict(),
-    }

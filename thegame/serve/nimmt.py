@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
 
 from ..analysis.nimmt.players import LEVELS
 from ..analysis.nimmt.table import (
@@ -151,3 +152,6 @@ async def nimmt_page(request: Request) -> Response:
         players=players,
         whole=whole,
     )
+
+
+PAGES = (Route("/nimmt", nimmt_page),)

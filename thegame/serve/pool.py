@@ -1,17 +1,6 @@
-"""A bounded pool of worker processes for the searches.
-
-Each worker is a process of its own that runs one job at a time, so a
-search never holds up the server's event loop nor another search. A job
-waits for a free worker up to ``wait`` seconds, then the pool answers
-``PoolBusy`` (the server's 503 with Retry-After). Each job has a budget
-(the request's, capped by the server): at its end the worker's interrupt
-flag is raised, which the library's searches and reviews read as Ctrl-C
-(stop with the best found; a step with no best to return raises
-``KeyboardInterrupt``, which the worker catches where the job ends and
-reports as ``JobInterrupted``); a job still running ``grace`` seconds
-later, or one whose client went away, is ended by killing its worker, and a
-fresh worker takes its place.
-"""
+"""A bounded pool of worker processes, one search each at a time; a job
+waits for a free worker up to ``wait`` seconds (then ``PoolBusy``, the
+503), and its budget ends it as Ctrl-C would (docs/serve.md)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The review page's honesty rules: which hindsight figures are proven
-(the rest print as ``<= N (best found)``), whether a better action measures
-better on the samples it shares with the action played, and whether the
-player saw the draw pile (then only hindsight judges the game).
-
-Every flag is read defensively: an analysis that does not carry it is
-treated as unproven, face down."""
+"""The review page's honesty rules: which hindsight figures are proven, which
+comparisons of actions hold; a flag an analysis lacks reads as unproven."""
 
 from __future__ import annotations
 

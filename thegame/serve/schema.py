@@ -7,6 +7,9 @@ what the types cannot say (a legal record, a deal that exists)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -67,7 +70,7 @@ class Field:
     enum: tuple[str, ...] = ()  # documented; the handler names the choices
     pattern: str | None = None
     format: str | None = None  # an OpenAPI string format ("date")
-    min_length: int | None = None  # a string's (the handler refuses a shorter one)
+    min_length: int = 1  # a string's: an empty one is refused
     # An object's forms, each named by the keys it must have (a deal, a record, ...).
     forms: tuple[tuple[str, ...], ...] = ()
     nullable: bool = False  # null means "none" (the pages send it)
@@ -101,7 +104,7 @@ class Field:
                 out["pattern"] = self.pattern
             if self.format:
                 out["format"] = self.format
-            if self.min_length is not None:
+            if not self.enum:
                 out["minLength"] = self.min_length
         if kind is Json.ARRAY and self.items is not None:
             out["items"] = {"type": str(self.items)}
@@ -125,6 +128,15 @@ class Field:
                 if (low is not None and value < low) or (high is not None and value > high):
                     shown = str(value) if len(str(value)) <= 24 else str(value)[:24] + "…"
                     raise InvalidInputError(f"must be from {low} to {high}, not {shown}", where)
+            if kind == "string":
+                self._check_text(value, where)
+            if kind in ("integer", "number") and Json.NUMBER in self.kinds:
+                self._check_number(value, where)
+            if kind == "object" and self.forms and not any(
+                all(k in value for k in keys) for keys in self.forms
+            ):
+                keys = " or ".join(f'"{keys[0]}"' for keys in self.forms)
+                raise InvalidInputError(f"must have {keys}", where)
             if kind == "object" and self.fields:
                 check_fields(self.fields, value, where)
             if kind == "array" and self.items is not None:
@@ -134,6 +146,39 @@ class Field:
             return
         wanted = " or ".join(_ARTICLE[k] for k in self.kinds)
         raise InvalidInputError(f"must be {wanted}, not {_NAMED.get(kind, kind)}", where)
+
+
+    def _check_text(self, value: str, where: str) -> None:
+        if self.enum:
+            if value not in self.enum:
+                raise InvalidInputError(
+                    f"must be one of {', '.join(self.enum)}, not {_shown(value)}", where
+                )
+            return
+        if len(value) < self.min_length:
+            raise InvalidInputError("must not be empty", where)
+        if self.format == "date":
+            try:
+                dt.date.fromisoformat(value)
+            except ValueError:
+                shown = _shown(value)
+                raise InvalidInputError(f"not a valid date YYYY-MM-DD: {shown}", where) from None
+        if self.pattern and not re.search(self.pattern, value):
+            raise InvalidInputError(f"must be {self.doc}, not {_shown(value)}", where)
+
+    def _check_number(self, value: float, where: str) -> None:
+        if not math.isfinite(value):
+            raise InvalidInputError(f"must be a finite positive number, not {value}", where)
+        if self.positive and value <= 0:
+            raise InvalidInputError(f"must be a finite positive number, not {value}", where)
+        low, high = self.low, self.high
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise InvalidInputError(f"must be from {low} to {high}, not {value}", where)
+
+
+def _shown(value: Any, most: int = 24) -> str:
+    text = str(value)
+    return repr(text if len(text) <= most else text[:most] + "…")
 
 
 _NAMED = {"null": "null", "boolean": "true/false", "integer": "an integer", "number": "a number",
@@ -158,12 +203,46 @@ def check_required(required: Iterable[str], given: Any) -> None:
             raise InvalidInputError("required", name)
 
 
+def check_one_of(names: tuple[str, ...], data: dict[str, Any]) -> None:
+    """A 400 unless exactly one of ``names`` is given (a deal's source)."""
+    if not names:
+        return
+    given = [n for n in names if data.get(n) is not None]
+    if len(given) > 1:
+        both = " and ".join(given)
+        raise InvalidInputError(f"give one of {', '.join(names)}, not {both}", "body")
+    if not given:
+        raise InvalidInputError(f"give one of {', '.join(names)}", "body")
+
+
 def check_query(fields: Iterable[Field], query: Any) -> None:
-    """A declared query parameter given empty (``date=``) is refused: an
-    absent one takes its default, an empty one is a mistake."""
+    """Each declared query parameter given checked as its field says; one
+    given empty (``date=``) is refused: an absent one takes its default, an
+    empty one is a mistake."""
     for f in fields:
-        if f.name in query and not query[f.name].strip():
+        if f.name not in query:
+            continue
+        raw = query[f.name]
+        if not raw.strip():
             raise InvalidInputError("must not be empty (leave it out for the default)", f.name)
+        f.check(_query_value(f, raw), f.name)
+
+
+def _query_value(f: Field, raw: str) -> Any:
+    """A query string as its field's JSON value (a whole number for an integer)."""
+    if Json.INTEGER not in f.kinds:
+        return raw
+    text = raw.strip()
+    whole, point, zeros = text.partition(".")
+    if point and zeros and not zeros.strip("0"):
+        text = whole  # 3.0 is the whole number 3
+    # ASCII digits only: str.isdigit also takes "²", which int() refuses.
+    if not (text.isascii() and text.isdigit()):
+        raise InvalidInputError(f"must be a whole number, not {_shown(raw)}", f.name)
+    # Longer than the bound's digits is out of range, and not parsed.
+    if f.high is not None and len(text.lstrip("0")) > len(str(int(f.high))):
+        raise InvalidInputError(f"must be from {f.low} to {f.high}, not {_shown(text)}", f.name)
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -194,7 +273,9 @@ ERROR = {
     "properties": {"error": {"type": "string", "description": "one line saying what is wrong"}},
 }
 _WHY = {
-    "400": "bad input: a field of the wrong type or range, or an illegal record",
+    "400": "a request this schema refuses: a field missing, empty, of the wrong type or range",
+    "422": "a request this schema allows but the game's rules refuse: a deck that is not "
+    "one, an illegal record or play (the message names the rule)",
     "403": "a foreign Host, or a request from another site",
     "404": "what the request names does not exist (a job that ended long ago)",
     "408": "the body did not arrive in time",
@@ -218,9 +299,10 @@ def _error(status: str) -> dict[str, Any]:
 
 
 def _not_empty(schema: dict[str, Any]) -> dict[str, Any]:
-    """A query parameter's schema: a string one is never empty (``check_query``)."""
+    """A query parameter's schema: a string one is never empty nor blank (``check_query``)."""
     if schema.get("type") == "string" and "enum" not in schema:
         schema["minLength"] = 1
+        schema.setdefault("pattern", r"\S")
     return schema
 
 
@@ -251,6 +333,8 @@ def operation(method: str, path: str, spec: Endpoint) -> dict[str, Any]:
         },
     }
     statuses = ["400", "403", "500"]
+    if spec.query or spec.body is not None:
+        statuses.append("422")
     if spec.query:
         op["parameters"] = [
             {

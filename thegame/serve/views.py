@@ -78,7 +78,7 @@ def check_dict(result: CheckResult[GameState]) -> dict[str, Any]:
         "error": error_dict(result),
         "reason": result.reason,
     }
-    if result.state.rules.is_duel:
+    if result.winner is not None:  # a game won by one player (Face to Face, D6)
         out["winner"] = result.winner
     return out
 

@@ -8,6 +8,7 @@ from rich.text import Text
 from ...puzzles.the_game.daily import CLI_STREAMS
 from ..common import out, print_json, user_errors
 from ..options import json_option
+from .kinds import kind_of
 from .play_real import table_view
 from .puzzle_view import (
     difficulty_text,
@@ -44,13 +45,12 @@ def daily(
     if as_json:
         print_json(puzzle.to_dict())
         return
-    out.print(puzzle_title(puzzle))
-    out.print(difficulty_text(puzzle))
-    if puzzle.deal.rules.is_duel:
-        # Both hands and both draw piles: the duel's puzzle hides nothing.
-        out.print(table_view(puzzle.start(), hidden=False))
-    else:
-        out.print(position_view(puzzle.start()))
+    kind = kind_of(puzzle.deal.rules)
+    out.print(puzzle_title(puzzle, kind.puzzle_goal))
+    out.print(difficulty_text(puzzle, kind.difficulty(puzzle)))
+    start = puzzle.start()
+    shown = kind_of(puzzle.deal.rules).open_table
+    out.print(table_view(start, hidden=False) if shown else position_view(start))
     if show_solution:
         out.print(solution_lines(puzzle))
     else:

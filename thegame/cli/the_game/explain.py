@@ -29,6 +29,7 @@ from ...models.the_game.notation import plural, turn_label
 from ...solver.the_game.solution import EngineName, Solution
 from ..common import print_json, searching, user_errors
 from ..options import json_option, limit_options, record_argument
+from .kinds import kind_of
 from .options import deal_options, load_deal, load_record
 from .render import LineView, card_text, cards_text, deal_title, legend, marked_line
 
@@ -280,7 +281,7 @@ def explain(
                 "a record FILE brings its own deal; drop the deal options", "options"
             )
         record = load_record(record_file)
-        if record.deal.rules.is_duel:
+        if not kind_of(record.deal.rules).explained:
             raise InvalidInputError(
                 f"explain walks the solitaire and team games; for a Face to Face record "
                 f"'thegame analyze {record_file}' judges each turn",
@@ -297,7 +298,7 @@ def explain(
         from ...solver.the_game import portfolio  # late: the solver imports OR-Tools lazily
 
         deal = load_deal(seed, deck, deal_file, variant, players, first)
-        if deal.rules.is_duel:
+        if not kind_of(deal.rules).explained:
             # The command to type, with the options given here.
             if deal_file:
                 source = f"--deal {shlex.quote(deal_file)}"

@@ -16,6 +16,7 @@ from rich.progress import (
 )
 
 from ...models import InvalidInputError
+from ...models.the_game import variants
 from ...models.the_game.notation import plural
 from ...puzzles.the_game.daily import DUEL_STREAM
 from ...puzzles.the_game.duel import generate_duel
@@ -54,7 +55,7 @@ def _cards_range(text: str) -> tuple[int, int]:
     "--variant",
     (*VARIANTS, DUEL_STREAM),
     "Rules preset of the puzzles (face-to-face: duel endgames, won within a few turns).",
-    default="classic",
+    default=variants.DEFAULT,
 )
 @click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the files.")
 @click.option(

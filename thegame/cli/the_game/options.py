@@ -11,9 +11,8 @@ from ...models import InvalidInputError
 from ...models.check import status_text
 from ...models.jsonio import in_file, load_json
 from ...models.outcome import Status
-from ...models.the_game import Deal, Record, Turn, get_rules
+from ...models.the_game import Deal, Record, Turn, get_rules, variants
 from ...models.the_game.notation import plural
-from ...models.the_game.rules import PRESETS
 from ...puzzles.the_game.files import game_from_json, parse_game_text
 from ..common import read_text
 from ..options import choice_option, deal_source_options
@@ -32,7 +31,7 @@ def deal_options(func: F) -> F:
             deal_help="A deal file: deal JSON, the one-line text form, or a record or puzzle "
             "('-': stdin; solve goes on from a game in progress, explain and play refuse one).",
         ),
-        choice_option("--variant", list(PRESETS), VARIANT_HELP),
+        choice_option("--variant", list(variants.names()), VARIANT_HELP),
         click.option(
             "--players",
             type=click.IntRange(1, 5),
@@ -116,7 +115,7 @@ def load_game(
                 f"--players {players} contradicts the file's {deal.players}", "options"
             )
     else:
-        rules = get_rules(variant or "classic")
+        rules = get_rules(variant or variants.DEFAULT)
         if seed is not None:
             deal = Deal.from_seed(seed, rules, players)
         else:

@@ -18,10 +18,11 @@ from ...models.the_game.notation import action_text, parse_play, plural
 from ...solver.the_game.kernel import END, Action
 from ..common import SECONDS, out, tell, user_errors
 from ..options import record_argument, save_option
+from .kinds import kind_of
 from .options import deal_options
-from .play_advice import PlayOptions, end_analysis, hint, say, say_ending, solve
+from .play_advice import PlayOptions, end_analysis, hint, say_ending, solve
 from .play_engine import ENGINE_SECONDS, OPPONENTS, EngineSeat, check_engine_deal
-from .play_real import table_legend, table_view
+from .play_real import say, table_legend, table_view
 from .play_start import checked_sources, open_session
 from .session import Ending, Saver, Session, losing_end, losing_play, wins_by_ending
 
@@ -36,7 +37,7 @@ HELP = (
 def help_text(session: Session) -> str:
     if not session.hidden:
         return HELP
-    spoiler = "who wins" if session.deal.rules.is_duel else "whether a perfect clear still exists"
+    spoiler = kind_of(session.deal.rules).spoiler_words
     return (
         "commands: '37 A1' plays 37 on A1 ('37' alone when only one pile takes it; "
         "'37 A1, 40 A1 | 90 D1' a line, '|' ending the turn), 'end' ends the turn and "
@@ -158,7 +159,6 @@ def run_session(
             say(help_text(session))
             continue
         if cmd in ("hint", "h"):
-            session.hints += 1
             hint(session, opts)
             continue
         if cmd in ("solve", "s", "solve spoiler"):

@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from ...models import InvalidInputError, Limit, Verdict, interrupt
+from ...models import Limit, Verdict, interrupt
 from ...models.the_game import Deal, Turn
 from ...models.the_game.notation import plays_text
-from .play_advice import say
+from .play_real import say
 from .session import Session
 
 if TYPE_CHECKING:
@@ -28,14 +28,9 @@ OPPONENTS = ("engine",)
 
 def check_engine_deal(deal: Deal) -> None:
     """``--vs engine`` plays Face to Face only (the engine is the duel's)."""
-    if not deal.rules.is_duel:
-        raise InvalidInputError(
-            f"--vs engine plays Face to Face (--variant face-to-face), not {deal.rules.name}",
-            "--vs",
-        )
-    from ...solver.the_game.duel.api import check_duel
+    from .kinds import kind_of
 
-    check_duel(deal)
+    kind_of(deal.rules).check_engine(deal)
 
 
 @dataclasses.dataclass

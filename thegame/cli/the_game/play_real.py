@@ -10,15 +10,17 @@ same for every order of the hidden cards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ...models import InvalidInputError, Limit, Verdict
-from ...models.the_game import GameState, is_ascending, pile_name, variants
+from ...models import InvalidInputError, Limit, Status, Verdict
+from ...models.the_game import GameState, Record, is_ascending, pile_name, variants
 from ...models.the_game.notation import direction_word, plays_text, plural, turn_label
 from ...models.the_game.room import room
+from ..common import out
+from .puzzle_view import live_status, turns_text
 from .render import card_text, cards_text, commands_text, legend
 
 if TYPE_CHECKING:
@@ -141,7 +143,7 @@ def table_view(state: GameState, hidden: bool) -> RenderableType:
             else:
                 cards = cards_text(deal, state.hand(p))
                 parts.append(Text(f"player {p + 1}'s hand: {cards}", style="dim"))
-    duel = state.rules.is_duel
+    duel = len(state.stocks) > 1  # a draw pile each (Face to Face, D1)
     for p in range(state.players) if duel else [me]:
         draw = state.draw_pile(p)
         label = f"player {p + 1}'s draw pile" if duel else "draw pile"
@@ -180,8 +182,6 @@ def hidden_hint_text(
     from ...analysis.the_game.hidden_hint import blind_hint, blind_hint_covers
     from ...analysis.the_game.strong import Level
 
-    if state.rules.is_duel:
-        return _blind_duel_text(state, samples, time_limit)
     if not blind_hint_covers(state):
         return (
             not_available("hint", state) + ": the blind policy, which uses only what you can see, "
@@ -212,7 +212,7 @@ def hidden_hint_text(
     return f"hint (from what you can see; {who}): {what}; {odds}", "cyan"
 
 
-def _blind_duel_text(state: GameState, samples: int, time_limit: float) -> tuple[str, str]:
+def blind_duel_text(state: GameState, samples: int, time_limit: float) -> tuple[str, str]:
     """``hint`` in a real duel: the engine over sampled deals of the unseen
     cards (``duel_blind``), at most ``duel_blind.SAMPLES`` of them."""
     from ...analysis.the_game.duel_blind import SAMPLES, blind_duel_hint
@@ -234,39 +234,27 @@ def _blind_duel_text(state: GameState, samples: int, time_limit: float) -> tuple
     return f"hint (from what you can see): {what}; {odds}", "cyan"
 
 
-def solve_refusal(state: GameState) -> str:
-    """``solve`` with a hidden draw pile: a solver would read the hidden
-    order, and its line would show the cards to come, so it is refused; the
-    spoiler is there for a player who asks for it by name."""
-    what = (
-        "who wins with best play (both draw piles known)"
-        if state.rules.is_duel
-        else "whether a perfect clear still exists with the real order"
-    )
-    return (
-        "solve: the draw pile is hidden, and solving reads its order. "
-        f"'solve spoiler' tells only {what}."
-    )
-
-
-def spoiler_text(
+def duel_spoiler_text(
     state: GameState, time_limit: float, duel_search: ProofNumberSearch | None = None
 ) -> tuple[str, str]:
-    """(text, style) of ``solve spoiler``: whether the real order still
-    allows a perfect clear (a duel: who wins with best play, on the game's
-    ``duel_search`` when given); never the line."""
-    limit = Limit(time_limit)
-    if state.rules.is_duel:
-        from ...solver.the_game.duel.api import decide
+    """(text, style) of ``solve spoiler`` in a duel: who wins with best play,
+    on the game's ``duel_search`` when given; never the line."""
+    from ...solver.the_game.duel.api import decide
 
-        try:
-            duel = decide(state, limit, search=duel_search)
-        except InvalidInputError as e:
-            return f"{not_available('solve', state)}: {e.message}", "yellow"
-        if duel.winner is None:
-            return f"spoiler: not decided within {time_limit:g} s", "yellow"
-        who = "you win" if duel.winner == state.current + 1 else f"player {duel.winner} wins"
-        return f"spoiler: with best play from here {who}", "magenta"
+    try:
+        duel = decide(state, Limit(time_limit), search=duel_search)
+    except InvalidInputError as e:
+        return f"{not_available('solve', state)}: {e.message}", "yellow"
+    if duel.winner is None:
+        return f"spoiler: not decided within {time_limit:g} s", "yellow"
+    who = "you win" if duel.winner == state.current + 1 else f"player {duel.winner} wins"
+    return f"spoiler: with best play from here {who}", "magenta"
+
+
+def spoiler_text(state: GameState, time_limit: float) -> tuple[str, str]:
+    """(text, style) of ``solve spoiler``: whether the real order still
+    allows a perfect clear; never the line."""
+    limit = Limit(time_limit)
     from ...solver.the_game.api import covered, search_position
 
     try:
@@ -284,3 +272,85 @@ def spoiler_text(
         )
         return f"spoiler: no perfect clear is possible any more ({best})", "magenta"
     return f"spoiler: not decided within {time_limit:g} s", "yellow"
+
+
+# -- the per-kind answers of a game on the command line (``kinds``) ----------------
+
+
+def say(text: str, style: str = "") -> None:
+    out.print(Text(text, style=style), soft_wrap=True)
+
+
+def solve_open(state: GameState, time_limit: float) -> None:
+    """``solve`` with the draw pile in view (a puzzle): the whole line."""
+    from ...models.outcome import Verdict
+    from ...solver.the_game.api import replay_actions, search_position
+
+    res = search_position(state, Limit(time_limit))
+    turns, final = replay_actions(state, res.actions)
+    if res.verdict == Verdict.WIN and final.status == Status.WON:
+        say("a perfect clear from here: " + turns_text(state, turns), "green")
+    elif res.verdict == Verdict.LOSS:
+        say(
+            f"no perfect clear from here; best: {final.cards_left()} left: "
+            + turns_text(state, turns),
+            "red",
+        )
+    else:
+        say(
+            f"no proof within {time_limit:g} s; best found: {final.cards_left()} left: "
+            + turns_text(state, turns),
+            "yellow",
+        )
+
+
+def solve_duel(
+    state: GameState, time_limit: float, search: ProofNumberSearch | None = None
+) -> None:
+    from ...solver.the_game.duel.api import decide
+
+    res = decide(state, Limit(time_limit), search=search)
+    if res.winner is None:
+        say(f"no proof within {time_limit:g} s", "yellow")
+        return
+    who = "you win" if res.winner == state.current + 1 else f"player {res.winner} wins"
+    say(f"with best play from here {who}: " + turns_text(state, res.turns), "green")
+
+
+# Samples per turn of the closing review (``thegame analyze`` takes --samples).
+REVIEW_SAMPLES = 100
+
+
+def end_analysis_team(record: Record, opening: int, time_limit: float) -> dict[str, Any]:
+    """The annotated review (``thegame analyze``) of the player's turns."""
+    from ...analysis.the_game.annotate import annotate_record
+    from .review_view import review_view
+
+    with live_status(True, "reviewing your game...") as update:
+        # The opening is the puzzle's, not the player's: judge from the position.
+        review = annotate_record(
+            record,
+            REVIEW_SAMPLES,
+            hindsight=Limit(time_limit),
+            progress=lambda d, t: update(f"reviewing {d}/{t}"),
+            start_turn=opening,
+        )
+    out.print(review_view(review, out.is_terminal))
+    result: dict[str, Any] = review.to_dict()
+    return result
+
+
+def duel_end_analysis(record: Record, opening: int, time_limit: float) -> dict[str, Any]:
+    from ...analysis.the_game.duel import analyze_duel
+    from .duel_view import duel_analysis_view
+
+    with live_status(True, "analysing the duel...") as update:
+        analysis = analyze_duel(
+            record,
+            Limit(time_limit),
+            progress=lambda d, t: update(f"analysing {d}/{t}"),
+            start_turn=opening,
+        )
+    out.print(duel_analysis_view(analysis))
+    result: dict[str, Any] = analysis.to_dict()
+    return result

@@ -15,6 +15,7 @@ from ...models.the_game.notation import plural
 from ...puzzles.the_game.daily import CLI_STREAMS
 from ...puzzles.the_game.files import Puzzle
 from ..common import read_text
+from .kinds import kind_of
 from .options import load_deal, read_game
 from .puzzle_view import difficulty_text, load_daily, puzzle_title
 from .session import Session, puzzle_session
@@ -121,9 +122,10 @@ def open_session(
         else:
             puzzle = load_puzzle(str(record_file))
         session = puzzle_session(puzzle)
-        lines: list[RenderableType] = [puzzle_title(puzzle)]
+        kind = kind_of(puzzle.deal.rules)
+        lines: list[RenderableType] = [puzzle_title(puzzle, kind.puzzle_goal)]
         if puzzle.difficulty:
-            lines.append(difficulty_text(puzzle))
+            lines.append(difficulty_text(puzzle, kind.difficulty(puzzle)))
         session.title = Group(*lines)
         return session
     seed, deck, deal_file, variant, players, first = deal_source

@@ -22,44 +22,26 @@ LABEL_STYLE = {"easy": "green", "medium": "yellow", "hard": "red", "expert": "bo
 # -- rendering -----------------------------------------------------------------
 
 
-def difficulty_text(puzzle: Puzzle) -> Text:
+def difficulty_text(puzzle: Puzzle, measures: str | None) -> Text:
+    """The puzzle's label and score, and its kind's ``measures`` (``kinds``)."""
     label = puzzle.label
     text = Text("difficulty: ")
     text.append(label, style=LABEL_STYLE.get(label, "bold"))
     text.append(f" ({puzzle.score:g}/100)")
-    d = puzzle.difficulty
-    if puzzle.deal.rules.is_duel and "depth" in d:
-        player = puzzle.start().current + 1
-        text.append(
-            f" - player {player} wins within {plural(d.get('depth', 0), 'turn')}; "
-            f"{d.get('winning', 0)} of their {d.get('choices', 0)} turns do",
-            style="dim",
-        )
-    elif "bits" in d:
-        text.append(
-            f" - {d.get('steps', 0)} steps, {d.get('bits', 0)} bits of choice, "
-            f"{d.get('only_moves', 0)} only moves, {d.get('traps', 0)} traps "
-            f"(deepest {d.get('trap_depth', 0)}), {d.get('nodes', 0):,} nodes",
-            style="dim",
-        )
+    if measures:
+        text.append(measures, style="dim")
     return text
 
 
-def puzzle_title(puzzle: Puzzle) -> Text:
+def puzzle_title(puzzle: Puzzle, goal: Callable[[GameState, str, str], str]) -> Text:
+    """The puzzle's title; ``goal`` says what is left to do (its kind's)."""
     state = puzzle.start()
     where = f"daily puzzle {puzzle.date}" if puzzle.date else "puzzle"
     if puzzle.seed is not None:
         where += f" (seed {puzzle.seed})"
     title = Text(where, style="bold")
     played = plural(len(puzzle.position), "turn")
-    if state.rules.is_duel:
-        # A duel is won by the first to play out (D6), not by a clear.
-        title.append(
-            f" - {puzzle.variant}, {played} already played; player {state.current + 1} to move"
-        )
-    else:
-        left = plural(state.cards_left(), "card")
-        title.append(f" - {puzzle.variant}, clear the last {left} ({played} already played)")
+    title.append(goal(state, puzzle.variant, played))
     return title
 
 

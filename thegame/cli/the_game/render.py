@@ -110,11 +110,10 @@ def deal_table(deal: Deal, title: str) -> Table:
     table = Table(title=title, show_header=True, header_style="bold")
     table.add_column("who")
     table.add_column("cards")
-    players = range(2) if state.rules.is_duel else range(deal.players)
-    for p in players:
+    for p in range(deal.players):
         table.add_row(f"player {p + 1} hand", cards_text(deal, state.hand(p)))
-    if state.rules.is_duel:
-        for p in players:
+    if len(state.stocks) > 1:  # a draw pile each (Face to Face, D1)
+        for p in range(deal.players):
             table.add_row(f"player {p + 1} draw pile", cards_text(deal, state.draw_pile(p)))
     else:
         table.add_row("draw pile (top first)", cards_text(deal, state.draw_pile()))
@@ -135,13 +134,6 @@ def legend(deal: Deal) -> str | None:
     if deal.rules.fire_cards:
         return "* fire card (rule F1)"
     return None
-
-
-def piles_text(state: GameState) -> str:
-    rules = state.rules
-    return "  ".join(
-        f"{pile_name(rules, i)}:{card_text(state.deal, t)}" for i, t in enumerate(state.tops)
-    )
 
 
 def check_text(result: CheckResult[GameState]) -> Text:

@@ -43,7 +43,6 @@ class Session:
     start: GameState
     hidden: bool = False
     actions: list[Action] = dataclasses.field(default_factory=list)
-    hints: int = 0
     title: RenderableType = ""  # what the game is, shown first
     # A duel's search, kept across hint and solve: what it proved stays
     # proven for the rest of the game (``duel.api.session``).
@@ -57,6 +56,14 @@ class Session:
 
     def __post_init__(self) -> None:
         self._state = self.start.copy()
+
+    def duel_searcher(self) -> ProofNumberSearch:
+        """The duel's search, made at the first question and kept."""
+        from ...solver.the_game.duel.api import session as search_session
+
+        if self.duel_search is None:
+            self.duel_search = search_session(self.deal)
+        return self.duel_search
 
     def rebuild(self) -> None:
         state = self.start.copy()

@@ -8,7 +8,7 @@ from dataclasses import replace
 import click
 
 from ...models.outcome import Backend, Limit
-from ...models.the_game.rules import PRESETS
+from ...models.the_game import variants
 from ...solver.the_game.portfolio import ENGINES
 from ...solver.the_game.solution import EngineName
 from ..common import err, out, print_json, searching, user_errors, writable, write_atomic
@@ -162,7 +162,9 @@ def _check_split(record: bool, engine: str, checkpoint: str | None, backend: Bac
     metavar="FILE",
     help='File of deals: JSON lines, a JSON list, or {"deals": [...]}.',
 )
-@choice_option("--variant", list(PRESETS), "Rules preset for --seeds.", default="classic")
+@choice_option(
+    "--variant", list(variants.names()), "Rules preset for --seeds.", default=variants.DEFAULT
+)
 @click.option(
     "--players",
     type=click.IntRange(1, 5),

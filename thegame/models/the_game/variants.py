@@ -26,6 +26,7 @@ class Daily(StrEnum):
 @dataclass(frozen=True)
 class Variant:
     name: str
+    title: str  # as a page or a help text names it
     served: bool  # the web app plays and solves it
     daily: Daily
     survey: bool  # 'thegame survey' runs it (its deals are decided exactly)
@@ -40,20 +41,22 @@ class Variant:
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("classic", served=True, daily=Daily.DEFAULT, survey=True, puzzles=True,
+    Variant("classic", "The Game", served=True, daily=Daily.DEFAULT, survey=True, puzzles=True,
             compiled=True, duel=False, commands=False),
-    Variant("profi", served=True, daily=Daily.NONE, survey=True, puzzles=True,
+    Variant("profi", "Profi", served=True, daily=Daily.NONE, survey=True, puzzles=True,
             compiled=True, duel=False, commands=False),
-    Variant("profi-hard", served=True, daily=Daily.NONE, survey=True, puzzles=False,
+    Variant("profi-hard", "Profi (hard)", served=True, daily=Daily.NONE, survey=True,
+            puzzles=False, compiled=True, duel=False, commands=False),
+    Variant("on-fire", "On Fire", served=True, daily=Daily.NONE, survey=True, puzzles=True,
             compiled=True, duel=False, commands=False),
-    Variant("on-fire", served=True, daily=Daily.NONE, survey=True, puzzles=True,
-            compiled=True, duel=False, commands=False),
-    Variant("extreme", served=True, daily=Daily.SERVED, survey=False, puzzles=True,
+    Variant("extreme", "Extreme", served=True, daily=Daily.SERVED, survey=False, puzzles=True,
             compiled=True, duel=False, commands=True),
-    Variant("face-to-face", served=False, daily=Daily.CLI, survey=False, puzzles=False,
-            compiled=True, duel=True, commands=False),
+    Variant("face-to-face", "Face to Face", served=False, daily=Daily.CLI, survey=False,
+            puzzles=False, compiled=True, duel=True, commands=False),
 )  # fmt: skip
 BY_NAME = {v.name: v for v in VARIANTS}
+# The variant when none is named: the one whose daily stream is the default.
+DEFAULT: str = next(v.name for v in VARIANTS if v.daily is Daily.DEFAULT)
 
 
 def variant(name: str) -> Variant:

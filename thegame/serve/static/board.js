@@ -23,8 +23,9 @@
   const { el, face, stack, shortcut, waiting, percent, plural } = window.page;
   const COMMAND = { stop: "stop", skull: "skull", three: "three", "no-trick": "no trick",
     "one-pile": "one pile", "draw-one": "draw one", "no-talk": "no talk" };
-  const stream = game.variant === "extreme" ? "extreme" : "classic";
-  const dayHref = (d) => `/daily/${d}` + (stream === "extreme" ? "?variant=extreme" : "");
+  // A daily's stream is its variant (the server's registry names the default one).
+  const stream = game.variant || root.dataset.defaultStream;
+  const dayHref = (d) => `/daily/${d}` + (stream === root.dataset.defaultStream ? "" : `?variant=${stream}`);
   if (mode === "daily" && window.daily) window.daily.showStreak(stream);
 
   function remember() {

@@ -200,13 +200,6 @@ def greedy_turn(deal: Deal, state: State) -> Turn:
     return to_turn(state.to_move + 1, best[0])
 
 
-def solve_all_seats(
-    deal: Deal, limit: Limit = NO_LIMIT, state: State | None = None
-) -> list[TableResult]:
-    """Every seat's answer, each with the whole budget."""
-    return [solve_table(deal, k, limit, state) for k in range(1, deal.players + 1)]
-
-
 __all__ = [
     "FREE_SHIFT",
     "INF",

@@ -22,6 +22,9 @@ ENGINES: tuple[str, ...] = tuple(e.value for e in EngineName)
 # left: loading OR-Tools and building the first model take a few tenths of
 # a second, and a shorter run would overshoot the budget and decide nothing.
 CPSAT_LEAST = 0.5
+# Under ``auto``, a budget under this many seconds goes to the search alone:
+# CP-SAT's share of it would be too short to decide anything.
+SEARCH_ALONE = 2.0
 
 
 def cpsat_covers(deal: Deal) -> bool:
@@ -65,7 +68,7 @@ def solve_with(
     time_limit = limit.time
     if limit.nodes is not None:
         return search.solve(deal, limit)
-    covered = cpsat.covers(deal)
+    covered = cpsat.covers(deal) and (time_limit is None or time_limit >= SEARCH_ALONE)
     share = 0.7 * time_limit if time_limit is not None and covered else time_limit
     first = search.solve(deal, limit.with_time(share))
     if first.verdict != Verdict.UNKNOWN or not covered or interrupt.requested():
@@ -87,12 +90,13 @@ def solve_with(
 
 
 def solve_game(
-    game: Record, engine: str = EngineName.AUTO, limit: Limit = NO_LIMIT
+    game: Record, engine: str = EngineName.AUTO, limit: Limit = NO_LIMIT, workers: int = 2
 ) -> Solution | DuelSolution:
     """A deal (a record without turns) solved from its start, or a record
     from where it stops (its turns kept as played): by the kind of turn's
     own search where it has one (the duel, ``backend.own_engine``), else by
-    ``solve_with`` from a start and the search from a position."""
+    ``solve_with`` from a start and the search from a position (``workers``:
+    CP-SAT's threads)."""
     name = EngineName(engine)
     own = own_engine(game.deal.rules)
     if own is not None:
@@ -102,7 +106,7 @@ def solve_game(
             )
         return own.solve_record(game, limit)
     if not game.turns:
-        return solve_with(game.deal, name, limit)
+        return solve_with(game.deal, name, limit, workers)
     if name is EngineName.CPSAT:
         raise InvalidInputError("CP-SAT solves from a deal's start; drop --engine cpsat")
     return solve_record(game, limit)
