@@ -269,12 +269,18 @@ static int read_cards(PyObject *o, int *out, int max, int *len) {
 static PyObject *search_sample(SearchObject *self, PyObject *args) {
     PyObject *small, *own, *unseen, *head, *slots, *cands;
     unsigned long long seed;
-    int worlds;
+    int worlds, turns = 0, rollouts = 1;
     struct World w;
     Deal *d = &self->s.d;
-    if (!PyArg_ParseTuple(args, "OOOOOOKi", &small, &own, &unseen, &head, &slots, &cands, &seed,
-                          &worlds))
+    if (!PyArg_ParseTuple(args, "OOOOOOKi|ii", &small, &own, &unseen, &head, &slots, &cands, &seed,
+                          &worlds, &turns, &rollouts))
         return NULL;
+    if (turns < 0 || rollouts < 1 || rollouts > 1000) {
+        PyErr_SetString(PyExc_ValueError, "look ahead: turns >= 0 and 1 to 1000 rollouts");
+        return NULL;
+    }
+    self->s.nest_turns = turns;
+    self->s.nest_rollouts = rollouts;
     u128 v;
     if (py_to_mask(small, &v) < 0 || py_to_mask(own, &w.own) < 0) return NULL;
     w.small = (uint64_t)v;
@@ -328,11 +334,12 @@ done:
 
 static PyMethodDef search_methods[] = {
     {"sample", (PyCFunction)search_sample, METH_VARARGS,
-     "sample(small, own, unseen, head, slots, candidates, seed, worlds) -> [(wins, worlds)]:\n"
-     "``worlds`` deals of the unseen cards (the other hands within their slots' masks, the\n"
-     "pile after ``head``; the search's own pile is replaced), in each every candidate\n"
-     "(drew, trick, immune, free, open, obliged, mask) of the seat played and the game\n"
-     "finished by greedy play."},
+     "sample(small, own, unseen, head, slots, candidates, seed, worlds, turns=0, rollouts=1)\n"
+     "-> [(wins, worlds)]: ``worlds`` deals of the unseen cards (the other hands within their\n"
+     "slots' masks, the pile after ``head``; the search's own pile is replaced), in each every\n"
+     "candidate (drew, trick, immune, free, open, obliged, mask) of the seat played and the\n"
+     "game finished by greedy play, but for the seat's next ``turns`` turns, each chosen by\n"
+     "``rollouts`` greedy playouts of each of its turns in that world."},
     {"prove", (PyCFunction)search_prove, METH_VARARGS,
      "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
      "loop; budget.reach(nodes) is called every 64 nodes and past max_nodes (-1: none);\n"
