@@ -12,10 +12,16 @@ a draw is used as greedy play would use the card it brings. Once a drawn
 card is seen, each real turn is judged over worlds whose pile starts where
 the seat has looked.
 
+The other hands are dealt card by card, the most constrained card first
+whichever hand it is in (a hand dealt before another could otherwise take
+the few cards a constrained card of the other may be).
+
 The opponents the benchmark meets play greedily, so greedy playouts model
-them; the seat's own later turns are greedy too (a lower bound on its own
-play). Where the compiled search is not built, the earlier engine
-(``engine.SeatEngine``) decides.
+them. The seat's own next turn in a playout looks ahead (``LOOKAHEAD``):
+each of its turns is finished by a few greedy playouts in that world and
+the one that wins most is taken; its later turns are greedy (a lower bound
+on its own play). Where the compiled search is not built, the earlier
+engine (``engine.SeatEngine``) decides.
 """
 
 from __future__ import annotations
