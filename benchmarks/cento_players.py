@@ -41,15 +41,25 @@ ROOT = Path(__file__).resolve().parent
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 
-ENGINES = {"search": SampleEngine, "shrewd": SeatEngine}
+ENGINES = ("search", "shrewd")
 THINKING = [0.0, 0]  # the engine's seconds (process time) and its decisions with a choice
 
 
 def game(
-    players: int, seed: int, seat: int, opponent: str, worlds: int, engine_name: str = "search"
+    players: int,
+    seed: int,
+    seat: int,
+    opponent: str,
+    worlds: int,
+    engine_name: str = "search",
+    lookahead: tuple[int, int] | None = None,
 ) -> bool:
     deal = Deal.from_seed(seed, players)
-    engine = ENGINES[engine_name](deal, seed)
+    engine: SampleEngine | SeatEngine
+    if engine_name == "search":
+        engine = SampleEngine(deal, seed, lookahead)
+    else:
+        engine = SeatEngine(deal, seed)
     rng = random.Random(seed)
     state = initial_state(deal)
     turns = []
@@ -82,13 +92,24 @@ def main() -> None:
     ap.add_argument(
         "--engine",
         default="search",
-        choices=list(ENGINES),
+        choices=ENGINES,
         help="search: sampled worlds with compiled greedy playouts; shrewd: the earlier engine.",
     )
     ap.add_argument("--opponents", default="random,greedy", help="Comma-separated: random, greedy.")
+    ap.add_argument(
+        "--lookahead",
+        default=None,
+        help="TURNS,ROLLOUTS: the search engine's own next turns in a playout that look ahead, "
+        "and the greedy playouts of each turn they try (default: the engine's).",
+    )
+    ap.add_argument("--tag", default="", help="Added to the rows' file name.")
     ap.add_argument("--out", default=None, help="Markdown file to append the rows to.")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.players.split("-"))
+    look = None
+    if args.lookahead is not None:
+        t, r = (int(x) for x in args.lookahead.split(","))
+        look = (t, r)
     if not set(args.opponents.split(",")) <= set(POLICIES):
         ap.error(f"--opponents: choose from {', '.join(POLICIES)}")
     lines = [
@@ -99,6 +120,7 @@ def main() -> None:
     rows = []
     tag = "" if args.opponents == "random,greedy" else "-" + args.opponents.replace(",", "-")
     tag += "" if args.engine == "search" else "-" + args.engine
+    tag += f"-{args.tag}" if args.tag else ""
     name = f"cento-players-{args.players}p-{args.worlds}w{tag}.jsonl"
     partial = ROOT / "results" / name
     partial.write_text("")  # rows are appended game by game: a stopped run keeps its games
@@ -107,7 +129,7 @@ def main() -> None:
             wins = 0
             for g in range(args.games):
                 seed = args.first_seed + g
-                won = game(n, seed, g % n, opponent, args.worlds, args.engine)
+                won = game(n, seed, g % n, opponent, args.worlds, args.engine, look)
                 wins += won
                 row = {"players": n, "opponent": opponent, "seed": seed, "seat": g % n + 1,
                        "won": won}  # fmt: skip

@@ -9,13 +9,14 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from thegame.analysis.cento.engine import greedy_policy, policy_turn, random_policy
-from thegame.analysis.cento.sampler import SampleEngine, engine_choice, hand_slots
+from thegame.analysis.cento.engine import greedy_policy, policy_turn, random_policy, sight
+from thegame.analysis.cento.sampler import SampleEngine, _candidate, engine_choice, hand_slots
 from thegame.cli.main import cli
 from thegame.models.cento import Deal, Record, Rules, Turn, apply_turn, check, initial_state
 from thegame.models.cento.rules import HundredMode
 from thegame.models.outcome import Limit
 from thegame.solver.cento import ctable
+from thegame.solver.cento.table import TableSolver
 
 SMALL_RULES = Rules(high=20, hand_size=3, free_cards=0)
 needs_c = pytest.mark.skipif(not ctable.BUILT, reason="the compiled table search is not built")
@@ -118,3 +119,45 @@ def test_play_vs_engine_at_either_strength() -> None:
         )
         assert result.exit_code == 0, result.output
         assert "hint: player 1:" in result.stdout
+
+
+@needs_c
+def test_look_ahead_is_checked_and_changes_the_seats_playouts() -> None:
+    """The seat's next turn in a playout by greedy playouts of each of its
+    turns: the compiled call refuses a look ahead without rollouts, and a
+    look ahead changes the playouts (the shares over the same worlds)."""
+    deal = Deal.from_seed(3, 4)
+    engine = SampleEngine(deal, 1)
+    core = engine._core(0)
+    state = initial_state(deal)
+    truth = TableSolver(deal, 0)
+    key = truth.key_of(state)
+    view = sight(deal, key, 0, 0)
+    names = tuple({_candidate(o): None for o, _, _ in truth.expand(key)})
+    slots = tuple(() if i == 0 else (0,) * n for i, n in enumerate(view.sizes))
+    args = (view.small, view.own, bytes(view.unseen), b"", slots, names, 7, 300)
+    with pytest.raises(ValueError, match="look ahead"):
+        core.sample(*args, 1, 0)
+    plain = core.sample(*args)
+    ahead = core.sample(*args, 1, 3)
+    assert [n for _, n in plain] == [n for _, n in ahead] == [300] * len(names)
+    assert plain != ahead
+    assert core.sample(*args, 0, 1) == plain  # no turn looks ahead: greedy playouts
+
+
+@needs_c
+def test_rate_compares_the_turn_played_with_the_best_over_the_same_worlds() -> None:
+    deal = Deal.from_seed(8, 4)
+    rng = random.Random(8)
+    state = initial_state(deal)
+    turns: list[Turn] = []
+    rated = 0
+    while not state.over and len(turns) < 24:
+        turn = policy_turn(deal, state, random_policy, rng)
+        got = SampleEngine(deal, 2).rate(state, turn, Limit(nodes=200), turns)
+        if got is not None:
+            rated += 1
+            assert 0 <= got.played <= got.best <= 1 and got.worlds >= 200
+        turns.append(turn)
+        state = apply_turn(deal, state, turn)
+    assert rated > 0

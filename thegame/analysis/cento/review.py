@@ -31,7 +31,8 @@ from ...models.outcome import Limit, Verdict
 from ...solver.cento.duel import solve_duel
 from ...solver.cento.solo import solve_solo, to_turn
 from ...solver.cento.table import TableVerdict, solve_table
-from .engine import Rating, SeatEngine
+from .engine import Rating
+from .sampler import SampleEngine
 
 
 @dataclass(frozen=True)
@@ -322,10 +323,10 @@ class TableReview:
 
 
 def _rating_limit(limit: Limit) -> Limit:
-    """The engine's share of a position's budget: at most a second and 64
-    worlds (it only has to tell a turn from the engine's choice)."""
+    """The engine's share of a position's budget: at most a second and
+    2,000 worlds (it only has to tell a turn from the engine's choice)."""
     seconds = None if limit.time is None else min(limit.time, 1.0)
-    return Limit(time=seconds, nodes=64)
+    return Limit(time=seconds, nodes=2000)
 
 
 def review_table(
@@ -339,7 +340,7 @@ def review_table(
     start = time.monotonic()
     nodes = 0
     state = initial_state(deal)
-    engine = SeatEngine(deal, 0)
+    engine = SampleEngine(deal, 0)
     out: list[SeatTurn] = []
     for i, turn in enumerate(record.turns):
         seat = state.to_move + 1
@@ -355,7 +356,7 @@ def review_table(
         win_before = None if not before.optimal else before.verdict == TableVerdict.WIN
         rating = None
         if win_before is None or win_after is None:
-            rating = engine.rate(state, turn, _rating_limit(limit))
+            rating = engine.rate(state, turn, _rating_limit(limit), record.turns[:i])
         best = before.turns[0] if before.turns else None
         out.append(SeatTurn(i + 1, seat, turn, win_before, win_after, best, rating))
         state = after_state

@@ -12,10 +12,16 @@ a draw is used as greedy play would use the card it brings. Once a drawn
 card is seen, each real turn is judged over worlds whose pile starts where
 the seat has looked.
 
+The other hands are dealt card by card, the most constrained card first
+whichever hand it is in (a hand dealt before another could otherwise take
+the few cards a constrained card of the other may be).
+
 The opponents the benchmark meets play greedily, so greedy playouts model
-them; the seat's own later turns are greedy too (a lower bound on its own
-play). Where the compiled search is not built, the earlier engine
-(``engine.SeatEngine``) decides.
+them. The seat's own next turn in a playout looks ahead (``LOOKAHEAD``):
+each of its turns is finished by a few greedy playouts in that world and
+the one that wins most is taken; its later turns are greedy (a lower bound
+on its own play). Where the compiled search is not built, the earlier
+engine (``engine.SeatEngine``) decides.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from ...solver.cento.moves import Outcome
 from ...solver.cento.solo import to_turn
 from ...solver.cento.table import Key, TableSolver
 from ...solver.cento.tables import tables
-from .engine import Choice, Option, SeatEngine, shrewd_score, sight
+from .engine import Choice, Option, Rating, SeatEngine, shrewd_score, sight
 
 if TYPE_CHECKING:
     from ...solver.cento._ctable import Search
@@ -44,6 +50,10 @@ DEFAULT_SECONDS = 1.0  # a decision's thinking time in play
 MIN_WORLDS = 8  # worlds sampled even when the time is up at once
 BATCH = 32  # worlds a compiled call (the time is checked between calls)
 FREE_BIT = 1 << FREE  # a free card in an exclusion mask (the number cards are bits 1..100)
+
+# In a playout the seat's next turn is chosen by 3 greedy playouts of each
+# of its turns in that world (the others and its later turns play greedily)
+LOOKAHEAD = (1, 3)
 
 
 def hand_slots(deal: Deal, history: Sequence[Turn], seat: int) -> dict[int, list[int]]:
@@ -105,8 +115,9 @@ def _candidate(o: Outcome, drawn_seen: bool = False) -> Candidate:
 class SampleEngine:
     """Determinized search with compiled greedy playouts, for any seat."""
 
-    def __init__(self, deal: Deal, seed: int = 0) -> None:
+    def __init__(self, deal: Deal, seed: int = 0, lookahead: tuple[int, int] | None = None) -> None:
         self.deal = deal
+        self.lookahead = LOOKAHEAD if lookahead is None else lookahead
         self.rng = random.Random(seed)
         self.cores: dict[int, Search] = {}
         self.fallback = SeatEngine(deal, seed)
@@ -128,7 +139,7 @@ class SampleEngine:
         if not self.compiled:
             return self.fallback.choose(state, limit)
         seat = state.to_move
-        self.slots = None if history is None else hand_slots(self.deal, history, seat)
+        self._observe(history, seat)
         truth = TableSolver(self.deal, seat)
         key = truth.key_of(state)
         options = truth.expand(key)
@@ -152,6 +163,41 @@ class SampleEngine:
             return Choice(to_turn(seat + 1, chosen[0][0]), worlds, share)
         later = self._after_draw(state, truth, key, chosen, limit)
         return Choice(later.turn, worlds + later.worlds, share)
+
+    def _observe(self, history: Sequence[Turn] | None, seat: int) -> None:
+        """What the turns so far tell ``seat`` of the other hands."""
+        self.slots = None if history is None else hand_slots(self.deal, history, seat)
+
+    def rate(
+        self, state: State, played: Turn, limit: Limit, history: Sequence[Turn] | None = None
+    ) -> Rating | None:
+        """The estimated share of wins of the turn played against the best
+        candidate's, over the same worlds of what the seat saw (``history``:
+        the turns before ``state``); None when the seat had one choice."""
+        if not self.compiled:
+            return self.fallback.rate(state, played, limit)
+        seat = state.to_move
+        self._observe(history, seat)
+        truth = TableSolver(self.deal, seat)
+        key = truth.key_of(state)
+        after = truth.key_of(apply_turn(self.deal, state, played))
+        groups: dict[Candidate, list[Option]] = {}
+        mine: Candidate | None = None
+        for t in truth.expand(key):
+            name = _candidate(t[0])
+            groups.setdefault(name, []).append(t)
+            if t[1] == after or (
+                t[1] is None and played.to_dict() == to_turn(seat + 1, t[0]).to_dict()
+            ):
+                mine = name
+        if len(groups) < 2 or mine is None:
+            return None
+        names = list(groups)
+        score = self._estimate(state, key, names, (), limit)
+        shares = [w / n if n else 0.0 for w, n in score]
+        best = max(range(len(names)), key=shares.__getitem__)
+        worlds = min(n for _, n in score)
+        return Rating(shares[names.index(mine)], shares[best], groups[names[best]][0][0], worlds)
 
     def _after_draw(
         self, state: State, truth: TableSolver, key: Key, options: list[Option], limit: Limit
@@ -205,7 +251,7 @@ class SampleEngine:
             done < MIN_WORLDS or limit.time is None or time.monotonic() - start < limit.time
         ):
             batch = min(left, BATCH)
-            got = core.sample(*args, self.rng.getrandbits(64), batch)
+            got = core.sample(*args, self.rng.getrandbits(64), batch, *self.lookahead)
             for i, (wins, worlds) in enumerate(got):
                 score[i][0] += wins
                 score[i][1] += worlds

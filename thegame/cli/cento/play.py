@@ -117,14 +117,14 @@ def play(
     out.print(Text(f"Cento, {who}" + (f"; {goal}" if goal else ""), style="bold"))
     out.print(PLAY_HELP, style="dim", markup=False)
     try:
-        finished = _play_loop(session, saver, think)
+        finished = _play_loop(session, saver)
     except KeyboardInterrupt:
         saver.save(session.record)
         kept = f"; the game so far is saved to {save_file}" if save_file else ""
         tell(f"\ninterrupted{kept}")
         raise SystemExit(130) from None
     saver.save(session.record)
-    say_ending(session, finished, think)
+    say_ending(session, finished)
     if save_file:
         out.print(
             f"saved to {save_file}: thegame cento check {save_file}; "
@@ -187,7 +187,7 @@ class _Saver:
             write_atomic(self.path, record.to_json(indent=1) + "\n")
 
 
-def _play_loop(session: Session, saver: _Saver, think: float) -> bool:
+def _play_loop(session: Session, saver: _Saver) -> bool:
     """Read and apply turns until the game is over (True) or the person
     leaves it ('quit' or the end of input: False)."""
     out.print(table(session))
@@ -196,7 +196,7 @@ def _play_loop(session: Session, saver: _Saver, think: float) -> bool:
             raise KeyboardInterrupt
         if session.to_move not in session.human:
             turn, proven = session.solver_turn()
-            how = _how(session, proven, think)
+            how = _how(session, proven)
             out.print(
                 Text(f"turn {len(session.turns)}: " + turn_text(turn.to_dict()), style="magenta")
                 + Text(f"  ({how})", style="dim")
@@ -214,17 +214,17 @@ def _play_loop(session: Session, saver: _Saver, think: float) -> bool:
         if cmd in ("quit", "q", "exit"):
             return False
         if cmd:
-            _command(session, saver, cmd, think)
+            _command(session, saver, cmd)
     return True
 
 
-def _engine_hint(session: Session, think: float) -> None:
+def _engine_hint(session: Session) -> None:
     """A hint from what the person's seat sees: the engine's turn and its estimate."""
     choice = engine_choice(
         session.deal,
         session.state,
         session.turns,
-        Limit(time=think),
+        session.think,
         session.strength,
         len(session.turns),
     )
@@ -238,7 +238,7 @@ def _engine_hint(session: Session, think: float) -> None:
     out.print(f"hint: {turn_text(choice.turn.to_dict())}  ({why})", style="green", markup=False)
 
 
-def _how(session: Session, proven: bool, think: float) -> str:
+def _how(session: Session, proven: bool) -> str:
     """Why the other seat played its turn."""
     if session.vs == Opponent.ENGINE:
         c = session.last_choice
@@ -247,10 +247,10 @@ def _how(session: Session, proven: bool, think: float) -> str:
         return f"engine: wins {c.share:.0%} of {plural(c.worlds, 'sampled world')}, an estimate"
     if proven:
         return "proven best"
-    return f"not decided in {think:g} s: the greedy turn"
+    return f"not decided in {session.think.time or 0:g} s: the greedy turn"
 
 
-def _command(session: Session, saver: _Saver, cmd: str, think: float) -> None:
+def _command(session: Session, saver: _Saver, cmd: str) -> None:
     """One line of the person's: help, undo, a hint, or steps of a turn."""
     from ...analysis.cento.hint import hint_for
     from ...analysis.cento.session import parse_steps
@@ -270,13 +270,13 @@ def _command(session: Session, saver: _Saver, cmd: str, think: float) -> None:
             out.print("a hint is for a whole turn: 'undo' the steps of this one first", style="red")
             return
         if session.vs == Opponent.ENGINE:
-            _engine_hint(session, think)
+            _engine_hint(session)
             return
-        h = hint_for(session.record, Limit(time=think))
+        h = hint_for(session.record, session.think)
         if interrupt.requested():  # Ctrl-C cut the hint's search: no half answer
             raise KeyboardInterrupt
         if h.hint is None:
-            out.print(f"no proven best turn within {think:g} s", style="yellow")
+            out.print(f"no proven best turn within {session.think.time or 0:g} s", style="yellow")
         else:
             out.print("hint: " + turn_text(h.hint.to_dict()), style="green", markup=False)
         return

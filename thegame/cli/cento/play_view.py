@@ -51,7 +51,7 @@ def table(session: Session) -> Text:
     return text
 
 
-def say_ending(session: Session, finished: bool, think: float) -> None:
+def say_ending(session: Session, finished: bool) -> None:
     """How the game ended: left, or alone the turns against the fewest, or who won."""
     from ...solver.cento.solo import solve_solo
 
@@ -62,7 +62,7 @@ def say_ending(session: Session, finished: bool, think: float) -> None:
         return
     if session.deal.players == 1:
         if s.status == CentoStatus.WON:
-            best = solve_solo(session.deal, Limit(time=max(think, 10.0)))
+            best = solve_solo(session.deal, Limit(time=max(session.think.time or 0, 10.0)))
             text = f"hand empty in {plural(turns, 'turn')}"
             if best.turn_count is not None:
                 extra = turns - best.turn_count

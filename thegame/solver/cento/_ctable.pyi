@@ -37,7 +37,9 @@ class Search:
     # Worlds dealt from what the seat sees (the other hands within their
     # slots' masks of excluded cards; the search's own pile is replaced), in
     # each every candidate (drew, trick, immune, free, open, obliged, mask)
-    # played and finished by greedy play: per candidate (wins, worlds).
+    # played and finished by greedy play, the seat's next ``turns`` turns
+    # each by ``rollouts`` greedy playouts of its every turn in that world:
+    # per candidate (wins, worlds).
     def sample(
         self,
         small: int,
@@ -48,6 +50,8 @@ class Search:
         candidates: tuple[tuple[int, int, int, int, int, int, int], ...],
         seed: int,
         worlds: int,
+        turns: int = 0,
+        rollouts: int = 1,
         /,
     ) -> list[tuple[int, int]]: ...
     def nodes(self) -> int: ...

@@ -93,6 +93,9 @@ typedef struct Search {
     Budget budget;
     /* called when the table reaches its bound: -1 with an exception set */
     int (*full)(void *ctx);
+    /* playouts: the seat's next ``nest_turns`` turns each by a look ahead
+     * of ``nest_rollouts`` greedy playouts a turn (playout.c) */
+    int nest_turns, nest_rollouts;
 } Search;
 
 /* A candidate turn of the seat to move: ``drew`` 1: a draw (after a Trick
@@ -114,7 +117,7 @@ int children(Search *s, const uint64_t *key, ChildVec *out);
 void init_numbers(const Search *s, const uint64_t *key, int64_t *pn, int64_t *dn);
 
 /* playout.c */
-int playout(Search *s, const uint64_t *start, uint64_t *rng, ChildVec *vec, int *won);
+int playout(Search *s, const uint64_t *start, uint64_t *rng, ChildVec *vec, int *won, int nests);
 /* One sampled world's value of each candidate turn of the mover of
  * ``key`` (see playout.c); -1 when out of memory */
 int sample_world(Search *s, const uint64_t *key, const struct Candidate *cands, int ncands,

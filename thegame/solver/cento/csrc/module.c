@@ -266,39 +266,52 @@ static int read_cards(PyObject *o, int *out, int max, int *len) {
     return 1;
 }
 
-static PyObject *search_sample(SearchObject *self, PyObject *args) {
-    PyObject *small, *own, *unseen, *head, *slots, *cands;
-    unsigned long long seed;
-    int worlds;
-    struct World w;
-    Deal *d = &self->s.d;
-    if (!PyArg_ParseTuple(args, "OOOOOOKi", &small, &own, &unseen, &head, &slots, &cands, &seed,
-                          &worlds))
-        return NULL;
+/* What the seat sees, for ``sample``: 1, or 0 with an exception set */
+static int read_world(PyObject *small, PyObject *own, PyObject *unseen, PyObject *head,
+                      PyObject *slots, int n, struct World *w) {
     u128 v;
-    if (py_to_mask(small, &v) < 0 || py_to_mask(own, &w.own) < 0) return NULL;
-    w.small = (uint64_t)v;
-    if (!read_cards(unseen, w.unseen, 127, &w.nunseen) || !read_cards(head, w.head, 8, &w.nhead))
-        return NULL;
-    if (!PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != d->n || worlds < 0) {
-        PyErr_SetString(PyExc_ValueError, "slots: a tuple of masks a seat; worlds >= 0");
-        return NULL;
+    if (py_to_mask(small, &v) < 0 || py_to_mask(own, &w->own) < 0) return 0;
+    w->small = (uint64_t)v;
+    if (!read_cards(unseen, w->unseen, 127, &w->nunseen) || !read_cards(head, w->head, 8, &w->nhead))
+        return 0;
+    if (!PyTuple_Check(slots) || PyTuple_GET_SIZE(slots) != n) {
+        PyErr_SetString(PyExc_ValueError, "slots: a tuple of masks a seat");
+        return 0;
     }
     int at = 0;
-    for (int i = 0; i < d->n; i++) {
+    for (int i = 0; i < n; i++) {
         PyObject *t = PyTuple_GET_ITEM(slots, i);
         if (!PyTuple_Check(t) || at + PyTuple_GET_SIZE(t) > 128) {
             PyErr_SetString(PyExc_ValueError, "slots: a tuple of masks a seat");
-            return NULL;
+            return 0;
         }
-        w.nslots[i] = (int)PyTuple_GET_SIZE(t);
-        if (!read_masks(t, &w.slots[at], w.nslots[i])) return NULL;
-        at += w.nslots[i];
+        w->nslots[i] = (int)PyTuple_GET_SIZE(t);
+        if (!read_masks(t, &w->slots[at], w->nslots[i])) return 0;
+        at += w->nslots[i];
     }
-    if (at > w.nunseen) {
+    if (at > w->nunseen) {
         PyErr_SetString(PyExc_ValueError, "more cards in the other hands than unseen");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *search_sample(SearchObject *self, PyObject *args) {
+    PyObject *small, *own, *unseen, *head, *slots, *cands;
+    unsigned long long seed;
+    int worlds, turns = 0, rollouts = 1;
+    struct World w;
+    Deal *d = &self->s.d;
+    if (!PyArg_ParseTuple(args, "OOOOOOKi|ii", &small, &own, &unseen, &head, &slots, &cands, &seed,
+                          &worlds, &turns, &rollouts))
+        return NULL;
+    if (worlds < 0 || turns < 0 || rollouts < 1 || rollouts > 1000) {
+        PyErr_SetString(PyExc_ValueError, "worlds >= 0; look ahead: turns >= 0, 1 to 1000 rollouts");
         return NULL;
     }
+    self->s.nest_turns = turns;
+    self->s.nest_rollouts = rollouts;
+    if (!read_world(small, own, unseen, head, slots, d->n, &w)) return NULL;
     int nc;
     struct Candidate *cv = read_candidates(cands, &nc);
     if (cv == NULL) return NULL;
@@ -328,11 +341,12 @@ done:
 
 static PyMethodDef search_methods[] = {
     {"sample", (PyCFunction)search_sample, METH_VARARGS,
-     "sample(small, own, unseen, head, slots, candidates, seed, worlds) -> [(wins, worlds)]:\n"
-     "``worlds`` deals of the unseen cards (the other hands within their slots' masks, the\n"
-     "pile after ``head``; the search's own pile is replaced), in each every candidate\n"
-     "(drew, trick, immune, free, open, obliged, mask) of the seat played and the game\n"
-     "finished by greedy play."},
+     "sample(small, own, unseen, head, slots, candidates, seed, worlds, turns=0, rollouts=1)\n"
+     "-> [(wins, worlds)]: ``worlds`` deals of the unseen cards (the other hands within their\n"
+     "slots' masks, the pile after ``head``; the search's own pile is replaced), in each every\n"
+     "candidate (drew, trick, immune, free, open, obliged, mask) of the seat played and the\n"
+     "game finished by greedy play, but for the seat's next ``turns`` turns, each chosen by\n"
+     "``rollouts`` greedy playouts of each of its turns in that world."},
     {"prove", (PyCFunction)search_prove, METH_VARARGS,
      "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
      "loop; budget.reach(nodes) is called every 64 nodes and past max_nodes (-1: none);\n"

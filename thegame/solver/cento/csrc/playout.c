@@ -16,8 +16,55 @@ static int rank_of(const Deal *d, u128 hand, int open_c) {
     return (card_count(m) + f) * 256 - (card_count(m & d->fit[open_c]) + f);
 }
 
-/* Greedy play from ``start`` to the end: ``won`` for the seat asked about */
-int playout(Search *s, const uint64_t *start, uint64_t *rng, ChildVec *vec, int *won) {
+/* The greedy child of ``vec`` for ``mover`` (ties at random) */
+static size_t greedy_pick(const Deal *d, const ChildVec *vec, int mover, int open_c, uint64_t *rng) {
+    size_t pick = 0;
+    int best = INT_MAX, ties = 0;
+    for (size_t i = 0; i < vec->n; i++) {
+        const Child *c = &vec->v[i];
+        int r = rank_of(d, hand_of(c->key, mover), c->end ? open_c : (int)(c->key[0] >> 3 & 127));
+        if (r < best) {
+            best = r;
+            pick = i;
+            ties = 1;
+        } else if (r == best && sm_below(rng, ++ties) == 0) {
+            pick = i; /* each of the equal turns with the same chance */
+        }
+    }
+    return pick;
+}
+
+/* The seat's turn in a playout by a look ahead: each child finished by
+ * ``s->nest_rollouts`` greedy playouts in this world, the most wins taken
+ * (the greedy turn first among equals); -1 when out of memory */
+static long lookahead(Search *s, const ChildVec *vec, int open_c, uint64_t *rng) {
+    ChildVec inner = {NULL, 0, 0};
+    int mover = s->d.k;
+    size_t pick = greedy_pick(&s->d, vec, mover, open_c, rng);
+    int best = -1;
+    for (size_t i = 0; i < vec->n && best < s->nest_rollouts; i++) {
+        const Child *c = &vec->v[i];
+        int wins = 0;
+        for (int r = 0; r < s->nest_rollouts; r++) {
+            int won = c->won;
+            if (!c->end && playout(s, c->key, rng, &inner, &won, 0)) {
+                free(inner.v);
+                return -1;
+            }
+            wins += won;
+        }
+        if (wins > best || (wins == best && i == pick)) {
+            best = wins;
+            pick = i;
+        }
+    }
+    free(inner.v);
+    return (long)pick;
+}
+
+/* Play from ``start`` to the end, greedily but for the seat's next
+ * ``nests`` turns (``lookahead``): ``won`` for the seat asked about */
+int playout(Search *s, const uint64_t *start, uint64_t *rng, ChildVec *vec, int *won, int nests) {
     const Deal *d = &s->d;
     uint64_t key[KW_MAX];
     memcpy(key, start, s->kw * sizeof(uint64_t));
@@ -25,19 +72,13 @@ int playout(Search *s, const uint64_t *start, uint64_t *rng, ChildVec *vec, int 
         if (expand(s, key, vec)) return -1;
         int mover = key[0] & 7, open_c = key[0] >> 3 & 127;
         size_t pick = 0;
-        if (vec->n > 1) {
-            int best = INT_MAX, ties = 0;
-            for (size_t i = 0; i < vec->n; i++) {
-                const Child *c = &vec->v[i];
-                int r = rank_of(d, hand_of(c->key, mover), c->end ? open_c : (int)(c->key[0] >> 3 & 127));
-                if (r < best) {
-                    best = r;
-                    pick = i;
-                    ties = 1;
-                } else if (r == best && sm_below(rng, ++ties) == 0) {
-                    pick = i; /* each of the equal turns with the same chance */
-                }
-            }
+        if (vec->n > 1 && mover == d->k && nests > 0) {
+            nests--;
+            long got = lookahead(s, vec, open_c, rng);
+            if (got < 0) return -1;
+            pick = (size_t)got;
+        } else if (vec->n > 1) {
+            pick = greedy_pick(d, vec, mover, open_c, rng);
         }
         const Child *c = &vec->v[pick];
         if (c->end) {
@@ -93,7 +134,8 @@ int sample_world(Search *s, const uint64_t *key, const struct Candidate *cands, 
         }
         uint64_t child[KW_MAX];
         int won;
-        if (!child_of(d, s->kw, key, &outs[pick], child, &won) && playout(s, child, rng, vec, &won)) {
+        if (!child_of(d, s->kw, key, &outs[pick], child, &won) &&
+            playout(s, child, rng, vec, &won, s->nest_turns)) {
             free(outs);
             return -1;
         }
@@ -103,46 +145,51 @@ int sample_world(Search *s, const uint64_t *key, const struct Candidate *cands, 
     return 0;
 }
 
-/* Deal one world: the unseen cards shuffled, each other hand dealt slot by
- * slot (``slots``: per seat, its masks of excluded cards, the most
- * constrained first; bit 0 a free card) with the first card left that its
- * slot allows (any card when none does), the rest the pile after ``head``;
- * then ``key`` is the world's position (draw position 0) and the search's
- * pile is the world's. */
+/* Two hands' cards together (the free cards counted above FREE_SHIFT) */
+static u128 hand_add(u128 a, u128 b) {
+    return ((a | b) & NUMBERS_MASK) | ((a >> FREE_SHIFT) + (b >> FREE_SHIFT)) << FREE_SHIFT;
+}
+
+/* Deal one world: the unseen cards shuffled, the other hands' slots
+ * (``slots``: per seat, its masks of excluded cards; bit 0 a free card)
+ * filled the most constrained first, whatever its seat, each with the first
+ * card left that it allows (any card when none does), the rest the pile
+ * after ``head``; then ``key`` is the world's position (draw position 0)
+ * and the search's pile is the world's. */
 static void deal_world(Search *s, const struct World *w, uint64_t *rng, uint64_t *key) {
     Deal *d = &s->d;
-    int cards[128], used[128] = {0};
+    int cards[128], used[128] = {0}, order[128], owner[128], weight[128], nall = 0;
+    u128 hands[MAX_SEATS] = {0};
     memcpy(cards, w->unseen, w->nunseen * sizeof(int));
     sm_shuffle(rng, cards, w->nunseen);
-    key[0] = w->small & ~((uint64_t)127 << 10);
-    int at = 0;
-    for (int i = 0; i < d->n; i++) {
-        if (i == d->k) {
-            set_hand(key, i, w->own);
-            continue;
-        }
-        u128 m = 0;
-        int f = 0;
-        for (int j = 0; j < w->nslots[i]; j++) {
-            u128 out = w->slots[at + j];
-            int pick = -1;
-            for (int c = 0; c < w->nunseen; c++) {
-                if (used[c]) continue;
-                if (pick < 0) pick = c;
-                if (!(out >> cards[c] & 1)) {
-                    pick = c;
-                    break;
-                }
+    for (int i = 0, at = 0; i < d->n; at += w->nslots[i++])
+        for (int j = 0; j < w->nslots[i]; j++, nall++) {
+            owner[at + j] = i;
+            weight[at + j] = card_count(w->slots[at + j]);
+            int x = nall; /* insertion by weight, the heaviest first (ties in seat order) */
+            while (x > 0 && weight[order[x - 1]] < weight[at + j]) {
+                order[x] = order[x - 1];
+                x--;
             }
-            used[pick] = 1;
-            if (cards[pick] == 0)
-                f++;
-            else
-                m |= BIT(cards[pick]);
+            order[x] = at + j;
         }
-        at += w->nslots[i];
-        set_hand(key, i, m | (u128)f << FREE_SHIFT);
+    for (int k = 0; k < nall; k++) {
+        u128 out = w->slots[order[k]];
+        int pick = -1;
+        for (int c = 0; c < w->nunseen; c++) {
+            if (used[c]) continue;
+            if (pick < 0) pick = c;
+            if (!(out >> cards[c] & 1)) {
+                pick = c;
+                break;
+            }
+        }
+        used[pick] = 1;
+        hands[owner[order[k]]] = hand_add(hands[owner[order[k]]],
+                                          cards[pick] ? BIT(cards[pick]) : (u128)1 << FREE_SHIFT);
     }
+    key[0] = w->small & ~((uint64_t)127 << 10);
+    for (int i = 0; i < d->n; i++) set_hand(key, i, i == d->k ? w->own : hands[i]);
     int p = 0;
     for (int j = 0; j < w->nhead; j++) d->draw[p++] = (uint8_t)w->head[j];
     for (int c = 0; c < w->nunseen; c++)
