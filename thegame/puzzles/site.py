@@ -50,6 +50,8 @@ ASSETS = (
     "site.js",
     "home.js",
     "day.js",
+    "thinker.js",
+    "solve-worker.js",
     "archive.js",
     "icon.svg",
 )
