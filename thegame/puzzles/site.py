@@ -32,6 +32,7 @@ from ..models.outcome import Limit
 from ..models.the_game import Deal
 from .cento.puzzles import daily as cento_daily
 from .dates import parse_date
+from .icon import icon_png
 from .the_game.daily import EPOCH, daily
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -42,6 +43,8 @@ LAST_DAY = dt.date(2099, 12, 31)
 MAX_DAYS = 1000
 # Seconds a Cento daily may take to make (as ``thegame cento daily``).
 CENTO_SECONDS = 60.0
+# The manifest's PNG icons, in px (a browser offers to install with 192 and 512).
+ICON_SIZES = (192, 512)
 # The files of a site besides its days: the shell (pages, scripts, styles).
 ASSETS = (
     "site.css",
@@ -271,6 +274,8 @@ def _write_shell(work: Path, dates: list[dt.date], solver: bool) -> None:
         shutil.copyfile(sources.get(name, WEB / "site" / name), assets / name)
     shutil.copyfile(WEB.parent / "serve" / "static" / "style.css", assets / "style.css")
     shutil.copyfile(WEB / "referee.js", assets / "referee.js")
+    for size in ICON_SIZES:
+        (assets / f"icon-{size}.png").write_bytes(icon_png(size))
     days = {
         "first": dates[0].isoformat(),
         "last": dates[-1].isoformat(),
