@@ -55,6 +55,7 @@ ASSETS = (
     "day.js",
     "thinker.js",
     "solve-worker.js",
+    "cento-day.js",
     "archive.js",
     "icon.svg",
 )
@@ -273,7 +274,8 @@ def _write_shell(work: Path, dates: list[dt.date], solver: bool) -> None:
     for name in ASSETS:
         shutil.copyfile(sources.get(name, WEB / "site" / name), assets / name)
     shutil.copyfile(WEB.parent / "serve" / "static" / "style.css", assets / "style.css")
-    shutil.copyfile(WEB / "referee.js", assets / "referee.js")
+    for rules in ("referee.js", "cento.js"):
+        shutil.copyfile(WEB / rules, assets / rules)
     for size in ICON_SIZES:
         (assets / f"icon-{size}.png").write_bytes(icon_png(size))
     days = {

@@ -1,5 +1,6 @@
 // A day's page of the static site: the classic family's daily (or, with
-// ?variant=extreme, the Extreme daily; ?variant=cento, the Cento daily shown)
+// ?variant=extreme, the Extreme daily; ?variant=cento, the Cento daily, played
+// by cento-day.js)
 // played in the page by clicks and keys. The rules are the JavaScript
 // referee's (referee.js); after every finished turn the WebAssembly search
 // core (solver.js, solver.wasm), in its own worker (solve-worker.js, through
@@ -486,24 +487,6 @@
     end.append(again);
   }
 
-  // -- Cento: the day's puzzle shown --------------------------------------------
-
-  function showCento(p) {
-    const hand = p.deal.hands[0].map((c) => (c === "free" ? "free" : String(c)));
-    board.dataset.state = "shown";
-    $("status").textContent = `Cento: empty your hand in ${plural(p.turn_count, "turn")} (proven fewest). Open card: ${p.deal.open}.`;
-    $("piles").replaceChildren(el("div", { class: "pile", role: "img", "aria-label": `the open card: ${p.deal.open}` }));
-    $("piles").firstChild.append(face(p.deal.open));
-    $("hand").replaceChildren(...hand.map((c) => { const e = el("div", { class: "card", role: "img", "aria-label": `card ${c}` }); e.append(face(c)); return e; }));
-    $("info").replaceChildren(el("p", {}, `draw pile, top first: ${p.deal.draw.slice(0, 12).join(", ")}…`));
-    for (const b of board.querySelectorAll(".actions")) b.hidden = true;
-    const d = el("details", { class: "cento-solution" });
-    d.append(el("summary", {}, "Show the proven line"));
-    p.turns.forEach((t, k) => d.append(el("p", {}, `turn ${k + 1}: ` + t.plays.map((x) => (x.card === "free" ? `free as ${x.as}` : String(x.card))).join(", "))));
-    $("end").hidden = false;
-    $("end").replaceChildren(el("p", {}, "Cento is shown here, not played: play it with thegame cento play --daily."), d);
-  }
-
   // -- start -----------------------------------------------------------------------
 
   function streams() {
@@ -543,7 +526,14 @@
     const label = stream === "classic" ? `No. ${data.number}` : stream === "extreme" ? "Extreme" : "Cento";
     $("title").textContent = `${label} · ${day}`;
     document.title = `${label} · ${day} · thegame daily`;
-    if (stream === "cento") { $("streak").hidden = true; $("subtitle").textContent = "Cento solo puzzle of the day"; showCento(data.cento); offline([`daily/${day}/day.json`]); return; }
+    if (stream === "cento") {
+      $("subtitle").textContent = `Cento solo puzzle of the day: empty your hand in ${plural(data.cento.turn_count, "turn")} (the proven fewest)`;
+      window.daily.showStreak("cento");
+      window.centoDay.start(data.cento, { board, day, number: data.number, href: (x) => dayHref(x, "cento"), has,
+        numberOf: (x) => window.siteDays && window.siteDays.numbers[x] });
+      offline([`daily/${day}/day.json`]);
+      return;
+    }
     entry = data[stream];
     spec = entry.referee;
     base = entry.puzzle.position.map((t) => t.plays);
