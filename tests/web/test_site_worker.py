@@ -101,3 +101,23 @@ def test_the_page_answers_clicks_while_a_hint_is_searched(page: Any, site_dir: P
     )
     assert "(from the solver)" in page.inner_text("#message")
     assert not thinking(page) and not page.locator("#thinking").is_visible()
+    # The hint's search judged the position as well.
+    assert page.locator("[data-board]").get_attribute("data-judged") == "1"
+    assert page.locator("[data-board]").get_attribute("data-verdict") == "win"
+    # Esc stops a search too: the next turn played by the solver's hints (from
+    # the kept answer), its verdict's search stopped from the keyboard.
+    end = page.locator('[data-action="end-turn"]')
+    for _ in range(10):
+        if end.is_enabled():
+            break
+        page.keyboard.press("h")
+        page.keyboard.press("h")  # the card's pile
+        play = page.inner_text("#message").split("(from")[0].split()
+        page.click(f'#hand [data-card="{play[1]}"]')
+        page.click(f'#piles [data-pile="{play[2]}"]')
+    end.click()
+    assert thinking(page)
+    page.keyboard.press("Escape")
+    assert not thinking(page)
+    assert "Stopped" in page.inner_text("#verdict")
+    assert page.locator("[data-board]").get_attribute("data-judged") == "1"

@@ -139,6 +139,7 @@
       const a = { verdict: r.verdict, cards_left: r.cards_left, proven: r.proven, line: continuation(r.line, fromStart(ts)),
         nodes: r.nodes, ms: r.ms };
       verdicts.set(k, a);
+      if (k === key(turns)) show(a, ts);  // a hint's search judges the position too
       return a;
     }).finally(() => { asked.delete(k); thinking(); });
     asked.set(k, search);
@@ -559,6 +560,7 @@
   board.querySelector('[data-action="solution"]').addEventListener("click", step);
   $("thinking").querySelector('[data-action="stop"]').addEventListener("click", stop);
   document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && solver && solver.busy()) { ev.preventDefault(); stop(); return; }
     if (!shortcut(ev) || !game) return;
     const k = { u: "undo", e: "end-turn", h: "hint", s: "solution" }[ev.key];
     const b = k && board.querySelector(`.actions [data-action="${k}"]`);

@@ -24,7 +24,7 @@
         w.onmessage = (ev) => {
           const m = ev.data || {};
           if (m.ready) ok(this);
-          else if (m.failed) fail(new Error(m.failed));
+          else if (m.failed) { w.terminate(); fail(new Error(m.failed)); }
           else this.settle(m);
         };
       });
