@@ -276,6 +276,14 @@ def test_the_site_is_installable(page: Any, site_dir: Path) -> None:
     assert manifest["display"] == "standalone"
     for icon in manifest["icons"]:
         assert (site_dir / icon["src"]).is_file()
+    # The PNG sizes a browser asks for before it offers to install.
+    pngs = {i["sizes"]: i["src"] for i in manifest["icons"] if i["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= set(pngs)
+    for sizes, src in pngs.items():
+        png = (site_dir / src).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"{int.from_bytes(png[16:20], 'big')}x{int.from_bytes(png[20:24], 'big')}" == sizes
+        assert f'"{src}"' in (site_dir / "sw.js").read_text()  # kept for offline
     for path in ("", "archive/", f"daily/{DAY}/"):
         page.goto(path)
         href = page.locator('link[rel="manifest"]').get_attribute("href")

@@ -31,6 +31,7 @@ from ..models.errors import InvalidInputError
 from ..models.outcome import Limit
 from ..models.the_game import Deal
 from .cento.puzzles import daily as cento_daily
+from .icon import icon_png
 from .the_game.daily import EPOCH, daily
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -41,6 +42,8 @@ LAST_DAY = dt.date(2099, 12, 31)
 MAX_DAYS = 1000
 # Seconds a Cento daily may take to make (as ``thegame cento daily``).
 CENTO_SECONDS = 60.0
+# The manifest's PNG icons, in px (a browser offers to install with 192 and 512).
+ICON_SIZES = (192, 512)
 # The files of a site besides its days: the shell (pages, scripts, styles).
 ASSETS = (
     "site.css",
@@ -49,6 +52,9 @@ ASSETS = (
     "site.js",
     "home.js",
     "day.js",
+    "thinker.js",
+    "solve-worker.js",
+    "cento-day.js",
     "archive.js",
     "icon.svg",
 )
@@ -267,7 +273,10 @@ def _write_shell(work: Path, dates: list[dt.date], solver: bool) -> None:
     for name in ASSETS:
         shutil.copyfile(sources.get(name, WEB / "site" / name), assets / name)
     shutil.copyfile(WEB.parent / "serve" / "static" / "style.css", assets / "style.css")
-    shutil.copyfile(WEB / "referee.js", assets / "referee.js")
+    for rules in ("referee.js", "cento.js"):
+        shutil.copyfile(WEB / rules, assets / rules)
+    for size in ICON_SIZES:
+        (assets / f"icon-{size}.png").write_bytes(icon_png(size))
     days = {
         "first": dates[0].isoformat(),
         "last": dates[-1].isoformat(),

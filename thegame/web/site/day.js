@@ -1,8 +1,10 @@
 // A day's page of the static site: the classic family's daily (or, with
-// ?variant=extreme, the Extreme daily; ?variant=cento, the Cento daily shown)
+// ?variant=extreme, the Extreme daily; ?variant=cento, the Cento daily, played
+// by cento-day.js)
 // played in the page by clicks and keys. The rules are the JavaScript
 // referee's (referee.js); after every finished turn the WebAssembly search
-// core (solver.js, solver.wasm) judges the player's own position: the board
+// core (solver.js, solver.wasm), in its own worker (solve-worker.js, through
+// thinker.js) so the page stays responsive, judges the player's own position: the board
 // carries data-verdict (win while a perfect clear is still reachable, else
 // loss) and data-cards-left (the best reachable, proven). Where the core
 // cannot be loaded the page plays on by the rules, hints from the puzzle's
@@ -25,6 +27,10 @@
   let hints = 0, steps = 0, hintLevel = 0, hintKey = null, focusKey = null;
   let solver = null, solverOff = null;
   const verdicts = new Map();  // the position (finished turns) -> the solver's answer
+  const asked = new Map();     // the position -> the search in flight (a promise)
+  // A search's time budget: the worker keeps the page responsive meanwhile,
+  // and Stop ends it sooner.
+  const BUDGET_MS = 15000;
 
   const key = (ts) => JSON.stringify(ts);
   const fromStart = (ts) => base.concat(ts);
@@ -83,7 +89,7 @@
     turns.push(plays);
     plays = [];
     // A finished game needs no search: its verdict is there before the solved screen.
-    if (game.over && solver) answer(turns);
+    if (game.over && solver) ended(turns);
     judge();
   }
 
@@ -112,66 +118,101 @@
     return l;
   }
 
-  function answer(ts) {
-    const k = key(ts);
-    if (verdicts.has(k)) return verdicts.get(k);
-    let a;
+  // The verdict of a finished game, from the rules alone (null: not over).
+  function ended(ts) {
     const g = new window.TheGameReferee.Game(spec);
     g.playTurns(fromStart(ts));
-    if (g.over) a = { verdict: g.status === "won" ? "win" : "loss", cards_left: g.cardsLeft(), proven: true, line: [], ms: 0 };
-    else {
-      const t0 = performance.now();
-      const r = solver.solve(entry.kernel, fromStart(ts), { timeMs: 3000 });
-      a = { verdict: r.verdict, cards_left: r.cards_left, proven: r.proven, line: continuation(r.line, fromStart(ts)),
-        nodes: r.nodes, ms: performance.now() - t0 };
-    }
-    verdicts.set(k, a);
+    if (!g.over) return null;
+    const a = { verdict: g.status === "won" ? "win" : "loss", cards_left: g.cardsLeft(), proven: true, line: [], ms: 0 };
+    verdicts.set(key(ts), a);
     return a;
+  }
+
+  // The solver's answer on the position after ``ts`` (a promise): kept, or
+  // the search in flight, or a new search in the worker.
+  function answer(ts) {
+    const k = key(ts);
+    const known = verdicts.get(k) || ended(ts);
+    if (known) return Promise.resolve(known);
+    if (asked.has(k)) return asked.get(k);
+    const search = solver.solve(entry.kernel, fromStart(ts), { timeMs: BUDGET_MS }).then((r) => {
+      const a = { verdict: r.verdict, cards_left: r.cards_left, proven: r.proven, line: continuation(r.line, fromStart(ts)),
+        nodes: r.nodes, ms: r.ms };
+      verdicts.set(k, a);
+      if (k === key(turns)) show(a, ts);  // a hint's search judges the position too
+      return a;
+    }).finally(() => { asked.delete(k); thinking(); });
+    asked.set(k, search);
+    thinking();
+    return search;
+  }
+
+  const stopped = (e) => e && e.message === window.Thinker.STOPPED;
+
+  // "thinking…" with the seconds spent and a Stop button while a search runs.
+  let ticker = null;
+  function thinking() {
+    const box = $("thinking"), busy = solver && solver.busy();
+    box.hidden = !busy;
+    if (busy) board.dataset.thinking = ""; else delete board.dataset.thinking;
+    if (busy && !ticker) ticker = setInterval(thinking, 250);
+    if (!busy && ticker) { clearInterval(ticker); ticker = null; }
+    if (busy) $("thinking-text").textContent = `The solver is thinking… ${(solver.elapsed() / 1000).toFixed(1)} s of at most ${BUDGET_MS / 1000} s.`;
+  }
+
+  function stop() {
+    if (!solver || !solver.busy()) return;
+    solver.stop();
+    thinking();
   }
 
   // After every finished turn (and at the puzzle's start): the solver's word
   // on the player's own position, on the board and in words.
   function judge() {
-    const box = $("verdict");
     if (!solver) return;
     const at = turns.slice();
+    // A search for a position left behind is of no use now: end it.
+    if (solver.busy() && !asked.has(key(at)) && !ended(at) && !verdicts.has(key(at))) solver.stop();
     board.setAttribute("aria-busy", "true");
-    // Let the board draw the turn first; the search runs right after.
-    setTimeout(() => {
-      let a;
-      try { a = answer(at); } catch (e) { off("the solver failed: " + e.message); board.removeAttribute("aria-busy"); return; }
-      board.removeAttribute("aria-busy");
-      if (key(at) !== key(turns)) return;  // the player moved on meanwhile
-      board.dataset.verdict = a.verdict;
-      board.dataset.cardsLeft = String(a.cards_left);
-      board.dataset.cardsLeftProven = String(Boolean(a.proven));
-      board.dataset.judged = String(at.length);
-      board.dataset.verdictMs = String(Math.round(a.ms));
-      box.replaceChildren();
-      if (a.verdict === "win") {
-        box.append(el("p", { class: "verdict-win" }, game.status === "won" ? "Cleared." : "A perfect clear is still reachable from here (proven)."));
-      } else if (a.verdict === "unknown") {
-        box.append(el("p", {}, `The solver did not decide this position in its time (${plural(a.nodes || 0, "node")}).`));
-      } else {
-        const left = a.cards_left;
-        const best = a.proven ? `the best from here leaves ${plural(left, "card")}` : `the best line found leaves ${plural(left, "card")}`;
-        box.append(el("p", { class: "verdict-loss" }, `No perfect clear is reachable any more (proven): ${best}.`));
-        let back = -1;
-        for (let k = at.length - 1; k >= 0; k--) {
-          const v = verdicts.get(key(at.slice(0, k)));
-          if (v && v.verdict === "win") { back = k; break; }
-        }
-        if (back >= 0) {
-          const turn = firstTurn() + back;
-          const p = el("p", {}, `A clear was still reachable at the start of turn ${turn}. `);
-          const b = el("button", { type: "button", "data-action": "undo-to", "data-turn": String(turn) }, `Undo to turn ${turn}`);
-          b.addEventListener("click", () => undoTo(back));
-          p.append(b);
-          box.append(p);
-        }
-      }
-      renderEnd();
-    }, 0);
+    answer(at).then((a) => { if (key(at) === key(turns)) show(a, at); }, (e) => {
+      if (key(at) !== key(turns)) return;
+      if (stopped(e)) $("verdict").replaceChildren(el("p", {}, "Stopped: the solver did not judge this position. Finish the turn, or ask for a hint, to ask again."));
+      else off("the solver failed: " + e.message);
+    }).finally(() => { if (key(at) === key(turns)) board.removeAttribute("aria-busy"); });
+  }
+
+  function show(a, at) {
+    const box = $("verdict");
+    board.dataset.verdict = a.verdict;
+    board.dataset.cardsLeft = String(a.cards_left);
+    board.dataset.cardsLeftProven = String(Boolean(a.proven));
+    board.dataset.judged = String(at.length);
+    board.dataset.verdictMs = String(Math.round(a.ms));
+    box.replaceChildren();
+    if (a.verdict === "win") {
+      box.append(el("p", { class: "verdict-win" }, game.status === "won" ? "Cleared." : "A perfect clear is still reachable from here (proven)."));
+    } else if (a.verdict === "unknown") {
+      box.append(el("p", {}, `The solver did not decide this position in its time (${plural(a.nodes || 0, "node")}).`));
+    } else lost(box, a, at);
+    renderEnd();
+  }
+
+  function lost(box, a, at) {
+    const left = a.cards_left;
+    const best = a.proven ? `the best from here leaves ${plural(left, "card")}` : `the best line found leaves ${plural(left, "card")}`;
+    box.append(el("p", { class: "verdict-loss" }, `No perfect clear is reachable any more (proven): ${best}.`));
+    let back = -1;
+    for (let k = at.length - 1; k >= 0; k--) {
+      const v = verdicts.get(key(at.slice(0, k)));
+      if (v && v.verdict === "win") { back = k; break; }
+    }
+    if (back < 0) return;
+    const turn = firstTurn() + back;
+    const p = el("p", {}, `A clear was still reachable at the start of turn ${turn}. `);
+    const b = el("button", { type: "button", "data-action": "undo-to", "data-turn": String(turn) }, `Undo to turn ${turn}`);
+    b.addEventListener("click", () => undoTo(back));
+    p.append(b);
+    box.append(p);
   }
 
   function off(why) {
@@ -187,13 +228,8 @@
     if (!entry.kernel) { off("this day was published without the in-page solver"); return; }
     if (!available) { off("this site was published without the in-page solver"); return; }
     try {
-      await new Promise((ok, fail) => {
-        const s = el("script", { src: root + "assets/solver.js" });
-        s.addEventListener("load", ok);
-        s.addEventListener("error", () => fail(new Error("solver.js could not be loaded")));
-        document.body.append(s);
-      });
-      solver = await window.TheGameSolver.load(root + "assets/solver.wasm");
+      if (typeof Worker !== "function") throw new Error("this browser has no Web Worker");
+      solver = await window.Thinker.load(root + "assets/solve-worker.js");
     } catch (e) {
       off(`the WebAssembly solver could not be loaded (${e.message || e})`);
     }
@@ -203,9 +239,9 @@
 
   // The turns to play from here: the solver's from the player's position, or
   // the puzzle's stored line while the player is on it. ``null`` and why not.
-  function ahead() {
+  async function ahead() {
     if (solver) {
-      const a = answer(turns);
+      const a = await answer(turns);
       return { turns: a.line, from: a.verdict === "win" ? "the solver" : "the solver's best line (no clear is reachable)" };
     }
     const k = turns.length;
@@ -216,8 +252,8 @@
   }
 
   // The next play ({card, pile}), "end" (end the turn), or an error text.
-  function nextStep() {
-    const a = ahead();
+  async function nextStep() {
+    const a = await ahead();
     if (!a.turns) return { why: a.why };
     const t = a.turns[0];
     if (!t) return { why: "nothing left to play" };
@@ -229,9 +265,24 @@
     return plays.length < t.length ? { play: t[plays.length], from: a.from } : { end: true, from: a.from };
   }
 
-  function hint() {
-    const s = nextStep();
-    if (s.why) { say("hint: " + s.why); return; }
+  // The next step once the solver has it (null: the player moved meanwhile,
+  // or the search was stopped or failed; said in the message).
+  async function stepFor(what) {
+    const here = key([turns, plays]);
+    if (solver && !verdicts.has(key(turns))) say(`${what}: the solver is thinking…`);
+    let s;
+    try { s = await nextStep(); } catch (e) {
+      if (key([turns, plays]) === here) say(`${what}: ` + (stopped(e) ? "stopped before the solver found one" : "the solver failed: " + e.message));
+      return null;
+    }
+    if (key([turns, plays]) !== here) return null;
+    if (s.why) { say(`${what}: ` + s.why); return null; }
+    return s;
+  }
+
+  async function hint() {
+    const s = await stepFor("hint");
+    if (!s) return;
     const here = key([turns, plays]);
     hintLevel = hintKey === here ? hintLevel + 1 : 1;
     hintKey = here;
@@ -247,9 +298,9 @@
     }
   }
 
-  function step() {
-    const s = nextStep();
-    if (s.why) { say("solution: " + s.why); return; }
+  async function step() {
+    const s = await stepFor("solution");
+    if (!s) return;
     steps += 1;
     if (s.end) endTurn();
     else play(s.play.card, s.play.pile);
@@ -437,24 +488,6 @@
     end.append(again);
   }
 
-  // -- Cento: the day's puzzle shown --------------------------------------------
-
-  function showCento(p) {
-    const hand = p.deal.hands[0].map((c) => (c === "free" ? "free" : String(c)));
-    board.dataset.state = "shown";
-    $("status").textContent = `Cento: empty your hand in ${plural(p.turn_count, "turn")} (proven fewest). Open card: ${p.deal.open}.`;
-    $("piles").replaceChildren(el("div", { class: "pile", role: "img", "aria-label": `the open card: ${p.deal.open}` }));
-    $("piles").firstChild.append(face(p.deal.open));
-    $("hand").replaceChildren(...hand.map((c) => { const e = el("div", { class: "card", role: "img", "aria-label": `card ${c}` }); e.append(face(c)); return e; }));
-    $("info").replaceChildren(el("p", {}, `draw pile, top first: ${p.deal.draw.slice(0, 12).join(", ")}…`));
-    for (const b of board.querySelectorAll(".actions")) b.hidden = true;
-    const d = el("details", { class: "cento-solution" });
-    d.append(el("summary", {}, "Show the proven line"));
-    p.turns.forEach((t, k) => d.append(el("p", {}, `turn ${k + 1}: ` + t.plays.map((x) => (x.card === "free" ? `free as ${x.as}` : String(x.card))).join(", "))));
-    $("end").hidden = false;
-    $("end").replaceChildren(el("p", {}, "Cento is shown here, not played: play it with thegame cento play --daily."), d);
-  }
-
   // -- start -----------------------------------------------------------------------
 
   function streams() {
@@ -494,7 +527,14 @@
     const label = stream === "classic" ? `No. ${data.number}` : stream === "extreme" ? "Extreme" : "Cento";
     $("title").textContent = `${label} · ${day}`;
     document.title = `${label} · ${day} · thegame daily`;
-    if (stream === "cento") { $("streak").hidden = true; $("subtitle").textContent = "Cento solo puzzle of the day"; showCento(data.cento); offline([`daily/${day}/day.json`]); return; }
+    if (stream === "cento") {
+      $("subtitle").textContent = `Cento solo puzzle of the day: empty your hand in ${plural(data.cento.turn_count, "turn")} (the proven fewest)`;
+      window.daily.showStreak("cento");
+      window.centoDay.start(data.cento, { board, day, number: data.number, href: (x) => dayHref(x, "cento"), has,
+        numberOf: (x) => window.siteDays && window.siteDays.numbers[x] });
+      offline([`daily/${day}/day.json`]);
+      return;
+    }
     entry = data[stream];
     spec = entry.referee;
     base = entry.puzzle.position.map((t) => t.plays);
@@ -509,7 +549,7 @@
     await loadSolver(d.all.solver);
     if (!solver) board.removeAttribute("aria-busy");
     const keep = [`daily/${day}/day.json`];
-    if (solver) keep.push("assets/solver.js", "assets/solver.wasm");
+    if (solver) keep.push("assets/solve-worker.js", "assets/solver.js", "assets/solver.wasm");
     offline(keep);
     judge();
   }
@@ -518,7 +558,9 @@
   board.querySelector('[data-action="end-turn"]').addEventListener("click", endTurn);
   board.querySelector('[data-action="hint"]').addEventListener("click", hint);
   board.querySelector('[data-action="solution"]').addEventListener("click", step);
+  $("thinking").querySelector('[data-action="stop"]').addEventListener("click", stop);
   document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && solver && solver.busy()) { ev.preventDefault(); stop(); return; }
     if (!shortcut(ev) || !game) return;
     const k = { u: "undo", e: "end-turn", h: "hint", s: "solution" }[ev.key];
     const b = k && board.querySelector(`.actions [data-action="${k}"]`);

@@ -5,7 +5,8 @@
 const CACHE = "thegame-daily-{{version}}";
 const SHELL = ["./", "archive/", "days.json", "manifest.webmanifest", "assets/style.css", "assets/site.css",
   "assets/page.js", "assets/daily.js", "assets/site.js", "assets/home.js", "assets/day.js",
-  "assets/archive.js", "assets/referee.js", "assets/icon.svg"];
+  "assets/thinker.js", "assets/solve-worker.js", "assets/archive.js", "assets/referee.js", "assets/cento.js", "assets/cento-day.js", "assets/icon.svg",
+  "assets/icon-192.png", "assets/icon-512.png"];
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
