@@ -36,6 +36,7 @@ from ...solver.the_game.duel.api import (
 )
 from ...solver.the_game.duel.engine import DuelEngine
 from ...solver.the_game.duel.pns import ProofNumberSearch
+from .duel_fair import FAIR_SAMPLES, FairJudgement, fair_review
 
 POSITION_LIMIT = Limit(1.0)
 HINT_LIMIT = Limit(5.0)
@@ -120,12 +121,21 @@ class DuelAnalysis:
     winner: int | None = None  # where the record ends, if it is over
     seconds: float = 0.0
     judgements: list[TurnJudgement] = field(default_factory=list)
+    # The draw piles were in view (judged by hindsight alone); else each
+    # turn is judged from what its player saw too (``fair``).
+    full_view: bool = True
+    fair: list[FairJudgement] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         rules = self.record.deal.rules
         m = self.mistake
+        fair = {} if self.full_view else {
+            "fair": [j.to_dict(rules) for j in self.fair], "fair_samples": FAIR_SAMPLES,
+        }  # fmt: skip
         return {
             "variant": rules.name,
+            "full_view": self.full_view,
+            **fair,
             "hindsight": True,
             "values": [
                 # The start of turn i + 1 (from 1, as on screen); after the
@@ -165,20 +175,44 @@ class DuelAnalysis:
             out.append(text.rstrip())
         return out
 
+    def fair_lines(self) -> list[str]:
+        """The turns judged from what their player saw, as text lines."""
+        rules = self.record.deal.rules
+        out = []
+        for j in self.fair:
+            played = self.record.turns[j.turn]
+            text = (
+                f"{j.turn + 1:>3} P{j.player} {_words(rules, played):<28} "
+                f"{j.best:>4.0%} -> {j.played:<4.0%} {j.mark:<2}"
+            )
+            if j.mark and j.better is not None:
+                text += f"  better: {_words(rules, j.better)}"
+            out.append(text.rstrip())
+        return out
+
 
 def analyze_duel(
     record: Record,
     limit: Limit = POSITION_LIMIT,
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
+    full_view: bool | None = None,
 ) -> DuelAnalysis:
     """Judge every turn start of a duel record (see the module notes); the
-    first ``start_turn`` turns are replayed without judging."""
+    first ``start_turn`` turns are replayed without judging. ``full_view``
+    (default: the record's): the draw piles were in view, so hindsight
+    alone judges; otherwise each turn is judged from what its player saw
+    too (``duel_fair``), on the same budget a turn start."""
     t0 = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
     states = _turn_starts(record)
     end = states[-1]
-    out = DuelAnalysis(record, winner=end.winner if end.over else None)
+    view = record.full_view if full_view is None else full_view
+    out = DuelAnalysis(record, winner=end.winner if end.over else None, full_view=view)
+    if not view:
+        half = _half(progress, 0)
+        out.fair = fair_review(record, states, limit, mark_for, half, start_turn=start_turn)
+        progress = _half(progress, 1)
     results: list[DuelResult | None] = [None] * len(states)
     total = len(states) - start_turn
     # The last turn start first, all on one engine and one table: every
@@ -223,6 +257,20 @@ def analyze_duel(
             )
     out.seconds = time.monotonic() - t0
     return out
+
+
+def _half(
+    progress: Callable[[int, int], None] | None, which: int
+) -> Callable[[int, int], None] | None:
+    """``progress`` for one of two halves of the work (0: the first)."""
+    if progress is None:
+        return None
+    report = progress
+
+    def half(done: int, total: int) -> None:
+        report(which * total + done, 2 * total)
+
+    return half
 
 
 def _turn_starts(record: Record) -> list[GameState]:

@@ -416,7 +416,7 @@ def analyze(
     """
     record = load_record(record_file)
     if record.deal.rules.is_duel:
-        _analyze_duel(record, limit, as_json)
+        _analyze_duel(record, limit, as_json, None if view is None else view == "full")
         return
     from ...models.the_game.record import replayed
 
@@ -463,13 +463,15 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
 # -- Face to Face (rules D1-D7) ----------------------------------------------------------
 
 
-def _analyze_duel(record: Record, limit: Limit, as_json: bool) -> None:
-    """``analyze`` on a duel: the first turn that threw a forced win away."""
+def _analyze_duel(record: Record, limit: Limit, as_json: bool, full_view: bool | None) -> None:
+    """``analyze`` on a duel: every turn judged (from what its player saw
+    too, when the draw piles were face down), the first turn that threw a
+    forced win away."""
     from ...analysis.the_game.duel import analyze_duel
     from .duel_view import duel_analysis_view
 
     with _bar(enabled=not as_json, label="analysing") as progress:
-        analysis = analyze_duel(record, limit, progress)
+        analysis = analyze_duel(record, limit, progress, full_view=full_view)
     if as_json:
         print_json(analysis.to_dict())
     else:
