@@ -24,7 +24,8 @@ each). A row per deal: the verdict from the starter's view and the winner.
 
 ``summary``: the starter's share of wins with its 95% Wilson interval (for
 ``exact``, of the decided deals, with the bounds the undecided ones leave),
-and how often the same player won from both starts, as markdown.
+and how often the same player won from both starts, as markdown (``self``:
+the seeds played from both starts only).
 """
 
 from __future__ import annotations
@@ -197,10 +198,19 @@ def exact_summary(rows: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def paired(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of seeds played from both starts (a run cut between a seed's
+    two duels leaves one: dropped, so that each start counts alike)."""
+    starts: dict[tuple[str, int], set[int]] = {}
+    for r in rows:
+        starts.setdefault((r["budget"], r["seed"]), set()).add(r["first"])
+    return [r for r in rows if len(starts[r["budget"], r["seed"]]) == 2]
+
+
 def summary(paths: list[Path]) -> str:
     rows = [json.loads(line) for p in paths for line in p.read_text().splitlines() if line.strip()]
     text: list[str] = []
-    selfs = [r for r in rows if r["kind"] == "self"]
+    selfs = paired([r for r in rows if r["kind"] == "self"])
     exacts = [r for r in rows if r["kind"] == "exact"]
     if selfs:
         text += ["The engine on both seats, printed duels:", "", *self_summary(selfs), ""]
