@@ -23,7 +23,7 @@ from ...analysis.the_game.annotate import (
 )
 from ...analysis.the_game.review import Analysis, figure_text, hint_for
 from ...analysis.the_game.strong import Level
-from ...models import InvalidInputError, Limit
+from ...models import InvalidInputError, Limit, Verdict
 from ...models.check import status_text
 from ...models.the_game import Deal, GameState, Play, Record, Rules
 from ...models.the_game.notation import play_text, plays_text, plural, turn_label
@@ -481,10 +481,15 @@ def _analyze_duel(record: Record, limit: Limit, as_json: bool, full_view: bool |
 def _hint_duel(record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
     """``hint`` on a duel: the best next turn."""
     from ...analysis.the_game.duel import duel_hint
+    from .duel_view import turn_text
 
     with searching(enabled=not as_json):
         h = duel_hint(state, limit)
     if as_json:
         print_json(h.to_dict(record))
-    else:
-        out.print(Text(f"player {state.current + 1}: {h.text}"))
+        return
+    out.print(Text(f"player {state.current + 1}: {h.text}"))
+    if h.verdict != Verdict.UNKNOWN and h.line:
+        # The proof's line to the end, replayed through the rules engine.
+        line = " | ".join(turn_text(state.rules, t) for t in h.line)
+        out.print(Text(f"line: {line}", "dim"))
