@@ -213,29 +213,9 @@ def analyze_duel(
         half = _half(progress, 0)
         out.fair = fair_review(record, states, limit, mark_for, half, start_turn=start_turn)
         progress = _half(progress, 1)
-    results: list[DuelResult | None] = [None] * len(states)
-    total = len(states) - start_turn
-    # The last turn start first, all on one engine and one table: every
-    # position proven near the end is known when the search reaches it
-    # again from earlier turn starts, and the engine's tree of later
-    # positions is a subtree of the earlier ones. Each position gets the
-    # exact search first, then the engine on the rest of its share; time a
-    # quick proof leaves over goes to the earlier positions.
     engine = engine_for(record.deal)
-    budget_end = None if limit.time is None else t0 + limit.time * total
-    for k, n in enumerate(range(len(states) - 1, start_turn - 1, -1)):
-        deadline = None
-        if budget_end is not None:
-            now = time.monotonic()
-            deadline = now + max(0.0, budget_end - now) / (total - k)
-        if states[n].over:
-            results[n] = decide(states[n], limit, search=engine.search)
-        else:
-            results[n] = decide_or_estimate(
-                states[n], limit, limit.nodes, deadline, engine.search, engine, ENGINE_SHARE
-            )
-        if progress is not None:
-            progress(k + 1, total)
+    # The hindsight budget starts after the fair review (which has its own).
+    results = _values(states, limit, engine, start_turn, progress, time.monotonic())
     for n in range(start_turn, len(states)):
         res = results[n]
         assert res is not None
@@ -257,6 +237,40 @@ def analyze_duel(
             )
     out.seconds = time.monotonic() - t0
     return out
+
+
+def _values(
+    states: list[GameState],
+    limit: Limit,
+    engine: DuelEngine,
+    start_turn: int,
+    progress: Callable[[int, int], None] | None,
+    t0: float,
+) -> list[DuelResult | None]:
+    """Each turn start's result from ``start_turn`` on (None before it)."""
+    results: list[DuelResult | None] = [None] * len(states)
+    total = len(states) - start_turn
+    # The last turn start first, all on one engine and one table: every
+    # position proven near the end is known when the search reaches it
+    # again from earlier turn starts, and the engine's tree of later
+    # positions is a subtree of the earlier ones. Each position gets the
+    # exact search first, then the engine on the rest of its share; time a
+    # quick proof leaves over goes to the earlier positions.
+    budget_end = None if limit.time is None else t0 + limit.time * total
+    for k, n in enumerate(range(len(states) - 1, start_turn - 1, -1)):
+        deadline = None
+        if budget_end is not None:
+            now = time.monotonic()
+            deadline = now + max(0.0, budget_end - now) / (total - k)
+        if states[n].over:
+            results[n] = decide(states[n], limit, search=engine.search)
+        else:
+            results[n] = decide_or_estimate(
+                states[n], limit, limit.nodes, deadline, engine.search, engine, ENGINE_SHARE
+            )
+        if progress is not None:
+            progress(k + 1, total)
+    return results
 
 
 def _half(

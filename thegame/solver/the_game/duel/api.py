@@ -16,7 +16,7 @@ from ....models.the_game import Deal, GameState, Play, Record, Turn
 from ....models.the_game.record import replayed, turn_to_dict
 from ..budget import DEFAULT_MEMORY_MIB, NO_NODE_LIMIT, node_limit
 from ..solution import EngineName
-from .engine import DuelEngine, bound_nodes
+from .engine import Answer, DuelEngine, bound_nodes
 from .nodes import TABLE_LIMIT, DuelNodes, DuelStats
 from .pns import NUMBERS_LIMIT, ProofNumberSearch
 from .policy import check_duel as check_duel  # re-exported: the duel check
@@ -341,32 +341,34 @@ def engine_answer(
         "playout_turns": engine.stats.playout_turns - turns0,
     }
     if answer.proven:
-        win = answer.win_chance == 1.0
-        turns, final = replay_duel(state, answer.line)
-        winner = mover if win else 3 - mover
-        if final.winner != winner:
-            raise DuelSolverBug(f"the engine's line ends with winner {final.winner}, not {winner}")
-        proof = (
-            f"the duel engine's exact search inside its tree (MCTS-Solver): every turn of "
-            f"player {3 - winner} refuted ({answer.nodes} positions visited by the exact "
-            f"search, {answer.playouts} playouts)"
-        )
-        return DuelResult(
-            state.deal, mover, Verdict.WIN if win else Verdict.LOSS, winner, proof, turns,
-            answer.work, answer.seconds, details,
-        )  # fmt: skip
+        return _proven(state, answer, details)
     turns, _final = replay_duel(state, answer.line, to_end=False)
     est = Estimate(
-        mover,
-        answer.win_chance,
-        answer.playouts,
-        turns[0] if turns else None,
-        turns,
+        mover, answer.win_chance, answer.playouts, turns[0] if turns else None, turns,
         answer.seconds,
-    )
+    )  # fmt: skip
     return DuelResult(
         state.deal, mover, Verdict.UNKNOWN, None, None, [], answer.work, answer.seconds,
         details, est,
+    )  # fmt: skip
+
+
+def _proven(state: GameState, answer: Answer, details: dict[str, int]) -> DuelResult:
+    """The engine's proven answer, its line replayed to the end."""
+    mover = state.current + 1
+    win = answer.win_chance == 1.0
+    turns, final = replay_duel(state, answer.line)
+    winner = mover if win else 3 - mover
+    if final.winner != winner:
+        raise DuelSolverBug(f"the engine's line ends with winner {final.winner}, not {winner}")
+    proof = (
+        f"the duel engine's exact search inside its tree (MCTS-Solver): every turn of "
+        f"player {3 - winner} refuted ({answer.nodes} positions visited by the exact "
+        f"search, {answer.playouts} playouts)"
+    )
+    return DuelResult(
+        state.deal, mover, Verdict.WIN if win else Verdict.LOSS, winner, proof, turns,
+        answer.work, answer.seconds, details,
     )  # fmt: skip
 
 
