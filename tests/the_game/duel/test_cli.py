@@ -228,7 +228,7 @@ def test_solve_a_printed_duel_shows_the_estimate(tmp_path: Path) -> None:
 
 def test_analyze_judges_every_duel_turn(tmp_path: Path) -> None:
     path, played = _policy_record(tmp_path, 2, 0)
-    result = invoke("analyze", str(path), "--json", "--time-limit", "0.2")
+    result = invoke("analyze", str(path), "--json", "--time-limit", "0.2", "--view", "full")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     review = data["review"]

@@ -159,13 +159,13 @@ def test_ctrl_c_while_the_engine_thinks_stops_before_its_turn(
     import thegame.solver.the_game.duel.api as duel_api
     from thegame.models import interrupt
 
-    real = duel_api.engine_answer
+    real = duel_api.decide
 
     def interrupted(*args: object, **kwargs: object) -> object:
         interrupt.request()  # what the first Ctrl-C does while a search polls
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(duel_api, "engine_answer", interrupted)
+    monkeypatch.setattr(duel_api, "decide", interrupted)
     save = tmp_path / "g.json"
     argv = ["play", "--deal", str(deal_file(tmp_path)), "--vs", "engine", "--seat", "2"]
     try:

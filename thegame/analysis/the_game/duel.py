@@ -36,6 +36,7 @@ from ...solver.the_game.duel.api import (
 )
 from ...solver.the_game.duel.engine import DuelEngine
 from ...solver.the_game.duel.pns import ProofNumberSearch
+from .duel_fair import FAIR_SAMPLES, FairJudgement, fair_review
 
 POSITION_LIMIT = Limit(1.0)
 HINT_LIMIT = Limit(5.0)
@@ -120,12 +121,21 @@ class DuelAnalysis:
     winner: int | None = None  # where the record ends, if it is over
     seconds: float = 0.0
     judgements: list[TurnJudgement] = field(default_factory=list)
+    # The draw piles were in view (judged by hindsight alone); else each
+    # turn is judged from what its player saw too (``fair``).
+    full_view: bool = True
+    fair: list[FairJudgement] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         rules = self.record.deal.rules
         m = self.mistake
+        fair = {} if self.full_view else {
+            "fair": [j.to_dict(rules) for j in self.fair], "fair_samples": FAIR_SAMPLES,
+        }  # fmt: skip
         return {
             "variant": rules.name,
+            "full_view": self.full_view,
+            **fair,
             "hindsight": True,
             "values": [
                 # The start of turn i + 1 (from 1, as on screen); after the
@@ -165,43 +175,47 @@ class DuelAnalysis:
             out.append(text.rstrip())
         return out
 
+    def fair_lines(self) -> list[str]:
+        """The turns judged from what their player saw, as text lines."""
+        rules = self.record.deal.rules
+        out = []
+        for j in self.fair:
+            played = self.record.turns[j.turn]
+            text = (
+                f"{j.turn + 1:>3} P{j.player} {_words(rules, played):<28} "
+                f"{j.best:>4.0%} -> {j.played:<4.0%} {j.mark:<2}"
+            )
+            if j.mark and j.better is not None:
+                text += f"  better: {_words(rules, j.better)}"
+            out.append(text.rstrip())
+        return out
+
 
 def analyze_duel(
     record: Record,
     limit: Limit = POSITION_LIMIT,
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
+    full_view: bool | None = None,
 ) -> DuelAnalysis:
     """Judge every turn start of a duel record (see the module notes); the
-    first ``start_turn`` turns are replayed without judging."""
+    first ``start_turn`` turns are replayed without judging. ``full_view``
+    (default: the record's): the draw piles were in view, so hindsight
+    alone judges; otherwise each turn is judged from what its player saw
+    too (``duel_fair``), on the same budget a turn start."""
     t0 = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
     states = _turn_starts(record)
     end = states[-1]
-    out = DuelAnalysis(record, winner=end.winner if end.over else None)
-    results: list[DuelResult | None] = [None] * len(states)
-    total = len(states) - start_turn
-    # The last turn start first, all on one engine and one table: every
-    # position proven near the end is known when the search reaches it
-    # again from earlier turn starts, and the engine's tree of later
-    # positions is a subtree of the earlier ones. Each position gets the
-    # exact search first, then the engine on the rest of its share; time a
-    # quick proof leaves over goes to the earlier positions.
+    view = record.full_view if full_view is None else full_view
+    out = DuelAnalysis(record, winner=end.winner if end.over else None, full_view=view)
+    if not view:
+        half = _half(progress, 0)
+        out.fair = fair_review(record, states, limit, mark_for, half, start_turn=start_turn)
+        progress = _half(progress, 1)
     engine = engine_for(record.deal)
-    budget_end = None if limit.time is None else t0 + limit.time * total
-    for k, n in enumerate(range(len(states) - 1, start_turn - 1, -1)):
-        deadline = None
-        if budget_end is not None:
-            now = time.monotonic()
-            deadline = now + max(0.0, budget_end - now) / (total - k)
-        if states[n].over:
-            results[n] = decide(states[n], limit, search=engine.search)
-        else:
-            results[n] = decide_or_estimate(
-                states[n], limit, limit.nodes, deadline, engine.search, engine, ENGINE_SHARE
-            )
-        if progress is not None:
-            progress(k + 1, total)
+    # The hindsight budget starts after the fair review (which has its own).
+    results = _values(states, limit, engine, start_turn, progress, time.monotonic())
     for n in range(start_turn, len(states)):
         res = results[n]
         assert res is not None
@@ -223,6 +237,54 @@ def analyze_duel(
             )
     out.seconds = time.monotonic() - t0
     return out
+
+
+def _values(
+    states: list[GameState],
+    limit: Limit,
+    engine: DuelEngine,
+    start_turn: int,
+    progress: Callable[[int, int], None] | None,
+    t0: float,
+) -> list[DuelResult | None]:
+    """Each turn start's result from ``start_turn`` on (None before it)."""
+    results: list[DuelResult | None] = [None] * len(states)
+    total = len(states) - start_turn
+    # The last turn start first, all on one engine and one table: every
+    # position proven near the end is known when the search reaches it
+    # again from earlier turn starts, and the engine's tree of later
+    # positions is a subtree of the earlier ones. Each position gets the
+    # exact search first, then the engine on the rest of its share; time a
+    # quick proof leaves over goes to the earlier positions.
+    budget_end = None if limit.time is None else t0 + limit.time * total
+    for k, n in enumerate(range(len(states) - 1, start_turn - 1, -1)):
+        deadline = None
+        if budget_end is not None:
+            now = time.monotonic()
+            deadline = now + max(0.0, budget_end - now) / (total - k)
+        if states[n].over:
+            results[n] = decide(states[n], limit, search=engine.search)
+        else:
+            results[n] = decide_or_estimate(
+                states[n], limit, limit.nodes, deadline, engine.search, engine, ENGINE_SHARE
+            )
+        if progress is not None:
+            progress(k + 1, total)
+    return results
+
+
+def _half(
+    progress: Callable[[int, int], None] | None, which: int
+) -> Callable[[int, int], None] | None:
+    """``progress`` for one of two halves of the work (0: the first)."""
+    if progress is None:
+        return None
+    report = progress
+
+    def half(done: int, total: int) -> None:
+        report(which * total + done, 2 * total)
+
+    return half
 
 
 def _turn_starts(record: Record) -> list[GameState]:

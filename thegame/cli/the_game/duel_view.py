@@ -62,9 +62,14 @@ def duel_solution_view(sol: DuelSolution) -> RenderableType:
 def duel_analysis_view(analysis: DuelAnalysis) -> RenderableType:
     """The value of each turn start and the first turn that lost a won duel."""
     rules = analysis.record.deal.rules
-    parts: list[RenderableType] = [
+    parts: list[RenderableType] = []
+    if analysis.full_view:
+        parts.append(Text("The draw piles were in view: judged by hindsight alone.", "dim"))
+    else:
+        parts.extend(_fair_view(analysis))
+    parts.append(
         Text("Hindsight analysis: both decks known, the order of the draw piles included.", "dim")
-    ]
+    )
     # On screen turns count from 1: entry i is the start of turn i + 1, and
     # the entry after the last turn of a finished duel is its end.
     played = len(analysis.record.turns)
@@ -93,3 +98,18 @@ def duel_analysis_view(analysis: DuelAnalysis) -> RenderableType:
     if analysis.winner is not None:
         parts.append(Text(f"the record ends: player {analysis.winner} won"))
     return Group(*parts)
+
+
+def _fair_view(analysis: DuelAnalysis) -> list[RenderableType]:
+    """The turns judged from what their player saw (a real duel's review)."""
+    samples = analysis.fair[0].samples if analysis.fair else 0
+    parts: list[RenderableType] = [
+        Text(
+            f"Fair review: each turn judged from what its player saw, the engine asked on "
+            f"{samples} sampled deals that agree with it (estimates, not proofs): turn, player, "
+            "turn played, the engine's turn's mean win chance -> the turn played's, mark:",
+            "dim",
+        )
+    ]
+    parts.extend(Text(line) for line in analysis.fair_lines())
+    return parts

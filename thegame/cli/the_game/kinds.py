@@ -114,7 +114,7 @@ class Duel(Team):
                 as_json: bool) -> None:  # fmt: skip
         from .review_view import review_duel
 
-        review_duel(record, limit, as_json)
+        review_duel(record, limit, as_json, opts.full_view)
 
     def hint(self, record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
         from .review_view import hint_duel

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 # The engine's default time per turn (--seconds).
 ENGINE_SECONDS = 1.0
+# The engine's share of a turn's time when the exact search, which has the
+# rest first, does not decide the position.
+ENGINE_SHARE = 0.7
 OPPONENTS = ("engine",)
 
 
@@ -48,21 +51,26 @@ class EngineSeat:
     def play_turn(self, session: Session) -> Turn:
         """Think for ``seconds``, play the turn through the rules engine and
         say it; Ctrl-C while it thinks stops the game before the turn."""
-        from ...solver.the_game.duel.api import engine_answer, engine_for, first_guess
+        from ...solver.the_game.duel.api import decide_or_estimate, engine_for, first_guess
 
         state = session.state
         if self.engine is None:
             self.engine = engine_for(state.deal, session.duel_search)
             # One table for the engine and the player's 'solve spoiler'.
             session.duel_search = self.engine.search
-        res = engine_answer(state, Limit(self.seconds), self.engine, self.seconds)
+        # The exact search first on a share of the turn's time, a proof when
+        # it reaches one; else the engine on the rest, on the same table.
+        limit = Limit(self.seconds)
+        res = decide_or_estimate(
+            state, limit, None, limit.deadline(), self.engine.search, self.engine, ENGINE_SHARE
+        )
         if interrupt.requested():
             raise KeyboardInterrupt
         if res.verdict != Verdict.UNKNOWN:
             turn: Turn | None = res.turns[0] if res.turns else None
             plays = turn.plays if turn is not None else first_guess(state)
             who = "the engine wins" if res.winner == self.player else "you win"
-            note = f"proven: {who} with best play"
+            note = f"proven: {who} with best play ({len(res.turns)} turns to the end)"
         else:
             est = res.estimate
             turn = est.turn if est is not None else None

@@ -389,13 +389,15 @@ def hint_team(record: Record, state: GameState, limit: Limit, as_json: bool) -> 
 # -- Face to Face (rules D1-D7) ----------------------------------------------------------
 
 
-def review_duel(record: Record, limit: Limit, as_json: bool) -> None:
-    """``analyze`` on a duel: the first turn that threw a forced win away."""
+def review_duel(record: Record, limit: Limit, as_json: bool, full_view: bool | None) -> None:
+    """``analyze`` on a duel: every turn judged (from what its player saw
+    too, when the draw piles were face down), the first turn that threw a
+    forced win away."""
     from ...analysis.the_game.duel import analyze_duel
     from .duel_view import duel_analysis_view
 
     with progress_bar(enabled=not as_json, label="analysing") as progress:
-        analysis = analyze_duel(record, limit, progress)
+        analysis = analyze_duel(record, limit, progress, full_view=full_view)
     if as_json:
         print_json(analysis.to_dict())
     else:
@@ -405,10 +407,16 @@ def review_duel(record: Record, limit: Limit, as_json: bool) -> None:
 def hint_duel(record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
     """``hint`` on a duel: the best next turn."""
     from ...analysis.the_game.duel import duel_hint
+    from ...models import Verdict
+    from .duel_view import turn_text
 
     with searching(enabled=not as_json):
         h = duel_hint(state, limit)
     if as_json:
         print_json(h.to_dict(record))
-    else:
-        out.print(Text(f"player {state.current + 1}: {h.text}"))
+        return
+    out.print(Text(f"player {state.current + 1}: {h.text}"))
+    if h.verdict != Verdict.UNKNOWN and h.line:
+        # The proof's line to the end, replayed through the rules engine.
+        line = " | ".join(turn_text(state.rules, t) for t in h.line)
+        out.print(Text(f"line: {line}", "dim"))

@@ -6,6 +6,7 @@ verdict ``unknown`` (``Estimate``, ``engine_answer``)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,13 +16,14 @@ from ....models.the_game import Deal, GameState, Play, Record, Turn
 from ....models.the_game.record import replayed, turn_to_dict
 from ..budget import DEFAULT_MEMORY_MIB, NO_NODE_LIMIT, node_limit
 from ..solution import EngineName
-from . import ccore
-from .engine import DuelEngine
-from .nodes import NO_TURN, TABLE_LIMIT, WINS_NOW, DuelNodes, DuelStats, undominated
+from .engine import Answer, DuelEngine, bound_nodes
+from .nodes import TABLE_LIMIT, DuelNodes, DuelStats
 from .pns import NUMBERS_LIMIT, ProofNumberSearch
+from .policy import check_duel as check_duel  # re-exported: the duel check
+from .policy import first_guess as first_guess  # re-exported: the policy's old home
+from .policy import policy_duel as policy_duel
 from .position import DuelGame, Plays, Pos, solo_of
 from .race import Race, race_alone
-from .search import DuelSearch
 
 # Share of the budget the two races alone get (they are reports, not the verdict).
 RACE_SHARE = 0.4
@@ -127,27 +129,35 @@ class DuelSolution:
         first = res.first if res.at_turn is None else self.deal.first
         return Record(self.deal.with_first(first), (*self.played, *res.turns), full_view=True)
 
+    @property
+    def nodes(self) -> int:
+        """Every position examined: the races', each start's (its bounds'
+        and its estimate's included)."""
+        return sum(r.nodes for r in self.races) + sum(r.nodes for r in self.results)
+
+    @property
+    def stopped_early(self) -> bool:
+        """Whether the budget cut a figure: a start unknown or a race unproven."""
+        unknown = any(r.verdict == Verdict.UNKNOWN for r in self.results)
+        return unknown or not all(r.proven for r in self.races)
+
     def to_dict(self) -> dict[str, Any]:
         races = [r.to_dict() for r in self.races]
+        cut = {"stopped_early": True} if self.stopped_early else {}
         if len(self.results) == 1:
-            return {**self.results[0].to_dict(), "race": races}
+            out = {**self.results[0].to_dict(), "race": races, **cut}
+            # Its own positions stay in ``start_nodes``; ``nodes`` is the whole budget's.
+            stats = out["stats"]
+            out["stats"] = {**stats, "nodes": self.nodes, "start_nodes": stats["nodes"]}
+            return out
         return {
             "variant": self.deal.rules.name,
             "first": None,
             "starts": [r.to_dict() for r in self.results],
             "race": races,
-            "stats": {
-                "nodes": sum(r.nodes for r in self.results),
-                "seconds": round(self.seconds, 4),
-            },
+            **cut,
+            "stats": {"nodes": self.nodes, "seconds": round(self.seconds, 4)},
         }
-
-
-def check_duel(deal: Deal) -> DuelGame:
-    try:
-        return DuelGame.of(deal)
-    except ValueError as err:
-        raise InvalidInputError(str(err), "variant") from None
 
 
 def race_deadline(start: float, limit: Limit, p: int) -> float | None:
@@ -250,15 +260,20 @@ def decide_or_estimate(
     engine: DuelEngine | None = None,
     share: float = ESTIMATE_SHARE,
 ) -> DuelResult:
-    """``decide`` on most of the budget; when it ends unknown, the engine's
-    estimate on the rest (``share`` of it; with no time limit or under a
-    node budget, at most ``ESTIMATE_PLAYOUTS`` playouts) on the same table (``engine``: one
-    whose search is ``search``, to keep its tree)."""
+    """``decide`` on most of the budget (``nodes`` positions in all, every
+    position counted, and ``deadline``); when it ends unknown, the engine's
+    estimate on the rest (``share`` of it) on the same table (``engine``: one
+    whose search is ``search``, to keep its tree). With neither budget the
+    estimate gets ``ESTIMATE_PLAYOUTS`` playouts."""
     exact_deadline = deadline
     if deadline is not None:
         left = max(0.0, deadline - time.monotonic())
         exact_deadline = deadline - left * share
-    res = decide(state, Limit(None, nodes, limit.progress, limit.memory), exact_deadline, search)
+    exact_nodes = None if nodes is None else max(1, int(nodes * (1 - share)))
+    res = decide(
+        state, Limit(None, exact_nodes, limit.progress, limit.memory), exact_deadline, search,
+        whole=True,
+    )  # fmt: skip
     if res.verdict != Verdict.UNKNOWN or interrupt.requested():
         return res
     if engine is None:
@@ -266,16 +281,18 @@ def decide_or_estimate(
     elif engine.search is not search:
         raise ValueError("the engine must run on the same search")
     seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
-    # A node budget bounds the estimate too: a fixed number of playouts
-    # rather than the rest of the (default) time, which would ignore it.
-    playouts = None if nodes is None else ESTIMATE_PLAYOUTS
-    answer = engine_answer(state, Limit(None, None, limit.progress), engine, seconds, playouts)
+    rest = None if nodes is None else max(1, nodes - res.nodes)
+    playouts = ESTIMATE_PLAYOUTS if rest is None and seconds is None else None
+    answer = engine_answer(state, Limit(None, rest, limit.progress), engine, seconds, playouts)
     if answer.verdict != Verdict.UNKNOWN:
         # The engine's exact search settled what the search alone did not.
         answer.nodes += res.nodes
         return answer
     res.estimate = answer.estimate
     res.seconds += answer.seconds
+    res.nodes += answer.nodes
+    for key in ("search_nodes", "bound_nodes", "playout_turns"):
+        res.details[key] = res.details.get(key, 0) + answer.details.get(key, 0)
     return res
 
 
@@ -297,8 +314,10 @@ def engine_answer(
     it (the line to the end, replayed, as ``decide`` gives), else
     ``unknown`` with the estimate (``Estimate``: the turn to play, its win
     chance and playouts, the line while the tree is thick, replayed).
-    ``seconds``: default ``limit.time``; ``playouts``: at most that many
-    (with neither budget, ``ESTIMATE_PLAYOUTS``)."""
+    ``seconds``: default ``limit.time``; ``playouts``: at most that many;
+    ``limit.nodes``: positions examined in all (``DuelEngine.work``); with
+    no budget at all, ``ESTIMATE_PLAYOUTS`` playouts. ``nodes`` in the
+    answer counts every position examined."""
     game = check_duel(state.deal)
     if engine is None:
         engine = engine_for(state.deal)
@@ -309,38 +328,47 @@ def engine_answer(
         return decide(state, limit)
     if seconds is None:
         seconds = limit.time
-    if seconds is None and playouts is None:
+    if seconds is None and playouts is None and limit.nodes is None:
         playouts = ESTIMATE_PLAYOUTS
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
-    answer = engine.think(pos, seconds, playouts, limit.progress, done, dumped)
+    turns0 = engine.stats.playout_turns
+    answer = engine.think(pos, seconds, playouts, limit.progress, done, dumped, limit.nodes)
+    details = {
+        "tree": answer.tree,
+        "search_nodes": answer.nodes,
+        "bound_nodes": answer.work - answer.nodes - (engine.stats.playout_turns - turns0),
+        "playout_turns": engine.stats.playout_turns - turns0,
+    }
     if answer.proven:
-        win = answer.win_chance == 1.0
-        turns, final = replay_duel(state, answer.line)
-        winner = mover if win else 3 - mover
-        if final.winner != winner:
-            raise DuelSolverBug(f"the engine's line ends with winner {final.winner}, not {winner}")
-        proof = (
-            f"the duel engine's exact search inside its tree (MCTS-Solver): every turn of "
-            f"player {3 - winner} refuted ({answer.nodes} positions visited by the exact "
-            f"search, {answer.playouts} playouts)"
-        )
-        return DuelResult(
-            state.deal, mover, Verdict.WIN if win else Verdict.LOSS, winner, proof, turns,
-            answer.nodes, answer.seconds, {"tree": answer.tree},
-        )  # fmt: skip
+        return _proven(state, answer, details)
     turns, _final = replay_duel(state, answer.line, to_end=False)
     est = Estimate(
-        mover,
-        answer.win_chance,
-        answer.playouts,
-        turns[0] if turns else None,
-        turns,
+        mover, answer.win_chance, answer.playouts, turns[0] if turns else None, turns,
         answer.seconds,
+    )  # fmt: skip
+    return DuelResult(
+        state.deal, mover, Verdict.UNKNOWN, None, None, [], answer.work, answer.seconds,
+        details, est,
+    )  # fmt: skip
+
+
+def _proven(state: GameState, answer: Answer, details: dict[str, int]) -> DuelResult:
+    """The engine's proven answer, its line replayed to the end."""
+    mover = state.current + 1
+    win = answer.win_chance == 1.0
+    turns, final = replay_duel(state, answer.line)
+    winner = mover if win else 3 - mover
+    if final.winner != winner:
+        raise DuelSolverBug(f"the engine's line ends with winner {final.winner}, not {winner}")
+    proof = (
+        f"the duel engine's exact search inside its tree (MCTS-Solver): every turn of "
+        f"player {3 - winner} refuted ({answer.nodes} positions visited by the exact "
+        f"search, {answer.playouts} playouts)"
     )
     return DuelResult(
-        state.deal, mover, Verdict.UNKNOWN, None, None, [], answer.nodes, answer.seconds,
-        {"tree": answer.tree}, est,
+        state.deal, mover, Verdict.WIN if win else Verdict.LOSS, winner, proof, turns,
+        answer.work, answer.seconds, details,
     )  # fmt: skip
 
 
@@ -350,13 +378,17 @@ def decide(
     limit: Limit,
     deadline: float | None = None,
     search: ProofNumberSearch | None = None,
+    whole: bool = False,
 ) -> DuelResult:
     """Who wins from ``state`` (a turn start or inside a turn) under best play.
 
     ``verdict`` is from the view of the player to move; the turns continue
     the game (the first may finish the turn under way). ``search``: one made
     by ``session`` for the same deal, to keep its table of proven positions
-    from one question to the next (its statistics restart)."""
+    from one question to the next (its statistics restart). ``whole``: the
+    node budget and ``nodes`` count every position examined, the bounds'
+    own searches' too (``bound_nodes``: what the entry points use);
+    otherwise only the positions the search visits."""
     game = check_duel(state.deal)
     t0 = time.monotonic()
     if deadline is None:
@@ -369,15 +401,20 @@ def decide(
     search = _ready(search, game, limit, deadline)
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
+    base = bound_nodes(search) if whole else None
+    if base is not None:
+        search.progress = _whole_budget(search, limit, base)
     try:
         # The depth-first search and df-pn in turns on one table (``portfolio``):
         # each is far ahead of the other on some duels (README, RESULTS).
         win = search.portfolio(lambda: _root_wins(search, pos, done, dumped))
-    except OutOfBudget:
+    except (OutOfBudget, WorkSpent):
         return DuelResult(
-            state.deal, mover, Verdict.UNKNOWN, None, None, [], search.stats.nodes,
-            time.monotonic() - t0, _details(search),
+            state.deal, mover, Verdict.UNKNOWN, None, None, [], _nodes(search, base),
+            time.monotonic() - t0, _details(search, base),
         )  # fmt: skip
+    finally:
+        search.progress = limit.progress
     # The line is read from the table; no budget applies to reading it.
     search.node_limit, search.deadline = NO_NODE_LIMIT, None
     line = _root_line(search, pos, done, dumped, win)
@@ -392,10 +429,45 @@ def decide(
         winner,
         _proof(search, winner),
         turns,
-        search.stats.nodes,
+        _nodes(search, base),
         time.monotonic() - t0,
-        _details(search),
+        _details(search, base),
     )
+
+
+class WorkSpent(Exception):
+    """A whole node budget (``decide(whole=True)``) ran out: raised from the
+    search's progress call and caught by ``decide`` alone, so that the
+    portfolio does not take it for the end of a slice."""
+
+
+# The search reports progress every 8 positions: stop when 8 more of the
+# mean cost would pass the budget, so that it is kept rather than overrun.
+PROGRESS_EVERY = 8
+
+
+def _whole_budget(search: DuelNodes, limit: Limit, base: int) -> Callable[[int], None]:
+    """The search's progress call under a whole node budget: every
+    position counted (the bounds' ``base`` and on), ``WorkSpent`` before
+    the budget would be passed; ``limit.progress`` hears the whole count."""
+    user = limit.progress
+
+    def progress(visited: int) -> None:
+        spent = visited + bound_nodes(search) - base
+        ahead = PROGRESS_EVERY * spent // max(1, visited)
+        if limit.nodes is not None and spent + ahead >= limit.nodes:
+            raise WorkSpent
+        if user is not None:
+            user(spent)
+
+    return progress
+
+
+def _nodes(search: DuelNodes, base: int | None) -> int:
+    """The positions a question examined: the search's (``base`` None), or
+    every one, the bounds' included."""
+    extra = 0 if base is None else bound_nodes(search) - base
+    return search.stats.nodes + extra
 
 
 def _ready(
@@ -442,9 +514,13 @@ def session(deal: Deal) -> ProofNumberSearch:
     return ProofNumberSearch(check_duel(deal))
 
 
-def _details(search: DuelNodes) -> dict[str, int]:
+def _details(search: DuelNodes, base: int | None = None) -> dict[str, int]:
     s = search.stats
+    counts = {}
+    if base is not None:
+        counts = {"search_nodes": s.nodes, "bound_nodes": bound_nodes(search) - base}
     return {
+        **counts,
         "table": len(search.tt),
         "bound_cuts": s.bound_cuts,
         "survival_cuts": s.survival_cuts,
@@ -509,70 +585,3 @@ def replay_duel(
     if line and s.status not in (Status.WON, Status.LOST):
         raise DuelSolverBug("the line ends in no result")
     return turns, s
-
-
-def first_guess(state: GameState) -> tuple[Play, ...] | None:
-    """The turn the search would try first from ``state`` (its ordering, no
-    proof): a turn that wins at once or leaves the opponent without a turn,
-    else the undominated turn of the lowest score, the first in
-    ``DuelGame.turns`` order among equals. The fixed policy of the
-    benchmarks and puzzles, and a hint when the budget decided nothing.
-    None: no legal turn."""
-    game = check_duel(state.deal)
-    pos = game.from_state(state)
-    done, dumped = game.turn_under_way(state)
-    if not done and not dumped:
-        fast = _compiled_guess(game, pos)
-        if fast is not None:
-            return fast
-    children = game.turns(pos, done, dumped)
-    if not children:
-        return None
-    search = DuelSearch(game)
-    for plays, after in children:
-        if after is None or not game.has_turn(after):
-            return tuple(Play(c, p) for c, p in plays)
-    kept = undominated(game, pos, children)
-    plays, _ = min(kept, key=lambda t: search.score(pos, t[0], t[1]))  # type: ignore[arg-type]
-    return tuple(Play(c, p) for c, p in plays)
-
-
-def _compiled_guess(game: DuelGame, pos: Pos) -> tuple[Play, ...] | None:
-    """``first_guess`` at a turn start read from the compiled expansion (the
-    same children, scores and order as the Python one, about ten times
-    faster); None when it is not built or there is no legal turn (the
-    Python path then says which)."""
-    compiled = ccore.compiled(game)
-    if compiled is None:
-        return None
-    status, kids = compiled.expand(pos)
-    if status == NO_TURN:
-        return None
-    turns = game.turns(pos)
-    if status == WINS_NOW or not all(moves for _a, _s, moves in kids):
-        # The first turn in list order that ends the duel (D6), dominated or not.
-        for plays, after in turns:
-            if after is None or not compiled.has_turn(after):
-                return tuple(Play(c, p) for c, p in plays)
-    pick = min(kids, key=lambda k: k[1])[0]
-    for plays, after in turns:
-        if after == pick:
-            return tuple(Play(c, p) for c, p in plays)
-    raise RuntimeError("the compiled expansion gave a turn the turn list lacks")
-
-
-def policy_duel(state: GameState) -> list[tuple[GameState, Turn]]:
-    """The duel played on from ``state`` with ``first_guess`` on both seats to
-    its end (rule D6): each turn start and the turn played from it. ``state``
-    is left at the end."""
-    played: list[tuple[GameState, Turn]] = []
-    while not state.over:
-        plays = first_guess(state)
-        if plays is None:  # no legal turn: the rules engine has already ended the duel
-            break
-        played.append((state.copy(), Turn(state.current + 1, plays)))
-        for p in plays:
-            state.play(p.card, p.pile)
-        if not state.over:
-            state.end_turn()
-    return played

@@ -46,7 +46,7 @@ from ....models import interrupt
 from ....models.outcome import OutOfBudget
 from ....models.seeds import SplitMix64
 from ..budget import NO_NODE_LIMIT
-from .nodes import NO_TURN, SEARCH, WINS_NOW
+from .nodes import NO_TURN, SEARCH, WINS_NOW, DuelNodes
 from .pns import ProofNumberSearch
 from .position import CUR, DuelGame, Plays, Pos
 
@@ -108,6 +108,9 @@ class Answer:
     seconds: float
     nodes: int  # positions the exact search visited inside the tree
     tree: int  # positions in the tree
+    # All the positions the question examined (``DuelEngine.work``): what a
+    # node budget counts.
+    work: int = 0
 
 
 @dataclass
@@ -116,6 +119,15 @@ class EngineStats:
     probes: int = 0
     probe_proofs: int = 0
     bound_proofs: int = 0
+    playout_turns: int = 0  # turns the playouts played (a position each)
+
+
+def bound_nodes(search: DuelNodes) -> int:
+    """Positions the bounds' own searches (the races and survival of
+    ``DuelNodes._first_look``) have examined so far: the work a search
+    position costs beyond itself, which a node budget counts too."""
+    races = sum(r.nodes for r in search.robust) + sum(r.nodes for r in search.fewest_relaxed)
+    return races + sum(e.nodes for e in search.relaxed) + sum(e.nodes for e in search.sure)
 
 
 class DuelEngine:
@@ -139,6 +151,8 @@ class DuelEngine:
         self.rng = SplitMix64(seed)
         self.stats = EngineStats()
         self.deadline: float | None = None
+        # The ``work`` at which the question under way must stop (None: no node budget).
+        self.work_end: int | None = None
         # Whether a descent of the question under way ended at a proven
         # position (with probe_waits, probes wait for one).
         self._proofs_met = False
@@ -148,6 +162,20 @@ class DuelEngine:
 
     # -- the question -------------------------------------------------------------
 
+    def work(self) -> int:
+        """Every position examined so far: the exact search's, its bounds'
+        and the playouts' turns (the unit of a node budget)."""
+        return self.search.stats.nodes + bound_nodes(self.search) + self.stats.playout_turns
+
+    def _spent(self, work0: int, iterations: int) -> bool:
+        """Whether the node budget would be passed by two more iterations
+        of the mean cost so far (a playout plays some 20-40 turns)."""
+        if self.work_end is None:
+            return False
+        work = self.work()
+        ahead = 2 * (work - work0) // max(1, iterations)
+        return work + ahead >= self.work_end
+
     def think(
         self,
         pos: Pos,
@@ -156,13 +184,17 @@ class DuelEngine:
         progress: Callable[[int], None] | None = None,
         done: int = 0,
         dumped: bool = False,
+        nodes: int | None = None,
     ) -> Answer:
-        """Search from ``pos`` for ``seconds`` or ``playouts`` (whichever
-        ends first; Ctrl-C ends it too) and answer. ``done``/``dumped``: a
-        turn under way (``DuelGame.turns``); the move is then its rest."""
-        if seconds is None and playouts is None:
-            raise ValueError("the engine needs a time or a playout budget")
+        """Search from ``pos`` for ``seconds``, ``playouts`` or ``nodes``
+        positions examined (``work``), whichever ends first (Ctrl-C ends it
+        too), and answer. ``done``/``dumped``: a turn under way
+        (``DuelGame.turns``); the move is then its rest."""
+        if seconds is None and playouts is None and nodes is None:
+            raise ValueError("the engine needs a time, a playout or a node budget")
         t0 = time.monotonic()
+        work0 = self.work()
+        self.work_end = None if nodes is None else work0 + nodes
         self.deadline = None if seconds is None else t0 + seconds
         self._proofs_met = False
         nodes0 = self.search.stats.nodes
@@ -174,12 +206,14 @@ class DuelEngine:
                 break
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 break
-            if interrupt.requested():
+            if interrupt.requested() or self._spent(work0, done):
                 break
             self._iterate(pos, root)
             done += 1
             if progress is not None and done & 15 == 0:
                 progress(done)
+        work = self.work() - work0
+        self.work_end = None
         line = self.line(pos, root=root)
         chance = self.chance(pos, root)
         return Answer(
@@ -191,6 +225,7 @@ class DuelEngine:
             time.monotonic() - t0,
             self.search.stats.nodes - nodes0,
             len(self.tree),
+            work,
         )
 
     def _inside(self, pos: Pos, done: int, dumped: bool) -> Node:
@@ -360,6 +395,10 @@ class DuelEngine:
         """A short proof-number search from ``pos`` (budget: its visits)."""
         s = self.search
         budget = max(1, int(node.visits * PROBE_SHARE))
+        if self.work_end is not None:
+            budget = min(budget, self.work_end - self.work())
+            if budget <= 0:
+                return
         old = s.node_limit, s.deadline
         s.node_limit = s.stats.nodes + budget
         s.deadline = self.deadline
@@ -379,8 +418,10 @@ class DuelEngine:
         """Play to the end with the fast policy; the winner (0-based)."""
         c = self.compiled
         if c is None:
-            return self._playout_python(pos, self._expand)[0]
-        winner, self.rng.state, _turns = c.playout(pos, self.search.tt, self.rng.state)
+            winner, turns = self._playout_python(pos, self._expand)
+        else:
+            winner, self.rng.state, turns = c.playout(pos, self.search.tt, self.rng.state)
+        self.stats.playout_turns += turns
         return winner
 
     def _playout_python(
