@@ -21,9 +21,9 @@ import os
 from collections.abc import Sequence
 from enum import IntEnum
 
-from ...models.nimmt.rules import HEADS, ROW_LIMIT
+from ...models.nimmt.rules import ROW_LIMIT, row_for
 from ...models.seeds import SplitMix64
-from ...solver.nimmt.problem import Slot, Slots
+from ...solver.nimmt.problem import Slot, Slots, place
 
 try:
     from . import _cplayout
@@ -68,12 +68,8 @@ def card_cost(table: Sequence[Slot], card: int) -> int:
     cards of the trick: 1000 per head it would take (the sixth card, rule S3,
     or the fewest-heads row when below every row), plus the gap to its row's
     end (a close fit is less likely to be overtaken)."""
-    target, top = -1, 0
-    for i in range(4):
-        last = table[i][0]
-        if top < last < card:
-            target, top = i, last
-    if target < 0:
+    target = row_for([s[0] for s in table], card)
+    if target is None:
         return 1000 * min(s[2] for s in table)
     last, count, heads = table[target]
     gap = card - last
@@ -117,22 +113,7 @@ def pick(rng: SplitMix64, hand: Sequence[int], table: Sequence[Slot], policy: Po
 def _place(table: list[Slot], card: int) -> int:
     """Place ``card`` (rule S3), the fewest-heads row when below every row;
     returns the heads taken."""
-    target, top = -1, 0
-    for i in range(4):
-        last = table[i][0]
-        if top < last < card:
-            target, top = i, last
-    if target < 0:
-        target = min(range(4), key=lambda i: (table[i][2], i))
-        taken = table[target][2]
-        table[target] = (card, 1, HEADS[card])
-        return taken
-    _, count, heads = table[target]
-    if count == ROW_LIMIT:
-        table[target] = (card, 1, HEADS[card])
-        return heads
-    table[target] = (card, count + 1, heads + HEADS[card])
-    return 0
+    return place(table, card)
 
 
 def playout(
