@@ -45,6 +45,7 @@ from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.state import View, play_game, play_round
+from thegame.models.outcome import Limit
 
 BRIDGE = Path(__file__).with_name("nimmt_peer_bridge.py")
 PYTHON = os.environ.get("NIMMT_PEER_PYTHON", "/work/peer-venv/bin/python")
@@ -85,7 +86,7 @@ class Timed:
 
 class Ours(Timed):
     def __init__(self, seed: int, seconds: float) -> None:
-        self.inner = StrongPlayer(seed, seconds=seconds)
+        self.inner = StrongPlayer(seed, Limit(time=seconds))
 
     def choose_card(self, view: View) -> int:
         start = time.process_time()
