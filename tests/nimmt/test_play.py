@@ -272,3 +272,31 @@ def test_the_save_line_names_commands_that_read_the_file(tmp_path: Path) -> None
     for command in commands:
         ran = invoke(*command, "--samples", "2") if command[0] == "hint" else invoke(*command)
         assert ran.exit_code == 0, (command, ran.output)
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_play_at_every_table_size(tmp_path: Path, players: int) -> None:
+    """``nimmt play --players N`` plays a round at every size rule S1 allows:
+    N seats, ten turns, a saved record that checks, every seat's heads."""
+    save = tmp_path / "round.json"
+    args = ["play", "--seed", str(players), "--players", str(players), "--strength", "easy"]
+    result = invoke(*args, "--one-round", "--save", str(save), stdin=every_card(12))
+    assert result.exit_code == 0, result.output
+    assert f"you and {players - 1} player" in result.stdout
+    record = Record.from_json(json.loads(save.read_text()))
+    assert record.deal == Deal.from_seed(players, players) and len(record.turns) == 10
+    checked = json.loads(invoke("check", str(save), "--json").stdout)
+    assert checked["legal"] and checked["status"] == "finished"
+    assert len(checked["heads"]) == players
+
+
+@pytest.mark.slow
+def test_a_whole_game_against_the_strong_players_at_ten(tmp_path: Path) -> None:
+    """The full table against the strong level: a whole game to 66 (rule S5)."""
+    save = tmp_path / "game.json"
+    args = ["play", "--seed", "8", "--players", "10", "--strength", "strong", "--save", str(save)]
+    result = invoke(*args, stdin=every_card(80))
+    assert result.exit_code == 0, result.output
+    game = GameRecord.from_json(json.loads(save.read_text()))
+    assert len(game.rounds[0].deal.hands) == 10
+    assert max(replay_game(game).scores) >= GAME_END
