@@ -7,7 +7,8 @@ screen) and the peer's ``MCSAgent`` in the others, once the other way round.
 Over the two games every seat is ours once, so the fair share of our team's
 wins (the sum of our seats' win shares, ties for fewest points shared) is
 exactly one half per deal at every N, odd or even; the interval is over the
-deals (each deal's mean of its two games).
+deals (each deal's mean of its two games, a Wilson score interval, which
+keeps its width when every deal goes one way).
 
 The peer runs unmodified in its own virtual environment, behind
 ``nimmt_peer_bridge.py`` (JSON lines over a pipe): its observation from its
@@ -180,6 +181,15 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share (no zero width at 0 or 1)."""
+    z = 1.96
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def size_row(players: int, games: list[dict[str, Any]]) -> str:
     """One table size's row: only deals with both of their games count."""
     by_seed: dict[int, list[dict[str, Any]]] = {}
@@ -206,13 +216,14 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
         deal_share.append(share)
     if not pairs:
         return f"| {players} | 0 | | | | | | | | | |"
-    s, sh = interval(deal_share)
+    s = sum(deal_share) / len(deal_share)
+    lo, hi = wilson(sum(deal_share), len(deal_share))
     d, dh = interval(diffs)
     ms = {k: 1000 * t / max(1, n) for k, (t, n) in cpu.items()}
     mc = sorted({g["mc_max"] for g in games})
     return (
-        f"| {players} | {len(pairs)} | {100 * s:.1f}% ± {100 * sh:.1f} | "
-        f"{100 * (s - sh):.1f}-{100 * (s + sh):.1f}% | {len(diffs)} | "
+        f"| {players} | {len(pairs)} | {100 * s:.1f}% | "
+        f"{100 * lo:.1f}-{100 * hi:.1f}% | {len(diffs)} | "
         f"{sum(ours_h) / len(ours_h):.2f} | {sum(peer_h) / len(peer_h):.2f} | "
         f"{d:+.2f} ± {dh:.2f} | "
         f"{ms['ours']:.1f} | {ms['peer']:.1f} | {','.join(map(str, mc))} |"
@@ -221,7 +232,8 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
 
 def summary(lines: list[dict[str, Any]]) -> str:
     out = [
-        "| players | deals (2 games each) | our team's share of games (fair 50%) | 95% interval | "
+        "| players | deals (2 games each) | our team's share of games (fair 50%) | "
+        "95% interval (Wilson, over deals) | "
         "rounds | heads/round ours | heads/round peer | ours - peer | "
         "CPU ms/decision ours | CPU ms/decision peer | peer mc_max |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
