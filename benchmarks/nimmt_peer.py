@@ -215,15 +215,19 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
                 cpu[kind][1] += sum(g["decisions"][i] for i in seats)
         deal_share.append(share)
     if not pairs:
-        return f"| {players} | 0 | | | | | | | | | |"
+        return f"| {players} | 0 | | | | | | | | | | |"
     s = sum(deal_share) / len(deal_share)
     lo, hi = wilson(sum(deal_share), len(deal_share))
+    games_lo, games_hi = wilson(2 * sum(deal_share), 2 * len(deal_share))
     d, dh = interval(diffs)
     ms = {k: 1000 * t / max(1, n) for k, (t, n) in cpu.items()}
     mc = sorted({g["mc_max"] for g in games})
     return (
         f"| {players} | {len(pairs)} | {100 * s:.1f}% | "
-        f"{100 * lo:.1f}-{100 * hi:.1f}% | {len(diffs)} | "
+        f"{100 * lo:.1f}-{100 * hi:.1f}% | "
+        f"{2 * sum(deal_share):g} of {2 * len(pairs)} "
+        f"({100 * games_lo:.0f}-{100 * games_hi:.0f}%) | "
+        f"{len(diffs)} | "
         f"{sum(ours_h) / len(ours_h):.2f} | {sum(peer_h) / len(peer_h):.2f} | "
         f"{d:+.2f} ± {dh:.2f} | "
         f"{ms['ours']:.1f} | {ms['peer']:.1f} | {','.join(map(str, mc))} |"
@@ -233,10 +237,10 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
 def summary(lines: list[dict[str, Any]]) -> str:
     out = [
         "| players | deals (2 games each) | our team's share of games (fair 50%) | "
-        "95% interval (Wilson, over deals) | "
+        "95% interval (Wilson, over deals) | games won (Wilson over games) | "
         "rounds | heads/round ours | heads/round peer | ours - peer | "
         "CPU ms/decision ours | CPU ms/decision peer | peer mc_max |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n in sorted({g["players"] for g in lines}):
         out.append(size_row(n, [g for g in lines if g["players"] == n]))
