@@ -16,7 +16,7 @@ from thegame.analysis.nimmt.players import LEVELS, BlindPlayer, RandomPlayer, by
 from thegame.cli.main import cli
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.record import GameRecord, Record, replay_game
+from thegame.models.nimmt.record import GameRecord, Record, replay, replay_game
 from thegame.models.nimmt.rules import GAME_END
 from thegame.models.nimmt.state import play_game
 
@@ -291,12 +291,13 @@ def test_play_at_every_table_size(tmp_path: Path, players: int) -> None:
 
 
 @pytest.mark.slow
-def test_a_whole_game_against_the_strong_players_at_ten(tmp_path: Path) -> None:
-    """The full table against the strong level: a whole game to 66 (rule S5)."""
-    save = tmp_path / "game.json"
-    args = ["play", "--seed", "8", "--players", "10", "--strength", "strong", "--save", str(save)]
-    result = invoke(*args, stdin=every_card(80))
+def test_a_round_against_nine_strong_players(tmp_path: Path) -> None:
+    """The full table against the strong level (0.3 s of CPU a decision)."""
+    save = tmp_path / "round.json"
+    args = ["play", "--seed", "8", "--players", "10", "--strength", "strong", "--one-round"]
+    result = invoke(*args, "--save", str(save), stdin=every_card(12))
     assert result.exit_code == 0, result.output
-    game = GameRecord.from_json(json.loads(save.read_text()))
-    assert len(game.rounds[0].deal.hands) == 10
-    assert max(replay_game(game).scores) >= GAME_END
+    assert "you and 9 players (strong)" in result.stdout
+    record = Record.from_json(json.loads(save.read_text()))
+    assert len(record.deal.hands) == 10 and len(record.turns) == 10
+    assert sum(replay(record).heads) > 0
