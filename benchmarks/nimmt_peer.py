@@ -225,7 +225,7 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
     return (
         f"| {players} | {len(pairs)} | {100 * s:.1f}% | "
         f"{100 * lo:.1f}-{100 * hi:.1f}% | "
-        f"{2 * sum(deal_share):g} of {2 * len(pairs)} "
+        f"{round(2 * sum(deal_share), 2):g} of {2 * len(pairs)} "
         f"({100 * games_lo:.0f}-{100 * games_hi:.0f}%) | "
         f"{len(diffs)} | "
         f"{sum(ours_h) / len(ours_h):.2f} | {sum(peer_h) / len(peer_h):.2f} | "
