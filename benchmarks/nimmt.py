@@ -30,6 +30,7 @@ from thegame.analysis.nimmt.players import (
     TimedBlindPlayer,
 )
 from thegame.models.nimmt.state import Player, View, play_game
+from thegame.models.outcome import Limit
 
 
 def baseline(kind: str, seed: int, seconds: float | None) -> Player:
@@ -37,13 +38,13 @@ def baseline(kind: str, seed: int, seconds: float | None) -> Player:
     ``blind``) at ``seconds`` of CPU per decision; ``None``: its published
     count (the blind player: its own benchmark setting, 16 samples)."""
     if kind == "mcs":
-        return MCS(seed, seconds=seconds)
+        return MCS(seed, limit=None if seconds is None else Limit(time=seconds))
     if kind == "mcs100":
-        return MCS100(seed, seconds=seconds)
+        return MCS100(seed, limit=None if seconds is None else Limit(time=seconds))
     if kind == "blind":
         if seconds is None:
             return BlindPlayer(seed, 16, 2, 1.0, 6)
-        return TimedBlindPlayer(seed, seconds)
+        return TimedBlindPlayer(seed, Limit(time=seconds))
     raise SystemExit(f"unknown baseline {kind!r}")
 
 

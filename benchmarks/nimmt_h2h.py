@@ -45,6 +45,7 @@ from thegame.analysis.nimmt.playout import backend
 from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.state import Player, play_game
+from thegame.models.outcome import Limit
 
 PATTERN = ("ours", "ours", "them", "them")
 BASELINES = ("mcs", "mcs100", "blind")
@@ -54,7 +55,7 @@ def make(
     kind: str, against: str, seed: int, seconds: float, published: bool, ours: str = ""
 ) -> Player:
     if kind == "ours":
-        return StrongPlayer(seed, **{"seconds": seconds, **setting(ours)})
+        return StrongPlayer(seed, **{"limit": Limit(time=seconds), **setting(ours)})
     return baseline(against, seed, None if published else seconds)
 
 

@@ -25,6 +25,7 @@ from thegame.analysis.nimmt.baselines import MCS, MCS100
 from thegame.analysis.nimmt.playout import card_cost, rank_weights
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.state import Player, View, play_round
+from thegame.models.outcome import Limit
 from thegame.solver.nimmt.problem import to_slots
 
 
@@ -56,9 +57,9 @@ def main() -> None:
         seats: list[Player] = []
         for i in range(4):
             inner: Player = (
-                MCS(d * 8 + i, seconds=args.seconds)
+                MCS(d * 8 + i, limit=Limit(time=args.seconds))
                 if args.baseline == "mcs"
-                else MCS100(d * 8 + i, seconds=args.seconds)
+                else MCS100(d * 8 + i, limit=Limit(time=args.seconds))
             )
             seats.append(Logged(inner, log))
         play_round(Deal.from_seed(500 + d, 4), seats)

@@ -31,6 +31,7 @@ from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.state import Player, play_round
+from thegame.models.outcome import Limit
 
 
 def setting(text: str) -> dict[str, Any]:
@@ -44,7 +45,7 @@ def setting(text: str) -> dict[str, Any]:
         elif key in ("endgame", "phases"):
             out[key] = int(value)
         elif key == "seconds":
-            out[key] = float(value)
+            out["limit"] = Limit(time=float(value))
         else:
             raise SystemExit(f"unknown setting {key!r}")
     return out
@@ -72,7 +73,7 @@ def main() -> None:
     def make(kind: str, seed: int, which: int) -> Player:
         if kind != "ours":
             return baseline(kind, seed, sec)
-        return StrongPlayer(seed, **{"seconds": sec, **sets[which]})
+        return StrongPlayer(seed, **{"limit": Limit(time=sec), **sets[which]})
 
     opp = args.against
     ours: list[list[float]] = [[], []]

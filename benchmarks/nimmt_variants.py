@@ -21,6 +21,7 @@ from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.state import Player, play_round
+from thegame.models.outcome import Limit
 
 
 def main() -> None:
@@ -46,7 +47,7 @@ def main() -> None:
             return baseline(kind, seed, sec)
         me, them = Policy[args.me.upper()], Policy[args.them.upper()]
         return StrongPlayer(
-            seed, seconds=sec, endgame=args.endgame, me=me, them=them, phases=args.phases
+            seed, Limit(time=sec), endgame=args.endgame, me=me, them=them, phases=args.phases
         )
 
     opp = args.against

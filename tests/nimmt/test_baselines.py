@@ -11,14 +11,17 @@ import pytest
 from tests.support.nimmt import random_record
 from thegame.analysis.nimmt import playout
 from thegame.analysis.nimmt.baselines import MCS, MCS100
+from thegame.analysis.nimmt.budget import steps
 from thegame.analysis.nimmt.playout import Objective, Policy, run_python
 from thegame.analysis.nimmt.review import view_at
 from thegame.analysis.nimmt.row_choice import after_own_trick
 from thegame.analysis.nimmt.sampling import unseen
+from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.rules import fewest_heads_row, row_heads
 from thegame.models.nimmt.state import View, play_round
+from thegame.models.outcome import Limit
 from thegame.models.seeds import SplitMix64
 from thegame.solver.nimmt.problem import to_slots
 
@@ -35,8 +38,9 @@ def test_c_playouts_equal_python_for_the_same_stream(players: int, turn: int) ->
     for me, them, common, goal in product(Policy, Policy, (False, True), Objective):
         firsts = [*hand, 0]
         a, b = SplitMix64(99), SplitMix64(99)
-        want = run_python(a, slots, hand, firsts, pool, others, 3, me, them, common, goal)
-        got = playout.run_c(b, slots, hand, firsts, pool, others, 3, me, them, common, goal)
+        three = Limit(nodes=3)
+        want = run_python(a, slots, hand, firsts, pool, others, three, me, them, common, goal)
+        got = playout.run_c(b, slots, hand, firsts, pool, others, three, me, them, common, goal)
         assert got == want
         assert a.state == b.state  # the stream is advanced alike
 
@@ -52,7 +56,14 @@ def test_a_playout_is_a_legal_round_priced_by_the_rules() -> None:
     rng = SplitMix64(5)
     got = playout.playout(rng, to_slots(rows), hand, hand[3], pool, 1, Policy.RANDOM, Policy.RANDOM)
     margin = playout.playout(
-        SplitMix64(5), to_slots(rows), hand, hand[3], pool, 1, Policy.RANDOM, Policy.RANDOM,
+        SplitMix64(5),
+        to_slots(rows),
+        hand,
+        hand[3],
+        pool,
+        1,
+        Policy.RANDOM,
+        Policy.RANDOM,
         Objective.MARGIN,
     )
     rng = SplitMix64(5)
@@ -105,7 +116,8 @@ def test_mcs_plays_the_card_with_the_fewest_mean_heads() -> None:
     view = view_at(random_record(8, 4), 2, 5)
     hand = list(view.hand)
     n = MCS(4).rollouts(len(hand))
-    totals = playout.run(SplitMix64(4), to_slots(view.rows), hand, hand, unseen(view), 3, n)
+    limit = Limit(nodes=n)
+    totals, _ = playout.run(SplitMix64(4), to_slots(view.rows), hand, hand, unseen(view), 3, limit)
     want = hand[min(range(len(hand)), key=lambda k: (totals[k], k))]
     assert MCS(4).choose_card(view) == want
 
@@ -151,7 +163,7 @@ def test_mcs100_simulates_the_row_choice() -> None:
     for r in range(4):
         rows, h = after_own_trick(view, card, r)
         assert h == row_heads(view.rows[r])
-        total = playout.run(rng, to_slots(rows), rest, [0], unseen(view), 3, 100)[0]
+        total = playout.run(rng, to_slots(rows), rest, [0], unseen(view), 3, Limit(nodes=100))[0][0]
         assert means[r] == pytest.approx(h + total / 100)
     assert MCS100(3).choose_row(view) == min(range(4), key=lambda r: (means[r], r))
     MCS100(3).choose_card(view_at(random_record(2, 4), 0, 0))
@@ -164,7 +176,7 @@ def test_equal_time_mode_spends_about_its_seconds() -> None:
     import time
 
     view = view_at(random_record(4, 4), 0, 0)
-    for player in (MCS(1, seconds=0.05), MCS100(1, seconds=0.05)):
+    for player in (MCS(1, limit=Limit(time=0.05)), MCS100(1, limit=Limit(time=0.05))):
         start = time.process_time()
         player.choose_card(view)
         spent = time.process_time() - start
@@ -183,3 +195,41 @@ def test_the_ranked_policy_draws_by_the_rank_in_hand() -> None:
     total = sum(playout.rank_weights(hand))
     for got, w in zip(counts, playout.rank_weights(hand), strict=True):
         assert abs(got / 12_000 - w / total) < 0.02
+
+
+@pytest.mark.parametrize("backend", ["python", "c"])
+def test_the_playouts_take_the_shared_budget(backend: str) -> None:
+    """The playouts' budget is a ``Limit``, in C the ``Budget`` of budget.h:
+    a node limit plays that many deals; the progress function, asked every
+    ``BUDGET_EVERY`` deals, stops them by answering True; a spent deadline
+    plays none. The reference counts alike."""
+    if backend == "c" and not playout.HAVE_C:
+        pytest.skip("the C playouts are not built")
+    go = run_python if backend == "python" else playout.run_c
+    view = view_at(random_record(5, 3), 0, 2)
+    hand, pool, slots = list(view.hand), unseen(view), to_slots(view.rows)
+    heard: list[int] = []
+
+    def stop_at_128(nodes: int) -> bool:
+        heard.append(nodes)
+        return nodes >= 128
+
+    for limit, want in (
+        (Limit(nodes=5), 5),
+        (Limit(progress=stop_at_128), 128),
+        (Limit(time=0.0), 0),
+    ):
+        totals, done = go(SplitMix64(1), slots, hand, hand, pool, 2, limit)
+        assert done == want and len(totals) == len(hand)
+        assert (sum(totals) > 0) == (want > 0)
+    assert heard == [0, playout.BUDGET_EVERY, 2 * playout.BUDGET_EVERY]
+
+
+def test_a_decision_budget_is_a_limit() -> None:
+    """``budget.steps``: node budgets count determinizations (``per`` a step,
+    the first step always), a Limit with neither time nor nodes is refused."""
+    assert list(steps(Limit(nodes=3))) == [0.0, 1 / 3, 2 / 3]
+    assert list(steps(Limit(nodes=10), 4)) == [0.0, 0.4, 0.8]
+    assert list(steps(Limit(nodes=0))) == [1.0]  # spent, but one step runs
+    with pytest.raises(InvalidInputError):
+        next(steps(Limit()))

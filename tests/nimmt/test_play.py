@@ -16,7 +16,7 @@ from thegame.analysis.nimmt.players import LEVELS, BlindPlayer, RandomPlayer, by
 from thegame.cli.main import cli
 from thegame.models.errors import InvalidInputError
 from thegame.models.nimmt.deal import Deal
-from thegame.models.nimmt.record import GameRecord, Record, replay_game
+from thegame.models.nimmt.record import GameRecord, Record, replay, replay_game
 from thegame.models.nimmt.rules import GAME_END
 from thegame.models.nimmt.state import play_game
 
@@ -272,3 +272,32 @@ def test_the_save_line_names_commands_that_read_the_file(tmp_path: Path) -> None
     for command in commands:
         ran = invoke(*command, "--samples", "2") if command[0] == "hint" else invoke(*command)
         assert ran.exit_code == 0, (command, ran.output)
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_play_at_every_table_size(tmp_path: Path, players: int) -> None:
+    """``nimmt play --players N`` plays a round at every size rule S1 allows:
+    N seats, ten turns, a saved record that checks, every seat's heads."""
+    save = tmp_path / "round.json"
+    args = ["play", "--seed", str(players), "--players", str(players), "--strength", "easy"]
+    result = invoke(*args, "--one-round", "--save", str(save), stdin=every_card(12))
+    assert result.exit_code == 0, result.output
+    assert f"you and {players - 1} player" in result.stdout
+    record = Record.from_json(json.loads(save.read_text()))
+    assert record.deal == Deal.from_seed(players, players) and len(record.turns) == 10
+    checked = json.loads(invoke("check", str(save), "--json").stdout)
+    assert checked["legal"] and checked["status"] == "finished"
+    assert len(checked["heads"]) == players
+
+
+@pytest.mark.slow
+def test_a_round_against_nine_strong_players(tmp_path: Path) -> None:
+    """The full table against the strong level (0.3 s of CPU a decision)."""
+    save = tmp_path / "round.json"
+    args = ["play", "--seed", "8", "--players", "10", "--strength", "strong", "--one-round"]
+    result = invoke(*args, "--save", str(save), stdin=every_card(12))
+    assert result.exit_code == 0, result.output
+    assert "you and 9 players (strong)" in result.stdout
+    record = Record.from_json(json.loads(save.read_text()))
+    assert len(record.deal.hands) == 10 and len(record.turns) == 10
+    assert sum(replay(record).heads) > 0

@@ -13,9 +13,12 @@ from thegame.models.nimmt.rules import (
     fewest_heads_row,
     heads,
     place_trick,
+    row_for,
     row_heads,
 )
 from thegame.models.nimmt.state import play_game
+from thegame.models.seeds import SplitMix64
+from thegame.solver.nimmt.problem import place, to_slots
 
 
 def never(player: int, rows: object) -> int:
@@ -81,6 +84,27 @@ def test_s3_card_below_every_row_chooses() -> None:
     assert after[1] == (5,)
     assert placed[0].taken == (20, 21) and placed[0].chose
     assert after[3] == (40, 50)
+
+
+def test_s3_one_row_rule_everywhere() -> None:
+    """Rule S3 is said once (``row_for``): on random tables its answer is the
+    row with the highest end below the card, and the search's slot placement
+    (``problem.place``, which the playouts use too) matches the rules
+    engine's ``place_trick`` card for card: same rows, same heads taken."""
+    rng = SplitMix64(58)
+    for _ in range(300):
+        deck = list(range(1, 105))
+        rng.shuffle(deck)
+        rows = tuple(tuple(sorted(deck[6 * i : 6 * i + 1 + rng.below(5)])) for i in range(4))
+        card = deck[30]
+        ends = [r[-1] for r in rows]
+        below = [i for i, e in enumerate(ends) if e < card]
+        assert row_for(ends, card) == (max(below, key=lambda i: ends[i]) if below else None)
+        after, placed = place_trick(rows, [card], lambda p, r: fewest_heads_row(r))
+        table = list(to_slots(rows))
+        taken = place(table, card)
+        assert tuple(table) == to_slots(after)
+        assert taken == row_heads(placed[0].taken)
 
 
 def test_s4_heads() -> None:

@@ -21,13 +21,14 @@ from thegame.analysis.nimmt.strong import StrongPlayer
 from thegame.models.nimmt.deal import Deal
 from thegame.models.nimmt.record import replay
 from thegame.models.nimmt.state import View, play_game, play_round
+from thegame.models.outcome import Limit
 from thegame.models.seeds import SplitMix64
 from thegame.solver.nimmt.problem import Problem
 
 
 def quick(seed: int) -> StrongPlayer:
     """A step budget: reproducible, and fast enough for the default suite."""
-    return StrongPlayer(seed, seconds=None, sims=3, samples=4)
+    return StrongPlayer(seed, Limit(nodes=4))
 
 
 class Scripted:
@@ -124,7 +125,7 @@ def test_exact_endgame_agrees_with_brute_force() -> None:
     checked = 0
     for seed, players, turn in itertools.product((2, 9), (2, 3, 5), (7, 8)):
         view = view_at(random_record(seed * 7 + players, players), 1, turn)
-        player = StrongPlayer(seed, seconds=None, samples=3, endgame=3)
+        player = StrongPlayer(seed, Limit(nodes=3), endgame=3)
         means = player.card_means(view)
         rng = SplitMix64(seed)
         want = dict.fromkeys(view.hand, 0)
@@ -147,7 +148,7 @@ def test_row_choice_prices_each_row() -> None:
     rows = ((10, 11, 12, 13, 14), (20,), (30,), (40,))
     seen = frozenset({10, 11, 12, 13, 14, 20, 30, 40, 3, 15})
     view = View(0, 2, 8, (3, 90), rows, seen, (0, 0), (0, 0), (3, 15))
-    player = StrongPlayer(1, seconds=None, samples=5, sims=5)
+    player = StrongPlayer(1, Limit(nodes=5))
     means = player.row_means(view)
     now = [11, 3, 3, 3]
     assert all(m >= h for m, h in zip(means, now, strict=True))
@@ -162,4 +163,4 @@ def test_levels() -> None:
     assert isinstance(normal, BlindPlayer) and not isinstance(normal, TimedBlindPlayer)
     strong = by_level("strong", 1)
     assert isinstance(strong, StrongPlayer)
-    assert strong.seconds is not None and 0 < strong.seconds <= 0.5
+    assert strong.limit.time is not None and 0 < strong.limit.time <= 0.5

@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "pybind.h"   /* py_budget: the Budget (budget.h) filled from a Limit */
 #include "splitmix.h" /* sm_next, sm_below, sm_shuffle */
 
 #define MAX_PLAYERS 10 /* rule S1 */
@@ -225,18 +226,22 @@ static int read_ints(PyObject *list, int *out, int max, const char *what) {
 }
 
 PyDoc_STRVAR(run_doc,
-             "run(state, slots, hand, firsts, pool, others, n, me, them, common, objective)"
-             " -> (totals, state)\n\n"
+             "run(state, slots, hand, firsts, pool, others, budget, me, them, common, objective)"
+             " -> (totals, done, state)\n\n"
              "playout.run_python in C: slots is the 12 numbers (last, count, heads)"
-             " of rows 1-4; returns the totals per first card and the new SplitMix64 state.");
+             " of rows 1-4; budget is pybind.h's (node_limit, deadline, memory, progress),"
+             " a node one deal played out once per first card; returns the totals per"
+             " first card, the deals played and the new SplitMix64 state.");
 
 static PyObject *py_run(PyObject *self, PyObject *args) {
     unsigned long long state;
-    PyObject *slots_o, *hand_o, *firsts_o, *pool_o;
-    int others, n, me, them, common, objective;
-    if (!PyArg_ParseTuple(args, "KOOOOiiiiii", &state, &slots_o, &hand_o, &firsts_o, &pool_o,
-                          &others, &n, &me, &them, &common, &objective))
+    PyObject *slots_o, *hand_o, *firsts_o, *pool_o, *budget_o;
+    int others, me, them, common, objective;
+    if (!PyArg_ParseTuple(args, "KOOOOiOiiii", &state, &slots_o, &hand_o, &firsts_o, &pool_o,
+                          &others, &budget_o, &me, &them, &common, &objective))
         return NULL;
+    Budget budget;
+    if (py_budget(budget_o, &budget) < 0) return NULL;
     setup_t s;
     int flat[12];
     if (read_ints(slots_o, flat, 12, "slots") != 12) {
@@ -259,7 +264,7 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
         if (s.hand[i] < 1 || s.hand[i] > 104) return PyErr_Format(PyExc_ValueError, "bad card");
     for (int i = 0; i < s.pool_n; i++)
         if (s.pool[i] < 1 || s.pool[i] > 104) return PyErr_Format(PyExc_ValueError, "bad card");
-    if (others < 0 || others + 1 > MAX_PLAYERS || others * s.turns > s.pool_n || n < 0)
+    if (others < 0 || others + 1 > MAX_PLAYERS || others * s.turns > s.pool_n)
         return PyErr_Format(PyExc_ValueError, "bad table size");
     s.others = others;
     s.me = me;
@@ -267,24 +272,22 @@ static PyObject *py_run(PyObject *self, PyObject *args) {
     s.objective = objective;
     long long totals[MAX_POOL] = {0};
     uint64_t st = (uint64_t)state;
-    Py_BEGIN_ALLOW_THREADS
-    if (common) {
-        for (int i = 0; i < n; i++) {
-            uint64_t seed = sm_next(&st);
-            for (int k = 0; k < nf; k++) {
-                uint64_t sub = seed;
-                totals[k] += playout(&sub, &s, firsts[k]);
-            }
+    /* The GIL stays held: the budget's progress function is Python. */
+    long long done = 0;
+    int r;
+    while ((r = budget_spent(&budget, done)) == BUDGET_GO_ON) {
+        uint64_t seed = common ? sm_next(&st) : 0;
+        for (int k = 0; k < nf; k++) {
+            uint64_t sub = seed;
+            totals[k] += playout(common ? &sub : &st, &s, firsts[k]);
         }
-    } else {
-        for (int k = 0; k < nf; k++)
-            for (int i = 0; i < n; i++) totals[k] += playout(&st, &s, firsts[k]);
+        done++;
     }
-    Py_END_ALLOW_THREADS
+    if (r == BUDGET_FAIL) return NULL;
     PyObject *out = PyList_New(nf);
     if (!out) return NULL;
     for (int k = 0; k < nf; k++) PyList_SET_ITEM(out, k, PyLong_FromLongLong(totals[k]));
-    return Py_BuildValue("(NK)", out, (unsigned long long)st);
+    return Py_BuildValue("(NLK)", out, done, (unsigned long long)st);
 }
 
 static PyMethodDef methods[] = {

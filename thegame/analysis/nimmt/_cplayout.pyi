@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 def run(
     state: int,
     slots: list[int],
@@ -5,9 +7,9 @@ def run(
     firsts: list[int],
     pool: list[int],
     others: int,
-    n: int,
+    budget: tuple[int | None, float | None, int, Callable[[int], object] | None],
     me: int,
     them: int,
     common: int,
     objective: int,
-) -> tuple[list[int], int]: ...
+) -> tuple[list[int], int, int]: ...

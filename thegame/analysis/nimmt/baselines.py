@@ -13,9 +13,10 @@ descriptions (docs/nimmt-players.md gives the sources):
   the round from the rows it leaves.
 
 Both run their rollouts with :mod:`playout` (random policy for everyone,
-fewest-heads rows inside the rollouts). With ``seconds`` set, a player
-ignores its published count and spends that much CPU time per decision
-instead, in batches over all candidates (the equal-time benchmark).
+fewest-heads rows inside the rollouts). With a ``limit`` (a ``Limit``,
+budget.py) a player ignores its published count and spends that budget
+per decision instead, in batches over all candidates (the equal-time
+benchmark).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from math import factorial
 
 from ...models.nimmt.rules import fewest_heads_row
 from ...models.nimmt.state import View
+from ...models.outcome import Limit
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import to_slots
-from .budget import Budget
+from .budget import steps
 from .playout import run
 from .row_choice import after_own_trick, own_card
 from .sampling import unseen
@@ -43,12 +45,12 @@ class MCS:
     """rl-6-nimmt's MCS (see the module docstring)."""
 
     def __init__(
-        self, seed: int, mc_max: int = 200, per_card: int = 10, seconds: float | None = None
+        self, seed: int, mc_max: int = 200, per_card: int = 10, limit: Limit | None = None
     ) -> None:
         self.rng = SplitMix64(seed)
         self.mc_max = mc_max
         self.per_card = per_card
-        self.seconds = seconds
+        self.limit = limit  # None: the published count
         self.last_rollouts = 0  # per card, in the last card decision (for tests and reports)
 
     def rollouts(self, cards: int) -> int:
@@ -62,17 +64,17 @@ class MCS:
             self.last_rollouts = 0
             return hand[0]
         slots, pool, others = to_slots(view.rows), unseen(view), view.players - 1
-        if self.seconds is None:
+        if self.limit is None:
             n = self.rollouts(len(hand))
-            totals = run(self.rng, slots, hand, hand, pool, others, n)
+            totals, _ = run(self.rng, slots, hand, hand, pool, others, Limit(nodes=n))
             self.last_rollouts = n
             return _best(hand, [float(t) for t in totals])
-        budget = Budget(self.seconds, 0)
         sums = [0] * len(hand)
-        while budget.more():
-            batch = run(self.rng, slots, hand, hand, pool, others, BATCH)
+        self.last_rollouts = 0
+        for _ in steps(self.limit, BATCH):
+            batch, done = run(self.rng, slots, hand, hand, pool, others, Limit(nodes=BATCH))
             sums = [a + b for a, b in zip(sums, batch, strict=True)]
-        self.last_rollouts = BATCH * budget.done
+            self.last_rollouts += done
         return _best(hand, [float(t) for t in sums])
 
     def choose_row(self, view: View) -> int:
@@ -82,10 +84,10 @@ class MCS:
 class MCS100:
     """ThingsAI's Monte-Carlo search (see the module docstring)."""
 
-    def __init__(self, seed: int, sims: int = 100, seconds: float | None = None) -> None:
+    def __init__(self, seed: int, sims: int = 100, limit: Limit | None = None) -> None:
         self.rng = SplitMix64(seed)
         self.sims = sims
-        self.seconds = seconds
+        self.limit = limit  # None: the published count
         self.last_rollouts = 0
 
     def choose_card(self, view: View) -> int:
@@ -94,13 +96,13 @@ class MCS100:
             self.last_rollouts = 0
             return hand[0]
         slots, pool, others = to_slots(view.rows), unseen(view), view.players - 1
-        budget = Budget(self.seconds, 1)
         sums = [0] * len(hand)
-        n = self.sims if self.seconds is None else BATCH
-        while budget.more():
-            batch = run(self.rng, slots, hand, hand, pool, others, n)
+        n = self.sims if self.limit is None else BATCH
+        self.last_rollouts = 0
+        for _ in steps(self.limit or Limit(nodes=n), n):
+            batch, done = run(self.rng, slots, hand, hand, pool, others, Limit(nodes=n))
             sums = [a + b for a, b in zip(sums, batch, strict=True)]
-        self.last_rollouts = n * budget.done
+            self.last_rollouts += done
         return _best(hand, [float(t) for t in sums])
 
     def row_means(self, view: View) -> list[float]:
@@ -111,13 +113,14 @@ class MCS100:
         if not rest:
             return [float(h) for _, h in afters]
         pool, others = unseen(view), view.players - 1
-        budget = Budget(self.seconds, 1)
-        n = self.sims if self.seconds is None else BATCH
+        n = self.sims if self.limit is None else BATCH
         sums = [0] * 4
-        while budget.more():
+        count = 0
+        for _ in steps(self.limit or Limit(nodes=n), n):
             for r, (rows, _) in enumerate(afters):
-                sums[r] += run(self.rng, to_slots(rows), rest, [0], pool, others, n)[0]
-        count = n * budget.done
+                totals, _ = run(self.rng, to_slots(rows), rest, [0], pool, others, Limit(nodes=n))
+                sums[r] += totals[0]
+            count += n
         return [h + s / count for (_, h), s in zip(afters, sums, strict=True)]
 
     def choose_row(self, view: View) -> int:

@@ -1,8 +1,19 @@
-"""A decision's budget: a fixed amount of work, or CPU seconds."""
+"""A decision's budget is the package's ``Limit`` (models/outcome.py).
+
+The players read ``Limit.time`` as CPU seconds of their own process
+(``time.process_time``), so other processes on a shared machine do not eat
+into a decision, and ``Limit.nodes`` as a number of determinizations: a
+seeded player with a node budget replays exactly, one with a time budget
+does not. When both are given the first spent ends the decision.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+
+from ...models.errors import InvalidInputError
+from ...models.outcome import Limit
 
 # Guesses at the unseen cards behind a choice by what the player knew (the
 # default of the review and the hints, review.known_means): a few tens of
@@ -10,32 +21,20 @@ import time
 SAMPLES = 500
 
 
-class Budget:
-    """``seconds`` of CPU time (``time.process_time``, so other processes on
-    the machine do not eat into it) from creation, or, when ``seconds`` is
-    ``None``, exactly ``steps`` steps: a seeded player with a step budget
-    replays exactly, one with a time budget does not. ``more()`` is asked
-    before each step; the first step is always allowed."""
-
-    def __init__(self, seconds: float | None, steps: int) -> None:
-        self.seconds = seconds
-        self.steps = steps
-        self.done = 0
-        self.deadline = None if seconds is None else time.process_time() + seconds
-
-    def used(self) -> float:
-        """The share of the budget spent so far (0 to 1 and beyond)."""
-        if self.deadline is not None and self.seconds:
-            return 1 - (self.deadline - time.process_time()) / self.seconds
-        return self.done / self.steps if self.steps else 1.0
-
-    def more(self) -> bool:
-        if self.done == 0:
-            go = True
-        elif self.deadline is not None:
-            go = time.process_time() < self.deadline
-        else:
-            go = self.done < self.steps
-        if go:
-            self.done += 1
-        return go
+def steps(limit: Limit, per: int = 1) -> Iterator[float]:
+    """One step after another while ``limit`` lasts, ``per`` determinizations
+    a step (the first step always runs); each yield is the share of the
+    budget spent before that step (0 to 1)."""
+    if limit.time is None and limit.nodes is None:
+        raise InvalidInputError("a decision needs a time or a node limit", "limit")
+    start, done = time.process_time(), 0
+    while True:
+        used = 0.0
+        if limit.time is not None:
+            used = (time.process_time() - start) / limit.time if limit.time else 1.0
+        if limit.nodes is not None:
+            used = max(used, done / limit.nodes if limit.nodes else 1.0)
+        if done and used >= 1:
+            return
+        yield used
+        done += per

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from ...models.errors import InvalidInputError
 from ...models.nimmt.rules import fewest_heads_row
 from ...models.nimmt.state import Player, View
+from ...models.outcome import Limit
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, Trick, to_slots
 from ...solver.nimmt.search import Searcher
-from .budget import Budget
+from .budget import steps
 from .row_choice import after_own_trick, own_card
 from .sampling import Sequences, sample_sequences, unseen
 from .strong import StrongPlayer
@@ -211,32 +212,32 @@ class BlindPlayer:
 
 
 class TimedBlindPlayer(BlindPlayer):
-    """``BlindPlayer`` that draws samples until ``seconds`` of CPU time are
-    spent (at least one), for benchmarks at equal time per decision."""
+    """``BlindPlayer`` that draws samples until its ``Limit`` is spent (at
+    least one; budget.py), for benchmarks at equal time per decision."""
 
     def __init__(
         self,
         seed: int,
-        seconds: float,
+        limit: Limit,
         playouts: int = 2,
         weight: float = 1.0,
         exact_cards: int = 6,
     ) -> None:
         super().__init__(seed, 1, playouts, weight, exact_cards)
-        self.seconds = seconds
+        self.limit = limit
 
     def card_means(self, view: View) -> dict[int, float]:
-        budget = Budget(self.seconds, 0)
         totals = dict.fromkeys(view.hand, 0.0)
-        while budget.more():
+        done = 0
+        for _ in steps(self.limit):
+            done += 1
             for card, mean in super().card_means(view).items():  # one sample
                 totals[card] += mean
-        return {c: t / budget.done for c, t in totals.items()}
+        return {c: t / done for c, t in totals.items()}
 
     def row_totals(self, view: View, card: int) -> list[float]:
-        budget = Budget(self.seconds, 0)
         totals = [0.0] * 4
-        while budget.more():
+        for _ in steps(self.limit):
             totals = [a + b for a, b in zip(totals, super().row_totals(view, card), strict=True)]
         return totals
 

@@ -18,12 +18,14 @@ extension when it is importable, unless ``THEGAME_PLAYOUT=python``.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from enum import IntEnum
 
-from ...models.nimmt.rules import HEADS, ROW_LIMIT
+from ...models.nimmt.rules import ROW_LIMIT, row_for
+from ...models.outcome import Limit
 from ...models.seeds import SplitMix64
-from ...solver.nimmt.problem import Slot, Slots
+from ...solver.nimmt.problem import Slot, Slots, place
 
 try:
     from . import _cplayout
@@ -61,6 +63,7 @@ RANK_WEIGHT = (10, 5, 5, 10, 30)
 EPSILON = 10  # percent of greedy picks that are uniformly random instead
 C_MAX_PLAYERS = 10  # rule S1
 C_MAX_TURNS = 10  # rule S1
+BUDGET_EVERY = 64  # thegame/csrc/budget.h: the cadence of the clock and progress checks
 
 
 def card_cost(table: Sequence[Slot], card: int) -> int:
@@ -68,12 +71,8 @@ def card_cost(table: Sequence[Slot], card: int) -> int:
     cards of the trick: 1000 per head it would take (the sixth card, rule S3,
     or the fewest-heads row when below every row), plus the gap to its row's
     end (a close fit is less likely to be overtaken)."""
-    target, top = -1, 0
-    for i in range(4):
-        last = table[i][0]
-        if top < last < card:
-            target, top = i, last
-    if target < 0:
+    target = row_for([s[0] for s in table], card)
+    if target is None:
         return 1000 * min(s[2] for s in table)
     last, count, heads = table[target]
     gap = card - last
@@ -117,22 +116,7 @@ def pick(rng: SplitMix64, hand: Sequence[int], table: Sequence[Slot], policy: Po
 def _place(table: list[Slot], card: int) -> int:
     """Place ``card`` (rule S3), the fewest-heads row when below every row;
     returns the heads taken."""
-    target, top = -1, 0
-    for i in range(4):
-        last = table[i][0]
-        if top < last < card:
-            target, top = i, last
-    if target < 0:
-        target = min(range(4), key=lambda i: (table[i][2], i))
-        taken = table[target][2]
-        table[target] = (card, 1, HEADS[card])
-        return taken
-    _, count, heads = table[target]
-    if count == ROW_LIMIT:
-        table[target] = (card, 1, HEADS[card])
-        return heads
-    table[target] = (card, count + 1, heads + HEADS[card])
-    return 0
+    return place(table, card)
 
 
 def playout(
@@ -178,6 +162,18 @@ def playout(
     return others * total - rest if objective == Objective.MARGIN else total
 
 
+def spent(limit: Limit, deadline: float | None, done: int) -> bool:
+    """``budget_spent`` of thegame/csrc/budget.h for the reference: the node
+    limit at once, the clock and the progress every ``BUDGET_EVERY`` deals."""
+    if limit.nodes is not None and done >= limit.nodes:
+        return True
+    if done % BUDGET_EVERY:
+        return False
+    if deadline is not None and time.monotonic() > deadline:
+        return True
+    return limit.progress is not None and limit.progress(done) is True  # type: ignore[func-returns-value]
+
+
 def run_python(
     rng: SplitMix64,
     slots: Slots,
@@ -185,31 +181,29 @@ def run_python(
     firsts: Sequence[int],
     pool: Sequence[int],
     others: int,
-    n: int,
+    limit: Limit,
     me: Policy = Policy.RANDOM,
     them: Policy = Policy.RANDOM,
     common: bool = False,
     objective: Objective = Objective.OWN,
-) -> list[int]:
-    """The total heads of ``n`` playouts per entry of ``firsts``.
+) -> tuple[list[int], int]:
+    """The total heads of one playout per entry of ``firsts`` per deal, deal
+    after deal until ``limit`` is spent (``Limit(nodes=n)``: ``n`` deals);
+    returns the totals and the deals played.
 
-    ``common=False``: every playout draws its own deal (first ``firsts[0]``'s
-    ``n`` playouts, then the next). ``common=True`` (common random numbers):
-    ``n`` times, one seed is drawn and every entry of ``firsts`` is played
-    from ``SplitMix64(seed)``, so all candidates meet the same deals."""
+    ``common=False``: every playout draws its own deal (``firsts[0]``'s,
+    then the next one's, and round again). ``common=True`` (common random
+    numbers): each time one seed is drawn and every entry of ``firsts`` is
+    played from ``SplitMix64(seed)``, so all candidates meet the same deals."""
     totals = [0] * len(firsts)
-    if common:
-        for _ in range(n):
-            seed = rng.next()
-            for k, first in enumerate(firsts):
-                totals[k] += playout(
-                    SplitMix64(seed), slots, hand, first, pool, others, me, them, objective
-                )
-    else:
+    deadline, done = limit.deadline(), 0
+    while not spent(limit, deadline, done):
+        seed = rng.next() if common else 0
         for k, first in enumerate(firsts):
-            for _ in range(n):
-                totals[k] += playout(rng, slots, hand, first, pool, others, me, them, objective)
-    return totals
+            stream = SplitMix64(seed) if common else rng
+            totals[k] += playout(stream, slots, hand, first, pool, others, me, them, objective)
+        done += 1
+    return totals, done
 
 
 def run_c(
@@ -219,27 +213,28 @@ def run_c(
     firsts: Sequence[int],
     pool: Sequence[int],
     others: int,
-    n: int,
+    limit: Limit,
     me: Policy = Policy.RANDOM,
     them: Policy = Policy.RANDOM,
     common: bool = False,
     objective: Objective = Objective.OWN,
-) -> list[int]:
-    """``run_python`` in C; advances ``rng`` exactly as the reference does."""
-    totals, rng.state = _cplayout.run(
+) -> tuple[list[int], int]:
+    """``run_python`` in C; advances ``rng`` exactly as the reference does.
+    Its budget is the C ``Budget`` filled from ``limit`` as every kernel's."""
+    totals, done, rng.state = _cplayout.run(
         rng.state,
         [s for slot in slots for s in slot],
         list(hand),
         list(firsts),
         list(pool),
         others,
-        n,
+        (limit.nodes, limit.deadline(), 0, limit.progress),
         int(me),
         int(them),
         int(common),
         int(objective),
     )
-    return totals
+    return totals, done
 
 
 def backend() -> str:
@@ -256,15 +251,15 @@ def run(
     firsts: Sequence[int],
     pool: Sequence[int],
     others: int,
-    n: int,
+    limit: Limit,
     me: Policy = Policy.RANDOM,
     them: Policy = Policy.RANDOM,
     common: bool = False,
     objective: Objective = Objective.OWN,
-) -> list[int]:
+) -> tuple[list[int], int]:
     """``run_c`` when the extension is there, else ``run_python``."""
     if len(pool) < others * len(hand):
         raise ValueError(f"{len(pool)} unseen cards cannot fill {others} hands of {len(hand)}")
     if backend() == "c" and others < C_MAX_PLAYERS and len(hand) <= C_MAX_TURNS:
-        return run_c(rng, slots, hand, firsts, pool, others, n, me, them, common, objective)
-    return run_python(rng, slots, hand, firsts, pool, others, n, me, them, common, objective)
+        return run_c(rng, slots, hand, firsts, pool, others, limit, me, them, common, objective)
+    return run_python(rng, slots, hand, firsts, pool, others, limit, me, them, common, objective)

@@ -15,7 +15,7 @@ from ...models.errors import InvalidInputError
 from ...models.nimmt.record import Record, RoundStatus, replay
 from ...models.nimmt.rules import row_heads
 from ...models.nimmt.state import View
-from ...models.outcome import Verdict
+from ...models.outcome import Limit, Verdict
 from ...models.words import plural
 from ...solver.nimmt.problem import problem_from_record
 from ...solver.nimmt.search import Move, Searcher
@@ -120,7 +120,7 @@ def known_means(view: View, samples: int, seed: int) -> dict[int, float]:
     guesses at the unseen cards: mid-round one playout per guess and card
     (the same guesses for every card), with two cards or fewer the exact
     best response in each guess. Reads only what the player has seen."""
-    player = StrongPlayer(seed, seconds=None, sims=samples, samples=samples, phases=0, batch=1)
+    player = StrongPlayer(seed, Limit(nodes=samples), phases=0, batch=1)
     return dict(zip(view.hand, player.card_means(view), strict=True))
 
 
@@ -185,10 +185,13 @@ class Hint:
             "samples": self.samples,
             "sample_seed": self.sample_seed,
         }
-        text = (f"play {self.card} (expected heads {self.means[0][1]:.1f} over "
-                f"{plural(self.samples, 'sample')})")
-        return Advice(self.player + 1, self.turn, {"card": self.card}, Verdict.UNKNOWN, text,
-                      figures)
+        text = (
+            f"play {self.card} (expected heads {self.means[0][1]:.1f} over "
+            f"{plural(self.samples, 'sample')})"
+        )
+        return Advice(
+            self.player + 1, self.turn, {"card": self.card}, Verdict.UNKNOWN, text, figures
+        )
 
     def to_json(self) -> dict[str, Any]:
         return self.advice().to_dict()

@@ -23,23 +23,26 @@ at random to the other players):
   is priced by its heads now plus the same evaluation of the rest of the
   round from the rows it leaves (the same determinizations for every row).
 
-The player sees only its ``View``. With ``seconds`` it spends that much CPU
-time per decision; with ``seconds=None`` it runs exactly ``sims`` batches
-(mid-round) or ``samples`` determinizations (endgame), and a game replays.
+The player sees only its ``View``. Its budget a decision is a ``Limit``
+(budget.py): ``Limit(time=s)`` spends ``s`` CPU seconds, ``Limit(nodes=n)``
+plays out ``n`` determinizations (mid-round, rounded up to whole batches) or
+solves ``n`` (endgame), and then a game replays.
 """
 
 from __future__ import annotations
 
 from ...models.nimmt.state import View
+from ...models.outcome import Limit
 from ...models.seeds import SplitMix64
 from ...solver.nimmt.problem import Problem, Slots, to_slots
 from ...solver.nimmt.search import Searcher
-from .budget import Budget
+from .budget import steps
 from .playout import Objective, Policy, run
 from .row_choice import own_card, trick_outcome
 from .sampling import sample_sequences, unseen
 
 BATCH = 8  # determinizations per call into the playouts
+DEFAULT = Limit(time=0.3)  # CPU seconds a decision
 
 
 class StrongPlayer:
@@ -48,9 +51,7 @@ class StrongPlayer:
     def __init__(
         self,
         seed: int,
-        seconds: float | None = 0.3,
-        sims: int = 40,
-        samples: int = 30,
+        limit: Limit = DEFAULT,
         endgame: int = 2,
         me: Policy = Policy.SAFE,
         them: Policy = Policy.RANKED,
@@ -59,9 +60,7 @@ class StrongPlayer:
         batch: int = BATCH,
     ) -> None:
         self.rng = SplitMix64(seed)
-        self.seconds = seconds
-        self.sims = sims
-        self.samples = samples
+        self.limit = limit
         self.endgame = endgame
         self.me = me
         self.them = them
@@ -73,24 +72,33 @@ class StrongPlayer:
         """Per card, its mean heads over the playouts; ``inf`` for a card
         dropped by the successive halving (see the class docstring)."""
         pool, others = unseen(view), view.players - 1
-        budget = Budget(self.seconds, self.sims)
         sums = [0] * len(hand)
         counts = [0] * len(hand)
         alive = list(range(len(hand)))
         halvings = 0
-        while budget.more():
+        for used in steps(self.limit, self.batch):
+            due = self.phases and counts[alive[0]]
+            while due and len(alive) > 2 and used * self.phases >= halvings + 1:
+                alive.sort(key=lambda k: (sums[k] / counts[k], k))
+                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+                halvings += 1
             cards = [hand[k] for k in alive]
-            totals = run(
-                self.rng, slots, hand, cards, pool, others, self.batch, self.me, self.them, True,
+            totals, done = run(
+                self.rng,
+                slots,
+                hand,
+                cards,
+                pool,
+                others,
+                Limit(nodes=self.batch),
+                self.me,
+                self.them,
+                True,
                 self.objective,
             )
             for k, total in zip(alive, totals, strict=True):
                 sums[k] += total
-                counts[k] += self.batch
-            while self.phases and len(alive) > 2 and budget.used() >= (halvings + 1) / self.phases:
-                alive.sort(key=lambda k: (sums[k] / counts[k], k))
-                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
-                halvings += 1
+                counts[k] += done
         return [sums[k] / counts[k] if k in alive else float("inf") for k in range(len(hand))]
 
     def _exact_means(self, view: View) -> list[float]:
@@ -98,9 +106,10 @@ class StrongPlayer:
         the best continuation (best row when it must choose)."""
         hand = list(view.hand)
         pool = unseen(view)
-        budget = Budget(self.seconds, self.samples)
         sums = [0] * len(hand)
-        while budget.more():
+        done = 0
+        for _ in steps(self.limit):
+            done += 1
             seqs = sample_sequences(self.rng, view, len(hand), pool)
             problem = Problem(view.rows, view.hand, seqs, tuple({} for _ in seqs), view.player)
             best: dict[int, int] = {}
@@ -108,7 +117,7 @@ class StrongPlayer:
                 best[move.card] = min(value, best.get(move.card, value))
             for k, card in enumerate(hand):
                 sums[k] += best[card]
-        return [s / budget.done for s in sums]
+        return [s / done for s in sums]
 
     def card_means(self, view: View) -> list[float]:
         """The score of each card of ``view.hand`` (mean heads; lower is better)."""
@@ -137,14 +146,15 @@ class StrongPlayer:
         afters = [(rows, others * h - t if margin else h) for rows, h, t in outcomes]
         if not rest:
             return [float(h) for _, h in afters]
-        budget = Budget(self.seconds, self.samples if exact else self.sims)
         sums = [0] * 4
-        while budget.more():
+        count = 0
+        for _ in steps(self.limit, 1 if exact else self.batch):
             if exact:
                 seqs = sample_sequences(self.rng, view, len(rest), pool)
                 for r, (rows, _) in enumerate(afters):
                     problem = Problem(rows, rest, seqs, tuple({} for _ in seqs), view.player)
                     sums[r] += Searcher(problem).best()
+                count += 1
                 continue
             seed = self.rng.next()
             for r, (rows, _) in enumerate(afters):
@@ -155,12 +165,12 @@ class StrongPlayer:
                     [0],
                     pool,
                     others,
-                    self.batch,
+                    Limit(nodes=self.batch),
                     self.me,
                     self.them,
                     objective=self.objective,
-                )[0]
-        count = budget.done * (1 if exact else self.batch)
+                )[0][0]
+            count += self.batch
         return [h + s / count for (_, h), s in zip(afters, sums, strict=True)]
 
     def choose_row(self, view: View) -> int:

@@ -39,14 +39,22 @@ def row_heads(row: Sequence[int]) -> int:
     return sum(HEADS[c] for c in row)
 
 
-def target_row(rows: Sequence[Sequence[int]], card: int) -> int | None:
-    """The row (0-based) whose last card is the highest below ``card``, or
-    ``None`` when ``card`` is lower than every row's end (rule S3)."""
-    best: int | None = None
-    for i, row in enumerate(rows):
-        if row[-1] < card and (best is None or row[-1] > rows[best][-1]):
-            best = i
+def row_for(ends: Sequence[int], card: int) -> int | None:
+    """Rule S3, where a card goes: the row (0-based) whose end (last card,
+    ``ends[i]``) is the highest below ``card``, or ``None`` when ``card`` is
+    lower than every row's end (its player then takes a row). Every
+    placement of the package asks this one function (the compiled playouts
+    mirror it, tested draw for draw against the Python reference)."""
+    best, top = None, 0
+    for i, end in enumerate(ends):
+        if top < end < card:
+            best, top = i, end
     return best
+
+
+def target_row(rows: Sequence[Sequence[int]], card: int) -> int | None:
+    """``row_for`` on whole rows (rule S3)."""
+    return row_for([row[-1] for row in rows], card)
 
 
 def fewest_heads_row(rows: Sequence[Sequence[int]]) -> int:
@@ -104,7 +112,7 @@ def place_trick(
 def chooser(rows: Sequence[Sequence[int]], cards: Sequence[int]) -> int | None:
     """The player (0-based) who must choose a row this trick, if any (rule S3)."""
     low = min(cards)
-    if low < min(r[-1] for r in rows):
+    if target_row(rows, low) is None:
         return list(cards).index(low)
     return None
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ...models.check import illegal_record
 from ...models.errors import InvalidInputError
 from ...models.nimmt.record import Record, RoundStatus, replay
-from ...models.nimmt.rules import HEADS, ROW_LIMIT, Rows, row_heads
+from ...models.nimmt.rules import HEADS, ROW_LIMIT, Rows, row_for, row_heads
 
 Slot = tuple[int, int, int]
 """A row in the search: (last card, number of cards, heads in it)."""
@@ -91,16 +91,14 @@ def other_row(slots: Sequence[Slot], player: int, recorded: Mapping[int, int]) -
     return min(range(len(slots)), key=lambda i: (slots[i][2], i))
 
 
-def place(table: list[Slot], c: int, choice: int) -> int:
-    """Place card ``c`` on ``table`` in place (rule S3); ``choice`` is the
-    row taken when ``c`` is below every row. Returns the heads taken."""
-    best = -1
-    top = 0
-    for i in range(4):
-        last = table[i][0]
-        if top < last < c:
-            best, top = i, last
-    if best < 0:
+def place(table: list[Slot], c: int, choice: int | None = None) -> int:
+    """Place card ``c`` on ``table`` in place (rule S3, ``row_for``);
+    ``choice`` is the row taken when ``c`` is below every row (``None``: the
+    fewest-heads row, the Decision above). Returns the heads taken."""
+    best = row_for([s[0] for s in table], c)
+    if best is None:
+        if choice is None:
+            choice = other_row(table, -1, {})
         taken = table[choice][2]
         table[choice] = (c, 1, HEADS[c])
         return taken
@@ -127,7 +125,7 @@ def trick(
     taken = 0
     for c, p in sorted([(card, me), *((c, p) for p, c in others)]):
         if p == me:
-            below = all(c < s[0] for s in table)
+            below = row_for([s[0] for s in table], c) is None
             if below and row is None:
                 raise ValueError(f"card {card} needs a row choice")
             taken = place(table, c, row if below and row is not None else 0)
@@ -169,7 +167,7 @@ class Trick:
             j = len(prefix) - 1
             table = list(prefix[j])
             c = self.cards[j]
-            below = j == 0 and c < min(table[0][0], table[1][0], table[2][0], table[3][0])
+            below = j == 0 and row_for([s[0] for s in table], c) is None
             place(table, c, other_row(table, self.players[j], self.recorded) if below else 0)
             prefix.append(table)
         return prefix[k]
@@ -177,20 +175,13 @@ class Trick:
     def below_all(self, card: int) -> bool:
         """Whether ``card`` goes below every row (rule S3)."""
         t = self.prefix[0]
-        return (not self.cards or card < self.cards[0]) and card < min(
-            t[0][0], t[1][0], t[2][0], t[3][0]
-        )
+        return (not self.cards or card < self.cards[0]) and row_for([s[0] for s in t], card) is None
 
     def heads(self, card: int, row: int) -> int:
         """The heads ``card`` takes (``row``: the choice if below every row)."""
         table = self._prefix(bisect_left(self.cards, card))
-        best = -1
-        top = 0
-        for i in range(4):
-            last = table[i][0]
-            if top < last < card:
-                best, top = i, last
-        if best < 0:
+        best = row_for([s[0] for s in table], card)
+        if best is None:
             return table[row][2]
         return table[best][2] if table[best][1] == ROW_LIMIT else 0
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from ...models import interrupt
+from ...models.nimmt.rules import row_for
 from ...models.outcome import NO_LIMIT, Limit
 from .problem import Problem, Slots, Trick, trick
 
@@ -132,7 +133,7 @@ class Searcher:
         every row when played and take one (rule S3; a row has >= 1 head)."""
         low = self.problem.hand[(mask & -mask).bit_length() - 1]
         t = self.turns - mask.bit_count()
-        if low < self.future_low[t] and low < min(s[0] for s in slots):
+        if low < self.future_low[t] and row_for([s[0] for s in slots], low) is None:
             return 1
         return 0
 
