@@ -13,6 +13,13 @@ the hardest deck found.
 
     nice -n 10 python benchmarks/unwinnable.py margins --seeds 1-100 --node-limit 2000000
     nice -n 10 python benchmarks/unwinnable.py climb --steps 300 --seed 1 --node-limit 1000000
+    python benchmarks/unwinnable.py small --high 20 --piles 1 --hand 3 --deals 1000
+
+``small``: random deals of a small game of the same kind (rule C10: cards
+2..HIGH, PILES ascending and PILES descending piles, the given hand, the
+rest as the rules say), each decided by the solver and again by the
+engine-only brute force (they must agree); the share of unwinnable deals
+with its Wilson 95% interval and the first unwinnable deck found.
 """
 
 from __future__ import annotations
@@ -26,7 +33,10 @@ from collections import Counter
 from _rows import seeds_of
 
 from thegame.models.outcome import Limit
-from thegame.models.the_game import get_rules
+from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.models.the_game.rules import small_rules
+from thegame.solver.the_game.api import solve
+from thegame.solver.the_game.brute import Brute
 from thegame.survey.hunt import Climb, climb, seed_margin
 from thegame.survey.report import wilson
 
@@ -44,20 +54,26 @@ def run_margins(args: argparse.Namespace) -> None:
             row = {
                 "seed": seed,
                 "cleared_with": m.cleared_with,
-                "probes": [[p.hand, p.verdict.value, p.nodes] for p in m.probes],
+                "probes": [[p.hand, p.verdict.value, p.cards_left, p.nodes] for p in m.probes],
                 "seconds": round(time.monotonic() - t, 3),
             }
             print(json.dumps(row), file=out, flush=True)
             needs[str(m.cleared_with)] += 1
     n = len(seeds)
-    print(f"{args.variant}, {args.players} player(s), seeds {args.seeds}, hand {full}, "
-          f"node limit {args.node_limit:,} per hand", file=sys.stderr)
+    print(
+        f"{args.variant}, {args.players} player(s), seeds {args.seeds}, hand {full}, "
+        f"node limit {args.node_limit:,} per hand",
+        file=sys.stderr,
+    )
     cum = 0
     for hand in range(full - args.depth, full + 1):
         cum += needs[str(hand)]
         lo, hi = wilson(cum, n)
-        print(f"  cleared with a hand of {hand} or fewer: {cum}/{n} "
-              f"({100 * cum / n:.1f}%, 95% {100 * lo:.1f}-{100 * hi:.1f}%)", file=sys.stderr)
+        print(
+            f"  cleared with a hand of {hand} or fewer: {cum}/{n} "
+            f"({100 * cum / n:.1f}%, 95% {100 * lo:.1f}-{100 * hi:.1f}%)",
+            file=sys.stderr,
+        )
     print(f"  not cleared up to {full} within the limit: {needs['None']}", file=sys.stderr)
 
 
@@ -68,19 +84,76 @@ def run_climb(args: argparse.Namespace) -> None:
 
     def show(state: Climb) -> None:
         if state.history and state.history[-1][0] == state.steps:
-            need, nodes = state.score
-            print(f"step {state.steps}: needs a hand of {need}, {nodes:,} nodes "
-                  f"({time.monotonic() - t:.0f} s)", file=sys.stderr, flush=True)
+            need, short, nodes = state.score
+            print(
+                f"step {state.steps}: needs a hand of {need}, {short} cards left below it, "
+                f"{nodes:,} nodes "
+                f"({time.monotonic() - t:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
 
     state = climb(rules, args.players, args.steps, args.seed, Limit(nodes=args.node_limit), show)
-    need, nodes = state.score
-    print(json.dumps({
-        "variant": args.variant, "players": args.players, "seed": args.seed,
-        "steps": state.steps, "kept": state.kept, "needs_hand": need, "full_hand": full,
-        "nodes": nodes, "unwinnable": state.unwinnable,
-        "probes": [[p.hand, p.verdict.value, p.nodes] for p in state.margin.probes],
-        "deck": state.deck, "seconds": round(time.monotonic() - t, 1),
-    }))
+    need, short, nodes = state.score
+    print(
+        json.dumps(
+            {
+                "variant": args.variant,
+                "players": args.players,
+                "seed": args.seed,
+                "steps": state.steps,
+                "kept": state.kept,
+                "needs_hand": need,
+                "full_hand": full,
+                "cards_left_below": short,
+                "nodes": nodes,
+                "unwinnable": state.unwinnable,
+                "probes": [
+                    [p.hand, p.verdict.value, p.cards_left, p.nodes] for p in state.margin.probes
+                ],
+                "deck": state.deck,
+                "seconds": round(time.monotonic() - t, 1),
+            }
+        )
+    )
+
+
+def run_small(args: argparse.Namespace) -> None:
+    import random
+
+    rules = small_rules(high=args.high, asc_piles=args.piles, desc_piles=args.piles, hand=args.hand)
+    rng = random.Random(args.seed)
+    lost = 0
+    example: list[int] | None = None
+    t = time.monotonic()
+    for _ in range(args.deals):
+        deck = list(rules.cards)
+        rng.shuffle(deck)
+        deal = Deal.create(rules, 1, [deck])
+        verdict = solve(deal, Limit(nodes=args.node_limit), optimize=False).verdict
+        brute = Brute().wins_from(GameState(deal))
+        if verdict == "unknown" or (verdict == "win") != brute:
+            raise SystemExit(f"solver {verdict}, brute force {brute}: {deck}")
+        if not brute:
+            lost += 1
+            example = example or deck
+    lo, hi = wilson(lost, args.deals)
+    print(
+        json.dumps(
+            {
+                "high": args.high,
+                "piles": args.piles,
+                "hand": args.hand,
+                "deals": args.deals,
+                "seed": args.seed,
+                "unwinnable": lost,
+                "share": round(lost / args.deals, 4),
+                "wilson95": [round(lo, 4), round(hi, 4)],
+                "example": example,
+                "seconds": round(time.monotonic() - t, 1),
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -98,8 +171,15 @@ def main() -> None:
     c = sub.choices["climb"]
     c.add_argument("--steps", type=int, default=300)
     c.add_argument("--seed", type=int, default=1)
+    sm = sub.add_parser("small")
+    sm.add_argument("--high", type=int, default=20)
+    sm.add_argument("--piles", type=int, default=1)
+    sm.add_argument("--hand", type=int, default=3)
+    sm.add_argument("--deals", type=int, default=1000)
+    sm.add_argument("--seed", type=int, default=1)
+    sm.add_argument("--node-limit", type=int, default=1_000_000)
     args = ap.parse_args()
-    run_margins(args) if args.what == "margins" else run_climb(args)
+    {"margins": run_margins, "climb": run_climb, "small": run_small}[args.what](args)
 
 
 if __name__ == "__main__":

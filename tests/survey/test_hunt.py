@@ -44,7 +44,7 @@ def test_mutate_keeps_every_card(deck: list[int], seed: int) -> None:
 
 def test_climb_finds_a_deal_no_order_clears() -> None:
     state = climb(SMALL, 1, steps=400, seed=1, limit=LIMIT)
-    needs = [need for _, need, _ in state.history]
+    needs = [need for _, need, _, _ in state.history]
     assert needs == sorted(needs)  # a kept change never makes the deal easier
     assert state.unwinnable
     assert not brute_wins(state.deck, SMALL.hand_size(1))

@@ -7,8 +7,9 @@ no easier. "Easier" is measured by the *hand margin*: the smallest hand with
 which the same card order is still cleared (rule C10 lets the hand size
 vary). A deal that needs the full hand of rule C2 is one card from being
 unwinnable; one that needs more than the full hand is unwinnable. Ties are
-broken by the search's effort (nodes), so the climb also drifts towards
-deals that are hard to decide.
+broken by the bound the search found with the largest hand that did not
+clear (the fewest cards left on its best line: more is closer to a loss),
+then by the search's effort (nodes).
 
 A hand size is *cleared* only with a line the solver found (replayed by the
 referee inside ``solve``), *lost* only with a completed proof; otherwise it
@@ -34,10 +35,12 @@ MARGIN_DEPTH = 2
 
 @dataclass(frozen=True)
 class Probe:
-    """One hand size tried: its verdict and the search's nodes."""
+    """One hand size tried: its verdict, the fewest cards left on the best
+    line found (0 for a clear) and the search's nodes."""
 
     hand: int
     verdict: Verdict
+    cards_left: int
     nodes: int
 
 
@@ -53,10 +56,13 @@ class Margin:
     cleared_with: int | None
     probes: tuple[Probe, ...]
 
-    def score(self, full_hand: int) -> tuple[int, int]:
-        """The climb's order: a larger needed hand first, then more nodes."""
+    def score(self, full_hand: int) -> tuple[int, int, int]:
+        """The climb's order: a larger needed hand first, then more cards
+        left on the best line found with the largest hand that did not
+        clear, then more nodes."""
         need = full_hand + 1 if self.cleared_with is None else self.cleared_with
-        return need, sum(p.nodes for p in self.probes)
+        short = [p.cards_left for p in self.probes if p.verdict is not Verdict.WIN]
+        return need, short[-1] if short else 0, sum(p.nodes for p in self.probes)
 
     def proven_lost(self, hand: int) -> bool:
         return any(p.hand == hand and p.verdict is Verdict.LOSS for p in self.probes)
@@ -77,7 +83,7 @@ def margin(
     for hand in range(max(1, full - depth), full + 1):
         deal = Deal.create(with_hand(rules, hand), players, [list(deck)])
         sol = solve(deal, limit, optimize=False)
-        probes.append(Probe(hand, Verdict(sol.verdict), sol.nodes))
+        probes.append(Probe(hand, Verdict(sol.verdict), sol.cards_left, sol.nodes))
         if sol.verdict == Verdict.WIN:
             return Margin(hand, tuple(probes))
     return Margin(None, tuple(probes))
@@ -112,10 +118,11 @@ class Climb:
     margin: Margin
     steps: int = 0
     kept: int = 0
-    history: list[tuple[int, int, int]] = field(default_factory=list)  # step, need, nodes
+    # step, and the score kept there: need, cards left short of it, nodes
+    history: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     @property
-    def score(self) -> tuple[int, int]:
+    def score(self) -> tuple[int, int, int]:
         return self.margin.score(self.rules.hand_size(self.players))
 
     @property
