@@ -32,7 +32,7 @@ from collections import Counter
 
 from _rows import seeds_of
 
-from thegame.models.outcome import Limit
+from thegame.models.outcome import Limit, Verdict
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.models.the_game.rules import small_rules
 from thegame.solver.the_game.api import solve
@@ -46,6 +46,8 @@ def run_margins(args: argparse.Namespace) -> None:
     full = rules.hand_size(args.players)
     limit = Limit(nodes=args.node_limit)
     needs: Counter[str] = Counter()
+    lost: Counter[int] = Counter()  # by hand: deals proven lost with it
+    opened: Counter[int] = Counter()  # by hand: neither cleared nor proven lost
     seeds = seeds_of(args.seeds)
     with open(args.out, "w") if args.out else sys.stdout as out:
         for seed in seeds:
@@ -59,6 +61,9 @@ def run_margins(args: argparse.Namespace) -> None:
             }
             print(json.dumps(row), file=out, flush=True)
             needs[str(m.cleared_with)] += 1
+            for p in m.probes:
+                lost[p.hand] += p.verdict is Verdict.LOSS
+                opened[p.hand] += p.verdict is Verdict.UNKNOWN
     n = len(seeds)
     print(
         f"{args.variant}, {args.players} player(s), seeds {args.seeds}, hand {full}, "
@@ -70,8 +75,9 @@ def run_margins(args: argparse.Namespace) -> None:
         cum += needs[str(hand)]
         lo, hi = wilson(cum, n)
         print(
-            f"  cleared with a hand of {hand} or fewer: {cum}/{n} "
-            f"({100 * cum / n:.1f}%, 95% {100 * lo:.1f}-{100 * hi:.1f}%)",
+            f"  hand {hand}: cleared (a line) with it or fewer cards {cum}/{n} "
+            f"({100 * cum / n:.1f}%, 95% {100 * lo:.1f}-{100 * hi:.1f}%); "
+            f"tried and not cleared with it: {lost[hand]} proven lost, {opened[hand]} open",
             file=sys.stderr,
         )
     print(f"  not cleared up to {full} within the limit: {needs['None']}", file=sys.stderr)
