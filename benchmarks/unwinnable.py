@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -33,7 +34,7 @@ from collections import Counter
 from _rows import seeds_of
 
 from thegame.models.outcome import Limit, Verdict
-from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.models.the_game import Deal, GameState, Rules, get_rules
 from thegame.models.the_game.rules import small_rules
 from thegame.solver.the_game.api import solve
 from thegame.solver.the_game.brute import Brute
@@ -41,8 +42,14 @@ from thegame.survey.hunt import Climb, climb, seed_margin
 from thegame.survey.report import wilson
 
 
-def run_margins(args: argparse.Namespace) -> None:
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The variant's rules, with a smaller deck if asked (rule C10)."""
     rules = get_rules(args.variant)
+    return rules.with_changes(high=args.high) if args.high else rules
+
+
+def run_margins(args: argparse.Namespace) -> None:
+    rules = rules_of(args)
     full = rules.hand_size(args.players)
     limit = Limit(nodes=args.node_limit)
     needs: Counter[str] = Counter()
@@ -84,11 +91,14 @@ def run_margins(args: argparse.Namespace) -> None:
 
 
 def run_climb(args: argparse.Namespace) -> None:
-    rules = get_rules(args.variant)
-    full = rules.hand_size(args.players)
+    rules = rules_of(args)
     t = time.monotonic()
 
     def show(state: Climb) -> None:
+        if args.out:  # where the climb stands, whole or not at all
+            with open(args.out + ".part", "w") as fh:
+                json.dump(summary(state, args, time.monotonic() - t), fh)
+            os.replace(args.out + ".part", args.out)
         if state.history and state.history[-1][0] == state.steps:
             need, short, nodes = state.score
             print(
@@ -100,28 +110,27 @@ def run_climb(args: argparse.Namespace) -> None:
             )
 
     state = climb(rules, args.players, args.steps, args.seed, Limit(nodes=args.node_limit), show)
+    print(json.dumps(summary(state, args, time.monotonic() - t)))
+
+
+def summary(state: Climb, args: argparse.Namespace, seconds: float) -> dict[str, object]:
     need, short, nodes = state.score
-    print(
-        json.dumps(
-            {
-                "variant": args.variant,
-                "players": args.players,
-                "seed": args.seed,
-                "steps": state.steps,
-                "kept": state.kept,
-                "needs_hand": need,
-                "full_hand": full,
-                "cards_left_below": short,
-                "nodes": nodes,
-                "unwinnable": state.unwinnable,
-                "probes": [
-                    [p.hand, p.verdict.value, p.cards_left, p.nodes] for p in state.margin.probes
-                ],
-                "deck": state.deck,
-                "seconds": round(time.monotonic() - t, 1),
-            }
-        )
-    )
+    return {
+        "variant": args.variant,
+        "players": args.players,
+        "high": args.high or None,
+        "seed": args.seed,
+        "steps": state.steps,
+        "kept": state.kept,
+        "needs_hand": need,
+        "full_hand": state.rules.hand_size(args.players),
+        "cards_left_below": short,
+        "nodes": nodes,
+        "unwinnable": state.unwinnable,
+        "probes": [[p.hand, p.verdict.value, p.cards_left, p.nodes] for p in state.margin.probes],
+        "deck": state.deck,
+        "seconds": round(seconds, 1),
+    }
 
 
 def run_small(args: argparse.Namespace) -> None:
@@ -170,6 +179,7 @@ def main() -> None:
         p.add_argument("--variant", default="classic")
         p.add_argument("--players", type=int, default=1)
         p.add_argument("--node-limit", type=int, default=1_000_000)
+        p.add_argument("--high", type=int, default=0, help="a smaller deck: cards 2..HIGH")
     m = sub.choices["margins"]
     m.add_argument("--seeds", default="1-100")
     m.add_argument("--depth", type=int, default=2)
@@ -177,6 +187,7 @@ def main() -> None:
     c = sub.choices["climb"]
     c.add_argument("--steps", type=int, default=300)
     c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--out", default="", help="keep where the climb stands in this JSON file")
     sm = sub.add_parser("small")
     sm.add_argument("--high", type=int, default=20)
     sm.add_argument("--piles", type=int, default=1)

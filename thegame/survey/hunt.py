@@ -74,13 +74,18 @@ def with_hand(rules: Rules, hand: int) -> Rules:
 
 
 def margin(
-    deck: Sequence[int], rules: Rules, players: int, limit: Limit, depth: int = MARGIN_DEPTH
+    deck: Sequence[int],
+    rules: Rules,
+    players: int,
+    limit: Limit,
+    depth: int = MARGIN_DEPTH,
+    lowest: int = 1,
 ) -> Margin:
-    """Try hands from ``depth`` below the rules' hand up to it; stop at the
-    first cleared one."""
+    """Try hands from ``depth`` below the rules' hand (and not below
+    ``lowest``) up to it; stop at the first cleared one."""
     full = rules.hand_size(players)
     probes: list[Probe] = []
-    for hand in range(max(1, full - depth), full + 1):
+    for hand in range(min(full, max(1, full - depth, lowest)), full + 1):
         deal = Deal.create(with_hand(rules, hand), players, [list(deck)])
         sol = solve(deal, limit, optimize=False)
         probes.append(Probe(hand, Verdict(sol.verdict), sol.cards_left, sol.nodes))
@@ -151,7 +156,9 @@ def climb(
     while state.steps < steps and not state.unwinnable:
         state.steps += 1
         candidate = mutate(state.deck, rng)
-        found = margin(candidate, rules, players, limit)
+        # A candidate cleared with a smaller hand than the kept deck needs,
+        # less one, is thrown away whatever else it scores: start there.
+        found = margin(candidate, rules, players, limit, lowest=state.score[0] - 1)
         if found.score(full) >= state.score:
             if found.score(full) > state.score:
                 state.history.append((state.steps, *found.score(full)))
