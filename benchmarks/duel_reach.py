@@ -52,8 +52,9 @@ def starts_of(seed: int) -> list[GameState]:
     return policy_game(state)
 
 
-def speed(seeds: range, back: range, nodes: int) -> None:
+def speed(seeds: range, back: range, nodes: int, only: str | None = None) -> None:
     totals = {True: [0, 0.0], False: [0, 0.0]}
+    backends = (True, False) if only is None else (only == "compiled",)
     for seed in seeds:
         starts = starts_of(seed)
         for k in back:
@@ -61,28 +62,33 @@ def speed(seeds: range, back: range, nodes: int) -> None:
             game = DuelGame.of(state.deal)
             pos = game.from_state(state)
             row = []
-            for native in (True, False):
+            for native in backends:
                 search = ProofNumberSearch(game, nodes)
                 search.native = native
-                t0 = time.monotonic()
+                t0 = time.process_time()
                 try:
                     verdict = "win" if search.wins(pos) else "loss"
                 except OutOfBudget:
                     verdict = "unknown"
-                dt = time.monotonic() - t0
+                dt = time.process_time() - t0
                 totals[native][0] += search.stats.nodes
                 totals[native][1] += dt
                 row.append((verdict, search.stats.nodes, dt))
-            assert row[0][:2] == row[1][:2], f"the backends differ: {row}"
-            c, py = row
+            assert len(row) == 1 or row[0][:2] == row[1][:2], f"the backends differ: {row}"
+            cells = [
+                f"{'compiled' if nat else 'Python'} {r[2]:.3f} CPU s"
+                for nat, r in zip(backends, row)
+            ]
             print(
-                f"seed {seed}, {k} from the end: {c[0]}, {c[1]} nodes; "
-                f"compiled {c[2]:.2f} s, Python {py[2]:.2f} s",
+                f"seed {seed}, {k} from the end: {row[0][0]}, {row[0][1]} nodes; "
+                + ", ".join(cells),
                 flush=True,
             )
     for native, (n, s) in totals.items():
+        if not n:
+            continue
         name = "compiled loop" if native else "Python loop"
-        print(f"{name}: {n} nodes in {s:.1f} s, {n / s:,.0f} nodes/s")
+        print(f"{name}: {n} nodes in {s:.2f} CPU s, {n / s:,.0f} nodes/s")
 
 
 def floor(seeds: range, back: range, nodes: int, with_only: bool) -> None:
@@ -167,9 +173,10 @@ def main() -> None:
         "--shared", action="store_true", help="reach: one search for all of a seed's starts"
     )
     ap.add_argument("--with-only", action="store_true", help="floor: only with the relaxed race")
+    ap.add_argument("--only", choices=["compiled", "python"], help="speed: one backend")
     a = ap.parse_args()
     if a.mode == "speed":
-        speed(_range(a.seeds), _range(a.back), a.nodes)
+        speed(_range(a.seeds), _range(a.back), a.nodes, a.only)
     elif a.mode == "floor":
         floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:

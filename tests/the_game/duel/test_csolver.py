@@ -1,9 +1,11 @@
-"""The compiled df-pn loop (``duel/csrc/pns.c``, ``pns.ProofNumberSearch``
-with ``native`` on) against the Python reference (``_mid``): on small
+"""The compiled proof search (``duel/csrc/solver.c``, ``dfpn.c``:
+``pns.ProofNumberSearch`` with ``native`` on) against the Python reference
+(``_mid`` and ``search.and_or_wins`` over ``nodes.DuelNodes``): on small
 generalised duels and near the end of printed ones, the same positions
-visited in the same order, the same values stored in the same order, the
-same verdicts, statistics and tables of numbers, also when the numbers
-table is cleared again and again and when the budget cuts the search."""
+opened in the same order, the same values stored in the same order, the
+same verdicts, statistics, tables of proven positions and of numbers, by
+df-pn and by the depth-first search, also when the numbers table is cleared
+again and again and when the budget cuts the search."""
 
 from __future__ import annotations
 
@@ -25,18 +27,21 @@ pytestmark = pytest.mark.skipif(
 
 
 class Recorded(ProofNumberSearch):
-    """Writes down every position opened and every value stored, in order."""
+    """The reference, writing down every position opened and every value
+    stored, in order (the compiled search keeps the same trace itself)."""
 
     def __init__(self, game: DuelGame, nodes: int) -> None:
         super().__init__(game, nodes)
         self.log: list[tuple[str, Pos, bool | None]] = []
 
     def _open(self, pos: Pos) -> bool | list[Pos]:
-        self.log.append(("open", pos, None))
+        if not self.native:
+            self.log.append(("open", pos, None))
         return super()._open(pos)
 
     def _store(self, pos: Pos, value: bool) -> None:
-        self.log.append(("store", pos, value))
+        if not self.native:
+            self.log.append(("store", pos, value))
         super()._store(pos, value)
 
 
@@ -52,31 +57,41 @@ def run(
     native: bool,
     numbers_limit: int | None = None,
     options: tuple[float, Init] = OPTIONS[0],
+    depth_first: bool = False,
 ) -> tuple[object, ...]:
     search = Recorded(game, nodes)
-    assert search.native  # the compiled loop is the default where it is built
+    assert search.native  # the compiled search is the default where it is built
     search.native = native
     search.epsilon, search.init = options
+    search.depth_first = depth_first
     if numbers_limit is not None:
         search.numbers_limit = numbers_limit
+    if native:
+        search.tt.trace(True)  # type: ignore[attr-defined]
     try:
         value: bool | None = search.wins(pos)
     except OutOfBudget:
         value = None
+    log = search.tt.trace(False) if native else search.log  # type: ignore[attr-defined]
     kept = search.numbers_kept()
     assert numbers_limit is None or len(kept) <= numbers_limit
-    return value, search.stats, search.log, list(search.tt.items()), kept
+    return value, search.stats, log, dict(search.tt.items()), kept
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(small_generalised_duels(), st.sampled_from([None, 2, 5]), st.sampled_from(OPTIONS))
-def test_the_compiled_loop_visits_what_the_reference_visits(
-    deal: Deal, numbers_limit: int | None, options: tuple[float, Init]
+@given(
+    small_generalised_duels(),
+    st.sampled_from([None, 2, 5]),
+    st.sampled_from(OPTIONS),
+    st.booleans(),
+)
+def test_the_compiled_search_visits_what_the_reference_visits(
+    deal: Deal, numbers_limit: int | None, options: tuple[float, Init], depth_first: bool
 ) -> None:
     game = DuelGame.of(deal)
     pos = game.start(deal.first or 1)
-    native = run(game, pos, 5000, True, numbers_limit, options)
-    assert native == run(game, pos, 5000, False, numbers_limit, options)
+    native = run(game, pos, 5000, True, numbers_limit, options, depth_first)
+    assert native == run(game, pos, 5000, False, numbers_limit, options, depth_first)
 
 
 def test_settled_searches_match_and_some_keep_numbers() -> None:
@@ -102,9 +117,10 @@ def test_the_printed_game_near_its_end_matches(
     game = DuelGame.of(deal)
     starts = [game.from_state(s) for s, _plays in turn_starts(deal, seed)]
     for pos, nodes in ((starts[-back], 3000), (starts[0], 150)):
-        assert run(game, pos, nodes, True, None, options) == run(
-            game, pos, nodes, False, None, options
-        )
+        for depth_first in (False, True):
+            assert run(game, pos, nodes, True, None, options, depth_first) == run(
+                game, pos, nodes, False, None, options, depth_first
+            )
 
 
 def test_the_options_change_the_search() -> None:
@@ -118,6 +134,20 @@ def test_the_options_change_the_search() -> None:
         assert runs[0][0] is not None
         for other in runs[1:]:
             assert other[0] == runs[0][0] and other[2] != runs[0][2]
+
+
+def test_the_engine_reads_the_compiled_table() -> None:
+    # The table of the compiled search is the search's ``tt``: the
+    # playouts, the lines and the engine read it where it is.
+    deal = Deal.from_seed(3, get_rules("face-to-face"), 2)
+    game = DuelGame.of(deal)
+    pos = [game.from_state(s) for s, _plays in turn_starts(deal, 3)][-7]
+    search = ProofNumberSearch(game, 3000)
+    won = search.wins(pos)
+    assert search.tt.get(pos) is won and pos in search.tt and len(search.tt) > 1
+    assert search.line(pos)
+    winner, _state, turns = search.compiled.playout(pos, search.tt, 7)  # type: ignore[union-attr]
+    assert turns == 0 and winner == (pos[8] if won else 1 - pos[8])
 
 
 def test_positions_beyond_the_masks_use_the_reference() -> None:
