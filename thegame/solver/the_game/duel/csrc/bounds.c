@@ -88,31 +88,35 @@ int relaxed_list(const DuelRules *g, int p, const SoloState *st, SoloState **out
 
 /* ---- the orders of the references' sorts --------------------------------- */
 
-static int cmp_int(long long x, long long y) { return x < y ? -1 : x > y; }
+static inline int cmp_int(long long x, long long y) { return x < y ? -1 : x > y; }
 
-/* survival._order: the tuple (hand, at, a, d) */
-static int by_state(const void *x, const void *y) {
-    const SoloState *s = x, *t = y;
-    if (s->hand != t->hand) return s->hand < t->hand ? -1 : 1;
-    if (s->at != t->at) return cmp_int(s->at, t->at);
-    if (s->a != t->a) return cmp_int(s->a, t->a);
-    return cmp_int(s->d, t->d);
+/* survival._order: the tuple (hand, at, a, d); with ``left``,
+ * race._relaxed_order: the cards left first */
+static inline int before(const SoloState *s, const SoloState *t, int left) {
+    if (left) {
+        const int ls = card_count64(s->hand) - s->at, lt = card_count64(t->hand) - t->at;
+        if (ls != lt) return ls < lt;
+    }
+    if (s->hand != t->hand) return s->hand < t->hand;
+    if (s->at != t->at) return s->at < t->at;
+    if (s->a != t->a) return s->a < t->a;
+    return cmp_int(s->d, t->d) < 0;
 }
 
-
-/* race._relaxed_order: the cards left, then the state */
-static int by_left(const void *x, const void *y) {
-    const SoloState *s = x, *t = y;
-    const int ls = card_count64(s->hand) - s->at, lt = card_count64(t->hand) - t->at;
-    if (ls != lt) return cmp_int(ls, lt);
-    return by_state(x, y);
+/* Insertion sort: the lists are short, and qsort's calls cost more */
+static void sort_states(SoloState *v, size_t n, int left) {
+    for (size_t i = 1; i < n; i++) {
+        const SoloState x = v[i];
+        size_t j = i;
+        for (; j > 0 && before(&x, &v[j - 1], left); j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
 }
 
 /* A state's turns (won: one lays every card, always first), sorted;
  * relaxed: the relaxed turns, else the robust ones. 0: out of memory. */
-static int turns_of(const DuelRules *g, int p, const SoloState *st, int relaxed,
-                    int (*order)(const void *, const void *), SoloState **out, size_t *n,
-                    int *won) {
+static int turns_of(const DuelRules *g, int p, const SoloState *st, int relaxed, int left,
+                    SoloState **out, size_t *n, int *won) {
     if (relaxed) {
         if (!relaxed_list(g, p, st, out, n, won)) return 0;
     } else {
@@ -138,7 +142,7 @@ static int turns_of(const DuelRules *g, int p, const SoloState *st, int relaxed,
         }
         free(S.out);
     }
-    qsort(*out, *n, sizeof(SoloState), order);
+    sort_states(*out, *n, left);
     return 1;
 }
 
@@ -164,7 +168,7 @@ static int lasts(Endurance *E, const SoloState *st, int k) {
     SoloState *kids;
     size_t n;
     int won;
-    if (!turns_of(E->g, E->p, st, E->relaxed, by_state, &kids, &n, &won)) {
+    if (!turns_of(E->g, E->p, st, E->relaxed, 0, &kids, &n, &won)) {
         E->failed = 1;
         return -1;
     }
@@ -211,7 +215,7 @@ static int fewest_relaxed(RelaxedRace *R, const SoloState *st) {
     SoloState *kids;
     size_t n;
     int won;
-    if (!turns_of(R->g, R->p, st, 1, by_left, &kids, &n, &won)) {
+    if (!turns_of(R->g, R->p, st, 1, 1, &kids, &n, &won)) {
         R->failed = 1;
         return -1;
     }

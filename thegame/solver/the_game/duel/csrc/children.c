@@ -71,7 +71,7 @@ const Expansion *expansion_of(Solver *S, const DuelPos *pos) {
     if (e->used && words_eq(e->key, key, 3)) return e;
     clear(e);
     TurnSearch T;
-    if (!list_turns(&T, &S->g, pos, 0, 0, 0)) return NULL;
+    if (!list_turns(&T, &S->g, pos, 0, 0, 2)) return NULL;
     const size_t m = T.n_out;
     e->status = m == 0 ? 0 : 2; /* D6: no turn, the mover loses */
     for (size_t i = 0; i < m && e->status == 2; i++)

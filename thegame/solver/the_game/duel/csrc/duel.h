@@ -86,12 +86,14 @@ typedef struct {
     uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
     int depth;
     int stop_at_first; /* has_turn: any result will do */
+    int lean;          /* the results without their plays */
     int oom;
 } TurnSearch;
 
 /* DuelGame.turns(pos, done, dumped) into T->out (the caller frees it);
- * with ``first``, only whether one exists (T->n_out stays 0; 2: one does,
- * 1: none). 0 on out of memory. */
+ * with ``first`` 1, only whether one exists (T->n_out stays 0; 2: one
+ * does, 1: none); ``first`` 2: the results without their plays. 0 on out
+ * of memory. */
 int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, int dumped,
                int first);
 

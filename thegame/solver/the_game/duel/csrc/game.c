@@ -65,7 +65,7 @@ PyObject *game_expand(GameObject *self, PyObject *arg) {
     DuelPos pos;
     if (!read_pos(g, arg, &pos)) return NULL;
     TurnSearch T;
-    if (!list_turns(&T, g, &pos, 0, 0, 0)) return PyErr_NoMemory();
+    if (!list_turns(&T, g, &pos, 0, 0, 2)) return PyErr_NoMemory();
     const size_t n = T.n_out;
     TurnResult *r = T.out;
     int status = n == 0 ? 0 : 2;

@@ -28,7 +28,7 @@ enum { STEP_OOM = -1, STEP_LOST = 0, STEP_WON = 1, STEP_ON = 2 };
  * turn), or STEP_ON with the turn's result in *next. */
 static int policy_step(const DuelRules *g, const DuelPos *pos, uint64_t *rng, DuelPos *next) {
     TurnSearch T;
-    if (!list_turns(&T, g, pos, 0, 0, 0)) return STEP_OOM;
+    if (!list_turns(&T, g, pos, 0, 0, 2)) return STEP_OOM;
     const size_t n = T.n_out;
     TurnResult *r = T.out;
     const int p = pos->cur;

@@ -42,8 +42,10 @@ static int push_result(TurnSearch *T, const TurnNode *x, int dumped, int won) {
     TurnResult *r = &T->out[T->n_out++];
     r->won = won;
     r->n_plays = T->depth;
-    memcpy(r->plays_c, T->path_c, (size_t)T->depth);
-    memcpy(r->plays_pile, T->path_pile, (size_t)T->depth);
+    if (!T->lean) {
+        memcpy(r->plays_c, T->path_c, (size_t)T->depth);
+        memcpy(r->plays_pile, T->path_pile, (size_t)T->depth);
+    }
     if (!won) after_turn(T->g, T->pos, T->p, x, dumped, &r->after);
     return 1;
 }
@@ -117,7 +119,8 @@ int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, 
     T->empty = pos->at[T->p] >= g->deck_len[T->p];
     T->dumped0 = dumped;
     T->step = g->step;
-    T->stop_at_first = first;
+    T->stop_at_first = first == 1;
+    T->lean = first == 2;
     if (!keyset_init(&T->seen, 256)) {
         keyset_free(&T->seen);
         return 0;
