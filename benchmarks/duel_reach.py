@@ -23,7 +23,8 @@ CPU seconds to decide each (CPU: the machine is shared).
 ``reach``: for each seed, its turn starts decided the last first, each by a
 fresh search (as ``hint`` does: ``api.decide``, the depth-first search and
 df-pn taking turns) with ``--time-limit`` seconds, until two in a row end
-unknown; prints the furthest turn start from the end decided. With
+unknown; prints the furthest turn start from the end decided
+(``--budget-nodes N``: N nodes a position instead of the time). With
 ``--shared`` one search (``api.session``) serves all the turn starts of a
 seed, so each question starts from the values proven for the later ones
 (as ``analyze`` does). ``--epsilon``
@@ -77,7 +78,7 @@ def speed(seeds: range, back: range, nodes: int, only: str | None = None) -> Non
             assert len(row) == 1 or row[0][:2] == row[1][:2], f"the backends differ: {row}"
             cells = [
                 f"{'compiled' if nat else 'Python'} {r[2]:.3f} CPU s"
-                for nat, r in zip(backends, row)
+                for nat, r in zip(backends, row, strict=True)
             ]
             print(
                 f"seed {seed}, {k} from the end: {row[0][0]}, {row[0][1]} nodes; "
@@ -119,7 +120,12 @@ def floor(seeds: range, back: range, nodes: int, with_only: bool) -> None:
 
 
 def reach(
-    seeds: range, seconds: float, epsilon: float | None, init: str | None, shared: bool
+    seeds: range,
+    seconds: float,
+    epsilon: float | None,
+    init: str | None,
+    shared: bool,
+    nodes: int | None = None,
 ) -> None:
     furthest = []
     for seed in seeds:
@@ -133,7 +139,10 @@ def reach(
                 search.epsilon = epsilon
             if init is not None:
                 search.init = Init(init)
-            res = decide(state, Limit(seconds), search=search)
+            # A node budget (``--budget-nodes``) instead of the clock: the
+            # same work whatever else runs on the machine.
+            limit = Limit(seconds) if nodes is None else Limit(None, nodes)
+            res = decide(state, limit, search=search)
             back = len(starts) - i
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
@@ -174,13 +183,16 @@ def main() -> None:
     )
     ap.add_argument("--with-only", action="store_true", help="floor: only with the relaxed race")
     ap.add_argument("--only", choices=["compiled", "python"], help="speed: one backend")
+    ap.add_argument(
+        "--budget-nodes", type=int, help="reach: a node budget a position instead of the time"
+    )
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes, a.only)
     elif a.mode == "floor":
         floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:
-        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared)
+        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared, a.budget_nodes)
 
 
 if __name__ == "__main__":

@@ -153,3 +153,30 @@ def test_the_engine_reads_the_compiled_table() -> None:
 def test_positions_beyond_the_masks_use_the_reference() -> None:
     game = DuelGame.of(Deal.from_seed(1, DUEL.with_changes(high=64, hand_sizes=(3, 3)), 2))
     assert not ProofNumberSearch(game).native
+
+
+def test_a_request_to_stop_ends_the_compiled_search_within_a_check() -> None:
+    # The budget's progress runs every 64 nodes; Ctrl-C's request (or a
+    # progress that asks) stops the search there, with no answer.
+    from thegame.models import interrupt
+
+    deal = Deal.from_seed(1, get_rules("face-to-face"), 2)
+    game = DuelGame.of(deal)
+    pos = game.start(1)  # the deal's start: undecided for hours
+    for depth_first in (False, True):
+        search = ProofNumberSearch(game)
+        search.depth_first = depth_first
+        heard: list[int] = []
+
+        def progress(nodes: int) -> None:
+            heard.append(nodes)
+            if nodes >= 640:
+                interrupt.request()
+
+        search.progress = progress
+        try:
+            with pytest.raises(OutOfBudget):
+                search.wins(pos)
+        finally:
+            interrupt.reset()
+        assert heard[:2] == [64, 128] and search.stats.nodes == 640
