@@ -168,7 +168,7 @@ def test_a_request_to_stop_ends_the_compiled_search_within_a_check() -> None:
         search.depth_first = depth_first
         heard: list[int] = []
 
-        def progress(nodes: int) -> None:
+        def progress(nodes: int, heard: list[int] = heard) -> None:
             heard.append(nodes)
             if nodes >= 640:
                 interrupt.request()
