@@ -23,7 +23,7 @@ from ....models.outcome import OutOfBudget
 from ....models.the_game.placement import accepts, takes_all_of
 from ..budget import NO_NODE_LIMIT
 from . import ccore
-from .position import H0, DuelGame, Pos, Solo, SoloTurn, solo_of, solo_turns
+from .position import H0, DuelGame, Pos, Solo, SoloTurn, cards_of, solo_of, solo_turns
 
 if TYPE_CHECKING:
     from . import _cduel
@@ -292,19 +292,91 @@ class RaceSolver:
         return out
 
 
+def finishes_alone(game: DuelGame, p: int, solo: Solo, nodes: int | None = None) -> bool:
+    """Whether player p can lay all their cards on their own piles alone
+    from ``solo`` (any number of turns): the race alone's "never", proven
+    by a search a card at a time, far smaller than one over whole turns.
+
+    A state is the hand, the draw pile, the tops (``canonical``) and the
+    plays made this turn, k (capped at the minimum, D2). From it: a card
+    onto either own pile (D3); or, with k at the minimum and cards to
+    draw, the turn's end and the draw of 2 (D5). Laying the last card, the
+    draw pile empty, with k at the minimum finishes (D6). Each finish is a
+    sequence of legal turns and each sequence of turns is such a path, so
+    this decides whether the race alone ends. With the draw pile empty a
+    turn's end only adds a minimum, so it is not tried. A state searched
+    once is never searched again (it has no finish: a finish ends the
+    search). ``OutOfBudget`` after ``nodes`` states; ``_cduel.Race.finishes``
+    is the same search compiled, state for state."""
+    deck = game.decks[p]
+    step = game.step
+    seen: set[tuple[int, int, int, int, int]] = set()
+    limit = NO_NODE_LIMIT if nodes is None else nodes
+
+    def search(hand: int, at: int, a: int, d: int, k: int) -> bool:
+        m = game.min_play if at < len(deck) else game.min_play_empty
+        k = min(k, m)
+        if hand == 0 and at == len(deck):
+            return k >= m
+        _h, _at, ca, cd = canonical(game, p, (hand, at, a, d))
+        key = (hand, at, ca, cd, k)
+        if key in seen:
+            return False
+        seen.add(key)
+        if len(seen) >= limit:
+            raise OutOfBudget
+        for c in cards_of(hand):
+            rest = hand & ~(1 << c)
+            if accepts(True, a, c, step) and search(rest, at, c, d, k + 1):
+                return True
+            if accepts(False, d, c, step) and search(rest, at, a, c, k + 1):
+                return True
+        if k < m or at == len(deck):
+            return False
+        take = min(game.draw_own, len(deck) - at)
+        for c in deck[at : at + take]:
+            hand |= 1 << c
+        return search(hand, at + take, a, d, 0)
+
+    return search(*solo, 0)
+
+
 def race_alone(
     game: DuelGame, p: int, solo: Solo, nodes: int | None = None, deadline: float | None = None
 ) -> Race:
-    """Player p's race alone from ``solo`` (p 0-based), within a budget."""
+    """Player p's race alone from ``solo`` (p 0-based), within a budget:
+    first whether it ends at all (``finishes_alone``, the proof of "never"
+    where it does not), then the fewest turns (``RaceSolver``)."""
     solver = RaceSolver(game, p)
+    solver.deadline = deadline
     floor = solo_floor(game, p, solo)
     try:
-        best = solver.fewest(solo, nodes, deadline)
+        used, ends = _finishes(game, solver, solo, nodes)
     except OutOfBudget:
-        return Race(p + 1, None, False, floor, solver.nodes, [])
+        return Race(p + 1, None, False, floor, nodes or 0, [])
+    if not ends:
+        return Race(p + 1, None, True, floor, used, [])
+    left = None if nodes is None else max(1, nodes - used)
+    try:
+        best = solver.fewest(solo, left, deadline)
+    except OutOfBudget:
+        return Race(p + 1, None, False, floor, used + solver.nodes, [])
     turns = None if best >= INF else best
     line = solver.line(solo) if turns is not None else []
-    return Race(p + 1, turns, True, turns if turns is not None else floor, solver.nodes, line)
+    nodes_used = used + solver.nodes
+    return Race(p + 1, turns, True, turns if turns is not None else floor, nodes_used, line)
+
+
+def _finishes(
+    game: DuelGame, solver: RaceSolver, solo: Solo, nodes: int | None
+) -> tuple[int, bool]:
+    """``finishes_alone``, compiled where the race is: (states searched, ends)."""
+    if solver.kernel is None:
+        return 0, finishes_alone(game, solver.p, solo, nodes)
+    got, used = solver.kernel.finishes(solo, -1 if nodes is None else nodes, solver._stop)
+    if got is None:
+        raise OutOfBudget
+    return used, got
 
 
 class RelaxedRace:

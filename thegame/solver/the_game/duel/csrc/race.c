@@ -77,6 +77,24 @@ static PyObject *race_fewest(RaceObject *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
+/* finishes(solo, nodes, stop) -> (True | False | None, nodes searched) */
+static PyObject *race_finishes(RaceObject *self, PyObject *args) {
+    PyObject *solo, *stop;
+    long long nodes, used = 0;
+    if (!PyArg_ParseTuple(args, "OLO", &solo, &nodes, &stop)) return NULL;
+    if (!self->game) {
+        PyErr_SetString(PyExc_RuntimeError, "Race not initialised");
+        return NULL;
+    }
+    SoloState st;
+    if (!read_solo(self, solo, &st)) return NULL;
+    const int r = race_core_finishes(&self->game->rules, self->core.p, &st, nodes,
+                                     stop == Py_None ? NULL : py_stop, stop, &used);
+    if (r == -2) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    if (r == -1) return Py_BuildValue("(OL)", Py_None, used);
+    return Py_BuildValue("(OL)", r ? Py_True : Py_False, used);
+}
+
 /* known(solo) -> the memo's value or None */
 static PyObject *race_known(RaceObject *self, PyObject *solo) {
     SoloState st;
@@ -104,6 +122,11 @@ static PyMethodDef race_methods[] = {
      "None when `nodes` more nodes (negative: no limit) ran out or `stop()`,\n"
      "called every 256 nodes, said true."},
     {"known", (PyCFunction)race_known, METH_O, "known(solo) -> the memo's value or None."},
+    {"finishes", (PyCFunction)race_finishes, METH_VARARGS,
+     "finishes(solo, nodes, stop) -> (bool | None, nodes)\n--\n\n"
+     "race.finishes_alone: whether the player can lay every card alone, searched a\n"
+     "card at a time; None when `nodes` (negative: no limit) ran out or `stop()`,\n"
+     "called every 4096 nodes, said true."},
     {NULL, NULL, 0, NULL},
 };
 

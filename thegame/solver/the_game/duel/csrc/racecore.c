@@ -188,3 +188,68 @@ int race_core_known(const RaceCore *R, const SoloState *st) {
     const int32_t *got = memo_get(&R->memo, &c);
     return got ? *got : -1;
 }
+
+/* ---- race.finishes_alone: whether any finish exists, a card at a time ---- */
+
+typedef struct {
+    const DuelRules *g;
+    int p;
+    KeySet seen; /* the states searched (each found with no finish) */
+    long long nodes, limit;
+    RaceStop stop;
+    void *stop_ctx;
+    int halted;
+} Finish;
+
+/* 1: a finish, 0: none, -1: halted. A state is the hand, the draw pile,
+ * the tops and the plays made this turn (k, capped at the minimum): play a
+ * card on either pile (D3), or, with the minimum played and cards to draw,
+ * end the turn and draw (D5); laying the last card of an empty draw pile
+ * with the minimum played finishes (D6). */
+static int finishes(Finish *F, CardMask64 hand, int at, int a, int d, int k) {
+    const DuelRules *g = F->g;
+    const int len = g->deck_len[F->p], step = g->step;
+    const int m = at < len ? g->min_play : g->min_play_empty;
+    if (k > m) k = m;
+    if (hand == 0 && at == len) return k >= m;
+    const SoloState raw = {hand, at, a, d}, c = canonical(g, F->p, &raw);
+    const SetKey key = seen_key(hand, c.a, c.d, at, k);
+    const int added = keyset_add(&F->seen, &key);
+    if (added <= 0) {
+        if (added < 0) F->halted = 2;
+        return added < 0 ? -1 : 0;
+    }
+    if (++F->nodes >= F->limit) F->halted = 1;
+    if (!F->halted && (F->nodes & 4095) == 0 && F->stop) {
+        const int t = F->stop(F->stop_ctx);
+        if (t) F->halted = t < 0 ? 2 : 1;
+    }
+    if (F->halted) return -1;
+    for (CardMask64 left = hand; left; left &= left - 1) {
+        const int card = __builtin_ctzll(left);
+        const CardMask64 rest = hand & ~((CardMask64)1 << card);
+        int r = 0;
+        if (pile_accepts(1, a, card, step)) r = finishes(F, rest, at, card, d, k + 1);
+        if (r == 0 && pile_accepts(0, d, card, step)) r = finishes(F, rest, at, a, card, k + 1);
+        if (r != 0) return r;
+    }
+    if (k < m || at == len) return 0; /* an empty draw pile: ending the turn only costs */
+    int take = len - at;
+    if (g->draw_own < take) take = g->draw_own;
+    const CardMask64 drawn = g->rest[F->p][at] & ~g->rest[F->p][at + take];
+    return finishes(F, hand | drawn, at + take, a, d, 0);
+}
+
+int race_core_finishes(const DuelRules *g, int p, const SoloState *st, long long nodes,
+                       RaceStop stop, void *stop_ctx, long long *used) {
+    Finish F = {g, p, {0}, 0, nodes < 0 ? (long long)1 << 62 : nodes, stop, stop_ctx, 0};
+    if (!keyset_init(&F.seen, 1 << 12)) {
+        keyset_free(&F.seen);
+        return -2;
+    }
+    const int r = finishes(&F, st->hand, st->at, st->a, st->d, 0);
+    keyset_free(&F.seen);
+    *used = F.nodes;
+    if (F.halted == 2) return -2;
+    return F.halted ? -1 : r;
+}
