@@ -350,10 +350,9 @@ def race_alone(
     solver = RaceSolver(game, p)
     solver.deadline = deadline
     floor = solo_floor(game, p, solo)
-    try:
-        used, ends = _finishes(game, solver, solo, nodes)
-    except OutOfBudget:
-        return Race(p + 1, None, False, floor, nodes or 0, [])
+    used, ends = _finishes(game, solver, solo, nodes)
+    if ends is None:
+        return Race(p + 1, None, False, floor, used, [])
     if not ends:
         return Race(p + 1, None, True, floor, used, [])
     left = None if nodes is None else max(1, nodes - used)
@@ -369,13 +368,15 @@ def race_alone(
 
 def _finishes(
     game: DuelGame, solver: RaceSolver, solo: Solo, nodes: int | None
-) -> tuple[int, bool]:
-    """``finishes_alone``, compiled where the race is: (states searched, ends)."""
+) -> tuple[int, bool | None]:
+    """``finishes_alone``, compiled where the race is: (states searched,
+    whether it ends; None: the budget ran out)."""
     if solver.kernel is None:
-        return 0, finishes_alone(game, solver.p, solo, nodes)
+        try:
+            return 0, finishes_alone(game, solver.p, solo, nodes)
+        except OutOfBudget:
+            return nodes or 0, None
     got, used = solver.kernel.finishes(solo, -1 if nodes is None else nodes, solver._stop)
-    if got is None:
-        raise OutOfBudget
     return used, got
 
 
