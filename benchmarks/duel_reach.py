@@ -88,7 +88,7 @@ def speed(seeds: range, back: range, nodes: int, only: str | None = None) -> Non
     for native, (n, s) in totals.items():
         if not n:
             continue
-        name = "compiled loop" if native else "Python loop"
+        name = "compiled search" if native else "Python reference"
         print(f"{name}: {n} nodes in {s:.2f} CPU s, {n / s:,.0f} nodes/s")
 
 
