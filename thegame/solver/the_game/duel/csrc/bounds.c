@@ -7,7 +7,7 @@
 #include "race.h"
 
 typedef struct {
-    KeySet seen;
+    KeySet *seen;
     SoloState *out;
     size_t n, cap;
 } Relaxed;
@@ -15,7 +15,7 @@ typedef struct {
 /* 1 added, 0 there already, -1 out of memory */
 static int relaxed_add(Relaxed *L, CardMask64 hand, int at, int a, int d) {
     const SetKey key = seen_key(hand, a, d, at, 0);
-    const int added = keyset_add(&L->seen, &key);
+    const int added = keyset_add(L->seen, &key);
     if (added <= 0) return added;
     if (L->n == L->cap) {
         const size_t cap = L->cap ? 2 * L->cap : 64;
@@ -71,12 +71,11 @@ int relaxed_list(const DuelRules *g, int p, const SoloState *st, SoloState **out
     *n = 0;
     *won = 0;
     if (!solo_list(g, &S, p, st, 0, m - 1 > 1 ? m - 1 : 1)) return 0;
-    Relaxed L = {{0}, NULL, 0, 0};
-    int ok = keyset_init(&L.seen, 256);
+    Relaxed L = {scratch_set(2), NULL, 0, 0};
+    int ok = L.seen != NULL;
     for (size_t i = 0; ok && i < S.n_out; i++)
         ok = relaxed_of(g, p, st->at, m, S.empty, &S.out[i], &L, won);
     free(S.out);
-    keyset_free(&L.seen);
     if (!ok) {
         free(L.out);
         return 0;
