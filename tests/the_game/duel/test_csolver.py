@@ -180,3 +180,26 @@ def test_a_request_to_stop_ends_the_compiled_search_within_a_check() -> None:
         finally:
             interrupt.reset()
         assert heard[:2] == [64, 128] and search.stats.nodes == 640
+
+
+def test_other_bound_sizes_match_and_change_the_search() -> None:
+    # The bounds' sizes reach the compiled search: with races asked of
+    # more cards and with more nodes, both backends still agree, and the
+    # search is not the default one.
+    from thegame.solver.the_game.duel.nodes import BoundSizes
+
+    deal = Deal.from_seed(2, get_rules("face-to-face"), 2)
+    game = DuelGame.of(deal)
+    pos = [game.from_state(s) for s, _plays in turn_starts(deal, 2)][-5]
+    runs = []
+    for sizes in (BoundSizes(), BoundSizes(24, 2000, 24, 500, 1000)):
+        pair = []
+        for native in (True, False):
+            search = ProofNumberSearch(game, 3000)
+            search.native = native
+            search.sizes = sizes
+            search.wins(pos)
+            pair.append((search.stats, dict(search.tt.items())))
+        assert pair[0] == pair[1]
+        runs.append(pair[0])
+    assert runs[0][0] != runs[1][0]

@@ -73,6 +73,9 @@ class Solver:
         eval_weight: int,
         table_limit: int,
         numbers_limit: int,
+        # nodes.BoundSizes: robust cards and nodes, relaxed cards and nodes,
+        # survival nodes
+        sizes: tuple[int, int, int, int, int],
         /,
     ) -> None: ...
     # budget: (node_limit, deadline, memory bytes, progress), ckernel.c_budget's

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import astuple
 from enum import Enum
 from heapq import nsmallest
 from typing import TYPE_CHECKING, TypeVar
@@ -156,7 +157,7 @@ class ProofNumberSearch(DuelNodes):
         c.configure(
             self.dominance, self.alone, self.relaxed_race, self.survival, self.survival_turns,
             1 + self.epsilon, EVAL_WEIGHT if self.init is Init.EVAL else 0,
-            self.table_limit, self.numbers_limit,
+            self.table_limit, self.numbers_limit, astuple(self.sizes),
         )  # fmt: skip
         try:
             return call(c)

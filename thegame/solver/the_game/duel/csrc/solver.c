@@ -45,7 +45,7 @@ static size_t slots_for(size_t count) {
 int solver_init(Solver *S, const DuelRules *g, size_t tt_limit, size_t nums_limit) {
     memset(S, 0, sizeof *S);
     S->g = *g;
-    S->opt = (SearchOptions){1, 1, 1, 1, 6};
+    S->opt = (SearchOptions){1, 1, 1, 1, 6, 16, 400, 16, 100, 400}; /* BoundSizes() */
     S->tt_limit = tt_limit;
     S->nums_limit = nums_limit;
     int ok = tab_init(&S->tt, 3, slots_for(tt_limit)) && tab_init(&S->groups, 3, slots_for(tt_limit)) &&
@@ -179,19 +179,19 @@ static inline int cards_left(const Solver *S, const DuelPos *pos, int q) {
 
 /* DuelNodes._robust: q's robust race when cheap, else -1 */
 static int robust(Solver *S, const DuelPos *pos, int q, int useful) {
-    if (cards_left(S, pos, q) > ROBUST_CARDS) return -1;
+    if (cards_left(S, pos, q) > S->opt.robust_cards) return -1;
     if (fewest_turns(&S->g, card_count64(pos->h[q]), stock_left(S, pos, q)) > useful) return -1;
     const SoloState st = solo_of(pos, q);
-    const int v = race_core_fewest(&S->robust[q], &st, ROBUST_NODES);
+    const int v = race_core_fewest(&S->robust[q], &st, S->opt.robust_nodes);
     if (S->robust[q].halted) return -1;
     return v >= RACE_INF ? -1 : v;
 }
 
 /* DuelNodes._relaxed_floor: q's relaxed race when cheap, else 0 */
 static int relaxed_floor(Solver *S, const DuelPos *pos, int q) {
-    if (!(S->opt.alone && S->opt.relaxed_race) || cards_left(S, pos, q) > RELAXED_CARDS) return 0;
+    if (!(S->opt.alone && S->opt.relaxed_race) || cards_left(S, pos, q) > S->opt.relaxed_cards) return 0;
     const SoloState st = solo_of(pos, q);
-    const int v = relaxed_fewest(&S->fewest_relaxed[q], &st, RELAXED_NODES);
+    const int v = relaxed_fewest(&S->fewest_relaxed[q], &st, S->opt.relaxed_nodes);
     return v < 0 ? 0 : v;
 }
 
@@ -222,17 +222,17 @@ static int decide(Solver *S, const DuelPos *pos) {
 static int survival(Solver *S, const DuelPos *pos) {
     const int p = pos->cur, o = 1 - p, k = S->opt.survival_turns;
     const SoloState mine = solo_of(pos, p), theirs = solo_of(pos, o);
-    int s = endurance_lasts(&S->relaxed[o], &theirs, k, SURVIVAL_NODES);
+    int s = endurance_lasts(&S->relaxed[o], &theirs, k, S->opt.survival_nodes);
     if (s < 0) return -1;
     if (s < k) {
-        const int t = endurance_lasts(&S->sure[p], &mine, s + 1, SURVIVAL_NODES);
+        const int t = endurance_lasts(&S->sure[p], &mine, s + 1, S->opt.survival_nodes);
         if (t < 0) return -1;
         if (t > s) return 1;
     }
-    s = endurance_lasts(&S->relaxed[p], &mine, k, SURVIVAL_NODES);
+    s = endurance_lasts(&S->relaxed[p], &mine, k, S->opt.survival_nodes);
     if (s < 0) return -1;
     if (s < k) {
-        const int t = endurance_lasts(&S->sure[o], &theirs, s, SURVIVAL_NODES);
+        const int t = endurance_lasts(&S->sure[o], &theirs, s, S->opt.survival_nodes);
         if (t < 0) return -1;
         if (t >= s) return 0;
     }

@@ -14,21 +14,16 @@
 #include "budget.h"
 #include "race.h"
 
-/* nodes.py's constants: the bounds' sizes and budgets */
-#define ROBUST_CARDS 16
-#define ROBUST_NODES 400
-#define RELAXED_CARDS 16
-#define RELAXED_NODES 100
-#define SURVIVAL_NODES 400
-
 /* nodes.DuelStats */
 typedef struct {
     long long nodes, bound_cuts, survival_cuts, stuck_cuts, tt_hits, dominated;
 } SearchStats;
 
-/* nodes.DuelNodes's switches (all on by default; off: for measuring) */
+/* nodes.DuelNodes's switches (all on by default; off: for measuring) and
+ * its bounds' sizes (nodes.BoundSizes) */
 typedef struct {
     int dominance, alone, relaxed_race, survival, survival_turns;
+    int robust_cards, robust_nodes, relaxed_cards, relaxed_nodes, survival_nodes;
 } SearchOptions;
 
 /* One proven position of a dominance group: its tops and value */

@@ -53,16 +53,19 @@ static int check_ready(SolverObject *self) {
 }
 
 static PyObject *solver_configure(SolverObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"dominance", "alone",  "relaxed_race",  "survival",   "survival_turns",
-                            "widen",     "eval_weight", "table_limit", "numbers_limit", NULL};
+    static char *names[] = {"dominance", "alone",       "relaxed_race", "survival",
+                            "survival_turns", "widen", "eval_weight", "table_limit",
+                            "numbers_limit", "sizes", NULL};
     SearchOptions o;
     double widen;
     long long eval_weight;
     Py_ssize_t tt_limit, nums_limit;
     if (!check_ready(self) ||
-        !PyArg_ParseTupleAndKeywords(args, kw, "ppppidLnn", names, &o.dominance, &o.alone,
+        !PyArg_ParseTupleAndKeywords(args, kw, "ppppidLnn(iiiii)", names, &o.dominance, &o.alone,
                                      &o.relaxed_race, &o.survival, &o.survival_turns, &widen,
-                                     &eval_weight, &tt_limit, &nums_limit))
+                                     &eval_weight, &tt_limit, &nums_limit, &o.robust_cards,
+                                     &o.robust_nodes, &o.relaxed_cards, &o.relaxed_nodes,
+                                     &o.survival_nodes))
         return NULL;
     if (widen < 1.0 || eval_weight < 0 || eval_weight > ((long long)1 << 20) || tt_limit < 0 ||
         nums_limit < 0) {
@@ -290,7 +293,8 @@ int solver_table_get(PyObject *o, const DuelPos *pos, int *won) {
 static PyMethodDef solver_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))solver_configure, METH_VARARGS | METH_KEYWORDS,
      "configure(dominance, alone, relaxed_race, survival, survival_turns, widen, eval_weight,\n"
-     "table_limit, numbers_limit): DuelNodes's switches and df-pn's options."},
+     "table_limit, numbers_limit, sizes): DuelNodes's switches, df-pn's options and\n"
+     "the bounds' sizes (nodes.BoundSizes as a tuple)."},
     {"wins", (PyCFunction)solver_wins, METH_VARARGS,
      "wins(pos, depth_first, budget) -> bool | None: the mover wins, by the depth-first\n"
      "search or df-pn; None when the budget (node_limit, deadline, memory, progress) ran out."},
