@@ -8,17 +8,24 @@ Usage (from the repository root; machine: 2 shared cores, run under nice):
     python benchmarks/duel_reach.py reach --seeds 1-3 --time-limit 20
     python benchmarks/duel_reach.py reach --seeds 1-20 --time-limit 60 --shared
     python benchmarks/duel_reach.py floor --seeds 1-3 --back 9-12 --nodes 200000
+    python benchmarks/duel_reach.py sizes --seeds 1-2 --back 8-12 --nodes 200000
 
 ``speed``: df-pn alone (``ProofNumberSearch.wins``, no portfolio) from the
 turn starts ``--back`` from the end of each seed's policy duel, with a fixed
-node budget, once with the compiled loop (``native``) and once with the
-Python reference loop; both make the same visits (the script checks the
-node counts), so the figures are nodes/s and seconds for the same work.
+node budget, once with the whole search compiled (``native``) and once
+with the Python reference; both make the same visits (the script checks
+the node counts), so the figures are nodes a CPU second and CPU seconds for
+the same work (``--only``: one backend).
 
 ``floor``: df-pn alone from the same turn starts with a node budget, once
 without and once with the relaxed race as the floor of the race bounds
 (``DuelNodes.relaxed_race``; ``--with-only``: only with it); nodes and
 CPU seconds to decide each (CPU: the machine is shared).
+
+``sizes``: df-pn alone from the same turn starts with a node budget, with
+the bounds' default sizes (``nodes.BoundSizes``) and with bigger ones
+(``--sizes``: the races asked of players with more cards left, each bound
+with more nodes); nodes and CPU seconds to decide each.
 
 ``reach``: for each seed, its turn starts decided the last first, each by a
 fresh search (as ``hint`` does: ``api.decide``, the depth-first search and
@@ -43,6 +50,7 @@ from thegame.models import Limit
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide, session
+from thegame.solver.the_game.duel.nodes import BoundSizes
 from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame
 
@@ -119,6 +127,37 @@ def floor(seeds: range, back: range, nodes: int, with_only: bool) -> None:
         print(f"{'with' if on else 'without'} the relaxed race: {n} nodes, {c:.1f} CPU s")
 
 
+def sizes(seeds: range, back: range, nodes: int, bigger: BoundSizes) -> None:
+    """df-pn alone from each turn start with the default bounds' sizes and
+    with ``bigger`` ones: nodes (and CPU seconds) to decide each."""
+    totals = {False: [0, 0.0, 0], True: [0, 0.0, 0]}
+    for seed in seeds:
+        starts = starts_of(seed)
+        for k in back:
+            state = starts[-k]
+            game = DuelGame.of(state.deal)
+            pos = game.from_state(state)
+            cells = []
+            for big in (False, True):
+                search = ProofNumberSearch(game, nodes)
+                search.sizes = bigger if big else BoundSizes()
+                c0 = time.process_time()
+                try:
+                    verdict = "win" if search.wins(pos) else "loss"
+                except OutOfBudget:
+                    verdict = "unknown"
+                cpu = time.process_time() - c0
+                totals[big][0] += search.stats.nodes
+                totals[big][1] += cpu
+                totals[big][2] += verdict != "unknown"
+                label = "bigger" if big else "default"
+                cells.append(f"{label} {verdict}, {search.stats.nodes} nodes, {cpu:.2f} CPU s")
+            print(f"seed {seed}, {k} from the end: " + "; ".join(cells), flush=True)
+    for big, (n, c, decided) in totals.items():
+        label = f"bigger {bigger}" if big else "default"
+        print(f"{label}: {decided} decided, {n} nodes, {c:.1f} CPU s")
+
+
 def reach(
     seeds: range,
     seconds: float,
@@ -167,7 +206,7 @@ def _range(text: str) -> range:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=["speed", "reach", "floor"])
+    ap.add_argument("mode", choices=["speed", "reach", "floor", "sizes"])
     ap.add_argument("--seeds", default="1-3")
     ap.add_argument("--back", default="6-9", help="speed, floor: turn starts this far from the end")
     ap.add_argument(
@@ -184,11 +223,19 @@ def main() -> None:
     ap.add_argument("--with-only", action="store_true", help="floor: only with the relaxed race")
     ap.add_argument("--only", choices=["compiled", "python"], help="speed: one backend")
     ap.add_argument(
+        "--sizes",
+        default="24,2000,24,500,1000",
+        help="sizes: the bigger BoundSizes (robust cards, nodes, relaxed cards, nodes, survival)",
+    )
+    ap.add_argument(
         "--budget-nodes", type=int, help="reach: a node budget a position instead of the time"
     )
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes, a.only)
+    elif a.mode == "sizes":
+        bigger = BoundSizes(*(int(x) for x in a.sizes.split(",")))
+        sizes(_range(a.seeds), _range(a.back), a.nodes, bigger)
     elif a.mode == "floor":
         floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:
