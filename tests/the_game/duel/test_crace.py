@@ -19,6 +19,7 @@ from thegame.solver.the_game.duel.race import (
     RaceSolver,
     RelaxedRace,
     canonical,
+    finish_line,
     finishes_alone,
     race_alone,
 )
@@ -126,23 +127,25 @@ def test_relaxed_race_is_the_fewest_relaxed_turns(deal: Deal, seed: int) -> None
             assert got <= RaceSolver(game, q).fewest(solo)
 
 
-def _finishes_python(game: DuelGame, p: int, solo: tuple[int, int, int, int], nodes: int) -> object:
+def _finish_python(game: DuelGame, p: int, solo: tuple[int, int, int, int], nodes: int) -> object:
+    """``finish_line`` as the compiled search answers: the turns, False
+    (no finish) or None (out of budget)."""
     try:
-        return finishes_alone(game, p, solo, nodes)
+        line = finish_line(game, p, solo, nodes)
     except OutOfBudget:
         return None
+    return False if line is None else line
 
 
 @compiled_only
 @settings(max_examples=examples(60), deadline=None)
 @given(small_duels(), st.integers(0, 2**32 - 1), st.integers(1, 400))
-def test_whether_the_race_alone_ends_is_decided_a_card_at_a_time(
-    deal: Deal, seed: int, nodes: int
-) -> None:
-    # Whether a finish alone exists: what the breadth-first race over the
-    # rules says at the deal's start (and the race over whole turns at later
-    # positions), by the Python search and the compiled one, which also run
-    # out of the same budget at the same state.
+def test_the_race_alone_is_decided_a_card_at_a_time(deal: Deal, seed: int, nodes: int) -> None:
+    # The race alone from the deal's start: the fewest turns the
+    # breadth-first race over the rules finds, and from later positions the
+    # race over whole turns (``RaceSolver``); by the Python search and the
+    # compiled one, the same finish, and the same state where a budget
+    # runs out.
     game = DuelGame.of(deal)
     c = ccore.compiled(game)
     assert c is not None
@@ -150,15 +153,17 @@ def test_whether_the_race_alone_ends_is_decided_a_card_at_a_time(
     for i, pos in enumerate(positions[:3]):
         for q in (0, 1):
             solo = solo_of(pos, q)
-            want = (
-                race_brute(deal, q) is not None
-                if i == 0
-                else RaceSolver(game, q).fewest(solo) < INF
-            )
+            if i == 0:
+                want = race_brute(deal, q)
+            else:
+                best = RaceSolver(game, q).fewest(solo)
+                want = None if best >= INF else best
+            line = finish_line(game, q, solo)
+            assert (None if line is None else len(line)) == want
+            assert finishes_alone(game, q, solo) is (want is not None)
             kernel = ccore.race(c, q, False)
-            assert finishes_alone(game, q, solo) is want
-            assert kernel.finishes(solo, -1, None)[0] is want
-            assert kernel.finishes(solo, nodes, None)[0] == _finishes_python(game, q, solo, nodes)
+            assert kernel.finishes(solo, -1, None)[0] == (line or False)
+            assert kernel.finishes(solo, nodes, None)[0] == _finish_python(game, q, solo, nodes)
 
 
 @compiled_only

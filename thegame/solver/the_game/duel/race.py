@@ -292,19 +292,26 @@ class RaceSolver:
         return out
 
 
-def finishes_alone(game: DuelGame, p: int, solo: Solo, nodes: int | None = None) -> bool:
-    """Whether player p can lay all their cards on their own piles alone
-    from ``solo`` (any number of turns): the race alone's "never", proven
-    by a search a card at a time, far smaller than one over whole turns.
+def finish_line(
+    game: DuelGame, p: int, solo: Solo, nodes: int | None = None
+) -> list[tuple[tuple[int, int], ...]] | None:
+    """Player p's race alone from ``solo``, decided: a finish in the fewest
+    turns (each turn's plays), None when none exists. Searched a card at a
+    time, far smaller than a search over whole turns.
 
     A state is the hand, the draw pile, the tops (``canonical``) and the
     plays made this turn, k (capped at the minimum, D2). From it: a card
     onto either own pile (D3); or, with k at the minimum and cards to
     draw, the turn's end and the draw of 2 (D5). Laying the last card, the
     draw pile empty, with k at the minimum finishes (D6). Each finish is a
-    sequence of legal turns and each sequence of turns is such a path, so
-    this decides whether the race alone ends. With the draw pile empty a
-    turn's end only adds a minimum, so it is not tried. A state searched
+    sequence of legal turns and each sequence of turns is such a path.
+
+    Fewest turns: every turn that ends while cards are left to draw draws
+    min(2, what is left), so every finish has the same number of such
+    turns; and once the draw pile is empty, two turns in a row can always
+    be played as one (the plays of both, at least the minimum). So a
+    finish with no turn's end after the draw pile is empty, the only kind
+    searched, has the fewest turns of any: ``solo_floor``. A state searched
     once is never searched again (it has no finish: a finish ends the
     search). ``OutOfBudget`` after ``nodes`` states; ``_cduel.Race.finishes``
     is the same search compiled, state for state."""
@@ -312,6 +319,7 @@ def finishes_alone(game: DuelGame, p: int, solo: Solo, nodes: int | None = None)
     step = game.step
     seen: set[tuple[int, int, int, int, int]] = set()
     limit = NO_NODE_LIMIT if nodes is None else nodes
+    path: list[tuple[int, int] | None] = []  # None: a turn's end
 
     def search(hand: int, at: int, a: int, d: int, k: int) -> bool:
         m = game.min_play if at < len(deck) else game.min_play_empty
@@ -327,55 +335,65 @@ def finishes_alone(game: DuelGame, p: int, solo: Solo, nodes: int | None = None)
             raise OutOfBudget
         for c in cards_of(hand):
             rest = hand & ~(1 << c)
-            if accepts(True, a, c, step) and search(rest, at, c, d, k + 1):
-                return True
-            if accepts(False, d, c, step) and search(rest, at, a, c, k + 1):
-                return True
+            for asc, pile in ((True, 2 * p), (False, 2 * p + 1)):
+                path.append((c, pile))
+                top_a, top_d = (c, d) if asc else (a, c)
+                if accepts(asc, a if asc else d, c, step) and search(rest, at, top_a, top_d, k + 1):
+                    return True
+                path.pop()
         if k < m or at == len(deck):
             return False
         take = min(game.draw_own, len(deck) - at)
+        drawn = hand
         for c in deck[at : at + take]:
-            hand |= 1 << c
-        return search(hand, at + take, a, d, 0)
+            drawn |= 1 << c
+        path.append(None)
+        if search(drawn, at + take, a, d, 0):
+            return True
+        path.pop()
+        return False
 
-    return search(*solo, 0)
+    if not search(*solo, 0):
+        return None
+    turns: list[tuple[tuple[int, int], ...]] = [()]
+    for step_ in path:
+        if step_ is None:
+            turns.append(())
+        else:
+            turns[-1] += (step_,)
+    return turns
+
+
+def finishes_alone(game: DuelGame, p: int, solo: Solo, nodes: int | None = None) -> bool:
+    """Whether player p can lay all their cards alone (``finish_line``)."""
+    return finish_line(game, p, solo, nodes) is not None
 
 
 def race_alone(
     game: DuelGame, p: int, solo: Solo, nodes: int | None = None, deadline: float | None = None
 ) -> Race:
-    """Player p's race alone from ``solo`` (p 0-based), within a budget:
-    first whether it ends at all (``finishes_alone``, the proof of "never"
-    where it does not), then the fewest turns (``RaceSolver``)."""
+    """Player p's race alone from ``solo`` (p 0-based), within a budget,
+    decided by ``finish_line``."""
     solver = RaceSolver(game, p)
     solver.deadline = deadline
     floor = solo_floor(game, p, solo)
-    used, ends = _finishes(game, solver, solo, nodes)
-    if ends is None:
-        return Race(p + 1, None, False, floor, used, [])
-    if not ends:
-        return Race(p + 1, None, True, floor, used, [])
-    left = None if nodes is None else max(1, nodes - used)
-    try:
-        best = solver.fewest(solo, left, deadline)
-    except OutOfBudget:
-        return Race(p + 1, None, False, floor, used + solver.nodes, [])
-    turns = None if best >= INF else best
-    line = solver.line(solo) if turns is not None else []
-    nodes_used = used + solver.nodes
-    return Race(p + 1, turns, True, turns if turns is not None else floor, nodes_used, line)
+    used, line = _finish_line(game, solver, solo, nodes)
+    if not isinstance(line, list):  # None: the budget ran out; False: no finish
+        return Race(p + 1, None, line is False, floor, used, [])
+    return Race(p + 1, len(line), True, len(line), used, line)
 
 
-def _finishes(
+def _finish_line(
     game: DuelGame, solver: RaceSolver, solo: Solo, nodes: int | None
-) -> tuple[int, bool | None]:
-    """``finishes_alone``, compiled where the race is: (states searched,
-    whether it ends; None: the budget ran out)."""
+) -> tuple[int, list[tuple[tuple[int, int], ...]] | bool | None]:
+    """``finish_line``, compiled where the race is: (states searched, the
+    finish; False: none; None: the budget ran out)."""
     if solver.kernel is None:
         try:
-            return 0, finishes_alone(game, solver.p, solo, nodes)
+            line = finish_line(game, solver.p, solo, nodes)
         except OutOfBudget:
             return nodes or 0, None
+        return 0, False if line is None else line
     got, used = solver.kernel.finishes(solo, -1 if nodes is None else nodes, solver._stop)
     return used, got
 

@@ -77,7 +77,21 @@ static PyObject *race_fewest(RaceObject *self, PyObject *args) {
     return PyLong_FromLong(v);
 }
 
-/* finishes(solo, nodes, stop) -> (True | False | None, nodes searched) */
+/* The path's turns: [((card, pile), ...), ...] */
+static PyObject *path_turns(const RacePath *path) {
+    PyObject *turns = PyList_New(0);
+    int start = 0;
+    for (int i = 0; turns && i <= path->n; i++) {
+        if (i < path->n && path->pile[i] != RACE_TURN_END) continue;
+        PyObject *t = plays_tuple(path->card + start, path->pile + start, i - start);
+        if (!t || PyList_Append(turns, t) < 0) Py_CLEAR(turns);
+        Py_XDECREF(t);
+        start = i + 1;
+    }
+    return turns;
+}
+
+/* finishes(solo, nodes, stop) -> (the finish's turns | False | None, nodes) */
 static PyObject *race_finishes(RaceObject *self, PyObject *args) {
     PyObject *solo, *stop;
     long long nodes, used = 0;
@@ -88,11 +102,13 @@ static PyObject *race_finishes(RaceObject *self, PyObject *args) {
     }
     SoloState st;
     if (!read_solo(self, solo, &st)) return NULL;
+    RacePath path;
     const int r = race_core_finishes(&self->game->rules, self->core.p, &st, nodes,
-                                     stop == Py_None ? NULL : py_stop, stop, &used);
+                                     stop == Py_None ? NULL : py_stop, stop, &used, &path);
     if (r == -2) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     if (r == -1) return Py_BuildValue("(OL)", Py_None, used);
-    return Py_BuildValue("(OL)", r ? Py_True : Py_False, used);
+    if (r == 0) return Py_BuildValue("(OL)", Py_False, used);
+    return Py_BuildValue("(NL)", path_turns(&path), used);
 }
 
 /* known(solo) -> the memo's value or None */
@@ -123,10 +139,10 @@ static PyMethodDef race_methods[] = {
      "called every 256 nodes, said true."},
     {"known", (PyCFunction)race_known, METH_O, "known(solo) -> the memo's value or None."},
     {"finishes", (PyCFunction)race_finishes, METH_VARARGS,
-     "finishes(solo, nodes, stop) -> (bool | None, nodes)\n--\n\n"
-     "race.finishes_alone: whether the player can lay every card alone, searched a\n"
-     "card at a time; None when `nodes` (negative: no limit) ran out or `stop()`,\n"
-     "called every 4096 nodes, said true."},
+     "finishes(solo, nodes, stop) -> (turns | False | None, nodes)\n--\n\n"
+     "race.finish_line: a finish alone in the fewest turns (its turns' plays), False\n"
+     "when there is none; None when `nodes` (negative: no limit) ran out or\n"
+     "`stop()`, called every 4096 nodes, said true."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -40,12 +40,21 @@ void race_core_free(RaceCore *R);
 /* The exact fewest turns from ``st`` (RACE_INF: never) within ``nodes``
  * more nodes (negative: no limit); R->halted says when it was cut. */
 int race_core_fewest(RaceCore *R, const SoloState *st, long long nodes);
-/* race.finishes_alone: whether p can lay every card alone from ``st``,
- * searched a card at a time: 1 yes, 0 no, -1 out of budget (``nodes``,
- * negative: none; ``stop`` asked every 4096 nodes), -2 failed (out of
- * memory, or stop failed); ``*used``: the nodes searched */
+/* A finish alone, a step at a time: a card onto a pile, or a turn's end */
+#define RACE_TURN_END 255
+#define RACE_PATH (2 * MAX_DECK + 2)
+typedef struct {
+    uint8_t card[RACE_PATH], pile[RACE_PATH]; /* pile RACE_TURN_END: the turn ends */
+    int n;
+} RacePath;
+
+/* race.finish_line: whether p can lay every card alone from ``st``,
+ * searched a card at a time: 1 yes (``path``: the finish, in the fewest
+ * turns), 0 no, -1 out of budget (``nodes``, negative: none; ``stop``
+ * asked every 4096 nodes), -2 failed (out of memory, or stop failed);
+ * ``*used``: the nodes searched */
 int race_core_finishes(const DuelRules *g, int p, const SoloState *st, long long nodes,
-                       RaceStop stop, void *stop_ctx, long long *used);
+                       RaceStop stop, void *stop_ctx, long long *used, RacePath *path);
 /* The memo's exact value of ``st`` or -1 */
 int race_core_known(const RaceCore *R, const SoloState *st);
 

@@ -194,7 +194,8 @@ int race_core_known(const RaceCore *R, const SoloState *st) {
 typedef struct {
     const DuelRules *g;
     int p;
-    KeySet seen; /* the states searched (each found with no finish) */
+    RacePath *path; /* the finish found, as it is searched */
+    KeySet seen;    /* the states searched (each found with no finish) */
     long long nodes, limit;
     RaceStop stop;
     void *stop_ctx;
@@ -225,24 +226,37 @@ static int finishes(Finish *F, CardMask64 hand, int at, int a, int d, int k) {
         if (t) F->halted = t < 0 ? 2 : 1;
     }
     if (F->halted) return -1;
+    RacePath *path = F->path;
+    const int n = path->n++;
     for (CardMask64 left = hand; left; left &= left - 1) {
         const int card = __builtin_ctzll(left);
         const CardMask64 rest = hand & ~((CardMask64)1 << card);
         int r = 0;
+        path->card[n] = (uint8_t)card;
+        path->pile[n] = (uint8_t)(2 * F->p);
         if (pile_accepts(1, a, card, step)) r = finishes(F, rest, at, card, d, k + 1);
-        if (r == 0 && pile_accepts(0, d, card, step)) r = finishes(F, rest, at, a, card, k + 1);
+        if (r == 0 && pile_accepts(0, d, card, step)) {
+            path->pile[n] = (uint8_t)(2 * F->p + 1);
+            r = finishes(F, rest, at, a, card, k + 1);
+        }
         if (r != 0) return r;
     }
-    if (k < m || at == len) return 0; /* an empty draw pile: ending the turn only costs */
-    int take = len - at;
-    if (g->draw_own < take) take = g->draw_own;
-    const CardMask64 drawn = g->rest[F->p][at] & ~g->rest[F->p][at + take];
-    return finishes(F, hand | drawn, at + take, a, d, 0);
+    int r = 0;
+    if (k >= m && at < len) { /* an empty draw pile: ending the turn only costs */
+        int take = len - at;
+        if (g->draw_own < take) take = g->draw_own;
+        const CardMask64 drawn = g->rest[F->p][at] & ~g->rest[F->p][at + take];
+        path->pile[n] = RACE_TURN_END;
+        r = finishes(F, hand | drawn, at + take, a, d, 0);
+    }
+    if (r == 0) path->n = n;
+    return r;
 }
 
 int race_core_finishes(const DuelRules *g, int p, const SoloState *st, long long nodes,
-                       RaceStop stop, void *stop_ctx, long long *used) {
-    Finish F = {g, p, {0}, 0, nodes < 0 ? (long long)1 << 62 : nodes, stop, stop_ctx, 0};
+                       RaceStop stop, void *stop_ctx, long long *used, RacePath *path) {
+    path->n = 0;
+    Finish F = {g, p, path, {0}, 0, nodes < 0 ? (long long)1 << 62 : nodes, stop, stop_ctx, 0};
     if (!keyset_init(&F.seen, 1 << 12)) {
         keyset_free(&F.seen);
         return -2;
