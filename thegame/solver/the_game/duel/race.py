@@ -306,13 +306,11 @@ def finish_line(
     draw pile empty, with k at the minimum finishes (D6). Each finish is a
     sequence of legal turns and each sequence of turns is such a path.
 
-    Fewest turns: every turn that ends while cards are left to draw draws
-    min(2, what is left), so every finish has the same number of such
-    turns; and once the draw pile is empty, two turns in a row can always
-    be played as one (the plays of both, at least the minimum). So a
-    finish with no turn's end after the draw pile is empty, the only kind
-    searched, has the fewest turns of any: ``solo_floor``. A state searched
-    once is never searched again (it has no finish: a finish ends the
+    Fewest turns: each turn that ends while cards are left to draw draws
+    min(2, what is left), so every finish has as many of those; once the
+    draw pile is empty two turns in a row play as one. So a finish with no
+    turn's end after the last draw, the only kind searched, has the fewest
+    turns: ``solo_floor``. A state is searched once (a finish ends the
     search). ``OutOfBudget`` after ``nodes`` states; ``_cduel.Race.finishes``
     is the same search compiled, state for state."""
     deck = game.decks[p]
@@ -353,14 +351,17 @@ def finish_line(
         path.pop()
         return False
 
-    if not search(*solo, 0):
-        return None
+    return _turns_of(path) if search(*solo, 0) else None
+
+
+def _turns_of(path: list[tuple[int, int] | None]) -> list[tuple[tuple[int, int], ...]]:
+    """A finish's plays, a turn's end as None, cut into turns."""
     turns: list[tuple[tuple[int, int], ...]] = [()]
-    for step_ in path:
-        if step_ is None:
+    for play in path:
+        if play is None:
             turns.append(())
         else:
-            turns[-1] += (step_,)
+            turns[-1] += (play,)
     return turns
 
 
