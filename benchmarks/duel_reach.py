@@ -8,22 +8,30 @@ Usage (from the repository root; machine: 2 shared cores, run under nice):
     python benchmarks/duel_reach.py reach --seeds 1-3 --time-limit 20
     python benchmarks/duel_reach.py reach --seeds 1-20 --time-limit 60 --shared
     python benchmarks/duel_reach.py floor --seeds 1-3 --back 9-12 --nodes 200000
+    python benchmarks/duel_reach.py sizes --seeds 1-2 --back 8-12 --nodes 200000
 
 ``speed``: df-pn alone (``ProofNumberSearch.wins``, no portfolio) from the
 turn starts ``--back`` from the end of each seed's policy duel, with a fixed
-node budget, once with the compiled loop (``native``) and once with the
-Python reference loop; both make the same visits (the script checks the
-node counts), so the figures are nodes/s and seconds for the same work.
+node budget, once with the whole search compiled (``native``) and once
+with the Python reference; both make the same visits (the script checks
+the node counts), so the figures are nodes a CPU second and CPU seconds for
+the same work (``--only``: one backend).
 
 ``floor``: df-pn alone from the same turn starts with a node budget, once
 without and once with the relaxed race as the floor of the race bounds
 (``DuelNodes.relaxed_race``; ``--with-only``: only with it); nodes and
 CPU seconds to decide each (CPU: the machine is shared).
 
+``sizes``: df-pn alone from the same turn starts with a node budget, with
+the bounds' default sizes (``nodes.BoundSizes``) and with bigger ones
+(``--sizes``: the races asked of players with more cards left, each bound
+with more nodes); nodes and CPU seconds to decide each.
+
 ``reach``: for each seed, its turn starts decided the last first, each by a
 fresh search (as ``hint`` does: ``api.decide``, the depth-first search and
 df-pn taking turns) with ``--time-limit`` seconds, until two in a row end
-unknown; prints the furthest turn start from the end decided. With
+unknown; prints the furthest turn start from the end decided
+(``--budget-nodes N``: N nodes a position instead of the time). With
 ``--shared`` one search (``api.session``) serves all the turn starts of a
 seed, so each question starts from the values proven for the later ones
 (as ``analyze`` does). ``--epsilon``
@@ -42,6 +50,7 @@ from thegame.models import Limit
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide, session
+from thegame.solver.the_game.duel.nodes import BoundSizes
 from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame
 
@@ -52,8 +61,9 @@ def starts_of(seed: int) -> list[GameState]:
     return policy_game(state)
 
 
-def speed(seeds: range, back: range, nodes: int) -> None:
+def speed(seeds: range, back: range, nodes: int, only: str | None = None) -> None:
     totals = {True: [0, 0.0], False: [0, 0.0]}
+    backends = (True, False) if only is None else (only == "compiled",)
     for seed in seeds:
         starts = starts_of(seed)
         for k in back:
@@ -61,28 +71,33 @@ def speed(seeds: range, back: range, nodes: int) -> None:
             game = DuelGame.of(state.deal)
             pos = game.from_state(state)
             row = []
-            for native in (True, False):
+            for native in backends:
                 search = ProofNumberSearch(game, nodes)
                 search.native = native
-                t0 = time.monotonic()
+                t0 = time.process_time()
                 try:
                     verdict = "win" if search.wins(pos) else "loss"
                 except OutOfBudget:
                     verdict = "unknown"
-                dt = time.monotonic() - t0
+                dt = time.process_time() - t0
                 totals[native][0] += search.stats.nodes
                 totals[native][1] += dt
                 row.append((verdict, search.stats.nodes, dt))
-            assert row[0][:2] == row[1][:2], f"the backends differ: {row}"
-            c, py = row
+            assert len(row) == 1 or row[0][:2] == row[1][:2], f"the backends differ: {row}"
+            cells = [
+                f"{'compiled' if nat else 'Python'} {r[2]:.3f} CPU s"
+                for nat, r in zip(backends, row, strict=True)
+            ]
             print(
-                f"seed {seed}, {k} from the end: {c[0]}, {c[1]} nodes; "
-                f"compiled {c[2]:.2f} s, Python {py[2]:.2f} s",
+                f"seed {seed}, {k} from the end: {row[0][0]}, {row[0][1]} nodes; "
+                + ", ".join(cells),
                 flush=True,
             )
     for native, (n, s) in totals.items():
-        name = "compiled loop" if native else "Python loop"
-        print(f"{name}: {n} nodes in {s:.1f} s, {n / s:,.0f} nodes/s")
+        if not n:
+            continue
+        name = "compiled search" if native else "Python reference"
+        print(f"{name}: {n} nodes in {s:.2f} CPU s, {n / s:,.0f} nodes/s")
 
 
 def floor(seeds: range, back: range, nodes: int, with_only: bool) -> None:
@@ -112,8 +127,44 @@ def floor(seeds: range, back: range, nodes: int, with_only: bool) -> None:
         print(f"{'with' if on else 'without'} the relaxed race: {n} nodes, {c:.1f} CPU s")
 
 
+def sizes(seeds: range, back: range, nodes: int, bigger: BoundSizes) -> None:
+    """df-pn alone from each turn start with the default bounds' sizes and
+    with ``bigger`` ones: nodes (and CPU seconds) to decide each."""
+    totals = {False: [0, 0.0, 0], True: [0, 0.0, 0]}
+    for seed in seeds:
+        starts = starts_of(seed)
+        for k in back:
+            state = starts[-k]
+            game = DuelGame.of(state.deal)
+            pos = game.from_state(state)
+            cells = []
+            for big in (False, True):
+                search = ProofNumberSearch(game, nodes)
+                search.sizes = bigger if big else BoundSizes()
+                c0 = time.process_time()
+                try:
+                    verdict = "win" if search.wins(pos) else "loss"
+                except OutOfBudget:
+                    verdict = "unknown"
+                cpu = time.process_time() - c0
+                totals[big][0] += search.stats.nodes
+                totals[big][1] += cpu
+                totals[big][2] += verdict != "unknown"
+                label = "bigger" if big else "default"
+                cells.append(f"{label} {verdict}, {search.stats.nodes} nodes, {cpu:.2f} CPU s")
+            print(f"seed {seed}, {k} from the end: " + "; ".join(cells), flush=True)
+    for big, (n, c, decided) in totals.items():
+        label = f"bigger {bigger}" if big else "default"
+        print(f"{label}: {decided} decided, {n} nodes, {c:.1f} CPU s")
+
+
 def reach(
-    seeds: range, seconds: float, epsilon: float | None, init: str | None, shared: bool
+    seeds: range,
+    seconds: float,
+    epsilon: float | None,
+    init: str | None,
+    shared: bool,
+    nodes: int | None = None,
 ) -> None:
     furthest = []
     for seed in seeds:
@@ -127,7 +178,10 @@ def reach(
                 search.epsilon = epsilon
             if init is not None:
                 search.init = Init(init)
-            res = decide(state, Limit(seconds), search=search)
+            # A node budget (``--budget-nodes``) instead of the clock: the
+            # same work whatever else runs on the machine.
+            limit = Limit(seconds) if nodes is None else Limit(None, nodes)
+            res = decide(state, limit, search=search)
             back = len(starts) - i
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
@@ -152,7 +206,7 @@ def _range(text: str) -> range:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=["speed", "reach", "floor"])
+    ap.add_argument("mode", choices=["speed", "reach", "floor", "sizes"])
     ap.add_argument("--seeds", default="1-3")
     ap.add_argument("--back", default="6-9", help="speed, floor: turn starts this far from the end")
     ap.add_argument(
@@ -167,13 +221,25 @@ def main() -> None:
         "--shared", action="store_true", help="reach: one search for all of a seed's starts"
     )
     ap.add_argument("--with-only", action="store_true", help="floor: only with the relaxed race")
+    ap.add_argument("--only", choices=["compiled", "python"], help="speed: one backend")
+    ap.add_argument(
+        "--sizes",
+        default="24,2000,24,500,1000",
+        help="sizes: the bigger BoundSizes (robust cards, nodes, relaxed cards, nodes, survival)",
+    )
+    ap.add_argument(
+        "--budget-nodes", type=int, help="reach: a node budget a position instead of the time"
+    )
     a = ap.parse_args()
     if a.mode == "speed":
-        speed(_range(a.seeds), _range(a.back), a.nodes)
+        speed(_range(a.seeds), _range(a.back), a.nodes, a.only)
+    elif a.mode == "sizes":
+        bigger = BoundSizes(*(int(x) for x in a.sizes.split(",")))
+        sizes(_range(a.seeds), _range(a.back), a.nodes, bigger)
     elif a.mode == "floor":
         floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:
-        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared)
+        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared, a.budget_nodes)
 
 
 if __name__ == "__main__":

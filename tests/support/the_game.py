@@ -657,6 +657,8 @@ def searched(search: DuelNodes, pos: Pos, compiled: bool) -> tuple[bool | None, 
     (the search's and its races' turn lists)."""
     if not compiled:
         game = search.game
+        if hasattr(search, "native"):
+            search.native = False  # the whole search in Python (pns.ProofNumberSearch)
         search.compiled = None
         for race in search.robust:
             race.turns = lambda solo, r=race: solo_turns(game, r.p, solo, r.robust)

@@ -239,3 +239,35 @@ def test_analyze_judges_every_duel_turn(tmp_path: Path) -> None:
     assert review[-1]["proven_after"] and review[-1]["win_chance_after"] == 1.0
     marked = [r for r in review if r["mark"]]
     assert all(r["better"] is not None for r in marked)
+
+
+def test_ctrl_c_stops_the_compiled_proof_search(tmp_path: Path) -> None:
+    # 20 turns from the end the proof search runs for minutes; a Ctrl-C
+    # stops it: exit 130, "interrupted", no answer.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path, _played = _policy_record(tmp_path, 1, 20)
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    args = ["solve", "--deal", str(path), "--time-limit", "120", "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "thegame.cli.main", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=env,
+    )
+    time.sleep(6.0)  # past the start-up and the races, into the search
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1].startswith("interrupted") and out == ""

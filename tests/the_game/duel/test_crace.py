@@ -19,6 +19,8 @@ from thegame.solver.the_game.duel.race import (
     RaceSolver,
     RelaxedRace,
     canonical,
+    finish_line,
+    finishes_alone,
     race_alone,
 )
 
@@ -123,3 +125,52 @@ def test_relaxed_race_is_the_fewest_relaxed_turns(deal: Deal, seed: int) -> None
             want = relaxed_brute(game, q, solo)
             assert got == (INF if want is None else want)
             assert got <= RaceSolver(game, q).fewest(solo)
+
+
+def _finish_python(game: DuelGame, p: int, solo: tuple[int, int, int, int], nodes: int) -> object:
+    """``finish_line`` as the compiled search answers: the turns, False
+    (no finish) or None (out of budget)."""
+    try:
+        line = finish_line(game, p, solo, nodes)
+    except OutOfBudget:
+        return None
+    return False if line is None else line
+
+
+@compiled_only
+@settings(max_examples=examples(60), deadline=None)
+@given(small_duels(), st.integers(0, 2**32 - 1), st.integers(1, 400))
+def test_the_race_alone_is_decided_a_card_at_a_time(deal: Deal, seed: int, nodes: int) -> None:
+    # The race alone from the deal's start: the fewest turns the
+    # breadth-first race over the rules finds, and from later positions the
+    # race over whole turns (``RaceSolver``); by the Python search and the
+    # compiled one, the same finish, and the same state where a budget
+    # runs out.
+    game = DuelGame.of(deal)
+    c = ccore.compiled(game)
+    assert c is not None
+    positions = [game.start(1)] + [game.from_state(s) for s, _ in turn_starts(deal, seed)]
+    for i, pos in enumerate(positions[:3]):
+        for q in (0, 1):
+            solo = solo_of(pos, q)
+            if i == 0:
+                want = race_brute(deal, q)
+            else:
+                best = RaceSolver(game, q).fewest(solo)
+                want = None if best >= INF else best
+            line = finish_line(game, q, solo)
+            assert (None if line is None else len(line)) == want
+            assert finishes_alone(game, q, solo) is (want is not None)
+            kernel = ccore.race(c, q, False)
+            assert kernel.finishes(solo, -1, None)[0] == (line or False)
+            assert kernel.finishes(solo, nodes, None)[0] == _finish_python(game, q, solo, nodes)
+
+
+@compiled_only
+def test_printed_races_that_never_end_are_proven_at_once() -> None:
+    # Seed 7: player 1 finishes alone at the floor, player 2 never does;
+    # both proven within a few million states.
+    game = DuelGame.of(Deal.from_seed(7, DUEL, first=1))
+    one, two = (race_alone(game, p, solo_of(game.start(1), p), 5_000_000) for p in (0, 1))
+    assert one.proven and one.turns == 27 and len(one.line) == 27
+    assert two.proven and two.turns is None and two.nodes < 5_000_000

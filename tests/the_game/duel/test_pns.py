@@ -78,7 +78,8 @@ def test_the_memory_budget_scales_the_tables() -> None:
 
 def search_run(game: DuelGame, pos: Pos, nodes: int, compiled: bool) -> tuple[object, ...]:
     search = ProofNumberSearch(game, nodes)
-    return *searched(search, pos, compiled), search.tt, search.numbers_kept()
+    got = searched(search, pos, compiled)
+    return *got, dict(search.tt.items()), search.numbers_kept()
 
 
 @pytest.mark.parametrize("seed, back", [(1, 6), (2, 5)])

@@ -9,7 +9,8 @@ node on the printed game, nearly all of the search; ``_cduel.Game.expand`` answe
 one call, the same children in the same order, so a search makes the same
 decisions node for node (``tests/the_game/duel/test_cduel.py``). The Python pieces stay
 the reference, and everything else (the table, the bounds, the lines) is
-Python either way.
+Python either way on the reference path; ``solver`` runs the whole
+search compiled (``pns.ProofNumberSearch.native``).
 
 Used when the extension is built, ``THEGAME_KERNEL=python`` does not turn
 it off, and every card fits its 64-bit masks (cards up to 63: the printed
@@ -71,10 +72,13 @@ def backend() -> str:
     return "c" if BUILT else "python"
 
 
-def pns(game: DuelGame, weight: int, inf: int) -> _cduel.Pns:
-    """The compiled df-pn loop of a ``pns.ProofNumberSearch`` of ``game``
-    (which it calls back); only where ``BUILT``."""
-    return _compiled.Pns(weight, inf, len(game.decks[0]), len(game.decks[1]))
+def solver(
+    game: _cduel.Game, table_limit: int, numbers_limit: int, weight: int, inf: int
+) -> _cduel.Solver:
+    """The whole proof search compiled (``_cduel.Solver``: the node of
+    ``nodes.DuelNodes``, the depth-first search and df-pn, its own table of
+    proven positions) over the compiled ``game``."""
+    return _compiled.Solver(game, table_limit, numbers_limit, weight, inf)
 
 
 def race(game: _cduel.Game, p: int, robust: bool) -> _cduel.Race:

@@ -49,6 +49,19 @@ SURVIVAL_TURNS = 6
 SURVIVAL_NODES = 400
 
 
+@dataclass
+class BoundSizes:
+    """How far the bounds of a node look (``DuelNodes.sizes``; the
+    defaults above): a race is asked only for a player with at most so many
+    cards left, each bound call within so many nodes of its own."""
+
+    robust_cards: int = ROBUST_CARDS
+    robust_nodes: int = ROBUST_NODES
+    relaxed_cards: int = RELAXED_CARDS
+    relaxed_nodes: int = RELAXED_NODES
+    survival_nodes: int = SURVIVAL_NODES
+
+
 # What ``DuelNodes._children`` says of a node (``_cduel.Game.expand`` too),
 # and ``_sift`` of its children (``_cduel.Game.sift``).
 NO_TURN, WINS_NOW, SEARCH, REFUTED, STUCK = 0, 1, 2, 3, 4
@@ -97,6 +110,7 @@ class DuelNodes:
         # many turns ahead they look.
         self.survival = True
         self.survival_turns = SURVIVAL_TURNS
+        self.sizes = BoundSizes()
         self.relaxed = [Endurance(game, q, True, self.compiled) for q in (0, 1)]
         self.sure = [Endurance(game, q, False, self.compiled) for q in (0, 1)]
 
@@ -294,10 +308,11 @@ class DuelNodes:
     def _relaxed_floor(self, pos: Pos, q: int) -> int:
         """The relaxed race of q (``RelaxedRace``, a floor in place of
         ``alone_floor`` in ``_decide``'s two rules) when cheap, else 0."""
-        if not (self.alone and self.relaxed_race) or self.game.cards_left(pos, q) > RELAXED_CARDS:
+        cheap = self.game.cards_left(pos, q) <= self.sizes.relaxed_cards
+        if not (self.alone and self.relaxed_race and cheap):
             return 0
         try:
-            return self.fewest_relaxed[q].fewest(solo_of(pos, q), RELAXED_NODES)
+            return self.fewest_relaxed[q].fewest(solo_of(pos, q), self.sizes.relaxed_nodes)
         except OutOfBudget:
             return 0
 
@@ -314,14 +329,14 @@ class DuelNodes:
           robust turns before each are legal."""
         p = pos[CUR]
         o = 1 - p
-        k = self.survival_turns
+        k, n = self.survival_turns, self.sizes.survival_nodes
         mine, theirs = solo_of(pos, p), solo_of(pos, o)
         try:
-            s = self.relaxed[o].lasts(theirs, k, SURVIVAL_NODES)
-            if s < k and self.sure[p].lasts(mine, s + 1, SURVIVAL_NODES) > s:
+            s = self.relaxed[o].lasts(theirs, k, n)
+            if s < k and self.sure[p].lasts(mine, s + 1, n) > s:
                 return True
-            s = self.relaxed[p].lasts(mine, k, SURVIVAL_NODES)
-            if s < k and self.sure[o].lasts(theirs, s, SURVIVAL_NODES) >= s:
+            s = self.relaxed[p].lasts(mine, k, n)
+            if s < k and self.sure[o].lasts(theirs, s, n) >= s:
                 return False
         except OutOfBudget:
             return None
@@ -331,13 +346,13 @@ class DuelNodes:
         """Player q's robust race from ``pos`` when cheap, else None. Only
         worth it when the floor ``fewest_turns`` of q is at most ``useful``."""
         g = self.game
-        if g.cards_left(pos, q) > ROBUST_CARDS:
+        if g.cards_left(pos, q) > self.sizes.robust_cards:
             return None
         if fewest_turns(g, pos[H0 + q].bit_count(), g.stock_left(pos, q)) > useful:
             return None
         solver = self.robust[q]
         try:
-            value = solver.fewest(solo_of(pos, q), ROBUST_NODES)
+            value = solver.fewest(solo_of(pos, q), self.sizes.robust_nodes)
         except OutOfBudget:
             return None
         return None if value >= INF else value

@@ -31,28 +31,32 @@ settled exactly as in ``DuelSearch``: a win by one child proven lost for
 the opponent, a loss when every child is proven won for them (the children
 proven won drop out of the sums as they are found). The numbers only steer.
 
-Two backends run the same search: ``_mid`` here is the reference, and
-``_cduel.Pns`` (``duel/csrc/pns.c``) runs its loop compiled, over a table of
-numbers keyed by the packed position; it calls back ``_visit`` and
-``_store`` for everything else, so both visit the same nodes in the same
-order and store the same values (``tests/the_game/duel/test_cpns.py``).
-``native`` chooses, by default the compiled loop wherever the compiled
-expansion is used (``ccore``).
+Two backends run the same search: ``_mid`` here (and ``search.and_or_wins``
+for the depth-first slices) is the reference, and ``_cduel.Solver``
+(``duel/csrc/solver.c``, ``dfpn.c``) runs the whole search compiled: the
+node (dominance, the race and survival bounds, the children in order), both
+searches and the table of proven positions, which is then the search's
+``tt``; its budget is one C ``Budget`` (``budget.h``). Both open the same
+positions and store the same values in the same order
+(``tests/the_game/duel/test_csolver.py``). ``native`` chooses, by default
+the compiled search wherever the compiled expansion is used (``ccore``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import astuple
 from enum import Enum
 from heapq import nsmallest
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ....models import interrupt
 from ....models.outcome import OutOfBudget
-from ..ckernel import forced_python
+from ..budget import DEFAULT_MEMORY_MIB
+from ..ckernel import _ticker, forced_python
 from . import ccore
-from .nodes import DuelNodes
+from .nodes import DuelNodes, DuelStats
 from .position import CUR, DuelGame, Pos
 from .search import and_or_wins
 
@@ -60,6 +64,7 @@ if TYPE_CHECKING:
     from . import _cduel
 
 INF = 1 << 40
+T = TypeVar("T")
 # Widening of the second-best threshold (the 1 + epsilon trick of Pawlewicz
 # and Lew): fewer returns to the parent when two children are close. On by
 # default; ``ProofNumberSearch.epsilon`` 0 turns it off (for measuring).
@@ -108,20 +113,78 @@ class ProofNumberSearch(DuelNodes):
         # While set, ``wins`` is the depth-first search (``portfolio``).
         self.depth_first = False
         self.settled_by = NAMES[1]  # what ``portfolio`` ended with
-        # The backend of df-pn's loop: the compiled one (its own table of
-        # numbers; ``numbers`` stays empty) or ``_mid``.
-        self.native = ccore.BUILT and not forced_python() and ccore.covers(game)
-        self._native: _cduel.Pns | None = None
         # The options (both backends): the second-best threshold's widening
         # and how new children are numbered.
         self.epsilon = EPSILON
         self.init = Init.RANK
+        # The backend: the whole search compiled (``_cduel.Solver``, whose
+        # table is then ``tt``) or the Python reference (``_mid``).
+        self._tt_python = self.tt
+        self._solver: _cduel.Solver | None = None
+        if ccore.BUILT and not forced_python() and self.compiled is not None:
+            self._solver = ccore.solver(
+                self.compiled,
+                2 * self.table_limit,
+                self.numbers_limit,
+                ORDER_WEIGHT,
+                INF,
+            )
+        self.native = True
+
+    @property
+    def native(self) -> bool:
+        """Whether the compiled search runs (where it is built)."""
+        return self._native_on
+
+    @native.setter
+    def native(self, on: bool) -> None:
+        self._native_on = on and self._solver is not None
+        self.tt = self._solver if self._native_on else self._tt_python  # type: ignore[assignment]
 
     def numbers_kept(self) -> dict[Pos, tuple[int, int]]:
         """The unsettled positions' numbers, of whichever backend ran."""
-        if self._native is not None and self.native:
-            return self._native.numbers()
+        if self._native_on and self._solver is not None:
+            return self._solver.numbers()
         return dict(self.numbers)
+
+    def _compiled(self, call: Callable[[_cduel.Solver], T]) -> T:
+        """``call`` on the compiled search, with the statistics and the
+        options carried over both ways."""
+        c = self._solver
+        assert c is not None
+        s = self.stats
+        c.stats = (s.nodes, s.bound_cuts, s.survival_cuts, s.stuck_cuts, s.tt_hits, s.dominated)
+        c.configure(
+            self.dominance, self.alone, self.relaxed_race, self.survival, self.survival_turns,
+            1 + self.epsilon, EVAL_WEIGHT if self.init is Init.EVAL else 0,
+            self.table_limit, self.numbers_limit, astuple(self.sizes),
+        )  # fmt: skip
+        try:
+            return call(c)
+        finally:
+            self.stats = DuelStats(*c.stats)
+
+    def _budget(self) -> tuple[int, float | None, int, Callable[[int], bool]]:
+        """The C ``Budget`` of the search as it stands (``ckernel.c_budget``'s
+        form): its node limit, deadline, memory and progress with Ctrl-C."""
+        memory = DEFAULT_MEMORY_MIB << 20
+        return (self.node_limit, self.deadline, memory, _ticker(self.progress))
+
+    def _store(self, pos: Pos, value: bool) -> None:
+        if self._native_on:
+            self._compiled(lambda c: c.store(pos, value))
+        else:
+            super()._store(pos, value)
+
+    def _first_look(self, pos: Pos) -> bool | None:
+        if self._native_on:
+            return self._compiled(lambda c: c.first_look(pos))
+        return super()._first_look(pos)
+
+    def _open(self, pos: Pos) -> bool | list[Pos]:
+        if self._native_on:
+            return self._compiled(lambda c: c.open(pos))
+        return super()._open(pos)
 
     def portfolio(self, run: Callable[[], bool], first: float | None = None) -> bool:
         """``run()`` (a question put to ``wins``) answered by the depth-first
@@ -165,34 +228,21 @@ class ProofNumberSearch(DuelNodes):
             self.node_limit, self.deadline = node_limit, deadline
 
     def wins(self, pos: Pos) -> bool:
+        if self._native_on:
+            depth_first = self.depth_first
+            got = self._compiled(lambda c: c.wins(pos, depth_first, self._budget()))
+            if got is None:
+                raise OutOfBudget
+            return got
         if self.depth_first:
             return and_or_wins(self, pos)
         got = self.tt.get(pos)
         if got is not None:
             self.stats.tt_hits += 1
             return got
-        if self.native:
-            if self._native is None:
-                self._native = ccore.pns(self.game, ORDER_WEIGHT, INF)
-            eval_weight = EVAL_WEIGHT if self.init is Init.EVAL else 0
-            return self._native.solve(
-                self, pos, self.tt, self.numbers_limit, 1 + self.epsilon, eval_weight
-            )
         phi, delta = self._mid(pos, INF, INF)
         assert phi == 0 or delta == 0, "df-pn from infinite thresholds settles the position"
         return phi == 0
-
-    def _visit(self, pos: Pos, fresh: bool) -> bool | list[Pos]:
-        """A visit of the compiled loop (``_mid`` between its table look-up
-        and its children's numbers): the budget, then the value without the
-        children when ``fresh`` (not in the numbers table), else the
-        position's value from its turns or its children to search."""
-        self._tick()
-        if fresh:
-            first = self._first_look(pos)
-            if first is not None:
-                return first
-        return self._open(pos)
 
     def _settle(self, pos: Pos, value: bool) -> tuple[int, int]:
         self._store(pos, value)

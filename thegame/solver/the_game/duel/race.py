@@ -23,7 +23,7 @@ from ....models.outcome import OutOfBudget
 from ....models.the_game.placement import accepts, takes_all_of
 from ..budget import NO_NODE_LIMIT
 from . import ccore
-from .position import H0, DuelGame, Pos, Solo, SoloTurn, solo_of, solo_turns
+from .position import H0, DuelGame, Pos, Solo, SoloTurn, cards_of, solo_of, solo_turns
 
 if TYPE_CHECKING:
     from . import _cduel
@@ -292,19 +292,111 @@ class RaceSolver:
         return out
 
 
+def finish_line(
+    game: DuelGame, p: int, solo: Solo, nodes: int | None = None
+) -> list[tuple[tuple[int, int], ...]] | None:
+    """Player p's race alone from ``solo``, decided: a finish in the fewest
+    turns (each turn's plays), None when none exists. Searched a card at a
+    time, far smaller than a search over whole turns.
+
+    A state is the hand, the draw pile, the tops (``canonical``) and the
+    plays made this turn, k (capped at the minimum, D2). From it: a card
+    onto either own pile (D3); or, with k at the minimum and cards to
+    draw, the turn's end and the draw of 2 (D5). Laying the last card, the
+    draw pile empty, with k at the minimum finishes (D6). Each finish is a
+    sequence of legal turns and each sequence of turns is such a path.
+
+    Fewest turns: each turn that ends while cards are left to draw draws
+    min(2, what is left), so every finish has as many of those; once the
+    draw pile is empty two turns in a row play as one. So a finish with no
+    turn's end after the last draw, the only kind searched, has the fewest
+    turns: ``solo_floor``. A state is searched once (a finish ends the
+    search). ``OutOfBudget`` after ``nodes`` states; ``_cduel.Race.finishes``
+    is the same search compiled, state for state."""
+    deck = game.decks[p]
+    step = game.step
+    seen: set[tuple[int, int, int, int, int]] = set()
+    limit = NO_NODE_LIMIT if nodes is None else nodes
+    path: list[tuple[int, int] | None] = []  # None: a turn's end
+
+    def search(hand: int, at: int, a: int, d: int, k: int) -> bool:
+        m = game.min_play if at < len(deck) else game.min_play_empty
+        k = min(k, m)
+        if hand == 0 and at == len(deck):
+            return k >= m
+        _h, _at, ca, cd = canonical(game, p, (hand, at, a, d))
+        key = (hand, at, ca, cd, k)
+        if key in seen:
+            return False
+        seen.add(key)
+        if len(seen) >= limit:
+            raise OutOfBudget
+        for c in cards_of(hand):
+            rest = hand & ~(1 << c)
+            for asc, pile in ((True, 2 * p), (False, 2 * p + 1)):
+                path.append((c, pile))
+                top_a, top_d = (c, d) if asc else (a, c)
+                if accepts(asc, a if asc else d, c, step) and search(rest, at, top_a, top_d, k + 1):
+                    return True
+                path.pop()
+        if k < m or at == len(deck):
+            return False
+        take = min(game.draw_own, len(deck) - at)
+        drawn = hand
+        for c in deck[at : at + take]:
+            drawn |= 1 << c
+        path.append(None)
+        if search(drawn, at + take, a, d, 0):
+            return True
+        path.pop()
+        return False
+
+    return _turns_of(path) if search(*solo, 0) else None
+
+
+def _turns_of(path: list[tuple[int, int] | None]) -> list[tuple[tuple[int, int], ...]]:
+    """A finish's plays, a turn's end as None, cut into turns."""
+    turns: list[tuple[tuple[int, int], ...]] = [()]
+    for play in path:
+        if play is None:
+            turns.append(())
+        else:
+            turns[-1] += (play,)
+    return turns
+
+
+def finishes_alone(game: DuelGame, p: int, solo: Solo, nodes: int | None = None) -> bool:
+    """Whether player p can lay all their cards alone (``finish_line``)."""
+    return finish_line(game, p, solo, nodes) is not None
+
+
 def race_alone(
     game: DuelGame, p: int, solo: Solo, nodes: int | None = None, deadline: float | None = None
 ) -> Race:
-    """Player p's race alone from ``solo`` (p 0-based), within a budget."""
+    """Player p's race alone from ``solo`` (p 0-based), within a budget,
+    decided by ``finish_line``."""
     solver = RaceSolver(game, p)
+    solver.deadline = deadline
     floor = solo_floor(game, p, solo)
-    try:
-        best = solver.fewest(solo, nodes, deadline)
-    except OutOfBudget:
-        return Race(p + 1, None, False, floor, solver.nodes, [])
-    turns = None if best >= INF else best
-    line = solver.line(solo) if turns is not None else []
-    return Race(p + 1, turns, True, turns if turns is not None else floor, solver.nodes, line)
+    used, line = _finish_line(game, solver, solo, nodes)
+    if not isinstance(line, list):  # None: the budget ran out; False: no finish
+        return Race(p + 1, None, line is False, floor, used, [])
+    return Race(p + 1, len(line), True, len(line), used, line)
+
+
+def _finish_line(
+    game: DuelGame, solver: RaceSolver, solo: Solo, nodes: int | None
+) -> tuple[int, list[tuple[tuple[int, int], ...]] | bool | None]:
+    """``finish_line``, compiled where the race is: (states searched, the
+    finish; False: none; None: the budget ran out)."""
+    if solver.kernel is None:
+        try:
+            line = finish_line(game, solver.p, solo, nodes)
+        except OutOfBudget:
+            return nodes or 0, None
+        return 0, False if line is None else line
+    got, used = solver.kernel.finishes(solo, -1 if nodes is None else nodes, solver._stop)
+    return used, got
 
 
 class RelaxedRace:

@@ -42,6 +42,16 @@ PyObject *game_dominance(GameObject *self, PyObject *args);
 PyObject *game_sift(GameObject *self, PyObject *args);
 PyObject *game_numbers(GameObject *self, PyObject *args);
 
+/* ---- race.c, solverpy.c: the types Race and Solver -------------------------- */
+
+/* Add the type to the module; ``game`` is the type Game it reads the rules
+ * from. -1 with an exception set. */
+int race_add_type(PyObject *module, PyTypeObject *game);
+int solver_add_type(PyObject *module, PyTypeObject *game);
+/* When ``o`` is a Solver: 1 and ``*won`` when its table holds ``pos``, 0
+ * when not; -1 when ``o`` is not a Solver. */
+int solver_table_get(PyObject *o, const DuelPos *pos, int *won);
+
 /* ---- playout.c: the engine's playout -------------------------------------- */
 
 PyObject *game_playout(GameObject *self, PyObject *args);

@@ -65,6 +65,12 @@ static inline SetKey seen_key(CardMask64 hand, int a, int d, int oa, int od) {
     return k;
 }
 
+/* A set emptied for each use and kept between uses: a listing's `seen`,
+ * with no allocation a node (one set for each kind of listing, ``which``:
+ * 0 the turns, 1 the turns alone, 2 the relaxed turns; no listing is ever
+ * nested in another of its kind). NULL when out of memory. */
+KeySet *scratch_set(int which);
+
 /* ---- turns.c: DuelGame.turns, has_turn, position.solo_turns ------------- */
 
 /* A result of a whole turn */
@@ -80,18 +86,20 @@ typedef struct {
     const DuelRules *g;
     const DuelPos *pos;
     int p, o, m, empty, dumped0, step;
-    KeySet seen;
+    KeySet *seen; /* scratch_set's */
     TurnResult *out;
     size_t n_out, cap_out;
     uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
     int depth;
     int stop_at_first; /* has_turn: any result will do */
+    int lean;          /* the results without their plays */
     int oom;
 } TurnSearch;
 
 /* DuelGame.turns(pos, done, dumped) into T->out (the caller frees it);
- * with ``first``, only whether one exists (T->n_out stays 0; 2: one does,
- * 1: none). 0 on out of memory. */
+ * with ``first`` 1, only whether one exists (T->n_out stays 0; 2: one
+ * does, 1: none); ``first`` 2: the results without their plays. 0 on out
+ * of memory. */
 int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, int dumped,
                int first);
 
@@ -108,7 +116,7 @@ typedef struct {
 typedef struct {
     const DuelRules *g;
     int p, m, empty, robust, step;
-    KeySet seen; /* keys: hand, a, d, and the two "pile played" flags as oa, od */
+    KeySet *seen; /* scratch_set's; keys: hand, a, d, the two "pile played" flags as oa, od */
     SoloResult *out;
     size_t n_out, cap_out;
     uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];

@@ -50,8 +50,7 @@ int dead_count(const DuelRules *g, int p, const SoloState *st) {
 int score(const DuelRules *g, const DuelPos *pos, const DuelPos *after) {
     const int p = pos->cur, o = 1 - p;
     const int a = after->a[p], d = after->d[p];
-    CardMask64 between = 0; /* the cards c with d <= c <= a */
-    for (int c = d < 0 ? 0 : d; c <= a && c <= MAX_CARD; c++) between |= (CardMask64)1 << c;
+    const CardMask64 between = cards64_above(d - 1) & cards64_below(a + 1); /* d <= c <= a */
     const int stuck = card_count64(unplayed(g, after, p) & between);
     const int gift = (pos->a[o] - after->a[o]) + (after->d[o] - pos->d[o]);
     const int left = card_count64(after->h[p]) + g->deck_len[p] - after->at[p];
@@ -73,6 +72,35 @@ int dominated(const DuelRules *g, int p, const TurnResult *r, size_t n, size_t x
             dominates(g, p, &r[y].after, rx, un_p, un_o))
             return 1;
     return 0;
+}
+
+/* Within one group (the results ``group[0..k)``, which share their
+ * unplayed cards): mark those another one dominates. The tops are copied
+ * side by side first, and the plain order of the tops, which dominance
+ * needs (takes_all_of: equal, or beyond), rejects most pairs at once. */
+static void drop_dominated(const DuelRules *g, int p, const TurnResult *r, const size_t *group,
+                           size_t k, int (*t)[4], unsigned char *dropped) {
+    const int o = 1 - p;
+    const CardMask64 un_p = unplayed(g, &r[group[0]].after, p);
+    const CardMask64 un_o = unplayed(g, &r[group[0]].after, o);
+    for (size_t i = 0; i < k; i++) {
+        const DuelPos *x = &r[group[i]].after;
+        t[i][0] = x->a[p];
+        t[i][1] = x->d[p];
+        t[i][2] = x->a[o];
+        t[i][3] = x->d[o];
+    }
+    for (size_t x = 0; x < k; x++) {
+        for (size_t y = 0; y < k; y++) {
+            if (y == x || t[y][0] > t[x][0] || t[y][1] < t[x][1] || t[x][2] > t[y][2] ||
+                t[x][3] < t[y][3])
+                continue;
+            if (dominates(g, p, &r[group[y]].after, &r[group[x]].after, un_p, un_o)) {
+                dropped[group[x]] = 1;
+                break;
+            }
+        }
+    }
 }
 
 int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsigned char *dropped) {
@@ -106,24 +134,20 @@ int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsign
             next[rep] = i;
         }
     }
+    int(*tops)[4] = malloc((n ? n : 1) * sizeof *tops);
+    if (!tops) {
+        free(order);
+        return 0;
+    }
     for (size_t b = 0; b < cap; b++) {
         for (size_t rep = first[b]; rep != none; rep = bucket_next[rep]) {
             if (next[rep] == none) continue; /* a group of one */
             size_t k = 0;
             for (size_t i = rep; i != none; i = next[i]) group[k++] = i;
-            const CardMask64 un_p = unplayed(g, &r[rep].after, p);
-            const CardMask64 un_o = unplayed(g, &r[rep].after, 1 - p);
-            for (size_t x = 0; x < k; x++) {
-                for (size_t y = 0; y < k; y++) {
-                    if (y != x &&
-                        dominates(g, p, &r[group[y]].after, &r[group[x]].after, un_p, un_o)) {
-                        dropped[group[x]] = 1;
-                        break;
-                    }
-                }
-            }
+            drop_dominated(g, p, r, group, k, tops, dropped);
         }
     }
+    free(tops);
     free(order);
     return 1;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "bindings.h"
+#include "bounds.h"
 
 int game_init(GameObject *self, PyObject *args, PyObject *kw) {
     (void)kw;
@@ -65,7 +66,7 @@ PyObject *game_expand(GameObject *self, PyObject *arg) {
     DuelPos pos;
     if (!read_pos(g, arg, &pos)) return NULL;
     TurnSearch T;
-    if (!list_turns(&T, g, &pos, 0, 0, 0)) return PyErr_NoMemory();
+    if (!list_turns(&T, g, &pos, 0, 0, 2)) return PyErr_NoMemory();
     const size_t n = T.n_out;
     TurnResult *r = T.out;
     int status = n == 0 ? 0 : 2;
@@ -178,66 +179,22 @@ PyObject *game_solo_turns(GameObject *self, PyObject *args) {
     return list;
 }
 
-/* 1: added, 0: there already, -1: out of memory (the list owns the new item) */
-static int relaxed_add(KeySet *seen, PyObject *list, CardMask64 hand, int at, int a, int d) {
-    const SetKey key = seen_key(hand, a, d, at, 0);
-    const int added = keyset_add(seen, &key);
-    if (added <= 0) return added;
-    PyObject *item = Py_BuildValue("(Kiii)", (unsigned long long)hand, at, a, d);
-    if (!item || PyList_Append(list, item) < 0) {
-        Py_XDECREF(item);
-        return -1;
-    }
-    Py_DECREF(item);
-    return 1;
-}
 PyObject *game_relaxed_turns(GameObject *self, PyObject *args) {
     const DuelRules *g = &self->rules;
-    int p;
-    SoloState st;
+    int p, won;
+    SoloState st, *out;
+    size_t n;
     if (!parse_solo(g, args, &p, &st, NULL)) return NULL;
-    const int at = st.at;
-    /* Every state the own plays reach with at least one play (a dump needs
-     * one own play, D2); the minimum is applied below. */
-    const int m = at == g->deck_len[p] ? g->min_play_empty : g->min_play;
-    SoloSearch S;
-    if (!solo_list(g, &S, p, &st, 0, m - 1 > 1 ? m - 1 : 1)) return PyErr_NoMemory();
-    const int stock = g->deck_len[p] - at;
-    KeySet seen;
-    PyObject *list = keyset_init(&seen, 256) ? PyList_New(0) : NULL;
-    int won = 0, bad = list == NULL;
-    for (size_t i = 0; !bad && i < S.n_out; i++) {
-        const SoloResult *r = &S.out[i];
-        if (r->n >= m) { /* the turn ends here: draw 2 (D5) */
-            if (r->hand == 0 && S.empty) {
-                won = 1;
-                continue;
-            }
-            const int take = g->draw_own < stock ? g->draw_own : stock;
-            const CardMask64 drawn = g->rest[p][at] & ~g->rest[p][at + take];
-            bad = relaxed_add(&seen, list, r->hand | drawn, at + take, r->a, r->d) < 0;
-        }
-        if (r->n + 1 < m) continue;
-        for (CardMask64 left = r->hand; !bad && left; left &= left - 1) { /* one card out, refill */
-            const CardMask64 kept = r->hand & ~(left & (0 - left));
-            if (kept == 0 && S.empty) {
-                won = 1;
-                continue;
-            }
-            int take = g->hand_size - card_count64(kept);
-            if (take > stock) take = stock;
-            if (take < 0) take = 0;
-            bad = relaxed_add(&seen, list, kept | (g->rest[p][at] & ~g->rest[p][at + take]),
-                              at + take, r->a, r->d) < 0;
-        }
+    if (!relaxed_list(g, p, &st, &out, &n, &won)) return PyErr_NoMemory();
+    PyObject *list = PyList_New(0);
+    for (size_t i = 0; list && i < n; i++) {
+        PyObject *item = Py_BuildValue("(Kiii)", (unsigned long long)out[i].hand, out[i].at,
+                                       out[i].a, out[i].d);
+        if (!item || PyList_Append(list, item) < 0) Py_CLEAR(list);
+        Py_XDECREF(item);
     }
-    free(S.out);
-    keyset_free(&seen);
-    if (!bad && won) bad = PyList_Append(list, Py_None) < 0;
-    if (bad) {
-        Py_XDECREF(list);
-        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
-    }
+    free(out);
+    if (list && won && PyList_Append(list, Py_None) < 0) Py_CLEAR(list);
     return list;
 }
 

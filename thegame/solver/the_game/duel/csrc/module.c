@@ -1,8 +1,6 @@
 /* The module _cduel: the type Game (its methods in game.c, sift.c and
- * playout.c), the type Pns (pns.c) and the type Race (race.c). */
+ * playout.c), the type Race (race.c) and the type Solver (solverpy.c). */
 #include "bindings.h"
-#include "pns.h"
-#include "race.h"
 
 PyDoc_STRVAR(expand_doc,
              "expand(pos) -> (status, children)\n--\n\n"
@@ -111,7 +109,7 @@ PyMODINIT_FUNC PyInit__cduel(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (pns_add_type(m) < 0 || race_add_type(m, &GameType) < 0) {
+    if (solver_add_type(m, &GameType) < 0 || race_add_type(m, &GameType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

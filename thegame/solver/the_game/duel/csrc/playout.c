@@ -28,7 +28,7 @@ enum { STEP_OOM = -1, STEP_LOST = 0, STEP_WON = 1, STEP_ON = 2 };
  * turn), or STEP_ON with the turn's result in *next. */
 static int policy_step(const DuelRules *g, const DuelPos *pos, uint64_t *rng, DuelPos *next) {
     TurnSearch T;
-    if (!list_turns(&T, g, pos, 0, 0, 0)) return STEP_OOM;
+    if (!list_turns(&T, g, pos, 0, 0, 2)) return STEP_OOM;
     const size_t n = T.n_out;
     TurnResult *r = T.out;
     const int p = pos->cur;
@@ -72,27 +72,39 @@ static int policy_step(const DuelRules *g, const DuelPos *pos, uint64_t *rng, Du
     return status;
 }
 
+/* The table's value of pos: 1 won, 0 lost, -1 not there, -2 an error */
+static int proven(PyObject *tt, const DuelPos *pos) {
+    int won;
+    if (solver_table_get(tt, pos, &won) >= 0) return won;
+    PyObject *key = pos_tuple(pos);
+    if (!key) return -2;
+    PyObject *known = PyDict_GetItemWithError(tt, key);
+    Py_DECREF(key);
+    if (!known) return PyErr_Occurred() ? -2 : -1;
+    const int v = PyObject_IsTrue(known);
+    return v < 0 ? -2 : v;
+}
+
 /* playout(pos, tt, state) -> (winner, state, turns): see module.c */
 PyObject *game_playout(GameObject *self, PyObject *args) {
     const DuelRules *g = &self->rules;
     PyObject *start, *tt;
     unsigned long long state;
-    if (!PyArg_ParseTuple(args, "OO!K", &start, &PyDict_Type, &tt, &state)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOK", &start, &tt, &state)) return NULL;
+    if (!PyDict_Check(tt) && solver_table_get(tt, &(DuelPos){0}, &(int){0}) < 0) {
+        PyErr_SetString(PyExc_TypeError, "tt is a dict or a Solver");
+        return NULL;
+    }
     DuelPos pos;
     if (!read_pos(g, start, &pos)) return NULL;
     uint64_t rng = state;
     int winner = 0, turns = 0;
     for (; turns < PLAYOUT_TURNS; turns++) {
         /* A position already proven ends the playout with its value. */
-        PyObject *key = pos_tuple(&pos);
-        if (!key) return NULL;
-        PyObject *known = PyDict_GetItemWithError(tt, key);
-        Py_DECREF(key);
-        if (!known && PyErr_Occurred()) return NULL;
+        const int won = proven(tt, &pos);
+        if (won == -2) return NULL;
         const int mover = pos.cur;
-        if (known) {
-            const int won = PyObject_IsTrue(known);
-            if (won < 0) return NULL;
+        if (won >= 0) {
             winner = won ? mover : 1 - mover;
             break;
         }

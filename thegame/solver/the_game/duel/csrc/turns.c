@@ -42,8 +42,10 @@ static int push_result(TurnSearch *T, const TurnNode *x, int dumped, int won) {
     TurnResult *r = &T->out[T->n_out++];
     r->won = won;
     r->n_plays = T->depth;
-    memcpy(r->plays_c, T->path_c, (size_t)T->depth);
-    memcpy(r->plays_pile, T->path_pile, (size_t)T->depth);
+    if (!T->lean) {
+        memcpy(r->plays_c, T->path_c, (size_t)T->depth);
+        memcpy(r->plays_pile, T->path_pile, (size_t)T->depth);
+    }
     if (!won) after_turn(T->g, T->pos, T->p, x, dumped, &r->after);
     return 1;
 }
@@ -69,7 +71,7 @@ static inline int play_child(TurnSearch *T, const TurnNode *x, int c, int pile, 
 /* 1: stop (has_turn found one, or out of memory) */
 static int visit(TurnSearch *T, const TurnNode *x, int n) {
     const SetKey key = seen_key(x->hand, x->a, x->d, x->oa, x->od);
-    const int added = keyset_add(&T->seen, &key);
+    const int added = keyset_add(T->seen, &key);
     if (added < 0) {
         T->oom = 1;
         return 1;
@@ -102,6 +104,21 @@ static int visit(TurnSearch *T, const TurnNode *x, int n) {
     return 0;
 }
 
+KeySet *scratch_set(int which) {
+    static KeySet sets[3];
+    static int ready[3];
+    KeySet *s = &sets[which];
+    if (ready[which]) {
+        keyset_clear(s);
+    } else if (keyset_init(s, 256)) {
+        ready[which] = 1;
+    } else {
+        keyset_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 static int minimum(const DuelRules *g, const DuelPos *pos, int q) {
     return pos->at[q] < g->deck_len[q] ? g->min_play : g->min_play_empty;
 }
@@ -117,15 +134,13 @@ int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, 
     T->empty = pos->at[T->p] >= g->deck_len[T->p];
     T->dumped0 = dumped;
     T->step = g->step;
-    T->stop_at_first = first;
-    if (!keyset_init(&T->seen, 256)) {
-        keyset_free(&T->seen);
-        return 0;
-    }
+    T->stop_at_first = first == 1;
+    T->lean = first == 2;
+    T->seen = scratch_set(0);
+    if (!T->seen) return 0;
     const int p = T->p, o = T->o;
     const TurnNode start = {pos->h[p], pos->a[p], pos->d[p], pos->a[o], pos->d[o]};
     const int stopped = visit(T, &start, done);
-    keyset_free(&T->seen);
     if (T->oom) {
         free(T->out);
         T->out = NULL;
@@ -175,7 +190,7 @@ int has_turn(const DuelRules *g, const DuelPos *pos) {
 static void solo_visit(SoloSearch *S, CardMask64 hand, int a, int d, int ta, int td, int n) {
     if (S->oom) return;
     const SetKey key = seen_key(hand, a, d, ta && S->robust, td && S->robust);
-    const int added = keyset_add(&S->seen, &key);
+    const int added = keyset_add(S->seen, &key);
     if (added < 0) {
         S->oom = 1;
         return;
@@ -228,11 +243,11 @@ int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int
     S->m = m ? m : S->empty ? g->min_play_empty : g->min_play;
     S->robust = robust;
     S->step = g->step;
-    if (keyset_init(&S->seen, 256))
+    S->seen = scratch_set(1);
+    if (S->seen)
         solo_visit(S, st->hand, st->a, st->d, 0, 0, 0);
     else
         S->oom = 1;
-    keyset_free(&S->seen);
     if (S->oom) {
         free(S->out);
         S->out = NULL;

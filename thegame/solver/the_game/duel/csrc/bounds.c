@@ -1,0 +1,239 @@
+/* survival.relaxed_turns, survival.Endurance and race.RelaxedRace (see
+ * bounds.h), compiled. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "race.h"
+
+typedef struct {
+    KeySet *seen;
+    SoloState *out;
+    size_t n, cap;
+} Relaxed;
+
+/* 1 added, 0 there already, -1 out of memory */
+static int relaxed_add(Relaxed *L, CardMask64 hand, int at, int a, int d) {
+    const SetKey key = seen_key(hand, a, d, at, 0);
+    const int added = keyset_add(L->seen, &key);
+    if (added <= 0) return added;
+    if (L->n == L->cap) {
+        const size_t cap = L->cap ? 2 * L->cap : 64;
+        SoloState *o = realloc(L->out, cap * sizeof(SoloState));
+        if (!o) return -1;
+        L->out = o;
+        L->cap = cap;
+    }
+    L->out[L->n++] = (SoloState){hand, at, a, d};
+    return 1;
+}
+
+static inline CardMask64 drawn_cards(const DuelRules *g, int p, int at, int take) {
+    return g->rest[p][at] & ~g->rest[p][at + take];
+}
+
+/* The results of one own-plays state r: the turn ends (draw 2, D5), or one
+ * card of the hand leaves for the opponent and the hand refills. */
+static int relaxed_of(const DuelRules *g, int p, int at, int m, int empty, const SoloResult *r,
+                      Relaxed *L, int *won) {
+    const int stock = g->deck_len[p] - at;
+    if (r->n >= m) {
+        if (r->hand == 0 && empty) {
+            *won = 1;
+        } else {
+            const int take = g->draw_own < stock ? g->draw_own : stock;
+            if (relaxed_add(L, r->hand | drawn_cards(g, p, at, take), at + take, r->a, r->d) < 0)
+                return 0;
+        }
+    }
+    if (r->n + 1 < m) return 1;
+    for (CardMask64 left = r->hand; left; left &= left - 1) {
+        const CardMask64 kept = r->hand & ~(left & (0 - left));
+        if (kept == 0 && empty) {
+            *won = 1;
+            continue;
+        }
+        int take = g->hand_size - card_count64(kept);
+        if (take > stock) take = stock;
+        if (take < 0) take = 0;
+        if (relaxed_add(L, kept | drawn_cards(g, p, at, take), at + take, r->a, r->d) < 0) return 0;
+    }
+    return 1;
+}
+
+int relaxed_list(const DuelRules *g, int p, const SoloState *st, SoloState **out, size_t *n,
+                 int *won) {
+    /* Every state the own plays reach with at least one play (a dump needs
+     * one own play, D2); the minimum is applied in relaxed_of. */
+    const int m = st->at == g->deck_len[p] ? g->min_play_empty : g->min_play;
+    SoloSearch S;
+    *out = NULL;
+    *n = 0;
+    *won = 0;
+    if (!solo_list(g, &S, p, st, 0, m - 1 > 1 ? m - 1 : 1)) return 0;
+    Relaxed L = {scratch_set(2), NULL, 0, 0};
+    int ok = L.seen != NULL;
+    for (size_t i = 0; ok && i < S.n_out; i++)
+        ok = relaxed_of(g, p, st->at, m, S.empty, &S.out[i], &L, won);
+    free(S.out);
+    if (!ok) {
+        free(L.out);
+        return 0;
+    }
+    *out = L.out;
+    *n = L.n;
+    return 1;
+}
+
+/* ---- the orders of the references' sorts --------------------------------- */
+
+static inline int cmp_int(long long x, long long y) { return x < y ? -1 : x > y; }
+
+/* survival._order: the tuple (hand, at, a, d); with ``left``,
+ * race._relaxed_order: the cards left first */
+static inline int before(const SoloState *s, const SoloState *t, int left) {
+    if (left) {
+        const int ls = card_count64(s->hand) - s->at, lt = card_count64(t->hand) - t->at;
+        if (ls != lt) return ls < lt;
+    }
+    if (s->hand != t->hand) return s->hand < t->hand;
+    if (s->at != t->at) return s->at < t->at;
+    if (s->a != t->a) return s->a < t->a;
+    return cmp_int(s->d, t->d) < 0;
+}
+
+/* Insertion sort: the lists are short, and qsort's calls cost more */
+static void sort_states(SoloState *v, size_t n, int left) {
+    for (size_t i = 1; i < n; i++) {
+        const SoloState x = v[i];
+        size_t j = i;
+        for (; j > 0 && before(&x, &v[j - 1], left); j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* A state's turns (won: one lays every card, always first), sorted;
+ * relaxed: the relaxed turns, else the robust ones. 0: out of memory. */
+static int turns_of(const DuelRules *g, int p, const SoloState *st, int relaxed, int left,
+                    SoloState **out, size_t *n, int *won) {
+    if (relaxed) {
+        if (!relaxed_list(g, p, st, out, n, won)) return 0;
+    } else {
+        SoloSearch S;
+        if (!solo_list(g, &S, p, st, 1, 0)) return 0;
+        int take = g->deck_len[p] - st->at;
+        if (g->draw_own < take) take = g->draw_own;
+        if (take < 0) take = 0;
+        const CardMask64 drawn = drawn_cards(g, p, st->at, take);
+        *won = 0;
+        *n = 0;
+        *out = malloc((S.n_out ? S.n_out : 1) * sizeof(SoloState));
+        if (!*out) {
+            free(S.out);
+            return 0;
+        }
+        for (size_t i = 0; i < S.n_out; i++) {
+            const SoloResult *r = &S.out[i];
+            if (r->hand == 0 && S.empty)
+                *won = 1;
+            else
+                (*out)[(*n)++] = (SoloState){r->hand | drawn, st->at + take, r->a, r->d};
+        }
+        free(S.out);
+    }
+    sort_states(*out, *n, left);
+    return 1;
+}
+
+/* ---- survival.Endurance ---------------------------------------------------- */
+
+int endurance_init(Endurance *E, const DuelRules *g, int p, int relaxed) {
+    memset(E, 0, sizeof *E);
+    E->g = g;
+    E->p = p;
+    E->relaxed = relaxed;
+    return memo_init(&E->memo);
+}
+
+/* Endurance._lasts; -1: out of budget */
+static int lasts(Endurance *E, const SoloState *st, int k) {
+    if (k <= 0) return 0;
+    const int32_t *got = memo_get(&E->memo, st);
+    if (got) {
+        const int value = *got >> 1, exact = *got & 1;
+        if (exact || value >= k) return value < k ? value : k;
+    }
+    if (++E->nodes > E->limit) return -1;
+    SoloState *kids;
+    size_t n;
+    int won;
+    if (!turns_of(E->g, E->p, st, E->relaxed, 0, &kids, &n, &won)) {
+        E->failed = 1;
+        return -1;
+    }
+    int best = won ? FOREVER : 0;
+    for (size_t i = 0; i < n && best < k; i++) {
+        const int v = lasts(E, &kids[i], k - 1);
+        if (v < 0) {
+            free(kids);
+            return -1;
+        }
+        if (1 + v > best) best = 1 + v;
+    }
+    free(kids);
+    memo_put(&E->memo, st, best * 2 + (best < k));
+    return best < k ? best : k;
+}
+
+int endurance_lasts(Endurance *E, const SoloState *st, int k, long long nodes) {
+    E->limit = E->nodes + nodes;
+    if (E->memo.count > BOUNDS_MEMO) memo_clear(&E->memo);
+    return lasts(E, st, k);
+}
+
+/* ---- race.RelaxedRace ------------------------------------------------------- */
+
+int relaxed_init(RelaxedRace *R, const DuelRules *g, int p) {
+    memset(R, 0, sizeof *R);
+    R->g = g;
+    R->p = p;
+    return memo_init(&R->memo);
+}
+
+static int relaxed_floor(const RelaxedRace *R, const SoloState *st) {
+    const int low = fewest_turns(R->g, card_count64(st->hand), R->g->deck_len[R->p] - st->at);
+    const int dead = dead_count(R->g, R->p, st);
+    return low > dead ? low : dead;
+}
+
+static int fewest_relaxed(RelaxedRace *R, const SoloState *st) {
+    const int32_t *got = memo_get(&R->memo, st);
+    if (got) return *got;
+    if (++R->nodes > R->limit) return -1;
+    const int floor = relaxed_floor(R, st);
+    SoloState *kids;
+    size_t n;
+    int won;
+    if (!turns_of(R->g, R->p, st, 1, 1, &kids, &n, &won)) {
+        R->failed = 1;
+        return -1;
+    }
+    int best = won ? 1 : RACE_INF;
+    for (size_t i = 0; i < n && best > floor; i++) {
+        const int v = fewest_relaxed(R, &kids[i]);
+        if (v < 0) {
+            free(kids);
+            return -1;
+        }
+        if (1 + v < best) best = 1 + v;
+    }
+    free(kids);
+    memo_put(&R->memo, st, best);
+    return best;
+}
+
+int relaxed_fewest(RelaxedRace *R, const SoloState *st, long long nodes) {
+    R->limit = R->nodes + nodes;
+    if (R->memo.count > BOUNDS_MEMO) memo_clear(&R->memo);
+    return fewest_relaxed(R, st);
+}

@@ -1,0 +1,95 @@
+/* A node's children for the compiled search (solver.h's Expansion): what
+ * _cduel.Game.expand gives the Python search (the turns, the undominated
+ * ones, each one's score and whether the opponent then has a turn), made
+ * once and kept in a small direct-mapped cache, since df-pn comes back to
+ * the same nodes again and again. The order of the search (score, then the
+ * turns' order) is sorted once here too. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver.h"
+
+/* Shell sort of (score, index) keys, packed so that the order is theirs */
+static void sort_keys(uint64_t *k, size_t n) {
+    static const size_t gaps[] = {57, 23, 10, 4, 1};
+    for (int g = 0; g < 5; g++) {
+        const size_t gap = gaps[g];
+        for (size_t i = gap; i < n; i++) {
+            const uint64_t x = k[i];
+            size_t j = i;
+            for (; j >= gap && k[j - gap] > x; j -= gap) k[j] = k[j - gap];
+            k[j] = x;
+        }
+    }
+}
+
+/* The children of a SEARCH node into ``e``; 0 when out of memory */
+static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Expansion *e) {
+    unsigned char *dropped = calloc(m, 1);
+    e->kids = malloc(m * sizeof(Child));
+    e->rank = malloc(m * sizeof(uint32_t));
+    uint64_t *keys = malloc(m * sizeof(uint64_t));
+    int ok = dropped && e->kids && e->rank && keys && undominated(&S->g, pos->cur, r, m, dropped);
+    uint32_t n = 0;
+    for (size_t i = 0; ok && i < m; i++) {
+        if (dropped[i]) continue;
+        Child *c = &e->kids[n];
+        c->after = r[i].after;
+        c->moves = has_turn(&S->g, &c->after);
+        c->score = score(&S->g, pos, &c->after);
+        if (c->moves < 0) ok = 0;
+        keys[n] = (uint64_t)((int64_t)c->score + ((int64_t)1 << 31)) << 32 | n;
+        n++;
+    }
+    if (ok) {
+        sort_keys(keys, n);
+        for (uint32_t i = 0; i < n; i++) e->rank[i] = (uint32_t)keys[i];
+    }
+    e->n = n;
+    free(dropped);
+    free(keys);
+    return ok;
+}
+
+static void clear(Expansion *e) {
+    free(e->kids);
+    free(e->rank);
+    e->kids = NULL;
+    e->rank = NULL;
+    e->used = 0;
+    e->n = 0;
+}
+
+const Expansion *expansion_of(Solver *S, const DuelPos *pos) {
+    if (!S->cache) {
+        S->cache = calloc(EXPANSIONS, sizeof(Expansion));
+        if (!S->cache) return NULL;
+    }
+    uint64_t key[3];
+    pos_key(pos, key);
+    Expansion *e = &S->cache[hash_words(key, 3) & (EXPANSIONS - 1)];
+    if (e->used && words_eq(e->key, key, 3)) return e;
+    clear(e);
+    TurnSearch T;
+    if (!list_turns(&T, &S->g, pos, 0, 0, 2)) return NULL;
+    const size_t m = T.n_out;
+    e->status = m == 0 ? 0 : 2; /* D6: no turn, the mover loses */
+    for (size_t i = 0; i < m && e->status == 2; i++)
+        if (T.out[i].won) e->status = 1; /* D6: a turn lays every card */
+    const int ok = e->status != 2 || fill(S, pos, T.out, m, e);
+    free(T.out);
+    if (!ok) {
+        clear(e);
+        return NULL;
+    }
+    memcpy(e->key, key, sizeof key);
+    e->used = 1;
+    return e;
+}
+
+void expansions_free(Solver *S) {
+    if (!S->cache) return;
+    for (size_t i = 0; i < EXPANSIONS; i++) clear(&S->cache[i]);
+    free(S->cache);
+    S->cache = NULL;
+}
