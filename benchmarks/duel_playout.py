@@ -104,7 +104,7 @@ def engine_speed(seeds: range, seconds: float, wait: bool) -> None:
                     acc[0] += time.monotonic() - t0
 
                 engine._probe = timed  # type: ignore[method-assign]
-                res = engine_answer(state, Limit(seconds), engine, seconds)
+                res = engine_answer(state, Limit(seconds), engine)
                 got = res.estimate.playouts if res.estimate is not None else 0
                 made[way] += got
                 s = engine.stats

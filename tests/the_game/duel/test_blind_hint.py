@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from thegame.analysis.the_game.duel_blind import blind_duel_hint, sampled_state
 from thegame.cli.main import cli
+from thegame.models import Limit
 from thegame.models.the_game import Deal, GameState, Play, get_rules
 from thegame.solver.the_game.duel.api import first_guess
 
@@ -119,7 +120,7 @@ def test_the_samples_do_not_depend_on_the_hidden_order() -> None:
 
 def test_the_hint_is_a_legal_turn_and_says_its_votes() -> None:
     state = GameState(Deal.from_text(SMALL))
-    h = blind_duel_hint(state, 2.0, samples=4)
+    h = blind_duel_hint(state, Limit(2.0), samples=4)
     assert h.samples == 4 and 1 <= h.votes <= 4 and 0 <= h.proven <= h.votes
     assert 0.0 <= h.win_chance <= 1.0
     # Every vote is proven or estimated by playouts on this small duel.

@@ -210,7 +210,7 @@ def test_ctrl_c_stops_the_engine_at_once() -> None:
     engine = DuelEngine(game)
     interrupt.request()
     try:
-        answer = engine.think(game.from_state(state), seconds=30.0)
+        answer = engine.think(game.from_state(state), Limit(30.0))
     finally:
         interrupt.reset()
     assert answer.playouts == 0 and answer.seconds < 5.0

@@ -82,10 +82,11 @@ def sampled_state(state: GameState, rng: random.Random) -> GameState:
 
 
 def blind_duel_hint(
-    state: GameState, time_limit: float, samples: int = SAMPLES, seed: int = HINT_SEED
+    state: GameState, limit: Limit, samples: int = SAMPLES, seed: int = HINT_SEED
 ) -> BlindDuelHint:
-    """The engine's turn over ``samples`` sampled deals, ``time_limit``
-    seconds in all (Ctrl-C: the samples asked so far, at least one)."""
+    """The engine's turn over ``samples`` sampled deals, ``limit.time``
+    seconds in all (none: 1 s a sample; Ctrl-C: the samples asked so far,
+    at least one)."""
     if not state.rules.is_duel:
         raise InvalidInputError(f"this hint is Face to Face's, not {state.rules.name}'s", "hint")
     if state.over:
@@ -95,11 +96,11 @@ def blind_duel_hint(
     n = max(1, samples)
     # Per turn chosen, one (value, proven, playouts) per sampled deal choosing it.
     chose: dict[tuple[Play, ...], list[tuple[float, bool, int]]] = {}
-    deadline = time.monotonic() + time_limit
+    deadline = time.monotonic() + (limit.time if limit.time is not None else float(n))
     for i in range(n):
         share = max(0.01, (deadline - time.monotonic()) / (n - i))
         guess = sampled_state(state, rng)
-        res = engine_answer(guess, Limit(share), None, share)
+        res = engine_answer(guess, Limit(share))
         est = res.estimate
         if res.turns:
             rest = res.turns[0].plays[made:]

@@ -217,7 +217,7 @@ def blind_duel_text(state: GameState, samples: int, time_limit: float) -> tuple[
     cards (``duel_blind``), at most ``duel_blind.SAMPLES`` of them."""
     from ...analysis.the_game.duel_blind import SAMPLES, blind_duel_hint
 
-    h = blind_duel_hint(state, time_limit, min(samples, SAMPLES))
+    h = blind_duel_hint(state, Limit(time_limit), min(samples, SAMPLES))
     what = f"play {plays_text(state.rules, h.plays)}, then end the turn"
     proven = f", {h.proven} of them proven" if h.proven else ""
     odds = (

@@ -283,7 +283,7 @@ def decide_or_estimate(
     seconds = None if deadline is None else max(0.001, deadline - time.monotonic())
     rest = None if nodes is None else max(1, nodes - res.nodes)
     playouts = ESTIMATE_PLAYOUTS if rest is None and seconds is None else None
-    answer = engine_answer(state, Limit(None, rest, limit.progress), engine, seconds, playouts)
+    answer = engine_answer(state, Limit(seconds, rest, limit.progress), engine, playouts)
     if answer.verdict != Verdict.UNKNOWN:
         # The engine's exact search settled what the search alone did not.
         answer.nodes += res.nodes
@@ -306,7 +306,6 @@ def engine_answer(
     state: GameState,
     limit: Limit,
     engine: DuelEngine | None = None,
-    seconds: float | None = None,
     playouts: int | None = None,
 ) -> DuelResult:
     """The engine's answer from ``state`` (a turn start or inside a turn),
@@ -314,7 +313,7 @@ def engine_answer(
     it (the line to the end, replayed, as ``decide`` gives), else
     ``unknown`` with the estimate (``Estimate``: the turn to play, its win
     chance and playouts, the line while the tree is thick, replayed).
-    ``seconds``: default ``limit.time``; ``playouts``: at most that many;
+    ``limit.time``: seconds; ``playouts``: at most that many;
     ``limit.nodes``: positions examined in all (``DuelEngine.work``); with
     no budget at all, ``ESTIMATE_PLAYOUTS`` playouts. ``nodes`` in the
     answer counts every position examined."""
@@ -326,14 +325,12 @@ def engine_answer(
     mover = state.current + 1
     if state.over:
         return decide(state, limit)
-    if seconds is None:
-        seconds = limit.time
-    if seconds is None and playouts is None and limit.nodes is None:
+    if limit.time is None and playouts is None and limit.nodes is None:
         playouts = ESTIMATE_PLAYOUTS
     pos = game.from_state(state)
     done, dumped = game.turn_under_way(state)
     turns0 = engine.stats.playout_turns
-    answer = engine.think(pos, seconds, playouts, limit.progress, done, dumped, limit.nodes)
+    answer = engine.think(pos, limit, playouts, done, dumped)
     details = {
         "tree": answer.tree,
         "search_nodes": answer.nodes,

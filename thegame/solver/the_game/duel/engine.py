@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from heapq import nsmallest
 
 from ....models import interrupt
-from ....models.outcome import OutOfBudget
+from ....models.outcome import Limit, OutOfBudget
 from ....models.seeds import SplitMix64
 from ..budget import NO_NODE_LIMIT
 from .nodes import NO_TURN, SEARCH, WINS_NOW, DuelNodes
@@ -179,17 +179,18 @@ class DuelEngine:
     def think(
         self,
         pos: Pos,
-        seconds: float | None = None,
+        limit: Limit | None = None,
         playouts: int | None = None,
-        progress: Callable[[int], None] | None = None,
         done: int = 0,
         dumped: bool = False,
-        nodes: int | None = None,
     ) -> Answer:
-        """Search from ``pos`` for ``seconds``, ``playouts`` or ``nodes``
-        positions examined (``work``), whichever ends first (Ctrl-C ends it
-        too), and answer. ``done``/``dumped``: a turn under way
+        """Search from ``pos`` until ``limit`` (its time, its ``nodes``:
+        positions examined, ``work``) or ``playouts`` ends it, whichever
+        first (Ctrl-C ends it too), and answer; ``limit.progress`` hears the
+        playouts. ``done``/``dumped``: a turn under way
         (``DuelGame.turns``); the move is then its rest."""
+        limit = limit if limit is not None else Limit()
+        seconds, nodes, progress = limit.time, limit.nodes, limit.progress
         if seconds is None and playouts is None and nodes is None:
             raise ValueError("the engine needs a time, a playout or a node budget")
         t0 = time.monotonic()
