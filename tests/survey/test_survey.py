@@ -22,7 +22,7 @@ from click.testing import CliRunner, Result
 
 from thegame import __version__
 from thegame.cli.main import cli
-from thegame.models import Backend
+from thegame.models import Backend, Limit
 from thegame.models.the_game import Deal, get_rules, replay
 from thegame.models.the_game.record import Record
 from thegame.survey import report
@@ -53,7 +53,7 @@ def stable(rs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_a_row_holds_a_line_that_replays_through_the_engine() -> None:
-    row = decide("classic", 5, 3, 10.0)
+    row = decide("classic", 5, 3, Limit(10.0))
     assert row["verdict"] == "win" and row["cards_left"] == 0 and row["proof_kind"] == "line"
     assert row["version"] == __version__ and row["time_limit"] == 10.0
     deal = Deal.from_seed(3, get_rules("classic"), 5)
@@ -79,15 +79,15 @@ def test_a_rerun_does_only_the_missing_seeds(tmp_path: Path) -> None:
 
 def test_retry_unknown_replaces_only_unknown_rows_with_a_smaller_budget(tmp_path: Path) -> None:
     store = Store(tmp_path / "u.sqlite")
-    unknown = decide("classic", 5, 2, 10.0) | {
+    unknown = decide("classic", 5, 2, Limit(10.0)) | {
         "verdict": "unknown", "cards_left": 7, "cards_left_proven": 0, "lower_bound": 0,
         "proof_kind": None, "proof": None, "time_limit": 0.5,
     }
     store.put_deal(unknown)
-    store.put_deal(decide("classic", 5, 3, 10.0))
-    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), 10.0).seeds == (1,)
-    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), 0.5, True).seeds == (1,)
-    p = plan(store, Kind.DEAL, "classic", 5, range(2, 4), 10.0, retry_unknown=True)
+    store.put_deal(decide("classic", 5, 3, Limit(10.0)))
+    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), Limit(10.0)).seeds == (1,)
+    assert plan(store, Kind.DEAL, "classic", 5, range(1, 4), Limit(0.5), True).seeds == (1,)
+    p = plan(store, Kind.DEAL, "classic", 5, range(2, 4), Limit(10.0), retry_unknown=True)
     assert p.seeds == (2,)
     run(p, lambda rs: [store.put_deal(r) for r in rs], jobs=1)
     row = store.deals("classic", 5)[0]
@@ -104,9 +104,9 @@ def test_retry_unknown_retries_every_unknown_below_the_new_budget(tmp_path: Path
     store.put_deal(_row(5, "win", 0) | {"time_limit": 0.5})
     # The same budget retries none; a larger one every unknown stored below
     # it (and one stored without a budget, which a refused nan once wrote).
-    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), 0.5, True).seeds == (4,)
-    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), 5.0, True).seeds == (1, 2, 4)
-    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), 5.0).seeds == ()
+    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), Limit(0.5), True).seeds == (4,)
+    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), Limit(5.0), True).seeds == (1, 2, 4)
+    assert plan(store, Kind.DEAL, "classic", 1, range(1, 6), Limit(5.0)).seeds == ()
 
 
 def test_ctrl_c_during_a_run_stores_no_deal_it_cut_short(tmp_path: Path) -> None:
@@ -117,7 +117,7 @@ def test_ctrl_c_during_a_run_stores_no_deal_it_cut_short(tmp_path: Path) -> None
     store = Store(tmp_path / "c.sqlite")
     # profi-hard solo: seeds 1-3 decide in a fraction of a second, and most
     # later seeds take the whole budget.
-    p = plan(store, Kind.DEAL, "profi-hard", 1, range(1, 40), 5.0)
+    p = plan(store, Kind.DEAL, "profi-hard", 1, range(1, 40), Limit(5.0))
     stored: list[dict[str, Any]] = []
     start = time.monotonic()
 
@@ -221,7 +221,7 @@ def test_a_run_killed_with_sigkill_and_rerun_has_one_row_per_seed(tmp_path: Path
 
 def test_a_database_of_another_schema_is_refused_untouched(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite"
-    Store(db).put_deal(decide("classic", 5, 1, 10.0))
+    Store(db).put_deal(decide("classic", 5, 1, Limit(10.0)))
     con = sqlite3.connect(db)
     con.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     con.commit()
@@ -337,7 +337,7 @@ def test_blind_plays_every_stored_group_once(tmp_path: Path) -> None:
     db = tmp_path / "b.sqlite"
     store = Store(db)
     for players, seed in ((5, 1), (5, 2), (4, 1)):
-        store.put_deal(decide("classic", players, seed, 10.0))
+        store.put_deal(decide("classic", players, seed, Limit(10.0)))
     store.close()
     for _ in range(2):
         res = invoke("survey", "blind", "--db", str(db), "--jobs", "1")

@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from thegame.cli.main import cli
+from thegame.models import Limit
 from thegame.survey import report
 from thegame.survey.store import Store, open_for_reading
 from thegame.survey.work import StrongSpec, decide, play_strong
@@ -21,7 +22,7 @@ def invoke(*args: str) -> Result:
 def test_strong_games_are_stored_by_budget_and_reported(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     store = Store(db)
-    store.put_deal(decide("classic", 4, 1, 10.0))
+    store.put_deal(decide("classic", 4, 1, Limit(10.0)))
     store.close()
     args = ["survey", "blind", "--db", str(db), "--jobs", "1", "--strength", "strong"]
     for _ in range(2):

@@ -22,7 +22,7 @@ from rich.progress import (
 )
 
 from ..analysis.the_game.strong import TURN_PLAYOUTS, Level
-from ..models import Backend
+from ..models import Backend, Limit
 from ..models.the_game import variants
 from ..models.words import plural
 from ..solver.the_game.batch import parse_range
@@ -93,7 +93,7 @@ def run_cmd(
         if address:
             check_address(address)
     store = Store(db)
-    p = plan(store, Kind.DEAL, variant, players, rng, time_limit, retry_unknown)
+    p = plan(store, Kind.DEAL, variant, players, rng, Limit(time_limit), retry_unknown)
     again = sorted(store.unknown_seeds(variant, players) & set(p.seeds)) if retry_unknown else []
     p = replace(p, seeds=tuple(s for s in p.seeds if s not in again))
     if p.seeds or not again:
@@ -142,7 +142,7 @@ def _retry(store: Store, how: Retry, p: Plan, rows: list[Row]) -> None:
     try:
         with _nodes_status(label) as progress:
             how = replace(how, progress=progress)
-            retry_all(how, p.variant, p.players, rows, p.time_limit, on_row, on_unknown)
+            retry_all(how, p.variant, p.players, rows, p.limit, on_row, on_unknown)
     except KeyboardInterrupt:
         tell(
             f"interrupted: {decided} deals stored this run; the search in progress is "

@@ -72,26 +72,26 @@ def retry_deal(
     variant: str,
     players: int,
     seed: int,
-    time_limit: float | None,
+    limit: Limit,
     line: tuple[int, list[Action]] | None = None,
 ) -> tuple[Row | None, Solution]:
     """One unknown deal, searched on from its checkpoint for ``how.seconds``
-    or else ``time_limit`` seconds (all workers together; a row stores
-    ``time_limit``), walking back along ``line`` first: its row
+    or else ``limit``'s (all workers together; a row stores ``limit``'s
+    seconds), walking back along ``line`` first: its row
     when decided (the checkpoint is then removed), else None (the
     checkpoint stays for the next run). Ctrl-C writes the checkpoint and
     raises ``KeyboardInterrupt``."""
     deal = Deal.from_seed(seed, get_rules(variant), players)
     how.folder.mkdir(parents=True, exist_ok=True)
     path = checkpoint_of(how.folder, variant, players, seed)
-    limit = Limit(how.seconds or time_limit, progress=_progress_of(how, seed))
+    sitting = Limit(how.seconds or limit.time, progress=_progress_of(how, seed))
     sol = solve_split(
-        deal, limit, how.jobs, str(path), backend=how.backend, address=how.address, line=line
+        deal, sitting, how.jobs, str(path), backend=how.backend, address=how.address, line=line
     )
     interrupt.check()
     if sol.verdict == Verdict.UNKNOWN:
         return None, sol
-    return deal_row(variant, players, seed, sol, time_limit), sol
+    return deal_row(variant, players, seed, sol, limit), sol
 
 
 def _progress_of(how: Retry, seed: int) -> Callable[[int], None] | None:
@@ -104,7 +104,7 @@ def retry_all(
     variant: str,
     players: int,
     rows: list[Row],
-    time_limit: float | None,
+    limit: Limit,
     on_row: Callable[[Row], None],
     on_unknown: Callable[[int, Solution], None],
 ) -> None:
@@ -117,7 +117,7 @@ def retry_all(
         for stored in rows:
             seed = stored["seed"]
             line = stored_line(rules, stored)
-            row, sol = retry_deal(how, variant, players, seed, time_limit, line)
+            row, sol = retry_deal(how, variant, players, seed, limit, line)
             if row is None:
                 on_unknown(seed, sol)
                 continue

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import Backend, interrupt
+from ..models.outcome import NO_LIMIT, Limit
 from ..solver.the_game.split_workers import ray_module, start_ray
 from .store import Store
 from .work import Chunk, Kind, Row, StrongSpec, run_chunk
@@ -33,13 +34,13 @@ class Plan:
     players: int
     seeds: tuple[int, ...]  # the seeds still to do, ascending
     skipped: int  # seeds of the range already stored
-    time_limit: float | None
+    limit: Limit  # each deal's budget (a row stores its seconds)
     strong: StrongSpec | None = None  # Kind.STRONG: the player and its budget
 
     def chunks(self, size: int) -> list[Chunk]:
         s = self.seeds
         return [
-            (self.kind, self.variant, self.players, s[i : i + size], self.time_limit, self.strong)
+            (self.kind, self.variant, self.players, s[i : i + size], self.limit, self.strong)
             for i in range(0, len(s), size)
         ]
 
@@ -50,21 +51,21 @@ def plan(
     variant: str,
     players: int,
     seeds: Sequence[int],
-    time_limit: float | None = None,
+    limit: Limit = NO_LIMIT,
     retry_unknown: bool = False,
     strong: StrongSpec | None = None,
 ) -> Plan:
     """The seeds of ``seeds`` not stored yet (and, with ``retry_unknown``,
-    the unknown ones stored with a smaller budget than ``time_limit``)."""
+    the unknown ones stored with a smaller budget than ``limit``'s time)."""
     if kind is Kind.DEAL:
-        retry_below = (time_limit or float("inf")) if retry_unknown else None
+        retry_below = (limit.time or float("inf")) if retry_unknown else None
         done = store.deal_seeds(variant, players, retry_below)
     elif kind is Kind.STRONG and strong is not None:
         done = store.strong_seeds(variant, players, strong.key())
     else:
         done = store.blind_seeds(variant, players)
     todo = tuple(s for s in seeds if s not in done)
-    return Plan(kind, variant, players, todo, len(seeds) - len(todo), time_limit, strong)
+    return Plan(kind, variant, players, todo, len(seeds) - len(todo), limit, strong)
 
 
 def run(

@@ -51,7 +51,7 @@ class StrongSpec:
 
 
 # (kind, variant, players, seeds, time limit, strong player: for Kind.STRONG).
-Chunk = tuple[Kind, str, int, tuple[int, ...], float | None, StrongSpec | None]
+Chunk = tuple[Kind, str, int, tuple[int, ...], Limit, StrongSpec | None]
 
 
 def proof_kind(sol: Solution) -> str | None:
@@ -88,7 +88,7 @@ def line_turns(rules: Rules, text: str) -> tuple[Turn, ...]:
     return tuple(turns)
 
 
-def decide(variant: str, players: int, seed: int, time_limit: float | None) -> Row:
+def decide(variant: str, players: int, seed: int, limit: Limit) -> Row:
     """Solve the deal of ``seed`` (the start is free, rule C3) within the budget.
 
     The row is made only for a search that finished: an answer, or its whole
@@ -96,15 +96,15 @@ def decide(variant: str, players: int, seed: int, time_limit: float | None) -> R
     (``solve`` is polled), so its ``unknown`` is never stored as if the
     budget had run out."""
     deal = Deal.from_seed(seed, get_rules(variant), players)
-    sol = solve(deal, Limit(time_limit, None))
+    sol = solve(deal, limit)
     interrupt.check()
-    return deal_row(variant, players, seed, sol, time_limit)
+    return deal_row(variant, players, seed, sol, limit)
 
 
 def deal_row(
-    variant: str, players: int, seed: int, sol: Solution, time_limit: float | None
+    variant: str, players: int, seed: int, sol: Solution, limit: Limit
 ) -> Row:
-    """The ``deals`` row of a solution."""
+    """The ``deals`` row of a solution (its budget: ``limit``'s seconds)."""
     return {
         "variant": variant,
         "players": players,
@@ -119,7 +119,7 @@ def deal_row(
         "line": line_text(sol),
         "nodes": sol.nodes,
         "seconds": round(sol.seconds, 4),
-        "time_limit": time_limit,
+        "time_limit": limit.time,
         "version": __version__,
     }
 
@@ -171,11 +171,11 @@ def one(
     variant: str,
     players: int,
     seed: int,
-    time_limit: float | None,
+    limit: Limit,
     strong: StrongSpec | None = None,
 ) -> Row:
     if kind is Kind.DEAL:
-        return decide(variant, players, seed, time_limit)
+        return decide(variant, players, seed, limit)
     if kind is Kind.STRONG and strong is not None:
         return play_strong(variant, players, seed, strong)
     return play_blind(variant, players, seed)
@@ -183,5 +183,5 @@ def one(
 
 def run_chunk(chunk: Chunk) -> list[Row]:
     """Every seed of a chunk, in order (a Ray task's body)."""
-    kind, variant, players, seeds, time_limit, strong = chunk
-    return [one(Kind(kind), variant, players, s, time_limit, strong) for s in seeds]
+    kind, variant, players, seeds, limit, strong = chunk
+    return [one(Kind(kind), variant, players, s, limit, strong) for s in seeds]
