@@ -101,9 +101,10 @@ def test_order_pairs_see_a_loss_the_other_arguments_miss() -> None:
     assert (7, 9, 0) in order_pairs(k)
     bound = held_cards_bound(k)
     assert bound is not None and bound.kind is LossKind.ORDER_PAIRS
-    # The complete search (itself checked against the brute force) agrees.
+    # The search's cut at a turn start closes it at the root.
     res = Searcher(k, Limit(nodes=1_000_000), None).run()
     assert res.proven and not res.win
+    assert (res.stats.nodes, res.stats.stuck_cuts) == (1, 1)
 
 
 def test_no_order_pair_when_the_later_card_is_already_in_hand() -> None:
@@ -133,10 +134,11 @@ def test_a_later_player_waiting_for_a_pair_is_stuck() -> None:
     k.deck = front
     k.total = len(front)
     k.unplayed = sum(1 << c for c in front)
-    assert not k.stuck_ahead()
+    assert not k.stuck_in_round()
     bound = stuck_with_pairs(k)
     assert bound is not None and bound.kind is LossKind.ORDER_PAIRS
     assert "player 2" in bound.why
+    assert k.stuck_ahead()  # the searches' cut at a turn start
 
 
 def test_a_loss_closed_by_an_argument_names_it() -> None:
