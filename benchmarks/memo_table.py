@@ -15,10 +15,11 @@ nodes. The complete decision search (``ckernel.search``, solo: the turn
 beams, then the play-level search) runs first with memory doubling from
 16 MiB until no table entry is put out: the memory the proof needs, N.
 Then, with each ``--memory`` in MiB (default N/4 and N/8), the same search
-again (``--needs N``: no sweep, N as measured before): its verdict and cards left (which must be the same), the nodes and
-seconds beyond the roomy run's, and how many entries the full tables put
-out. Node counts are exact; seconds are wall-clock, so give the load
-(``uptime``) beside them. docs/c-kernels.md has the figures.
+again (``--needs N``: no sweep, N as measured before): its verdict and
+cards left (which must be the same), the nodes and seconds beyond the
+roomy run's, and how many entries the full tables put out. Node counts
+are exact; seconds are wall-clock, so give the load (``uptime``) beside
+them. docs/c-kernels.md has the figures.
 """
 
 from __future__ import annotations
