@@ -123,6 +123,7 @@ def same_position(py: Kernel, c: CKernel) -> None:
     assert (c.dead_mask(), c.dead_card()) == (py.dead_mask(), py.dead_card())
     assert c.reach() == py.reach()
     assert c.stuck_ahead() == py.stuck_ahead()
+    assert c.turn_cut() == py.turn_cut()
     assert c.evaluate() == py.evaluate()
     assert c.snapshot() == py.snapshot()
 

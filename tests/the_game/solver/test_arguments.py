@@ -134,11 +134,11 @@ def test_a_later_player_waiting_for_a_pair_is_stuck() -> None:
     k.deck = front
     k.total = len(front)
     k.unplayed = sum(1 << c for c in front)
-    assert not k.stuck_in_round()
+    assert not k.stuck_ahead()
     bound = stuck_with_pairs(k)
     assert bound is not None and bound.kind is LossKind.ORDER_PAIRS
     assert "player 2" in bound.why
-    assert k.stuck_ahead()  # the searches' cut at a turn start
+    assert k.turn_cut()  # the complete search's cut at a turn start
 
 
 def test_a_loss_closed_by_an_argument_names_it() -> None:

@@ -24,9 +24,9 @@ against the engine-only brute force on small deals):
   with the order pairs added).
 
 These run at the turn starts the split search hands out (``parallel``),
-at the root of ``api.search_position``, and, as a cut, at every turn start
-of the searches (``turn_start_cut`` through ``Kernel.stuck_ahead``; the
-compiled kernel's ``stuck_ahead`` is the same, node for node).
+at the root of ``api.search_position``, and, as a cut, at the turn starts
+of the complete search near the end (``turn_start_cut`` through
+``Kernel.turn_cut``; the compiled kernel's is the same, node for node).
 """
 
 from __future__ import annotations
@@ -279,11 +279,11 @@ CUT_HORIZON = 40
 
 
 def turn_start_cut(k: Kernel) -> bool:
-    """The searches' cut at a turn start (``Kernel.stuck_ahead``, in C
-    too), where at most ``CUT_HORIZON`` cards are left to draw: held cards
+    """The complete search's cut at a turn start (``Kernel.turn_cut``, in
+    C too), where at most ``CUT_HORIZON`` cards are left to draw: held cards
     with order pairs solo, a player of this round stuck with them with
-    several players. Not for Extreme (its kernel has no ``stuck_ahead``)."""
-    if k.total - k.pos > CUT_HORIZON:
+    several players. Not for Extreme (commands change what a pile takes)."""
+    if isinstance(k, ExtremeKernel) or k.total - k.pos > CUT_HORIZON:
         return False
     if k.players == 1:
         return held_cards_bound(k) is not None

@@ -160,7 +160,7 @@ class Searcher(Budgeted[Kernel]):
             self.stats.dead_card_cuts += 1
             self._bury(key)
             return Node.DEAD
-        if k.stuck_ahead():
+        if k.stuck_ahead() or k.turn_cut():
             self.stats.stuck_cuts += 1
             self._bury(key)
             return Node.DEAD

@@ -252,19 +252,18 @@ class Kernel(TurnLister):
         # cards strictly between hi and lo (hi may be -1 without descending piles)
         return self.unplayed & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)
 
+    def turn_cut(self) -> bool:
+        """At a turn start near the end, the turn-start loss arguments prove
+        no perfect clear (``arguments.turn_start_cut``): the complete
+        search's cut beside ``stuck_ahead`` (not the beams': there it costs
+        more than it saves)."""
+        if self.t != 0:
+            return False
+        from .arguments import turn_start_cut  # here: arguments imports this module
+
+        return turn_start_cut(self)
+
     def stuck_ahead(self) -> bool:
-        """True if a loss argument closes this position: at a turn start the
-        turn-start loss arguments (``arguments.turn_start_cut``: held cards
-        with order pairs solo, a player of this round stuck with them with
-        several players, near the end), then ``stuck_in_round``."""
-        if self.t == 0:
-            from .arguments import turn_start_cut  # here: arguments imports this module
-
-            if turn_start_cut(self):
-                return True
-        return self.stuck_in_round()
-
-    def stuck_in_round(self) -> bool:
         """True if a later player of this round cannot play their minimum
         when their turn comes (a sound loss with several players).
 

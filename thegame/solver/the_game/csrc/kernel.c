@@ -332,14 +332,14 @@ static int turn_start_cut(const Kernel *k) {
     return stuck_with_pairs(k);
 }
 
-/* Kernel.stuck_ahead: at a turn start the loss arguments above; then a
- * later player of this round cannot play their minimum when their turn
- * comes (argued there; not for Extreme) */
+/* Kernel.turn_cut: the arguments above at a turn start (not for Extreme) */
+int turn_cut(const Kernel *k) { return !k->extreme && k->s.t == 0 && turn_start_cut(k); }
+
+/* Kernel.stuck_ahead: a later player of this round cannot play their
+ * minimum when their turn comes (argued there; not for Extreme) */
 int stuck_ahead(const Kernel *k) {
     const State *s = &k->s;
-    if (k->extreme) return 0;
-    if (s->t == 0 && turn_start_cut(k)) return 1;
-    if (k->players == 1) return 0;
+    if (k->extreme || k->players == 1) return 0;
     int left = k->total - s->pos - s->t;
     CardMask before = 0;
     for (int i = 1; i < k->players; i++) {

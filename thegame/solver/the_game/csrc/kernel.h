@@ -187,6 +187,7 @@ int all_moves(const Kernel *k, Move *out);
 TurnUndo end_turn(Kernel *k);
 void reach(const Kernel *k, int *lo_out, int *hi_out);
 int stuck_ahead(const Kernel *k);
+int turn_cut(const Kernel *k);
 CardMask dead_mask(const Kernel *k);
 int evaluate(const Kernel *k);
 
