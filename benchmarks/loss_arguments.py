@@ -178,6 +178,14 @@ class ArgumentKernel(Kernel):
         return True
 
 
+class NoCutKernel(Kernel):
+    """The reference kernel without the turn-start cut it has since
+    (``Kernel.turn_cut``, near the end): ``--in-search``'s baseline."""
+
+    def turn_cut(self) -> bool:
+        return False
+
+
 class PlainKernel(Kernel):
     """The reference kernel without dominance between positions (which the
     solver has built in since, ``Searcher._is_dead``): the baseline."""
@@ -373,7 +381,7 @@ def in_search(seed: int, players: int, max_nodes: int) -> None:
     print(f"profi-hard {players}p seed {seed}: {len(line)} turn starts on the line")
     for turn, snap in reversed(line):
         rows = []
-        for cls in (Kernel, ArgumentKernel):
+        for cls in (NoCutKernel, ArgumentKernel):
             k = cls.from_state(GameState(deal, first=1))
             k.restore(snap)
             ArgumentKernel.fired = Counter()
