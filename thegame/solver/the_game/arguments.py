@@ -269,11 +269,11 @@ def stuck_with_pairs(k: Kernel) -> LossBound | None:
     return None
 
 
-# The searches' cut runs where the draw pile holds at most this many cards
-# (kernel.h's CUT_HORIZON too). Nearer the end it pays: from the turn starts
-# 13-20 of profi-hard seed 108's best line it saves 27-31% of the compiled
-# search's nodes and a fifth of its time; from the start of 80-98-card deals,
-# where it seldom fires, it cost a fifth more time for a fifth fewer nodes
+# The complete search's cut runs where the draw pile holds at most this many
+# cards (kernel.h's CUT_HORIZON too). There it pays: from the turn starts
+# 11-20 of profi-hard seed 108's stored best line it saves 22-28% of the
+# compiled search's nodes and 17-34% of its time; with a long draw pile it
+# seldom fires and costs more than it saves, and in the beams too
 # (docs/c-kernels.md).
 CUT_HORIZON = 40
 
