@@ -33,7 +33,7 @@
 #define KERNEL_MAX_SIZE CARD_LIMIT /* card values and start tops below it */
 #define MAX_KEY_WORDS (2 + 2 * KERNEL_MAX_PLAYERS)
 #define MAX_MOVES 256
-/* arguments.CUT_HORIZON: the turn-start loss arguments cut the searches
+/* arguments.CUT_HORIZON: the turn-start loss arguments cut the complete search
  * where the draw pile holds at most this many cards */
 #define CUT_HORIZON 40
 
