@@ -179,11 +179,10 @@ class ArgumentKernel(Kernel):
 
 
 class NoCutKernel(Kernel):
-    """The reference kernel without the turn-start cut it has since
-    (``Kernel.turn_cut``, near the end): ``--in-search``'s baseline."""
+    """The reference kernel without the turn-start cut the search has since
+    (``arguments.turn_cut``, near the end): ``--in-search``'s baseline."""
 
-    def turn_cut(self) -> bool:
-        return False
+    turn_cuts = False
 
 
 class PlainKernel(Kernel):

@@ -21,6 +21,7 @@ from thegame.solver.the_game.arguments import (
     held_cards_bound,
     order_pairs,
     stuck_with_pairs,
+    turn_cut,
     turn_start_bound,
 )
 from thegame.solver.the_game.dfs import Searcher
@@ -138,7 +139,7 @@ def test_a_later_player_waiting_for_a_pair_is_stuck() -> None:
     bound = stuck_with_pairs(k)
     assert bound is not None and bound.kind is LossKind.ORDER_PAIRS
     assert "player 2" in bound.why
-    assert k.turn_cut()  # the complete search's cut at a turn start
+    assert turn_cut(k)  # the complete search's cut at a turn start
 
 
 def test_a_loss_closed_by_an_argument_names_it() -> None:

@@ -26,7 +26,7 @@ against the engine-only brute force on small deals):
 These run at the turn starts the split search hands out (``parallel``),
 at the root of ``api.search_position``, and, as a cut, at the turn starts
 of the complete search near the end (``turn_start_cut`` through
-``Kernel.turn_cut``; the compiled kernel's is the same, node for node).
+``arguments.turn_cut``; the compiled kernel's is the same, node for node).
 """
 
 from __future__ import annotations
@@ -279,7 +279,7 @@ CUT_HORIZON = 40
 
 
 def turn_start_cut(k: Kernel) -> bool:
-    """The complete search's cut at a turn start (``Kernel.turn_cut``, in
+    """The complete search's cut at a turn start (``arguments.turn_cut``, in
     C too), where at most ``CUT_HORIZON`` cards are left to draw: held cards
     with order pairs solo, a player of this round stuck with them with
     several players. Not for Extreme (commands change what a pile takes)."""
@@ -288,6 +288,13 @@ def turn_start_cut(k: Kernel) -> bool:
     if k.players == 1:
         return held_cards_bound(k) is not None
     return stuck_with_pairs(k) is not None
+
+
+def turn_cut(k: Kernel) -> bool:
+    """The complete search's cut (``dfs.Searcher``; C ``turn_cut``): at a
+    turn start, ``turn_start_cut``, unless the kernel class turns it off
+    (``Kernel.turn_cuts``, for a baseline)."""
+    return k.t == 0 and k.turn_cuts and turn_start_cut(k)
 
 
 def turn_start_bound(k: Kernel) -> LossBound | None:
@@ -319,6 +326,7 @@ __all__ = [
     "pair_masks",
     "stuck_with_pairs",
     "takers",
+    "turn_cut",
     "turn_start_bound",
     "turn_start_cut",
 ]

@@ -73,6 +73,9 @@ class Kernel(TurnLister):
     # card another's take (``placement.takes_all_of``), all else equal, is
     # at least as good: the dead memo answers such positions too (``dfs``).
     tops_dominate = True
+    # The complete search's turn-start cut (``arguments.turn_cut``); off in
+    # a benchmark's baseline
+    turn_cuts = True
 
     def __init__(self, deal: Deal, first: int) -> None:
         rules: Rules = deal.rules
@@ -251,17 +254,6 @@ class Kernel(TurnLister):
             return 0
         # cards strictly between hi and lo (hi may be -1 without descending piles)
         return self.unplayed & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)
-
-    def turn_cut(self) -> bool:
-        """At a turn start near the end, the turn-start loss arguments prove
-        no perfect clear (``arguments.turn_start_cut``): the complete
-        search's cut beside ``stuck_ahead`` (not the beams': there it costs
-        more than it saves)."""
-        if self.t != 0:
-            return False
-        from .arguments import turn_start_cut  # here: arguments imports this module
-
-        return turn_start_cut(self)
 
     def stuck_ahead(self) -> bool:
         """True if a later player of this round cannot play their minimum

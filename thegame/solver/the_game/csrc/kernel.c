@@ -332,7 +332,7 @@ static int turn_start_cut(const Kernel *k) {
     return stuck_with_pairs(k);
 }
 
-/* Kernel.turn_cut: the arguments above at a turn start (not for Extreme) */
+/* arguments.turn_cut: the arguments above at a turn start (not for Extreme) */
 int turn_cut(const Kernel *k) { return !k->extreme && k->s.t == 0 && turn_start_cut(k); }
 
 /* Kernel.stuck_ahead: a later player of this round cannot play their
