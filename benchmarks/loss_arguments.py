@@ -112,6 +112,13 @@ PLAYER_SETS = {
 }
 
 
+class NoCutKernel(Kernel):
+    """The reference kernel without the turn-start cut the search has since
+    (``arguments.turn_cut``, near the end): ``--in-search``'s baseline."""
+
+    turn_cuts = False
+
+
 class PlainKernel(Kernel):
     """The reference kernel without dominance between positions (which the
     solver has built in since, ``Searcher._is_dead``): the baseline."""
@@ -312,7 +319,7 @@ def in_search(seed: int, players: int, max_nodes: int) -> None:
     print(f"profi-hard {players}p seed {seed}: {len(line)} turn starts on the line")
     for turn, snap in reversed(line):
         rows = []
-        for cls in (Kernel, ArgumentKernel):
+        for cls in (NoCutKernel, ArgumentKernel):
             k = cls.from_state(GameState(deal, first=1))
             k.restore(snap)
             ArgumentKernel.fired = Counter()

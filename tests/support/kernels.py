@@ -16,6 +16,7 @@ from thegame.models.the_game import (
     Play,
     is_ascending,
 )
+from thegame.solver.the_game.arguments import turn_cut
 from thegame.solver.the_game.ckernel import CKernel
 from thegame.solver.the_game.kernel import Kernel
 
@@ -123,6 +124,7 @@ def same_position(py: Kernel, c: CKernel) -> None:
     assert (c.dead_mask(), c.dead_card()) == (py.dead_mask(), py.dead_card())
     assert c.reach() == py.reach()
     assert c.stuck_ahead() == py.stuck_ahead()
+    assert c.turn_cut() == turn_cut(py)
     assert c.evaluate() == py.evaluate()
     assert c.snapshot() == py.snapshot()
 

@@ -3,7 +3,8 @@
  *
  * - Table: a bounded map from keys of ``kw`` words to int32 values (the
  *   search kernel's memos). Past ``maxcap`` slots it takes no new key, or
- *   (tab_keep) one that displaces a cheaper value, so memory stays bounded;
+ *   (tab_keep) puts one out in two levels, deep and recent, so memory stays
+ *   bounded and the search goes on;
  *   the searches stay sound because a memo entry only saves work. Which
  *   keys a full table keeps depends on hash_words, so the node counts of a
  *   search that fills its memo do too: the mix below is fixed.
@@ -161,32 +162,67 @@ static inline void tab_put(Table *t, const uint64_t *key, int32_t val) {
 }
 
 /* tab_put for a memo whose values say what an entry is worth (the larger,
- * the more). Where the table is full, a new key takes the slot of the
- * cheapest entry among the first KEEP_PROBE slots of its probe path, if
- * that is worth less: a full memo then keeps the costly entries instead of
- * refusing every new one. The slot is taken in place, so every other key's
- * probe path stays whole; the key put out is only not found again. */
+ * the more: the classic search's dead memo values a proof by the bits of
+ * the nodes it took). Where the table is full, a new key takes a slot among
+ * the first KEEP_PROBE of its probe path, in two levels (as the
+ * transposition tables of the Domineering solvers, "TwoBig1"):
+ * - deep: it takes the slot of the window's cheapest entry if it is worth
+ *   at least as much; the entry put out moves to the window's recent slot
+ *   (where it stays on its own probe path), putting that one out;
+ * - recent: else it takes the window's recent slot, whatever that holds
+ *   (always replace), or, where the window has none yet, the cheapest
+ *   entry's, which becomes it.
+ * So a full memo keeps the costly proofs and still takes the fresh cheap
+ * ones the search is about to ask again. Slots are taken in place, so
+ * every other key's probe path stays whole; a key put out is only not
+ * found again. A recent entry's value carries KEEP_RECENT (keep_worth
+ * reads it without). Only this function sets it; the duel's tables, which
+ * never call it, see plain values. */
 #define KEEP_PROBE 8
+#define KEEP_RECENT ((int32_t)1 << 30)
+#define KEEP_NONE ((size_t)-1)
+
+static inline int32_t keep_worth(int32_t val) { return val & ~KEEP_RECENT; }
+
+static inline void keep_put(Table *t, size_t i, const uint64_t *key, uint8_t tag, int32_t val) {
+    memcpy(t->keys + i * t->kw, key, t->kw * sizeof(uint64_t));
+    t->vals[i] = val;
+    t->used[i] = tag;
+}
+
+/* The deep entry at ``low`` moves to the recent slot ``rec`` when that lies
+ * on its probe path (from its home to ``low``, or past ``low``: the window
+ * has no free slot between); else it is put out, and the recent one stays. */
+static inline void keep_demote(Table *t, size_t low, size_t rec) {
+    size_t mask = t->cap - 1, home = hash_words(t->keys + low * t->kw, t->kw) & mask;
+    if (((rec - home) & mask) > ((low - home) & mask) && ((rec - low) & mask) >= KEEP_PROBE)
+        return;
+    keep_put(t, rec, t->keys + low * t->kw, t->used[low], t->vals[low] | KEEP_RECENT);
+}
+
 static inline void tab_keep(Table *t, const uint64_t *key, int32_t val) {
     size_t i = tab_slot(t, key);
     if (t->used[i]) {
-        if (t->vals[i] < val) t->vals[i] = val;
+        if (keep_worth(t->vals[i]) < val) t->vals[i] = val | (t->vals[i] & KEEP_RECENT);
         return;
     }
     if (tab_add(t, i, key, val)) return;
     uint64_t h = hash_words(key, t->kw);
-    size_t mask = t->cap - 1, j = h & mask, low = 0;
-    int found = 0;
-    for (int n = 0; n < KEEP_PROBE && t->used[j]; n++, j = (j + 1) & mask)
-        if (!found || t->vals[j] < t->vals[low]) {
+    size_t mask = t->cap - 1, j = h & mask, low = KEEP_NONE, rec = KEEP_NONE;
+    for (int n = 0; n < KEEP_PROBE && t->used[j]; n++, j = (j + 1) & mask) {
+        if (t->vals[j] & KEEP_RECENT) {
+            if (rec == KEEP_NONE) rec = j;
+        } else if (low == KEEP_NONE || t->vals[j] < t->vals[low]) {
             low = j;
-            found = 1;
         }
-    if (found && t->vals[low] < val) {
-        memcpy(t->keys + low * t->kw, key, t->kw * sizeof(uint64_t));
-        t->vals[low] = val;
-        t->used[low] = tag_of(h);
-        t->replaced++;
+    }
+    if (low == KEEP_NONE && rec == KEEP_NONE) return; /* its home is free: the table takes no more */
+    t->replaced++;
+    if (low != KEEP_NONE && t->vals[low] <= val) {
+        if (rec != KEEP_NONE) keep_demote(t, low, rec);
+        keep_put(t, low, key, tag_of(h), val);
+    } else {
+        keep_put(t, rec != KEEP_NONE ? rec : low, key, tag_of(h), val | KEEP_RECENT);
     }
 }
 

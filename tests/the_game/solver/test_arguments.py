@@ -21,6 +21,7 @@ from thegame.solver.the_game.arguments import (
     held_cards_bound,
     order_pairs,
     stuck_with_pairs,
+    turn_cut,
     turn_start_bound,
 )
 from thegame.solver.the_game.dfs import Searcher
@@ -101,9 +102,10 @@ def test_order_pairs_see_a_loss_the_other_arguments_miss() -> None:
     assert (7, 9, 0) in order_pairs(k)
     bound = held_cards_bound(k)
     assert bound is not None and bound.kind is LossKind.ORDER_PAIRS
-    # The complete search (itself checked against the brute force) agrees.
+    # The search's cut at a turn start closes it at the root.
     res = Searcher(k, Limit(nodes=1_000_000), None).run()
     assert res.proven and not res.win
+    assert (res.stats.nodes, res.stats.stuck_cuts) == (1, 1)
 
 
 def test_no_order_pair_when_the_later_card_is_already_in_hand() -> None:
@@ -137,6 +139,7 @@ def test_a_later_player_waiting_for_a_pair_is_stuck() -> None:
     bound = stuck_with_pairs(k)
     assert bound is not None and bound.kind is LossKind.ORDER_PAIRS
     assert "player 2" in bound.why
+    assert turn_cut(k)  # the complete search's cut at a turn start
 
 
 def test_a_loss_closed_by_an_argument_names_it() -> None:

@@ -23,9 +23,10 @@ against the engine-only brute force on small deals):
   cards that can be laid before their turn ends (``Kernel.stuck_ahead``
   with the order pairs added).
 
-These run in Python at the turn starts the split search hands out
-(``parallel``) and at the root of ``api.search_position``; the compiled
-search does not call them, so it stays node for node with the Python one.
+These run at the turn starts the split search hands out (``parallel``),
+at the root of ``api.search_position``, and, as a cut, at the turn starts
+of the complete search near the end (``turn_start_cut`` through
+``arguments.turn_cut``; the compiled kernel's is the same, node for node).
 """
 
 from __future__ import annotations
@@ -104,27 +105,46 @@ def takers(k: Kernel) -> dict[int, int]:
     return out
 
 
+def pair_masks(k: Kernel) -> list[tuple[int, int, int]]:
+    """The order pairs by their second card: (y, xs, pile), the cards x of
+    ``xs`` (a bitmask) each make an order pair (x, y, pile) (``order_pairs``).
+    Computed over bitmasks, as the search asks at every turn start."""
+    un = k.unplayed
+    reach = []
+    for i in range(k.n_piles):
+        if i < k.n_asc:
+            reach.append(un & ~((1 << pile_low(k, k.tops[i], un)) - 1))
+        else:
+            reach.append(un & ((1 << (pile_high(k, k.tops[i], un) + 1)) - 1))
+    out: list[tuple[int, int, int]] = []
+    for pile, can in enumerate(reach):
+        only = can
+        for other, more in enumerate(reach):
+            if other != pile:
+                only &= ~more
+        rest_only = only
+        while rest_only:
+            y = (rest_only & -rest_only).bit_length() - 1
+            rest_only &= rest_only - 1
+            rest = un & ~(1 << y)
+            if pile < k.n_asc:
+                xs = only & ((1 << pile_low(k, y, rest)) - 1)
+            else:
+                xs = only & ~((1 << (pile_high(k, y, rest) + 1)) - 1)
+            xs &= ~(1 << y)
+            if xs:
+                out.append((y, xs, pile))
+    return out
+
+
 def order_pairs(k: Kernel) -> list[tuple[int, int, int]]:
     """(x, y, pile): x and y are cards only ``pile`` can ever take, and once
     the pile shows y it can never take x (an ascending pile: x < y and no
     chain of backward tricks from y over the unplayed cards reaches x). So
     every perfect clear lays x before y."""
-    un = k.unplayed
-    only: dict[int, list[int]] = {}
-    for c, piles in takers(k).items():
-        if piles and piles & (piles - 1) == 0:
-            only.setdefault(piles.bit_length() - 1, []).append(c)
     out: list[tuple[int, int, int]] = []
-    for pile, cards in only.items():
-        asc = pile < k.n_asc
-        for y in cards:
-            rest = un & ~(1 << y)
-            if asc:
-                low = pile_low(k, y, rest)
-                out.extend((x, y, pile) for x in cards if x < low and x != y)
-            else:
-                high = pile_high(k, y, rest)
-                out.extend((x, y, pile) for x in cards if x > high and x != y)
+    for y, xs, pile in pair_masks(k):
+        out.extend((x, y, pile) for x in range(xs.bit_length()) if xs >> x & 1)
     return out
 
 
@@ -154,19 +174,17 @@ def _cards_text(cards: list[int]) -> str:
 
 
 def _waits(k: Kernel, pairs: list[tuple[int, int, int]]) -> dict[int, int]:
-    """For each card y of an order pair, the number of cards to draw before
-    y can be laid (its x drawn): y waits in its hand until then."""
-    index = {c: i for i, c in enumerate(k.deck[k.pos :])}
+    """For each card y of an order pair (``pair_masks``), the number of
+    cards to draw before y can be laid (its x drawn): y waits in its hand
+    until then."""
     held = 0
     for h in k.hands:
         held |= h
     wait: dict[int, int] = {}
-    for x, y, _ in pairs:
-        if held >> x & 1:
-            continue  # x is in a hand: it may go down at once
-        d = index.get(x)
-        if d is not None:
-            wait[y] = max(wait.get(y, 0), d + 1)
+    for y, xs, _ in pairs:
+        drawn = xs & ~held  # an x in a hand may go down at once
+        if drawn:
+            wait[y] = max(i for i in range(k.pos, k.total) if drawn >> k.deck[i] & 1) - k.pos + 1
     return wait
 
 
@@ -180,7 +198,7 @@ def held_cards_bound(k: Kernel, pairs: bool = True) -> LossBound | None:
     draw = k.deck[k.pos :]
     cards = k.hands[0]
     hand = cards.bit_count()  # solo, while the draw pile lasts: always full
-    wait = _waits(k, order_pairs(k)) if pairs else {}
+    wait = _waits(k, pair_masks(k)) if pairs else {}
     no_asc_bound = k.total + k.rules.low + 1
     can_start = [False] * (len(draw) + hand + 1)
     can_start[0] = True
@@ -219,7 +237,7 @@ def stuck_with_pairs(k: Kernel) -> LossBound | None:
     that cannot be laid before that turn ends."""
     if k.players == 1 or k.t != 0:
         return None
-    pairs = order_pairs(k)
+    pairs = pair_masks(k)
     left = k.total - k.pos
     before = 0
     no_asc_bound = k.total + k.rules.low + 1
@@ -235,9 +253,9 @@ def stuck_with_pairs(k: Kernel) -> LossBound | None:
         lo = min(lo, no_asc_bound)
         out = ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1) if hi + 1 < lo else 0
         waiting = 0
-        for x, y, _ in pairs:
-            if hand >> y & 1 and not avail >> x & 1:
-                waiting |= 1 << y  # x cannot be laid before q's turn ends
+        for y, xs, _ in pairs:
+            if hand >> y & 1 and xs & ~avail:
+                waiting |= 1 << y  # an x cannot be laid before q's turn ends
         playable = hand & ~out & ~waiting
         if playable.bit_count() < k.min_play:
             kind = LossKind.ORDER_PAIRS if waiting & hand & ~out else LossKind.HELD_CARDS
@@ -249,6 +267,34 @@ def stuck_with_pairs(k: Kernel) -> LossBound | None:
                 why += " (others wait for a card only the same pile can take first)"
             return LossBound(kind, 1, why)
     return None
+
+
+# The complete search's cut runs where the draw pile holds at most this many
+# cards (kernel.h's CUT_HORIZON too). There it pays: from the turn starts
+# 11-20 of profi-hard seed 108's stored best line it saves 22-28% of the
+# compiled search's nodes and 17-34% of its time; with a long draw pile it
+# seldom fires and costs more than it saves, and in the beams too
+# (docs/c-kernels.md).
+CUT_HORIZON = 40
+
+
+def turn_start_cut(k: Kernel) -> bool:
+    """The complete search's cut at a turn start (``arguments.turn_cut``, in
+    C too), where at most ``CUT_HORIZON`` cards are left to draw: held cards
+    with order pairs solo, a player of this round stuck with them with
+    several players. Not for Extreme (commands change what a pile takes)."""
+    if isinstance(k, ExtremeKernel) or k.total - k.pos > CUT_HORIZON:
+        return False
+    if k.players == 1:
+        return held_cards_bound(k) is not None
+    return stuck_with_pairs(k) is not None
+
+
+def turn_cut(k: Kernel) -> bool:
+    """The complete search's cut (``dfs.Searcher``; C ``turn_cut``): at a
+    turn start, ``turn_start_cut``, unless the kernel class turns it off
+    (``Kernel.turn_cuts``, for a baseline)."""
+    return k.t == 0 and k.turn_cuts and turn_start_cut(k)
 
 
 def turn_start_bound(k: Kernel) -> LossBound | None:
@@ -270,13 +316,17 @@ def bound_of(k: Kernel) -> int:
 
 
 __all__ = [
+    "CUT_HORIZON",
     "LossBound",
     "LossKind",
     "bound_of",
     "dead_cards_bound",
     "held_cards_bound",
     "order_pairs",
+    "pair_masks",
     "stuck_with_pairs",
     "takers",
+    "turn_cut",
     "turn_start_bound",
+    "turn_start_cut",
 ]

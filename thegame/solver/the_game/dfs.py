@@ -18,6 +18,7 @@ from enum import IntEnum
 
 from ...models.outcome import Limit, OutOfBudget
 from ...models.the_game.placement import takes_all_of
+from .arguments import turn_cut
 from .budget import Budgeted, SearchStats
 from .kernel import END, FIRE_MARK, INF, Action, Kernel
 
@@ -160,7 +161,7 @@ class Searcher(Budgeted[Kernel]):
             self.stats.dead_card_cuts += 1
             self._bury(key)
             return Node.DEAD
-        if k.stuck_ahead():
+        if k.stuck_ahead() or turn_cut(k):
             self.stats.stuck_cuts += 1
             self._bury(key)
             return Node.DEAD

@@ -73,6 +73,9 @@ class Kernel(TurnLister):
     # card another's take (``placement.takes_all_of``), all else equal, is
     # at least as good: the dead memo answers such positions too (``dfs``).
     tops_dominate = True
+    # The complete search's turn-start cut (``arguments.turn_cut``); off in
+    # a benchmark's baseline
+    turn_cuts = True
 
     def __init__(self, deal: Deal, first: int) -> None:
         rules: Rules = deal.rules

@@ -308,6 +308,7 @@ BOOL_METHOD(min_met, k->extreme ? x_can_end(k) : k->s.t >= k->s.turn_min)
 BOOL_METHOD(end_loses, !k->extreme && k->s.pending != 0)
 BOOL_METHOD(auto_end, auto_end(k))
 BOOL_METHOD(dead_card, dead_mask(k) != 0)
+BOOL_METHOD(turn_cut, turn_cut(k))
 
 static PyObject *core_dead_mask(CoreObject *self, PyObject *unused) {
     (void)unused;
@@ -485,6 +486,7 @@ static PyMethodDef core_methods[] = {
     {"dead_mask", (PyCFunction)core_dead_mask, METH_NOARGS, NULL},
     {"reach", (PyCFunction)core_reach, METH_NOARGS, NULL},
     {"stuck_ahead", (PyCFunction)core_stuck_ahead, METH_NOARGS, NULL},
+    {"turn_cut", (PyCFunction)core_turn_cut, METH_NOARGS, NULL},
     {"evaluate", (PyCFunction)core_evaluate, METH_NOARGS, NULL},
     {"solo_turns", (PyCFunction)core_solo_turns, METH_VARARGS, NULL},
     {"fire_turns", (PyCFunction)core_fire_turns, METH_VARARGS, NULL},

@@ -173,30 +173,38 @@ TurnUndo end_turn(Kernel *k) {
     return u;
 }
 
+/* arguments.pile_low: the lowest card an ascending pile showing ``top``
+ * can ever take when only the cards of ``un`` are ever played */
+static int pile_low(const Kernel *k, int top, CardMask un) {
+    int low = top + 1;
+    for (;;) {
+        CardMask src = (un & ~cards_below(low)) | card_bit(top);
+        CardMask tgt = (src >> k->step) & un & cards_below(low);
+        if (!tgt) return low;
+        low = lowest_card(tgt);
+    }
+}
+
+/* arguments.pile_high: pile_low mirrored */
+static int pile_high(const Kernel *k, int top, CardMask un) {
+    int high = top - 1;
+    for (;;) {
+        CardMask src = (un & cards_below(high + 1)) | card_bit(top);
+        CardMask tgt = (src << k->step) & un & ~cards_below(high + 1);
+        if (!tgt) return high;
+        high = highest_card(tgt);
+    }
+}
+
 /* Kernel.reach(cards): as if only the cards of ``un`` could ever be played */
 static void reach_cards(const Kernel *k, CardMask un, int *lo_out, int *hi_out) {
-    const State *s = &k->s;
-    int step = k->step;
-    int lo = INF;
+    int lo = INF, hi = -1;
     for (int i = 0; i < k->n_asc; i++) {
-        int t = s->tops[i], low = t + 1;
-        for (;;) {
-            CardMask src = (un & ~cards_below(low)) | card_bit(t);
-            CardMask tgt = (src >> step) & un & cards_below(low);
-            if (!tgt) break;
-            low = lowest_card(tgt);
-        }
+        int low = pile_low(k, k->s.tops[i], un);
         if (low < lo) lo = low;
     }
-    int hi = -1;
     for (int i = k->n_asc; i < k->n_piles; i++) {
-        int t = s->tops[i], high = t - 1;
-        for (;;) {
-            CardMask src = (un & cards_below(high + 1)) | card_bit(t);
-            CardMask tgt = (src << step) & un & ~cards_below(high + 1);
-            if (!tgt) break;
-            high = highest_card(tgt);
-        }
+        int high = pile_high(k, k->s.tops[i], un);
         if (high > hi) hi = high;
     }
     *lo_out = lo;
@@ -219,6 +227,113 @@ void reach(const Kernel *k, int *lo_out, int *hi_out) {
     }
     reach_cards(k, s->unplayed, lo_out, hi_out);
 }
+
+/* ---- the turn-start loss arguments (arguments.py) ------------------------ */
+
+/* arguments.order_pairs, as masks: ``before[y]``, for each card y of the
+ * mask returned, the cards x only the same one pile can ever take that it
+ * can never take once it shows y: every perfect clear lays them first */
+static CardMask order_pairs(const Kernel *k, CardMask *before) {
+    CardMask un = k->s.unplayed, reach[KERNEL_MAX_PILES], ys = 0;
+    for (int i = 0; i < k->n_piles; i++)
+        reach[i] = i < k->n_asc ? un & ~cards_below(pile_low(k, k->s.tops[i], un))
+                                : un & cards_below(pile_high(k, k->s.tops[i], un) + 1);
+    for (int p = 0; p < k->n_piles; p++) {
+        CardMask only = reach[p];
+        for (int q = 0; q < k->n_piles; q++)
+            if (q != p) only &= ~reach[q];
+        for (CardMask left = only; left; left &= left - 1) {
+            int y = lowest_card(left);
+            CardMask rest = un & ~card_bit(y), xs;
+            if (p < k->n_asc)
+                xs = only & cards_below(pile_low(k, y, rest));
+            else
+                xs = only & ~cards_below(pile_high(k, y, rest) + 1);
+            before[y] = xs & ~card_bit(y);
+            if (before[y]) ys |= card_bit(y);
+        }
+    }
+    return ys;
+}
+
+/* arguments._waits: for each card y of ``ys``, how many cards are drawn
+ * before it can be laid (its last x out of the draw pile) */
+static void pair_waits(const Kernel *k, CardMask ys, const CardMask *before, int *wait) {
+    const State *s = &k->s;
+    int at[KERNEL_MAX_SIZE];
+    CardMask held = 0;
+    for (int p = 0; p < k->players; p++) held |= s->hands[p];
+    for (int i = s->pos; i < k->total; i++) at[k->deck[i]] = i - s->pos;
+    for (CardMask left = ys; left; left &= left - 1) {
+        int y = lowest_card(left), w = 0;
+        for (CardMask xs = before[y] & ~held; xs; xs &= xs - 1)
+            if (at[lowest_card(xs)] + 1 > w) w = at[lowest_card(xs)] + 1;
+        wait[y] = w;
+    }
+}
+
+/* arguments.held_cards_bound, solo at a turn start with cards to draw: no
+ * sequence of turns gets past the draw pile (argued there) */
+static int held_cards(const Kernel *k) {
+    const State *s = &k->s;
+    CardMask before[KERNEL_MAX_SIZE], cards = s->hands[0];
+    int wait[KERNEL_MAX_SIZE], n_draw = k->total - s->pos, hand = card_count(cards);
+    CardMask ys = order_pairs(k, before);
+    pair_waits(k, ys, before, wait);
+    unsigned char can_start[2 * KERNEL_MAX_SIZE + 1] = {1};
+    for (int st = 0; st < n_draw; st++) {
+        if (st) cards |= card_bit(k->deck[s->pos + st - 1]);
+        if (!can_start[st]) continue;
+        int lo, hi;
+        reach_cards(k, cards, &lo, &hi);
+        if (lo > k->total + k->low + 1) lo = k->total + k->low + 1;
+        CardMask out = hi + 1 < lo ? cards & cards_below(lo) & ~cards_below(hi + 1) : 0;
+        CardMask waiting = 0;
+        for (CardMask left = ys & cards; left; left &= left - 1)
+            if (st < wait[lowest_card(left)]) waiting |= card_bit(lowest_card(left));
+        int stuck = card_count(out | (waiting & ~out));
+        for (int j = k->min_play; j <= hand - stuck; j++) {
+            if (st + j >= n_draw) return 0; /* some line gets past the draw pile */
+            can_start[st + j] = 1;
+        }
+    }
+    return 1;
+}
+
+/* arguments.stuck_with_pairs: several players at a turn start, the one to
+ * move or a later one of this round cannot lay the minimum, the cards
+ * waiting for an order pair's other card counted as held */
+static int stuck_with_pairs(const Kernel *k) {
+    const State *s = &k->s;
+    CardMask before[KERNEL_MAX_SIZE], seen = 0;
+    CardMask ys = order_pairs(k, before);
+    int left = k->total - s->pos;
+    for (int i = 0; i < k->players; i++) {
+        if (i) seen |= s->hands[(s->cur + i - 1) % k->players];
+        if (left <= card_count(seen)) return 0; /* the minimum may drop */
+        CardMask hand = s->hands[(s->cur + i) % k->players], avail = seen | hand;
+        int lo, hi;
+        reach_cards(k, avail, &lo, &hi);
+        if (lo > k->total + k->low + 1) lo = k->total + k->low + 1;
+        CardMask out = hi + 1 < lo ? cards_below(lo) & ~cards_below(hi + 1) : 0, waiting = 0;
+        for (CardMask w = ys & hand; w; w &= w - 1)
+            if (before[lowest_card(w)] & ~avail) waiting |= card_bit(lowest_card(w));
+        if (card_count(hand & ~out & ~waiting) < k->min_play) return 1;
+    }
+    return 0;
+}
+
+/* arguments.turn_start_cut: held cards with order pairs (solo), or a
+ * player of this round stuck with them (several players), where the draw
+ * pile holds at most CUT_HORIZON cards */
+static int turn_start_cut(const Kernel *k) {
+    if (k->total - k->s.pos > CUT_HORIZON) return 0;
+    if (k->players == 1) return k->s.pos < k->total && held_cards(k);
+    return stuck_with_pairs(k);
+}
+
+/* arguments.turn_cut: the arguments above at a turn start (not for Extreme) */
+int turn_cut(const Kernel *k) { return !k->extreme && k->s.t == 0 && turn_start_cut(k); }
 
 /* Kernel.stuck_ahead: a later player of this round cannot play their
  * minimum when their turn comes (argued there; not for Extreme) */

@@ -33,6 +33,9 @@
 #define KERNEL_MAX_SIZE CARD_LIMIT /* card values and start tops below it */
 #define MAX_KEY_WORDS (2 + 2 * KERNEL_MAX_PLAYERS)
 #define MAX_MOVES 256
+/* arguments.CUT_HORIZON: the turn-start loss arguments cut the complete search
+ * where the draw pile holds at most this many cards */
+#define CUT_HORIZON 40
 
 /* The position: Kernel's mutable fields (Kernel.snapshot) */
 typedef struct {
@@ -184,6 +187,7 @@ int all_moves(const Kernel *k, Move *out);
 TurnUndo end_turn(Kernel *k);
 void reach(const Kernel *k, int *lo_out, int *hi_out);
 int stuck_ahead(const Kernel *k);
+int turn_cut(const Kernel *k);
 CardMask dead_mask(const Kernel *k);
 int evaluate(const Kernel *k);
 

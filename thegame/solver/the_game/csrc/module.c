@@ -238,7 +238,8 @@ static PyObject *deadset_dump(DeadSetObject *self, PyObject *noargs) {
     for (size_t i = 0; i < t->cap && n < t->count; i++) {
         if (!t->used[i]) continue;
         memcpy(p, t->keys + i * t->kw, (size_t)t->kw * sizeof(uint64_t));
-        memcpy(p + (size_t)t->kw * sizeof(uint64_t), &t->vals[i], sizeof(int32_t));
+        int32_t val = keep_worth(t->vals[i]); /* without tab_keep's level mark */
+        memcpy(p + (size_t)t->kw * sizeof(uint64_t), &val, sizeof(int32_t));
         p += rec;
         n++;
     }
@@ -261,7 +262,7 @@ static PyObject *deadset_load(DeadSetObject *self, PyObject *arg) {
         int32_t val;
         memcpy(key, p + off, (size_t)t->kw * sizeof(uint64_t));
         memcpy(&val, p + off + (size_t)t->kw * sizeof(uint64_t), sizeof(int32_t));
-        tab_keep(t, key, val);
+        tab_keep(t, key, keep_worth(val));
     }
     PyBuffer_Release(&view);
     Py_RETURN_NONE;

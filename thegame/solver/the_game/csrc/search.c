@@ -116,7 +116,7 @@ static int dfs(Search *s, int allowance) {
         memo_add_dead(&s->memo, k, key, s->nodes - start);
         return DEAD;
     }
-    if (stuck_ahead(k)) {
+    if (stuck_ahead(k) || turn_cut(k)) {
         s->stuck_cuts++;
         memo_add_dead(&s->memo, k, key, s->nodes - start);
         return DEAD;
