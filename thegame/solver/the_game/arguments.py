@@ -293,7 +293,11 @@ def turn_start_cut(k: Kernel) -> bool:
 def turn_cut(k: Kernel) -> bool:
     """The complete search's cut (``dfs.Searcher``; C ``turn_cut``): at a
     turn start, ``turn_start_cut``, unless the kernel class turns it off
-    (``Kernel.turn_cuts``, for a baseline)."""
+    (``Kernel.turn_cuts``, for a baseline). A compiled kernel searched by
+    the Python searcher (``CKernel``, not a ``Kernel``) asks its own C cut,
+    the same node for node."""
+    if not isinstance(k, Kernel):
+        return bool(k.turn_cut())  # type: ignore[unreachable]
     return k.t == 0 and k.turn_cuts and turn_start_cut(k)
 
 
