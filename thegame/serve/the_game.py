@@ -90,18 +90,7 @@ async def api_explain(request: Request) -> Response:
 async def api_analyze(request: Request) -> Response:
     server, data = _server(request), await _json(request)
     record = inputs.record(data)
-    samples, seed, per, total = analyze_options(data, server.settings)
-    result = await server.run(
-        request,
-        jobs.analyze_job,
-        record,
-        samples,
-        seed,
-        per,
-        total,
-        budget=server.settings.time_cap,
-    )
-    return JSONResponse(result)
+    return JSONResponse(await _review(request, server, record, data))
 
 
 # -- a game on a page ------------------------------------------------------------
@@ -343,20 +332,22 @@ async def review_page(request: Request) -> Response:
         if k in ("samples",) and v != ""
     }
     record = inputs.record({"record": text})
-    samples, seed, per, total = analyze_options(options, server.settings)
-    review = await server.run(
-        request,
-        jobs.analyze_job,
-        record,
-        samples,
-        seed,
-        per,
-        total,
-        budget=server.settings.time_cap,
-    )
+    review = await _review(request, server, record, options)
     from .charts import review_context
 
     return server.page("review.html", review=review_context(record, review), record_text=text)
+
+
+async def _review(
+    request: Request, server: Server, record: Record, options: dict[str, Any]
+) -> dict[str, Any]:
+    """The review of ``record`` (``analyze --json``'s object), for the API and the page alike."""
+    samples, seed, per, total = analyze_options(options, server.settings)
+    result: dict[str, Any] = await server.run(
+        request, jobs.analyze_job, record, samples, seed, per, total,
+        budget=server.settings.time_cap,
+    )  # fmt: skip
+    return result
 
 
 # -- jobs a page watches ------------------------------------------------------------
