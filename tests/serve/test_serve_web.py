@@ -536,7 +536,9 @@ def test_the_minds_first_visit_shows_the_levels_counted(page: Any) -> None:
     page.goto("/mind?players=3&tolerance=2")
     wait = page.locator("#mind-wait")
     assert wait.is_visible() and wait.get_attribute("data-state") == "counting"
-    assert page.locator('#mind-wait [data-action="cancel"]').is_visible(timeout=10_000)
+    # The Cancel comes with the watched job, a moment after the page: wait
+    # for it (is_visible answers at once, whatever its timeout says).
+    page.locator('#mind-wait [data-action="cancel"]').wait_for(state="visible", timeout=10_000)
     page.wait_for_function(
         "() => /[0-9]+ of 10 levels counted/.test("
         "document.querySelector('[data-progress]')?.textContent || '')",
