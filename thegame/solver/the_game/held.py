@@ -1,7 +1,7 @@
 """Loss arguments measured beside the solver's, kept as kernels the search can run.
 
-``held_cards_loss`` (too many cards held at once, solo) is a sound
-prototype that the solver does not use; ``HeldKernel`` and
+``held_cards_loss`` (too many cards held at once, solo) is the solver's
+held-cards bound without the order pairs, as a yes/no; ``HeldKernel`` and
 ``ArgumentKernel`` add it, or the solver's own turn-start arguments, as
 cuts in the Python reference kernel. ``benchmarks/loss_arguments.py``
 measures what they save; the tests check them against a brute force.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar
 
-from .arguments import turn_start_bound
+from .arguments import held_cards_bound, turn_start_bound
 from .kernel import Kernel
 
 
@@ -29,31 +29,10 @@ def held_cards_loss(k: Kernel) -> bool:
     hand and stays there through that turn. With ``stuck`` such cards, the
     turn plays at most hand - stuck cards and needs the minimum m: the
     turns that can start form a path 0 -> s + j, m <= j <= hand - stuck.
-    If no path gets past the draw pile, no line clears.
+    If no path gets past the draw pile, no line clears. It is the solver's
+    ``held_cards_bound`` without the order pairs.
     """
-    if k.players != 1 or k.t != 0 or k.pos >= k.total:
-        return False
-    draw = k.deck[k.pos :]
-    cards = k.hands[0]
-    hand = cards.bit_count()  # solo, while the draw pile lasts: always full
-    no_asc_bound = k.total + k.rules.low + 1
-    can_start = [False] * (len(draw) + hand + 1)
-    can_start[0] = True
-    for s in range(len(draw)):
-        if s:
-            cards |= 1 << draw[s - 1]
-        if not can_start[s]:
-            continue
-        lo, hi = k.reach(cards)
-        lo = min(lo, no_asc_bound)
-        stuck = 0
-        if hi + 1 < lo:
-            stuck = (cards & ((1 << lo) - 1) & ~((1 << (hi + 1)) - 1)).bit_count()
-        for j in range(k.min_play, hand - stuck + 1):
-            if s + j >= len(draw):
-                return False  # some line gets past the draw pile: no proof
-            can_start[s + j] = True
-    return True
+    return held_cards_bound(k, pairs=False) is not None
 
 
 class HeldKernel(Kernel):
