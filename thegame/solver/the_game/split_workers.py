@@ -17,7 +17,7 @@ import multiprocessing
 import queue
 import socket
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from ...models import Backend, InvalidInputError, interrupt
@@ -36,8 +36,13 @@ class Workers(Protocol):
     def stop(self) -> None: ...
 
 
-def _serve(slot: int, inbox: Any, outbox: Any) -> None:
-    """A local worker's life: units from its own queue until None."""
+# What a worker does with a job: a unit of the split search by default
+# (``run_unit``); the duel's split search hands its own (``duel.parallel``).
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _serve(slot: int, inbox: Any, outbox: Any, handler: Handler = run_unit) -> None:
+    """A local worker's life: jobs from its own queue until None."""
     ignore_sigint()
     outbox.put({"ready": slot})
     while True:
@@ -45,7 +50,7 @@ def _serve(slot: int, inbox: Any, outbox: Any) -> None:
         if job is None:
             return
         try:
-            out = run_unit(job)
+            out = handler(job)
         except BaseException:  # the parent raises it, with the worker's traceback
             out = {"error": traceback.format_exc()}
         out["slot"] = slot
@@ -58,14 +63,16 @@ class LocalWorkers:
 
     local = True
 
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, handler: Handler = run_unit) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.slots = slots
         self.outbox = ctx.Queue()
         self.inboxes = [ctx.SimpleQueue() for _ in range(slots)]
         with interrupt.deaf_children():
             self.procs = [
-                ctx.Process(target=_serve, args=(i, self.inboxes[i], self.outbox), daemon=True)
+                ctx.Process(
+                    target=_serve, args=(i, self.inboxes[i], self.outbox, handler), daemon=True
+                )
                 for i in range(slots)
             ]
             for p in self.procs:

@@ -1,0 +1,246 @@
+"""A duel's turn start decided by several worker processes: its children
+split between them.
+
+The simplest honest parallel AND-OR search: the turn start's children
+(the undominated positions after the mover's turns, in the search's
+order, ``DuelNodes._open``) are dealt out in turn to the workers, and each
+worker proves its share with its own search (``pns.ProofNumberSearch``,
+compiled where built) and its own table. A worker takes its children in
+rounds of slices that double (each child a slice of nodes, the depth-first
+search and df-pn taking turns on it, ``portfolio``), so a hard child does
+not starve an easy one. The turn start is
+
+- a win once any worker proves one child lost for its mover (the
+  opponent): the other workers are stopped;
+- a loss once every worker has proved every child of its share won for
+  the opponent;
+- unknown when the budget runs out first.
+
+Every value is a proof of the one search (each worker's is the serial
+search's own), so the answer is the serial one whenever both decide; the
+line is the serial search's line from the child that decides it, after
+the root's turn, and replays through the rules engine (``replay_duel``).
+
+What it is not: Kaneko's parallel df-pn, whose workers share one table
+and steer apart by virtual proof numbers. Here the workers share nothing,
+so a position two shares both reach is proven twice, and a child's work is
+not steered by its siblings' numbers. Before splitting, the serial search
+tries the turn start alone for ``SERIAL_FIRST`` nodes: most turn starts
+need no more, and the split costs two process starts.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ....models import Limit, Verdict, interrupt
+from ....models.outcome import OutOfBudget
+from ....models.the_game import Deal, GameState
+from ..budget import NO_NODE_LIMIT
+from ..split_workers import LocalWorkers
+from .api import DuelResult, decide, replay_duel
+from .nodes import _resist
+from .pns import ProofNumberSearch
+from .policy import check_duel
+from .position import CUR, DuelGame, Plays, Pos
+
+# Nodes the serial search gets first, before the split (0: none).
+SERIAL_FIRST = 20_000
+# A worker's first slice a child, in nodes; it doubles each round.
+FIRST_SLICE = 4_000
+# How often the parent looks at its workers' results and at Ctrl-C, seconds.
+POLL = 0.1
+
+
+@dataclass
+class Share:
+    """What one worker reports: ``refuted`` (a child proven lost for its
+    mover) or ``won`` (every child of its share proven won for its mover),
+    else unknown; ``kid``, the deciding child (the refuted one, or the one
+    won that lasts longest) as an index among all the children, and the line
+    from it; the nodes and CPU seconds spent."""
+
+    refuted: bool
+    won: bool
+    kid: int
+    line: list[tuple[int, Plays]]
+    resist: int
+    nodes: int
+    cpu: float
+
+
+class Prover:
+    """A worker's job (``LocalWorkers``' handler): prove its children
+    (``job["kids"]``, by index ``job["index"]``) within ``job["nodes"]``
+    nodes and ``job["seconds"]`` (None: no limit) with one search of its
+    own. ``counts``, shared with the parent, holds each worker's nodes as
+    they grow, so a worker stopped mid-way is counted too."""
+
+    def __init__(self, counts: Any) -> None:
+        self.counts = counts
+
+    def __call__(self, job: dict[str, Any]) -> dict[str, Any]:
+        c0 = time.process_time()
+        seconds = job["seconds"]
+        deadline = None if seconds is None else time.monotonic() + seconds
+        game = check_duel(Deal.from_dict(job["deal"]))
+        search = ProofNumberSearch(game)
+        slot = job["slot"]
+
+        def progress(nodes: int) -> None:
+            self.counts[slot] = nodes
+
+        search.progress = progress
+        kids: list[Pos] = [tuple(k) for k in job["kids"]]  # type: ignore[misc]
+        share = _prove(search, kids, job["nodes"], deadline)
+        self.counts[slot] = share.nodes
+        share.kid = job["index"][share.kid]
+        share.cpu = time.process_time() - c0
+        return share.__dict__
+
+
+def _prove(search: ProofNumberSearch, kids: list[Pos], nodes: int, deadline: float | None) -> Share:
+    """Each child in turn for a slice that doubles every round, until one
+    is lost for its mover, all are won for it, or the budget runs out."""
+    open_ = list(range(len(kids)))
+    size = FIRST_SLICE
+    while open_:
+        for i in list(open_):
+            left = nodes - search.stats.nodes
+            if left <= 0 or (deadline is not None and time.monotonic() >= deadline):
+                return Share(False, False, 0, [], 0, search.stats.nodes, 0.0)
+            search.node_limit = search.stats.nodes + min(size, left)
+            search.deadline = deadline
+            kid = kids[i]
+            try:
+                won = search.portfolio(lambda kid=kid: search.wins(kid))  # type: ignore[misc]
+            except OutOfBudget:
+                continue
+            if not won:
+                return Share(True, False, i, _line(search, kid), 0, search.stats.nodes, 0.0)
+            open_.remove(i)
+        size *= 2
+    # Every child won for the opponent: the line of the one that lasts longest.
+    game = search.game
+    i = max(range(len(kids)), key=lambda j: _resist(game, ((), kids[j])))
+    resist = _resist(game, ((), kids[i]))
+    return Share(False, True, i, _line(search, kids[i]), resist, search.stats.nodes, 0.0)
+
+
+def _line(search: ProofNumberSearch, pos: Pos) -> list[tuple[int, Plays]]:
+    """The principal line from a proven child (read with no budget)."""
+    search.node_limit, search.deadline = NO_NODE_LIMIT, None
+    return search.line(pos)
+
+
+@interrupt.polled
+def split_decide(
+    state: GameState, limit: Limit, workers: int = 2, serial_first: int = SERIAL_FIRST
+) -> DuelResult:
+    """Who wins from the turn start ``state``, its children split over
+    ``workers`` processes (``limit.nodes``: all of them together; the time
+    is wall time). A position inside a turn, or one the serial search
+    settles within ``serial_first`` nodes, is the serial search's."""
+    t0 = time.monotonic()
+    game = check_duel(state.deal)
+    if game.turn_under_way(state) != (0, False):
+        return decide(state, limit)
+    spent = 0
+    if serial_first:
+        first = serial_first if limit.nodes is None else min(serial_first, limit.nodes)
+        res = decide(state, Limit(limit.time, first, memory=limit.memory))
+        if res.verdict is not Verdict.UNKNOWN:
+            return res
+        spent = res.nodes
+    pos = game.from_state(state)
+    search = ProofNumberSearch(game)
+    kids = search._open(pos)
+    if isinstance(kids, bool):  # settled by its turns: the serial search's answer
+        return decide(state, limit)
+    spent += search.stats.nodes
+    left = None if limit.nodes is None else max(0, limit.nodes - spent)
+    seconds = None if limit.time is None else max(0.0, limit.time - (time.monotonic() - t0))
+    shares = _run(state.deal, kids, workers, left, seconds)
+    return _result(state, game, pos, kids, shares, spent, time.monotonic() - t0, workers)
+
+
+def _run(
+    deal: Deal, kids: list[Pos], workers: int, nodes: int | None, seconds: float | None
+) -> list[Share]:
+    """The children dealt out in turn (the best of the search's order to
+    each worker first) and proven; the shares reported, the first that
+    refutes a child alone when one does."""
+    n = min(workers, len(kids))
+    each = NO_NODE_LIMIT if nodes is None else max(1, nodes // n)
+    counts = multiprocessing.get_context("spawn").Array("q", n, lock=False)
+    pool = LocalWorkers(n, Prover(counts))
+    got: list[Share] = []
+    try:
+        for w in range(n):
+            index = list(range(w, len(kids), n))
+            job = {
+                "deal": deal.to_dict(),
+                "kids": [kids[i] for i in index],
+                "index": index,
+                "slot": w,
+                "nodes": each,
+                "seconds": seconds,
+            }
+            pool.submit(w, job)
+        while len(got) < n:
+            if interrupt.requested():
+                return []
+            for out in pool.results(POLL):
+                share = Share(**{k: v for k, v in out.items() if k != "slot"})
+                if share.refuted:
+                    got = [share]
+                    return got
+                got.append(share)
+    finally:
+        pool.stop()
+        # The nodes of the workers stopped before they reported.
+        stopped = sum(counts) - sum(s.nodes for s in got)
+        if got and stopped > 0:
+            got[0].nodes += stopped
+    return got
+
+
+def _result(
+    state: GameState,
+    game: DuelGame,
+    pos: Pos,
+    kids: list[Pos],
+    shares: list[Share],
+    spent: int,
+    seconds: float,
+    workers: int,
+) -> DuelResult:
+    mover = pos[CUR] + 1
+    nodes = spent + sum(s.nodes for s in shares)
+    details = {"workers": workers, "worker_cpu_ms": int(1000 * sum(s.cpu for s in shares))}
+    win = any(s.refuted for s in shares)
+    if not win and not (shares and all(s.won for s in shares)):
+        return DuelResult(
+            state.deal, mover, Verdict.UNKNOWN, None, None, [], nodes, seconds, details
+        )
+    # The refuting share, or the share whose child lasts longest.
+    best = shares[0] if win else max(shares, key=lambda s: s.resist)
+    kid, line = kids[best.kid], best.line
+    plays = {after: plays for plays, after in game.turns(pos) if after is not None}
+    turns, final = replay_duel(state, [(pos[CUR], plays[kid]), *line])
+    winner = mover if win else 3 - mover
+    assert final.winner == winner, "a proven line ends with its winner"
+    proof = (
+        f"split search over {workers} workers, each with its own table: "
+        + (
+            "one turn refuted by a worker"
+            if win
+            else f"every turn of player {mover} refuted ({len(kids)} undominated)"
+        )
+        + f" ({nodes} positions visited)"
+    )
+    verdict = Verdict.WIN if win else Verdict.LOSS
+    return DuelResult(state.deal, mover, verdict, winner, proof, turns, nodes, seconds, details)
