@@ -4,8 +4,8 @@ policy duels of ``duel_reach.py`` (the printed game, player 1 first).
 Usage (from the repository root; machine: 2 shared cores, run under nice):
 
     python benchmarks/duel_ideas.py endgame --seeds 1-3 --back 12-16 --nodes 300000
-    python benchmarks/duel_ideas.py split --seeds 1-3 --back 14-16 --nodes 1000000
-    python benchmarks/duel_ideas.py reach --seeds 1-3 --from 13 --budget-nodes 1000000
+    python benchmarks/duel_ideas.py split --how race --seeds 1-3 --back 14-16 --nodes 1000000
+    python benchmarks/duel_ideas.py reach --how race --seeds 1-3 --from 13 --budget-nodes 2000000
 
 ``endgame``: what an endgame table over the last cards of both decks
 could answer. The compiled search (``pns.ProofNumberSearch.wins``, df-pn
@@ -16,12 +16,16 @@ empty, the only positions a table over the last cards could cover whole).
 A table answering every position with at most ``--stock`` cards in the
 draw piles at sight would save at most the visits of those positions.
 
-``split``: each turn start decided by the serial search (``api.decide``)
-and by the split search (``parallel.split_decide``, ``--workers``) with
-the same total node budget (``--worker-nodes``: that many nodes a worker
-instead); verdicts, nodes, wall and CPU seconds (the parent's and the
-workers'). ``reach``: as ``duel_reach.py reach --budget-nodes`` with the
-split search, from ``--from`` turn starts from the end.
+``split``: each turn start decided by the serial search (``api.decide``;
+``--no-serial``: not) and by a parallel one (``--how``: ``race``, df-pn and
+the depth-first search in a process each, ``parallel.race_decide``;
+``split``, the turn start's children split over ``--workers`` processes,
+``parallel.split_decide``) with the same total node budget
+(``--worker-nodes``: that many nodes a worker instead); verdicts, nodes,
+wall and CPU seconds (the parent's and the workers'). ``reach``: as
+``duel_reach.py reach --budget-nodes`` with the parallel search (its
+``--budget-nodes`` for all workers together), from ``--from`` turn starts
+from the end.
 """
 
 from __future__ import annotations
@@ -36,8 +40,8 @@ from duel_reach import _range
 from thegame.models import Limit
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
-from thegame.solver.the_game.duel.api import decide
-from thegame.solver.the_game.duel.parallel import split_decide
+from thegame.solver.the_game.duel.api import DuelResult, decide
+from thegame.solver.the_game.duel.parallel import race_decide, split_decide
 from thegame.solver.the_game.duel.pns import ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
 
@@ -71,7 +75,10 @@ def endgame(seeds: range, back: range, nodes: int, stock: int) -> None:
             opened = Counter(left(p) for e, p, _w in events if e == "open")
             seen = {p for _e, p, _w in events}
             by_left = Counter(left(p) for p in seen)
-            low = sum(n for s, n in opened.items() if s <= stock)
+            # A visit opens its position or settles it at first look
+            # (a store with no open before it): at most opens + stores.
+            settled = Counter(left(p) for e, p, _w in events if e == "store")
+            low = sum(n for s, n in (opened + settled).items() if s <= stock)
             visits += search.stats.nodes
             near += low
             reached += sum(n for s, n in by_left.items() if s <= stock)
@@ -81,32 +88,47 @@ def endgame(seeds: range, back: range, nodes: int, stock: int) -> None:
                 f"{game.stock_left(pos, 1)}): {verdict}, {search.stats.nodes} nodes; "
                 f"{len(seen)} positions opened or settled, {by_left[0]} with both draw piles "
                 f"empty, {sum(n for s, n in by_left.items() if s <= stock)} with at most "
-                f"{stock} cards in them; opened there {low} times; fewest cards left in the "
-                f"draw piles {min(by_left) if by_left else '-'}",
+                f"{stock} cards in them; visited there at most {low} times; fewest cards "
+                f"left in the draw piles {min(by_left) if by_left else '-'}",
                 flush=True,
             )
     print(
         f"all: {visits} visits; positions with both draw piles empty: {empty}; with at most "
-        f"{stock} cards in them: {reached}, opened {near} times "
+        f"{stock} cards in them: {reached}, visited at most {near} times "
         f"({100 * near / max(1, visits):.2f}% of the visits)"
     )
 
 
-def split(seeds: range, back: range, nodes: int, workers: int, worker_nodes: int | None) -> None:
+def parallel(state: GameState, nodes: int, how: str, workers: int) -> DuelResult:
+    """The turn start decided by the split search or the race of searches."""
+    if how == "race":
+        return race_decide(state, Limit(None, nodes))
+    return split_decide(state, Limit(None, nodes), workers)
+
+
+def split(
+    seeds: range,
+    back: range,
+    nodes: int,
+    how: str,
+    workers: int,
+    worker_nodes: int | None,
+    serial: bool = True,
+) -> None:
     total = {"serial": [0, 0, 0.0], "split": [0, 0, 0.0]}
     for seed in seeds:
         starts = starts_of(seed)
         for k in back:
             state = starts[-k]
             cells = []
-            for name in ("serial", "split"):
+            for name in ("serial", "split") if serial else ("split",):
                 w0, c0 = time.monotonic(), time.process_time()
                 if name == "serial":
                     res = decide(state, Limit(None, nodes))
                     cpu = time.process_time() - c0
                 else:
                     budget = nodes if worker_nodes is None else worker_nodes * workers
-                    res = split_decide(state, Limit(None, budget), workers)
+                    res = parallel(state, budget, how, workers)
                     cpu = time.process_time() - c0 + res.details.get("worker_cpu_ms", 0) / 1000
                 wall = time.monotonic() - w0
                 t = total[name]
@@ -122,14 +144,14 @@ def split(seeds: range, back: range, nodes: int, workers: int, worker_nodes: int
         print(f"{name}: {decided} decided, {n} nodes, {cpu:.1f} CPU s")
 
 
-def reach(seeds: range, start: int, nodes: int, workers: int) -> None:
+def reach(seeds: range, start: int, nodes: int, how: str, workers: int) -> None:
     furthest = []
     for seed in seeds:
         starts = starts_of(seed)
         best, misses = 0, 0
         for back in range(start, len(starts) + 1):
             w0 = time.monotonic()
-            res = split_decide(starts[-back], Limit(None, nodes), workers)
+            res = parallel(starts[-back], nodes, how, workers)
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
                 f"{res.nodes} nodes, {time.monotonic() - w0:.1f} s wall",
@@ -154,6 +176,8 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=300_000, help="endgame, split: node budget")
     ap.add_argument("--stock", type=int, default=6, help="endgame: cards in both draw piles")
     ap.add_argument("--workers", type=int, default=2, help="split, reach: worker processes")
+    ap.add_argument("--how", choices=["split", "race"], default="race", help="split, reach")
+    ap.add_argument("--no-serial", action="store_true", help="split: the parallel search only")
     ap.add_argument("--worker-nodes", type=int, help="split: node budget a worker")
     ap.add_argument("--from", dest="start", type=int, default=1, help="reach: first turn start")
     ap.add_argument("--budget-nodes", type=int, default=1_000_000, help="reach: node budget")
@@ -161,9 +185,17 @@ def main() -> None:
     if a.mode == "endgame":
         endgame(_range(a.seeds), _range(a.back), a.nodes, a.stock)
     elif a.mode == "split":
-        split(_range(a.seeds), _range(a.back), a.nodes, a.workers, a.worker_nodes)
+        split(
+            _range(a.seeds),
+            _range(a.back),
+            a.nodes,
+            a.how,
+            a.workers,
+            a.worker_nodes,
+            not a.no_serial,
+        )
     else:
-        reach(_range(a.seeds), a.start, a.budget_nodes, a.workers)
+        reach(_range(a.seeds), a.start, a.budget_nodes, a.how, a.workers)
 
 
 if __name__ == "__main__":

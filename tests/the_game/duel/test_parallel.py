@@ -1,6 +1,7 @@
-"""The split search of a duel's turn start (``duel/parallel.py``) against the
-serial search: the same verdict wherever both decide, with a line that
-replays through the rules engine to the proven winner."""
+"""The parallel searches of a duel's turn start (``duel/parallel.py``: its
+children split over workers, and df-pn racing the depth-first search)
+against the serial search: the same verdict wherever both decide, with a
+line that replays through the rules engine to the proven winner."""
 
 from __future__ import annotations
 
@@ -14,7 +15,15 @@ from tests.support.the_game import DUEL, examples, turn_starts
 from thegame.models import Limit, Verdict
 from thegame.models.the_game import Deal, GameState
 from thegame.solver.the_game.duel.api import decide
-from thegame.solver.the_game.duel.parallel import Share, _prove, _result, split_decide
+from thegame.solver.the_game.duel.parallel import (
+    RACERS,
+    Racer,
+    Share,
+    _prove,
+    _result,
+    race_decide,
+    split_decide,
+)
 from thegame.solver.the_game.duel.pns import ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame
 from thegame.solver.the_game.duel.search import DuelSearch
@@ -91,3 +100,39 @@ def test_a_spent_budget_is_unknown() -> None:
     deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))], 1)
     res = split_decide(GameState(deal), Limit(nodes=50), workers=2, serial_first=0)
     assert res.verdict == Verdict.UNKNOWN and res.winner is None and not res.turns
+
+
+@settings(max_examples=examples(10), deadline=None)
+@given(small_generalised_duels(), st.integers(0, 2**32 - 1))
+def test_each_racer_decides_what_the_serial_search_decides(deal: Deal, seed: int) -> None:
+    # A racer's work, in this process: each search alone, with its line.
+    game = DuelGame.of(deal)
+    racer = Racer([0])
+    for state, _plays in list(turn_starts(deal, seed))[:3]:
+        pos = game.from_state(state)
+        serial = DuelSearch(game, NODES).wins(pos)
+        for depth_first in RACERS:
+            job = {"pos": pos, "depth_first": depth_first, "nodes": NODES, "slot": 0}
+            out = racer.run(job, ProofNumberSearch(game), None)
+            assert out["won"] is serial and out["nodes"] > 0
+            assert out["depth_first"] is depth_first
+            assert out["line"][0][0] == pos[8]  # the line starts with the mover's turn
+
+
+def test_the_race_answers_as_the_serial_search() -> None:
+    # End to end, two worker processes: a win and a loss, the lines replayed.
+    rnd = random.Random(3)
+    rules = DUEL.with_changes(high=16, hand_sizes=(3, 3))
+    cards = list(rules.cards)
+    deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))], 1)
+    seen = set()
+    for state, _plays in list(turn_starts(deal, 0))[:4]:
+        serial = decide(state, Limit(nodes=NODES))
+        raced = race_decide(state, Limit(nodes=NODES))
+        assert raced.verdict == serial.verdict != Verdict.UNKNOWN
+        assert raced.winner == serial.winner and raced.turns and raced.proof
+        assert raced.details["workers"] == 2 and raced.nodes > 0
+        seen.add(raced.verdict)
+    assert seen == {Verdict.WIN, Verdict.LOSS}
+    spent = race_decide(GameState(deal), Limit(nodes=20))
+    assert spent.verdict == Verdict.UNKNOWN and not spent.turns

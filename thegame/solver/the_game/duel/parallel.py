@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +44,7 @@ from ..budget import NO_NODE_LIMIT
 from ..split_workers import LocalWorkers
 from .api import DuelResult, decide, replay_duel
 from .nodes import _resist
-from .pns import ProofNumberSearch
+from .pns import NAMES, ProofNumberSearch
 from .policy import check_duel
 from .position import CUR, DuelGame, Plays, Pos
 
@@ -72,10 +73,8 @@ class Share:
     cpu: float
 
 
-class Prover:
-    """A worker's job (``LocalWorkers``' handler): prove its children
-    (``job["kids"]``, by index ``job["index"]``) within ``job["nodes"]``
-    nodes and ``job["seconds"]`` (None: no limit) with one search of its
+class _Worker:
+    """A worker's handler (``LocalWorkers``): one job with a search of its
     own. ``counts``, shared with the parent, holds each worker's nodes as
     they grow, so a worker stopped mid-way is counted too."""
 
@@ -86,19 +85,35 @@ class Prover:
         c0 = time.process_time()
         seconds = job["seconds"]
         deadline = None if seconds is None else time.monotonic() + seconds
-        game = check_duel(Deal.from_dict(job["deal"]))
-        search = ProofNumberSearch(game)
+        search = ProofNumberSearch(check_duel(Deal.from_dict(job["deal"])))
         slot = job["slot"]
 
         def progress(nodes: int) -> None:
             self.counts[slot] = nodes
 
         search.progress = progress
+        out = self.run(job, search, deadline)
+        self.counts[slot] = out["nodes"]
+        out["cpu"] = time.process_time() - c0
+        return out
+
+    def run(
+        self, job: dict[str, Any], search: ProofNumberSearch, deadline: float | None
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class Prover(_Worker):
+    """Proves its share of the children (``job["kids"]``, by index
+    ``job["index"]``) within ``job["nodes"]`` nodes and ``job["seconds"]``
+    (None: no limit): a ``Share``."""
+
+    def run(
+        self, job: dict[str, Any], search: ProofNumberSearch, deadline: float | None
+    ) -> dict[str, Any]:
         kids: list[Pos] = [tuple(k) for k in job["kids"]]  # type: ignore[misc]
         share = _prove(search, kids, job["nodes"], deadline)
-        self.counts[slot] = share.nodes
         share.kid = job["index"][share.kid]
-        share.cpu = time.process_time() - c0
         return share.__dict__
 
 
@@ -175,37 +190,49 @@ def _run(
     refutes a child alone when one does."""
     n = min(workers, len(kids))
     each = NO_NODE_LIMIT if nodes is None else max(1, nodes // n)
-    counts = multiprocessing.get_context("spawn").Array("q", n, lock=False)
-    pool = LocalWorkers(n, Prover(counts))
-    got: list[Share] = []
+    jobs = []
+    for w in range(n):
+        index = list(range(w, len(kids), n))
+        kid_list = [kids[i] for i in index]
+        jobs.append({"deal": deal.to_dict(), "kids": kid_list, "index": index})
+    outs, stopped = _gather(Prover, jobs, each, seconds, lambda out: out["refuted"])
+    shares = [Share(**out) for out in outs]
+    if shares:
+        shares[0].nodes += stopped
+    return shares
+
+
+def _gather(
+    kind: type[_Worker],
+    jobs: list[dict[str, Any]],
+    nodes: int,
+    seconds: float | None,
+    final: Callable[[dict[str, Any]], bool],
+) -> tuple[list[dict[str, Any]], int]:
+    """Each job on a worker of its own (``kind``) with ``nodes`` and
+    ``seconds``; every worker's output, or the first ``final`` one alone
+    (the others stopped), and the nodes of the workers that were stopped
+    before they reported."""
+    counts = multiprocessing.get_context("spawn").Array("q", len(jobs), lock=False)
+    pool = LocalWorkers(len(jobs), kind(counts))
+    got: list[dict[str, Any]] = []
+    done = False
     try:
-        for w in range(n):
-            index = list(range(w, len(kids), n))
-            job = {
-                "deal": deal.to_dict(),
-                "kids": [kids[i] for i in index],
-                "index": index,
-                "slot": w,
-                "nodes": each,
-                "seconds": seconds,
-            }
-            pool.submit(w, job)
-        while len(got) < n:
-            if interrupt.requested():
-                return []
+        for w, job in enumerate(jobs):
+            pool.submit(w, {**job, "slot": w, "nodes": nodes, "seconds": seconds})
+        while not done and len(got) < len(jobs) and not interrupt.requested():
             for out in pool.results(POLL):
-                share = Share(**{k: v for k, v in out.items() if k != "slot"})
-                if share.refuted:
-                    got = [share]
-                    return got
-                got.append(share)
+                del out["slot"]
+                if final(out):
+                    got, done = [out], True
+                    break
+                got.append(out)
     finally:
         pool.stop()
-        # The nodes of the workers stopped before they reported.
-        stopped = sum(counts) - sum(s.nodes for s in got)
-        if got and stopped > 0:
-            got[0].nodes += stopped
-    return got
+    if interrupt.requested() and not done:
+        got = []
+    stopped = sum(counts) - sum(out["nodes"] for out in got)
+    return got, stopped
 
 
 def _result(
@@ -241,6 +268,67 @@ def _result(
             else f"every turn of player {mover} refuted ({len(kids)} undominated)"
         )
         + f" ({nodes} positions visited)"
+    )
+    verdict = Verdict.WIN if win else Verdict.LOSS
+    return DuelResult(state.deal, mover, verdict, winner, proof, turns, nodes, seconds, details)
+
+
+# The searches that race (``race_decide``): df-pn and the depth-first search,
+# the two that ``pns.ProofNumberSearch.portfolio`` runs in turns.
+RACERS = (False, True)  # depth_first
+
+
+class Racer(_Worker):
+    """Decides ``job["pos"]`` by one search alone (``job["depth_first"]``:
+    the depth-first search, else df-pn): its value (None: out of budget)
+    and its principal line."""
+
+    def run(
+        self, job: dict[str, Any], search: ProofNumberSearch, deadline: float | None
+    ) -> dict[str, Any]:
+        pos: Pos = tuple(job["pos"])  # type: ignore[assignment]
+        search.node_limit, search.deadline = job["nodes"], deadline
+        search.depth_first = job["depth_first"]
+        out: dict[str, Any] = {"depth_first": job["depth_first"]}
+        try:
+            won = search.wins(pos)
+        except OutOfBudget:
+            return {**out, "won": None, "line": [], "nodes": search.stats.nodes}
+        return {**out, "won": won, "line": _line(search, pos), "nodes": search.stats.nodes}
+
+
+@interrupt.polled
+def race_decide(state: GameState, limit: Limit) -> DuelResult:
+    """Who wins from the turn start ``state``: df-pn and the depth-first
+    search each in a process of its own, the first to decide answers
+    (``limit.nodes``: both together; the time is wall time). The serial
+    ``portfolio`` runs the same two searches in turns on one table, which
+    each then reads; here each has the whole of a core and a table of its
+    own. A position inside a turn is the serial search's."""
+    t0 = time.monotonic()
+    game = check_duel(state.deal)
+    if game.turn_under_way(state) != (0, False) or state.over:
+        return decide(state, limit)
+    pos = game.from_state(state)
+    each = NO_NODE_LIMIT if limit.nodes is None else max(1, limit.nodes // len(RACERS))
+    jobs = [{"deal": state.deal.to_dict(), "pos": pos, "depth_first": d} for d in RACERS]
+    outs, stopped = _gather(Racer, jobs, each, limit.time, lambda out: out["won"] is not None)
+    nodes = stopped + sum(out["nodes"] for out in outs)
+    mover = pos[CUR] + 1
+    seconds = time.monotonic() - t0
+    details = {"workers": len(RACERS), "worker_cpu_ms": int(1000 * sum(o["cpu"] for o in outs))}
+    if not outs or outs[0]["won"] is None:
+        return DuelResult(
+            state.deal, mover, Verdict.UNKNOWN, None, None, [], nodes, seconds, details
+        )
+    win = outs[0]["won"]
+    turns, final = replay_duel(state, outs[0]["line"])
+    winner = mover if win else 3 - mover
+    assert final.winner == winner, "a proven line ends with its winner"
+    name, other = NAMES if outs[0]["depth_first"] else NAMES[::-1]
+    proof = (
+        f"{name} over whole turns, in a process of its own racing the {other} in another: "
+        f"every turn of player {3 - winner} refuted ({nodes} positions visited by both)"
     )
     verdict = Verdict.WIN if win else Verdict.LOSS
     return DuelResult(state.deal, mover, verdict, winner, proof, turns, nodes, seconds, details)
