@@ -137,11 +137,21 @@ def split(
                 t[2] += cpu
                 cells.append(
                     f"{name} {res.verdict.value}, {res.nodes} nodes, {wall:.1f} s wall, "
-                    f"{cpu:.1f} CPU s"
+                    f"{cpu:.1f} CPU s{_by(res)}"
                 )
             print(f"seed {seed}, {k} from the end: " + "; ".join(cells), flush=True)
     for name, (decided, n, cpu) in total.items():
         print(f"{name}: {decided} decided, {n} nodes, {cpu:.1f} CPU s")
+
+
+def _by(res: DuelResult) -> str:
+    """Which search settled it (from the proof's first words)."""
+    if res.proof is None:
+        return ""
+    own = res.details.get("answer_nodes")
+    return (
+        f" ({res.proof.split(' over')[0]}" + ("" if own is None else f", its own {own} nodes") + ")"
+    )
 
 
 def reach(seeds: range, start: int, nodes: int, how: str, workers: int) -> None:
@@ -154,7 +164,7 @@ def reach(seeds: range, start: int, nodes: int, how: str, workers: int) -> None:
             res = parallel(starts[-back], nodes, how, workers)
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
-                f"{res.nodes} nodes, {time.monotonic() - w0:.1f} s wall",
+                f"{res.nodes} nodes, {time.monotonic() - w0:.1f} s wall{_by(res)}",
                 flush=True,
             )
             if res.verdict.value == "unknown":

@@ -317,6 +317,8 @@ def race_decide(state: GameState, limit: Limit) -> DuelResult:
     mover = pos[CUR] + 1
     seconds = time.monotonic() - t0
     details = {"workers": len(RACERS), "worker_cpu_ms": int(1000 * sum(o["cpu"] for o in outs))}
+    if outs:  # the nodes of the search that answered, the other's stopped
+        details["answer_nodes"] = outs[0]["nodes"]
     if not outs or outs[0]["won"] is None:
         return DuelResult(
             state.deal, mover, Verdict.UNKNOWN, None, None, [], nodes, seconds, details
