@@ -15,6 +15,7 @@ are counted by the cards left in the two draw piles together (0: both
 empty, the only positions a table over the last cards could cover whole).
 A table answering every position with at most ``--stock`` cards in the
 draw piles at sight would save at most the visits of those positions.
+``--init``: df-pn's numbers of new children (``ProofNumberSearch.init``).
 
 ``split``: each turn start decided by the serial search (``api.decide``;
 ``--no-serial``: not) and by a parallel one (``--how``: ``race``, df-pn and
@@ -42,7 +43,7 @@ from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import DuelResult, decide
 from thegame.solver.the_game.duel.parallel import race_decide, split_decide
-from thegame.solver.the_game.duel.pns import ProofNumberSearch
+from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
 
 
@@ -51,7 +52,7 @@ def starts_of(seed: int) -> list[GameState]:
     return policy_game(state)
 
 
-def endgame(seeds: range, back: range, nodes: int, stock: int) -> None:
+def endgame(seeds: range, back: range, nodes: int, stock: int, init: str = "rank") -> None:
     visits = near = reached = empty = 0
     for seed in seeds:
         starts = starts_of(seed)
@@ -60,6 +61,7 @@ def endgame(seeds: range, back: range, nodes: int, stock: int) -> None:
             game = DuelGame.of(state.deal)
             pos = game.from_state(state)
             search = ProofNumberSearch(game, nodes)
+            search.init = Init(init)
             solver = search._solver
             assert solver is not None, "the compiled search is needed for its trace"
             solver.trace(True)
@@ -184,6 +186,7 @@ def main() -> None:
     ap.add_argument("--seeds", default="1-3")
     ap.add_argument("--back", default="12-16", help="endgame, split: turn starts from the end")
     ap.add_argument("--nodes", type=int, default=300_000, help="endgame, split: node budget")
+    ap.add_argument("--init", choices=[i.value for i in Init], default="rank", help="endgame")
     ap.add_argument("--stock", type=int, default=6, help="endgame: cards in both draw piles")
     ap.add_argument("--workers", type=int, default=2, help="split, reach: worker processes")
     ap.add_argument("--how", choices=["split", "race"], default="race", help="split, reach")
@@ -193,7 +196,7 @@ def main() -> None:
     ap.add_argument("--budget-nodes", type=int, default=1_000_000, help="reach: node budget")
     a = ap.parse_args()
     if a.mode == "endgame":
-        endgame(_range(a.seeds), _range(a.back), a.nodes, a.stock)
+        endgame(_range(a.seeds), _range(a.back), a.nodes, a.stock, a.init)
     elif a.mode == "split":
         split(
             _range(a.seeds),

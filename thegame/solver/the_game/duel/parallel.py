@@ -1,32 +1,33 @@
-"""A duel's turn start decided by several worker processes: its children
-split between them.
+"""A duel's turn start decided by several worker processes, two ways.
 
-The simplest honest parallel AND-OR search: the turn start's children
-(the undominated positions after the mover's turns, in the search's
-order, ``DuelNodes._open``) are dealt out in turn to the workers, and each
-worker proves its share with its own search (``pns.ProofNumberSearch``,
-compiled where built) and its own table. A worker takes its children in
-rounds of slices that double (each child a slice of nodes, the depth-first
-search and df-pn taking turns on it, ``portfolio``), so a hard child does
-not starve an easy one. The turn start is
+``race_decide``: df-pn and the depth-first search, the two searches that
+``pns.ProofNumberSearch.portfolio`` runs in turns on one table, each in a
+process of its own with a table of its own; the first to decide answers
+and the other is stopped. On the printed game's hardest turn starts df-pn
+is the one that answers, with its whole core: at the same wall time on two
+cores it decides a turn start further back than the serial portfolio on
+some duels (``benchmarks/duel_ideas.py``).
 
-- a win once any worker proves one child lost for its mover (the
-  opponent): the other workers are stopped;
-- a loss once every worker has proved every child of its share won for
-  the opponent;
-- unknown when the budget runs out first.
+``split_decide``: the turn start's children (the undominated positions
+after the mover's turns, in the search's order, ``DuelNodes._open``) dealt
+out in turn to the workers, each proving its share with its own search
+and table, child by child in rounds of slices that double (so a hard
+child does not starve an easy one). The turn start is a win once any
+worker proves one child lost for its mover (the others are stopped), a
+loss once every worker has proved every child of its share won for the
+opponent, else unknown. Measured, it needs about twice the serial nodes
+(the slices and the split tables), so it is no faster on two cores. Before
+splitting, the serial search tries the turn start alone for
+``SERIAL_FIRST`` nodes.
 
-Every value is a proof of the one search (each worker's is the serial
-search's own), so the answer is the serial one whenever both decide; the
-line is the serial search's line from the child that decides it, after
-the root's turn, and replays through the rules engine (``replay_duel``).
-
-What it is not: Kaneko's parallel df-pn, whose workers share one table
-and steer apart by virtual proof numbers. Here the workers share nothing,
-so a position two shares both reach is proven twice, and a child's work is
-not steered by its siblings' numbers. Before splitting, the serial search
-tries the turn start alone for ``SERIAL_FIRST`` nodes: most turn starts
-need no more, and the split costs two process starts.
+Either way every value is a proof of the serial search (each worker runs
+it), so the answer is the serial one whenever both decide; the line is a
+worker's principal line (after the root's turn, for the split) and
+replays through the rules engine (``replay_duel``). Neither is Kaneko's
+parallel df-pn, whose workers share one table and steer apart by virtual
+proof numbers: here a position two workers both reach is proven twice.
+The nodes reported count every worker's, those of a worker stopped
+mid-way included (``_gather``).
 """
 
 from __future__ import annotations
