@@ -87,29 +87,27 @@ int relaxed_list(const DuelRules *g, int p, const SoloState *st, SoloState **out
 
 /* ---- the orders of the references' sorts --------------------------------- */
 
-static inline int cmp_int(long long x, long long y) { return x < y ? -1 : x > y; }
-
-/* survival._order: the tuple (hand, at, a, d); with ``left``,
- * race._relaxed_order: the cards left first */
-static inline int before(const SoloState *s, const SoloState *t, int left) {
-    if (left) {
-        const int ls = card_count64(s->hand) - s->at, lt = card_count64(t->hand) - t->at;
-        if (ls != lt) return ls < lt;
-    }
-    if (s->hand != t->hand) return s->hand < t->hand;
-    if (s->at != t->at) return s->at < t->at;
-    if (s->a != t->a) return s->a < t->a;
-    return cmp_int(s->d, t->d) < 0;
+/* survival._order, the tuple (hand, at, a, d), as one number; with
+ * ``left``, race._relaxed_order: the cards left first. Each field in 8
+ * bits (a top is at least -1, at most 64; the cards left -64..64). */
+static inline u128 order_key(const SoloState *s, int left) {
+    const int ahead = left ? card_count64(s->hand) - s->at + 64 : 0;
+    return (u128)(uint32_t)ahead << 88 | (u128)s->hand << 24 | (u128)(uint32_t)s->at << 16 |
+           (u128)(uint32_t)(s->a + 1) << 8 | (u128)(uint32_t)(s->d + 1);
 }
 
-/* Insertion sort: the lists are short, and qsort's calls cost more */
-static void sort_states(SoloState *v, size_t n, int left) {
-    for (size_t i = 1; i < n; i++) {
-        const SoloState x = v[i];
-        size_t j = i;
-        for (; j > 0 && before(&x, &v[j - 1], left); j--) v[j] = v[j - 1];
-        v[j] = x;
-    }
+/* Sort by those keys (the states are distinct, or equal in full); 0 when
+ * out of memory */
+static int sort_states(SoloState *v, size_t n, int left) {
+    u128 local[2 * 128], *k = local;
+    if (n > 128 && !(k = malloc(2 * n * sizeof(u128)))) return 0;
+    for (size_t i = 0; i < n; i++) k[i] = order_key(&v[i], left);
+    sort_u128(k, k + n, n);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (SoloState){(CardMask64)(k[i] >> 24), (int)(k[i] >> 16 & 0xff),
+                           (int)(k[i] >> 8 & 0xff) - 1, (int)(k[i] & 0xff) - 1};
+    if (k != local) free(k);
+    return 1;
 }
 
 /* A state's turns (won: one lays every card, always first), sorted;
@@ -141,7 +139,10 @@ static int turns_of(const DuelRules *g, int p, const SoloState *st, int relaxed,
         }
         free(S.out);
     }
-    sort_states(*out, *n, left);
+    if (!sort_states(*out, *n, left)) {
+        free(*out);
+        return 0;
+    }
     return 1;
 }
 

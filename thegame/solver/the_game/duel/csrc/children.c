@@ -9,26 +9,12 @@
 
 #include "solver.h"
 
-/* Shell sort of (score, index) keys, packed so that the order is theirs */
-static void sort_keys(uint64_t *k, size_t n) {
-    static const size_t gaps[] = {57, 23, 10, 4, 1};
-    for (int g = 0; g < 5; g++) {
-        const size_t gap = gaps[g];
-        for (size_t i = gap; i < n; i++) {
-            const uint64_t x = k[i];
-            size_t j = i;
-            for (; j >= gap && k[j - gap] > x; j -= gap) k[j] = k[j - gap];
-            k[j] = x;
-        }
-    }
-}
-
 /* The children of a SEARCH node into ``e``; 0 when out of memory */
 static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Expansion *e) {
     unsigned char *dropped = calloc(m, 1);
     e->kids = malloc(m * sizeof(Child));
     e->rank = malloc(m * sizeof(uint32_t));
-    uint64_t *keys = malloc(m * sizeof(uint64_t));
+    u128 *keys = malloc(2 * m * sizeof(u128));
     int ok = dropped && e->kids && e->rank && keys && undominated(&S->g, pos->cur, r, m, dropped);
     uint32_t n = 0;
     for (size_t i = 0; ok && i < m; i++) {
@@ -38,11 +24,11 @@ static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Ex
         c->moves = has_turn(&S->g, &c->after);
         c->score = score(&S->g, pos, &c->after);
         if (c->moves < 0) ok = 0;
-        keys[n] = (uint64_t)((int64_t)c->score + ((int64_t)1 << 31)) << 32 | n;
+        keys[n] = (u128)((uint64_t)((int64_t)c->score + ((int64_t)1 << 31)) << 32 | n);
         n++;
     }
     if (ok) {
-        sort_keys(keys, n);
+        sort_u128(keys, keys + n, n);
         for (uint32_t i = 0; i < n; i++) e->rank[i] = (uint32_t)keys[i];
     }
     e->n = n;

@@ -65,6 +65,39 @@ static inline SetKey seen_key(CardMask64 hand, int a, int d, int oa, int od) {
     return k;
 }
 
+/* Sort n distinct-or-equal u128 keys ascending in O(n log n): insertion
+ * sort of runs of 16, then merges between ``k`` and ``tmp`` (n keys). The
+ * lists sorted (a node's children, a state's turns) run to hundreds, where
+ * an insertion sort alone was a fifth of the search's time. */
+static inline void sort_u128(u128 *k, u128 *tmp, size_t n) {
+    const size_t run = 16;
+    for (size_t lo = 0; lo < n; lo += run) {
+        const size_t hi = lo + run < n ? lo + run : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            const u128 x = k[i];
+            size_t j = i;
+            for (; j > lo && k[j - 1] > x; j--) k[j] = k[j - 1];
+            k[j] = x;
+        }
+    }
+    u128 *src = k, *dst = tmp;
+    for (size_t width = run; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            const size_t mid = lo + width < n ? lo + width : n;
+            const size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) dst[o++] = src[j] < src[i] ? src[j++] : src[i++];
+            while (i < mid) dst[o++] = src[i++];
+            while (j < hi) dst[o++] = src[j++];
+        }
+        u128 *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != k)
+        for (size_t i = 0; i < n; i++) k[i] = src[i];
+}
+
 /* A set emptied for each use and kept between uses: a listing's `seen`,
  * with no allocation a node (one set for each kind of listing, ``which``:
  * 0 the turns, 1 the turns alone, 2 the relaxed turns; no listing is ever

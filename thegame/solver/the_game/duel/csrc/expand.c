@@ -75,31 +75,46 @@ int dominated(const DuelRules *g, int p, const TurnResult *r, size_t n, size_t x
 }
 
 /* Within one group (the results ``group[0..k)``, which share their
- * unplayed cards): mark those another one dominates. The tops are copied
- * side by side first, and the plain order of the tops, which dominance
- * needs (takes_all_of: equal, or beyond), rejects most pairs at once. */
+ * unplayed cards): mark those another one dominates. Dominance is a strict
+ * order (takes_all_of is transitive, and two results of a group differ in
+ * their tops) and a dominating result has the lower sum of its own
+ * ascending top, minus its own descending top, minus the opponent's
+ * ascending, plus the opponent's descending top. So, in the order of that
+ * sum, a result is dominated exactly when one of the undominated results
+ * before it dominates it (an undominated result dominates whatever its
+ * dominators dominate): each result is compared with those survivors only,
+ * first by the plain order of the tops, which dominance needs. */
 static void drop_dominated(const DuelRules *g, int p, const TurnResult *r, const size_t *group,
-                           size_t k, int (*t)[4], unsigned char *dropped) {
+                           size_t k, int (*t)[4], u128 *keys, unsigned char *dropped) {
     const int o = 1 - p;
     const CardMask64 un_p = unplayed(g, &r[group[0]].after, p);
     const CardMask64 un_o = unplayed(g, &r[group[0]].after, o);
     for (size_t i = 0; i < k; i++) {
         const DuelPos *x = &r[group[i]].after;
-        t[i][0] = x->a[p];
-        t[i][1] = x->d[p];
-        t[i][2] = x->a[o];
-        t[i][3] = x->d[o];
+        const int sum = x->a[p] - x->d[p] - x->a[o] + x->d[o] + 256;
+        keys[i] = (u128)((uint64_t)(uint32_t)sum << 32 | i);
     }
-    for (size_t x = 0; x < k; x++) {
-        for (size_t y = 0; y < k; y++) {
-            if (y == x || t[y][0] > t[x][0] || t[y][1] < t[x][1] || t[x][2] > t[y][2] ||
-                t[x][3] < t[y][3])
-                continue;
-            if (dominates(g, p, &r[group[y]].after, &r[group[x]].after, un_p, un_o)) {
-                dropped[group[x]] = 1;
-                break;
-            }
+    sort_u128(keys, keys + k, k);
+    size_t kept = 0; /* the survivors: tops in t[0..kept), results in keys[0..kept) >> 64 */
+    for (size_t s = 0; s < k; s++) {
+        const size_t x = group[(uint32_t)keys[s]];
+        const DuelPos *rx = &r[x].after;
+        const int xa = rx->a[p], xd = rx->d[p], xoa = rx->a[o], xod = rx->d[o];
+        int beaten = 0;
+        for (size_t y = 0; y < kept && !beaten; y++) {
+            if (t[y][0] > xa || t[y][1] < xd || xoa > t[y][2] || xod < t[y][3]) continue;
+            beaten = dominates(g, p, &r[(size_t)(keys[y] >> 64)].after, rx, un_p, un_o);
         }
+        if (beaten) {
+            dropped[x] = 1;
+            continue;
+        }
+        t[kept][0] = xa;
+        t[kept][1] = xd;
+        t[kept][2] = xoa;
+        t[kept][3] = xod;
+        keys[kept] = (u128)x << 64; /* kept <= s: that key is read already */
+        kept++;
     }
 }
 
@@ -135,7 +150,10 @@ int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsign
         }
     }
     int(*tops)[4] = malloc((n ? n : 1) * sizeof *tops);
-    if (!tops) {
+    u128 *keys = malloc((n ? 2 * n : 1) * sizeof(u128));
+    if (!tops || !keys) {
+        free(tops);
+        free(keys);
         free(order);
         return 0;
     }
@@ -144,10 +162,11 @@ int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsign
             if (next[rep] == none) continue; /* a group of one */
             size_t k = 0;
             for (size_t i = rep; i != none; i = next[i]) group[k++] = i;
-            drop_dominated(g, p, r, group, k, tops, dropped);
+            drop_dominated(g, p, r, group, k, tops, keys, dropped);
         }
     }
     free(tops);
+    free(keys);
     free(order);
     return 1;
 }
