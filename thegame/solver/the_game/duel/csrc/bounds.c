@@ -70,7 +70,7 @@ int relaxed_list(const DuelRules *g, int p, const SoloState *st, SoloState **out
     *out = NULL;
     *n = 0;
     *won = 0;
-    if (!solo_list(g, &S, p, st, 0, m - 1 > 1 ? m - 1 : 1)) return 0;
+    if (!solo_list(g, &S, p, st, 0, m - 1 > 1 ? m - 1 : 1, 0)) return 0;
     Relaxed L = {scratch_set(2), NULL, 0, 0};
     int ok = L.seen != NULL;
     for (size_t i = 0; ok && i < S.n_out; i++)
@@ -118,7 +118,7 @@ static int turns_of(const DuelRules *g, int p, const SoloState *st, int relaxed,
         if (!relaxed_list(g, p, st, out, n, won)) return 0;
     } else {
         SoloSearch S;
-        if (!solo_list(g, &S, p, st, 1, 0)) return 0;
+        if (!solo_list(g, &S, p, st, 1, 0, 0)) return 0;
         int take = g->deck_len[p] - st->at;
         if (g->draw_own < take) take = g->draw_own;
         if (take < 0) take = 0;

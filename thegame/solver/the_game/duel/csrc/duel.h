@@ -106,12 +106,13 @@ KeySet *scratch_set(int which);
 
 /* ---- turns.c: DuelGame.turns, has_turn, position.solo_turns ------------- */
 
-/* A result of a whole turn */
+/* A result of a whole turn; its plays (when listed) are the n_plays from
+ * ``plays`` on in the listing's plays_c and plays_pile */
 typedef struct {
     DuelPos after;
     int won; /* D6: all cards played, won at once (no position after) */
-    uint8_t plays_c[MAX_DECK], plays_pile[MAX_DECK];
     int n_plays;
+    uint32_t plays;
 } TurnResult;
 
 /* The turns' enumeration: the position, the turn so far, the results */
@@ -122,6 +123,8 @@ typedef struct {
     KeySet *seen; /* scratch_set's */
     TurnResult *out;
     size_t n_out, cap_out;
+    uint8_t *plays_c, *plays_pile; /* the results' plays, unless lean */
+    size_t n_plays, cap_plays;
     uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
     int depth;
     int stop_at_first; /* has_turn: any result will do */
@@ -129,7 +132,8 @@ typedef struct {
     int oom;
 } TurnSearch;
 
-/* DuelGame.turns(pos, done, dumped) into T->out (the caller frees it);
+/* DuelGame.turns(pos, done, dumped) into T->out (the caller frees it, and
+ * unless lean, plays_c and plays_pile);
  * with ``first`` 1, only whether one exists (T->n_out stays 0; 2: one
  * does, 1: none); ``first`` 2: the results without their plays. 0 on out
  * of memory. */
@@ -139,11 +143,12 @@ int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, 
 /* DuelGame.has_turn(pos): -1 on out of memory. */
 int has_turn(const DuelRules *g, const DuelPos *pos);
 
-/* A turn on one's own piles alone: the hand after it, before the draw */
+/* A turn on one's own piles alone: the hand after it, before the draw;
+ * its n plays (when listed) from ``plays`` on in plays_c and plays_pile */
 typedef struct {
     CardMask64 hand;
     int a, d, n;
-    uint8_t plays_c[MAX_DECK], plays_pile[MAX_DECK];
+    uint32_t plays;
 } SoloResult;
 
 typedef struct {
@@ -152,14 +157,18 @@ typedef struct {
     KeySet *seen; /* scratch_set's; keys: hand, a, d, the two "pile played" flags as oa, od */
     SoloResult *out;
     size_t n_out, cap_out;
+    uint8_t *plays_c, *plays_pile; /* with ``with_plays`` */
+    size_t n_plays, cap_plays;
     uint8_t path_c[MAX_DECK], path_pile[MAX_DECK];
-    int depth, oom;
+    int depth, oom, with_plays;
 } SoloSearch;
 
 /* The states player p's own plays reach from ``st`` with at least m plays
- * (m 0: the turn's minimum, D2), into S->out (the caller frees it); 0: out
- * of memory. */
-int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int robust, int m);
+ * (m 0: the turn's minimum, D2), into S->out (the caller frees it, and
+ * with ``plays`` the results' plays: plays_c, plays_pile); 0: out of
+ * memory. */
+int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int robust, int m,
+              int plays);
 
 /* ---- expand.c: dominance, the ordering score, dead cards ------------------ */
 

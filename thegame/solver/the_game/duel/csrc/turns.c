@@ -31,6 +31,22 @@ static void after_turn(const DuelRules *g, const DuelPos *pos, int p, const Turn
     out->cur = 1 - p;
 }
 
+/* Room for n more plays in the buffers *c, *pile (capacity *cap, used
+ * *used); 0 when out of memory */
+static int room_for_plays(uint8_t **c, uint8_t **pile, size_t *cap, size_t used, size_t n) {
+    if (used + n <= *cap) return 1;
+    size_t want = *cap ? *cap : 1024;
+    while (want < used + n) want *= 2;
+    if (want > UINT32_MAX) return 0;
+    uint8_t *nc = realloc(*c, want);
+    if (nc) *c = nc;
+    uint8_t *np = nc ? realloc(*pile, want) : NULL;
+    if (np) *pile = np;
+    if (!nc || !np) return 0;
+    *cap = want;
+    return 1;
+}
+
 static int push_result(TurnSearch *T, const TurnNode *x, int dumped, int won) {
     if (T->n_out == T->cap_out) {
         size_t cap = T->cap_out ? T->cap_out * 2 : 64;
@@ -42,9 +58,14 @@ static int push_result(TurnSearch *T, const TurnNode *x, int dumped, int won) {
     TurnResult *r = &T->out[T->n_out++];
     r->won = won;
     r->n_plays = T->depth;
+    r->plays = (uint32_t)T->n_plays;
     if (!T->lean) {
-        memcpy(r->plays_c, T->path_c, (size_t)T->depth);
-        memcpy(r->plays_pile, T->path_pile, (size_t)T->depth);
+        if (!room_for_plays(&T->plays_c, &T->plays_pile, &T->cap_plays, T->n_plays,
+                            (size_t)T->depth))
+            return 0;
+        memcpy(T->plays_c + T->n_plays, T->path_c, (size_t)T->depth);
+        memcpy(T->plays_pile + T->n_plays, T->path_pile, (size_t)T->depth);
+        T->n_plays += (size_t)T->depth;
     }
     if (!won) after_turn(T->g, T->pos, T->p, x, dumped, &r->after);
     return 1;
@@ -143,7 +164,10 @@ int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, 
     const int stopped = visit(T, &start, done);
     if (T->oom) {
         free(T->out);
+        free(T->plays_c);
+        free(T->plays_pile);
         T->out = NULL;
+        T->plays_c = T->plays_pile = NULL;
         return 0;
     }
     return first ? (stopped ? 2 : 1) : 1;
@@ -212,8 +236,17 @@ static void solo_visit(SoloSearch *S, CardMask64 hand, int a, int d, int ta, int
         r->a = a;
         r->d = d;
         r->n = S->depth;
-        memcpy(r->plays_c, S->path_c, (size_t)S->depth);
-        memcpy(r->plays_pile, S->path_pile, (size_t)S->depth);
+        r->plays = (uint32_t)S->n_plays;
+        if (S->with_plays) {
+            if (!room_for_plays(&S->plays_c, &S->plays_pile, &S->cap_plays, S->n_plays,
+                                (size_t)S->depth)) {
+                S->oom = 1;
+                return;
+            }
+            memcpy(S->plays_c + S->n_plays, S->path_c, (size_t)S->depth);
+            memcpy(S->plays_pile + S->n_plays, S->path_pile, (size_t)S->depth);
+            S->n_plays += (size_t)S->depth;
+        }
         if (hand == 0 && S->empty) return; /* all played */
     }
     const int step = S->step, own_a = 2 * S->p, own_d = 2 * S->p + 1;
@@ -235,8 +268,10 @@ static void solo_visit(SoloSearch *S, CardMask64 hand, int a, int d, int ta, int
     }
 }
 
-int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int robust, int m) {
+int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int robust, int m,
+              int plays) {
     memset(S, 0, sizeof *S);
+    S->with_plays = plays;
     S->g = g;
     S->p = p;
     S->empty = st->at == g->deck_len[p];
@@ -250,7 +285,10 @@ int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int
         S->oom = 1;
     if (S->oom) {
         free(S->out);
+        free(S->plays_c);
+        free(S->plays_pile);
         S->out = NULL;
+        S->plays_c = S->plays_pile = NULL;
         return 0;
     }
     return 1;
