@@ -63,7 +63,7 @@ const Expansion *expansion_of(Solver *S, const DuelPos *pos) {
     for (size_t i = 0; i < m && e->status == 2; i++)
         if (T.out[i].won) e->status = 1; /* D6: a turn lays every card */
     const int ok = e->status != 2 || fill(S, pos, T.out, m, e);
-    free(T.out);
+    turns_free(&T);
     if (!ok) {
         clear(e);
         return NULL;

@@ -104,6 +104,63 @@ static inline void sort_u128(u128 *k, u128 *tmp, size_t n) {
  * nested in another of its kind). NULL when out of memory. */
 KeySet *scratch_set(int which);
 
+/* A listing's `seen` in one word a key, where the cards a listing's hands
+ * draw from are few (at most SEEN_CARDS): the hand as bits over those
+ * cards (``compact``), then the tops, a byte each. One multiply a hash and
+ * one slot a probe, against the KeySet's three words: the listings' sets
+ * take most of their time. Emptied by a new stamp, as the KeySet. */
+#define SEEN_CARDS 24
+typedef struct {
+    uint64_t key;
+    uint32_t stamp;
+} SeenSlot;
+
+typedef struct {
+    SeenSlot *slots;
+    size_t cap, count;
+    uint32_t now;
+    uint8_t bit[MAX_DECK]; /* card -> its bit in a compact hand */
+} Seen64;
+
+/* The same scratch sets as scratch_set's, ``which`` alike */
+Seen64 *scratch_seen(int which);
+int seen64_grow(Seen64 *s);
+
+/* 1 new, 0 there already, -1 out of memory */
+static inline int seen64_add(Seen64 *s, uint64_t key) {
+    if (2 * (s->count + 1) > s->cap && !seen64_grow(s)) return -1;
+    const size_t mask = s->cap - 1;
+    size_t j = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    while (s->slots[j].stamp == s->now) {
+        if (s->slots[j].key == key) return 0;
+        j = (j + 1) & mask;
+    }
+    s->slots[j].key = key;
+    s->slots[j].stamp = s->now;
+    s->count++;
+    return 1;
+}
+
+/* Number the cards of ``cards`` (at most SEEN_CARDS) for compact hands */
+static inline void seen64_cards(Seen64 *s, CardMask64 cards) {
+    int k = 0;
+    for (CardMask64 left = cards; left; left &= left - 1) s->bit[__builtin_ctzll(left)] = (uint8_t)k++;
+}
+
+/* A hand of those cards as bits */
+static inline uint32_t compact(const Seen64 *s, CardMask64 hand) {
+    uint32_t bits = 0;
+    for (CardMask64 left = hand; left; left &= left - 1) bits |= 1u << s->bit[__builtin_ctzll(left)];
+    return bits;
+}
+
+/* The key of a hand (compact) and four small values (tops, at least -1,
+ * at most 254) */
+static inline uint64_t seen64_key(uint32_t bits, int a, int d, int x, int y) {
+    return (uint64_t)bits | (uint64_t)(uint8_t)(a + 1) << 24 | (uint64_t)(uint8_t)(d + 1) << 32 |
+           (uint64_t)(uint8_t)(x + 1) << 40 | (uint64_t)(uint8_t)(y + 1) << 48;
+}
+
 /* ---- turns.c: DuelGame.turns, has_turn, position.solo_turns ------------- */
 
 /* A result of a whole turn; its plays (when listed) are the n_plays from
@@ -120,7 +177,8 @@ typedef struct {
     const DuelRules *g;
     const DuelPos *pos;
     int p, o, m, empty, dumped0, step;
-    KeySet *seen; /* scratch_set's */
+    KeySet *seen; /* scratch_set's, or NULL: */
+    Seen64 *seen64; /* scratch_seen's, where the hand is small */
     TurnResult *out;
     size_t n_out, cap_out;
     uint8_t *plays_c, *plays_pile; /* the results' plays, unless lean */
@@ -133,12 +191,16 @@ typedef struct {
 } TurnSearch;
 
 /* DuelGame.turns(pos, done, dumped) into T->out (the caller frees it, and
- * unless lean, plays_c and plays_pile);
+ * unless lean, plays_c and plays_pile: turns_free; the lean results are a
+ * buffer kept between listings, valid until the next lean listing);
  * with ``first`` 1, only whether one exists (T->n_out stays 0; 2: one
  * does, 1: none); ``first`` 2: the results without their plays. 0 on out
  * of memory. */
 int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, int dumped,
                int first);
+
+/* What list_turns left to free */
+void turns_free(TurnSearch *T);
 
 /* DuelGame.has_turn(pos): -1 on out of memory. */
 int has_turn(const DuelRules *g, const DuelPos *pos);
@@ -155,6 +217,7 @@ typedef struct {
     const DuelRules *g;
     int p, m, empty, robust, step;
     KeySet *seen; /* scratch_set's; keys: hand, a, d, the two "pile played" flags as oa, od */
+    Seen64 *seen64; /* or scratch_seen's, where the hand is small (then seen is NULL) */
     SoloResult *out;
     size_t n_out, cap_out;
     uint8_t *plays_c, *plays_pile; /* with ``with_plays`` */

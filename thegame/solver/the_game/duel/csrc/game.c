@@ -73,13 +73,13 @@ PyObject *game_expand(GameObject *self, PyObject *arg) {
     for (size_t i = 0; i < n && status == 2; i++)
         if (r[i].won) status = 1;
     if (status != 2) {
-        free(r);
+        turns_free(&T);
         return Py_BuildValue("(i[])", status);
     }
     unsigned char *dropped = calloc(n, 1);
     if (!dropped || !undominated(g, pos.cur, r, n, dropped)) {
         free(dropped);
-        free(r);
+        turns_free(&T);
         return PyErr_NoMemory();
     }
     PyObject *list = PyList_New(0);
@@ -94,7 +94,7 @@ PyObject *game_expand(GameObject *self, PyObject *arg) {
         Py_DECREF(item);
     }
     free(dropped);
-    free(r);
+    turns_free(&T);
     if (!list) return NULL;
     return Py_BuildValue("(iN)", 2, list);
 }
@@ -124,9 +124,7 @@ PyObject *game_turns(GameObject *self, PyObject *args) {
         }
         PyList_SET_ITEM(list, (Py_ssize_t)i, item);
     }
-    free(T.out);
-    free(T.plays_c);
-    free(T.plays_pile);
+    turns_free(&T);
     return list;
 }
 

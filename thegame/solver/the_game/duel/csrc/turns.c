@@ -9,6 +9,7 @@
 typedef struct {
     CardMask64 hand;
     int a, d, oa, od;
+    uint32_t bits; /* the hand, compact (Seen64) */
 } TurnNode;
 
 /* DuelGame._after: the D5 draw, then the opponent moves. */
@@ -20,7 +21,7 @@ static void after_turn(const DuelRules *g, const DuelPos *pos, int p, const Turn
     int take = g->deck_len[p] - at;
     if (want < take) take = want;
     if (take < 0) take = 0;
-    for (int k = 0; k < take; k++) hand |= (CardMask64)1 << g->deck[p][at + k];
+    hand |= g->rest[p][at] & ~g->rest[p][at + take];
     *out = *pos;
     out->h[p] = hand;
     out->at[p] = at + take;
@@ -78,6 +79,7 @@ static int visit(TurnSearch *T, const TurnNode *x, int n);
 static inline int play_child(TurnSearch *T, const TurnNode *x, int c, int pile, int n) {
     TurnNode y = *x;
     y.hand &= ~((CardMask64)1 << c);
+    if (T->seen64) y.bits &= ~(1u << T->seen64->bit[c]);
     switch (pile) {
     case 0: y.a = c; break;
     case 1: y.d = c; break;
@@ -91,8 +93,13 @@ static inline int play_child(TurnSearch *T, const TurnNode *x, int c, int pile, 
 
 /* 1: stop (has_turn found one, or out of memory) */
 static int visit(TurnSearch *T, const TurnNode *x, int n) {
-    const SetKey key = seen_key(x->hand, x->a, x->d, x->oa, x->od);
-    const int added = keyset_add(T->seen, &key);
+    int added;
+    if (T->seen64) {
+        added = seen64_add(T->seen64, seen64_key(x->bits, x->a, x->d, x->oa, x->od));
+    } else {
+        const SetKey key = seen_key(x->hand, x->a, x->d, x->oa, x->od);
+        added = keyset_add(T->seen, &key);
+    }
     if (added < 0) {
         T->oom = 1;
         return 1;
@@ -123,6 +130,35 @@ static int visit(TurnSearch *T, const TurnNode *x, int n) {
         T->depth--;
     }
     return 0;
+}
+
+int seen64_grow(Seen64 *s) {
+    const size_t cap = s->cap ? 2 * s->cap : 512;
+    SeenSlot *slots = calloc(cap, sizeof(SeenSlot));
+    if (!slots) return 0;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (s->slots[i].stamp != s->now) continue;
+        size_t j = (size_t)((s->slots[i].key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+        while (slots[j].stamp == 1) j = (j + 1) & (cap - 1);
+        slots[j].key = s->slots[i].key;
+        slots[j].stamp = 1;
+    }
+    free(s->slots);
+    s->slots = slots;
+    s->cap = cap;
+    s->now = 1;
+    return 1;
+}
+
+Seen64 *scratch_seen(int which) {
+    static Seen64 sets[3];
+    Seen64 *s = &sets[which];
+    s->count = 0;
+    if (++s->now == 0) { /* the stamps wrapped: clear them */
+        for (size_t i = 0; i < s->cap; i++) s->slots[i].stamp = 0;
+        s->now = 1;
+    }
+    return s;
 }
 
 KeySet *scratch_set(int which) {
@@ -157,20 +193,42 @@ int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, 
     T->step = g->step;
     T->stop_at_first = first == 1;
     T->lean = first == 2;
-    T->seen = scratch_set(0);
-    if (!T->seen) return 0;
     const int p = T->p, o = T->o;
-    const TurnNode start = {pos->h[p], pos->a[p], pos->d[p], pos->a[o], pos->d[o]};
+    TurnNode start = {pos->h[p], pos->a[p], pos->d[p], pos->a[o], pos->d[o], 0};
+    if (card_count64(pos->h[p]) <= SEEN_CARDS) {
+        T->seen64 = scratch_seen(0);
+        seen64_cards(T->seen64, pos->h[p]);
+        start.bits = (1u << card_count64(pos->h[p])) - 1;
+    } else {
+        T->seen = scratch_set(0);
+        if (!T->seen) return 0;
+    }
+    /* The lean results go to a buffer kept between listings: a node's
+     * hundreds of results, grown once rather than at every node */
+    static TurnResult *lean_out;
+    static size_t lean_cap;
+    if (T->lean) {
+        T->out = lean_out;
+        T->cap_out = lean_cap;
+    }
     const int stopped = visit(T, &start, done);
+    if (T->lean) {
+        lean_out = T->out;
+        lean_cap = T->cap_out;
+    }
     if (T->oom) {
-        free(T->out);
-        free(T->plays_c);
-        free(T->plays_pile);
-        T->out = NULL;
-        T->plays_c = T->plays_pile = NULL;
+        turns_free(T);
         return 0;
     }
     return first ? (stopped ? 2 : 1) : 1;
+}
+
+void turns_free(TurnSearch *T) {
+    if (!T->lean) free(T->out);
+    free(T->plays_c);
+    free(T->plays_pile);
+    T->out = NULL;
+    T->plays_c = T->plays_pile = NULL;
 }
 
 /* DuelGame._two_plays: two legal plays in a row. */
@@ -211,10 +269,16 @@ int has_turn(const DuelRules *g, const DuelPos *pos) {
 
 /* ---- position.solo_turns: one player's turns on their own piles alone ---- */
 
-static void solo_visit(SoloSearch *S, CardMask64 hand, int a, int d, int ta, int td, int n) {
+static void solo_visit(SoloSearch *S, CardMask64 hand, uint32_t bits, int a, int d, int ta, int td,
+                       int n) {
     if (S->oom) return;
-    const SetKey key = seen_key(hand, a, d, ta && S->robust, td && S->robust);
-    const int added = keyset_add(S->seen, &key);
+    int added;
+    if (S->seen64) {
+        added = seen64_add(S->seen64, seen64_key(bits, a, d, ta && S->robust, td && S->robust));
+    } else {
+        const SetKey key = seen_key(hand, a, d, ta && S->robust, td && S->robust);
+        added = keyset_add(S->seen, &key);
+    }
     if (added < 0) {
         S->oom = 1;
         return;
@@ -253,16 +317,17 @@ static void solo_visit(SoloSearch *S, CardMask64 hand, int a, int d, int ta, int
     for (CardMask64 left = hand; left; left &= left - 1) {
         const int c = __builtin_ctzll(left);
         const CardMask64 rest = hand & ~((CardMask64)1 << c);
+        const uint32_t rest_bits = S->seen64 ? bits & ~(1u << S->seen64->bit[c]) : 0;
         S->path_c[S->depth] = (uint8_t)c;
         S->depth++;
         /* robust: the turn's first card onto each pile is a normal play */
         if (pile_accepts(1, a, c, step) && !(S->robust && !ta && c < a)) {
             S->path_pile[S->depth - 1] = (uint8_t)own_a;
-            solo_visit(S, rest, c, d, 1, td, n + 1);
+            solo_visit(S, rest, rest_bits, c, d, 1, td, n + 1);
         }
         if (pile_accepts(0, d, c, step) && !(S->robust && !td && c > d)) {
             S->path_pile[S->depth - 1] = (uint8_t)own_d;
-            solo_visit(S, rest, a, c, ta, 1, n + 1);
+            solo_visit(S, rest, rest_bits, a, c, ta, 1, n + 1);
         }
         S->depth--;
     }
@@ -278,9 +343,16 @@ int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int
     S->m = m ? m : S->empty ? g->min_play_empty : g->min_play;
     S->robust = robust;
     S->step = g->step;
-    S->seen = scratch_set(1);
-    if (S->seen)
-        solo_visit(S, st->hand, st->a, st->d, 0, 0, 0);
+    uint32_t bits = 0;
+    if (card_count64(st->hand) <= SEEN_CARDS) {
+        S->seen64 = scratch_seen(1);
+        seen64_cards(S->seen64, st->hand);
+        bits = (1u << card_count64(st->hand)) - 1;
+    } else {
+        S->seen = scratch_set(1);
+    }
+    if (S->seen || S->seen64)
+        solo_visit(S, st->hand, bits, st->a, st->d, 0, 0, 0);
     else
         S->oom = 1;
     if (S->oom) {
