@@ -181,11 +181,13 @@ def reach(
             # A node budget (``--budget-nodes``) instead of the clock: the
             # same work whatever else runs on the machine.
             limit = Limit(seconds) if nodes is None else Limit(None, nodes)
+            cpu = time.process_time()
             res = decide(state, limit, search=search)
+            cpu = time.process_time() - cpu
             back = len(starts) - i
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
-                f"{res.nodes} nodes, {res.seconds:.1f} s",
+                f"{res.nodes} nodes, {res.seconds:.1f} s, {cpu:.1f} CPU s",
                 flush=True,
             )
             if res.verdict.value == "unknown":

@@ -17,12 +17,19 @@ static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Ex
     u128 *keys = malloc(2 * m * sizeof(u128));
     int ok = dropped && e->kids && e->rank && keys && undominated(&S->g, pos->cur, r, m, dropped);
     uint32_t n = 0;
+    /* The opponent's dead cards, the same after every turn that gives them
+     * no card (their hand and tops unchanged): counted once */
+    const int o = 1 - pos->cur;
+    const SoloState opp = {pos->h[o], pos->at[o], pos->a[o], pos->d[o]};
+    const int odead = dead_count(&S->g, o, &opp);
     for (size_t i = 0; ok && i < m; i++) {
         if (dropped[i]) continue;
         Child *c = &e->kids[n];
         c->after = r[i].after;
         c->moves = has_turn(&S->g, &c->after);
-        c->score = score(&S->g, pos, &c->after);
+        c->score = c->after.a[o] == pos->a[o] && c->after.d[o] == pos->d[o]
+                       ? score_with(&S->g, pos, &c->after, odead)
+                       : score(&S->g, pos, &c->after);
         if (c->moves < 0) ok = 0;
         keys[n] = (u128)((uint64_t)((int64_t)c->score + ((int64_t)1 << 31)) << 32 | n);
         n++;

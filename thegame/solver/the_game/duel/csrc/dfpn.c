@@ -36,17 +36,14 @@ static inline void by_eval(const Solver *S, const DuelPos *kid, int64_t *phi, in
     if (left_p > left_q) *delta += S->eval_weight * (left_p - left_q);
 }
 
-/* ProofNumberSearch._read: the children's numbers (their mover's view) */
+/* ProofNumberSearch._read: the children's numbers (their mover's view).
+ * None is in the table: solver_open passes only the children that the
+ * table (and dominance) does not know, and stores nothing when it passes
+ * any, so the reference's table look finds nothing here. */
 static void read_children(Solver *S, const DuelPos *kids, size_t n, SetKey *keys, int64_t *kphi,
                           int64_t *kdelta) {
     for (size_t i = 0; i < n; i++) {
         keys[i] = key_of(&kids[i]);
-        const int won = solver_get(S, &kids[i]);
-        if (won >= 0) {
-            kphi[i] = won ? 0 : S->inf;
-            kdelta[i] = won ? S->inf : 0;
-            continue;
-        }
         const size_t j = pairmap_slot(&S->nums, &keys[i]);
         if (S->nums.used[j]) {
             kphi[i] = S->nums.vals[j].first;

@@ -256,5 +256,7 @@ int dead_count(const DuelRules *g, int p, const SoloState *st);
 
 /* DuelSearch.score of the turn from pos to after (lower first) */
 int score(const DuelRules *g, const DuelPos *pos, const DuelPos *after);
+/* The same, given the opponent's dead cards after the turn (dead_count) */
+int score_with(const DuelRules *g, const DuelPos *pos, const DuelPos *after, int odead);
 
 #endif

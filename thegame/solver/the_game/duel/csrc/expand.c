@@ -48,6 +48,12 @@ int dead_count(const DuelRules *g, int p, const SoloState *st) {
 }
 
 int score(const DuelRules *g, const DuelPos *pos, const DuelPos *after) {
+    const int o = 1 - pos->cur;
+    const SoloState opp = {after->h[o], after->at[o], after->a[o], after->d[o]};
+    return score_with(g, pos, after, dead_count(g, o, &opp));
+}
+
+int score_with(const DuelRules *g, const DuelPos *pos, const DuelPos *after, int odead) {
     const int p = pos->cur, o = 1 - p;
     const int a = after->a[p], d = after->d[p];
     const CardMask64 between = cards64_above(d - 1) & cards64_below(a + 1); /* d <= c <= a */
@@ -56,9 +62,7 @@ int score(const DuelRules *g, const DuelPos *pos, const DuelPos *after) {
     const int left = card_count64(after->h[p]) + g->deck_len[p] - after->at[p];
     const int ja = a - pos->a[p], jd = pos->d[p] - d;
     const int jumps = (ja > 0 ? ja : 0) + (jd > 0 ? jd : 0);
-    /* the opponent's cards dead on their own piles: each costs them a turn */
-    const SoloState opp = {after->h[o], after->at[o], after->a[o], after->d[o]};
-    const int odead = dead_count(g, o, &opp);
+    /* odead: the opponent's cards dead on their own piles: each costs them a turn */
     return 8 * stuck + gift + 2 * left + jumps - 4 * odead;
 }
 
