@@ -26,6 +26,12 @@ static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Ex
         if (dropped[i]) continue;
         Child *c = &e->kids[n];
         c->after = r[i].after;
+        pos_key(&c->after, c->key);
+        c->hash = hash_words(c->key, 3);
+        /* the dominance group's key (solver.c's group_key) from the table's */
+        const uint64_t group[3] = {c->key[0], c->key[1],
+                                   (c->key[2] & 0xffff) | (c->key[2] >> 48 & 0xff) << 16};
+        c->group_hash = hash_words(group, 3);
         c->moves = has_turn(&S->g, &c->after);
         c->score = c->after.a[o] == pos->a[o] && c->after.d[o] == pos->d[o]
                        ? score_with(&S->g, pos, &c->after, odead)
