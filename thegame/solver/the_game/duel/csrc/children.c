@@ -11,11 +11,17 @@
 
 /* The children of a SEARCH node into ``e``; 0 when out of memory */
 static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Expansion *e) {
-    unsigned char *dropped = calloc(m, 1);
-    e->kids = malloc(m * sizeof(Child));
-    e->rank = malloc(m * sizeof(uint32_t));
-    u128 *keys = malloc(2 * m * sizeof(u128));
-    int ok = dropped && e->kids && e->rank && keys && undominated(&S->g, pos->cur, r, m, dropped);
+    /* the order's keys (and room to sort them), then the dropped marks */
+    u128 *keys = scratch_buffer(1, 2 * m * sizeof(u128) + m);
+    if (!keys) return 0;
+    unsigned char *dropped = (unsigned char *)(keys + 2 * m);
+    memset(dropped, 0, m);
+    if (!undominated(&S->g, pos->cur, r, m, dropped)) return 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < m; i++) kept += !dropped[i];
+    e->kids = malloc((kept ? kept : 1) * sizeof(Child));
+    e->rank = malloc((kept ? kept : 1) * sizeof(uint32_t));
+    int ok = e->kids && e->rank;
     uint32_t n = 0;
     /* The opponent's dead cards, the same after every turn that gives them
      * no card (their hand and tops unchanged): counted once */
@@ -45,8 +51,6 @@ static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Ex
         for (uint32_t i = 0; i < n; i++) e->rank[i] = (uint32_t)keys[i];
     }
     e->n = n;
-    free(dropped);
-    free(keys);
     return ok;
 }
 

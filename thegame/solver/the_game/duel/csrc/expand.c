@@ -146,7 +146,7 @@ int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsign
                          n * (2 * sizeof(uint32_t) + 2 * sizeof(u128) + 4 * sizeof(int) +
                               sizeof(size_t)) +
                          sizeof(uint32_t);
-    unsigned char *block = malloc(bytes);
+    unsigned char *block = scratch_buffer(0, bytes);
     if (!block) return 0;
     u128 *keys = (u128 *)block;
     u128 *sums = keys + n;
@@ -187,6 +187,5 @@ int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsign
         if (hi - lo >= 2) drop_in_group(g, p, r, keys + lo, hi - lo, sums, t, kept_at, dropped);
         lo = hi;
     }
-    free(block);
     return 1;
 }

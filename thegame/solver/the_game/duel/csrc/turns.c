@@ -74,8 +74,17 @@ static int push_result(TurnSearch *T, const TurnNode *x, int dumped, int won) {
 
 static int visit(TurnSearch *T, const TurnNode *x, int n);
 
+/* Whether x is new to the listing (then it is marked seen): 1 new, 0 seen,
+ * -1 out of memory */
+static inline int first_visit(TurnSearch *T, const TurnNode *x) {
+    if (T->seen64) return seen64_add(T->seen64, seen64_key(x->bits, x->a, x->d, x->oa, x->od));
+    const SetKey key = seen_key(x->hand, x->a, x->d, x->oa, x->od);
+    return keyset_add(T->seen, &key);
+}
+
 /* The child of ``x`` with card c on ``pile`` (0..3: own ascending, own
- * descending, the opponent's ascending, descending); 1: stop */
+ * descending, the opponent's ascending, descending), visited if new (most
+ * children were reached before: they cost a look, not a call); 1: stop */
 static inline int play_child(TurnSearch *T, const TurnNode *x, int c, int pile, int n) {
     TurnNode y = *x;
     y.hand &= ~((CardMask64)1 << c);
@@ -86,25 +95,19 @@ static inline int play_child(TurnSearch *T, const TurnNode *x, int c, int pile, 
     case 2: y.oa = c; break;
     default: y.od = c; break;
     }
+    const int added = first_visit(T, &y);
+    if (added <= 0) {
+        if (added < 0) T->oom = 1;
+        return added < 0;
+    }
     const int owner = pile < 2 ? T->p : T->o;
     T->path_pile[T->depth - 1] = (uint8_t)(2 * owner + (pile & 1));
     return visit(T, &y, n + 1);
 }
 
-/* 1: stop (has_turn found one, or out of memory) */
+/* x, new to the listing: its result and its children; 1: stop (has_turn
+ * found one, or out of memory) */
 static int visit(TurnSearch *T, const TurnNode *x, int n) {
-    int added;
-    if (T->seen64) {
-        added = seen64_add(T->seen64, seen64_key(x->bits, x->a, x->d, x->oa, x->od));
-    } else {
-        const SetKey key = seen_key(x->hand, x->a, x->d, x->oa, x->od);
-        added = keyset_add(T->seen, &key);
-    }
-    if (added < 0) {
-        T->oom = 1;
-        return 1;
-    }
-    if (!added) return 0;
     const int o = T->o, step = T->step;
     const int dumped = T->dumped0 || x->oa != T->pos->a[o] || x->od != T->pos->d[o];
     if (n >= T->m) {
@@ -148,6 +151,20 @@ int seen64_grow(Seen64 *s) {
     s->cap = cap;
     s->now = 1;
     return 1;
+}
+
+void *scratch_buffer(int which, size_t bytes) {
+    static void *buf[2];
+    static size_t cap[2];
+    if (bytes > cap[which]) {
+        size_t want = cap[which] ? cap[which] : 4096;
+        while (want < bytes) want *= 2;
+        void *b = realloc(buf[which], want);
+        if (!b) return NULL;
+        buf[which] = b;
+        cap[which] = want;
+    }
+    return buf[which];
 }
 
 Seen64 *scratch_seen(int which) {
@@ -211,7 +228,8 @@ int list_turns(TurnSearch *T, const DuelRules *g, const DuelPos *pos, int done, 
         T->out = lean_out;
         T->cap_out = lean_cap;
     }
-    const int stopped = visit(T, &start, done);
+    const int added = first_visit(T, &start);
+    const int stopped = added < 0 ? (T->oom = 1) : visit(T, &start, done);
     if (T->lean) {
         lean_out = T->out;
         lean_cap = T->cap_out;
@@ -269,9 +287,10 @@ int has_turn(const DuelRules *g, const DuelPos *pos) {
 
 /* ---- position.solo_turns: one player's turns on their own piles alone ---- */
 
-static void solo_visit(SoloSearch *S, CardMask64 hand, uint32_t bits, int a, int d, int ta, int td,
-                       int n) {
-    if (S->oom) return;
+/* Whether the state is new to the listing (then marked seen); out of
+ * memory sets oom */
+static inline int solo_first(SoloSearch *S, CardMask64 hand, uint32_t bits, int a, int d, int ta,
+                             int td) {
     int added;
     if (S->seen64) {
         added = seen64_add(S->seen64, seen64_key(bits, a, d, ta && S->robust, td && S->robust));
@@ -279,11 +298,14 @@ static void solo_visit(SoloSearch *S, CardMask64 hand, uint32_t bits, int a, int
         const SetKey key = seen_key(hand, a, d, ta && S->robust, td && S->robust);
         added = keyset_add(S->seen, &key);
     }
-    if (added < 0) {
-        S->oom = 1;
-        return;
-    }
-    if (!added) return;
+    if (added < 0) S->oom = 1;
+    return added > 0;
+}
+
+/* A state new to the listing: its result and its children */
+static void solo_visit(SoloSearch *S, CardMask64 hand, uint32_t bits, int a, int d, int ta, int td,
+                       int n) {
+    if (S->oom) return;
     if (n >= S->m) {
         if (S->n_out == S->cap_out) {
             size_t cap = S->cap_out ? S->cap_out * 2 : 64;
@@ -321,11 +343,13 @@ static void solo_visit(SoloSearch *S, CardMask64 hand, uint32_t bits, int a, int
         S->path_c[S->depth] = (uint8_t)c;
         S->depth++;
         /* robust: the turn's first card onto each pile is a normal play */
-        if (pile_accepts(1, a, c, step) && !(S->robust && !ta && c < a)) {
+        if (pile_accepts(1, a, c, step) && !(S->robust && !ta && c < a) &&
+            solo_first(S, rest, rest_bits, c, d, 1, td)) {
             S->path_pile[S->depth - 1] = (uint8_t)own_a;
             solo_visit(S, rest, rest_bits, c, d, 1, td, n + 1);
         }
-        if (pile_accepts(0, d, c, step) && !(S->robust && !td && c > d)) {
+        if (pile_accepts(0, d, c, step) && !(S->robust && !td && c > d) &&
+            solo_first(S, rest, rest_bits, a, c, ta, 1)) {
             S->path_pile[S->depth - 1] = (uint8_t)own_d;
             solo_visit(S, rest, rest_bits, a, c, ta, 1, n + 1);
         }
@@ -351,10 +375,10 @@ int solo_list(const DuelRules *g, SoloSearch *S, int p, const SoloState *st, int
     } else {
         S->seen = scratch_set(1);
     }
-    if (S->seen || S->seen64)
-        solo_visit(S, st->hand, bits, st->a, st->d, 0, 0, 0);
-    else
+    if (!S->seen && !S->seen64)
         S->oom = 1;
+    else if (solo_first(S, st->hand, bits, st->a, st->d, 0, 0))
+        solo_visit(S, st->hand, bits, st->a, st->d, 0, 0, 0);
     if (S->oom) {
         free(S->out);
         free(S->plays_c);
