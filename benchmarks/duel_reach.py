@@ -165,13 +165,14 @@ def reach(
     init: str | None,
     shared: bool,
     nodes: int | None = None,
+    start: int = 1,
 ) -> None:
     furthest = []
     for seed in seeds:
         starts = starts_of(seed)
-        best, misses = 0, 0
+        best, misses = start - 1, 0
         one = session(starts[0].deal) if shared else None
-        for i in range(len(starts) - 1, -1, -1):
+        for i in range(len(starts) - start, -1, -1):
             state = starts[i]
             search = one or ProofNumberSearch(DuelGame.of(state.deal))
             if epsilon is not None:
@@ -181,11 +182,13 @@ def reach(
             # A node budget (``--budget-nodes``) instead of the clock: the
             # same work whatever else runs on the machine.
             limit = Limit(seconds) if nodes is None else Limit(None, nodes)
+            cpu = time.process_time()
             res = decide(state, limit, search=search)
+            cpu = time.process_time() - cpu
             back = len(starts) - i
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
-                f"{res.nodes} nodes, {res.seconds:.1f} s",
+                f"{res.nodes} nodes, {res.seconds:.1f} s, {cpu:.1f} CPU s",
                 flush=True,
             )
             if res.verdict.value == "unknown":
@@ -230,6 +233,12 @@ def main() -> None:
     ap.add_argument(
         "--budget-nodes", type=int, help="reach: a node budget a position instead of the time"
     )
+    ap.add_argument(
+        "--start",
+        type=int,
+        default=1,
+        help="reach: the first turn start from the end asked (those after it taken as decided)",
+    )
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes, a.only)
@@ -239,7 +248,7 @@ def main() -> None:
     elif a.mode == "floor":
         floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:
-        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared, a.budget_nodes)
+        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared, a.budget_nodes, a.start)
 
 
 if __name__ == "__main__":

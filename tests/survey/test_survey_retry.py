@@ -1,7 +1,7 @@
 """``survey run --retry-unknown``: each stored unknown deal searched on with
-the split search from a checkpoint beside the database; only an answer is
-stored, a retry cut by its budget or by Ctrl-C stores nothing and the next
-run goes on from its checkpoint."""
+the split search from a checkpoint beside the database; a retry cut by its
+budget stays unknown (only a better line replaces the stored one), Ctrl-C
+stores nothing, and the next run goes on from its checkpoint."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def retry(capsys: pytest.CaptureFixture[str], db: Path, variant: str, players: i
     return code, err
 
 
-def test_a_retry_cut_by_its_budget_stores_nothing_and_the_next_run_goes_on(
+def test_a_retry_cut_by_its_budget_stays_unknown_and_the_next_run_goes_on(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     db = tmp_path / "r.sqlite"
@@ -64,8 +64,15 @@ def test_a_retry_cut_by_its_budget_stores_nothing_and_the_next_run_goes_on(
     store.close()
     code, err = retry(capsys, db, "profi-hard", 1, 108, 2)
     assert code == 0, err
-    assert "seed 108: still unknown" in err
-    assert stored(db) == [unknown_row("profi-hard", 1, 108)]  # untouched
+    assert "seed 108: still unknown" in err and "its better line stored" in err
+    (row,) = stored(db)
+    # still unknown with the old budget (the next run retries it), and the
+    # stored best is now the retry's line, which replays to what it says
+    assert row["verdict"] == "unknown" and row["time_limit"] == 1.0
+    assert row["cards_left"] < 9 and row["proof_kind"] is None
+    deal = Deal.from_seed(108, get_rules("profi-hard"), 1)
+    final = replay(Record(deal.with_first(row["first"]), line_turns(deal.rules, row["line"])))
+    assert final.cards_left == row["cards_left"]
     path = checkpoint_of(checkpoint_folder(str(db)), "profi-hard", 1, 108)
     first = json.loads(path.read_text())
     assert first["runs"] == 1 and first["nodes"] > 0
@@ -73,7 +80,8 @@ def test_a_retry_cut_by_its_budget_stores_nothing_and_the_next_run_goes_on(
     assert code == 0, err
     again = json.loads(path.read_text())
     assert again["runs"] == 2 and again["nodes"] > first["nodes"]  # it went on
-    assert stored(db) == [unknown_row("profi-hard", 1, 108)]
+    (later,) = stored(db)
+    assert later["verdict"] == "unknown" and later["cards_left"] <= row["cards_left"]
 
 
 def test_ctrl_c_in_a_retry_stores_nothing_and_keeps_the_checkpoint(

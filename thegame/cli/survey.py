@@ -72,7 +72,8 @@ def _common(f: Callable[..., None]) -> Callable[..., None]:
               help="Decide again every unknown deal stored with a smaller --time-limit: one "
               "deal at a time, its search split over the workers, walking its stored best "
               "line back from the end first, and saved in a checkpoint (the next run goes "
-              "on from it); only an answer is stored.")
+              "on from it); a deal still open keeps its row, with a better line if one was "
+              "found.")
 @click.option("--retry-time", type=SECONDS, default=None, metavar="S",
               help="--retry-unknown: seconds this run gives each deal (default --time-limit).")
 @click.option("--checkpoint", default=None, metavar="DIR",
@@ -126,16 +127,19 @@ def _retry(store: Store, how: Retry, p: Plan, rows: list[Row]) -> None:
             f"{row['seconds']:.0f} s in all runs), stored"
         )
 
-    def on_unknown(seed: int, sol: Solution) -> None:
+    def on_unknown(seed: int, sol: Solution, better: Row | None) -> None:
         split = sol.details.get("split", {})
         reach = split.get("line_lost_from")
         walked = (
             f"; stored line ({split['line_turns']} turns) proven lost from turn {reach}"
             if reach is not None else ""
         )
+        if better is not None:
+            store.put_deal(better)
+        kept = "its better line stored" if better is not None else "not stored"
         tell(
             f"{label} seed {seed}: still unknown ({sol.nodes:,} nodes in all runs, best "
-            f"line {plural(sol.cards_left, 'card')} left{walked}), not stored; the next run "
+            f"line {plural(sol.cards_left, 'card')} left{walked}), {kept}; the next run "
             "goes on from its checkpoint"
         )
 

@@ -11,9 +11,10 @@ A deal left unknown by a budget is a long search; it is run one deal at a
 time (its workers split that deal's search), and its state is saved in a
 checkpoint file per deal (``<db>.split/<variant>-<players>p-<seed>.json``).
 The next run of the same command goes on from that file, so a proof can be
-run an hour at a time. Only an answer is stored: a retry that its budget or
-Ctrl-C cut short stores nothing (the old ``unknown`` row stays, with its
-smaller budget, so the next run retries it again) and keeps its checkpoint.
+run an hour at a time. A retry that its budget cuts short stays
+``unknown``: its row keeps its smaller budget, so the next run retries it
+again, and its checkpoint stays; only a better line (fewer cards left,
+replayed) replaces the row's best. Ctrl-C stores nothing.
 """
 
 from __future__ import annotations
@@ -94,6 +95,18 @@ def retry_deal(
     return deal_row(variant, players, seed, sol, limit), sol
 
 
+def better_unknown(stored: Row, sol: Solution) -> Row | None:
+    """The row of an undecided retry whose line leaves fewer cards than the
+    stored row's (else None): still ``unknown`` with the stored budget, so
+    the next run retries it; its bound the larger of the two proven."""
+    if sol.verdict != Verdict.UNKNOWN or not sol.turns or sol.cards_left >= stored["cards_left"]:
+        return None
+    budget = Limit(stored["time_limit"])
+    row = deal_row(stored["variant"], stored["players"], stored["seed"], sol, budget)
+    row["lower_bound"] = max(row["lower_bound"], stored["lower_bound"])
+    return row
+
+
 def _progress_of(how: Retry, seed: int) -> Callable[[int], None] | None:
     tell = how.progress
     return None if tell is None else lambda nodes: tell(seed, nodes)
@@ -106,12 +119,13 @@ def retry_all(
     rows: list[Row],
     limit: Limit,
     on_row: Callable[[Row], None],
-    on_unknown: Callable[[int, Solution], None],
+    on_unknown: Callable[[int, Solution, Row | None], None],
 ) -> None:
     """Every stored unknown row of ``rows`` in turn (see ``retry_deal``);
     ``on_row`` stores a decided one (its checkpoint is removed after),
-    ``on_unknown`` hears of one still open. With Ray, one instance serves
-    every deal (it takes seconds to start)."""
+    ``on_unknown`` hears of one still open, with the row to store when the
+    retry found a better line (``better_unknown``). With Ray, one instance
+    serves every deal (it takes seconds to start)."""
     rules = get_rules(variant)
     with _ray_for(how):
         for stored in rows:
@@ -119,7 +133,7 @@ def retry_all(
             line = stored_line(rules, stored)
             row, sol = retry_deal(how, variant, players, seed, limit, line)
             if row is None:
-                on_unknown(seed, sol)
+                on_unknown(seed, sol, better_unknown(stored, sol))
                 continue
             on_row(row)  # stored first: a kill between the two keeps the file
             checkpoint_of(how.folder, variant, players, seed).unlink(missing_ok=True)

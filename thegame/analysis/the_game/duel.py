@@ -40,8 +40,12 @@ from .duel_fair import FAIR_SAMPLES, FairJudgement, fair_review
 
 POSITION_LIMIT = Limit(1.0)
 HINT_LIMIT = Limit(5.0)
-# The engine's share of a hint's time when the exact search does not decide.
+# The engine's share of a hint's time when the exact search does not decide,
+# at most HINT_ENGINE_SECONDS: a longer hint gives the rest to the exact
+# search, whose reach grows with its time (a minute: 50 s for the proof,
+# 10 s for the estimate; the default 5 s: half each).
 HINT_ENGINE_SHARE = 0.5
+HINT_ENGINE_SECONDS = 10.0
 # The engine's share of a position's time (the exact search has the rest
 # first; a position it proves leaves its time to the earlier ones).
 ENGINE_SHARE = 0.7
@@ -389,6 +393,17 @@ def turn_words(state: GameState, plays: tuple[Play, ...]) -> str:
     return plays_text(state.rules, plays)
 
 
+def engine_share(deadline: float | None) -> float:
+    """The engine's share of a hint's time left until ``deadline``
+    (``HINT_ENGINE_SHARE``, at most ``HINT_ENGINE_SECONDS`` of it)."""
+    if deadline is None:
+        return HINT_ENGINE_SHARE
+    left = deadline - time.monotonic()
+    if left * HINT_ENGINE_SHARE <= HINT_ENGINE_SECONDS:
+        return HINT_ENGINE_SHARE
+    return HINT_ENGINE_SECONDS / left
+
+
 def duel_hint(
     state: GameState, limit: Limit = HINT_LIMIT, search: ProofNumberSearch | None = None
 ) -> DuelHint:
@@ -401,7 +416,9 @@ def duel_hint(
     if search is None:
         search = session(state.deal)
     deadline = limit.deadline()
-    res = decide_or_estimate(state, limit, limit.nodes, deadline, search, share=HINT_ENGINE_SHARE)
+    res = decide_or_estimate(
+        state, limit, limit.nodes, deadline, search, share=engine_share(deadline)
+    )
     made = len(state.placed)
     est = res.estimate
     if res.turns:

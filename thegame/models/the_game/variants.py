@@ -1,9 +1,9 @@
 """The variants of The Game, each declared once with what it supports:
 served by the web app, its daily puzzle stream, the survey, solo puzzles,
-the compiled search, a duel, command cards. Every list of variants (the
-server's, the survey's, the puzzle maker's, the daily streams, the pages'
-menus and the error messages naming them) is made from here, so adding a
-preset is one entry here and one in ``rules.PRESETS``."""
+a duel, command cards. Every list of variants (the server's, the
+survey's, the puzzle maker's, the daily streams, the pages' menus and the
+error messages naming them) is made from here, so adding a preset is one
+entry here and one in ``rules.PRESETS``."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ class Variant:
     daily: Daily
     survey: bool  # 'thegame survey' runs it (its deals are decided exactly)
     puzzles: bool  # 'thegame generate' makes solo puzzles of it
-    compiled: bool  # a compiled search holds it (built or not)
     duel: bool  # two players against each other (Face to Face)
     commands: bool  # command cards (Extreme, rule X1)
 
@@ -42,17 +41,17 @@ class Variant:
 
 VARIANTS: tuple[Variant, ...] = (
     Variant("classic", "The Game", served=True, daily=Daily.DEFAULT, survey=True, puzzles=True,
-            compiled=True, duel=False, commands=False),
+            duel=False, commands=False),
     Variant("profi", "Profi", served=True, daily=Daily.NONE, survey=True, puzzles=True,
-            compiled=True, duel=False, commands=False),
+            duel=False, commands=False),
     Variant("profi-hard", "Profi (hard)", served=True, daily=Daily.NONE, survey=True,
-            puzzles=False, compiled=True, duel=False, commands=False),
+            puzzles=False, duel=False, commands=False),
     Variant("on-fire", "On Fire", served=True, daily=Daily.NONE, survey=True, puzzles=True,
-            compiled=True, duel=False, commands=False),
+            duel=False, commands=False),
     Variant("extreme", "Extreme", served=True, daily=Daily.SERVED, survey=False, puzzles=True,
-            compiled=True, duel=False, commands=True),
+            duel=False, commands=True),
     Variant("face-to-face", "Face to Face", served=False, daily=Daily.CLI, survey=False,
-            puzzles=False, compiled=True, duel=True, commands=False),
+            puzzles=False, duel=True, commands=False),
 )  # fmt: skip
 BY_NAME = {v.name: v for v in VARIANTS}
 # The variant when none is named: the one whose daily stream is the default.

@@ -7,15 +7,21 @@
 #include "race.h"
 
 typedef struct {
-    KeySet *seen;
+    KeySet *seen;   /* or NULL: */
+    Seen64 *seen64; /* where the hands draw from few cards */
     SoloState *out;
     size_t n, cap;
 } Relaxed;
 
 /* 1 added, 0 there already, -1 out of memory */
 static int relaxed_add(Relaxed *L, CardMask64 hand, int at, int a, int d) {
-    const SetKey key = seen_key(hand, a, d, at, 0);
-    const int added = keyset_add(L->seen, &key);
+    int added;
+    if (L->seen64) {
+        added = seen64_add(L->seen64, seen64_key(compact(L->seen64, hand), a, d, at, 0));
+    } else {
+        const SetKey key = seen_key(hand, a, d, at, 0);
+        added = keyset_add(L->seen, &key);
+    }
     if (added <= 0) return added;
     if (L->n == L->cap) {
         const size_t cap = L->cap ? 2 * L->cap : 64;
@@ -70,9 +76,19 @@ int relaxed_list(const DuelRules *g, int p, const SoloState *st, SoloState **out
     *out = NULL;
     *n = 0;
     *won = 0;
-    if (!solo_list(g, &S, p, st, 0, m - 1 > 1 ? m - 1 : 1)) return 0;
-    Relaxed L = {scratch_set(2), NULL, 0, 0};
-    int ok = L.seen != NULL;
+    if (!solo_list(g, &S, p, st, 0, m - 1 > 1 ? m - 1 : 1, 0)) return 0;
+    /* the hands after: the hand's cards and the next ones drawn */
+    const int stock = g->deck_len[p] - st->at, most = g->hand_size > g->draw_own ? g->hand_size
+                                                                                 : g->draw_own;
+    const CardMask64 cards = st->hand | drawn_cards(g, p, st->at, most < stock ? most : stock);
+    Relaxed L = {NULL, NULL, NULL, 0, 0};
+    if (card_count64(cards) <= SEEN_CARDS) {
+        L.seen64 = scratch_seen(2);
+        seen64_cards(L.seen64, cards);
+    } else {
+        L.seen = scratch_set(2);
+    }
+    int ok = L.seen != NULL || L.seen64 != NULL;
     for (size_t i = 0; ok && i < S.n_out; i++)
         ok = relaxed_of(g, p, st->at, m, S.empty, &S.out[i], &L, won);
     free(S.out);
@@ -87,61 +103,93 @@ int relaxed_list(const DuelRules *g, int p, const SoloState *st, SoloState **out
 
 /* ---- the orders of the references' sorts --------------------------------- */
 
-static inline int cmp_int(long long x, long long y) { return x < y ? -1 : x > y; }
-
-/* survival._order: the tuple (hand, at, a, d); with ``left``,
- * race._relaxed_order: the cards left first */
-static inline int before(const SoloState *s, const SoloState *t, int left) {
-    if (left) {
-        const int ls = card_count64(s->hand) - s->at, lt = card_count64(t->hand) - t->at;
-        if (ls != lt) return ls < lt;
-    }
-    if (s->hand != t->hand) return s->hand < t->hand;
-    if (s->at != t->at) return s->at < t->at;
-    if (s->a != t->a) return s->a < t->a;
-    return cmp_int(s->d, t->d) < 0;
+/* survival._order, the tuple (hand, at, a, d), as one number; with
+ * ``left``, race._relaxed_order: the cards left first. Each field in 8
+ * bits (a top is at least -1, at most 64; the cards left -64..64). */
+static inline u128 order_key(const SoloState *s, int left) {
+    const int ahead = left ? card_count64(s->hand) - s->at + 64 : 0;
+    return (u128)(uint32_t)ahead << 88 | (u128)s->hand << 24 | (u128)(uint32_t)s->at << 16 |
+           (u128)(uint32_t)(s->a + 1) << 8 | (u128)(uint32_t)(s->d + 1);
 }
 
-/* Insertion sort: the lists are short, and qsort's calls cost more */
-static void sort_states(SoloState *v, size_t n, int left) {
-    for (size_t i = 1; i < n; i++) {
-        const SoloState x = v[i];
-        size_t j = i;
-        for (; j > 0 && before(&x, &v[j - 1], left); j--) v[j] = v[j - 1];
-        v[j] = x;
-    }
+static inline SoloState of_key(u128 k) {
+    return (SoloState){(CardMask64)(k >> 24), (int)(k >> 16 & 0xff), (int)(k >> 8 & 0xff) - 1,
+                       (int)(k & 0xff) - 1};
 }
 
-/* A state's turns (won: one lays every card, always first), sorted;
+/* A state's turns as a heap of their order keys: the searches below take
+ * them in order and mostly stop after the first few, so a heap (built in
+ * linear time, a pop in log n) costs less than sorting them all. */
+typedef struct {
+    u128 *heap;
+    size_t n;
+} Turns;
+
+static inline void sift_down(u128 *h, size_t n, size_t i) {
+    const u128 x = h[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h[c + 1] < h[c]) c++;
+        if (!(h[c] < x)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = x;
+}
+
+/* The next turn in order into *s; 0 when none is left */
+static inline int next_turn(Turns *t, SoloState *s) {
+    if (t->n == 0) return 0;
+    *s = of_key(t->heap[0]);
+    t->heap[0] = t->heap[--t->n];
+    if (t->n > 1) sift_down(t->heap, t->n, 0);
+    return 1;
+}
+
+/* A state's turns (won: one lays every card, always first) in order;
  * relaxed: the relaxed turns, else the robust ones. 0: out of memory. */
 static int turns_of(const DuelRules *g, int p, const SoloState *st, int relaxed, int left,
-                    SoloState **out, size_t *n, int *won) {
+                    Turns *t, int *won) {
+    SoloState *states = NULL;
+    size_t n = 0;
+    t->heap = NULL;
+    t->n = 0;
     if (relaxed) {
-        if (!relaxed_list(g, p, st, out, n, won)) return 0;
+        if (!relaxed_list(g, p, st, &states, &n, won)) return 0;
+        t->heap = malloc((n ? n : 1) * sizeof(u128));
+        if (!t->heap) {
+            free(states);
+            return 0;
+        }
+        for (size_t i = 0; i < n; i++) t->heap[i] = order_key(&states[i], left);
+        free(states);
     } else {
         SoloSearch S;
-        if (!solo_list(g, &S, p, st, 1, 0)) return 0;
+        if (!solo_list(g, &S, p, st, 1, 0, 0)) return 0;
         int take = g->deck_len[p] - st->at;
         if (g->draw_own < take) take = g->draw_own;
         if (take < 0) take = 0;
         const CardMask64 drawn = drawn_cards(g, p, st->at, take);
         *won = 0;
-        *n = 0;
-        *out = malloc((S.n_out ? S.n_out : 1) * sizeof(SoloState));
-        if (!*out) {
+        t->heap = malloc((S.n_out ? S.n_out : 1) * sizeof(u128));
+        if (!t->heap) {
             free(S.out);
             return 0;
         }
         for (size_t i = 0; i < S.n_out; i++) {
             const SoloResult *r = &S.out[i];
-            if (r->hand == 0 && S.empty)
+            if (r->hand == 0 && S.empty) {
                 *won = 1;
-            else
-                (*out)[(*n)++] = (SoloState){r->hand | drawn, st->at + take, r->a, r->d};
+            } else {
+                const SoloState after = {r->hand | drawn, st->at + take, r->a, r->d};
+                t->heap[n++] = order_key(&after, left);
+            }
         }
         free(S.out);
     }
-    sort_states(*out, *n, left);
+    t->n = n;
+    for (size_t i = n / 2; i-- > 0;) sift_down(t->heap, n, i);
     return 1;
 }
 
@@ -164,23 +212,23 @@ static int lasts(Endurance *E, const SoloState *st, int k) {
         if (exact || value >= k) return value < k ? value : k;
     }
     if (++E->nodes > E->limit) return -1;
-    SoloState *kids;
-    size_t n;
+    Turns kids;
+    SoloState kid;
     int won;
-    if (!turns_of(E->g, E->p, st, E->relaxed, 0, &kids, &n, &won)) {
+    if (!turns_of(E->g, E->p, st, E->relaxed, 0, &kids, &won)) {
         E->failed = 1;
         return -1;
     }
     int best = won ? FOREVER : 0;
-    for (size_t i = 0; i < n && best < k; i++) {
-        const int v = lasts(E, &kids[i], k - 1);
+    while (best < k && next_turn(&kids, &kid)) {
+        const int v = lasts(E, &kid, k - 1);
         if (v < 0) {
-            free(kids);
+            free(kids.heap);
             return -1;
         }
         if (1 + v > best) best = 1 + v;
     }
-    free(kids);
+    free(kids.heap);
     memo_put(&E->memo, st, best * 2 + (best < k));
     return best < k ? best : k;
 }
@@ -211,23 +259,23 @@ static int fewest_relaxed(RelaxedRace *R, const SoloState *st) {
     if (got) return *got;
     if (++R->nodes > R->limit) return -1;
     const int floor = relaxed_floor(R, st);
-    SoloState *kids;
-    size_t n;
+    Turns kids;
+    SoloState kid;
     int won;
-    if (!turns_of(R->g, R->p, st, 1, 1, &kids, &n, &won)) {
+    if (!turns_of(R->g, R->p, st, 1, 1, &kids, &won)) {
         R->failed = 1;
         return -1;
     }
     int best = won ? 1 : RACE_INF;
-    for (size_t i = 0; i < n && best > floor; i++) {
-        const int v = fewest_relaxed(R, &kids[i]);
+    while (best > floor && next_turn(&kids, &kid)) {
+        const int v = fewest_relaxed(R, &kid);
         if (v < 0) {
-            free(kids);
+            free(kids.heap);
             return -1;
         }
         if (1 + v < best) best = 1 + v;
     }
-    free(kids);
+    free(kids.heap);
     memo_put(&R->memo, st, best);
     return best;
 }

@@ -9,45 +9,48 @@
 
 #include "solver.h"
 
-/* Shell sort of (score, index) keys, packed so that the order is theirs */
-static void sort_keys(uint64_t *k, size_t n) {
-    static const size_t gaps[] = {57, 23, 10, 4, 1};
-    for (int g = 0; g < 5; g++) {
-        const size_t gap = gaps[g];
-        for (size_t i = gap; i < n; i++) {
-            const uint64_t x = k[i];
-            size_t j = i;
-            for (; j >= gap && k[j - gap] > x; j -= gap) k[j] = k[j - gap];
-            k[j] = x;
-        }
-    }
-}
-
 /* The children of a SEARCH node into ``e``; 0 when out of memory */
 static int fill(Solver *S, const DuelPos *pos, const TurnResult *r, size_t m, Expansion *e) {
-    unsigned char *dropped = calloc(m, 1);
-    e->kids = malloc(m * sizeof(Child));
-    e->rank = malloc(m * sizeof(uint32_t));
-    uint64_t *keys = malloc(m * sizeof(uint64_t));
-    int ok = dropped && e->kids && e->rank && keys && undominated(&S->g, pos->cur, r, m, dropped);
+    /* the order's keys (and room to sort them), then the dropped marks */
+    u128 *keys = scratch_buffer(1, 2 * m * sizeof(u128) + m);
+    if (!keys) return 0;
+    unsigned char *dropped = (unsigned char *)(keys + 2 * m);
+    memset(dropped, 0, m);
+    if (!undominated(&S->g, pos->cur, r, m, dropped)) return 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < m; i++) kept += !dropped[i];
+    e->kids = malloc((kept ? kept : 1) * sizeof(Child));
+    e->rank = malloc((kept ? kept : 1) * sizeof(uint32_t));
+    int ok = e->kids && e->rank;
     uint32_t n = 0;
+    /* The opponent's dead cards, the same after every turn that gives them
+     * no card (their hand and tops unchanged): counted once */
+    const int o = 1 - pos->cur;
+    const SoloState opp = {pos->h[o], pos->at[o], pos->a[o], pos->d[o]};
+    const int odead = dead_count(&S->g, o, &opp);
     for (size_t i = 0; ok && i < m; i++) {
         if (dropped[i]) continue;
         Child *c = &e->kids[n];
         c->after = r[i].after;
+        pos_key(&c->after, c->key);
+        c->hash = hash_words(c->key, 3);
+        /* the dominance group's key (solver.c's group_key) from the table's */
+        const uint64_t group[3] = {c->key[0], c->key[1],
+                                   (c->key[2] & 0xffff) | (c->key[2] >> 48 & 0xff) << 16};
+        c->group_hash = hash_words(group, 3);
         c->moves = has_turn(&S->g, &c->after);
-        c->score = score(&S->g, pos, &c->after);
+        c->score = c->after.a[o] == pos->a[o] && c->after.d[o] == pos->d[o]
+                       ? score_with(&S->g, pos, &c->after, odead)
+                       : score(&S->g, pos, &c->after);
         if (c->moves < 0) ok = 0;
-        keys[n] = (uint64_t)((int64_t)c->score + ((int64_t)1 << 31)) << 32 | n;
+        keys[n] = (u128)((uint64_t)((int64_t)c->score + ((int64_t)1 << 31)) << 32 | n);
         n++;
     }
     if (ok) {
-        sort_keys(keys, n);
+        sort_u128(keys, keys + n, n);
         for (uint32_t i = 0; i < n; i++) e->rank[i] = (uint32_t)keys[i];
     }
     e->n = n;
-    free(dropped);
-    free(keys);
     return ok;
 }
 
@@ -77,7 +80,7 @@ const Expansion *expansion_of(Solver *S, const DuelPos *pos) {
     for (size_t i = 0; i < m && e->status == 2; i++)
         if (T.out[i].won) e->status = 1; /* D6: a turn lays every card */
     const int ok = e->status != 2 || fill(S, pos, T.out, m, e);
-    free(T.out);
+    turns_free(&T);
     if (!ok) {
         clear(e);
         return NULL;

@@ -36,25 +36,20 @@ static inline void by_eval(const Solver *S, const DuelPos *kid, int64_t *phi, in
     if (left_p > left_q) *delta += S->eval_weight * (left_p - left_q);
 }
 
-/* ProofNumberSearch._read: the children's numbers (their mover's view) */
-static void read_children(Solver *S, const DuelPos *kids, size_t n, SetKey *keys, int64_t *kphi,
-                          int64_t *kdelta) {
+/* ProofNumberSearch._read: the children's numbers (their mover's view).
+ * None is in the table: solver_open passes only the children that the
+ * table (and dominance) does not know, and stores nothing when it passes
+ * any, so the reference's table look finds nothing here. */
+static void read_children(Solver *S, const Kid *kids, size_t n, int64_t *kphi, int64_t *kdelta) {
     for (size_t i = 0; i < n; i++) {
-        keys[i] = key_of(&kids[i]);
-        const int won = solver_get(S, &kids[i]);
-        if (won >= 0) {
-            kphi[i] = won ? 0 : S->inf;
-            kdelta[i] = won ? S->inf : 0;
-            continue;
-        }
-        const size_t j = pairmap_slot(&S->nums, &keys[i]);
+        const size_t j = numbers_slot(&S->nums, &kids[i].key, kids[i].hash);
         if (S->nums.used[j]) {
             kphi[i] = S->nums.vals[j].first;
             kdelta[i] = S->nums.vals[j].second;
         } else {
             kphi[i] = 1;
             kdelta[i] = 1 + S->weight * (int64_t)i;
-            if (S->eval_weight) by_eval(S, &kids[i], &kphi[i], &kdelta[i]);
+            if (S->eval_weight) by_eval(S, &kids[i].pos, &kphi[i], &kdelta[i]);
         }
     }
 }
@@ -78,8 +73,8 @@ static inline int64_t least_delta(const Solver *S, const int64_t *kdelta, size_t
     return phi;
 }
 
-static int mid(Solver *S, const DuelPos *pos, const SetKey *k, int64_t th_phi, int64_t th_delta,
-               PD *out);
+static int mid(Solver *S, const DuelPos *pos, const SetKey *k, uint64_t h, int64_t th_phi,
+               int64_t th_delta, PD *out);
 
 /* Keep pos's numbers (the table cleared when full) and return them */
 static int keep(Solver *S, const SetKey *k, int64_t phi, int64_t delta, PD *out) {
@@ -95,16 +90,15 @@ static int keep(Solver *S, const SetKey *k, int64_t phi, int64_t delta, PD *out)
 /* The loop of _mid over pos's children until its numbers reach a
  * threshold or settle it; -1 halted. */
 static int mid_loop(Solver *S, const DuelPos *pos, const SetKey *k, int64_t th_phi,
-                    int64_t th_delta, const DuelPos *kids, size_t n, PD *out) {
+                    int64_t th_delta, const Kid *kids, size_t n, PD *out) {
     int64_t *kphi = malloc(2 * n * sizeof(int64_t));
-    SetKey *keys = malloc(n * sizeof(SetKey));
     int rc = -1;
-    if (!kphi || !keys) {
+    if (!kphi) {
         S->halted = 2;
-        goto done;
+        return -1;
     }
     int64_t *kdelta = kphi + n;
-    read_children(S, kids, n, keys, kphi, kdelta);
+    read_children(S, kids, n, kphi, kdelta);
     for (;;) {
         size_t best;
         int64_t second, delta = 0;
@@ -128,35 +122,34 @@ static int mid_loop(Solver *S, const DuelPos *pos, const SetKey *k, int64_t th_p
         if (kid_th_delta > th_phi) kid_th_delta = th_phi;
         const int64_t kid_th_phi = th_delta - (delta - kphi[best]);
         PD got;
-        if (mid(S, &kids[best], &keys[best], kid_th_phi, kid_th_delta, &got) < 0) break;
+        const Kid *kid = &kids[best];
+        if (mid(S, &kid->pos, &kid->key, kid->hash, kid_th_phi, kid_th_delta, &got) < 0) break;
         kphi[best] = got.phi;
         kdelta[best] = got.delta;
     }
-done:
     free(kphi);
-    free(keys);
     return rc;
 }
 
 /* ProofNumberSearch._mid: pos's numbers into ``out``, searched until they
  * reach the thresholds; -1 halted. */
-static int mid(Solver *S, const DuelPos *pos, const SetKey *k, int64_t th_phi, int64_t th_delta,
-               PD *out) {
-    const int won = solver_get(S, pos);
+static int mid(Solver *S, const DuelPos *pos, const SetKey *k, uint64_t h, int64_t th_phi,
+               int64_t th_delta, PD *out) {
+    const int won = solver_get_hashed(S, k->w, h);
     if (won >= 0) {
         out->phi = won ? 0 : S->inf;
         out->delta = won ? S->inf : 0;
         return 0;
     }
     if (solver_tick(S)) return -1;
-    if (!S->nums.used[pairmap_slot(&S->nums, k)]) {
+    if (!S->nums.used[numbers_slot(&S->nums, k, h)]) {
         const int first = solver_first_look(S, pos);
         if (S->halted) return -1;
         if (first >= 0) return settle(S, pos, k, first, out);
     }
-    DuelPos *kids;
+    Kid *kids;
     size_t n;
-    const int status = solver_open(S, pos, &kids, &n);
+    const int status = solver_open_kids(S, pos, &kids, &n);
     if (status < 0) return -1;
     if (status < 2) return settle(S, pos, k, status, out);
     const int rc = mid_loop(S, pos, k, th_phi, th_delta, kids, n, out);
@@ -172,6 +165,6 @@ int solver_dfpn(Solver *S, const DuelPos *pos) {
     }
     const SetKey k = key_of(pos);
     PD out;
-    if (mid(S, pos, &k, S->inf, S->inf, &out) < 0) return -1;
+    if (mid(S, pos, &k, hash_words(k.w, 3), S->inf, S->inf, &out) < 0) return -1;
     return out.phi == 0; /* from infinite thresholds df-pn settles the position */
 }

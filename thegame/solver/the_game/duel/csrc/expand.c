@@ -48,6 +48,12 @@ int dead_count(const DuelRules *g, int p, const SoloState *st) {
 }
 
 int score(const DuelRules *g, const DuelPos *pos, const DuelPos *after) {
+    const int o = 1 - pos->cur;
+    const SoloState opp = {after->h[o], after->at[o], after->a[o], after->d[o]};
+    return score_with(g, pos, after, dead_count(g, o, &opp));
+}
+
+int score_with(const DuelRules *g, const DuelPos *pos, const DuelPos *after, int odead) {
     const int p = pos->cur, o = 1 - p;
     const int a = after->a[p], d = after->d[p];
     const CardMask64 between = cards64_above(d - 1) & cards64_below(a + 1); /* d <= c <= a */
@@ -56,9 +62,7 @@ int score(const DuelRules *g, const DuelPos *pos, const DuelPos *after) {
     const int left = card_count64(after->h[p]) + g->deck_len[p] - after->at[p];
     const int ja = a - pos->a[p], jd = pos->d[p] - d;
     const int jumps = (ja > 0 ? ja : 0) + (jd > 0 ? jd : 0);
-    /* the opponent's cards dead on their own piles: each costs them a turn */
-    const SoloState opp = {after->h[o], after->at[o], after->a[o], after->d[o]};
-    const int odead = dead_count(g, o, &opp);
+    /* odead: the opponent's cards dead on their own piles: each costs them a turn */
     return 8 * stuck + gift + 2 * left + jumps - 4 * odead;
 }
 
@@ -74,80 +78,114 @@ int dominated(const DuelRules *g, int p, const TurnResult *r, size_t n, size_t x
     return 0;
 }
 
-/* Within one group (the results ``group[0..k)``, which share their
- * unplayed cards): mark those another one dominates. The tops are copied
- * side by side first, and the plain order of the tops, which dominance
- * needs (takes_all_of: equal, or beyond), rejects most pairs at once. */
-static void drop_dominated(const DuelRules *g, int p, const TurnResult *r, const size_t *group,
-                           size_t k, int (*t)[4], unsigned char *dropped) {
+/* Marks the results another result dominates for the mover p. Only
+ * results with the same hands and draw piles (a group) can dominate each
+ * other, and every result of a group has the same unplayed cards; the
+ * results of one turn differ only in the mover's hand after it (which
+ * fixes their draw pile: the cards drawn are the next of the pile), so a
+ * small hash table over that hand numbers the groups and a counting sort
+ * puts each group's results together, in their order.
+ *
+ * Dominance is a strict order (takes_all_of is transitive, and two results
+ * of a group differ in their tops), and a dominating result has the lower
+ * sum of its own ascending top, minus its own descending top, minus the
+ * opponent's ascending, plus the opponent's descending top. So, in the
+ * order of that sum, a result is dominated exactly when one of the
+ * undominated results before it dominates it (an undominated result
+ * dominates whatever its dominators dominate): each result is compared
+ * with those survivors only, first by the plain order of the tops, which
+ * dominance needs. */
+static void drop_in_group(const DuelRules *g, int p, const TurnResult *r, u128 *keys, size_t k,
+                          u128 *room, int (*t)[4], size_t *kept_at, unsigned char *dropped) {
     const int o = 1 - p;
-    const CardMask64 un_p = unplayed(g, &r[group[0]].after, p);
-    const CardMask64 un_o = unplayed(g, &r[group[0]].after, o);
-    for (size_t i = 0; i < k; i++) {
-        const DuelPos *x = &r[group[i]].after;
-        t[i][0] = x->a[p];
-        t[i][1] = x->d[p];
-        t[i][2] = x->a[o];
-        t[i][3] = x->d[o];
-    }
-    for (size_t x = 0; x < k; x++) {
-        for (size_t y = 0; y < k; y++) {
-            if (y == x || t[y][0] > t[x][0] || t[y][1] < t[x][1] || t[x][2] > t[y][2] ||
-                t[x][3] < t[y][3])
-                continue;
-            if (dominates(g, p, &r[group[y]].after, &r[group[x]].after, un_p, un_o)) {
-                dropped[group[x]] = 1;
-                break;
-            }
+    if (k <= 32) { /* the usual group is small: an insertion sort */
+        for (size_t i = 1; i < k; i++) {
+            const u128 x = keys[i];
+            size_t j = i;
+            for (; j > 0 && keys[j - 1] > x; j--) keys[j] = keys[j - 1];
+            keys[j] = x;
         }
+    } else {
+        sort_u128(keys, room, k);
+    }
+    const DuelPos *first = &r[(uint32_t)keys[0]].after;
+    const CardMask64 un_p = unplayed(g, first, p), un_o = unplayed(g, first, o);
+    size_t kept = 0; /* the survivors: tops in t[0..kept), results in kept_at */
+    for (size_t s = 0; s < k; s++) {
+        const size_t x = (uint32_t)keys[s];
+        const DuelPos *rx = &r[x].after;
+        const int xa = rx->a[p], xd = rx->d[p], xoa = rx->a[o], xod = rx->d[o];
+        int beaten = 0;
+        for (size_t y = 0; y < kept && !beaten; y++) {
+            if (t[y][0] > xa || t[y][1] < xd || xoa > t[y][2] || xod < t[y][3]) continue;
+            beaten = dominates(g, p, &r[kept_at[y]].after, rx, un_p, un_o);
+        }
+        if (beaten) {
+            dropped[x] = 1;
+            continue;
+        }
+        t[kept][0] = xa;
+        t[kept][1] = xd;
+        t[kept][2] = xoa;
+        t[kept][3] = xod;
+        kept_at[kept++] = x;
     }
 }
 
 int undominated(const DuelRules *g, int p, const TurnResult *r, size_t n, unsigned char *dropped) {
-    /* Only results with the same hands and draw piles (a group) can
-     * dominate each other: chain each group's results through a hash of
-     * the group (first[] over the buckets, one representative a group;
-     * next[] links the results of a group), then compare within each
-     * group. Every result of a group has the same unplayed cards. */
-    size_t cap = 8;
+    const int o = 1 - p;
+    if (n < 2) return 1;
+    if (n > UINT32_MAX) return 0;
+    size_t cap = 16;
     while (cap < 2 * n) cap <<= 1;
-    size_t *order = malloc((cap + 3 * n) * sizeof(size_t));
-    if (!order) return 0;
-    size_t *first = order, *bucket_next = order + cap, *next = bucket_next + n,
-           *group = next + n;
-    const size_t none = (size_t)-1;
-    for (size_t b = 0; b < cap; b++) first[b] = none;
+    /* one block: the keys in group order, each result's key in its order
+     * (then the room to sort a group), the table (hands, group numbers),
+     * the survivors' results and tops, each result's group, the groups'
+     * starts */
+    const size_t bytes = cap * (sizeof(CardMask64) + sizeof(uint32_t)) +
+                         n * (2 * sizeof(uint32_t) + 2 * sizeof(u128) + 4 * sizeof(int) +
+                              sizeof(size_t)) +
+                         sizeof(uint32_t);
+    unsigned char *block = scratch_buffer(0, bytes);
+    if (!block) return 0;
+    u128 *keys = (u128 *)block;
+    u128 *sums = keys + n;
+    CardMask64 *hands = (CardMask64 *)(sums + n);
+    size_t *kept_at = (size_t *)(hands + cap);
+    int(*t)[4] = (int(*)[4])(kept_at + n);
+    uint32_t *slot_group = (uint32_t *)(t + n); /* cap: 0 empty, else group + 1 */
+    uint32_t *group_of = slot_group + cap;       /* n */
+    uint32_t *start = group_of + n;              /* groups + 1 */
+    for (size_t i = 0; i < cap; i++) slot_group[i] = 0;
+    uint32_t groups = 0;
     for (size_t i = 0; i < n; i++) {
         const DuelPos *x = &r[i].after;
-        uint64_t h = x->h[0] * 0x9E3779B97F4A7C15ull ^ x->h[1] * 0xC2B2AE3D27D4EB4Full ^
-                     (uint64_t)(x->at[0] * 64 + x->at[1]) * 0x165667B19E3779F9ull;
-        h ^= h >> 29;
-        const size_t b = (size_t)h & (cap - 1);
-        size_t rep = first[b];
-        while (rep != none && !same_group(&r[rep].after, x)) rep = bucket_next[rep];
-        if (rep == none) { /* a new group: i represents it */
-            bucket_next[i] = first[b];
-            first[b] = i;
-            next[i] = none;
-        } else {
-            next[i] = next[rep];
-            next[rep] = i;
+        const CardMask64 h = x->h[p];
+        size_t j = (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+        while (slot_group[j] && hands[j] != h) j = (j + 1) & (cap - 1);
+        if (!slot_group[j]) {
+            hands[j] = h;
+            slot_group[j] = ++groups;
+            start[groups - 1] = 0;
         }
+        group_of[i] = slot_group[j] - 1;
+        start[group_of[i]]++;
+        const uint64_t sum = (uint64_t)(x->a[p] - x->d[p] - x->a[o] + x->d[o] + 2048);
+        sums[i] = (u128)(sum << 32 | i);
     }
-    int(*tops)[4] = malloc((n ? n : 1) * sizeof *tops);
-    if (!tops) {
-        free(order);
-        return 0;
+    uint32_t at = 0;
+    for (uint32_t q = 0; q < groups; q++) {
+        const uint32_t k = start[q];
+        start[q] = at;
+        at += k;
     }
-    for (size_t b = 0; b < cap; b++) {
-        for (size_t rep = first[b]; rep != none; rep = bucket_next[rep]) {
-            if (next[rep] == none) continue; /* a group of one */
-            size_t k = 0;
-            for (size_t i = rep; i != none; i = next[i]) group[k++] = i;
-            drop_dominated(g, p, r, group, k, tops, dropped);
-        }
+    start[groups] = at;
+    /* the keys in group order: start[q] runs to the end of group q */
+    for (size_t i = 0; i < n; i++) keys[start[group_of[i]]++] = sums[i];
+    for (uint32_t q = 0, lo = 0; q < groups; q++) {
+        const uint32_t hi = start[q];
+        if (hi - lo >= 2) drop_in_group(g, p, r, keys + lo, hi - lo, sums, t, kept_at, dropped);
+        lo = hi;
     }
-    free(tops);
-    free(order);
     return 1;
 }

@@ -73,13 +73,13 @@ PyObject *game_expand(GameObject *self, PyObject *arg) {
     for (size_t i = 0; i < n && status == 2; i++)
         if (r[i].won) status = 1;
     if (status != 2) {
-        free(r);
+        turns_free(&T);
         return Py_BuildValue("(i[])", status);
     }
     unsigned char *dropped = calloc(n, 1);
     if (!dropped || !undominated(g, pos.cur, r, n, dropped)) {
         free(dropped);
-        free(r);
+        turns_free(&T);
         return PyErr_NoMemory();
     }
     PyObject *list = PyList_New(0);
@@ -94,7 +94,7 @@ PyObject *game_expand(GameObject *self, PyObject *arg) {
         Py_DECREF(item);
     }
     free(dropped);
-    free(r);
+    turns_free(&T);
     if (!list) return NULL;
     return Py_BuildValue("(iN)", 2, list);
 }
@@ -116,7 +116,7 @@ PyObject *game_turns(GameObject *self, PyObject *args) {
     for (size_t i = 0; list && i < T.n_out; i++) {
         const TurnResult *r = &T.out[i];
         PyObject *item =
-            turn_pair(plays_tuple(r->plays_c, r->plays_pile, r->n_plays),
+            turn_pair(plays_tuple(T.plays_c + r->plays, T.plays_pile + r->plays, r->n_plays),
                       r->won ? (Py_INCREF(Py_None), Py_None) : pos_tuple(&r->after));
         if (!item) {
             Py_CLEAR(list);
@@ -124,7 +124,7 @@ PyObject *game_turns(GameObject *self, PyObject *args) {
         }
         PyList_SET_ITEM(list, (Py_ssize_t)i, item);
     }
-    free(T.out);
+    turns_free(&T);
     return list;
 }
 
@@ -155,7 +155,7 @@ PyObject *game_solo_turns(GameObject *self, PyObject *args) {
     SoloState st;
     if (!parse_solo(g, args, &p, &st, &robust)) return NULL;
     SoloSearch S;
-    if (!solo_list(g, &S, p, &st, robust, 0)) return PyErr_NoMemory();
+    if (!solo_list(g, &S, p, &st, robust, 0, 1)) return PyErr_NoMemory();
     int take = g->deck_len[p] - st.at;
     if (g->draw_own < take) take = g->draw_own;
     if (take < 0) take = 0;
@@ -168,7 +168,7 @@ PyObject *game_solo_turns(GameObject *self, PyObject *args) {
                               ? (Py_INCREF(Py_None), Py_None)
                               : Py_BuildValue("(Kiii)", (unsigned long long)(r->hand | drawn),
                                               st.at + take, r->a, r->d);
-        PyObject *item = turn_pair(plays_tuple(r->plays_c, r->plays_pile, r->n), after);
+        PyObject *item = turn_pair(plays_tuple(S.plays_c + r->plays, S.plays_pile + r->plays, r->n), after);
         if (!item) {
             Py_CLEAR(list);
             break;
@@ -176,6 +176,8 @@ PyObject *game_solo_turns(GameObject *self, PyObject *args) {
         PyList_SET_ITEM(list, (Py_ssize_t)i, item);
     }
     free(S.out);
+    free(S.plays_c);
+    free(S.plays_pile);
     return list;
 }
 

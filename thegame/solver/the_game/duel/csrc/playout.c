@@ -68,7 +68,7 @@ static int policy_step(const DuelRules *g, const DuelPos *pos, uint64_t *rng, Du
     }
     free(sc);
     free(taken);
-    free(r);
+    turns_free(&T);
     return status;
 }
 

@@ -119,7 +119,7 @@ static int fewest(RaceCore *R, const SoloState *given) {
         return RACE_INF;
     }
     SoloSearch S;
-    if (!solo_list(g, &S, p, st, R->robust, 0)) {
+    if (!solo_list(g, &S, p, st, R->robust, 0, 0)) {
         R->halted = 2;
         return RACE_INF;
     }

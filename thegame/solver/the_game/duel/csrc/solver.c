@@ -143,9 +143,9 @@ void solver_store(Solver *S, const DuelPos *pos, int won) {
     group_add(S, pos, won);
 }
 
-/* nodes.by_dominance over pos's group: 1 won, 0 lost, -1 neither */
-static int by_dominance(const Solver *S, const DuelPos *pos) {
-    int32_t i = group_head(S, pos);
+/* nodes.by_dominance over pos's group (the newest entry ``i``): 1 won, 0
+ * lost, -1 neither */
+static int dominance_from(const Solver *S, const DuelPos *pos, int32_t i) {
     if (i < 0) return -1;
     const int p = pos->cur;
     const CardMask64 un_p = unplayed(&S->g, pos, p), un_o = unplayed(&S->g, pos, 1 - p);
@@ -161,6 +161,18 @@ static int by_dominance(const Solver *S, const DuelPos *pos) {
             return e->won;
     }
     return -1;
+}
+
+static int by_dominance(const Solver *S, const DuelPos *pos) {
+    return dominance_from(S, pos, group_head(S, pos));
+}
+
+/* by_dominance for a child, its group's hash known */
+static int child_by_dominance(const Solver *S, const Child *c) {
+    uint64_t w[3];
+    group_key(&c->after, w);
+    const size_t i = slot_hashed(&S->groups, w, c->group_hash);
+    return dominance_from(S, &c->after, S->groups.used[i] ? S->groups.vals[i] : -1);
 }
 
 /* ---- the bounds (DuelNodes._decide, _robust, _relaxed_floor, _survival) ---- */
@@ -262,17 +274,19 @@ int solver_first_look(Solver *S, const DuelPos *pos) {
 /* DuelNodes._sift over the expansion's children: 1 won (a child lost for
  * the opponent, or one where they have no turn), 2 the rest in *kids
  * (none: 0, lost), -1 failed */
-static int sift(Solver *S, const Expansion *e, DuelPos **kids, size_t *n_kids) {
-    unsigned char *skip = calloc(e->n ? e->n : 1, 1);
+static int sift(Solver *S, const Expansion *e, Kid **kids, size_t *n_kids) {
+    unsigned char local[1024];
+    unsigned char *skip = e->n <= sizeof local ? local : malloc(e->n);
     if (!skip) return -1;
+    memset(skip, 0, e->n);
     size_t k = 0;
     int status = 2;
     for (uint32_t i = 0; i < e->n && status == 2; i++) {
         const Child *c = &e->kids[i];
-        int known = solver_get(S, &c->after);
+        int known = solver_get_hashed(S, c->key, c->hash);
         const int hit = known >= 0;
         if (known < 0 && S->opt.dominance) {
-            known = by_dominance(S, &c->after);
+            known = child_by_dominance(S, c);
             S->stats.dominated += known >= 0;
         }
         if (known == 0) {
@@ -289,18 +303,43 @@ static int sift(Solver *S, const Expansion *e, DuelPos **kids, size_t *n_kids) {
         }
     }
     if (status == 2 && k > 0) {
-        *kids = malloc(k * sizeof(DuelPos));
+        *kids = malloc(k * sizeof(Kid));
         if (!*kids) status = -1;
         size_t j = 0;
-        for (uint32_t i = 0; status == 2 && i < e->n; i++)
-            if (!skip[e->rank[i]]) (*kids)[j++] = e->kids[e->rank[i]].after;
+        for (uint32_t i = 0; status == 2 && i < e->n; i++) {
+            const Child *c = &e->kids[e->rank[i]];
+            if (skip[e->rank[i]]) continue;
+            Kid *kid = &(*kids)[j++];
+            kid->pos = c->after;
+            memcpy(kid->key.w, c->key, sizeof c->key);
+            kid->hash = c->hash;
+        }
         *n_kids = k;
     }
-    free(skip);
+    if (skip != local) free(skip);
     return status == 2 && k == 0 ? 0 : status;
 }
 
 int solver_open(Solver *S, const DuelPos *pos, DuelPos **kids, size_t *n) {
+    Kid *got;
+    *kids = NULL;
+    const int status = solver_open_kids(S, pos, &got, n);
+    if (status == 2) {
+        *kids = malloc(*n * sizeof(DuelPos));
+        if (*kids) {
+            for (size_t i = 0; i < *n; i++) (*kids)[i] = got[i].pos;
+        } else {
+            S->halted = 2;
+            free(got);
+            *n = 0;
+            return -1;
+        }
+        free(got);
+    }
+    return status;
+}
+
+int solver_open_kids(Solver *S, const DuelPos *pos, Kid **kids, size_t *n) {
     trace(S, 0, pos, -1);
     *kids = NULL;
     *n = 0;
@@ -342,13 +381,13 @@ int solver_dfs(Solver *S, const DuelPos *pos) {
     int value = solver_first_look(S, pos);
     if (S->halted) return -1;
     if (value < 0) {
-        DuelPos *kids;
+        Kid *kids;
         size_t n;
-        value = solver_open(S, pos, &kids, &n);
+        value = solver_open_kids(S, pos, &kids, &n);
         if (value == 2) {
             value = 0;
             for (size_t i = 0; i < n && !value; i++) {
-                const int v = solver_dfs(S, &kids[i]);
+                const int v = solver_dfs(S, &kids[i].pos);
                 if (v < 0) {
                     free(kids);
                     return -1;

@@ -33,11 +33,40 @@ typedef struct {
 } GroupEntry;
 
 /* A child of an expansion: the position after the turn, its ordering
- * score (DuelNodes.score) and whether its mover has a turn (D6) */
+ * score (DuelNodes.score) and whether its mover has a turn (D6); its
+ * table key (pos_key) with that key's hash, and the hash of its dominance
+ * group's key, made once, for the many visits of a node */
 typedef struct {
     DuelPos after;
     int score, moves;
+    uint64_t key[3], hash, group_hash;
 } Child;
+
+/* A child to search: its position, table key and that key's hash */
+typedef struct {
+    DuelPos pos;
+    SetKey key;
+    uint64_t hash;
+} Kid;
+
+/* The table's slot for a key with its hash (tab_slot, the hash given) */
+static inline size_t slot_hashed(const Table *t, const uint64_t *key, uint64_t h) {
+    const uint8_t tag = tag_of(h);
+    const size_t mask = t->cap - 1;
+    size_t i = h & mask;
+    while (t->used[i] && (t->used[i] != tag || !words_eq(t->keys + i * t->kw, key, t->kw)))
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The numbers' slot for a key with its hash (pairmap_slot, the hash given:
+ * both tables hash a position's key with hash_words) */
+static inline size_t numbers_slot(const PairMap *t, const SetKey *k, uint64_t h) {
+    const size_t mask = t->cap - 1;
+    size_t i = h & mask;
+    while (t->used[i] && !words_eq(t->keys[i].w, k->w, KEYSET_WORDS)) i = (i + 1) & mask;
+    return i;
+}
 
 /* A node's expansion (``_cduel.Game.expand``): 0 no turn, 1 a turn lays
  * every card, 2 the undominated children in DuelGame.turns order, with
@@ -103,6 +132,13 @@ int solver_first_look(Solver *S, const DuelPos *pos);
 /* DuelNodes._open: 1 won, 0 lost, 2 the children to search in ``*kids``
  * (``*n``, the caller frees them), -1 failed */
 int solver_open(Solver *S, const DuelPos *pos, DuelPos **kids, size_t *n);
+/* The same, the children with their keys */
+int solver_open_kids(Solver *S, const DuelPos *pos, Kid **kids, size_t *n);
+/* The table's value of a position given its key and the key's hash */
+static inline int solver_get_hashed(const Solver *S, const uint64_t *key, uint64_t h) {
+    const size_t i = slot_hashed(&S->tt, key, h);
+    return S->tt.used[i] ? S->tt.vals[i] : -1;
+}
 /* The expansion of pos (children.c), from the cache or made; NULL when
  * out of memory */
 const Expansion *expansion_of(Solver *S, const DuelPos *pos);
