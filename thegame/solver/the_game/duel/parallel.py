@@ -4,9 +4,9 @@
 ``pns.ProofNumberSearch.portfolio`` runs in turns on one table, each in a
 process of its own with a table of its own; the first to decide answers
 and the other is stopped. On the printed game's hardest turn starts df-pn
-is the one that answers, with its whole core: at the same wall time on two
-cores it decides a turn start further back than the serial portfolio on
-some duels (``benchmarks/duel_ideas.py``).
+is the one that answers, with its whole core: 2.4-3.9 times fewer nodes
+than the serial portfolio on the furthest turn starts decided of the
+benchmark's duels (``benchmarks/duel_ideas.py``).
 
 ``split_decide``: the turn start's children (the undominated positions
 after the mover's turns, in the search's order, ``DuelNodes._open``) dealt
