@@ -10,9 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from thegame.analysis.cento.engine import greedy_policy, policy_turn, random_policy, sight
+from thegame.analysis.cento.inference import observe
 from thegame.analysis.cento.sampler import SampleEngine, _candidate, engine_choice, hand_slots
 from thegame.cli.main import cli
-from thegame.models.cento import Deal, Record, Rules, Turn, apply_turn, check, initial_state
+from thegame.models.cento import Deal, Record, Rules, State, Turn, apply_turn, check, initial_state
 from thegame.models.cento.rules import HundredMode
 from thegame.models.outcome import Limit
 from thegame.solver.cento import ctable
@@ -161,3 +162,106 @@ def test_rate_compares_the_turn_played_with_the_best_over_the_same_worlds() -> N
         turns.append(turn)
         state = apply_turn(deal, state, turn)
     assert rated > 0
+
+
+def _true_slots(deal: Deal, turns: list[Turn], state: State, seat: int) -> tuple[object, ...]:
+    """Slot masks that deal every other hand its true cards: per seat the
+    cards in the order they arrived, matched to the slots in the order
+    theirs arrived (each mask allows one card)."""
+    arrived: dict[tuple[int, int], int] = {}
+    replay = initial_state(deal)
+    for t, turn in enumerate(turns):
+        after = apply_turn(deal, replay, turn)
+        for i, hand in enumerate(after.hands):
+            for c in set(hand) - set(replay.hands[i]):
+                arrived[(i, c)] = t
+        replay = after
+    seen = observe(deal, turns, seat)
+    full = (1 << 101) - 1
+    out: list[tuple[int, ...]] = []
+    for i, hand in enumerate(state.hands):
+        if i == seat:
+            out.append(())
+            continue
+        cards = sorted(hand, key=lambda c: arrived.get((i, c), -1))
+        order = sorted(range(len(cards)), key=lambda j: seen.arrived[i][j])
+        masks = [0] * len(cards)
+        for c, j in zip(cards, order, strict=True):
+            masks[j] = full & ~(1 << c)
+        out.append(tuple(masks))
+    return tuple(out)
+
+
+@needs_c
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_true_hands_pass_every_greedy_check_and_random_deals_do_not(players: int) -> None:
+    """Against greedy players the true hands make every checked turn of the
+    others greedy (dealt with slots that allow only the true cards); worlds
+    dealt at random within what the draws tell often fail."""
+    fresh = [0, 0]
+    checked = 0
+    for seed in range(1, 5):
+        deal = Deal.from_seed(seed, players)
+        rng = random.Random(seed)
+        state = initial_state(deal)
+        turns: list[Turn] = []
+        engine = SampleEngine(deal, seed)
+        while not state.over:
+            seat = state.to_move
+            truth = TableSolver(deal, seat)
+            key = truth.key_of(state)
+            view = sight(deal, key, state.draw_pos, seat)
+            seen = observe(deal, turns, seat)
+            checked += len(seen.checks)
+            names = tuple({_candidate(o): None for o, _, _ in truth.expand(key)})
+            core = engine._core(seat)
+            args = (view.small, view.own, bytes(view.unseen), b"")
+            before = core.dealt()
+            true = _true_slots(deal, turns, state, seat)
+            core.sample(*args, true, names, 1, 2, 0, 1, seen.checks, 1)
+            worlds, _, kept = core.dealt()
+            assert kept - before[2] == worlds - before[0] == 2
+            slots = tuple(() if i == seat else tuple(seen.slots[i]) for i in range(players))
+            core.sample(*args, slots, names, 1, 10, 0, 1, seen.checks, 1)
+            now = core.dealt()
+            fresh[0] += now[0] - worlds
+            fresh[1] += now[2] - kept
+            turn = policy_turn(deal, state, greedy_policy, rng)
+            turns.append(turn)
+            state = apply_turn(deal, state, turn)
+    assert checked > 0
+    assert fresh[1] < 0.8 * fresh[0]  # the checks tell something
+
+
+@needs_c
+def test_swaps_keep_worlds_consistent_more_often_than_fresh_deals() -> None:
+    """From one world to the next by swaps of unseen cards (each kept when it
+    fails no more checks), more worlds pass every check than when each is
+    dealt afresh with a single deal."""
+    deal = Deal.from_seed(2, 5)
+    rng = random.Random(2)
+    state = initial_state(deal)
+    turns: list[Turn] = []
+    while len(turns) < 30 and not state.over:
+        turn = policy_turn(deal, state, greedy_policy, rng)
+        turns.append(turn)
+        state = apply_turn(deal, state, turn)
+    seat = state.to_move
+    truth = TableSolver(deal, seat)
+    key = truth.key_of(state)
+    view = sight(deal, key, state.draw_pos, seat)
+    seen = observe(deal, turns, seat)
+    assert seen.checks
+    names = tuple({_candidate(o): None for o, _, _ in truth.expand(key)})
+    slots = tuple(() if i == seat else tuple(seen.slots[i]) for i in range(5))
+    args = (view.small, view.own, bytes(view.unseen), b"", slots, names, 3, 200, 0, 1, seen.checks)
+    kept = []
+    for steps in (0, 40):
+        core = SampleEngine(deal, 1)._core(seat)
+        core.sample(*args, 1, steps)
+        worlds, _, good = core.dealt()
+        assert worlds == 200
+        kept.append(good)
+    assert kept[1] > kept[0]
+    with pytest.raises(ValueError, match="steps"):
+        core.sample(*args, 1, -1)
