@@ -5,13 +5,20 @@ its strength against random play on a fixed set of deals."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from click.testing import CliRunner
 
 from thegame.analysis.cento.engine import greedy_policy, policy_turn, random_policy, sight
 from thegame.analysis.cento.inference import observe
-from thegame.analysis.cento.sampler import SampleEngine, _candidate, engine_choice, hand_slots
+from thegame.analysis.cento.sampler import (
+    STRENGTHS,
+    SampleEngine,
+    _candidate,
+    engine_choice,
+    hand_slots,
+)
 from thegame.cli.main import cli
 from thegame.models.cento import Deal, Record, Rules, State, Turn, apply_turn, check, initial_state
 from thegame.models.cento.rules import HundredMode
@@ -95,7 +102,7 @@ def test_without_the_compiled_search_the_earlier_engine_decides(
     deal = Deal.from_seed(4, 3, SMALL_RULES)
     state = initial_state(deal)
     got = engine_choice(deal, state, [], Limit(nodes=2), "strong", 3)
-    assert got.turn == engine_choice(deal, state, [], Limit(nodes=2), "normal", 3).turn
+    assert got.turn == engine_choice(deal, state, [], Limit(nodes=2), "easy", 3).turn
 
 
 @needs_c
@@ -112,8 +119,8 @@ def test_search_engine_beats_random_play() -> None:
 
 
 @needs_c
-def test_play_vs_engine_at_either_strength() -> None:
-    for strength in ("strong", "normal"):
+def test_play_vs_engine_at_every_strength() -> None:
+    for strength in STRENGTHS:
         args = ["cento", "play", "--seed", "6", "--players", "4", "--vs", "engine"]
         result = CliRunner().invoke(
             cli, [*args, "--strength", strength, "--think", "0.05"], input="hint\nquit\n"
@@ -265,3 +272,36 @@ def test_swaps_keep_worlds_consistent_more_often_than_fresh_deals() -> None:
     assert kept[1] > kept[0]
     with pytest.raises(ValueError, match="steps"):
         core.sample(*args, 1, -1)
+
+
+def _midgame(seed: int, players: int, turns_played: int) -> tuple[Deal, State, list[Turn]]:
+    """A game of greedy players ``turns_played`` turns in, at a turn with a choice."""
+    deal = Deal.from_seed(seed, players)
+    rng = random.Random(seed)
+    state = initial_state(deal)
+    turns: list[Turn] = []
+    while not state.over:
+        truth = TableSolver(deal, state.to_move)
+        if len(turns) >= turns_played and len(truth.expand(truth.key_of(state))) > 2:
+            break
+        turn = policy_turn(deal, state, greedy_policy, rng)
+        turns.append(turn)
+        state = apply_turn(deal, state, turn)
+    assert not state.over
+    return deal, state, turns
+
+
+@needs_c
+def test_the_engine_keeps_to_its_budget() -> None:
+    """Seconds: the time is checked between batches of 32 worlds, so a
+    decision ends soon after it; worlds as nodes: that many worlds."""
+    deal, state, turns = _midgame(3, 6, 12)
+    engine = SampleEngine(deal, 1)
+    began = time.monotonic()
+    choice = engine.choose(state, Limit(time=0.05), turns)
+    assert time.monotonic() - began < 0.5
+    assert choice.worlds >= 8
+    counted = SampleEngine(deal, 1).choose(state, Limit(nodes=64), turns)
+    again = SampleEngine(deal, 1).choose(state, Limit(nodes=64), turns)
+    assert counted == again  # the same seed, the same worlds and turn
+    assert 0 < counted.worlds <= 2 * 64

@@ -76,9 +76,13 @@ def _take(slots: list[Slot], card: int) -> tuple[int, int, int]:
     return (got, lo, hi) if best >= 0 else (got, got, got)
 
 
-def observe(deal: Deal, history: Sequence[Turn], seat: int, whole: bool = True) -> Observed:
+def observe(
+    deal: Deal, history: Sequence[Turn], seat: int, whole: bool = True, greedy: bool = True
+) -> Observed:
     """What ``history`` tells ``seat``; ``whole``: check every turn another
-    player laid cards (else only those since it last took a card unseen)."""
+    player laid cards (else only those since it last took a card unseen);
+    ``greedy``: read the others as greedy players (else only what any legal
+    play tells: no checks, and a drawn card kept may fit)."""
     tab = tables(deal.rules)
     solver = TableSolver(deal, seat)
     n = deal.players
@@ -111,10 +115,10 @@ def observe(deal: Deal, history: Sequence[Turn], seat: int, whole: bool = True) 
                 if turn.draw == 1 and cards:  # the drawn card laid at once
                     cards = cards[1:]
                 else:  # a card drawn under rule Z1 and kept: greedy play lays one that fits
-                    new = 0 if penalty else out
+                    new = 0 if penalty or not greedy else out
                     mine.extend(Slot(new, t) for _ in range(turn.draw))
             laid[p].extend((t, c, *_take(mine, c)) for c in cards)
-            if not turn.draw and (turn.plays or turn.treat):
+            if greedy and not turn.draw and (turn.plays or turn.treat):
                 key = solver.key_of(nxt)
                 turns.append((p, t, solver.key_of(state)[0], key[0] >> 3 & 127))
         state = nxt

@@ -87,12 +87,19 @@ class SampleEngine:
         self.tries = tries
         self.whole = whole
         self.steps = steps
+        self.greedy = tries > 1 or steps > 0
         self.rng = random.Random(seed)
         self.cores: dict[int, Search] = {}
         self.fallback = SeatEngine(deal, seed)
         self.compiled = ctable.usable(deal)
         self.slots: dict[int, list[int]] | None = None
         self.checks: tuple[Check, ...] = ()
+
+    @classmethod
+    def blind(cls, deal: Deal, seed: int = 0) -> SampleEngine:
+        """The engine without reading the others as greedy players: each
+        world dealt once within what any legal play tells."""
+        return cls(deal, seed, tries=1, steps=0)
 
     def _core(self, seat: int) -> Search:
         core = self.cores.get(seat)
@@ -136,7 +143,9 @@ class SampleEngine:
 
     def _observe(self, history: Sequence[Turn] | None, seat: int) -> None:
         """What the turns so far tell ``seat`` of the other hands."""
-        seen = None if history is None else observe(self.deal, history, seat, self.whole)
+        seen = (
+            None if history is None else observe(self.deal, history, seat, self.whole, self.greedy)
+        )
         self.slots = None if seen is None else seen.slots
         self.checks = () if seen is None else seen.checks
 
@@ -238,7 +247,10 @@ class SampleEngine:
         return score
 
 
-STRENGTHS = ("strong", "normal")  # the searching engine; the earlier one (``engine``)
+# strong: the searching engine reading the others as greedy players; normal:
+# the same search within what any legal play tells (the engine before that
+# reading); easy: the earlier one-turn engine (``engine.SeatEngine``)
+STRENGTHS = ("strong", "normal", "easy")
 
 
 def engine_choice(
@@ -251,9 +263,10 @@ def engine_choice(
 ) -> Choice:
     """The turn of the seat to move from what it sees, by the engine of
     ``strength``; ``turns``: the game's turns so far (they lead to ``state``)."""
-    if strength == "normal":
+    if strength == "easy":
         return SeatEngine(deal, seed).choose(state, limit)
-    return SampleEngine(deal, seed).choose(state, limit, turns)
+    engine = SampleEngine(deal, seed) if strength == "strong" else SampleEngine.blind(deal, seed)
+    return engine.choose(state, limit, turns)
 
 
 def _pick(score: list[list[int]], prior: list[tuple[float, int]]) -> int:

@@ -4,6 +4,7 @@
  * turn leaves its mover the fewest cards, then the most cards that fit the
  * new open card, ties at random (engine.greedy_policy). */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "ctable.h"
@@ -200,11 +201,22 @@ static void deal_world(Search *s, struct World *w, uint64_t *rng, uint64_t *key)
     d->ndraw = p;
 }
 
+/* Whether an outcome before ``o`` in ``v`` leaves the same hand and open card */
+static int same_before(const OutVec *v, size_t j, const Outcome *o) {
+    for (size_t i = 0; i < j; i++) {
+        const Outcome *x = &v->v[i];
+        if (x->mask == o->mask && x->free == o->free && x->open == o->open) return 1;
+    }
+    return 0;
+}
+
 /* The checks of ``w`` of the seats in ``seats`` (bits) a world ``key``
  * fails, added per seat to ``per``: a turn an other player took that is
- * not its greedy turn with the hand the world gives it; -1 when out of
- * memory */
-static int world_fails(Search *s, const struct World *w, const uint64_t *key, int seats, int *per) {
+ * not its greedy turn with the hand the world gives it; and per seat to
+ * ``logw`` the log of the chance greedy play took the turns it passes;
+ * -1 when out of memory */
+static int world_fails(Search *s, const struct World *w, const uint64_t *key, int seats, int *per,
+                       double *logw) {
     const Deal *d = &s->d;
     int fails = 0;
     for (int i = 0; i < w->nchecks; i++) {
@@ -221,18 +233,25 @@ static int world_fails(Search *s, const struct World *w, const uint64_t *key, in
         if (gen_outcomes(d, &s->outs, before & NUMBERS_MASK, (int)(before >> FREE_SHIFT),
                          c->small >> 3 & 127, 0, obliged && !imm, imm, d->n - 1))
             return -1;
-        int best = INT_MAX;
+        int best = INT_MAX, ties = 0;
         for (size_t j = 0; j < s->outs.n; j++) {
             const Outcome *o = &s->outs.v[j];
             /* a turn that drew (after a Trick) depends on a card of the pile
              * the world does not hold: left out, the check only weaker */
             if (o->pos > (o->trick ? o->trick_pos : 0)) continue;
             int r = o->won ? INT_MIN : rank_of(d, o->mask | (u128)o->free << FREE_SHIFT, o->open);
-            if (r < best) best = r;
+            if (r < best) {
+                best = r;
+                ties = 0;
+            }
+            if (r == best && !same_before(&s->outs, j, o)) ties++;
         }
         int bad = rank_of(d, hand_add(hand, c->after), c->open) > best;
         fails += bad;
         per[c->seat] += bad;
+        /* greedy play takes each of its equal turns with the same chance:
+         * the turn seen is 1 in ``ties`` in this world */
+        if (!bad && ties > 1) logw[c->seat] -= log((double)ties);
     }
     return fails;
 }
@@ -240,17 +259,20 @@ static int world_fails(Search *s, const struct World *w, const uint64_t *key, in
 /* A world that passes every check of ``w`` if one is found in ``w->tries``
  * deals, else the one that fails the fewest; its fails per seat in ``per``;
  * -1 when out of memory */
-static int consistent_world(Search *s, struct World *w, uint64_t *rng, uint64_t *key, int *per) {
+static int consistent_world(Search *s, struct World *w, uint64_t *rng, uint64_t *key, int *per,
+                            double *logw) {
     Deal *d = &s->d;
     uint64_t best[KW_MAX];
     uint8_t pile[128];
     int cards[128], owners[128], fails_at[MAX_SEATS];
+    double logw_at[MAX_SEATS];
     int least = INT_MAX, npile = 0;
     for (int t = 0; t < (w->tries > 0 ? w->tries : 1); t++) {
         deal_world(s, w, rng, key);
         s->dealt++;
         int one[MAX_SEATS] = {0};
-        int fails = world_fails(s, w, key, -1, one);
+        double lw[MAX_SEATS] = {0};
+        int fails = world_fails(s, w, key, -1, one, lw);
         if (fails < 0) return -1;
         if (fails < least) {
             least = fails;
@@ -259,6 +281,7 @@ static int consistent_world(Search *s, struct World *w, uint64_t *rng, uint64_t 
             memcpy(cards, w->slot_card, w->nall * sizeof(int));
             memcpy(owners, w->slot_owner, w->nall * sizeof(int));
             memcpy(fails_at, one, sizeof fails_at);
+            memcpy(logw_at, lw, sizeof logw_at);
             npile = d->ndraw;
         }
         if (fails == 0) break;
@@ -268,6 +291,7 @@ static int consistent_world(Search *s, struct World *w, uint64_t *rng, uint64_t 
     memcpy(w->slot_card, cards, w->nall * sizeof(int));
     memcpy(w->slot_owner, owners, w->nall * sizeof(int));
     memcpy(per, fails_at, sizeof fails_at);
+    memcpy(logw, logw_at, sizeof logw_at);
     d->ndraw = npile;
     return least;
 }
@@ -286,7 +310,7 @@ static void swap_in(uint64_t *key, int i, int out, int in) {
  * checks than ``*fails`` and every slot allows its card; -1 when out of
  * memory */
 static int swap_step(Search *s, struct World *w, uint64_t *rng, uint64_t *key, int *per,
-                     int *fails) {
+                     double *logw, int *fails) {
     Deal *d = &s->d;
     int npile = d->ndraw - w->nhead;
     int a = sm_below(rng, w->nall), b = sm_below(rng, w->nall + npile);
@@ -303,8 +327,12 @@ static int swap_step(Search *s, struct World *w, uint64_t *rng, uint64_t *key, i
     int oa = w->slot_owner[a], ob = at_pile ? -1 : w->slot_owner[b];
     int seats = 1 << oa | (ob >= 0 ? 1 << ob : 0);
     int before = 0, now[MAX_SEATS] = {0};
+    double was = 0, lw[MAX_SEATS] = {0}, is = 0;
     for (int i = 0; i < d->n; i++)
-        if (seats >> i & 1) before += per[i];
+        if (seats >> i & 1) {
+            before += per[i];
+            was += logw[i];
+        }
     swap_in(key, oa, ca, cb);
     if (at_pile) {
         *at_pile = (uint8_t)ca;
@@ -313,12 +341,21 @@ static int swap_step(Search *s, struct World *w, uint64_t *rng, uint64_t *key, i
         w->slot_card[b] = ca;
     }
     w->slot_card[a] = cb;
-    int after = world_fails(s, w, key, seats, now);
+    int after = world_fails(s, w, key, seats, now, lw);
     if (after < 0) return -1;
-    if (after <= before) {
+    for (int i = 0; i < d->n; i++)
+        if (seats >> i & 1) is += lw[i];
+    /* fewer fails, or as many and kept by the chance of the turns seen
+     * (Metropolis: the worlds in proportion to that chance) */
+    if (after < before ||
+        (after == before &&
+         (is >= was || (double)(sm_next(rng) >> 11) * 0x1.0p-53 < exp(is - was)))) {
         *fails += after - before;
         for (int i = 0; i < d->n; i++)
-            if (seats >> i & 1) per[i] = now[i];
+            if (seats >> i & 1) {
+                per[i] = now[i];
+                logw[i] = lw[i];
+            }
         return 0;
     }
     swap_in(key, oa, cb, ca); /* undone */
@@ -335,10 +372,10 @@ static int swap_step(Search *s, struct World *w, uint64_t *rng, uint64_t *key, i
 /* The next world of the chain: ``steps`` swaps, then the pile after its
  * head shuffled (nothing seen tells its order); -1 when out of memory */
 static int next_world(Search *s, struct World *w, uint64_t *rng, uint64_t *key, int *per,
-                      int *fails) {
+                      double *logw, int *fails) {
     Deal *d = &s->d;
     for (int t = 0; w->nall > 0 && t < w->steps; t++)
-        if (swap_step(s, w, rng, key, per, fails)) return -1;
+        if (swap_step(s, w, rng, key, per, logw, fails)) return -1;
     for (int i = d->ndraw - 1; i > w->nhead; i--) {
         int j = w->nhead + sm_below(rng, i - w->nhead + 1);
         uint8_t x = d->draw[i];
@@ -351,12 +388,12 @@ static int next_world(Search *s, struct World *w, uint64_t *rng, uint64_t *key, 
 /* The world ``r`` of a call: dealt afresh (the first, or every one without
  * steps) or the chain's next; -1 when out of memory */
 static int world_at(Search *s, struct World *w, int r, uint64_t *rng, uint64_t *key, int *per,
-                    int *fails) {
+                    double *logw, int *fails) {
     s->worlds++;
     if (r == 0 || w->steps == 0) {
-        *fails = consistent_world(s, w, rng, key, per);
+        *fails = consistent_world(s, w, rng, key, per, logw);
         if (*fails < 0) return -1;
-    } else if (next_world(s, w, rng, key, per, fails)) {
+    } else if (next_world(s, w, rng, key, per, logw, fails)) {
         return -1;
     }
     s->consistent += *fails == 0;
@@ -370,8 +407,9 @@ int sample_worlds(Search *s, struct World *w, const struct Candidate *cands, int
     if (one == NULL) return -1;
     uint64_t key[KW_MAX];
     int per[MAX_SEATS], fails;
+    double logw[MAX_SEATS];
     for (int r = 0; r < count; r++) {
-        if (world_at(s, w, r, rng, key, per, &fails)) {
+        if (world_at(s, w, r, rng, key, per, logw, &fails)) {
             free(one);
             free(vec.v);
             return -1;
