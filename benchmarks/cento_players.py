@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from thegame.analysis.cento.engine import SeatEngine, greedy_policy, policy_turn, random_policy
-from thegame.analysis.cento.sampler import SampleEngine
+from thegame.analysis.cento.sampler import STEPS, TRIES, SampleEngine
 from thegame.models.cento import Deal, Record, apply_turn, check, initial_state
 from thegame.models.outcome import Limit
 from thegame.survey.report import wilson
@@ -53,11 +53,13 @@ def game(
     worlds: int,
     engine_name: str = "search",
     lookahead: tuple[int, int] | None = None,
+    tries: int = TRIES,
+    steps: int = STEPS,
 ) -> bool:
     deal = Deal.from_seed(seed, players)
     engine: SampleEngine | SeatEngine
     if engine_name == "search":
-        engine = SampleEngine(deal, seed, lookahead)
+        engine = SampleEngine(deal, seed, lookahead, tries, steps=steps)
     else:
         engine = SeatEngine(deal, seed)
     rng = random.Random(seed)
@@ -102,6 +104,19 @@ def main() -> None:
         help="TURNS,ROLLOUTS: the search engine's own next turns in a playout that look ahead, "
         "and the greedy playouts of each turn they try (default: the engine's).",
     )
+    ap.add_argument(
+        "--tries",
+        type=int,
+        default=TRIES,
+        help="Deals a world may take until the others' recent turns are greedy in it "
+        "(1: the world as first dealt; default: the engine's).",
+    )
+    ap.add_argument(
+        "--steps",
+        type=int,
+        default=STEPS,
+        help="Swaps of unseen cards from one world to the next (0: each world dealt afresh).",
+    )
     ap.add_argument("--tag", default="", help="Added to the rows' file name.")
     ap.add_argument("--out", default=None, help="Markdown file to append the rows to.")
     args = ap.parse_args()
@@ -129,7 +144,9 @@ def main() -> None:
             wins = 0
             for g in range(args.games):
                 seed = args.first_seed + g
-                won = game(n, seed, g % n, opponent, args.worlds, args.engine, look)
+                won = game(
+                    n, seed, g % n, opponent, args.worlds, args.engine, look, args.tries, args.steps
+                )
                 wins += won
                 row = {"players": n, "opponent": opponent, "seed": seed, "seat": g % n + 1,
                        "won": won}  # fmt: skip

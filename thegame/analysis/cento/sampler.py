@@ -32,15 +32,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...models.cento.deal import Deal
-from ...models.cento.rules import FREE, HUNDRED
-from ...models.cento.state import State, Turn, apply_turn, initial_state
+from ...models.cento.state import State, Turn, apply_turn
 from ...models.outcome import Limit
 from ...solver.cento import ctable
 from ...solver.cento.moves import Outcome
 from ...solver.cento.solo import to_turn
 from ...solver.cento.table import Key, TableSolver
-from ...solver.cento.tables import tables
 from .engine import Choice, Option, Rating, SeatEngine, shrewd_score, sight
+from .inference import Check, observe
 
 if TYPE_CHECKING:
     from ...solver.cento._ctable import Search
@@ -49,59 +48,18 @@ Candidate = tuple[int, int, int, int, int, int, int]
 DEFAULT_SECONDS = 1.0  # a decision's thinking time in play
 MIN_WORLDS = 8  # worlds sampled even when the time is up at once
 BATCH = 32  # worlds a compiled call (the time is checked between calls)
-FREE_BIT = 1 << FREE  # a free card in an exclusion mask (the number cards are bits 1..100)
 
 # In a playout the seat's next turn is chosen by 3 greedy playouts of each
 # of its turns in that world (the others and its later turns play greedily)
 LOOKAHEAD = (1, 3)
+TRIES = 100  # deals a world may take to make the others' turns greedy in it
+STEPS = 40  # swaps of unseen cards from one world to the next (0: each dealt afresh)
 
 
 def hand_slots(deal: Deal, history: Sequence[Turn], seat: int) -> dict[int, list[int]]:
-    """What the turns played tell ``seat`` about every other hand: one
-    mask a card held, of the cards it cannot be. A player who draws under
-    rule Z1 holds no card that fits the open card and no free card; one who
-    takes the rule Z2 penalty holds no single-digit card and no free card
-    (a player with one lays it: three cards are a heavy price). A card
-    played is taken from the most constrained place it can have come from."""
-    tab = tables(deal.rules)
-    n = deal.players
-    slots = {i: [0] * len(deal.hands[i]) for i in range(n) if i != seat}
-    state = initial_state(deal)
-    for turn in history:
-        p = turn.player - 1
-        pos = state.draw_pos
-        if turn.trick:  # rule Z5: every other player draws, in seat order
-            for j in range(1, n):
-                q = (p + j) % n
-                got = min(deal.rules.trick_draw, len(deal.draw) - pos)
-                pos += got
-                if q != seat:
-                    slots[q].extend([0] * got)
-        if p != seat:
-            mine = slots[p]
-            if turn.trick or turn.treat:
-                _take(mine, HUNDRED)
-            if turn.draw:
-                if state.obliged and not state.immune[p]:
-                    out = tab.singles | FREE_BIT
-                else:
-                    out = tab.fit[tab.canon[state.open]] | FREE_BIT
-                mine[:] = [m | out for m in mine]
-                mine.extend([0] * turn.draw)
-            for play in turn.plays:
-                _take(mine, play.card)
-        state = apply_turn(deal, state, turn)
-    return slots
-
-
-def _take(slots: list[int], card: int) -> None:
-    """Remove the slot ``card`` most likely filled: the most constrained that allows it."""
-    bit = 1 << card
-    best = -1
-    for i, m in enumerate(slots):
-        if not m & bit and (best < 0 or m.bit_count() > slots[best].bit_count()):
-            best = i
-    slots.pop(best if best >= 0 else 0)
+    """Per other seat, one mask a card held of the cards it cannot be
+    (``inference.observe``)."""
+    return observe(deal, history, seat).slots
 
 
 def _candidate(o: Outcome, drawn_seen: bool = False) -> Candidate:
@@ -115,14 +73,33 @@ def _candidate(o: Outcome, drawn_seen: bool = False) -> Candidate:
 class SampleEngine:
     """Determinized search with compiled greedy playouts, for any seat."""
 
-    def __init__(self, deal: Deal, seed: int = 0, lookahead: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        deal: Deal,
+        seed: int = 0,
+        lookahead: tuple[int, int] | None = None,
+        tries: int = TRIES,
+        whole: bool = True,
+        steps: int = STEPS,
+    ) -> None:
         self.deal = deal
         self.lookahead = LOOKAHEAD if lookahead is None else lookahead
+        self.tries = tries
+        self.whole = whole
+        self.steps = steps
+        self.greedy = tries > 1 or steps > 0
         self.rng = random.Random(seed)
         self.cores: dict[int, Search] = {}
         self.fallback = SeatEngine(deal, seed)
         self.compiled = ctable.usable(deal)
         self.slots: dict[int, list[int]] | None = None
+        self.checks: tuple[Check, ...] = ()
+
+    @classmethod
+    def blind(cls, deal: Deal, seed: int = 0) -> SampleEngine:
+        """The engine without reading the others as greedy players: each
+        world dealt once within what any legal play tells."""
+        return cls(deal, seed, tries=1, steps=0)
 
     def _core(self, seat: int) -> Search:
         core = self.cores.get(seat)
@@ -166,7 +143,11 @@ class SampleEngine:
 
     def _observe(self, history: Sequence[Turn] | None, seat: int) -> None:
         """What the turns so far tell ``seat`` of the other hands."""
-        self.slots = None if history is None else hand_slots(self.deal, history, seat)
+        seen = (
+            None if history is None else observe(self.deal, history, seat, self.whole, self.greedy)
+        )
+        self.slots = None if seen is None else seen.slots
+        self.checks = () if seen is None else seen.checks
 
     def rate(
         self, state: State, played: Turn, limit: Limit, history: Sequence[Turn] | None = None
@@ -238,10 +219,8 @@ class SampleEngine:
         if self.slots is None:
             slots = tuple(() if i == seat else (0,) * n for i, n in enumerate(view.sizes))
         else:
-            slots = tuple(
-                () if i == seat else tuple(sorted(self.slots[i], key=lambda m: -m.bit_count()))
-                for i in range(len(view.sizes))
-            )
+            # in seat order: the checks name slots by their place here
+            slots = tuple(() if i == seat else tuple(self.slots[i]) for i in range(len(view.sizes)))
         args = (view.small, view.own, bytes(unseen), bytes(head), slots, tuple(names))
         score = [[0, 0] for _ in names]
         start = time.monotonic()
@@ -251,7 +230,15 @@ class SampleEngine:
             done < MIN_WORLDS or limit.time is None or time.monotonic() - start < limit.time
         ):
             batch = min(left, BATCH)
-            got = core.sample(*args, self.rng.getrandbits(64), batch, *self.lookahead)
+            got = core.sample(
+                *args,
+                self.rng.getrandbits(64),
+                batch,
+                *self.lookahead,
+                self.checks,
+                self.tries,
+                self.steps,
+            )
             for i, (wins, worlds) in enumerate(got):
                 score[i][0] += wins
                 score[i][1] += worlds
@@ -260,7 +247,10 @@ class SampleEngine:
         return score
 
 
-STRENGTHS = ("strong", "normal")  # the searching engine; the earlier one (``engine``)
+# strong: the searching engine reading the others as greedy players; normal:
+# the same search within what any legal play tells (the engine before that
+# reading); easy: the earlier one-turn engine (``engine.SeatEngine``)
+STRENGTHS = ("strong", "normal", "easy")
 
 
 def engine_choice(
@@ -273,9 +263,10 @@ def engine_choice(
 ) -> Choice:
     """The turn of the seat to move from what it sees, by the engine of
     ``strength``; ``turns``: the game's turns so far (they lead to ``state``)."""
-    if strength == "normal":
+    if strength == "easy":
         return SeatEngine(deal, seed).choose(state, limit)
-    return SampleEngine(deal, seed).choose(state, limit, turns)
+    engine = SampleEngine(deal, seed) if strength == "strong" else SampleEngine.blind(deal, seed)
+    return engine.choose(state, limit, turns)
 
 
 def _pick(score: list[list[int]], prior: list[tuple[float, int]]) -> int:
@@ -289,4 +280,4 @@ def _pick(score: list[list[int]], prior: list[tuple[float, int]]) -> int:
     return max(range(len(score)), key=rank)
 
 
-__all__ = ["DEFAULT_SECONDS", "STRENGTHS", "SampleEngine", "engine_choice", "hand_slots"]
+__all__ = ["DEFAULT_SECONDS", "STRENGTHS", "SampleEngine", "engine_choice", "hand_slots", "observe"]

@@ -63,8 +63,9 @@ PLAY_HELP = (
 @choice_option(
     "--strength",
     STRENGTHS,
-    "With --vs engine: strong searches sampled deals of the unseen cards with playouts; "
-    "normal is the earlier engine (a one-turn score, a few sampled deals).",
+    "With --vs engine: strong searches sampled deals of the unseen cards with playouts, "
+    "dealt so that the others' turns were greedy ones; normal the same search reading only "
+    "what any legal turn tells; easy is the earliest engine (a one-turn score).",
     default="strong",
 )
 @click.option(

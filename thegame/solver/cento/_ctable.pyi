@@ -39,7 +39,11 @@ class Search:
     # each every candidate (drew, trick, immune, free, open, obliged, mask)
     # played and finished by greedy play, the seat's next ``turns`` turns
     # each by ``rollouts`` greedy playouts of its every turn in that world:
-    # per candidate (wins, worlds).
+    # per candidate (wins, worlds). Each world is redealt (up to ``tries``
+    # deals) until the others' turns in ``checks`` (seat, small fields
+    # before, slots left out, hand back, hand after, open after) are greedy in it;
+    # with ``steps`` each world after the first is the last one changed by
+    # that many swaps of two unseen cards (kept when no more checks fail).
     def sample(
         self,
         small: int,
@@ -52,8 +56,13 @@ class Search:
         worlds: int,
         turns: int = 0,
         rollouts: int = 1,
+        checks: tuple[tuple[int, int, int, int, int, int], ...] = (),
+        tries: int = 1,
+        steps: int = 0,
         /,
     ) -> list[tuple[int, int]]: ...
+    # (worlds sampled, deals tried, worlds that passed every check) so far
+    def dealt(self) -> tuple[int, int, int]: ...
     def nodes(self) -> int: ...
     def lookup(self, key: Key, /) -> tuple[int, int]: ...
     def get(self, key: Key, /) -> tuple[int, int] | None: ...

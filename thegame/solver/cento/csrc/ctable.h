@@ -22,6 +22,7 @@
 #define FREE_SHIFT 101
 #define INF ((int64_t)1 << 40)
 #define NO_DIGIT 255
+#define MAX_CHECKS 256
 
 /* The deal's tables (tables.Tables) and rules */
 typedef struct {
@@ -96,6 +97,9 @@ typedef struct Search {
     /* playouts: the seat's next ``nest_turns`` turns each by a look ahead
      * of ``nest_rollouts`` greedy playouts a turn (playout.c) */
     int nest_turns, nest_rollouts;
+    /* worlds sampled, deals tried for them, and worlds that passed every
+     * greedy check */
+    long long worlds, dealt, consistent;
 } Search;
 
 /* A candidate turn of the seat to move: ``drew`` 1: a draw (after a Trick
@@ -134,10 +138,30 @@ struct World {
     int head[8], nhead;
     int nslots[MAX_SEATS];
     u128 slots[128];
+    /* What the others' greedy turns tell: a world is redealt (up to
+     * ``tries`` deals) until every check holds, each check a turn of
+     * ``seat``: its hand then was its world hand without the cards of the
+     * slots in ``skip`` (bits of the slot order above: drawn since) and
+     * with ``back`` (the cards it has laid since, this turn's included);
+     * the turn left it that hand with ``after`` on the open card ``open``,
+     * which must be a greedy turn there (``small``: the key's small fields
+     * before the turn) */
+    struct Check {
+        int seat, open;
+        uint64_t small;
+        u128 skip, back, after;
+    } checks[MAX_CHECKS];
+    int nchecks, tries;
+    /* after the first world, each next one is the last changed by ``steps``
+     * swaps of two unseen cards (each kept when it fails no more checks)
+     * and the pile shuffled: 0, every world dealt afresh */
+    int steps;
+    int slot_card[128]; /* the card each slot holds in the world (0: a free card) */
+    int slot_owner[128], nall;
 };
 /* ``count`` worlds dealt and sampled: per candidate the wins and the
  * worlds it was a turn in, added to ``wins`` and ``seen`` */
-int sample_worlds(Search *s, const struct World *w, const struct Candidate *cands, int ncands,
+int sample_worlds(Search *s, struct World *w, const struct Candidate *cands, int ncands,
                   int count, uint64_t *rng, long long *wins, long long *seen);
 
 /* search.c */

@@ -296,22 +296,55 @@ static int read_world(PyObject *small, PyObject *own, PyObject *unseen, PyObject
     return 1;
 }
 
+/* The greedy checks (seat, small, skip, back, after, open), at most MAX_CHECKS:
+ * 1, or 0 with an exception set */
+static int read_checks(PyObject *checks, int n, struct World *w) {
+    if (!PyTuple_Check(checks) || PyTuple_GET_SIZE(checks) > MAX_CHECKS) {
+        PyErr_SetString(PyExc_ValueError, "checks: a tuple of at most 256");
+        return 0;
+    }
+    w->nchecks = (int)PyTuple_GET_SIZE(checks);
+    for (int i = 0; i < w->nchecks; i++) {
+        struct Check *c = &w->checks[i];
+        PyObject *small, *skip, *back, *after;
+        u128 v;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(checks, i), "iOOOOi", &c->seat, &small, &skip,
+                              &back, &after, &c->open) ||
+            py_to_mask(small, &v) < 0 || py_to_mask(skip, &c->skip) < 0 ||
+            py_to_mask(back, &c->back) < 0 ||
+            py_to_mask(after, &c->after) < 0)
+            return 0;
+        c->small = (uint64_t)v;
+        if (c->seat < 0 || c->seat >= n || c->open < 0 || c->open > 100) {
+            PyErr_SetString(PyExc_ValueError, "checks: a seat of the table and an open card");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *search_sample(SearchObject *self, PyObject *args) {
-    PyObject *small, *own, *unseen, *head, *slots, *cands;
+    PyObject *small, *own, *unseen, *head, *slots, *cands, *checks = NULL;
     unsigned long long seed;
-    int worlds, turns = 0, rollouts = 1;
+    int worlds, turns = 0, rollouts = 1, tries = 1, steps = 0;
     struct World w;
     Deal *d = &self->s.d;
-    if (!PyArg_ParseTuple(args, "OOOOOOKi|ii", &small, &own, &unseen, &head, &slots, &cands, &seed,
-                          &worlds, &turns, &rollouts))
+    if (!PyArg_ParseTuple(args, "OOOOOOKi|iiOii", &small, &own, &unseen, &head, &slots, &cands,
+                          &seed, &worlds, &turns, &rollouts, &checks, &tries, &steps))
         return NULL;
-    if (worlds < 0 || turns < 0 || rollouts < 1 || rollouts > 1000) {
-        PyErr_SetString(PyExc_ValueError, "worlds >= 0; look ahead: turns >= 0, 1 to 1000 rollouts");
+    if (worlds < 0 || turns < 0 || rollouts < 1 || rollouts > 1000 || tries < 1 || steps < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "worlds >= 0; look ahead: turns >= 0, 1 to 1000 rollouts; tries >= 1; "
+                        "steps >= 0");
         return NULL;
     }
     self->s.nest_turns = turns;
     self->s.nest_rollouts = rollouts;
     if (!read_world(small, own, unseen, head, slots, d->n, &w)) return NULL;
+    w.tries = tries;
+    w.steps = steps;
+    w.nchecks = 0;
+    if (checks != NULL && !read_checks(checks, d->n, &w)) return NULL;
     int nc;
     struct Candidate *cv = read_candidates(cands, &nc);
     if (cv == NULL) return NULL;
@@ -339,14 +372,26 @@ done:
     return out;
 }
 
+static PyObject *search_dealt(SearchObject *self, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("LLL", self->s.worlds, self->s.dealt, self->s.consistent);
+}
+
 static PyMethodDef search_methods[] = {
+    {"dealt", (PyCFunction)search_dealt, METH_NOARGS,
+     "(worlds sampled, deals tried for them, worlds that passed every greedy check) by\n"
+     "sample so far."},
     {"sample", (PyCFunction)search_sample, METH_VARARGS,
-     "sample(small, own, unseen, head, slots, candidates, seed, worlds, turns=0, rollouts=1)\n"
+     "sample(small, own, unseen, head, slots, candidates, seed, worlds, turns=0, rollouts=1,\n"
+     "checks=(), tries=1, steps=0)\n"
      "-> [(wins, worlds)]: ``worlds`` deals of the unseen cards (the other hands within their\n"
      "slots' masks, the pile after ``head``; the search's own pile is replaced), in each every\n"
      "candidate (drew, trick, immune, free, open, obliged, mask) of the seat played and the\n"
      "game finished by greedy play, but for the seat's next ``turns`` turns, each chosen by\n"
-     "``rollouts`` greedy playouts of each of its turns in that world."},
+     "``rollouts`` greedy playouts of each of its turns in that world. ``checks``: turns of\n"
+     "the others (seat, small, skip, back, after, open) each world is redealt until they are greedy\n"
+     "in it, up to ``tries`` deals (else the deal failing fewest); with ``steps``, each world\n"
+     "after the first is the last changed by that many swaps of unseen cards (a swap kept\n"
+     "when it fails no more checks) and its pile shuffled."},
     {"prove", (PyCFunction)search_prove, METH_VARARGS,
      "prove(root, budget, nodes, max_nodes, max_bytes) -> (pn, dn, nodes): TableSolver.prove's\n"
      "loop; budget.reach(nodes) is called every 64 nodes and past max_nodes (-1: none);\n"
