@@ -21,7 +21,7 @@ from tests.support.the_game import DUEL, turn_starts
 from tests.the_game.duel.test_cli import _policy_record, _record, invoke
 from thegame.analysis.the_game.duel import duel_hint
 from thegame.models import Limit, Verdict
-from thegame.models.the_game import Deal, Record, get_rules, replay
+from thegame.models.the_game import Deal, GameState, Record, get_rules, replay
 from thegame.models.the_game.record import replayed
 from thegame.solver.the_game.duel.api import decide_or_estimate, session
 
@@ -45,6 +45,9 @@ def test_the_race_answers_each_question_as_the_serial_search() -> None:
         assert "workers" not in serial.details
         seen.add(raced.verdict)
     assert seen == {Verdict.WIN, Verdict.LOSS}
+    # Neither worker decided: the race names no answering search.
+    spent = decide_or_estimate(GameState(deal), Limit(), 40, None, session(deal), jobs=2)
+    assert spent.details["workers"] == 2 and "answer_nodes" not in spent.details
 
 
 def test_a_printed_hint_near_the_end_is_the_serial_one(tmp_path: Path) -> None:

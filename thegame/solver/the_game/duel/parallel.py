@@ -318,12 +318,11 @@ def race_decide(state: GameState, limit: Limit) -> DuelResult:
     mover = pos[CUR] + 1
     seconds = time.monotonic() - t0
     details = {"workers": len(RACERS), "worker_cpu_ms": int(1000 * sum(o["cpu"] for o in outs))}
-    if outs:  # the nodes of the search that answered, the other's stopped
-        details["answer_nodes"] = outs[0]["nodes"]
-    if not outs or outs[0]["won"] is None:
+    if not outs or outs[0]["won"] is None:  # neither decided: no answer's nodes
         return DuelResult(
             state.deal, mover, Verdict.UNKNOWN, None, None, [], nodes, seconds, details
         )
+    details["answer_nodes"] = outs[0]["nodes"]  # the search that answered, the other stopped
     win = outs[0]["won"]
     turns, final = replay_duel(state, outs[0]["line"])
     winner = mover if win else 3 - mover
