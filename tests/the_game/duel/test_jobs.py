@@ -24,6 +24,7 @@ from thegame.models import Limit, Verdict
 from thegame.models.the_game import Deal, GameState, Record, get_rules, replay
 from thegame.models.the_game.record import replayed
 from thegame.solver.the_game.duel.api import decide_or_estimate, session
+from thegame.solver.the_game.duel.parallel import decider, race_decide
 
 NODES = 200_000
 
@@ -38,7 +39,7 @@ def test_the_race_answers_each_question_as_the_serial_search() -> None:
     seen = set()
     for state, _plays in list(turn_starts(deal, 0))[:4]:
         serial = decide_or_estimate(state, Limit(), NODES, None, session(deal))
-        raced = decide_or_estimate(state, Limit(), NODES, None, session(deal), jobs=2)
+        raced = decide_or_estimate(state, Limit(), NODES, None, session(deal), decider=race_decide)
         assert raced.verdict == serial.verdict != Verdict.UNKNOWN
         assert raced.winner == serial.winner and raced.turns
         assert raced.details["workers"] == 2 and raced.nodes >= raced.details["answer_nodes"]
@@ -46,8 +47,13 @@ def test_the_race_answers_each_question_as_the_serial_search() -> None:
         seen.add(raced.verdict)
     assert seen == {Verdict.WIN, Verdict.LOSS}
     # Neither worker decided: the race names no answering search.
-    spent = decide_or_estimate(GameState(deal), Limit(), 40, None, session(deal), jobs=2)
+    start = GameState(deal)
+    spent = decide_or_estimate(start, Limit(), 40, None, session(deal), decider=race_decide)
     assert spent.details["workers"] == 2 and "answer_nodes" not in spent.details
+
+
+def test_jobs_name_the_decider() -> None:
+    assert decider(1) is None and decider(2) is decider(8) is race_decide
 
 
 def test_a_printed_hint_near_the_end_is_the_serial_one(tmp_path: Path) -> None:
@@ -69,7 +75,7 @@ def test_inside_a_turn_the_serial_search_answers() -> None:
     deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))], 1)
     state, plays = next(turn_starts(deal, 1))
     state.play(*plays[0])
-    res = decide_or_estimate(state, Limit(), NODES, None, session(deal), jobs=2)
+    res = decide_or_estimate(state, Limit(), NODES, None, session(deal), decider=race_decide)
     assert res.verdict != Verdict.UNKNOWN and "workers" not in res.details
 
 

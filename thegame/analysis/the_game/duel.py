@@ -257,6 +257,7 @@ def _values(
     jobs: int = 1,
 ) -> list[DuelResult | None]:
     """Each turn start's result from ``start_turn`` on (None before it)."""
+    from ...solver.the_game.duel.parallel import decider  # processes: loaded when asked
     results: list[DuelResult | None] = [None] * len(states)
     total = len(states) - start_turn
     # The last turn start first, all on one engine and one table: every
@@ -276,7 +277,7 @@ def _values(
         else:
             results[n] = decide_or_estimate(
                 states[n], limit, limit.nodes, deadline, engine.search, engine, ENGINE_SHARE,
-                jobs,
+                decider(jobs),
             )
         if progress is not None:
             progress(k + 1, total)
@@ -423,11 +424,14 @@ def duel_hint(
     two worker processes (``decide_or_estimate``)."""
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason})", "record")
+    from ...solver.the_game.duel.parallel import decider  # processes: loaded when asked
+
     if search is None:
         search = session(state.deal)
     deadline = limit.deadline()
+    share = engine_share(deadline)
     res = decide_or_estimate(
-        state, limit, limit.nodes, deadline, search, share=engine_share(deadline), jobs=jobs
+        state, limit, limit.nodes, deadline, search, share=share, decider=decider(jobs)
     )
     made = len(state.placed)
     est = res.estimate

@@ -108,7 +108,9 @@ def solve_game(
             raise InvalidInputError(
                 "Face to Face is solved by the duel search; drop --engine cpsat"
             )
-        return own.solve_record(game, limit, jobs)
+        from .duel.parallel import decider
+
+        return own.solve_record(game, limit, decider(jobs))
     if not game.turns:
         return solve_with(game.deal, name, limit, workers)
     if name is EngineName.CPSAT:

@@ -43,7 +43,7 @@ from ....models.outcome import OutOfBudget
 from ....models.the_game import Deal, GameState
 from ..budget import NO_NODE_LIMIT
 from ..split_workers import LocalWorkers
-from .api import DuelResult, decide, replay_duel
+from .api import Decider, DuelResult, decide, replay_duel
 from .nodes import _resist
 from .pns import NAMES, ProofNumberSearch
 from .policy import check_duel
@@ -334,3 +334,9 @@ def race_decide(state: GameState, limit: Limit) -> DuelResult:
     )
     verdict = Verdict.WIN if win else Verdict.LOSS
     return DuelResult(state.deal, mover, verdict, winner, proof, turns, nodes, seconds, details)
+
+
+def decider(jobs: int) -> Decider | None:
+    """What decides a turn start with ``jobs`` worker processes: the race
+    (two workers, whatever ``jobs`` above 1), or None for the serial search."""
+    return race_decide if jobs >= 2 else None
