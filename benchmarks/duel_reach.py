@@ -36,7 +36,10 @@ unknown; prints the furthest turn start from the end decided
 seed, so each question starts from the values proven for the later ones
 (as ``analyze`` does). ``--epsilon``
 and ``--init`` set df-pn's options (``ProofNumberSearch.epsilon``,
-``ProofNumberSearch.init``).
+``ProofNumberSearch.init``). ``--jobs 2``: each turn start decided by
+the race of two worker processes (``parallel.race_decide``, what
+``hint --jobs 2`` runs), each with a fresh table; a hint of 60 s gives
+its exact search 50 s, so ``--time-limit 50`` asks what it asks.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
 from thegame.solver.the_game.duel.api import decide, session
 from thegame.solver.the_game.duel.nodes import BoundSizes
+from thegame.solver.the_game.duel.parallel import race_decide
 from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame
 
@@ -166,6 +170,7 @@ def reach(
     shared: bool,
     nodes: int | None = None,
     start: int = 1,
+    jobs: int = 1,
 ) -> None:
     furthest = []
     for seed in seeds:
@@ -183,8 +188,14 @@ def reach(
             # same work whatever else runs on the machine.
             limit = Limit(seconds) if nodes is None else Limit(None, nodes)
             cpu = time.process_time()
-            res = decide(state, limit, search=search)
+            # --jobs 2: the race over two worker processes, as hint --jobs 2 runs it.
+            res = race_decide(state, limit) if jobs >= 2 else decide(state, limit, search=search)
             cpu = time.process_time() - cpu
+            if jobs >= 2:  # the workers' CPU, not this process's (which waits)
+                cpu = res.details.get("worker_cpu_ms", 0) / 1000
+                if res.verdict.value != "unknown":
+                    answer = res.details["answer_nodes"]
+                    print(f"  (the answering search: {answer} nodes)", flush=True)
             back = len(starts) - i
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
@@ -239,6 +250,13 @@ def main() -> None:
         default=1,
         help="reach: the first turn start from the end asked (those after it taken as decided)",
     )
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="reach: 2 or more race df-pn against the depth-first search in two processes "
+        "(parallel.race_decide, as hint --jobs 2); 1: the serial search",
+    )
     a = ap.parse_args()
     if a.mode == "speed":
         speed(_range(a.seeds), _range(a.back), a.nodes, a.only)
@@ -248,7 +266,8 @@ def main() -> None:
     elif a.mode == "floor":
         floor(_range(a.seeds), _range(a.back), a.nodes, a.with_only)
     else:
-        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared, a.budget_nodes, a.start)
+        reach(_range(a.seeds), a.time_limit, a.epsilon, a.init, a.shared, a.budget_nodes, a.start,
+              a.jobs)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -50,6 +50,8 @@ class FiniteSeconds(click.FloatRange):
 SECONDS = FiniteSeconds()
 SEED = click.IntRange(min=0, max=MAX_SEED)
 NODES = click.IntRange(min=1, max=MAX_NODES)
+# --jobs: worker processes, at least one.
+JOBS = click.IntRange(min=1)
 # --memory, in MiB (``Limit.memory``): the compiled tables index their
 # dominance chains with 32-bit integers, which 128 GiB keeps within range.
 MEMORY = click.IntRange(min=MIN_MEMORY_MIB, max=MAX_MEMORY_MIB)
@@ -113,6 +115,12 @@ def limit_options(
         return _apply(cast(F, wrapper), decorators)
 
     return decorate
+
+
+def jobs_option(help: str, default: int | None = None) -> Callable[[F], F]:
+    """``--jobs N`` (``JOBS``), passed as ``jobs``."""
+    return click.option("--jobs", type=JOBS, default=default, metavar="N",
+                        show_default=default is not None, help=help)  # fmt: skip
 
 
 def json_option(

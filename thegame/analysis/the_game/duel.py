@@ -201,12 +201,16 @@ def analyze_duel(
     progress: Callable[[int, int], None] | None = None,
     start_turn: int = 0,
     full_view: bool | None = None,
+    jobs: int = 1,
 ) -> DuelAnalysis:
     """Judge every turn start of a duel record (see the module notes); the
     first ``start_turn`` turns are replayed without judging. ``full_view``
     (default: the record's): the draw piles were in view, so hindsight
     alone judges; otherwise each turn is judged from what its player saw
-    too (``duel_fair``), on the same budget a turn start."""
+    too (``duel_fair``), on the same budget a turn start. ``jobs`` 2 or
+    more: each turn start's proof raced by two worker processes
+    (``decide_or_estimate``), each with a table of its own, so what one
+    turn start proved is not known at the next."""
     t0 = time.monotonic()
     replayed(record)  # one line naming the first illegal step, if any
     states = _turn_starts(record)
@@ -219,7 +223,7 @@ def analyze_duel(
         progress = _half(progress, 1)
     engine = engine_for(record.deal)
     # The hindsight budget starts after the fair review (which has its own).
-    results = _values(states, limit, engine, start_turn, progress, time.monotonic())
+    results = _values(states, limit, engine, start_turn, progress, time.monotonic(), jobs)
     for n in range(start_turn, len(states)):
         res = results[n]
         assert res is not None
@@ -250,8 +254,10 @@ def _values(
     start_turn: int,
     progress: Callable[[int, int], None] | None,
     t0: float,
+    jobs: int = 1,
 ) -> list[DuelResult | None]:
     """Each turn start's result from ``start_turn`` on (None before it)."""
+    from ...solver.the_game.duel.parallel import decider  # processes: loaded when asked
     results: list[DuelResult | None] = [None] * len(states)
     total = len(states) - start_turn
     # The last turn start first, all on one engine and one table: every
@@ -270,7 +276,8 @@ def _values(
             results[n] = decide(states[n], limit, search=engine.search)
         else:
             results[n] = decide_or_estimate(
-                states[n], limit, limit.nodes, deadline, engine.search, engine, ENGINE_SHARE
+                states[n], limit, limit.nodes, deadline, engine.search, engine, ENGINE_SHARE,
+                decider(jobs),
             )
         if progress is not None:
             progress(k + 1, total)
@@ -405,19 +412,26 @@ def engine_share(deadline: float | None) -> float:
 
 
 def duel_hint(
-    state: GameState, limit: Limit = HINT_LIMIT, search: ProofNumberSearch | None = None
+    state: GameState,
+    limit: Limit = HINT_LIMIT,
+    search: ProofNumberSearch | None = None,
+    jobs: int = 1,
 ) -> DuelHint:
     """The best next turn for the player to move (inside a turn: the rest of
     it): proven by the exact search where it reaches, else the duel
     engine's turn with its estimate; ``search``: a session of the same deal
-    (``play`` keeps one)."""
+    (``play`` keeps one); ``jobs`` 2 or more: a turn start's proof raced by
+    two worker processes (``decide_or_estimate``)."""
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason})", "record")
+    from ...solver.the_game.duel.parallel import decider  # processes: loaded when asked
+
     if search is None:
         search = session(state.deal)
     deadline = limit.deadline()
+    share = engine_share(deadline)
     res = decide_or_estimate(
-        state, limit, limit.nodes, deadline, search, share=engine_share(deadline)
+        state, limit, limit.nodes, deadline, search, share=share, decider=decider(jobs)
     )
     made = len(state.placed)
     est = res.estimate

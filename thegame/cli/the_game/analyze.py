@@ -12,13 +12,24 @@ from ...analysis.the_game.annotate import (
 from ...analysis.the_game.strong import Level
 from ...models import InvalidInputError, Limit
 from ..common import SECONDS, user_errors
-from ..options import json_option, limit_options, record_argument, sample_seed_option
+from ..options import (
+    jobs_option,
+    json_option,
+    limit_options,
+    record_argument,
+    sample_seed_option,
+)
 from .kinds import kind_of
 from .options import load_record
 from .review_charts import BLOCKS as BLOCKS  # where the tests and pages look for it
 from .review_charts import win_chart as win_chart
 from .review_view import ReviewOptions
 from .review_view import review_view as review_view
+
+JOBS_HELP = (
+    "Face to Face: 2 or more race df-pn against the depth-first search for each proof, "
+    "each in a worker process of its own (two workers, whatever N); 1: one process."
+)
 
 
 @click.command()
@@ -67,6 +78,7 @@ from .review_view import review_view as review_view
 # The older name ('--level' is a level number in The Mind): still read.
 @click.option("--level", "old_level", type=click.Choice([str(v) for v in Level]), default=None,
               hidden=True, help="The older name of --strength.")  # fmt: skip
+@jobs_option(JOBS_HELP, default=1)
 @json_option("Print the review as JSON.")
 @user_errors
 def analyze(
@@ -79,6 +91,7 @@ def analyze(
     level: str,
     view: str | None,
     old_level: str | None,
+    jobs: int,
     as_json: bool,
 ) -> None:
     """Review a played game (a record or a puzzle FILE): every action judged
@@ -89,16 +102,17 @@ def analyze(
     record = load_record(record_file)
     opts = ReviewOptions(samples, sample_seed, None if no_hindsight else limit, hindsight_total,
                   old_level or level, None if view is None else view == "full")  # fmt: skip
-    kind_of(record.deal.rules).analyze(record, record_file, limit, opts, as_json)
+    kind_of(record.deal.rules).analyze(record, record_file, limit, opts, as_json, jobs)
 
 
 @click.command()
 @record_argument()
 @limit_options(10.0, time_help="Seconds of search (one position, so more than analyze gives "
                "each of its many).", nodes=False)  # fmt: skip
+@jobs_option(JOBS_HELP, default=1)
 @json_option("Print the hint as JSON.")
 @user_errors
-def hint(record_file: str, limit: Limit, as_json: bool) -> None:
+def hint(record_file: str, limit: Limit, jobs: int, as_json: bool) -> None:
     """The best next play from where the record FILE ends, with hindsight."""
     from ...models.the_game.record import replayed
 
@@ -106,6 +120,6 @@ def hint(record_file: str, limit: Limit, as_json: bool) -> None:
     state = replayed(record, record_file)
     if state.over:
         raise InvalidInputError(f"the game is over ({state.reason}): no next play", record_file)
-    kind_of(state.rules).hint(record, state, limit, as_json)
+    kind_of(state.rules).hint(record, state, limit, as_json, jobs)
 
 

@@ -21,6 +21,7 @@ class Team:
     """The cooperative game and its variants: one draw pile, a clear to reach."""
 
     explained = True  # 'thegame explain' walks its games
+    split_jobs = True  # solve's --jobs splits the deal's search (a duel's races its proof)
     open_table = False  # a puzzle shows the player to move's side (a duel's: the whole table)
     spoiler_words = "whether a perfect clear still exists"
     hidden_words = "whether a perfect clear still exists with the real order"
@@ -40,15 +41,27 @@ class Team:
         return f" - {variant}, clear the last {left} ({played} already played)"
 
     def analyze(self, record: Record, record_file: str, limit: Limit, opts: ReviewOptions,
-                as_json: bool) -> None:  # fmt: skip
+                as_json: bool, jobs: int = 1) -> None:  # fmt: skip
         from .review_view import review_team
 
+        self.check_jobs(record.deal, jobs)
         review_team(record, record_file, opts, as_json)
 
-    def hint(self, record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
+    def hint(self, record: Record, state: GameState, limit: Limit, as_json: bool,
+             jobs: int = 1) -> None:  # fmt: skip
         from .review_view import hint_team
 
+        self.check_jobs(record.deal, jobs)
         hint_team(record, state, limit, as_json)
+
+    def check_jobs(self, deal: Deal, jobs: int) -> None:
+        """hint's and analyze's --jobs: worker processes for a duel's proofs only."""
+        if jobs > 1:
+            raise InvalidInputError(
+                f"--jobs races Face to Face's proof search; {deal.rules.name} searches "
+                "in one process here",
+                "--jobs",
+            )
 
     def check_engine(self, deal: Deal) -> None:
         raise InvalidInputError(
@@ -92,6 +105,7 @@ class Duel(Team):
     """Face to Face: two players, a draw pile each, won by the first to play out (D6)."""
 
     explained = False
+    split_jobs = False
     open_table = True  # the duel's puzzle hides nothing: both hands, both draw piles
     spoiler_words = "who wins"
     hidden_words = "who wins with best play (both draw piles known)"
@@ -111,15 +125,19 @@ class Duel(Team):
         return f" - {variant}, {played} already played; player {state.current + 1} to move"
 
     def analyze(self, record: Record, record_file: str, limit: Limit, opts: ReviewOptions,
-                as_json: bool) -> None:  # fmt: skip
+                as_json: bool, jobs: int = 1) -> None:  # fmt: skip
         from .review_view import review_duel
 
-        review_duel(record, limit, as_json, opts.full_view)
+        review_duel(record, limit, as_json, opts.full_view, jobs)
 
-    def hint(self, record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
+    def hint(self, record: Record, state: GameState, limit: Limit, as_json: bool,
+             jobs: int = 1) -> None:  # fmt: skip
         from .review_view import hint_duel
 
-        hint_duel(record, state, limit, as_json)
+        hint_duel(record, state, limit, as_json, jobs)
+
+    def check_jobs(self, deal: Deal, jobs: int) -> None:
+        pass  # any number: 2 or more race each proof
 
     def check_engine(self, deal: Deal) -> None:
         from ...solver.the_game.duel.api import check_duel

@@ -389,7 +389,9 @@ def hint_team(record: Record, state: GameState, limit: Limit, as_json: bool) -> 
 # -- Face to Face (rules D1-D7) ----------------------------------------------------------
 
 
-def review_duel(record: Record, limit: Limit, as_json: bool, full_view: bool | None) -> None:
+def review_duel(
+    record: Record, limit: Limit, as_json: bool, full_view: bool | None, jobs: int = 1
+) -> None:
     """``analyze`` on a duel: every turn judged (from what its player saw
     too, when the draw piles were face down), the first turn that threw a
     forced win away."""
@@ -397,21 +399,23 @@ def review_duel(record: Record, limit: Limit, as_json: bool, full_view: bool | N
     from .duel_view import duel_analysis_view
 
     with progress_bar(enabled=not as_json, label="analysing") as progress:
-        analysis = analyze_duel(record, limit, progress, full_view=full_view)
+        analysis = analyze_duel(record, limit, progress, full_view=full_view, jobs=jobs)
     if as_json:
         print_json(analysis.to_dict())
     else:
         out.print(duel_analysis_view(analysis))
 
 
-def hint_duel(record: Record, state: GameState, limit: Limit, as_json: bool) -> None:
+def hint_duel(
+    record: Record, state: GameState, limit: Limit, as_json: bool, jobs: int = 1
+) -> None:
     """``hint`` on a duel: the best next turn."""
     from ...analysis.the_game.duel import duel_hint
     from ...models import Verdict
     from .duel_view import turn_text
 
     with searching(enabled=not as_json):
-        h = duel_hint(state, limit)
+        h = duel_hint(state, limit, jobs=jobs)
     if as_json:
         print_json(h.to_dict(record))
         return

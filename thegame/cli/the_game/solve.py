@@ -15,11 +15,13 @@ from ..common import err, out, print_json, searching, user_errors, writable, wri
 from ..options import (
     backend_option,
     choice_option,
+    jobs_option,
     json_option,
     limit_options,
     record_argument,
     save_option,
 )
+from .kinds import kind_of
 from .options import deal_options, load_game
 
 ENGINE_HELP = (
@@ -35,11 +37,10 @@ ENGINE_HELP = (
 @choice_option("--engine", ENGINES, ENGINE_HELP, default=EngineName.AUTO.value)
 @save_option("Write the line as a game record ('thegame check' replays it).")
 @click.option("--record", "old_record", metavar="FILE", hidden=True)  # the old --save
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Split this deal's search over N worker processes (the budget covers them all).",
+@jobs_option(
+    "Split this deal's search over N worker processes (the budget covers them all). "
+    "Face to Face: 2 or more race df-pn against the depth-first search, each in a "
+    "process of its own, for each start (two workers, whatever N)."
 )
 @click.option(
     "--checkpoint",
@@ -84,7 +85,8 @@ def solve(
     --jobs and --checkpoint split the search of a deal into units (the
     classic family): over worker processes (or Ray actors, --backend ray),
     which tell one another what they proved, and resumable after Ctrl-C
-    or a kill.
+    or a kill. Face to Face: --jobs 2 races two searches for each start's
+    proof, each in a process of its own.
     """
     from ...models import InvalidInputError
     from ...models.the_game.record import replayed
@@ -107,7 +109,9 @@ def solve(
     game = load_game(seed, deck, deal_file, variant, players, first)
     if game.turns and deal_file is not None:
         replayed(game, deal_file)  # an illegal record is named by its file, before any search
-    split = jobs is not None or checkpoint is not None or backend is Backend.RAY
+    # A duel's --jobs races its proof search (``solve_game``), not the split.
+    splits = jobs is not None and kind_of(game.deal.rules).split_jobs
+    split = splits or checkpoint is not None or backend is Backend.RAY
     if split:
         if checkpoint is not None:
             from ...solver.the_game.split_units import checkpoint_path
@@ -125,7 +129,7 @@ def solve(
             lim = replace(limit, progress=tick)
             result = solve_split(game.deal, lim, jobs, checkpoint, backend=backend, address=address)
         else:
-            result = solve_game(game, engine, replace(limit, progress=tick))
+            result = solve_game(game, engine, replace(limit, progress=tick), jobs=jobs or 1)
     if save_file:
         write_atomic(save_file, result.record().to_json(indent=1) + "\n")
     if as_json:
@@ -174,12 +178,7 @@ def _check_split(record: bool, engine: str, checkpoint: str | None, backend: Bac
 @limit_options(10.0, time_help="Seconds per deal.", nodes_help="Search nodes per deal.",
                memory=True, memory_help="MiB for each worker's tables of proven positions "
                "(default 768).")  # fmt: skip
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Worker processes (default: all cores).",
-)
+@jobs_option("Worker processes (default: all cores).")
 @user_errors
 def solve_batch(
     seeds: str | None,

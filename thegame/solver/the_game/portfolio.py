@@ -90,13 +90,17 @@ def solve_with(
 
 
 def solve_game(
-    game: Record, engine: str = EngineName.AUTO, limit: Limit = NO_LIMIT, workers: int = 2
+    game: Record,
+    engine: str = EngineName.AUTO,
+    limit: Limit = NO_LIMIT,
+    workers: int = 2,
+    jobs: int = 1,
 ) -> Solution | DuelSolution:
     """A deal (a record without turns) solved from its start, or a record
     from where it stops (its turns kept as played): by the kind of turn's
-    own search where it has one (the duel, ``backend.own_engine``), else by
-    ``solve_with`` from a start and the search from a position (``workers``:
-    CP-SAT's threads)."""
+    own search where it has one (the duel, ``backend.own_engine``; ``jobs``:
+    its worker processes), else by ``solve_with`` from a start and the
+    search from a position (``workers``: CP-SAT's threads)."""
     name = EngineName(engine)
     own = own_engine(game.deal.rules)
     if own is not None:
@@ -104,7 +108,9 @@ def solve_game(
             raise InvalidInputError(
                 "Face to Face is solved by the duel search; drop --engine cpsat"
             )
-        return own.solve_record(game, limit)
+        from .duel.parallel import decider
+
+        return own.solve_record(game, limit, decider(jobs))
     if not game.turns:
         return solve_with(game.deal, name, limit, workers)
     if name is EngineName.CPSAT:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ....models import IllegalMoveError, InvalidInputError, Limit, Status, Verdict, interrupt
@@ -32,6 +32,8 @@ RACE_SHARE = 0.4
 ESTIMATE_SHARE = 0.25
 # Playouts of an estimate when the budget has no time (a node limit only).
 ESTIMATE_PLAYOUTS = 200
+# Decides a turn start within a budget, in place of ``decide`` (``parallel.decider``).
+Decider = Callable[[GameState, Limit], "DuelResult"]
 
 
 class DuelSolverBug(RuntimeError):
@@ -170,9 +172,12 @@ def race_deadline(start: float, limit: Limit, p: int) -> float | None:
 
 
 @interrupt.polled
-def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelSolution:
+def solve_duel(
+    deal: Deal, limit: Limit = NO_LIMIT, races: bool = True, decider: Decider | None = None
+) -> DuelSolution:
     """Decide the duel for the deal's start, or for each start when it is
-    free (rule C3; the printed game draws the start by lot)."""
+    free (rule C3; the printed game draws the start by lot); ``decider`` as
+    ``decide_or_estimate`` takes it."""
     game = check_duel(deal)
     start = time.monotonic()
     deadline = limit.deadline(start)
@@ -199,14 +204,16 @@ def solve_duel(deal: Deal, limit: Limit = NO_LIMIT, races: bool = True) -> DuelS
             now = time.monotonic()
             share_deadline = now + max(0.0, deadline - now) / (len(firsts) - n)
         state = GameState(deal, first=first)
-        res = decide_or_estimate(state, limit, share_nodes, share_deadline, shared)
+        res = decide_or_estimate(state, limit, share_nodes, share_deadline, shared, decider=decider)
         used += res.nodes
         results.append(res)
     return DuelSolution(deal, results, race_list, time.monotonic() - start)
 
 
 @interrupt.polled
-def solve_duel_at(record: Record, limit: Limit = NO_LIMIT) -> DuelSolution:
+def solve_duel_at(
+    record: Record, limit: Limit = NO_LIMIT, decider: Decider | None = None
+) -> DuelSolution:
     """``solve_duel`` from the position a record reaches (its turns as
     played): who wins from there, for the player to move, with the engine's
     estimate when the search does not decide it."""
@@ -225,7 +232,7 @@ def solve_duel_at(record: Record, limit: Limit = NO_LIMIT) -> DuelSolution:
         )
     used = sum(r.nodes for r in race_list)
     nodes = None if limit.nodes is None else max(1, limit.nodes - used)
-    res = decide_or_estimate(state, limit, nodes, deadline, session(record.deal))
+    res = decide_or_estimate(state, limit, nodes, deadline, session(record.deal), decider=decider)
     res.at_turn = len(record.turns) + 1
     return DuelSolution(record.deal, [res], race_list, time.monotonic() - start, record.turns)
 
@@ -247,8 +254,12 @@ class DuelSearchEngine:
     def solve(self, deal: Deal, limit: Limit) -> DuelSolution:
         return solve_duel(deal, limit)
 
-    def solve_record(self, record: Record, limit: Limit) -> DuelSolution:
-        return solve_duel_at(record, limit) if record.turns else solve_duel(record.deal, limit)
+    def solve_record(
+        self, record: Record, limit: Limit, decider: Decider | None = None
+    ) -> DuelSolution:
+        if record.turns:
+            return solve_duel_at(record, limit, decider)
+        return solve_duel(record.deal, limit, decider=decider)
 
 
 def decide_or_estimate(
@@ -259,21 +270,26 @@ def decide_or_estimate(
     search: ProofNumberSearch,
     engine: DuelEngine | None = None,
     share: float = ESTIMATE_SHARE,
+    decider: Decider | None = None,
 ) -> DuelResult:
     """``decide`` on most of the budget (``nodes`` positions in all, every
     position counted, and ``deadline``); when it ends unknown, the engine's
     estimate on the rest (``share`` of it) on the same table (``engine``: one
     whose search is ``search``, to keep its tree). With neither budget the
-    estimate gets ``ESTIMATE_PLAYOUTS`` playouts."""
+    estimate gets ``ESTIMATE_PLAYOUTS`` playouts. ``decider``: decides a
+    turn start instead of ``decide`` (``parallel.decider``: the race of two
+    worker processes, whose tables stay theirs: ``search`` keeps none of it)."""
     exact_deadline = deadline
     if deadline is not None:
         left = max(0.0, deadline - time.monotonic())
         exact_deadline = deadline - left * share
     exact_nodes = None if nodes is None else max(1, int(nodes * (1 - share)))
-    res = decide(
-        state, Limit(None, exact_nodes, limit.progress, limit.memory), exact_deadline, search,
-        whole=True,
-    )  # fmt: skip
+    exact = Limit(None, exact_nodes, limit.progress, limit.memory)
+    if decider and not state.over and search.game.turn_under_way(state) == (0, False):
+        wall = None if exact_deadline is None else max(0.0, exact_deadline - time.monotonic())
+        res = decider(state, replace(exact, time=wall))
+    else:
+        res = decide(state, exact, exact_deadline, search, whole=True)
     if res.verdict != Verdict.UNKNOWN or interrupt.requested():
         return res
     if engine is None:

@@ -43,7 +43,7 @@ from ....models.outcome import OutOfBudget
 from ....models.the_game import Deal, GameState
 from ..budget import NO_NODE_LIMIT
 from ..split_workers import LocalWorkers
-from .api import DuelResult, decide, replay_duel
+from .api import Decider, DuelResult, decide, replay_duel
 from .nodes import _resist
 from .pns import NAMES, ProofNumberSearch
 from .policy import check_duel
@@ -318,12 +318,11 @@ def race_decide(state: GameState, limit: Limit) -> DuelResult:
     mover = pos[CUR] + 1
     seconds = time.monotonic() - t0
     details = {"workers": len(RACERS), "worker_cpu_ms": int(1000 * sum(o["cpu"] for o in outs))}
-    if outs:  # the nodes of the search that answered, the other's stopped
-        details["answer_nodes"] = outs[0]["nodes"]
-    if not outs or outs[0]["won"] is None:
+    if not outs or outs[0]["won"] is None:  # neither decided: no answer's nodes
         return DuelResult(
             state.deal, mover, Verdict.UNKNOWN, None, None, [], nodes, seconds, details
         )
+    details["answer_nodes"] = outs[0]["nodes"]  # the search that answered, the other stopped
     win = outs[0]["won"]
     turns, final = replay_duel(state, outs[0]["line"])
     winner = mover if win else 3 - mover
@@ -335,3 +334,9 @@ def race_decide(state: GameState, limit: Limit) -> DuelResult:
     )
     verdict = Verdict.WIN if win else Verdict.LOSS
     return DuelResult(state.deal, mover, verdict, winner, proof, turns, nodes, seconds, details)
+
+
+def decider(jobs: int) -> Decider | None:
+    """What decides a turn start with ``jobs`` worker processes: the race
+    (two workers, whatever ``jobs`` above 1), or None for the serial search."""
+    return race_decide if jobs >= 2 else None
