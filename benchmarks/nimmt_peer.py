@@ -35,6 +35,7 @@ import argparse
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 import time
@@ -258,7 +259,7 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
                 peer_h.append(p)
                 diffs.append(o - p)
             for kind, seats in (("ours", ours), ("peer", peer)):
-                rows = g.get("row_cpu", [0.0] * len(seats))
+                rows = g.get("row_cpu", [0.0] * len(g["seats"]))
                 cpu[kind][0] += sum(g["cpu"][i] + rows[i] for i in seats)
                 cpu[kind][1] += sum(g["decisions"][i] for i in seats)
         deal_share.append(share)
@@ -284,6 +285,26 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
         f"{ms['ours']:.1f} | {ms['peer']:.1f} | {','.join(map(str, mc))} | "
         f"{', '.join(budgets)} | {load} |"
     )
+
+
+def modelled_share(games: list[dict[str, Any]], trials: int = 4000, seed: int = 1) -> float:
+    """Our team's share if every seat's round were an independent draw from
+    its side's measured heads a round (the same seatings, rule S5's end):
+    what the heads a round alone would give, luck of the lowest included."""
+    heads: dict[str, list[int]] = {"ours": [], "peer": []}
+    for g in games:
+        for row in g["round_heads"]:
+            for kind, h in zip(g["seats"], row, strict=True):
+                heads[kind].append(h)
+    rng, won = random.Random(seed), 0.0
+    for t in range(trials):
+        seats = games[t % len(games)]["seats"]
+        scores = [0] * len(seats)
+        while max(scores) < 66:
+            scores = [s + rng.choice(heads[k]) for s, k in zip(scores, seats, strict=True)]
+        low = [i for i, s in enumerate(scores) if s == min(scores)]
+        won += sum(seats[i] == "ours" for i in low) / len(low)
+    return won / trials
 
 
 def summary(lines: list[dict[str, Any]]) -> str:
@@ -354,6 +375,9 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game here")
     ap.add_argument("--summarize", nargs="*", help="only print the summary of these JSONL files")
+    ap.add_argument(
+        "--model", action="store_true", help="with --summarize: the share the heads alone give"
+    )
     args = ap.parse_args()
     if args.summarize is not None:
         lines = []
@@ -361,6 +385,9 @@ def main() -> None:
             with open(name, encoding="utf-8") as fh:
                 lines += [json.loads(x) for x in fh]
         print(summary(lines))
+        for n in sorted({g["players"] for g in lines}) if args.model else []:
+            share = modelled_share([g for g in lines if g["players"] == n])
+            print(f"{n} players: {100 * share:.1f}% from the heads a round alone")
         return
     if args.calibrate:
         cal = [(n, args.base + n, m) for n in sizes(args.players) for m in args.calibrate]
