@@ -35,6 +35,7 @@ import argparse
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 import time
@@ -72,12 +73,21 @@ class Bridge:
         return answer
 
 
+class Meter:
+    """The peer's CPU over a game's card decisions with a choice, all its seats."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.decisions = 0
+
+
 class Timed:
     """Counts a seat's card decisions with a choice and their CPU time."""
 
     seconds = 0.0
     decisions = 0
     retries = 0
+    row_seconds = 0.0
 
     def note(self, view: View, cpu: float) -> None:
         if len(view.hand) > 1:
@@ -86,37 +96,66 @@ class Timed:
 
 
 class Ours(Timed):
-    def __init__(self, seed: int, seconds: float) -> None:
+    """Our ``StrongPlayer``; with ``match`` its CPU follows the peer's.
+
+    Matched, each card decision's budget is ``match`` times the peer's mean
+    CPU a decision so far in this game, less what this seat has spent beyond
+    that mean on its earlier decisions and row choices (a running account,
+    so over a game its CPU, rows included, keeps to the peer's mean whatever
+    the machine's load). Before the peer's first decisions it is ``seconds``.
+    """
+
+    def __init__(self, seed: int, seconds: float, meter: Meter, match: float) -> None:
         self.inner = StrongPlayer(seed, Limit(time=seconds))
+        self.fixed = seconds
+        self.meter = meter
+        self.match = match
+
+    def budget(self) -> float:
+        if not self.match or self.meter.decisions < 2:
+            return self.fixed
+        mean = self.match * self.meter.seconds / self.meter.decisions
+        due = mean * (self.decisions + 1) - self.seconds - self.row_seconds
+        return min(2 * mean, max(mean / 4, due))
 
     def choose_card(self, view: View) -> int:
         start = time.process_time()
+        if len(view.hand) > 1:
+            self.inner.limit = Limit(time=self.budget())
         card = self.inner.choose_card(view)
         self.note(view, time.process_time() - start)
         return card
 
     def choose_row(self, view: View) -> int:
-        return self.inner.choose_row(view)
+        start = time.process_time()
+        self.inner.limit = Limit(time=self.budget())
+        row = self.inner.choose_row(view)
+        self.row_seconds += time.process_time() - start
+        return row
 
 
 class Peer(Timed):
     """A seat played by the peer's MCSAgent in the bridge (its own CPU clock)."""
 
-    def __init__(self, bridge: Bridge, seat: int) -> None:
+    def __init__(self, bridge: Bridge, seat: int, meter: Meter) -> None:
         self.bridge = bridge
         self.seat = seat
+        self.meter = meter
 
     def choose_card(self, view: View) -> int:
         rows = [list(r) for r in view.rows]
         answer = self.bridge.ask(op="card", seat=self.seat, hand=list(view.hand), rows=rows)
         self.note(view, answer["cpu"])
+        if len(view.hand) > 1:
+            self.meter.seconds += answer["cpu"]
+            self.meter.decisions += 1
         self.retries += answer["tries"] - 1
         return int(answer["card"])
 
     def choose_row(self, view: View) -> int:
-        return int(
-            self.bridge.ask(op="row", seat=self.seat, rows=[list(r) for r in view.rows])["row"]
-        )
+        answer = self.bridge.ask(op="row", seat=self.seat, rows=[list(r) for r in view.rows])
+        self.row_seconds += answer.get("cpu", 0.0)
+        return int(answer["row"])
 
 
 def bridge(python: str = PYTHON) -> Bridge:
@@ -127,17 +166,23 @@ def bridge(python: str = PYTHON) -> Bridge:
     return _bridge
 
 
-def seats_for(players: int, half: int, seed: int, seconds: float, mc_max: int) -> list[Timed]:
+def seats_for(
+    players: int, half: int, seed: int, seconds: float, mc_max: int, match: float = 0.0
+) -> list[Timed]:
     """Ours in the seats of parity ``half`` (0: seats 1, 3, ...), the peer elsewhere."""
     link = bridge()
+    meter = Meter()
     peers = [i for i in range(players) if i % 2 != half]
     link.ask(op="game", seed=seed, players=players, mc_max=mc_max, seats=peers)
-    return [Peer(link, i) if i in peers else Ours(seed * 16 + i, seconds) for i in range(players)]
+    return [
+        Peer(link, i, meter) if i in peers else Ours(seed * 16 + i, seconds, meter, match)
+        for i in range(players)
+    ]
 
 
-def one_game(job: tuple[int, int, int, float, int]) -> dict[str, Any]:
-    players, seed, half, seconds, mc_max = job
-    seats = seats_for(players, half, seed, seconds, mc_max)
+def one_game(job: tuple[int, int, int, float, int, float]) -> dict[str, Any]:
+    players, seed, half, seconds, mc_max, match = job
+    seats = seats_for(players, half, seed, seconds, mc_max, match)
     start = time.time()
     result = play_game(seats, seed)
     return {
@@ -145,6 +190,7 @@ def one_game(job: tuple[int, int, int, float, int]) -> dict[str, Any]:
         "seed": seed,
         "half": half,
         "seconds_per_decision": seconds,
+        "match": match,
         "mc_max": mc_max,
         "seats": ["ours" if isinstance(s, Ours) else "peer" for s in seats],
         "scores": list(result.scores),
@@ -152,8 +198,10 @@ def one_game(job: tuple[int, int, int, float, int]) -> dict[str, Any]:
         "round_heads": [list(replay(r).heads) for r in result.rounds],
         "cpu": [s.seconds for s in seats],
         "decisions": [s.decisions for s in seats],
+        "row_cpu": [s.row_seconds for s in seats],
         "retries": sum(s.retries for s in seats),
         "wall": time.time() - start,
+        "load": os.getloadavg()[0],
     }
 
 
@@ -211,17 +259,21 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
                 peer_h.append(p)
                 diffs.append(o - p)
             for kind, seats in (("ours", ours), ("peer", peer)):
-                cpu[kind][0] += sum(g["cpu"][i] for i in seats)
+                rows = g.get("row_cpu", [0.0] * len(g["seats"]))
+                cpu[kind][0] += sum(g["cpu"][i] + rows[i] for i in seats)
                 cpu[kind][1] += sum(g["decisions"][i] for i in seats)
         deal_share.append(share)
     if not pairs:
-        return f"| {players} | 0 | | | | | | | | | | |"
+        return f"| {players} | 0 | | | | | | | | | | | | |"
     s = sum(deal_share) / len(deal_share)
     lo, hi = wilson(sum(deal_share), len(deal_share))
     games_lo, games_hi = wilson(2 * sum(deal_share), 2 * len(deal_share))
     d, dh = interval(diffs)
     ms = {k: 1000 * t / max(1, n) for k, (t, n) in cpu.items()}
     mc = sorted({g["mc_max"] for g in games})
+    budgets = sorted({f"x{g['match']:g}" if g.get("match") else "fixed" for g in games})
+    loads = [g["load"] for g in games if "load" in g]
+    load = f"{sum(loads) / len(loads):.1f}" if loads else "-"
     return (
         f"| {players} | {len(pairs)} | {100 * s:.1f}% | "
         f"{100 * lo:.1f}-{100 * hi:.1f}% | "
@@ -230,8 +282,29 @@ def size_row(players: int, games: list[dict[str, Any]]) -> str:
         f"{len(diffs)} | "
         f"{sum(ours_h) / len(ours_h):.2f} | {sum(peer_h) / len(peer_h):.2f} | "
         f"{d:+.2f} ± {dh:.2f} | "
-        f"{ms['ours']:.1f} | {ms['peer']:.1f} | {','.join(map(str, mc))} |"
+        f"{ms['ours']:.1f} | {ms['peer']:.1f} | {','.join(map(str, mc))} | "
+        f"{', '.join(budgets)} | {load} |"
     )
+
+
+def modelled_share(games: list[dict[str, Any]], trials: int = 4000, seed: int = 1) -> float:
+    """Our team's share if every seat's round were an independent draw from
+    its side's measured heads a round (the same seatings, rule S5's end):
+    what the heads a round alone would give, luck of the lowest included."""
+    heads: dict[str, list[int]] = {"ours": [], "peer": []}
+    for g in games:
+        for row in g["round_heads"]:
+            for kind, h in zip(g["seats"], row, strict=True):
+                heads[kind].append(h)
+    rng, won = random.Random(seed), 0.0
+    for t in range(trials):
+        seats = games[t % len(games)]["seats"]
+        scores = [0] * len(seats)
+        while max(scores) < 66:
+            scores = [s + rng.choice(heads[k]) for s, k in zip(scores, seats, strict=True)]
+        low = [i for i, s in enumerate(scores) if s == min(scores)]
+        won += sum(seats[i] == "ours" for i in low) / len(low)
+    return won / trials
 
 
 def summary(lines: list[dict[str, Any]]) -> str:
@@ -239,8 +312,8 @@ def summary(lines: list[dict[str, Any]]) -> str:
         "| players | deals (2 games each) | our team's share of games (fair 50%) | "
         "95% interval (Wilson, over deals) | games won (Wilson over games) | "
         "rounds | heads/round ours | heads/round peer | ours - peer | "
-        "CPU ms/decision ours | CPU ms/decision peer | peer mc_max |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "CPU ms/decision ours | CPU ms/decision peer | peer mc_max | our budget | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n in sorted({g["players"] for g in lines}):
         out.append(size_row(n, [g for g in lines if g["players"] == n]))
@@ -292,10 +365,19 @@ def main() -> None:
     ap.add_argument("--seconds-at", nargs="*", default=[], help="N=S: our seconds at size N")
     ap.add_argument("--mc-max", nargs="*", default=[], help="N=M: the peer's mc_max at size N")
     ap.add_argument("--default-mc-max", type=int, default=40)
+    ap.add_argument(
+        "--match",
+        type=float,
+        default=0.0,
+        help="our CPU a decision: this times the peer's mean so far in the game (0: --seconds)",
+    )
     ap.add_argument("--calibrate", nargs="*", type=int, help="only time the peer at these mc_max")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per game here")
     ap.add_argument("--summarize", nargs="*", help="only print the summary of these JSONL files")
+    ap.add_argument(
+        "--model", action="store_true", help="with --summarize: the share the heads alone give"
+    )
     args = ap.parse_args()
     if args.summarize is not None:
         lines = []
@@ -303,6 +385,9 @@ def main() -> None:
             with open(name, encoding="utf-8") as fh:
                 lines += [json.loads(x) for x in fh]
         print(summary(lines))
+        for n in sorted({g["players"] for g in lines}) if args.model else []:
+            share = modelled_share([g for g in lines if g["players"] == n])
+            print(f"{n} players: {100 * share:.1f}% from the heads a round alone")
         return
     if args.calibrate:
         cal = [(n, args.base + n, m) for n in sizes(args.players) for m in args.calibrate]
@@ -320,7 +405,7 @@ def main() -> None:
     # Deal-major order, both halves of a deal together: a run stopped early
     # has whole pairs at every size.
     work = [
-        (n, args.base + 1000 * n + d, half, secs[n], int(mc[n]))
+        (n, args.base + 1000 * n + d, half, secs[n], int(mc[n]), args.match)
         for d in range(args.deals)
         for n in sizes(args.players)
         for half in (0, 1)

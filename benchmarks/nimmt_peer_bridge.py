@@ -14,7 +14,8 @@ One JSON object a line on stdin, one answer a line on stdout. Cards are
   a fresh agent for each seat listed, numpy seeded with S.
 - ``{"op": "card", "seat": P, "hand": [..], "rows": [[..], ..]}``:
   ``{"card": C, "cpu": seconds of CPU the agent spent}``.
-- ``{"op": "row", "seat": P, "rows": [[..], ..]}``: ``{"row": R}`` (0-based).
+- ``{"op": "row", "seat": P, "rows": [[..], ..]}``: ``{"row": R, "cpu": seconds}``
+  (R 0-based).
 """
 
 from __future__ import annotations
@@ -81,8 +82,10 @@ class Bridge:
         return {"card": int(action) + 1, "cpu": cpu, "tries": tries}
 
     def row(self, msg: dict[str, Any]) -> dict[str, Any]:
+        start = time.process_time()
         env = _env(self.players, [], msg["rows"])
-        return {"row": int(env._pick_row_to_replace())}
+        row = int(env._pick_row_to_replace())
+        return {"row": row, "cpu": time.process_time() - start}
 
 
 def main() -> None:
