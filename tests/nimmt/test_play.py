@@ -83,12 +83,14 @@ def test_one_round_and_the_row_choice_of_rule_s3(tmp_path: Path) -> None:
     assert checked["legal"] and checked["status"] == "finished"
 
 
-def test_one_round_against_a_normal_player(tmp_path: Path) -> None:
+def test_one_round_against_the_default_player(tmp_path: Path) -> None:
+    """The default opponent is the strong player, the one measured against
+    the published agent."""
     save = tmp_path / "round.json"
     args = ["play", "--seed", "5", "--players", "2", "--one-round", "--save", str(save)]
     result = invoke(*args, stdin=every_card(12))
     assert result.exit_code == 0, result.output
-    assert "(normal)" in result.stdout
+    assert "(strong)" in result.stdout
     assert invoke("check", str(save)).exit_code == 0
 
 

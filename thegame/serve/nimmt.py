@@ -32,7 +32,7 @@ from . import game_jobs, inputs
 from .base import _int_param, _json, _server, api, page
 
 # The level a game starts with: the command line's default, while the library has it.
-DEFAULT_LEVEL = "normal" if "normal" in LEVELS else next(iter(LEVELS))
+DEFAULT_LEVEL = "strong" if "strong" in LEVELS else next(iter(LEVELS))
 
 
 def _game(raw: Any) -> dict[str, Any]:

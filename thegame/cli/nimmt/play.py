@@ -172,9 +172,10 @@ class _Match:
     "--strength",
     list(LEVELS),
     "The other players: easy plays a random card, normal samples the unseen cards "
-    "and plays the best response in each sample (a few seconds a turn), strong searches "
-    "sampled deals with playouts and an exact endgame (0.3 s of CPU a decision).",
-    default="normal",
+    "and plays the best response in each sample (a few seconds a turn), strong (the "
+    "strongest measured) searches sampled deals with playouts and an exact endgame "
+    "(0.3 s of CPU a decision).",
+    default="strong",
 )
 # The older name ('--level' is a level number in The Mind): still read.
 @click.option("--level", "old_level", type=click.Choice(list(LEVELS)), default=None, hidden=True,
