@@ -41,7 +41,7 @@ def test_the_race_answers_each_question_as_the_serial_search() -> None:
         serial = decide_or_estimate(state, Limit(), NODES, None, session(deal))
         raced = decide_or_estimate(state, Limit(), NODES, None, session(deal), decider=race_decide)
         assert raced.verdict == serial.verdict != Verdict.UNKNOWN
-        assert raced.winner == serial.winner and raced.turns
+        assert raced.winner == serial.winner and raced.turns and raced.proof
         assert raced.details["workers"] == 2 and raced.nodes >= raced.details["answer_nodes"]
         assert "workers" not in serial.details
         seen.add(raced.verdict)

@@ -21,7 +21,6 @@ from thegame.solver.the_game.duel.parallel import (
     Share,
     _prove,
     _result,
-    race_decide,
     split_decide,
 )
 from thegame.solver.the_game.duel.pns import ProofNumberSearch
@@ -117,22 +116,3 @@ def test_each_racer_decides_what_the_serial_search_decides(deal: Deal, seed: int
             assert out["won"] is serial and out["nodes"] > 0
             assert out["depth_first"] is depth_first
             assert out["line"][0][0] == pos[8]  # the line starts with the mover's turn
-
-
-def test_the_race_answers_as_the_serial_search() -> None:
-    # End to end, two worker processes: a win and a loss, the lines replayed.
-    rnd = random.Random(3)
-    rules = DUEL.with_changes(high=16, hand_sizes=(3, 3))
-    cards = list(rules.cards)
-    deal = Deal.create(rules, 2, [rnd.sample(cards, len(cards)), rnd.sample(cards, len(cards))], 1)
-    seen = set()
-    for state, _plays in list(turn_starts(deal, 0))[:4]:
-        serial = decide(state, Limit(nodes=NODES))
-        raced = race_decide(state, Limit(nodes=NODES))
-        assert raced.verdict == serial.verdict != Verdict.UNKNOWN
-        assert raced.winner == serial.winner and raced.turns and raced.proof
-        assert raced.details["workers"] == 2 and raced.nodes > 0
-        seen.add(raced.verdict)
-    assert seen == {Verdict.WIN, Verdict.LOSS}
-    spent = race_decide(GameState(deal), Limit(nodes=20))
-    assert spent.verdict == Verdict.UNKNOWN and not spent.turns
