@@ -35,21 +35,15 @@ import argparse
 import time
 from collections import Counter
 
-from duel_policy import policy_game
-from duel_reach import _range
+from duel_reach import _range, starts_of, walk_back
 
 from thegame.models import Limit
 from thegame.models.outcome import OutOfBudget
-from thegame.models.the_game import Deal, GameState, get_rules
+from thegame.models.the_game import GameState
 from thegame.solver.the_game.duel.api import DuelResult, decide
 from thegame.solver.the_game.duel.parallel import race_decide, split_decide
 from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
 from thegame.solver.the_game.duel.position import DuelGame, Pos
-
-
-def starts_of(seed: int) -> list[GameState]:
-    state = GameState(Deal.from_seed(seed, get_rules("face-to-face"), first=1))
-    return policy_game(state)
 
 
 def endgame(seeds: range, back: range, nodes: int, stock: int, init: str = "rank") -> None:
@@ -159,22 +153,18 @@ def _by(res: DuelResult) -> str:
 def reach(seeds: range, start: int, nodes: int, how: str, workers: int) -> None:
     furthest = []
     for seed in seeds:
-        starts = starts_of(seed)
-        best, misses = 0, 0
-        for back in range(start, len(starts) + 1):
+
+        def ask(back: int, state: GameState, seed: int = seed) -> DuelResult:
             w0 = time.monotonic()
-            res = parallel(starts[-back], nodes, how, workers)
+            res = parallel(state, nodes, how, workers)
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
                 f"{res.nodes} nodes, {time.monotonic() - w0:.1f} s wall{_by(res)}",
                 flush=True,
             )
-            if res.verdict.value == "unknown":
-                misses += 1
-                if misses == 2:
-                    break
-            else:
-                best, misses = back, 0
+            return res
+
+        best = walk_back(starts_of(seed), start, ask)
         print(f"seed {seed}: furthest decided {best} from the end (from {start} on)")
         furthest.append(best)
     print(f"furthest decided by seed: {furthest}")

@@ -46,13 +46,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 from duel_policy import policy_game
 
 from thegame.models import Limit
 from thegame.models.outcome import OutOfBudget
 from thegame.models.the_game import Deal, GameState, get_rules
-from thegame.solver.the_game.duel.api import decide, session
+from thegame.solver.the_game.duel.api import DuelResult, decide, session
 from thegame.solver.the_game.duel.nodes import BoundSizes
 from thegame.solver.the_game.duel.parallel import race_decide
 from thegame.solver.the_game.duel.pns import Init, ProofNumberSearch
@@ -162,6 +163,22 @@ def sizes(seeds: range, back: range, nodes: int, bigger: BoundSizes) -> None:
         print(f"{label}: {decided} decided, {n} nodes, {c:.1f} CPU s")
 
 
+def walk_back(
+    starts: list[GameState], start: int, ask: Callable[[int, GameState], DuelResult]
+) -> int:
+    """``ask`` each turn start from ``start`` from the end backwards, until
+    two in a row stay unknown: the furthest decided (0: none)."""
+    best, misses = 0, 0
+    for back in range(start, len(starts) + 1):
+        if ask(back, starts[-back]).verdict.value == "unknown":
+            misses += 1
+            if misses == 2:
+                break
+        else:
+            best, misses = back, 0
+    return best
+
+
 def reach(
     seeds: range,
     seconds: float,
@@ -175,10 +192,11 @@ def reach(
     furthest = []
     for seed in seeds:
         starts = starts_of(seed)
-        best, misses = start - 1, 0
         one = session(starts[0].deal) if shared else None
-        for i in range(len(starts) - start, -1, -1):
-            state = starts[i]
+
+        def ask(
+            back: int, state: GameState, seed: int = seed, one: ProofNumberSearch | None = one
+        ) -> DuelResult:
             search = one or ProofNumberSearch(DuelGame.of(state.deal))
             if epsilon is not None:
                 search.epsilon = epsilon
@@ -196,18 +214,15 @@ def reach(
                 if res.verdict.value != "unknown":
                     answer = res.details["answer_nodes"]
                     print(f"  (the answering search: {answer} nodes)", flush=True)
-            back = len(starts) - i
             print(
                 f"  seed {seed}, {back} from the end: {res.verdict.value}, "
                 f"{res.nodes} nodes, {res.seconds:.1f} s, {cpu:.1f} CPU s",
                 flush=True,
             )
-            if res.verdict.value == "unknown":
-                misses += 1
-                if misses == 2:
-                    break
-            else:
-                best, misses = back, 0
+            return res
+
+        # The turn starts before ``start`` are taken as decided.
+        best = walk_back(starts, start, ask) or start - 1
         print(f"seed {seed}: {len(starts)} turns, furthest decided {best} from the end")
         furthest.append(best)
     print(f"furthest decided by seed: {furthest}")
